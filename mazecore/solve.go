@@ -1,0 +1,70 @@
+package mazecore
+
+import "fmt"
+
+// Solve returns the shortest path from Start to Goal as tiles, both ends
+// included.
+func Solve(m *Maze) []Point {
+	path, _ := ShortestPath(m, m.Start(), m.Goal())
+	return path
+}
+
+// ShortestPath returns the shortest path between two floor tiles as tiles,
+// both ends included. It searches breadth first over cells, keeping one byte
+// per cell (the direction back to the parent), and returns an error when a
+// point is not a cell tile (odd coordinates inside the maze).
+func ShortestPath(m *Maze, from, to Point) ([]Point, error) {
+	for _, p := range []Point{from, to} {
+		if p.X%2 != 1 || p.Y%2 != 1 || p.X >= m.Width() || p.Y >= m.Height() || p.X < 0 || p.Y < 0 {
+			return nil, fmt.Errorf("shortest path: %v is not a cell tile", p)
+		}
+	}
+	cols := m.cols
+	src := from.Y/2*cols + from.X/2
+	dst := to.Y/2*cols + to.X/2
+	const unseen = 0xff
+	back := make([]byte, cols*m.rows)
+	for i := range back {
+		back[i] = unseen
+	}
+	back[src] = 4 // the root: seen, no parent
+	// Popping by reslicing lets append drop the consumed front when it grows,
+	// so the queue stays near the frontier's size, not the maze's.
+	queue := []uint32{uint32(src)}
+	for len(queue) > 0 && back[dst] == unseen {
+		cell := int(queue[0])
+		queue = queue[1:]
+		for _, d := range Dirs {
+			if !m.openIndex(cell, d) {
+				continue
+			}
+			next := m.neighbour(cell, d)
+			if back[next] != unseen {
+				continue
+			}
+			back[next] = byte(d.Opposite())
+			queue = append(queue, uint32(next))
+		}
+	}
+	// Walk back from dst, emitting tiles in reverse, then flip.
+	var path []Point
+	cell := dst
+	for {
+		x, y := cell%cols, cell/cols
+		path = append(path, Point{2*x + 1, 2*y + 1})
+		d := back[cell]
+		if d >= 4 {
+			break
+		}
+		dx, dy := Dir(d).Delta()
+		path = append(path, Point{2*x + 1 + dx, 2*y + 1 + dy})
+		cell = m.neighbour(cell, Dir(d))
+	}
+	if cell != src {
+		return nil, fmt.Errorf("shortest path: %v is not reachable from %v", to, from)
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path, nil
+}
