@@ -20,7 +20,7 @@ const (
 	postByMessageSQL = `
 		SELECT maze_id, guild_id, channel_id, message_id, author_id, posted_at
 		FROM posts
-		WHERE message_id = ?`
+		WHERE message_id = ? AND message_id <> ''`
 )
 
 // AddPost records that a maze was posted. A message holds one maze, so a

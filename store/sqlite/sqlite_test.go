@@ -2,8 +2,6 @@ package sqlite_test
 
 import (
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -213,7 +211,7 @@ func TestQueryPlans(t *testing.T) {
 		name, query, index string
 	}{
 		{"LastPost", sqlite.LastPostSQL, "posts_channel_posted"},
-		{"PostByMessage", sqlite.PostByMessageSQL, "sqlite_autoindex_posts_1"},
+		{"PostByMessage", sqlite.PostByMessageSQL, "posts_message"},
 		{"Finishes", sqlite.FinishesSQL, "finishes_maze_rank"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,13 +237,5 @@ func TestQueryPlans(t *testing.T) {
 				t.Fatalf("plan=%q, want a search using index %s and no sort", got, tt.index)
 			}
 		})
-	}
-}
-
-// The migrations must be plain files in the package directory, since they
-// are embedded from there.
-func TestMigrationsDir(t *testing.T) {
-	if _, err := fs.Stat(os.DirFS("."), "migrations"); err != nil {
-		t.Fatal(err)
 	}
 }

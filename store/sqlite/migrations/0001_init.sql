@@ -6,7 +6,7 @@ CREATE TABLE posts (
 	maze_id    TEXT    NOT NULL CHECK (maze_id <> ''),
 	guild_id   TEXT    NOT NULL,
 	channel_id TEXT    NOT NULL CHECK (channel_id <> ''),
-	message_id TEXT    NOT NULL UNIQUE CHECK (message_id <> ''), -- the UNIQUE index serves PostByMessage
+	message_id TEXT    NOT NULL, -- '' when the reply's message ID is not known
 	author_id  TEXT    NOT NULL,
 	posted_at  INTEGER NOT NULL
 ) STRICT;
@@ -14,6 +14,9 @@ CREATE TABLE posts (
 -- LastPost: equality on channel_id, then newest posted_at; the implicit
 -- rowid at the end of every index gives the id tie-break for free.
 CREATE INDEX posts_channel_posted ON posts (channel_id, posted_at);
+
+-- PostByMessage; a message holds one maze. Unknown ('') message IDs repeat.
+CREATE UNIQUE INDEX posts_message ON posts (message_id) WHERE message_id <> '';
 
 CREATE TABLE finishes (
 	id          INTEGER PRIMARY KEY,

@@ -1,0 +1,197 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands"
+)
+
+// Config is what the bot needs to reach Discord.
+type Config struct {
+	Token   string // the bot token, with or without the "Bot " prefix
+	GuildID string // sync commands to this guild only (instant); "" = global
+	// AutoDeferAfter: a handler still working after this long is deferred
+	// for it, well inside Discord's 3 s limit. Zero means 1.5 s.
+	AutoDeferAfter time.Duration
+	// HandlerTimeout bounds one interaction's work, replies included.
+	// Zero means 30 s.
+	HandlerTimeout time.Duration
+	// DrainTimeout bounds the wait for replies in flight at shutdown.
+	// Zero means 20 s.
+	DrainTimeout time.Duration
+}
+
+// Dispatcher handles interactions; *commands.Router is one.
+type Dispatcher interface {
+	Dispatch(ctx context.Context, ix *discordgo.Interaction, respond commands.Responder)
+	Definitions() []*discordgo.ApplicationCommand
+}
+
+// Bot is a running gateway connection.
+type Bot struct {
+	cfg     Config
+	session *discordgo.Session
+	router  Dispatcher
+	log     *slog.Logger
+
+	ready chan *discordgo.Ready
+	// work is cancelled only after the drain, so replies in flight at
+	// shutdown still reach Discord.
+	work       context.Context
+	cancelWork context.CancelFunc
+
+	mu       sync.Mutex
+	stopping bool
+	inflight sync.WaitGroup
+}
+
+// New prepares a bot; Run connects it.
+func New(cfg Config, router Dispatcher, log *slog.Logger) (*Bot, error) {
+	token := strings.TrimSpace(cfg.Token)
+	if token == "" {
+		return nil, errors.New("no bot token")
+	}
+	if !strings.HasPrefix(token, "Bot ") {
+		token = "Bot " + token
+	}
+	session, err := discordgo.New(token)
+	if err != nil {
+		return nil, fmt.Errorf("discord session: %w", err)
+	}
+	// Interactions reach a bot whatever its intents; ask for nothing more.
+	session.Identify.Intents = discordgo.IntentsGuilds
+	session.LogLevel = discordgo.LogWarning
+	if cfg.AutoDeferAfter == 0 {
+		cfg.AutoDeferAfter = 1500 * time.Millisecond
+	}
+	if cfg.HandlerTimeout == 0 {
+		cfg.HandlerTimeout = 30 * time.Second
+	}
+	if cfg.DrainTimeout == 0 {
+		cfg.DrainTimeout = 20 * time.Second
+	}
+	work, cancel := context.WithCancel(context.Background())
+	b := &Bot{cfg: cfg, session: session, router: router, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
+	session.AddHandler(b.onReady)
+	session.AddHandler(b.onInteraction)
+	session.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) { log.Info("gateway resumed") })
+	session.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) { log.Warn("gateway disconnected; reconnecting") })
+	return b, nil
+}
+
+func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
+	b.log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))
+	select {
+	case b.ready <- r:
+	default: // a later READY (after a full reconnect) needs no sync
+	}
+}
+
+// Run connects, syncs the commands and serves until ctx ends; then it stops
+// taking interactions, lets the ones in flight finish, and disconnects.
+func (b *Bot) Run(ctx context.Context) error {
+	if err := b.session.Open(); err != nil {
+		return fmt.Errorf("open gateway: %w", err)
+	}
+	defer b.close()
+	var ready *discordgo.Ready
+	select {
+	case ready = <-b.ready:
+	case <-ctx.Done():
+		return nil
+	case <-time.After(30 * time.Second):
+		return errors.New("gateway: no READY within 30 s")
+	}
+	if err := b.syncCommands(ctx, ready); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return nil
+}
+
+func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {
+	appID := ready.User.ID
+	if ready.Application != nil && ready.Application.ID != "" {
+		appID = ready.Application.ID
+	}
+	defs := b.router.Definitions()
+	synced, err := b.session.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, defs, discordgo.WithContext(ctx))
+	if err != nil {
+		return fmt.Errorf("sync %d commands: %w", len(defs), err)
+	}
+	scope := "global"
+	if b.cfg.GuildID != "" {
+		scope = "guild " + b.cfg.GuildID
+	}
+	b.log.Info("commands synced", "count", len(synced), "scope", scope)
+	return nil
+}
+
+// close drains and disconnects. discordgo's Close waits about a second.
+func (b *Bot) close() {
+	b.mu.Lock()
+	b.stopping = true
+	b.mu.Unlock()
+	drained := make(chan struct{})
+	go func() { b.inflight.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(b.cfg.DrainTimeout):
+		b.log.Warn("shutdown: replies still in flight after the drain timeout")
+	}
+	b.cancelWork()
+	if err := b.session.Close(); err != nil {
+		b.log.Warn("close gateway", "err", err)
+	}
+	b.log.Info("disconnected")
+}
+
+// begin registers one interaction as in flight, unless shutting down.
+func (b *Bot) begin() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopping {
+		return false
+	}
+	b.inflight.Add(1)
+	return true
+}
+
+func (b *Bot) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionCreate) {
+	ix := ev.Interaction
+	r := &responder{api: b.session, ix: ix}
+	ctx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
+	defer cancel()
+	if !b.begin() {
+		// Stopping: say so rather than let the interaction fail silently.
+		err := r.Reply(ctx, commands.Reply{Content: "⏳ mazebot is restarting. Please try again in a few seconds.", Ephemeral: true})
+		if err != nil {
+			b.log.Warn("refuse during shutdown", "err", err)
+		}
+		return
+	}
+	defer b.inflight.Done()
+	// A last guard: the router recovers handler panics itself, but nothing
+	// in this goroutine may take the process down.
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("interaction panicked outside the router", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	timer := time.AfterFunc(b.cfg.AutoDeferAfter, func() {
+		if err := r.autoDefer(ctx); err != nil {
+			b.log.Warn("auto-defer", "interaction", ix.ID, "err", err)
+		}
+	})
+	defer timer.Stop()
+	b.router.Dispatch(ctx, ix, r)
+}

@@ -1,0 +1,210 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands"
+)
+
+// errAlreadyReplied tells the caller to use a followup instead.
+var errAlreadyReplied = errors.New("interaction already answered")
+
+// restAPI is the part of *discordgo.Session the responder uses.
+type restAPI interface {
+	InteractionRespond(ix *discordgo.Interaction, resp *discordgo.InteractionResponse, options ...discordgo.RequestOption) error
+	InteractionResponseEdit(ix *discordgo.Interaction, edit *discordgo.WebhookEdit, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	InteractionResponseDelete(ix *discordgo.Interaction, options ...discordgo.RequestOption) error
+	FollowupMessageCreate(ix *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
+}
+
+type replyState uint8
+
+const (
+	unanswered replyState = iota
+	deferredMessage
+	deferredUpdate
+	answered
+)
+
+// responder answers one interaction. It remembers what was sent so each
+// call becomes the right request: the first response, an edit of a deferred
+// one, or a followup. The mutex serialises the handler and the automatic
+// deferral, which may race to be first.
+type responder struct {
+	api restAPI
+	ix  *discordgo.Interaction
+
+	mu                sync.Mutex
+	state             replyState
+	deferredEphemeral bool
+}
+
+var _ commands.Responder = (*responder)(nil)
+
+func (r *responder) Defer(ctx context.Context, ephemeral bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != unanswered {
+		return nil
+	}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	if ephemeral {
+		resp.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+	}
+	if err := r.api.InteractionRespond(r.ix, resp, discordgo.WithContext(ctx)); err != nil {
+		return fmt.Errorf("defer: %w", err)
+	}
+	r.state, r.deferredEphemeral = deferredMessage, ephemeral
+	return nil
+}
+
+// autoDefer acknowledges an interaction whose handler is still working as
+// the response deadline nears: a button's message is kept (type 6), a
+// command shows "thinking" (type 5).
+func (r *responder) autoDefer(ctx context.Context) error {
+	if r.ix.Type != discordgo.InteractionMessageComponent {
+		return r.Defer(ctx, false)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != unanswered {
+		return nil
+	}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	if err := r.api.InteractionRespond(r.ix, resp, discordgo.WithContext(ctx)); err != nil {
+		return fmt.Errorf("defer update: %w", err)
+	}
+	r.state = deferredUpdate
+	return nil
+}
+
+func (r *responder) Reply(ctx context.Context, reply commands.Reply) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch r.state {
+	case unanswered:
+		return r.respond(ctx, discordgo.InteractionResponseChannelMessageWithSource, reply)
+	case deferredMessage:
+		if reply.Ephemeral == r.deferredEphemeral {
+			return r.editOriginal(ctx, reply)
+		}
+		// Visibility is fixed when deferring: replace the placeholder by a
+		// followup with the wanted visibility.
+		if err := r.api.InteractionResponseDelete(r.ix, discordgo.WithContext(ctx)); err != nil {
+			return fmt.Errorf("delete placeholder: %w", err)
+		}
+		r.state = answered
+		return r.followup(ctx, reply)
+	case deferredUpdate:
+		r.state = answered
+		return r.followup(ctx, reply)
+	}
+	return errAlreadyReplied
+}
+
+func (r *responder) Update(ctx context.Context, reply commands.Reply) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state == unanswered {
+		kind := discordgo.InteractionResponseUpdateMessage
+		if r.ix.Type != discordgo.InteractionMessageComponent {
+			kind = discordgo.InteractionResponseChannelMessageWithSource
+		}
+		return r.respond(ctx, kind, reply)
+	}
+	return r.editOriginal(ctx, reply)
+}
+
+func (r *responder) Followup(ctx context.Context, reply commands.Reply) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state == unanswered {
+		return r.respond(ctx, discordgo.InteractionResponseChannelMessageWithSource, reply)
+	}
+	return r.followup(ctx, reply)
+}
+
+func (r *responder) respond(ctx context.Context, kind discordgo.InteractionResponseType, reply commands.Reply) error {
+	data := &discordgo.InteractionResponseData{
+		Content:    reply.Content,
+		Embeds:     reply.Embeds,
+		Components: nonNilComponents(reply.Components),
+		Files:      discordFiles(reply.Files),
+	}
+	if reply.Ephemeral {
+		data.Flags = discordgo.MessageFlagsEphemeral
+	}
+	if kind == discordgo.InteractionResponseUpdateMessage {
+		// Without an attachments list the old image would stay on the message.
+		data.Attachments = &[]*discordgo.MessageAttachment{}
+	}
+	err := r.api.InteractionRespond(r.ix, &discordgo.InteractionResponse{Type: kind, Data: data}, discordgo.WithContext(ctx))
+	if err != nil {
+		return fmt.Errorf("respond (type %d): %w", kind, err)
+	}
+	r.state = answered
+	return nil
+}
+
+func (r *responder) editOriginal(ctx context.Context, reply commands.Reply) error {
+	components := nonNilComponents(reply.Components)
+	embeds := reply.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	edit := &discordgo.WebhookEdit{
+		Content:     &reply.Content,
+		Components:  &components,
+		Embeds:      &embeds,
+		Files:       discordFiles(reply.Files),
+		Attachments: &[]*discordgo.MessageAttachment{},
+	}
+	if _, err := r.api.InteractionResponseEdit(r.ix, edit, discordgo.WithContext(ctx)); err != nil {
+		return fmt.Errorf("edit original: %w", err)
+	}
+	r.state = answered
+	return nil
+}
+
+func (r *responder) followup(ctx context.Context, reply commands.Reply) error {
+	params := &discordgo.WebhookParams{
+		Content:    reply.Content,
+		Embeds:     reply.Embeds,
+		Components: reply.Components,
+		Files:      discordFiles(reply.Files),
+	}
+	if reply.Ephemeral {
+		params.Flags = discordgo.MessageFlagsEphemeral
+	}
+	if _, err := r.api.FollowupMessageCreate(r.ix, true, params, discordgo.WithContext(ctx)); err != nil {
+		return fmt.Errorf("followup: %w", err)
+	}
+	return nil
+}
+
+// nonNilComponents sends an explicit empty list, which removes old buttons
+// on an update; nil would leave them.
+func nonNilComponents(c []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if c == nil {
+		return []discordgo.MessageComponent{}
+	}
+	return c
+}
+
+// discordFiles makes fresh readers each time: a discordgo.File drains once.
+func discordFiles(files []commands.File) []*discordgo.File {
+	if len(files) == 0 {
+		return nil
+	}
+	out := make([]*discordgo.File, len(files))
+	for i, f := range files {
+		out[i] = &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(f.Data)}
+	}
+	return out
+}

@@ -1,0 +1,50 @@
+package commands
+
+import (
+	"github.com/bwmarrin/discordgo"
+)
+
+// options indexes a slash command's options by name.
+type options map[string]*discordgo.ApplicationCommandInteractionDataOption
+
+func commandOptions(in *Interaction) options {
+	opts := options{}
+	for _, o := range in.ApplicationCommandData().Options {
+		opts[o.Name] = o
+	}
+	return opts
+}
+
+func (o options) string(name, fallback string) string {
+	if opt, ok := o[name]; ok {
+		if s, ok := opt.Value.(string); ok {
+			return s
+		}
+	}
+	return fallback
+}
+
+// int reads an integer option. Discord sends integers as JSON numbers, which
+// discordgo decodes as float64.
+func (o options) int(name string) (int64, bool) {
+	opt, ok := o[name]
+	if !ok {
+		return 0, false
+	}
+	switch v := opt.Value.(type) {
+	case float64:
+		return int64(v), true
+	case int64:
+		return v, true
+	case int:
+		return int64(v), true
+	}
+	return 0, false
+}
+
+func intOption(name, description string, min, max float64) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: description,
+		MinValue: &min, MaxValue: max,
+	}
+}

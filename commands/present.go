@@ -1,0 +1,132 @@
+package commands
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/mazecore"
+	"mazebot/render"
+)
+
+// Limits of what the bot draws in Discord.
+const (
+	// AutoEmojiMaxWidth is the widest maze render:auto shows as emoji. A
+	// phone in portrait fits about 25 emoji on a line before wrapping, and a
+	// wrapped grid is unreadable, so wider mazes become a PNG.
+	AutoEmojiMaxWidth = 25
+	// MaxContent is Discord's message content limit in code points.
+	MaxContent = 2000
+	// PNGMaxSide is the largest side drawn as a PNG; 1001 tiles at the
+	// automatic scale stays far below the 10 MiB upload limit.
+	PNGMaxSide = 1001
+	// slowPNGTiles: above this many tiles a PNG may take long enough that
+	// the handler defers before drawing.
+	slowPNGTiles = 301 * 301
+)
+
+// Render modes of /maze.
+const (
+	renderAuto  = "auto"
+	renderEmoji = "emoji"
+	renderPNG   = "png"
+)
+
+// mazeHeader is the line above a maze: what it is and how to get it again.
+func mazeHeader(id mazecore.ID) string {
+	return fmt.Sprintf("🧩 **%s** · %d×%d · ID `%s`", id.Algorithm.Title(), id.Width, id.Height, id.String())
+}
+
+// emojiFits reports whether the maze, with overlay markers, fits in one
+// message together with a header of the given length plus extra code points
+// (newline, spoiler bars).
+func emojiFits(m *mazecore.Maze, header string, extra int) bool {
+	limit := MaxContent - utf8.RuneCountInString(header) - extra
+	return render.FitsEmoji(m, render.DefaultTheme, render.Window{}, limit)
+}
+
+// chooseEmoji decides between emoji and PNG for a render mode.
+func chooseEmoji(m *mazecore.Maze, mode, header string, extra int) (bool, error) {
+	switch mode {
+	case renderEmoji:
+		if !emojiFits(m, header, extra) {
+			return false, userErrorf("A %d×%d maze is too big for an emoji grid: Discord allows %d characters a message, which fits up to 43×43. Use render:png, or a smaller size.", m.Width(), m.Height(), MaxContent)
+		}
+		return true, nil
+	case renderPNG:
+		return false, nil
+	default:
+		return m.Width() <= AutoEmojiMaxWidth && emojiFits(m, header, extra), nil
+	}
+}
+
+// pngFile draws m as a PNG attachment.
+func pngFile(m *mazecore.Maze, name string, ov render.Overlay) (File, error) {
+	var buf bytes.Buffer
+	if err := render.PNG(&buf, m, render.PNGOptions{Overlay: ov}); err != nil {
+		return File{}, fmt.Errorf("draw %s: %w", name, err)
+	}
+	return File{Name: name, ContentType: "image/png", Data: buf.Bytes()}, nil
+}
+
+// mazeMessage builds the public reply that shows a maze, with its buttons.
+func mazeMessage(m *mazecore.Maze, mode string) (Reply, error) {
+	id := m.ID()
+	header := mazeHeader(id)
+	emoji, err := chooseEmoji(m, mode, header, 1)
+	if err != nil {
+		return Reply{}, err
+	}
+	reply := Reply{Components: mazeButtons(id)}
+	if emoji {
+		reply.Content = header + "\n" + render.EmojiString(m, render.DefaultTheme, render.Overlay{}, render.Window{})
+		return reply, nil
+	}
+	file, err := pngFile(m, "maze-"+id.String()+".png", render.Overlay{})
+	if err != nil {
+		return Reply{}, err
+	}
+	reply.Content = header
+	reply.Files = []File{file}
+	return reply, nil
+}
+
+// solutionMessage builds the spoilered solution of m.
+func solutionMessage(m *mazecore.Maze, ephemeral bool) (Reply, error) {
+	id := m.ID()
+	path := mazecore.Solve(m)
+	header := fmt.Sprintf("✅ Solution of **%s** %d×%d · ID `%s` · path %d tiles", id.Algorithm.Title(), id.Width, id.Height, id.String(), len(path))
+	ov := render.Overlay{Path: path}
+	emoji, err := chooseEmoji(m, renderAuto, header, len("\n||||"))
+	if err != nil {
+		return Reply{}, err
+	}
+	reply := Reply{Ephemeral: ephemeral}
+	if emoji {
+		// One spoiler around the whole grid: Discord renders only about 198
+		// spoiler tags a message.
+		reply.Content = header + "\n||" + render.EmojiString(m, render.DefaultTheme, ov, render.Window{}) + "||"
+		return reply, nil
+	}
+	file, err := pngFile(m, "SPOILER_maze-"+id.String()+"-solution.png", ov)
+	if err != nil {
+		return Reply{}, err
+	}
+	reply.Content = header
+	reply.Files = []File{file}
+	return reply, nil
+}
+
+// Custom ID prefixes of the maze message's buttons.
+const solvePrefix = "solve"
+
+func mazeButtons(id mazecore.ID) []discordgo.MessageComponent {
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Solve", Style: discordgo.SecondaryButton, CustomID: solvePrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}},
+	}}}
+}
+
+// isSlowPNG tells whether drawing m as a PNG may take long enough to defer.
+func isSlowPNG(m *mazecore.Maze) bool { return m.Width()*m.Height() > slowPNGTiles }

@@ -1,0 +1,73 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Reply is what a handler sends back. Files hold their bytes, not readers, so
+// a reply can be sent again (a discordgo.File's reader drains once).
+type Reply struct {
+	Content    string
+	Embeds     []*discordgo.MessageEmbed
+	Components []discordgo.MessageComponent
+	Files      []File
+	Ephemeral  bool
+}
+
+// File is an attachment.
+type File struct {
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// Responder answers one interaction. The bot implements it over discordgo;
+// tests implement it with a recorder. Implementations must be safe for the
+// handler and the bot's auto-deferral to call concurrently.
+type Responder interface {
+	// Defer acknowledges now and promises a reply later (type 5, or 6 for a
+	// component when the reply will update its message).
+	Defer(ctx context.Context, ephemeral bool) error
+	// Reply sends a new message: the first response (type 4), or an edit of
+	// the deferred original.
+	Reply(ctx context.Context, r Reply) error
+	// Update replaces the message a button is on (type 7, or an edit after
+	// a deferred update).
+	Update(ctx context.Context, r Reply) error
+	// Followup sends one more message after the first response.
+	Followup(ctx context.Context, r Reply) error
+}
+
+// UserError is an error whose message is safe and useful to show the member:
+// it says what went wrong and what is allowed.
+type UserError struct {
+	Message string
+	Err     error // the cause, for logs and errors.Is; may be nil
+}
+
+func (e *UserError) Error() string { return e.Message }
+func (e *UserError) Unwrap() error { return e.Err }
+
+// userErrorf builds a UserError with a formatted message.
+func userErrorf(format string, args ...any) error {
+	return &UserError{Message: fmt.Sprintf(format, args...)}
+}
+
+// userError wraps a cause with the message to show.
+func userError(err error, message string) error {
+	return &UserError{Message: message, Err: err}
+}
+
+// UserMessage returns the message to show for err: its own for a UserError,
+// a generic apology otherwise (the detail goes to the log, not the member).
+func UserMessage(err error) (message string, internal bool) {
+	var ue *UserError
+	if errors.As(err, &ue) {
+		return ue.Message, false
+	}
+	return "Sorry, something went wrong on my side while doing that. Please try again in a moment.", true
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"strings"
+
+	"github.com/joho/godotenv"
+)
+
+// Config is the bot's configuration, read from the environment after
+// loading .env (real environment variables win over .env).
+type Config struct {
+	Token     string // DISCORD_TOKEN; never logged
+	GuildID   string // DISCORD_GUILD_ID
+	APIBase   string // DISCORD_API_BASE
+	DBPath    string // MAZEBOT_DB
+	Secret    string // MAZEBOT_SECRET; never logged
+	LogLevel  string // LOG_LEVEL
+	LogFormat string // LOG_FORMAT
+}
+
+// loadDotEnv reads .env into the environment if it exists.
+func loadDotEnv(path string) error {
+	if err := godotenv.Load(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return nil
+}
+
+func loadConfig(getenv func(string) string) Config {
+	cfg := Config{
+		Token:     strings.TrimSpace(getenv("DISCORD_TOKEN")),
+		GuildID:   strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
+		APIBase:   strings.TrimSpace(getenv("DISCORD_API_BASE")),
+		DBPath:    strings.TrimSpace(getenv("MAZEBOT_DB")),
+		Secret:    getenv("MAZEBOT_SECRET"),
+		LogLevel:  strings.TrimSpace(getenv("LOG_LEVEL")),
+		LogFormat: strings.TrimSpace(getenv("LOG_FORMAT")),
+	}
+	if cfg.DBPath == "" {
+		cfg.DBPath = "mazebot.db"
+	}
+	return cfg
+}
+
+// newLogger builds the one logger, from LOG_LEVEL (debug, info, warn,
+// error) and LOG_FORMAT (text, json).
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var lvl slog.Level
+	if level != "" {
+		if err := lvl.UnmarshalText([]byte(level)); err != nil {
+			return nil, fmt.Errorf("LOG_LEVEL %q: use debug, info, warn or error", level)
+		}
+	}
+	opts := &slog.HandlerOptions{Level: lvl}
+	switch strings.ToLower(format) {
+	case "", "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("LOG_FORMAT %q: use text or json", format)
+}
+
+const noTokenHelp = `mazebot: DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
+
+To run the bot: copy .env.example to .env and put your bot token in it
+(see README.md, "Run it on Discord"), then run: go run .
+
+To try mazes without Discord, use the offline command:
+  go run . maze sidewinder 21
+  go run . maze backtracking 41 --solve
+  go run . help
+`
