@@ -36,6 +36,10 @@ func GenerateObserved(id ID, observe Observer) (*Maze, error) {
 	}
 	m := newMaze(id)
 	g := generator{maze: m, rng: newSource(id.Seed), observe: observe}
+	if id.Algorithm == Backtracking || id.Algorithm == Digging {
+		// One bit a cell: cheaper to test than the passages around a cell.
+		g.visited = make([]uint64, (id.Cells()+63)/64)
+	}
 	switch id.Algorithm {
 	case BinaryTree:
 		g.binaryTree()
@@ -53,7 +57,11 @@ type generator struct {
 	maze    *Maze
 	rng     *source
 	observe Observer
+	visited []uint64 // backtracking and digging only
 }
+
+func (g *generator) isVisited(cell int) bool { return g.visited[cell>>6]&(1<<(cell&63)) != 0 }
+func (g *generator) visit(cell int)          { g.visited[cell>>6] |= 1 << (cell & 63) }
 
 func (g *generator) point(cell int) Point {
 	return Point{cell % g.maze.cols, cell / g.maze.cols}
@@ -152,15 +160,26 @@ func (s *dirStack) pop() Dir {
 	return d
 }
 
-// openMoves fills moves with the directions from cell to untouched cells and
-// returns how many there are.
+// openMoves fills moves with the directions from cell to unvisited cells,
+// in Dirs order, and returns how many there are.
 func (g *generator) openMoves(cell int, moves *[4]Dir) int {
-	n := 0
-	for _, d := range Dirs {
-		if next := g.maze.neighbour(cell, d); next >= 0 && g.maze.untouched(next) {
-			moves[n] = d
-			n++
-		}
+	cols := g.maze.cols
+	x, n := cell%cols, 0
+	if cell >= cols && !g.isVisited(cell-cols) {
+		moves[n] = North
+		n++
+	}
+	if x < cols-1 && !g.isVisited(cell+1) {
+		moves[n] = East
+		n++
+	}
+	if cell+cols < cols*g.maze.rows && !g.isVisited(cell+cols) {
+		moves[n] = South
+		n++
+	}
+	if x > 0 && !g.isVisited(cell-1) {
+		moves[n] = West
+		n++
 	}
 	return n
 }
@@ -171,12 +190,14 @@ func (g *generator) openMoves(cell int, moves *[4]Dir) int {
 func (g *generator) backtracking() {
 	m := g.maze
 	cell := g.rng.intn(m.cols * m.rows)
+	g.visit(cell)
 	var stack dirStack
 	var moves [4]Dir
 	for {
 		if n := g.openMoves(cell, &moves); n > 0 {
 			d := moves[g.rng.intn(n)]
 			cell = g.carve(cell, d)
+			g.visit(cell)
 			stack.push(d)
 			continue
 		}
@@ -200,10 +221,12 @@ func (g *generator) digging() {
 	dug := make([]uint32, 1, cells)
 	cell := g.rng.intn(cells)
 	dug[0] = uint32(cell)
+	g.visit(cell)
 	var moves [4]Dir
 	for {
 		if n := g.openMoves(cell, &moves); n > 0 {
 			cell = g.carve(cell, moves[g.rng.intn(n)])
+			g.visit(cell)
 			dug = append(dug, uint32(cell))
 			continue
 		}

@@ -158,12 +158,6 @@ func (m *Maze) neighbour(cell int, d Dir) int {
 	}
 }
 
-// untouched reports whether a cell has no passage at all: the generators'
-// "not yet visited" test, which saves a separate visited bitmap.
-func (m *Maze) untouched(cell int) bool {
-	return m.bits(cell) == 0 && !m.openIndex(cell, North) && !m.openIndex(cell, West)
-}
-
 // Degree is the number of passages leaving cell (cx, cy).
 func (m *Maze) Degree(cx, cy int) int {
 	n := 0

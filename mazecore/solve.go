@@ -28,12 +28,10 @@ func ShortestPath(m *Maze, from, to Point) ([]Point, error) {
 		back[i] = unseen
 	}
 	back[src] = 4 // the root: seen, no parent
-	// Popping by reslicing lets append drop the consumed front when it grows,
-	// so the queue stays near the frontier's size, not the maze's.
-	queue := []uint32{uint32(src)}
-	for len(queue) > 0 && back[dst] == unseen {
-		cell := int(queue[0])
-		queue = queue[1:]
+	queue := ring{buf: make([]uint32, 1024)}
+	queue.push(uint32(src))
+	for queue.n > 0 && back[dst] == unseen {
+		cell := int(queue.pop())
 		for _, d := range Dirs {
 			if !m.openIndex(cell, d) {
 				continue
@@ -43,11 +41,16 @@ func ShortestPath(m *Maze, from, to Point) ([]Point, error) {
 				continue
 			}
 			back[next] = byte(d.Opposite())
-			queue = append(queue, uint32(next))
+			queue.push(uint32(next))
 		}
 	}
-	// Walk back from dst, emitting tiles in reverse, then flip.
-	var path []Point
+	// Walk back from dst once to size the path, then again to fill it from
+	// the end: the path of a huge maze is millions of tiles.
+	steps := 0
+	for cell := dst; back[cell] < 4; cell = m.neighbour(cell, Dir(back[cell])) {
+		steps++
+	}
+	path := make([]Point, 0, 2*steps+1)
 	cell := dst
 	for {
 		x, y := cell%cols, cell/cols
@@ -67,4 +70,29 @@ func ShortestPath(m *Maze, from, to Point) ([]Point, error) {
 		path[i], path[j] = path[j], path[i]
 	}
 	return path, nil
+}
+
+// ring is a growable FIFO queue of cells: a BFS frontier stays small, so
+// the queue never holds the whole maze.
+type ring struct {
+	buf     []uint32
+	head, n int
+}
+
+func (r *ring) push(v uint32) {
+	if r.n == len(r.buf) {
+		grown := make([]uint32, 2*len(r.buf))
+		k := copy(grown, r.buf[r.head:])
+		copy(grown[k:], r.buf[:r.head])
+		r.buf, r.head = grown, 0
+	}
+	r.buf[(r.head+r.n)%len(r.buf)] = v
+	r.n++
+}
+
+func (r *ring) pop() uint32 {
+	v := r.buf[r.head]
+	r.head = (r.head + 1) % len(r.buf)
+	r.n--
+	return v
 }
