@@ -391,9 +391,8 @@ func checkSolution(t *testing.T, rec *recorder, id mazecore.ID, ephemeral bool) 
 func TestPanicBecomesApology(t *testing.T) {
 	router, _ := newTestRouter()
 	router.AddCommand(Command{Definition: &discordgo.ApplicationCommand{Name: "boom", Description: "panics"}, Handle: func(context.Context, *Interaction) error {
-		var m map[string]int
-		m["x"]++ // a nil-map write: a real runtime panic
-		return nil
+		var handlers map[string]Handler
+		return handlers["missing"](context.Background(), nil) // calling a nil func: a real runtime panic
 	}})
 	rec := dispatch(t, router, slash(t, "boom", nil))
 	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Content, "Sorry") {

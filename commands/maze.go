@@ -153,4 +153,3 @@ func lastMaze(ctx context.Context, in *Interaction) (mazecore.ID, error) {
 	}
 	return id, nil
 }
-

@@ -1,0 +1,19 @@
+# Build a static binary, then ship it alone in a small non-root image.
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+# CGO_ENABLED=0: SQLite is pure Go (modernc.org/sqlite), so no C toolchain or
+# libc is needed at run time. The time zone database is embedded in the
+# binary (time/tzdata), so IANA zones work in the image.
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/mazebot . \
+ && mkdir -p /out/data
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/mazebot /mazebot
+COPY --from=build --chown=65532:65532 /out/data /data
+ENV MAZEBOT_DB=/data/mazebot.db
+VOLUME ["/data"]
+USER 65532:65532
+ENTRYPOINT ["/mazebot"]

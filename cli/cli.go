@@ -1,0 +1,382 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"mazebot/mazecore"
+	"mazebot/render"
+)
+
+// MaxSize is the largest side, in tiles, the command line makes: a
+// 20001×20001 maze has 100 million cells and still fits in a few hundred
+// megabytes while generating.
+const MaxSize = 20001
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailure     = 1   // I/O or another failure while working
+	exitUsage       = 2   // bad arguments
+	exitInterrupted = 130 // SIGINT or SIGTERM, as shells report a signal
+)
+
+const usage = `usage: mazebot maze ALGORITHM SIZE [flags]
+       mazebot maze --id ID [flags]
+       mazebot help
+
+Make a maze and write it to stdout or to a file.
+
+  ALGORITHM  binary-tree, sidewinder, backtracking or digging
+             (aliases work too: bt, sw, dfs, dig, ...)
+  SIZE       width in tiles, odd, from 5 to 20001; an even size is
+             rounded up to the next odd one
+
+flags (before or after ALGORITHM and SIZE):
+  --height H     height in tiles (default SIZE)
+  --seed N       seed, for the same maze every time (default random)
+  --id ID        make the maze a maze ID names; replaces ALGORITHM, SIZE,
+                 --height and --seed
+  --format F     text, terminal, emoji, png, gif or json (default: from the
+                 -o file's extension, else terminal on a terminal, else text)
+  --solve        draw the shortest path from start (top left) to goal
+                 (bottom right); json always includes it
+  --scale N      pixels per tile for png and gif (default automatic)
+  -o FILE        write to FILE instead of stdout
+  -h, --help     show this help
+
+png and gif are binary: use -o FILE or redirect stdout. gif animates the
+generation and is limited to mazes of 101×101 tiles.
+
+The maze ID is printed after the maze (on stderr when the maze goes to
+stdout); --id ID makes exactly the same maze again.
+
+examples:
+  mazebot maze sidewinder 21 --seed 7
+  mazebot maze backtracking 41 --solve --format emoji
+  mazebot maze digging 2001 -o maze.png
+  mazebot maze --id 2840bt0f34 --format json
+`
+
+// Run runs the command line: args are the arguments after the program name,
+// such as ["maze", "sidewinder", "21", "--seed", "7"]. It returns the exit
+// status: 0 on success, 1 when writing fails, 2 for bad arguments (with a
+// one-line message and the usage on stderr), 130 when ctx is cancelled.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return usageFail(stderr, "missing command: try \"mazebot maze sidewinder 21\"")
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "maze":
+		cmd, err := parse(args[1:])
+		switch {
+		case errors.Is(err, errHelp):
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		case err != nil:
+			return usageFail(stderr, err.Error())
+		}
+		if err := cmd.resolve(isTerminal(stdout)); err != nil {
+			return usageFail(stderr, err.Error())
+		}
+		cmd.stdout, cmd.stderr = stdout, stderr
+		return cmd.run(ctx)
+	}
+	return usageFail(stderr, fmt.Sprintf("unknown command %q", args[0]))
+}
+
+func usageFail(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "mazebot: %s\n\n%s", msg, usage)
+	return exitUsage
+}
+
+func fail(stderr io.Writer, code int, err error) int {
+	fmt.Fprintf(stderr, "mazebot: %v\n", err)
+	return code
+}
+
+var errHelp = errors.New("help requested")
+
+// Output formats.
+const (
+	formatText     = "text"
+	formatTerminal = "terminal"
+	formatEmoji    = "emoji"
+	formatPNG      = "png"
+	formatGIF      = "gif"
+	formatJSON     = "json"
+)
+
+var formats = []string{formatText, formatTerminal, formatEmoji, formatPNG, formatGIF, formatJSON}
+
+// extensionFormats picks a format from the -o file name when --format is
+// not given.
+var extensionFormats = map[string]string{
+	".txt": formatText, ".png": formatPNG, ".gif": formatGIF, ".json": formatJSON,
+}
+
+// command is a parsed "mazebot maze" invocation.
+type command struct {
+	id      mazecore.ID
+	notes   []string // sizes rounded up, told on stderr
+	format  string   // "" until resolved against stdout
+	solve   bool
+	scale   int
+	outPath string // "" or "-" is stdout
+
+	stdout, stderr io.Writer
+}
+
+// flagSpec says whether a flag takes a value.
+var flagSpec = map[string]bool{
+	"height": true, "seed": true, "id": true, "format": true, "scale": true, "o": true, "output": true,
+	"solve": false, "h": false, "help": false,
+}
+
+// parse reads the arguments of "maze". Flags may come before, between or
+// after the positionals, which flag.FlagSet (stopping at the first
+// positional) does not allow; "--" ends the flags.
+func parse(args []string) (*command, error) {
+	values := map[string]string{}
+	var positional []string
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		if len(arg) < 2 || arg[0] != '-' {
+			positional = append(positional, arg)
+			continue
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
+		name, value, hasValue := strings.Cut(name, "=")
+		takesValue, known := flagSpec[name]
+		switch {
+		case !known:
+			return nil, fmt.Errorf("unknown flag %s", strings.SplitN(arg, "=", 2)[0])
+		case name == "h" || name == "help":
+			return nil, errHelp
+		case takesValue && !hasValue:
+			if i+1 == len(args) {
+				return nil, fmt.Errorf("flag %s needs a value", flagName(name))
+			}
+			i++
+			value = args[i]
+		case !takesValue && hasValue:
+			b, err := strconv.ParseBool(value)
+			if err != nil {
+				return nil, fmt.Errorf("flag %s takes no value (got %q)", flagName(name), value)
+			}
+			value = strconv.FormatBool(b)
+		case !takesValue:
+			value = "true"
+		}
+		if name == "output" {
+			name = "o"
+		}
+		if _, dup := values[name]; dup {
+			return nil, fmt.Errorf("flag %s is given twice", flagName(name))
+		}
+		values[name] = value
+	}
+
+	cmd := &command{solve: values["solve"] == "true", outPath: values["o"]}
+	if err := cmd.parseMaze(values, positional); err != nil {
+		return nil, err
+	}
+	if err := cmd.parseOutput(values); err != nil {
+		return nil, err
+	}
+	return cmd, nil
+}
+
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// parseMaze settles the maze ID from the positionals, --height, --seed and
+// --id.
+func (c *command) parseMaze(values map[string]string, positional []string) error {
+	idText, haveID := values["id"]
+	seedText, haveSeed := values["seed"]
+	heightText, haveHeight := values["height"]
+	if haveID && haveSeed {
+		return errors.New("use either --seed or --id, not both: a maze ID already holds its seed")
+	}
+	if haveID && haveHeight {
+		return errors.New("use either --height or --id, not both: a maze ID already holds its size")
+	}
+	if len(positional) > 2 {
+		return fmt.Errorf("unexpected argument %q", positional[2])
+	}
+	if !haveID {
+		switch len(positional) {
+		case 0:
+			return errors.New("missing ALGORITHM and SIZE (or --id ID)")
+		case 1:
+			return errors.New("missing SIZE")
+		}
+	}
+
+	var algo mazecore.Algorithm
+	if len(positional) > 0 {
+		a, err := mazecore.ParseAlgorithm(positional[0])
+		if err != nil {
+			return err
+		}
+		algo = a
+	}
+	var width int
+	if len(positional) > 1 {
+		w, err := c.parseSize("size", positional[1])
+		if err != nil {
+			return err
+		}
+		width = w
+	}
+
+	if haveID {
+		id, err := mazecore.Parse(idText)
+		if err != nil {
+			return err
+		}
+		if id.Width > MaxSize || id.Height > MaxSize {
+			return fmt.Errorf("maze ID %s is %d×%d tiles; the command line makes at most %d×%d", idText, id.Width, id.Height, MaxSize, MaxSize)
+		}
+		// ALGORITHM and SIZE may be repeated with --id, but must agree.
+		if algo != 0 && algo != id.Algorithm {
+			return fmt.Errorf("maze ID %s is a %s maze, not %s", idText, id.Algorithm, algo)
+		}
+		if width != 0 && width != id.Width {
+			return fmt.Errorf("maze ID %s is %d tiles wide, not %d", idText, id.Width, width)
+		}
+		c.id = id
+		return nil
+	}
+
+	c.id = mazecore.ID{Algorithm: algo, Width: width, Height: width}
+	if haveHeight {
+		h, err := c.parseSize("height", heightText)
+		if err != nil {
+			return err
+		}
+		c.id.Height = h
+	}
+	if haveSeed {
+		seed, err := strconv.ParseUint(seedText, 10, 64)
+		if err != nil {
+			return fmt.Errorf("seed %q is not a whole number from 0 to %d", seedText, uint64(1<<64-1))
+		}
+		c.id.Seed = seed
+	} else {
+		// 32 bits keep the maze ID short (15 characters at 21×21) and are
+		// plenty to tell mazes apart.
+		c.id.Seed = uint64(rand.Uint32())
+	}
+	return nil
+}
+
+func (c *command) parseSize(what, text string) (int, error) {
+	n, err := strconv.Atoi(text)
+	if err != nil {
+		return 0, fmt.Errorf("%s %q is not a number: use an odd size from %d to %d", what, text, mazecore.MinSize, MaxSize)
+	}
+	size, rounded, err := mazecore.NormalizeSize(n, MaxSize)
+	if err != nil {
+		var se *mazecore.SizeError
+		if errors.As(err, &se) {
+			return 0, fmt.Errorf("%s %d is out of range: use an odd size from %d to %d", what, n, se.Min, se.Max)
+		}
+		return 0, err
+	}
+	if rounded {
+		c.notes = append(c.notes, fmt.Sprintf("%s %d rounded up to %d", what, n, size))
+	}
+	return size, nil
+}
+
+// parseOutput checks --format, --scale and -o; the default format waits for
+// run, which knows whether stdout is a terminal.
+func (c *command) parseOutput(values map[string]string) error {
+	if f, ok := values["format"]; ok {
+		f = strings.ToLower(f)
+		if !contains(formats, f) {
+			return fmt.Errorf("unknown format %q: choose one of %s", values["format"], strings.Join(formats, ", "))
+		}
+		c.format = f
+	} else if c.outPath != "" && c.outPath != "-" {
+		c.format = extensionFormats[strings.ToLower(filepath.Ext(c.outPath))]
+	}
+	if s, ok := values["scale"]; ok {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 64 {
+			return fmt.Errorf("scale %q is not a number of pixels from 1 to 64", s)
+		}
+		c.scale = n
+	}
+	return nil
+}
+
+// resolve settles the default format, which depends on whether stdout is a
+// terminal, and checks what only then can be checked.
+func (c *command) resolve(stdoutIsTerminal bool) error {
+	toStdout := c.o() == ""
+	if c.format == "" {
+		c.format = formatText
+		if toStdout && stdoutIsTerminal {
+			c.format = formatTerminal
+		}
+	}
+	switch {
+	case toStdout && stdoutIsTerminal && (c.format == formatPNG || c.format == formatGIF):
+		return fmt.Errorf("%s is binary: write it with -o FILE or redirect stdout", c.format)
+	case c.scale != 0 && c.format != formatPNG && c.format != formatGIF:
+		return fmt.Errorf("--scale applies to png and gif, not %s", c.format)
+	case c.format == formatGIF && (c.id.Width > render.GIFMaxSize || c.id.Height > render.GIFMaxSize):
+		return fmt.Errorf("gif animates mazes of at most %d×%d tiles, not %d×%d: use png for bigger ones",
+			render.GIFMaxSize, render.GIFMaxSize, c.id.Width, c.id.Height)
+	}
+	return nil
+}
+
+// o is the output file, "" for stdout.
+func (c *command) o() string {
+	if c.outPath == "-" {
+		return ""
+	}
+	return c.outPath
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// isTerminal reports whether w is a terminal. Anything but an *os.File
+// (a buffer in tests, a pipe wrapper) is not.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

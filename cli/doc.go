@@ -1,0 +1,10 @@
+// Package cli is mazebot's command-line mode: generate, solve and export a
+// maze without Discord ("mazebot maze sidewinder 21 --seed 7"), as text, a
+// coloured terminal view, an emoji grid, PNG, GIF or JSON.
+//
+// Run takes the arguments and the output streams and returns the exit
+// status, so tests drive it without a process and main stays wiring.
+//
+// cli imports mazecore and render and no other mazebot package: no Discord,
+// no storage, no configuration. main is what chooses between it and the bot.
+package cli

@@ -1,0 +1,39 @@
+// Package fakediscord is a fake Discord (REST API and gateway) for end-to-end
+// tests of mazebot. It is used only by tests.
+//
+// A Server runs an httptest server on 127.0.0.1 that speaks enough of Discord's
+// API v9 for a real github.com/bwmarrin/discordgo v0.29.0 session to connect,
+// receive interactions and answer them over real HTTP and websockets:
+//
+//   - the gateway (HELLO, IDENTIFY/READY, heartbeats, RESUME/RESUMED with replay
+//     of missed dispatches, INVALID_SESSION, RECONNECT) at ws://HOST/gateway;
+//   - REST under /api/v9: gateway discovery, /users/@me, bulk overwrite of
+//     application commands, interaction callbacks, followups and edits of
+//     interaction messages (webhook routes), and channel messages;
+//   - uploaded files (multipart payload_json + files[N]) are kept byte for byte
+//     and served back at their attachment URL.
+//
+// It enforces the rules a bot most often gets wrong, the way Discord does: the
+// Authorization header on bot routes (401), the first-response deadline (404
+// code 10062), a second acknowledgement (400 code 40060), message limits
+// (content in code points, embeds, action rows, buttons, custom_id; 400 code
+// 50035), the loading state of a deferred reply, and the rule that an edit keeps
+// the old attachments unless an attachments list is sent.
+//
+// A test drives it from the user's side: SlashCommand, ClickButton,
+// MessageCommand and SubmitModal build an INTERACTION_CREATE the way Discord
+// sends it and dispatch it over the gateway; the returned *Interaction reports
+// what the bot answered (Wait, WaitFinal, Followups). ChannelMessages, Message
+// and WaitChannelMessage show what the bot posted.
+//
+// discordgo reads its endpoints from package-level variables computed once from
+// EndpointDiscord, so a test must re-point every one of them at Server.URL()
+// before it opens a session (see the helper in fakediscord_test.go).
+//
+// Not modelled: rate limits (no 429s are ever sent), guilds, channels, members
+// and roles beyond the ids a test supplies, MESSAGE_* gateway events, voice,
+// compression, sharding.
+//
+// This package must not import any mazebot package: it fakes Discord, not the
+// bot.
+package fakediscord

@@ -1,0 +1,1225 @@
+package fakediscord
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"image"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+)
+
+// useEndpoints re-points every discordgo endpoint at base (a fake Discord's
+// URL, or a REST proxy). discordgo computes its Endpoint* strings once from
+// EndpointDiscord at package init, so each derived string must be set; the
+// function-typed endpoints are closures that read these strings when called.
+// These are process-wide globals: call this before discordgo.New/Open and
+// never while a session is running.
+func useEndpoints(base string) {
+	base = strings.TrimRight(base, "/") + "/"
+	discordgo.EndpointDiscord = base
+
+	discordgo.EndpointStatus = base + "status/api/v2/"
+	discordgo.EndpointSm = discordgo.EndpointStatus + "scheduled-maintenances/"
+	discordgo.EndpointSmActive = discordgo.EndpointSm + "active.json"
+	discordgo.EndpointSmUpcoming = discordgo.EndpointSm + "upcoming.json"
+
+	discordgo.EndpointAPI = base + "api/v" + discordgo.APIVersion + "/"
+	discordgo.EndpointGuilds = discordgo.EndpointAPI + "guilds/"
+	discordgo.EndpointChannels = discordgo.EndpointAPI + "channels/"
+	discordgo.EndpointUsers = discordgo.EndpointAPI + "users/"
+	discordgo.EndpointGateway = discordgo.EndpointAPI + "gateway"
+	discordgo.EndpointGatewayBot = discordgo.EndpointGateway + "/bot"
+	discordgo.EndpointWebhooks = discordgo.EndpointAPI + "webhooks/"
+	discordgo.EndpointStickers = discordgo.EndpointAPI + "stickers/"
+	discordgo.EndpointStageInstances = discordgo.EndpointAPI + "stage-instances"
+	discordgo.EndpointSKUs = discordgo.EndpointAPI + "skus"
+
+	discordgo.EndpointCDN = base + "cdn/"
+	discordgo.EndpointCDNAttachments = discordgo.EndpointCDN + "attachments/"
+	discordgo.EndpointCDNAvatars = discordgo.EndpointCDN + "avatars/"
+	discordgo.EndpointCDNIcons = discordgo.EndpointCDN + "icons/"
+	discordgo.EndpointCDNSplashes = discordgo.EndpointCDN + "splashes/"
+	discordgo.EndpointCDNChannelIcons = discordgo.EndpointCDN + "channel-icons/"
+	discordgo.EndpointCDNBanners = discordgo.EndpointCDN + "banners/"
+	discordgo.EndpointCDNGuilds = discordgo.EndpointCDN + "guilds/"
+	discordgo.EndpointCDNRoleIcons = discordgo.EndpointCDN + "role-icons/"
+
+	discordgo.EndpointVoice = discordgo.EndpointAPI + "/voice/"
+	discordgo.EndpointVoiceRegions = discordgo.EndpointVoice + "regions"
+	discordgo.EndpointNitroStickersPacks = discordgo.EndpointAPI + "/sticker-packs"
+	discordgo.EndpointGuildCreate = discordgo.EndpointAPI + "guilds"
+	discordgo.EndpointApplications = discordgo.EndpointAPI + "applications"
+	discordgo.EndpointOAuth2 = discordgo.EndpointAPI + "oauth2/"
+	discordgo.EndpointOAuth2Applications = discordgo.EndpointOAuth2 + "applications"
+	discordgo.EndpointOauth2 = discordgo.EndpointOAuth2
+	discordgo.EndpointOauth2Applications = discordgo.EndpointOAuth2Applications
+}
+
+// endpointStrings names every string endpoint variable, for the coverage
+// check in TestEndpointsRepointed.
+func endpointStrings() map[string]*string {
+	return map[string]*string{
+		"EndpointStatus": &discordgo.EndpointStatus, "EndpointSm": &discordgo.EndpointSm,
+		"EndpointSmActive": &discordgo.EndpointSmActive, "EndpointSmUpcoming": &discordgo.EndpointSmUpcoming,
+		"EndpointDiscord": &discordgo.EndpointDiscord, "EndpointAPI": &discordgo.EndpointAPI,
+		"EndpointGuilds": &discordgo.EndpointGuilds, "EndpointChannels": &discordgo.EndpointChannels,
+		"EndpointUsers": &discordgo.EndpointUsers, "EndpointGateway": &discordgo.EndpointGateway,
+		"EndpointGatewayBot": &discordgo.EndpointGatewayBot, "EndpointWebhooks": &discordgo.EndpointWebhooks,
+		"EndpointStickers": &discordgo.EndpointStickers, "EndpointStageInstances": &discordgo.EndpointStageInstances,
+		"EndpointSKUs": &discordgo.EndpointSKUs, "EndpointCDN": &discordgo.EndpointCDN,
+		"EndpointCDNAttachments": &discordgo.EndpointCDNAttachments, "EndpointCDNAvatars": &discordgo.EndpointCDNAvatars,
+		"EndpointCDNIcons": &discordgo.EndpointCDNIcons, "EndpointCDNSplashes": &discordgo.EndpointCDNSplashes,
+		"EndpointCDNChannelIcons": &discordgo.EndpointCDNChannelIcons, "EndpointCDNBanners": &discordgo.EndpointCDNBanners,
+		"EndpointCDNGuilds": &discordgo.EndpointCDNGuilds, "EndpointCDNRoleIcons": &discordgo.EndpointCDNRoleIcons,
+		"EndpointVoice": &discordgo.EndpointVoice, "EndpointVoiceRegions": &discordgo.EndpointVoiceRegions,
+		"EndpointNitroStickersPacks": &discordgo.EndpointNitroStickersPacks, "EndpointGuildCreate": &discordgo.EndpointGuildCreate,
+		"EndpointApplications": &discordgo.EndpointApplications, "EndpointOAuth2": &discordgo.EndpointOAuth2,
+		"EndpointOAuth2Applications": &discordgo.EndpointOAuth2Applications, "EndpointOauth2": &discordgo.EndpointOauth2,
+		"EndpointOauth2Applications": &discordgo.EndpointOauth2Applications,
+	}
+}
+
+const testToken = "Bot test-app.token-value"
+
+var (
+	fake *Server
+	sess *discordgo.Session
+)
+
+func TestMain(m *testing.M) {
+	fake = New(Config{Token: testToken})
+	useEndpoints(fake.URL())
+	var err error
+	sess, err = discordgo.New(testToken)
+	if err == nil {
+		sess.Identify.Intents = discordgo.IntentsGuilds
+		sess.AddHandler(onInteraction)
+		err = sess.Open()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "open discordgo session against the fake:", err)
+		fake.Close()
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = sess.Close()
+	fake.Close()
+	os.Exit(code)
+}
+
+// ---- scripted bot ----
+
+type script func(s *discordgo.Session, i *discordgo.Interaction) error
+
+var (
+	scriptsMu sync.Mutex
+	scripts   = map[string]script{}
+	results   = map[string]chan error{}
+)
+
+// on makes the bot answer interactions with key (command name, or custom_id
+// up to the first ':') by running fn for the rest of the test.
+func on(t *testing.T, key string, fn script) {
+	t.Helper()
+	scriptsMu.Lock()
+	scripts[key] = fn
+	scriptsMu.Unlock()
+	t.Cleanup(func() {
+		scriptsMu.Lock()
+		delete(scripts, key)
+		scriptsMu.Unlock()
+	})
+}
+
+func resultChan(id string) chan error {
+	scriptsMu.Lock()
+	defer scriptsMu.Unlock()
+	ch, ok := results[id]
+	if !ok {
+		ch = make(chan error, 1)
+		results[id] = ch
+	}
+	return ch
+}
+
+func onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+	var key string
+	switch ic.Type {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		key = ic.ApplicationCommandData().Name
+	case discordgo.InteractionMessageComponent:
+		key, _, _ = strings.Cut(ic.MessageComponentData().CustomID, ":")
+	case discordgo.InteractionModalSubmit:
+		key = ic.ModalSubmitData().CustomID
+	}
+	scriptsMu.Lock()
+	fn := scripts[key]
+	scriptsMu.Unlock()
+	var err error
+	if fn == nil {
+		err = fmt.Errorf("no script for %q", key)
+	} else {
+		err = fn(s, ic.Interaction)
+	}
+	resultChan(ic.ID) <- err
+}
+
+// handlerResult is what the bot's script returned for ix.
+func handlerResult(t *testing.T, ix *Interaction) error {
+	t.Helper()
+	select {
+	case err := <-resultChan(ix.ID):
+		return err
+	case <-time.After(5 * time.Second):
+		t.Fatalf("handler for interaction %s did not finish", ix.ID)
+		return nil
+	}
+}
+
+func setup(t *testing.T) context.Context {
+	t.Helper()
+	fake.Reset()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	if err := fake.WaitReady(ctx); err != nil {
+		t.Fatalf("WaitReady: %v", err)
+	}
+	return ctx
+}
+
+// restCode is the Discord error code of a discordgo REST error (0 if none).
+func restCode(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil {
+		return re.Message.Code
+	}
+	return 0
+}
+
+func reply(s *discordgo.Session, i *discordgo.Interaction, data *discordgo.InteractionResponseData) error {
+	return s.InteractionRespond(i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data,
+	})
+}
+
+func row(buttons ...discordgo.MessageComponent) discordgo.ActionsRow {
+	return discordgo.ActionsRow{Components: buttons}
+}
+
+func button(id, label string) discordgo.Button {
+	return discordgo.Button{CustomID: id, Label: label, Style: discordgo.PrimaryButton}
+}
+
+func pngBytes(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// ---- tests ----
+
+func TestEndpointsRepointed(t *testing.T) {
+	base := fake.URL() + "/"
+	vars := endpointStrings()
+	for name, p := range vars {
+		if !strings.HasPrefix(*p, base) {
+			t.Errorf("%s = %q, want prefix %q", name, *p, base)
+		}
+	}
+	for name, got := range map[string]string{
+		"EndpointInteractionResponse":        discordgo.EndpointInteractionResponse("1", "tok"),
+		"EndpointInteractionResponseActions": discordgo.EndpointInteractionResponseActions("2", "tok"),
+		"EndpointFollowupMessage":            discordgo.EndpointFollowupMessage("2", "tok"),
+		"EndpointApplicationGuildCommands":   discordgo.EndpointApplicationGuildCommands("2", "3"),
+		"EndpointChannelMessage":             discordgo.EndpointChannelMessage("4", "5"),
+		"EndpointOauth2Application":          discordgo.EndpointOauth2Application("2"),
+	} {
+		if !strings.HasPrefix(got, base+"api/v9/") {
+			t.Errorf("%s = %q, want prefix %q", name, got, base+"api/v9/")
+		}
+	}
+
+	// Every string variable in discordgo's endpoints.go must be re-pointed.
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/bwmarrin/discordgo").Output()
+	if err != nil {
+		t.Skipf("cannot locate discordgo source: %v", err)
+	}
+	file := filepath.Join(strings.TrimSpace(string(out)), "endpoints.go")
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		t.Skipf("parse %s: %v", file, err)
+	}
+	funcs := map[string]bool{}
+	var strs []string
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if !strings.HasPrefix(name.Name, "Endpoint") || i >= len(vs.Values) {
+					continue
+				}
+				switch v := vs.Values[i].(type) {
+				case *ast.FuncLit:
+					funcs[name.Name] = true
+				case *ast.Ident:
+					if funcs[v.Name] {
+						funcs[name.Name] = true
+					} else {
+						strs = append(strs, name.Name)
+					}
+				default:
+					strs = append(strs, name.Name)
+				}
+			}
+		}
+	}
+	for _, name := range strs {
+		if _, ok := vars[name]; !ok {
+			t.Errorf("discordgo.%s is a string endpoint the helper does not re-point", name)
+		}
+	}
+}
+
+func TestReady(t *testing.T) {
+	setup(t)
+	if got := fake.Identifies(); got < 1 {
+		t.Errorf("Identifies()=%d, want at least 1", got)
+	}
+	sess.State.RLock()
+	user, sid := sess.State.User, sess.State.SessionID
+	sess.State.RUnlock()
+	if user == nil {
+		t.Fatal("State.User is nil after READY")
+	}
+	if got, want := user.ID, DefaultAppID; got != want {
+		t.Errorf("State.User.ID=%q, want %q", got, want)
+	}
+	if !user.Bot {
+		t.Error("State.User.Bot=false, want true")
+	}
+	if got, want := sid, fake.SessionID(); got != want {
+		t.Errorf("State.SessionID=%q, want %q", got, want)
+	}
+	me, err := sess.User("@me")
+	if err != nil {
+		t.Fatalf("GET /users/@me: %v", err)
+	}
+	if got, want := me.ID, DefaultAppID; got != want {
+		t.Errorf("/users/@me id=%q, want %q", got, want)
+	}
+	gb, err := sess.GatewayBot()
+	if err != nil {
+		t.Fatalf("GET /gateway/bot: %v", err)
+	}
+	if gb.Shards != 1 || !strings.HasPrefix(gb.URL, "ws://127.0.0.1:") {
+		t.Errorf("gateway/bot = %+v", gb)
+	}
+}
+
+func TestSlashCommandReplyAndButton(t *testing.T) {
+	ctx := setup(t)
+	on(t, "echo", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		d := i.ApplicationCommandData()
+		if i.Member == nil || i.Member.User == nil || i.Member.Permissions == 0 || i.AppPermissions == 0 {
+			return fmt.Errorf("member or permissions missing: %+v", i)
+		}
+		content := fmt.Sprintf("%s x%d by %s in %s (%s)", d.GetOption("text").StringValue(),
+			d.GetOption("n").IntValue(), i.Member.User.Username, i.GuildID, string(i.Locale))
+		return reply(s, i, &discordgo.InteractionResponseData{
+			Content:    content,
+			Components: []discordgo.MessageComponent{row(button("inc:1", "+1"), button("done", "Done"))},
+		})
+	})
+	on(t, "inc", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		if i.Message == nil || i.Message.ID == "" || len(i.Message.Components) != 1 {
+			return fmt.Errorf("component interaction without its message: %+v", i.Message)
+		}
+		if i.Member == nil || i.Member.User.ID != "42" {
+			return fmt.Errorf("clicker = %+v, want user 42", i.Member)
+		}
+		return s.InteractionRespond(i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseUpdateMessage,
+			Data: &discordgo.InteractionResponseData{
+				Content:    i.Message.Content + " +1",
+				Components: []discordgo.MessageComponent{row(button("inc:2", "+1"), button("done", "Done"))},
+			},
+		})
+	})
+
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "echo", Locale: "ko",
+		Options: []Option{{Name: "text", Value: "hi"}, {Name: "n", Value: 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handlerResult(t, ix); err != nil {
+		t.Fatalf("handler: %v", err)
+	}
+	resp, err := ix.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "hi x3 by " + DefaultUsername + " in " + DefaultGuildID + " (ko)"
+	if got := resp.Content; got != want {
+		t.Errorf("reply content=%q, want %q", got, want)
+	}
+	if got, want := resp.Type, discordgo.InteractionResponseChannelMessageWithSource; got != want {
+		t.Errorf("response type=%d, want %d", got, want)
+	}
+	msg, err := ix.WaitFinal(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := msg.Type, 20; got != want {
+		t.Errorf("message type=%d, want %d", got, want)
+	}
+	if got := fake.ChannelMessages(DefaultChannelID); len(got) != 1 || got[0].ID != msg.ID {
+		t.Errorf("ChannelMessages=%v, want the reply only", got)
+	}
+	btns := msg.Buttons()
+	if len(btns) != 2 || btns[0].CustomID != "inc:1" || btns[1].Label != "Done" {
+		t.Fatalf("buttons=%+v", btns)
+	}
+
+	click, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "inc:1", Message: msg, UserID: "42"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handlerResult(t, click); err != nil {
+		t.Fatalf("button handler: %v", err)
+	}
+	updated, err := click.WaitFinal(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := updated.ID, msg.ID; got != want {
+		t.Errorf("type 7 edited message %s, want %s", got, want)
+	}
+	if got, want := updated.Content, want+" +1"; got != want {
+		t.Errorf("updated content=%q, want %q", got, want)
+	}
+	if got, want := updated.Edits, 1; got != want {
+		t.Errorf("Edits=%d, want %d", got, want)
+	}
+	if updated.Button("inc:2") == nil {
+		t.Errorf("updated buttons=%+v, want inc:2", updated.Buttons())
+	}
+	// The old button is gone: a user cannot click it any more.
+	if _, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "inc:1", Message: msg}); err == nil {
+		t.Error("clicking a button that is no longer on the message succeeded")
+	}
+}
+
+func TestMultipartReplyKeepsFile(t *testing.T) {
+	ctx := setup(t)
+	img := pngBytes(t, 7, 5)
+	on(t, "file", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		return reply(s, i, &discordgo.InteractionResponseData{
+			Content: "here",
+			Files:   []*discordgo.File{{Name: "SPOILER_maze.png", ContentType: "image/png", Reader: bytes.NewReader(img)}},
+		})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "file"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handlerResult(t, ix); err != nil {
+		t.Fatalf("handler: %v", err)
+	}
+	resp, err := ix.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Files) != 1 || !bytes.Equal(resp.Files[0].Data, img) {
+		t.Fatalf("response files=%+v, want the PNG bytes", resp.Files)
+	}
+	msg, err := ix.WaitFinal(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := msg.Attachment("SPOILER_maze.png")
+	if a == nil {
+		t.Fatalf("attachments=%+v", msg.Attachments)
+	}
+	if !a.Spoiler() || a.Width != 7 || a.Height != 5 || a.ContentType != "image/png" || a.Size != len(img) {
+		t.Errorf("attachment=%+v", a)
+	}
+	res, err := http.Get(a.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if !bytes.Equal(body, img) {
+		t.Error("attachment URL does not serve the uploaded bytes")
+	}
+}
+
+func TestLateCallbackIsUnknownInteraction(t *testing.T) {
+	ctx := setup(t)
+	fake.SetResponseDeadline(150 * time.Millisecond)
+	on(t, "slow", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		time.Sleep(300 * time.Millisecond)
+		return reply(s, i, &discordgo.InteractionResponseData{Content: "too late"})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "slow"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Wait(ctx); !errors.Is(err, ErrNoResponse) {
+		t.Errorf("Wait err=%v, want ErrNoResponse", err)
+	}
+	err = handlerResult(t, ix)
+	if got, want := restCode(err), 10062; got != want {
+		t.Errorf("late callback: code %d (%v), want %d", got, err, want)
+	}
+	if rej := ix.Rejections(); len(rej) != 1 || rej[0].Status != http.StatusNotFound {
+		t.Errorf("Rejections=%+v", rej)
+	}
+}
+
+func TestDoubleAck(t *testing.T) {
+	ctx := setup(t)
+	on(t, "double", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		if err := reply(s, i, &discordgo.InteractionResponseData{Content: "one"}); err != nil {
+			return fmt.Errorf("first: %w", err)
+		}
+		return reply(s, i, &discordgo.InteractionResponseData{Content: "two"})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "double"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = handlerResult(t, ix)
+	if got, want := restCode(err), 40060; got != want {
+		t.Errorf("second ack: code %d (%v), want %d", got, err, want)
+	}
+	if resp, _ := ix.Wait(ctx); resp == nil || resp.Content != "one" {
+		t.Errorf("recorded response=%+v, want the first", resp)
+	}
+}
+
+func TestDeferThenEditAttachments(t *testing.T) {
+	ctx := setup(t)
+	file := func(name string) *discordgo.File {
+		return &discordgo.File{Name: name, ContentType: "text/plain", Reader: strings.NewReader(name)}
+	}
+	on(t, "defer", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		if _, err := s.InteractionResponseEdit(i, &discordgo.WebhookEdit{}); restCode(err) != 10015 {
+			return fmt.Errorf("edit before ack: %v, want 10015", err)
+		}
+		err := s.InteractionRespond(i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral},
+		})
+		if err != nil {
+			return err
+		}
+		content := "ready"
+		if _, err := s.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Files: []*discordgo.File{file("a.txt")}}); err != nil {
+			return err
+		}
+		m, err := s.InteractionResponseEdit(i, &discordgo.WebhookEdit{Files: []*discordgo.File{file("b.txt")}})
+		if err != nil {
+			return err
+		}
+		if len(m.Attachments) != 2 {
+			return fmt.Errorf("after an edit without an attachments list: %d attachments, want 2", len(m.Attachments))
+		}
+		_, err = s.InteractionResponseEdit(i, &discordgo.WebhookEdit{
+			Attachments: &[]*discordgo.MessageAttachment{}, Files: []*discordgo.File{file("c.txt")},
+		})
+		return err
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "defer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ix.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !resp.Ephemeral() {
+		t.Errorf("first response=%+v, want an ephemeral deferral", resp)
+	}
+	msg, err := ix.WaitFinal(ctx, func(m *Message) bool { return m.Edits == 3 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handlerResult(t, ix); err != nil {
+		t.Fatalf("handler: %v", err)
+	}
+	if msg.Content != "ready" || !msg.Ephemeral() || msg.Loading() {
+		t.Errorf("final message=%+v", msg)
+	}
+	if len(msg.Attachments) != 1 || msg.Attachments[0].Filename != "c.txt" || string(msg.Attachments[0].Data) != "c.txt" {
+		t.Errorf("attachments=%+v, want only c.txt", msg.Attachments)
+	}
+}
+
+func TestFollowupAfterDeferEditsLoadingMessage(t *testing.T) {
+	ctx := setup(t)
+	on(t, "fu", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		err := s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+		if err != nil {
+			return err
+		}
+		first, err := s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: "first", Flags: discordgo.MessageFlagsEphemeral})
+		if err != nil {
+			return err
+		}
+		if first.Flags&discordgo.MessageFlagsEphemeral != 0 {
+			return fmt.Errorf("the followup that ends a public deferral became ephemeral")
+		}
+		_, err = s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: "second", Flags: discordgo.MessageFlagsEphemeral})
+		return err
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "fu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handlerResult(t, ix); err != nil {
+		t.Fatalf("handler: %v", err)
+	}
+	orig, err := ix.WaitFinal(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if orig.Content != "first" {
+		t.Errorf("original=%q, want the first followup's content", orig.Content)
+	}
+	fus := ix.Followups()
+	if len(fus) != 1 || fus[0].Content != "second" || !fus[0].Ephemeral() {
+		t.Errorf("followups=%+v, want one ephemeral \"second\"", fus)
+	}
+}
+
+func TestMessageLimits(t *testing.T) {
+	ctx := setup(t)
+	buttons := func(prefix string, n int) discordgo.ActionsRow {
+		var r discordgo.ActionsRow
+		for i := 0; i < n; i++ {
+			r.Components = append(r.Components, button(fmt.Sprintf("%s%d", prefix, i), "x"))
+		}
+		return r
+	}
+	var rows6 []discordgo.MessageComponent
+	for i := 0; i < 6; i++ {
+		rows6 = append(rows6, buttons(fmt.Sprintf("r%d-", i), 1))
+	}
+	tests := []struct {
+		name string
+		data *discordgo.InteractionResponseData
+		code int
+	}{
+		{"OK2000CodePoints", &discordgo.InteractionResponseData{Content: strings.Repeat("🟩", 2000)}, 0},
+		{"ErrContent2001", &discordgo.InteractionResponseData{Content: strings.Repeat("⬛", 2001)}, 50035},
+		{"ErrSixRows", &discordgo.InteractionResponseData{Content: "x", Components: rows6}, 50035},
+		{"ErrSixButtons", &discordgo.InteractionResponseData{Content: "x", Components: []discordgo.MessageComponent{buttons("b", 6)}}, 50035},
+		{"ErrLongCustomID", &discordgo.InteractionResponseData{Content: "x", Components: []discordgo.MessageComponent{row(button(strings.Repeat("c", 101), "x"))}}, 50035},
+		{"ErrDuplicateCustomID", &discordgo.InteractionResponseData{Content: "x", Components: []discordgo.MessageComponent{row(button("same", "a")), row(button("same", "b"))}}, 50035},
+		{"ErrEmpty", &discordgo.InteractionResponseData{}, 50006},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			on(t, "limits", func(s *discordgo.Session, i *discordgo.Interaction) error { return reply(s, i, tt.data) })
+			ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "limits"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = handlerResult(t, ix)
+			if got := restCode(err); got != tt.code {
+				t.Errorf("code=%d (%v), want %d", got, err, tt.code)
+			}
+		})
+	}
+}
+
+func TestDropGatewayResumes(t *testing.T) {
+	ctx := setup(t)
+	ids, resumes := fake.Identifies(), fake.Resumes()
+	fake.DropGateway()
+	if err := fake.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fake.Resumes(), resumes+1; got != want {
+		t.Errorf("Resumes()=%d, want %d", got, want)
+	}
+	if got, want := fake.Identifies(), ids; got != want {
+		t.Errorf("Identifies()=%d, want %d (no new session)", got, want)
+	}
+	on(t, "after", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		return reply(s, i, &discordgo.InteractionResponseData{Content: "still here"})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "after"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := ix.WaitFinal(ctx, nil); err != nil || m.Content != "still here" {
+		t.Fatalf("after resume: %v %+v", err, m)
+	}
+}
+
+func TestBulkOverwriteAndValidation(t *testing.T) {
+	ctx := setup(t)
+	minSize := 5.0
+	cmds := []*discordgo.ApplicationCommand{
+		{Name: "maze", Description: "Make a maze", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "algorithm", Description: "Algorithm", Required: true,
+				Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "Sidewinder", Value: "sidewinder"}}},
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "size", Description: "Size", MinValue: &minSize, MaxValue: 201},
+		}},
+		{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand},
+	}
+	got, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, DefaultGuildID, cmds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID == "" || got[0].ApplicationID != DefaultAppID || got[1].Type != discordgo.MessageApplicationCommand {
+		t.Fatalf("bulk overwrite returned %+v", got)
+	}
+	guild, stored, puts := fake.Commands()
+	if guild != DefaultGuildID || len(stored) != 2 || puts != 1 || stored[0].ID != got[0].ID {
+		t.Errorf("Commands()=%q %d %d", guild, len(stored), puts)
+	}
+	// Same names keep their ids.
+	again, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, DefaultGuildID, cmds)
+	if err != nil || again[0].ID != got[0].ID {
+		t.Errorf("second overwrite: %v, id %s want %s", err, again[0].ID, got[0].ID)
+	}
+
+	// A user can only send what the definition allows.
+	for _, opts := range [][]Option{
+		{{Name: "algorithm", Value: "prim"}},
+		{{Name: "size", Value: 9}},
+		{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 3}},
+		{{Name: "algorithm", Value: "sidewinder"}, {Name: "colour", Value: "red"}},
+	} {
+		if _, err := fake.SlashCommand(ctx, SlashSpec{Name: "maze", Options: opts}); err == nil {
+			t.Errorf("options %+v were accepted", opts)
+		}
+	}
+	on(t, "maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		d := i.ApplicationCommandData()
+		if d.ID != got[0].ID {
+			return fmt.Errorf("command id %s, want %s", d.ID, got[0].ID)
+		}
+		return reply(s, i, &discordgo.InteractionResponseData{Content: fmt.Sprint(d.GetOption("size").IntValue())})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "maze", Options: []Option{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 21}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handlerResult(t, ix); err != nil {
+		t.Fatal(err)
+	}
+
+	bad := []*discordgo.ApplicationCommand{{Name: "Maze", Description: "upper case"}}
+	if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", bad); restCode(err) != 50035 {
+		t.Errorf("invalid command name: %v, want 50035", err)
+	}
+}
+
+func TestMessageCommandOnPlantedMessage(t *testing.T) {
+	ctx := setup(t)
+	planted := fake.PostChannelMessage(DefaultChannelID, Message{Content: "just chatting", AuthorID: "77"})
+	on(t, "Solve this maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		d := i.ApplicationCommandData()
+		target := d.Resolved.Messages[d.TargetID]
+		if target == nil {
+			return fmt.Errorf("resolved message %s missing", d.TargetID)
+		}
+		return reply(s, i, &discordgo.InteractionResponseData{
+			Content: "not a maze: " + target.Content, Flags: discordgo.MessageFlagsEphemeral,
+		})
+	})
+	ix, err := fake.MessageCommand(ctx, MessageCommandSpec{Name: "Solve this maze", Target: planted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ix.WaitFinal(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Content != "not a maze: just chatting" || !m.Ephemeral() || m.Type != 23 {
+		t.Errorf("reply=%+v", m)
+	}
+	// Ephemeral replies are not visible through the channel routes.
+	if _, err := sess.ChannelMessage(DefaultChannelID, m.ID); restCode(err) != 10008 {
+		t.Errorf("GET ephemeral message via channel: %v, want 10008", err)
+	}
+}
+
+func TestDMInteractionHasUser(t *testing.T) {
+	ctx := setup(t)
+	on(t, "dm", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		if i.Member != nil || i.User == nil || i.GuildID != "" {
+			return fmt.Errorf("DM interaction: member=%v user=%v guild=%q", i.Member, i.User, i.GuildID)
+		}
+		return reply(s, i, &discordgo.InteractionResponseData{Content: "hello " + i.User.Username})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "dm", DM: true, ChannelID: "900", Username: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handlerResult(t, ix); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := ix.WaitFinal(ctx, nil); err != nil || m.Content != "hello alice" {
+		t.Errorf("reply: %v %+v", err, m)
+	}
+}
+
+func TestChannelMessagesAndAuth(t *testing.T) {
+	ctx := setup(t)
+	sent, err := sess.ChannelMessageSendComplex("555", &discordgo.MessageSend{
+		Content: "daily maze",
+		Files:   []*discordgo.File{{Name: "a.png", Reader: bytes.NewReader(pngBytes(t, 2, 2))}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent.ID == "" || sent.Author == nil || sent.Author.ID != DefaultAppID || len(sent.Attachments) != 1 || sent.Timestamp.IsZero() {
+		t.Fatalf("sent=%+v", sent)
+	}
+	edit := discordgo.NewMessageEdit("555", sent.ID).SetContent("daily maze (edited)")
+	edit.Files = []*discordgo.File{{Name: "b.png", Reader: bytes.NewReader(pngBytes(t, 3, 3))}}
+	if _, err := sess.ChannelMessageEditComplex(edit); err != nil {
+		t.Fatal(err)
+	}
+	m, err := fake.WaitChannelMessage(ctx, "555", func(m *Message) bool { return m.Edits == 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Content != "daily maze (edited)" || len(m.Attachments) != 2 {
+		t.Errorf("edited=%+v", m)
+	}
+	list, err := sess.ChannelMessages("555", 10, "", "", "")
+	if err != nil || len(list) != 1 {
+		t.Errorf("GET messages: %v %d", err, len(list))
+	}
+
+	for _, auth := range []string{"", "Bot wrong", strings.TrimPrefix(testToken, "Bot ")} {
+		req, _ := http.NewRequest("GET", fake.URL()+"/api/v9/users/@me", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnauthorized {
+			t.Errorf("Authorization %q: status %d, want 401", auth, res.StatusCode)
+		}
+	}
+	if n := len(fake.RESTErrors()); n != 3 {
+		t.Errorf("RESTErrors has %d entries, want the 3 unauthorized requests", n)
+	}
+}
+
+func TestWrongTokenIsRejectedWith4004(t *testing.T) {
+	setup(t)
+	s, err := discordgo.New("Bot wrong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ShouldReconnectOnError = false
+	ids := fake.Identifies()
+	err = s.Open()
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != 4004 {
+		t.Fatalf("Open with a wrong token: %v, want close 4004", err)
+	}
+	if got := fake.Identifies(); got != ids {
+		t.Errorf("Identifies()=%d, want %d", got, ids)
+	}
+}
+
+// TestRawGateway speaks the gateway protocol by hand against a second
+// Server, to check the frames themselves and RESUME replay.
+func TestRawGateway(t *testing.T) {
+	srv := New(Config{Token: testToken, HeartbeatInterval: 500 * time.Millisecond})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	dial := func() *websocket.Conn {
+		c, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	type frame struct {
+		Op int             `json:"op"`
+		S  int64           `json:"s"`
+		T  string          `json:"t"`
+		D  json.RawMessage `json:"d"`
+	}
+	read := func(c *websocket.Conn) frame {
+		t.Helper()
+		_ = c.SetReadDeadline(time.Now().Add(3 * time.Second))
+		mt, b, err := c.ReadMessage()
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		if mt != websocket.TextMessage {
+			t.Fatalf("frame type %d, want text", mt)
+		}
+		var f frame
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	send := func(c *websocket.Conn, op int, d any) {
+		t.Helper()
+		if err := c.WriteJSON(map[string]any{"op": op, "d": d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A wrong token is closed with 4004.
+	bad := dial()
+	if f := read(bad); f.Op != 10 {
+		t.Fatalf("first frame op %d, want 10", f.Op)
+	}
+	send(bad, 2, map[string]any{"token": "Bot nope"})
+	_ = bad.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_, _, err := bad.ReadMessage()
+	if !websocket.IsCloseError(err, 4004) {
+		t.Errorf("wrong token: %v, want close 4004", err)
+	}
+	bad.Close()
+
+	c := dial()
+	hello := read(c)
+	var h struct {
+		HeartbeatInterval int `json:"heartbeat_interval"`
+	}
+	_ = json.Unmarshal(hello.D, &h)
+	if hello.Op != 10 || h.HeartbeatInterval != 500 {
+		t.Fatalf("HELLO=%+v", hello)
+	}
+	send(c, 1, nil)
+	if f := read(c); f.Op != 11 {
+		t.Fatalf("heartbeat answer op %d, want 11", f.Op)
+	}
+	send(c, 2, map[string]any{"token": testToken, "intents": 1, "properties": map[string]string{}})
+	ready := read(c)
+	var r struct {
+		SessionID        string `json:"session_id"`
+		ResumeGatewayURL string `json:"resume_gateway_url"`
+		User             struct {
+			ID  string `json:"id"`
+			Bot bool   `json:"bot"`
+		} `json:"user"`
+		Application struct {
+			ID string `json:"id"`
+		} `json:"application"`
+		Guilds []any `json:"guilds"`
+	}
+	_ = json.Unmarshal(ready.D, &r)
+	if ready.Op != 0 || ready.T != "READY" || ready.S != 1 || r.SessionID == "" || r.ResumeGatewayURL == "" ||
+		r.User.ID != DefaultAppID || !r.User.Bot || r.Application.ID != DefaultAppID || r.Guilds == nil {
+		t.Fatalf("READY=%+v %s", ready, ready.D)
+	}
+
+	if _, err := srv.SlashCommand(ctx, SlashSpec{Name: "maze", Options: []Option{{Name: "size", Value: 21}}}); err != nil {
+		t.Fatal(err)
+	}
+	ic := read(c)
+	var p struct {
+		ID             string `json:"id"`
+		ApplicationID  string `json:"application_id"`
+		Token          string `json:"token"`
+		Type           int    `json:"type"`
+		Version        int    `json:"version"`
+		Locale         string `json:"locale"`
+		GuildID        string `json:"guild_id"`
+		ChannelID      string `json:"channel_id"`
+		AppPermissions any    `json:"app_permissions"`
+		Member         *struct {
+			Permissions any `json:"permissions"`
+			User        struct {
+				ID       string `json:"id"`
+				Username string `json:"username"`
+			} `json:"user"`
+		} `json:"member"`
+		User *struct{} `json:"user"`
+		Data struct {
+			Name    string `json:"name"`
+			Options []struct {
+				Name  string `json:"name"`
+				Type  int    `json:"type"`
+				Value any    `json:"value"`
+			} `json:"options"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(ic.D, &p); err != nil {
+		t.Fatal(err)
+	}
+	_, permIsString := p.AppPermissions.(string)
+	if ic.T != "INTERACTION_CREATE" || ic.S != 2 || p.ID == "" || p.ApplicationID != DefaultAppID || p.Token == "" ||
+		p.Type != 2 || p.Version != 1 || p.Locale == "" || p.GuildID == "" || p.ChannelID == "" || !permIsString ||
+		p.Member == nil || p.User != nil || p.Member.User.ID == "" || p.Data.Name != "maze" ||
+		len(p.Data.Options) != 1 || p.Data.Options[0].Type != 4 || p.Data.Options[0].Value != 21.0 {
+		t.Fatalf("INTERACTION_CREATE=%s", ic.D)
+	}
+	if _, ok := p.Member.Permissions.(string); !ok {
+		t.Errorf("member.permissions=%#v, want a string", p.Member.Permissions)
+	}
+
+	// Drop the socket before reading the next dispatch; RESUME from seq 2
+	// replays it, then RESUMED follows.
+	if _, err := srv.SlashCommand(ctx, SlashSpec{Name: "dm", DM: true}); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	for srv.Connected() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	c2 := dial()
+	defer c2.Close()
+	read(c2) // HELLO
+	send(c2, 6, map[string]any{"token": testToken, "session_id": r.SessionID, "seq": 2})
+	replayed := read(c2)
+	if replayed.S != 3 || replayed.T != "INTERACTION_CREATE" || !bytes.Contains(replayed.D, []byte(`"user"`)) {
+		t.Errorf("replayed=%+v", replayed)
+	}
+	if f := read(c2); f.T != "RESUMED" || f.S != 4 {
+		t.Errorf("after replay: %+v, want RESUMED seq 4", f)
+	}
+	if srv.Resumes() != 1 || srv.Identifies() != 1 {
+		t.Errorf("Resumes()=%d Identifies()=%d, want 1 1", srv.Resumes(), srv.Identifies())
+	}
+
+	// An unknown session gets INVALID_SESSION.
+	c3 := dial()
+	defer c3.Close()
+	read(c3)
+	send(c3, 6, map[string]any{"token": testToken, "session_id": "nope", "seq": 1})
+	if f := read(c3); f.Op != 9 || string(f.D) != "false" {
+		t.Errorf("resume of unknown session: %+v, want op 9 false", f)
+	}
+}
+
+func TestModalAndAutocomplete(t *testing.T) {
+	ctx := setup(t)
+	on(t, "ask", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		return s.InteractionRespond(i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseModal,
+			Data: &discordgo.InteractionResponseData{CustomID: "answer", Title: "Maze ID", Components: []discordgo.MessageComponent{
+				row(discordgo.TextInput{CustomID: "id", Label: "ID", Style: discordgo.TextInputShort}),
+			}},
+		})
+	})
+	on(t, "answer", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		in := i.ModalSubmitData().Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.TextInput)
+		return reply(s, i, &discordgo.InteractionResponseData{Content: "got " + in.Value})
+	})
+	ask, err := fake.SlashCommand(ctx, SlashSpec{Name: "ask"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := ask.Wait(ctx); err != nil || resp.Type != discordgo.InteractionResponseModal || resp.Title != "Maze ID" {
+		t.Fatalf("modal response: %v %+v", err, resp)
+	}
+	if _, err := ask.WaitFinal(ctx, nil); !errors.Is(err, ErrNoMessage) {
+		t.Errorf("WaitFinal after a modal: %v, want ErrNoMessage", err)
+	}
+	sub, err := fake.SubmitModal(ctx, ModalSpec{From: ask, Values: map[string]string{"id": "sw-21-42"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := sub.WaitFinal(ctx, nil); err != nil || m.Content != "got sw-21-42" {
+		t.Errorf("modal submit reply: %v %+v", err, m)
+	}
+
+	on(t, "pick", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		typed := i.ApplicationCommandData().Options[0]
+		if !typed.Focused {
+			return fmt.Errorf("option not focused")
+		}
+		return s.InteractionRespond(i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: typed.StringValue() + "winder", Value: "sidewinder"},
+			}},
+		})
+	})
+	ac, err := fake.Autocomplete(ctx, SlashSpec{Name: "pick", Options: []Option{{Name: "algorithm", Value: "side", Focused: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := ac.Wait(ctx); err != nil || len(resp.Choices) != 1 || resp.Choices[0].Name != "sidewinder" {
+		t.Errorf("autocomplete: %v %+v", err, resp)
+	}
+}
+
+func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
+	ctx := setup(t)
+	on(t, "secret", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		return reply(s, i, &discordgo.InteractionResponseData{
+			Content: "psst", Flags: discordgo.MessageFlagsEphemeral,
+			Components: []discordgo.MessageComponent{row(button("reveal", "Reveal"))},
+		})
+	})
+	on(t, "reveal", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		if i.Message == nil || i.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			return fmt.Errorf("component message flags lost: %+v", i.Message)
+		}
+		return s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "secret", UserID: "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ix.WaitFinal(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "reveal", Message: m, UserID: "8"}); err == nil {
+		t.Error("another user clicked an ephemeral message's button")
+	}
+	click, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "reveal", Message: m, UserID: "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handlerResult(t, click); err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := click.Wait(ctx); err != nil || resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
+		t.Errorf("deferred update: %v %+v", err, resp)
+	}
+}
+
+func TestReconnectAndInvalidSession(t *testing.T) {
+	ctx := setup(t)
+	ids, resumes := fake.Identifies(), fake.Resumes()
+	fake.RequestReconnect()
+	if err := fake.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fake.Resumes(), resumes+1; got != want {
+		t.Errorf("after op 7: Resumes()=%d, want %d", got, want)
+	}
+	fake.InvalidateSession()
+	if err := fake.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fake.Identifies(), ids+1; got != want {
+		t.Errorf("after INVALID_SESSION: Identifies()=%d, want %d", got, want)
+	}
+	for {
+		sess.State.RLock()
+		sid := sess.State.SessionID
+		sess.State.RUnlock()
+		if sid == fake.SessionID() {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("session id %q, want the new %q", sid, fake.SessionID())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	on(t, "again", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		return reply(s, i, &discordgo.InteractionResponseData{Content: "ok"})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "again"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.WaitFinal(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHTTPEndpoint(t *testing.T) {
+	ctx := setup(t)
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !discordgo.VerifyInteraction(r, pub) {
+			http.Error(w, "invalid request signature", http.StatusUnauthorized)
+			return
+		}
+		var i discordgo.Interaction
+		if err := json.NewDecoder(r.Body).Decode(&i); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		resp := discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
+		if i.Type == discordgo.InteractionApplicationCommand {
+			resp = discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{Content: "over http: " + i.ApplicationCommandData().Name}}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(resp)
+	}))
+	defer endpoint.Close()
+	fake.UseHTTPEndpoint(endpoint.URL, priv)
+
+	if status, body, err := fake.PingEndpoint(ctx); err != nil || status != 200 || !bytes.Contains(body, []byte(`"type":1`)) {
+		t.Errorf("PING: %v %d %s", err, status, body)
+	}
+	if status, err := fake.ProbeEndpoint(ctx); err != nil || status != http.StatusUnauthorized {
+		t.Errorf("bad signature: %v %d, want 401", err, status)
+	}
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "maze"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := ix.WaitFinal(ctx, nil); err != nil || m.Content != "over http: maze" {
+		t.Errorf("inline response: %v %+v", err, m)
+	}
+}
+
+func TestCleanCloseEndsSession(t *testing.T) {
+	srv := New(Config{Token: testToken})
+	defer srv.Close()
+	c, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.WriteJSON(map[string]any{"op": 2, "d": map[string]any{"token": testToken}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.waitFor(ctx, srv.readyLocked); err != nil {
+		t.Fatal(err)
+	}
+	sid := srv.SessionID()
+	_ = c.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
+	c.Close()
+	if err := srv.waitFor(ctx, func() (bool, error) { return srv.sessionID == "", nil }); err != nil {
+		t.Fatalf("session %s still resumable after a 1000 close: %v", sid, err)
+	}
+}

@@ -1,0 +1,154 @@
+package render
+
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"mazebot/mazecore"
+)
+
+// Theme holds the emoji of an emoji grid, one per kind of tile. An empty
+// field falls back to DefaultTheme's, so a theme may change only some.
+type Theme struct {
+	Wall, Floor, Start, Goal, Path, Trail, Player string
+}
+
+// DefaultTheme uses raw emoji (Discord shows :shortcodes: only when a person
+// types them), each a single code point with emoji presentation, so every
+// tile costs exactly one of the 2000 code points a message may hold.
+var DefaultTheme = Theme{
+	Wall:   "\u2B1B",     // ⬛ black large square
+	Floor:  "\u2B1C",     // ⬜ white large square
+	Start:  "\U0001F7E9", // 🟩 green square
+	Goal:   "\U0001F7E5", // 🟥 red square
+	Path:   "\U0001F7E8", // 🟨 yellow square
+	Trail:  "\U0001F7E6", // 🟦 blue square
+	Player: "\U0001F42D", // 🐭 mouse face: a maze runner, unlike any square
+}
+
+func (t Theme) withDefaults() Theme {
+	for _, f := range []struct {
+		field *string
+		def   string
+	}{
+		{&t.Wall, DefaultTheme.Wall}, {&t.Floor, DefaultTheme.Floor},
+		{&t.Start, DefaultTheme.Start}, {&t.Goal, DefaultTheme.Goal},
+		{&t.Path, DefaultTheme.Path}, {&t.Trail, DefaultTheme.Trail},
+		{&t.Player, DefaultTheme.Player},
+	} {
+		if *f.field == "" {
+			*f.field = f.def
+		}
+	}
+	return t
+}
+
+func (t Theme) byKind() [numKinds]string {
+	return [numKinds]string{kFloor: t.Floor, kWall: t.Wall, kStart: t.Start, kGoal: t.Goal,
+		kPath: t.Path, kTrail: t.Trail, kPlayer: t.Player}
+}
+
+// Window is a rectangle of tiles: X, Y is its top-left tile, W×H its size.
+// The zero Window means the whole maze. Any other window is clipped to the
+// maze, so a window reaching past the border shows only what is inside.
+type Window struct{ X, Y, W, H int }
+
+// clip returns the part of win inside m, the whole maze for the zero Window.
+func (win Window) clip(m *mazecore.Maze) Window {
+	if win == (Window{}) {
+		return Window{0, 0, m.Width(), m.Height()}
+	}
+	x0, y0 := max(win.X, 0), max(win.Y, 0)
+	x1, y1 := min(win.X+win.W, m.Width()), min(win.Y+win.H, m.Height())
+	if x1 <= x0 || y1 <= y0 {
+		return Window{X: x0, Y: y0}
+	}
+	return Window{x0, y0, x1 - x0, y1 - y0}
+}
+
+// WindowAround returns the w×h window centred on p and moved inside the
+// maze, for play mode on mazes too big to show whole. A window larger than
+// the maze shrinks to the maze.
+func WindowAround(m *mazecore.Maze, p mazecore.Point, w, h int) Window {
+	w, h = max(min(w, m.Width()), 1), max(min(h, m.Height()), 1)
+	x := min(max(p.X-w/2, 0), m.Width()-w)
+	y := min(max(p.Y-h/2, 0), m.Height()-h)
+	return Window{x, y, w, h}
+}
+
+// Emoji writes the tiles of win (the whole maze for the zero Window) as an
+// emoji grid: one emoji per tile, rows joined by "\n", no trailing newline.
+func Emoji(w io.Writer, m *mazecore.Maze, theme Theme, ov Overlay, win Window) error {
+	win = win.clip(m)
+	emoji := theme.withDefaults().byKind()
+	mk := newMarks(m, ov, win)
+	kinds := make([]kind, win.W)
+	var line []byte
+	for y := win.Y; y < win.Y+win.H; y++ {
+		line = line[:0]
+		if y > win.Y {
+			line = append(line, '\n')
+		}
+		mk.row(m, y, win.X, kinds)
+		for _, k := range kinds {
+			line = append(line, emoji[k]...)
+		}
+		if _, err := w.Write(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EmojiString is Emoji into a string.
+func EmojiString(m *mazecore.Maze, theme Theme, ov Overlay, win Window) string {
+	var sb strings.Builder
+	c := win.clip(m)
+	sb.Grow(c.W*c.H*4 + c.H)          // most emoji are 4 bytes of UTF-8
+	_ = Emoji(&sb, m, theme, ov, win) // a strings.Builder never fails
+	return sb.String()
+}
+
+// EmojiLength returns how many code points (what Discord counts) the emoji
+// grid of win takes, without building it. It holds for any overlay: each
+// floor tile counts at the longest of the Floor, Path, Trail and Player
+// emoji, and the start and goal at the longer of theirs and Player. With a
+// theme whose emoji are equally long, such as DefaultTheme, it is exact.
+func EmojiLength(m *mazecore.Maze, theme Theme, win Window) int {
+	win = win.clip(m)
+	if win.W == 0 {
+		return 0
+	}
+	t := theme.withDefaults()
+	n := utf8.RuneCountInString
+	floor := max(n(t.Floor), n(t.Path), n(t.Trail), n(t.Player))
+	wall := n(t.Wall)
+	walls := 0
+	for y := win.Y; y < win.Y+win.H; y++ {
+		for x := win.X; x < win.X+win.W; x++ {
+			if m.Wall(x, y) {
+				walls++
+			}
+		}
+	}
+	total := walls*wall + (win.W*win.H-walls)*floor + win.H - 1 // newlines between rows
+	inside := func(p mazecore.Point) bool {
+		return p.X >= win.X && p.Y >= win.Y && p.X < win.X+win.W && p.Y < win.Y+win.H
+	}
+	if inside(m.Start()) {
+		total += max(n(t.Start), n(t.Player)) - floor
+	}
+	if inside(m.Goal()) {
+		total += max(n(t.Goal), n(t.Player)) - floor
+	}
+	return total
+}
+
+// FitsEmoji reports whether the emoji grid of win fits in limit code points
+// (2000 for message content, 4096 for an embed description), whatever the
+// overlay. An empty window never fits: there would be nothing to show.
+func FitsEmoji(m *mazecore.Maze, theme Theme, win Window, limit int) bool {
+	n := EmojiLength(m, theme, win)
+	return n > 0 && n <= limit
+}

@@ -1,0 +1,162 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/gif"
+	"testing"
+
+	"mazebot/mazecore"
+)
+
+func TestGIF(t *testing.T) {
+	for _, a := range mazecore.Algorithms {
+		for _, tt := range []struct {
+			size int
+			opts GIFOptions
+		}{
+			{21, GIFOptions{}},
+			{11, GIFOptions{MaxFrames: 3, Scale: 3}},
+			{GIFMaxSize, GIFOptions{MaxFrames: 40}},
+			{31, GIFOptions{Solve: true}},
+		} {
+			t.Run(fmt.Sprintf("%v/%d/%d", a, tt.size, tt.opts.MaxFrames), func(t *testing.T) {
+				id := mazecore.ID{Algorithm: a, Width: tt.size, Height: tt.size, Seed: 6}
+				var buf bytes.Buffer
+				if err := GIF(&buf, id, tt.opts); err != nil {
+					t.Fatal(err)
+				}
+				size := buf.Len()
+				g, err := gif.DecodeAll(&buf)
+				if err != nil {
+					t.Fatalf("decode: %v", err)
+				}
+				maxFrames := tt.opts.MaxFrames
+				if maxFrames == 0 {
+					maxFrames = defaultGIFFrames
+				}
+				if n := len(g.Image); n < 2 || n > maxFrames {
+					t.Fatalf("%d frames, want 2 to %d", n, maxFrames)
+				}
+				t.Logf("%d frames, %d bytes", len(g.Image), size)
+				if got, want := g.Delay[len(g.Delay)-1], finalFrameDelay; got != want {
+					t.Fatalf("final delay=%d, want %d", got, want)
+				}
+
+				// Composite the frames as a viewer does (no disposal).
+				canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
+				for _, frame := range g.Image {
+					draw.Draw(canvas, frame.Bounds(), frame, frame.Bounds().Min, draw.Over)
+				}
+				m, err := mazecore.Generate(id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				scale := g.Config.Width / m.Width()
+				if got, want := g.Config.Width, m.Width()*scale; got != want || scale < 1 {
+					t.Fatalf("width=%d, want a multiple of %d", got, m.Width())
+				}
+				onPath := map[mazecore.Point]bool{}
+				if tt.opts.Solve {
+					for _, p := range mazecore.Solve(m) {
+						onPath[p] = true
+					}
+				}
+				for y := 0; y < m.Height(); y++ {
+					for x := 0; x < m.Width(); x++ {
+						p := mazecore.Point{X: x, Y: y}
+						var want color.Color
+						switch {
+						case p == m.Start():
+							want = gifPalette[gStart]
+						case p == m.Goal():
+							want = gifPalette[gGoal]
+						case onPath[p]:
+							want = gifPalette[gPath]
+						case m.Wall(x, y):
+							want = gifPalette[gWall]
+						default:
+							want = gifPalette[gFloor]
+						}
+						if got, want := tileColour(canvas, scale, x, y), color.RGBAModel.Convert(want); got != want {
+							t.Fatalf("final tile (%d,%d)=%v, want %v (wall=%v)", x, y, got, want, m.Wall(x, y))
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestGIFShowsProgress checks that a middle frame is neither empty nor done:
+// the animation really shows the generation.
+func TestGIFShowsProgress(t *testing.T) {
+	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1}
+	var buf bytes.Buffer
+	if err := GIF(&buf, id, GIFOptions{MaxFrames: 20}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	canvas := image.NewPaletted(image.Rect(0, 0, g.Config.Width, g.Config.Height), gifPalette)
+	counts := map[uint8]int{}
+	for _, frame := range g.Image[:len(g.Image)/2] {
+		draw.Draw(canvas, frame.Bounds(), frame, frame.Bounds().Min, draw.Src)
+	}
+	for _, px := range canvas.Pix {
+		counts[px]++
+	}
+	for _, s := range []uint8{gUnvisited, gDug, gHead, gWall} {
+		if counts[s] == 0 {
+			t.Fatalf("half-way frame has no pixels of state %d: %v", s, counts)
+		}
+	}
+	// Frames after the first cover only what changed.
+	if b := g.Image[1].Bounds(); b.Dx() >= g.Config.Width && b.Dy() >= g.Config.Height {
+		t.Fatalf("second frame covers the whole picture (%v)", b)
+	}
+}
+
+func TestGIFErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		id   mazecore.ID
+		opts GIFOptions
+		is   error
+	}{
+		{"ErrTooLarge", mazecore.ID{Algorithm: mazecore.Sidewinder, Width: GIFMaxSize + 2, Height: 21, Seed: 1}, GIFOptions{}, ErrTooLarge},
+		{"ErrTooTall", mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 1001, Seed: 1}, GIFOptions{}, ErrTooLarge},
+		{"ErrEvenSize", mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 20, Height: 21, Seed: 1}, GIFOptions{}, mazecore.ErrSizeOutOfRange},
+		{"ErrAlgorithm", mazecore.ID{Algorithm: 9, Width: 21, Height: 21}, GIFOptions{}, mazecore.ErrUnknownAlgorithm},
+		{"ErrMaxFrames", mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 21}, GIFOptions{MaxFrames: 2}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			err := GIF(&buf, tt.id, tt.opts)
+			if err == nil || (tt.is != nil && !errors.Is(err, tt.is)) {
+				t.Fatalf("err=%v, want %v", err, tt.is)
+			}
+			if got, want := buf.Len(), 0; got != want {
+				t.Fatalf("wrote %d bytes before failing", got)
+			}
+		})
+	}
+}
+
+func BenchmarkGIF(b *testing.B) {
+	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 51, Height: 51, Seed: 1}
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		if err := GIF(&buf, id, GIFOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "gif-bytes")
+}

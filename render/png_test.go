@@ -1,0 +1,179 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"testing"
+	"time"
+
+	"mazebot/mazecore"
+)
+
+// decodePNG renders m and decodes the result, checking its size.
+func decodePNG(tb testing.TB, m *mazecore.Maze, opts PNGOptions) (image.Image, int) {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := PNG(&buf, m, opts); err != nil {
+		tb.Fatalf("PNG: %v", err)
+	}
+	n := buf.Len()
+	img, err := png.Decode(&buf)
+	if err != nil {
+		tb.Fatalf("decode: %v", err)
+	}
+	w, h := PNGSize(m, opts.Scale)
+	if got, want := img.Bounds(), image.Rect(0, 0, w, h); got != want {
+		tb.Fatalf("bounds=%v, want %v", got, want)
+	}
+	return img, n
+}
+
+// tileColour is the colour at the centre pixel of tile (x, y).
+func tileColour(img image.Image, scale, x, y int) color.RGBA {
+	return color.RGBAModel.Convert(img.At(x*scale+scale/2, y*scale+scale/2)).(color.RGBA)
+}
+
+func TestPNGScale(t *testing.T) {
+	for _, tt := range []struct{ size, want int }{
+		{5, 24}, {21, 24}, {43, 24}, {101, 11}, {201, 5}, {401, 2}, {1001, 2}, {1025, 1}, {2001, 1},
+	} {
+		m := mustGenerate(t, mazecore.BinaryTree, tt.size, 1)
+		if got, want := PNGScale(m), tt.want; got != want {
+			t.Fatalf("PNGScale(%d tiles)=%d, want %d", tt.size, got, want)
+		}
+	}
+}
+
+func TestPNG(t *testing.T) {
+	for _, a := range mazecore.Algorithms {
+		// Scale 0 (24 px) and 5 draw with gg, 1 and 2 paletted.
+		for _, scale := range []int{0, 1, 2, 5} {
+			t.Run(fmt.Sprintf("%v/scale%d", a, scale), func(t *testing.T) {
+				m := mustGenerate(t, a, 21, 4)
+				if scale == 0 {
+					scale = PNGScale(m)
+				}
+				img, _ := decodePNG(t, m, PNGOptions{Scale: scale})
+				for y := 0; y < m.Height(); y++ {
+					for x := 0; x < m.Width(); x++ {
+						want := pngColours[kFloor]
+						switch {
+						case m.Wall(x, y):
+							want = pngColours[kWall]
+						case x == m.Start().X && y == m.Start().Y:
+							want = pngColours[kStart]
+						case x == m.Goal().X && y == m.Goal().Y:
+							want = pngColours[kGoal]
+						}
+						if got := tileColour(img, scale, x, y); got != want {
+							t.Fatalf("tile (%d,%d)=%v, want %v (wall=%v)", x, y, got, want, m.Wall(x, y))
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestPNGOverlay(t *testing.T) {
+	m := mustGenerate(t, mazecore.Backtracking, 31, 8)
+	path := mazecore.Solve(m)
+	trail := path[len(path)/3 : len(path)/2]
+	player := path[len(path)/2]
+	ov := Overlay{Path: path, Trail: trail, Player: &player}
+	for _, scale := range []int{1, 3, 4, 16} {
+		t.Run(fmt.Sprintf("scale%d", scale), func(t *testing.T) {
+			img, _ := decodePNG(t, m, PNGOptions{Overlay: ov, Scale: scale})
+			want := map[mazecore.Point]color.RGBA{}
+			for _, p := range path {
+				want[p] = pngColours[kPath]
+			}
+			for _, p := range trail {
+				want[p] = pngColours[kTrail]
+			}
+			want[m.Start()] = pngColours[kStart]
+			want[m.Goal()] = pngColours[kGoal]
+			want[player] = pngColours[kPlayer]
+			for p, c := range want {
+				if got := tileColour(img, scale, p.X, p.Y); got != c {
+					t.Fatalf("tile %v=%v, want %v", p, got, c)
+				}
+			}
+			// Tiles off the path keep their wall or floor colour.
+			for y := 0; y < m.Height(); y++ {
+				for x := 0; x < m.Width(); x++ {
+					if _, ok := want[mazecore.Point{X: x, Y: y}]; ok {
+						continue
+					}
+					c := pngColours[kFloor]
+					if m.Wall(x, y) {
+						c = pngColours[kWall]
+					}
+					if got := tileColour(img, scale, x, y); got != c {
+						t.Fatalf("tile (%d,%d)=%v, want %v", x, y, got, c)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestPNGTooLarge(t *testing.T) {
+	m := mustGenerate(t, mazecore.BinaryTree, 2001, 1)
+	for _, scale := range []int{12, 1 << 20, 1 << 40} {
+		if err := PNG(&bytes.Buffer{}, m, PNGOptions{Scale: scale}); !errors.Is(err, ErrTooLarge) {
+			t.Fatalf("scale %d: err=%v, want ErrTooLarge", scale, err)
+		}
+	}
+}
+
+func TestPNGHuge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a 2001×2001-tile maze")
+	}
+	for _, a := range mazecore.Algorithms {
+		t.Run(a.String(), func(t *testing.T) {
+			m := mustGenerate(t, a, 2001, 1)
+			start := time.Now()
+			img, n := decodePNG(t, m, PNGOptions{Overlay: Overlay{Path: mazecore.Solve(m)}})
+			t.Logf("%d bytes, %v including decode", n, time.Since(start))
+			if n >= 10<<20 {
+				t.Fatalf("PNG is %d bytes, want < 10 MiB", n)
+			}
+			for _, p := range []mazecore.Point{{X: 0, Y: 0}, {X: 1000, Y: 999}, m.Goal()} {
+				want := pngColours[kFloor]
+				switch {
+				case m.Wall(p.X, p.Y):
+					want = pngColours[kWall]
+				case p == m.Goal():
+					want = pngColours[kGoal]
+				}
+				if got := tileColour(img, 1, p.X, p.Y); got != want {
+					t.Fatalf("tile %v=%v, want %v", p, got, want)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkPNG(b *testing.B) {
+	for _, size := range []int{201, 2001} {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			m := mustGenerate(b, mazecore.Backtracking, size, 1)
+			opts := PNGOptions{Overlay: Overlay{Path: mazecore.Solve(m)}}
+			var buf bytes.Buffer
+			b.ReportAllocs()
+			for b.Loop() {
+				buf.Reset()
+				if err := PNG(&buf, m, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "png-bytes")
+		})
+	}
+}
