@@ -39,10 +39,26 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
+	// Play buttons are signed; every process sharing the database must use
+	// one key, so without MAZEBOT_SECRET the first process stores one there.
+	secret := []byte(cfg.Secret)
+	if len(secret) == 0 {
+		secret, err = db.Secret(ctx, "play-hmac", func() ([]byte, error) {
+			b := make([]byte, 32)
+			_, err := rand.Read(b)
+			return b, err
+		})
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("play secret: %w", err)
+		}
+	}
 	router := commands.NewRouter(&commands.Deps{
 		Posts:  db,
 		Logger: log.With("component", "commands"),
 		Seed:   randomSeed,
+		Games:  db,
+		Secret: secret,
 	})
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID}, router, log.With("component", "bot"))
 	if err != nil {

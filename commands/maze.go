@@ -115,11 +115,14 @@ func handleMaze(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return err
 	}
-	if err := in.Respond.Reply(ctx, reply); err != nil {
-		return fmt.Errorf("reply: %w", err)
-	}
+	// Recorded before it is shown, so a /solve typed the moment the maze
+	// appears finds it. A failed reply leaves a post whose maze nobody saw;
+	// /solve then reveals a maze that is only reachable by its ID anyway.
 	if err := recordPost(ctx, in, req.id); err != nil {
 		return err
+	}
+	if err := in.Respond.Reply(ctx, reply); err != nil {
+		return fmt.Errorf("reply: %w", err)
 	}
 	for _, notice := range req.notices {
 		if err := in.Respond.Followup(ctx, Reply{Content: "ℹ️ " + notice, Ephemeral: true}); err != nil {

@@ -124,6 +124,7 @@ const solvePrefix = "solve"
 
 func mazeButtons(id mazecore.ID) []discordgo.MessageComponent {
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Play", Style: discordgo.PrimaryButton, CustomID: playPrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}},
 		discordgo.Button{Label: "Solve", Style: discordgo.SecondaryButton, CustomID: solvePrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}},
 	}}}
 }

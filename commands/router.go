@@ -25,6 +25,10 @@ type Deps struct {
 	Logger *slog.Logger
 	Now    func() time.Time // injected so tests control time
 	Seed   func() uint64    // random seeds for new mazes
+	// Games keeps play-mode games; Secret signs their buttons. Both must
+	// be the same for every bot process sharing the store.
+	Games  Games
+	Secret []byte
 }
 
 // Handler handles one interaction.
@@ -82,6 +86,8 @@ func NewRouter(deps *Deps) *Router {
 		r.AddCommand(c)
 	}
 	r.AddComponent(solveButton())
+	r.AddComponent(playButton())
+	r.AddComponent(moveButtons())
 	return r
 }
 

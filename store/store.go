@@ -34,3 +34,37 @@ type Finish struct {
 	// for an event.
 	Context string
 }
+
+// ErrConflict is returned (wrapped) when a write expected a row in a state it
+// is no longer in: another click or another bot process changed it first.
+// The caller reloads and shows what is there now.
+var ErrConflict = errors.New("conflict")
+
+// Game statuses.
+const (
+	GamePlaying = "playing"
+	GameWon     = "won"
+	GameGaveUp  = "gave_up"
+)
+
+// Game is one member's play-mode run through a maze, kept in the store so
+// it survives a restart and any bot process sharing the store can take the
+// next click.
+type Game struct {
+	ID        int64
+	UserID    string
+	GuildID   string
+	ChannelID string
+	MazeID    string
+	Context   string // as Finish.Context
+	X, Y      int    // the player's tile
+	Clicks    int
+	Tiles     int    // tiles walked, a step from one tile to the next counting 1
+	Trail     []byte // one bit per tile walked, row-major, LSB first
+	Seq       int    // bumped by every saved change, for optimistic concurrency
+	Status    string // GamePlaying, GameWon or GameGaveUp
+	StartedAt time.Time
+	UpdatedAt time.Time
+	// FinishedAt is the zero Time while the game is playing.
+	FinishedAt time.Time
+}

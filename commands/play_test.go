@@ -1,0 +1,855 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/mazecore"
+	"mazebot/render"
+	"mazebot/store"
+	"mazebot/store/sqlite"
+)
+
+// clock is a settable Deps.Now.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+var testSecret = []byte("test secret, not for production")
+
+// playEnv is a router on a real SQLite store with a fake clock.
+type playEnv struct {
+	db     *sqlite.DB
+	router *Router
+	clock  *clock
+}
+
+func newPlayEnv(tb testing.TB) *playEnv {
+	tb.Helper()
+	db, err := sqlite.OpenMemory(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return newPlayEnvOn(db)
+}
+
+func newPlayEnvOn(db *sqlite.DB) *playEnv {
+	c := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	router := NewRouter(&Deps{Posts: &memPosts{}, Now: c.Now, Seed: func() uint64 { return 7 }, Games: db, Secret: testSecret})
+	return &playEnv{db: db, router: router, clock: c}
+}
+
+// press sends a button click by user, the way discordgo decodes one.
+func (e *playEnv) press(tb testing.TB, customID, user string) *recorder {
+	tb.Helper()
+	raw := fmt.Sprintf(`{"id":"i1","application_id":"app","token":"tok","type":3,"guild_id":"g1","channel_id":"ch1","locale":"en-US",
+		"member":{"user":{"id":%q,"username":"player"},"permissions":"0"},
+		"data":{"custom_id":%q,"component_type":2}}`, user, customID)
+	var ix discordgo.Interaction
+	if err := ix.UnmarshalJSON([]byte(raw)); err != nil {
+		tb.Fatal(err)
+	}
+	rec := &recorder{}
+	e.router.Dispatch(context.Background(), &ix, rec)
+	return rec
+}
+
+// start presses Play under maze id and returns the game message and the
+// stored game.
+func (e *playEnv) start(tb testing.TB, id mazecore.ID, user string) (Reply, store.Game) {
+	tb.Helper()
+	rec := e.press(tb, playPrefix+":"+id.String(), user)
+	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || len(rec.updates) != 0 {
+		tb.Fatalf("Play answered replies=%+v updates=%+v, want one ephemeral reply", rec.replies, rec.updates)
+	}
+	msg := rec.replies[0]
+	checkCustomIDs(tb, msg)
+	return msg, e.game(tb, gameIDOf(tb, msg))
+}
+
+func (e *playEnv) game(tb testing.TB, id int64) store.Game {
+	tb.Helper()
+	g, err := e.db.Game(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// buttons lists a message's buttons.
+func buttons(msg Reply) []discordgo.Button {
+	var out []discordgo.Button
+	for _, row := range msg.Components {
+		if r, ok := row.(discordgo.ActionsRow); ok {
+			for _, c := range r.Components {
+				if b, ok := c.(discordgo.Button); ok {
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// button finds the button of a move action ('n', 'g', …).
+func button(tb testing.TB, msg Reply, action byte) discordgo.Button {
+	tb.Helper()
+	for _, b := range buttons(msg) {
+		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[3] == string(action) {
+			return b
+		}
+	}
+	tb.Fatalf("no %q button in %+v", action, msg.Components)
+	return discordgo.Button{}
+}
+
+func gameIDOf(tb testing.TB, msg Reply) int64 {
+	tb.Helper()
+	var id int64
+	if _, err := fmt.Sscanf(strings.Split(button(tb, msg, actGiveUp).CustomID, ":")[1], "%d", &id); err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}
+
+var dirActions = map[mazecore.Dir]byte{mazecore.North: actNorth, mazecore.East: actEast, mazecore.South: actSouth, mazecore.West: actWest}
+
+// checkCustomIDs: Discord refuses a custom_id over 100 characters, or two
+// alike in one message.
+func checkCustomIDs(tb testing.TB, msg Reply) {
+	tb.Helper()
+	seen := map[string]bool{}
+	for _, b := range buttons(msg) {
+		if n := len(b.CustomID); n == 0 || n > 100 || seen[b.CustomID] {
+			tb.Fatalf("custom_id %q: length %d or repeated", b.CustomID, n)
+		}
+		seen[b.CustomID] = true
+	}
+}
+
+// gridOf returns the emoji grid lines of a game message: every line made
+// only of tile emoji.
+func gridOf(content string) [][]string {
+	tiles := map[string]bool{}
+	th := render.DefaultTheme
+	for _, e := range []string{th.Wall, th.Floor, th.Start, th.Goal, th.Path, th.Trail, th.Player} {
+		tiles[e] = true
+	}
+	var grid [][]string
+	for _, line := range strings.Split(content, "\n") {
+		var row []string
+		for _, r := range line {
+			if !tiles[string(r)] {
+				row = nil
+				break
+			}
+			row = append(row, string(r))
+		}
+		if row != nil {
+			grid = append(grid, row)
+		}
+	}
+	return grid
+}
+
+// checkGameMessage compares a game message with the stored game: the walls
+// of the shown window, the player where the game says, the trail, and
+// arrows disabled exactly where walls are.
+func checkGameMessage(tb testing.TB, msg Reply, g store.Game) {
+	tb.Helper()
+	checkCustomIDs(tb, msg)
+	m, err := mazecore.Generate(mustParse(tb, g.MazeID))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pos := mazecore.Point{X: g.X, Y: g.Y}
+	win := render.Window{X: 0, Y: 0, W: m.Width(), H: m.Height()}
+	if !showsWhole(m) {
+		win = render.WindowAround(m, pos, playWindow, playWindow)
+		if want := fmt.Sprintf("📍 column %d of %d, row %d of %d", g.X+1, m.Width(), g.Y+1, m.Height()); !strings.Contains(msg.Content, want) {
+			tb.Fatalf("message lacks the hint %q:\n%s", want, msg.Content)
+		}
+	}
+	if want := fmt.Sprintf("clicks %d · tiles %d", g.Clicks, g.Tiles); !strings.Contains(msg.Content, want) {
+		tb.Fatalf("header lacks %q:\n%s", want, msg.Content)
+	}
+	tr, err := trailFrom(m, g.Trail)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	grid := gridOf(msg.Content)
+	if len(grid) != win.H {
+		tb.Fatalf("grid has %d rows, want %d", len(grid), win.H)
+	}
+	th := render.DefaultTheme
+	for y, row := range grid {
+		if len(row) != win.W {
+			tb.Fatalf("grid row %d has %d tiles, want %d", y, len(row), win.W)
+		}
+		for x, tile := range row {
+			p := mazecore.Point{X: win.X + x, Y: win.Y + y}
+			var want string
+			switch {
+			case p == pos:
+				want = th.Player
+			case p == m.Start():
+				want = th.Start
+			case p == m.Goal():
+				want = th.Goal
+			case m.Wall(p.X, p.Y):
+				want = th.Wall
+			case tr.has(p):
+				want = th.Trail
+			default:
+				want = th.Floor
+			}
+			if tile != want {
+				tb.Fatalf("tile %v is %s, want %s (player at %v)", p, tile, want, pos)
+			}
+		}
+	}
+	for d, a := range dirActions {
+		b := button(tb, msg, a)
+		if blocked := !m.Open(g.X/2, g.Y/2, d); b.Disabled != blocked {
+			tb.Fatalf("%v button disabled=%v, but wall=%v at %v", d, b.Disabled, blocked, pos)
+		}
+		if !strings.HasPrefix(b.CustomID, fmt.Sprintf("mv:%d:%d:", g.ID, g.Seq)) {
+			tb.Fatalf("button %q is not for game %d at seq %d", b.CustomID, g.ID, g.Seq)
+		}
+	}
+}
+
+func mustParse(tb testing.TB, s string) mazecore.ID {
+	tb.Helper()
+	id, err := mazecore.Parse(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}
+
+// onlyUpdate asserts a type-7 answer (Update) and nothing else.
+func onlyUpdate(tb testing.TB, rec *recorder) Reply {
+	tb.Helper()
+	if len(rec.updates) != 1 || len(rec.replies) != 0 {
+		tb.Fatalf("updates=%+v replies=%+v, want one update and no reply", rec.updates, rec.replies)
+	}
+	return rec.updates[0]
+}
+
+func TestPlayButtonOnMaze(t *testing.T) {
+	router, _ := newTestRouter()
+	rec := dispatch(t, router, slash(t, "maze", map[string]any{"size": 21}))
+	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 12345}
+	found := false
+	for _, b := range buttons(rec.replies[0]) {
+		found = found || b.CustomID == "play:"+id.String()
+	}
+	if !found {
+		t.Fatalf("maze message buttons %+v lack play:%s", rec.replies[0].Components, id)
+	}
+	checkCustomIDs(t, rec.replies[0])
+	// The largest ID any maze can have still makes a short Play button.
+	huge := mazecore.ID{Algorithm: mazecore.Backtracking, Width: mazecore.MaxSize, Height: mazecore.MaxSize, Seed: math.MaxUint64}
+	if n := len(playPrefix + ":" + huge.String()); n > 100 {
+		t.Fatalf("play custom_id of %d characters", n)
+	}
+}
+
+func TestMoveCustomIDLength(t *testing.T) {
+	id := moveCustomID(testSecret, math.MaxInt64, math.MaxInt32, actGiveUp, "18446744073709551615")
+	if len(id) > 100 {
+		t.Fatalf("custom_id %q has %d characters, want ≤ 100", id, len(id))
+	}
+	if _, err := parseMoveID(testSecret, id, "18446744073709551615"); err != nil {
+		t.Fatalf("the longest custom_id does not parse: %v", err)
+	}
+}
+
+// TestParseMoveID checks the signature alone, without the store's own
+// owner check behind it.
+func TestParseMoveID(t *testing.T) {
+	id := moveCustomID(testSecret, 42, 7, actSouth, "u1")
+	got, err := parseMoveID(testSecret, id, "u1")
+	if err != nil || got != (moveButton{game: 42, seq: 7, action: actSouth}) {
+		t.Fatalf("parseMoveID=%+v, %v, want game 42 seq 7 south", got, err)
+	}
+	for name, c := range map[string]struct {
+		secret         []byte
+		customID, user string
+	}{
+		"ErrOtherUser":   {testSecret, id, "u2"},
+		"ErrOtherSecret": {[]byte("x"), id, "u1"},
+		"ErrGameZero":    {testSecret, moveCustomID(testSecret, 0, 7, actSouth, "u1"), "u1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := parseMoveID(c.secret, c.customID, c.user); err != errInvalidButton {
+				t.Fatalf("err=%v, want errInvalidButton", err)
+			}
+		})
+	}
+}
+
+func TestPlayStart(t *testing.T) {
+	t.Run("OKWhole", func(t *testing.T) {
+		e := newPlayEnv(t)
+		id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 15, Seed: 3}
+		msg, g := e.start(t, id, "u1")
+		if g.UserID != "u1" || g.GuildID != "g1" || g.ChannelID != "ch1" || g.MazeID != id.String() || g.Status != store.GamePlaying ||
+			g.X != 1 || g.Y != 1 || g.Seq != 0 || !g.StartedAt.Equal(e.clock.Now()) {
+			t.Fatalf("stored game %+v, want u1 at the start of %s", g, id)
+		}
+		if !strings.HasPrefix(msg.Content, "🎮 **Sidewinder** 21×15 · ID `"+id.String()+"` · clicks 0 · tiles 0\n") {
+			t.Fatalf("header: %q", strings.SplitN(msg.Content, "\n", 2)[0])
+		}
+		checkGameMessage(t, msg, g)
+		if strings.Contains(msg.Content, "📍") {
+			t.Fatal("a whole maze needs no position hint")
+		}
+		for _, b := range buttons(msg) {
+			if strings.Contains(b.CustomID, ":m:") {
+				t.Fatal("a whole maze needs no Map button")
+			}
+		}
+	})
+	t.Run("OKWindow", func(t *testing.T) {
+		e := newPlayEnv(t)
+		msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 1}, "u1")
+		checkGameMessage(t, msg, g)
+		if !strings.Contains(msg.Content, "📍 column 2 of 41, row 2 of 41 · goal ↘") {
+			t.Fatalf("hint missing:\n%s", msg.Content)
+		}
+		button(t, msg, actMap)
+	})
+	t.Run("OKLargest", func(t *testing.T) {
+		e := newPlayEnv(t)
+		msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Digging, Width: MaxPlaySide, Height: MaxPlaySide, Seed: 1}, "u1")
+		checkGameMessage(t, msg, g)
+	})
+	for name, text := range map[string]string{
+		"ErrTooBig":    mazecore.ID{Algorithm: mazecore.Digging, Width: MaxPlaySide + 2, Height: 21, Seed: 1}.String(),
+		"ErrMalformed": "not-an-id",
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newPlayEnv(t)
+			msg := checkRefusal(t, e.press(t, "play:"+text, "u1"))
+			if name == "ErrTooBig" && !strings.Contains(msg, fmt.Sprint(MaxPlaySide)) {
+				t.Fatalf("refusal %q does not state the limit", msg)
+			}
+		})
+	}
+	t.Run("ErrNotConfigured", func(t *testing.T) {
+		router, _ := newTestRouter()
+		rec := dispatch(t, router, decodeInteraction(t, map[string]any{"type": discordgo.InteractionMessageComponent,
+			"data": map[string]any{"custom_id": "play:" + mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21}.String(), "component_type": 2}}))
+		if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {
+			t.Fatalf("replies=%+v, want an ephemeral apology", rec.replies)
+		}
+	})
+}
+
+// TestPlayScripted is a player clicking along the solution: every click an
+// Update with the new grid, and at the goal the result with no buttons.
+func TestPlayScripted(t *testing.T) {
+	for _, id := range []mazecore.ID{
+		{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 2024},
+		{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 5},
+		{Algorithm: mazecore.BinaryTree, Width: 25, Height: 25, Seed: 6},
+		{Algorithm: mazecore.Sidewinder, Width: 61, Height: 21, Seed: 7},
+		{Algorithm: mazecore.Digging, Width: 21, Height: 61, Seed: 8},
+	} {
+		t.Run(fmt.Sprintf("%s-%dx%d", id.Algorithm, id.Width, id.Height), func(t *testing.T) {
+			e := newPlayEnv(t)
+			m := mustMaze(t, id)
+			path := mazecore.Solve(m)
+			msg, g := e.start(t, id, "u1")
+			clicks := 0
+			for g.Status == store.GamePlaying {
+				e.clock.Advance(3 * time.Second)
+				b := button(t, msg, dirActions[solutionDir(t, path, mazecore.Point{X: g.X, Y: g.Y})])
+				if b.Disabled {
+					t.Fatalf("the way on is disabled at (%d,%d)", g.X, g.Y)
+				}
+				rec := e.press(t, b.CustomID, "u1")
+				msg = onlyUpdate(t, rec)
+				clicks++
+				g = e.game(t, g.ID)
+				if g.Clicks != clicks || g.Seq != clicks {
+					t.Fatalf("after %d clicks the game has clicks=%d seq=%d", clicks, g.Clicks, g.Seq)
+				}
+				if g.Status == store.GamePlaying {
+					checkGameMessage(t, msg, g)
+				} else if !showsWhole(m) {
+					if len(rec.follows) != 1 || len(rec.follows[0].Files) != 1 || !rec.follows[0].Ephemeral {
+						t.Fatalf("followups=%+v, want one private PNG of the whole maze", rec.follows)
+					}
+					if _, err := png.Decode(bytes.NewReader(rec.follows[0].Files[0].Data)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			cells := (len(path) + 1) / 2
+			if g.Status != store.GameWon || clicks >= cells {
+				t.Fatalf("status=%s after %d clicks, want won in fewer than %d", g.Status, clicks, cells)
+			}
+			elapsed := time.Duration(clicks) * 3 * time.Second
+			want := fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · %s · efficiency 100 %%", clicks, len(path)-1, formatElapsed(elapsed))
+			if !strings.Contains(msg.Content, want) {
+				t.Fatalf("final message lacks %q:\n%s", want, msg.Content)
+			}
+			if msg.Components == nil || len(msg.Components) != 0 {
+				t.Fatalf("final components=%#v, want an empty list (removes the buttons)", msg.Components)
+			}
+			if n := utf8.RuneCountInString(msg.Content); n > MaxContent {
+				t.Fatalf("final message of %d code points", n)
+			}
+			if grid := gridOf(msg.Content); len(grid) == 0 || !strings.Contains(msg.Content, render.DefaultTheme.Player) {
+				t.Fatalf("final message shows no maze:\n%s", msg.Content)
+			}
+			runs, err := e.db.Finishes(context.Background(), id.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantRun := store.Finish{UserID: "u1", GuildID: "g1", MazeID: id.String(), Clicks: clicks, Tiles: len(path) - 1,
+				Elapsed: elapsed, FinishedAt: e.clock.Now()}
+			if len(runs) != 1 || runs[0] != wantRun {
+				t.Fatalf("finishes=%+v, want [%+v]", runs, wantRun)
+			}
+			// The finished game's buttons are stale now.
+			if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, g.ID, g.Seq, actEast, "u1"), "u1")); !strings.Contains(msg, "over") {
+				t.Fatalf("refusal %q does not say the game is over", msg)
+			}
+		})
+	}
+}
+
+// TestPlayWanderEfficiency: detours cost efficiency and time shows.
+func TestPlayWanderEfficiency(t *testing.T) {
+	e := newPlayEnv(t)
+	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 11}
+	m := mustMaze(t, id)
+	path := mazecore.Solve(m)
+	msg, g := e.start(t, id, "u1")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for g.Status == store.GamePlaying {
+		var open []discordgo.Button
+		for _, a := range []byte{actNorth, actEast, actSouth, actWest} {
+			if b := button(t, msg, a); !b.Disabled {
+				open = append(open, b)
+			}
+		}
+		e.clock.Advance(time.Second)
+		msg = onlyUpdate(t, e.press(t, open[rng.IntN(len(open))].CustomID, "u1"))
+		g = e.game(t, g.ID)
+	}
+	want := fmt.Sprintf("efficiency %d %%", efficiency(len(path)-1, g.Tiles))
+	if g.Tiles <= len(path)-1 || !strings.Contains(msg.Content, want) {
+		t.Fatalf("tiles=%d (shortest %d), message:\n%s\nwant %q", g.Tiles, len(path)-1, msg.Content, want)
+	}
+}
+
+func TestPlayGiveUp(t *testing.T) {
+	for _, size := range []int{21, 41} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			e := newPlayEnv(t)
+			id := mazecore.ID{Algorithm: mazecore.Digging, Width: size, Height: size, Seed: 4}
+			msg, g := e.start(t, id, "u1")
+			rec := e.press(t, button(t, msg, actGiveUp).CustomID, "u1")
+			final := onlyUpdate(t, rec)
+			if final.Components == nil || len(final.Components) != 0 || !strings.Contains(final.Content, "gave up") {
+				t.Fatalf("give up answered %+v, want the solution and no buttons", final)
+			}
+			m := mustMaze(t, id)
+			if showsWhole(m) {
+				// Every solution tile but the ends (start, goal; the player
+				// stands on the start) shows as path.
+				grid := gridOf(final.Content)
+				for _, p := range mazecore.Solve(m) {
+					if p != m.Start() && p != m.Goal() && grid[p.Y][p.X] != render.DefaultTheme.Path {
+						t.Fatalf("solution tile %v shows %s", p, grid[p.Y][p.X])
+					}
+				}
+			} else if len(rec.follows) != 1 || len(rec.follows[0].Files) != 1 {
+				t.Fatalf("followups=%+v, want the solution as a PNG", rec.follows)
+			}
+			if g = e.game(t, g.ID); g.Status != store.GameGaveUp || g.FinishedAt.IsZero() {
+				t.Fatalf("game %+v, want gave_up", g)
+			}
+			if runs, _ := e.db.Finishes(context.Background(), id.String()); len(runs) != 0 {
+				t.Fatalf("giving up recorded %+v", runs)
+			}
+			checkRefusal(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
+		})
+	}
+}
+
+func TestPlayMap(t *testing.T) {
+	e := newPlayEnv(t)
+	msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 1}, "u1")
+	rec := e.press(t, button(t, msg, actMap).CustomID, "u1")
+	if len(rec.replies) != 1 || len(rec.updates) != 0 || !rec.replies[0].Ephemeral || len(rec.replies[0].Files) != 1 {
+		t.Fatalf("Map answered replies=%+v updates=%+v, want one new private message with a PNG", rec.replies, rec.updates)
+	}
+	if _, err := png.Decode(bytes.NewReader(rec.replies[0].Files[0].Data)); err != nil {
+		t.Fatal(err)
+	}
+	if after := e.game(t, g.ID); !reflect.DeepEqual(after, g) {
+		t.Fatalf("Map changed the game: %+v, want %+v", after, g)
+	}
+}
+
+// TestPlayForged: a button changed in any way, or pressed by someone else,
+// is refused and changes nothing.
+func TestPlayForged(t *testing.T) {
+	e := newPlayEnv(t)
+	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9}
+	msg, g := e.start(t, id, "u1")
+	_, other := e.start(t, id, "u1") // a real game id to point a forgery at
+	var genuine string
+	for _, a := range []byte{actEast, actSouth} {
+		if b := button(t, msg, a); !b.Disabled {
+			genuine = b.CustomID
+		}
+	}
+	parts := strings.Split(genuine, ":")
+	with := func(i int, v string) string {
+		p := append([]string(nil), parts...)
+		p[i] = v
+		return strings.Join(p, ":")
+	}
+	flip := func(s string, i int) string {
+		b := []byte(s)
+		if b[i] == 'a' {
+			b[i] = 'b'
+		} else {
+			b[i] = 'a'
+		}
+		return string(b)
+	}
+	otherAction := "s"
+	if parts[3] == "s" {
+		otherAction = "e"
+	}
+	cases := map[string]struct{ customID, user string }{
+		"ErrSeq":        {with(2, "1"), "u1"},
+		"ErrAction":     {with(3, otherAction), "u1"},
+		"ErrGiveUp":     {with(3, "g"), "u1"},
+		"ErrGameID":     {with(1, fmt.Sprint(other.ID)), "u1"},
+		"ErrMACFirst":   {with(4, flip(parts[4], 0)), "u1"},
+		"ErrMACLast":    {with(4, flip(parts[4], macLength-1)), "u1"},
+		"ErrMACUpper":   {with(4, strings.ToUpper(parts[4])), "u1"},
+		"ErrMACShort":   {with(4, parts[4][:macLength-1]), "u1"},
+		"ErrLeadZero":   {with(1, "0"+parts[1]), "u1"},
+		"ErrOtherUser":  {genuine, "u2"},
+		"ErrExtraField": {genuine + ":x", "u1"},
+		"ErrTooFew":     {strings.Join(parts[:4], ":"), "u1"},
+		"ErrEmpty":      {"mv:", "u1"},
+		"ErrNegative":   {with(2, "-1"), "u1"},
+		"ErrUnknownAct": {with(3, "x"), "u1"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			before, beforeOther := e.game(t, g.ID), e.game(t, other.ID)
+			rec := e.press(t, c.customID, c.user)
+			if msg := checkRefusal(t, rec); !strings.Contains(msg, "isn't valid") {
+				t.Fatalf("refusal %q does not say the button is invalid", msg)
+			}
+			if len(rec.updates) != 0 {
+				t.Fatalf("a forged button updated the message: %+v", rec.updates)
+			}
+			if after := e.game(t, g.ID); !reflect.DeepEqual(after, before) {
+				t.Fatalf("a forged button changed the game: %+v, want %+v", after, before)
+			}
+			if after := e.game(t, other.ID); !reflect.DeepEqual(after, beforeOther) {
+				t.Fatalf("a forged button changed another game: %+v, want %+v", after, beforeOther)
+			}
+		})
+	}
+	// A secret of another deployment signs nothing here.
+	t.Run("ErrOtherSecret", func(t *testing.T) {
+		before := e.game(t, g.ID)
+		checkRefusal(t, e.press(t, moveCustomID([]byte("another secret"), g.ID, 0, parts[3][0], "u1"), "u1"))
+		if after := e.game(t, g.ID); !reflect.DeepEqual(after, before) {
+			t.Fatal("changed")
+		}
+	})
+	t.Run("OKGenuineStillWorks", func(t *testing.T) {
+		onlyUpdate(t, e.press(t, genuine, "u1"))
+		if after := e.game(t, g.ID); after.Seq != 1 {
+			t.Fatalf("seq=%d, want 1 after one real move", after.Seq)
+		}
+	})
+}
+
+func TestPlayStale(t *testing.T) {
+	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9}
+	firstOpen := func(t *testing.T, msg Reply) discordgo.Button {
+		for _, a := range []byte{actEast, actSouth, actWest, actNorth} {
+			if b := button(t, msg, a); !b.Disabled {
+				return b
+			}
+		}
+		t.Fatal("no open direction")
+		return discordgo.Button{}
+	}
+	t.Run("OKOldSeqShowsCurrent", func(t *testing.T) {
+		e := newPlayEnv(t)
+		msg, g := e.start(t, id, "u1")
+		b := firstOpen(t, msg)
+		moved := onlyUpdate(t, e.press(t, b.CustomID, "u1"))
+		after := e.game(t, g.ID)
+		// The same button again (a double click): no second move, the
+		// message shows the game as it is.
+		again := onlyUpdate(t, e.press(t, b.CustomID, "u1"))
+		if now := e.game(t, g.ID); !reflect.DeepEqual(now, after) {
+			t.Fatalf("a stale click changed the game: %+v, want %+v", now, after)
+		}
+		if again.Content != moved.Content || !reflect.DeepEqual(again.Components, moved.Components) {
+			t.Fatalf("stale click showed\n%s\nwant the current state\n%s", again.Content, moved.Content)
+		}
+		checkGameMessage(t, again, after)
+		// Give up from the old message is stale too.
+		onlyUpdate(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
+		if now := e.game(t, g.ID); now.Status != store.GamePlaying {
+			t.Fatalf("a stale Give up ended the game")
+		}
+	})
+	t.Run("OKBlockedDirection", func(t *testing.T) {
+		e := newPlayEnv(t)
+		msg, g := e.start(t, id, "u1")
+		north := button(t, msg, actNorth) // the start is on the top row
+		if !north.Disabled {
+			t.Fatal("north of the start is open")
+		}
+		onlyUpdate(t, e.press(t, north.CustomID, "u1"))
+		if after := e.game(t, g.ID); !reflect.DeepEqual(after, g) {
+			t.Fatalf("a blocked move changed the game: %+v", after)
+		}
+	})
+	t.Run("ErrFinished", func(t *testing.T) {
+		e := newPlayEnv(t)
+		msg, _ := e.start(t, id, "u1")
+		onlyUpdate(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
+		if msg := checkRefusal(t, e.press(t, firstOpen(t, msg).CustomID, "u1")); !strings.Contains(msg, "game is over") || !strings.Contains(msg, "Play") {
+			t.Fatalf("refusal %q, want game over and how to start again", msg)
+		}
+	})
+	t.Run("ErrExpired", func(t *testing.T) {
+		e := newPlayEnv(t)
+		msg, g := e.start(t, id, "u1")
+		e.clock.Advance(gameTTL + time.Minute)
+		if msg := checkRefusal(t, e.press(t, firstOpen(t, msg).CustomID, "u1")); !strings.Contains(msg, "expired") {
+			t.Fatalf("refusal %q, want expired", msg)
+		}
+		if after := e.game(t, g.ID); !reflect.DeepEqual(after, g) {
+			t.Fatalf("an expired click changed the game: %+v", after)
+		}
+	})
+	t.Run("ErrUnknownGame", func(t *testing.T) {
+		e := newPlayEnv(t)
+		if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, 777, 0, actEast, "u1"), "u1")); !strings.Contains(msg, "game is over") {
+			t.Fatalf("refusal %q, want game over", msg)
+		}
+	})
+}
+
+// TestPlayConcurrent: 50 members play the same maze at once, each with a
+// game of their own, while a model of each game runs beside it: every game
+// ends exactly where its own clicks lead.
+func TestPlayConcurrent(t *testing.T) {
+	const players, clicks = 50, 25
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "mazebot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	e := newPlayEnvOn(db)
+	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 50}
+	m := mustMaze(t, id)
+
+	var wg sync.WaitGroup
+	errs := make([]error, players)
+	for i := range players {
+		wg.Go(func() {
+			errs[i] = func() error {
+				user := fmt.Sprintf("u%d", i)
+				rec := e.press(t, playPrefix+":"+id.String(), user)
+				if len(rec.replies) != 1 {
+					return fmt.Errorf("%s: Play answered %+v", user, rec.replies)
+				}
+				msg := rec.replies[0]
+				model := newPlay(m)
+				rng := rand.New(rand.NewPCG(uint64(i), 99))
+				for range clicks {
+					if model.won() {
+						break
+					}
+					var dirs []mazecore.Dir
+					for _, d := range mazecore.Dirs {
+						if model.canGo(d) {
+							dirs = append(dirs, d)
+						}
+					}
+					d := dirs[rng.IntN(len(dirs))]
+					var customID string
+					for _, b := range buttons(msg) {
+						if strings.Split(b.CustomID, ":")[3] == string(dirActions[d]) {
+							customID = b.CustomID
+						}
+					}
+					rec := e.press(t, customID, user)
+					if len(rec.updates) != 1 {
+						return fmt.Errorf("%s: move answered updates=%+v replies=%+v", user, rec.updates, rec.replies)
+					}
+					msg = rec.updates[0]
+					model.move(d)
+					if want := fmt.Sprintf("clicks %d · tiles %d", model.clicks, model.tiles); !strings.Contains(msg.Content, want) {
+						return fmt.Errorf("%s: message says %q, want %q", user, strings.SplitN(msg.Content, "\n", 2)[0], want)
+					}
+				}
+				g, err := db.Game(context.Background(), gameIDOf(t, rec.replies[0]))
+				if err != nil {
+					return err
+				}
+				if g.UserID != user || g.X != model.pos.X || g.Y != model.pos.Y || g.Clicks != model.clicks || g.Tiles != model.tiles || !bytes.Equal(g.Trail, model.trail.bits) {
+					return fmt.Errorf("%s: stored game %+v, want the model at %v after %d clicks", user, g, model.pos, model.clicks)
+				}
+				return nil
+			}()
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestPlayRestart: the bot stops mid-game and starts again on the same
+// database; the game goes on from where it was, with the secret the first
+// process stored.
+func TestPlayRestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "mazebot.db")
+	gen := func() ([]byte, error) { return []byte(time.Now().String()), nil }
+	open := func() *playEnv {
+		db, err := sqlite.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		secret, err := db.Secret(ctx, "play-hmac", gen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newPlayEnvOn(db)
+		e.router = NewRouter(&Deps{Posts: &memPosts{}, Now: e.clock.Now, Games: db, Secret: secret})
+		return e
+	}
+	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 2024}
+	path2 := mazecore.Solve(mustMaze(t, id))
+	step := func(e *playEnv, msg Reply, g store.Game) (Reply, store.Game) {
+		b := button(t, msg, dirActions[solutionDir(t, path2, mazecore.Point{X: g.X, Y: g.Y})])
+		msg = onlyUpdate(t, e.press(t, b.CustomID, "u1"))
+		return msg, e.game(t, g.ID)
+	}
+
+	first := open()
+	msg, g := first.start(t, id, "u1")
+	for range 3 {
+		msg, g = step(first, msg, g)
+	}
+	if err := first.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	second := open()
+	t.Cleanup(func() { second.db.Close() })
+	if got := second.game(t, g.ID); !reflect.DeepEqual(got, g) {
+		t.Fatalf("after the restart the game is %+v, want %+v", got, g)
+	}
+	next, after := step(second, msg, g)
+	if after.Clicks != g.Clicks+1 || after.Seq != g.Seq+1 || (after.X == g.X && after.Y == g.Y) {
+		t.Fatalf("after the restart a click made %+v from %+v", after, g)
+	}
+	checkGameMessage(t, next, after)
+	for after.Status == store.GamePlaying {
+		next, after = step(second, next, after)
+	}
+	if !strings.Contains(next.Content, "🏁 Solved in") {
+		t.Fatalf("final message:\n%s", next.Content)
+	}
+}
+
+// BenchmarkMove is one click on a 41×41 game: check the button, load the
+// game, regenerate the maze, run the corridor, save, draw the reply.
+func BenchmarkMove(b *testing.B) {
+	for _, kind := range []string{"memory", "file"} {
+		b.Run(kind, func(b *testing.B) {
+			var e *playEnv
+			if kind == "memory" {
+				e = newPlayEnv(b)
+			} else {
+				db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "mazebot.db"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { db.Close() })
+				e = newPlayEnvOn(db)
+			}
+			id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 2024}
+			start := func() Reply {
+				rec := e.press(b, playPrefix+":"+id.String(), "u1")
+				return rec.replies[0]
+			}
+			msg := start()
+			// Go back and forth along one corridor: every click a real
+			// move that never reaches the goal.
+			dir := actEast
+			if button(b, msg, actEast).Disabled {
+				dir = actSouth
+			}
+			back := map[byte]byte{actEast: actWest, actSouth: actNorth}[dir]
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				a := dir
+				if i%2 == 1 {
+					a = back
+				}
+				rec := e.press(b, button(b, msg, a).CustomID, "u1")
+				if len(rec.updates) != 1 {
+					b.Fatalf("move answered %+v", rec)
+				}
+				msg = rec.updates[0]
+			}
+		})
+	}
+}
