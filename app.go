@@ -53,18 +53,20 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 			return nil, fmt.Errorf("play secret: %w", err)
 		}
 	}
-	router := commands.NewRouter(&commands.Deps{
+	deps := &commands.Deps{
 		Posts:  db,
 		Logger: log.With("component", "commands"),
 		Seed:   randomSeed,
 		Games:  db,
 		Secret: secret,
-	})
+	}
+	router := commands.NewRouter(deps)
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID}, router, log.With("component", "bot"))
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
+	deps.Poster = b
 	return &App{Router: router, db: db, bot: b, log: log}, nil
 }
 

@@ -28,12 +28,16 @@ type Config struct {
 	// DrainTimeout bounds the wait for replies in flight at shutdown.
 	// Zero means 20 s.
 	DrainTimeout time.Duration
+	// TickEvery is how often scheduled work runs. Zero means 15 s.
+	TickEvery time.Duration
 }
 
 // Dispatcher handles interactions; *commands.Router is one.
 type Dispatcher interface {
 	Dispatch(ctx context.Context, ix *discordgo.Interaction, respond commands.Responder)
 	Definitions() []*discordgo.ApplicationCommand
+	// Tick runs scheduled work (daily posts, ending events).
+	Tick(ctx context.Context) error
 }
 
 // Bot is a running gateway connection.
@@ -79,6 +83,9 @@ func New(cfg Config, router Dispatcher, log *slog.Logger) (*Bot, error) {
 	if cfg.DrainTimeout == 0 {
 		cfg.DrainTimeout = 20 * time.Second
 	}
+	if cfg.TickEvery == 0 {
+		cfg.TickEvery = 15 * time.Second
+	}
 	work, cancel := context.WithCancel(context.Background())
 	b := &Bot{cfg: cfg, session: session, router: router, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
 	session.AddHandler(b.onReady)
@@ -114,8 +121,31 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.syncCommands(ctx, ready); err != nil {
 		return err
 	}
-	<-ctx.Done()
+	b.tickLoop(ctx)
 	return nil
+}
+
+// tickLoop runs scheduled work now (catching up on what fell due while the
+// bot was down) and then every TickEvery, until ctx ends. Scheduled work
+// counts as in flight, so shutdown waits for a post being made.
+func (b *Bot) tickLoop(ctx context.Context) {
+	ticker := time.NewTicker(b.cfg.TickEvery)
+	defer ticker.Stop()
+	for {
+		if b.begin() {
+			tickCtx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
+			if err := b.router.Tick(tickCtx); err != nil {
+				b.log.Error("scheduled work", "err", err)
+			}
+			cancel()
+			b.inflight.Done()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
 }
 
 func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {

@@ -29,6 +29,8 @@ type Deps struct {
 	// be the same for every bot process sharing the store.
 	Games  Games
 	Secret []byte
+	// Poster reaches channels outside interactions (scheduled posts).
+	Poster Poster
 }
 
 // Handler handles one interaction.
@@ -71,6 +73,7 @@ type Router struct {
 	commands   map[string]Command
 	order      []string
 	components map[string]Component
+	tickers    []Ticker
 }
 
 // NewRouter builds the router with every mazebot command.

@@ -1,0 +1,43 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands"
+)
+
+// Post sends a message to a channel: the commands.Poster of scheduled work.
+func (b *Bot) Post(ctx context.Context, channelID string, r commands.Reply) (string, error) {
+	msg, err := b.session.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+		Content:    r.Content,
+		Embeds:     r.Embeds,
+		Components: r.Components,
+		Files:      discordFiles(r.Files),
+	}, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", fmt.Errorf("post to channel %s: %w", channelID, err)
+	}
+	return msg.ID, nil
+}
+
+// Edit replaces a channel message's content, embeds and buttons.
+func (b *Bot) Edit(ctx context.Context, channelID, messageID string, r commands.Reply) error {
+	components := nonNilComponents(r.Components)
+	embeds := r.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	edit := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Content: &r.Content, Embeds: &embeds, Components: &components, Files: discordFiles(r.Files)}
+	if len(r.Files) > 0 {
+		edit.Attachments = &[]*discordgo.MessageAttachment{}
+	}
+	if _, err := b.session.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
+		return fmt.Errorf("edit message %s in channel %s: %w", messageID, channelID, err)
+	}
+	return nil
+}
+
+var _ commands.Poster = (*Bot)(nil)
