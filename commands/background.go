@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"mazebot/mazecore"
+	"mazebot/store"
 )
 
 // Poster sends and edits channel messages outside any interaction: the
@@ -43,4 +46,45 @@ func runTicker(ctx context.Context, t Ticker, now time.Time) (err error) {
 		}
 	}()
 	return t(ctx, now)
+}
+
+// GameContext decides which competition a new game on maze id counts for
+// ("daily:…", "event:…"), or "" when it is none of its business.
+type GameContext func(ctx context.Context, in *Interaction, id mazecore.ID) (string, error)
+
+// FinishHook runs after a won game's finish is stored, and may return lines
+// to add to the result message (a share line, a rank). Its errors are
+// logged; they never undo the finish.
+type FinishHook func(ctx context.Context, in *Interaction, f store.Finish) ([]string, error)
+
+// AddGameContext registers a resolver; the first non-empty answer wins.
+func (r *Router) AddGameContext(c GameContext) { r.deps.gameContexts = append(r.deps.gameContexts, c) }
+
+// AddFinishHook registers a hook run on every won game.
+func (r *Router) AddFinishHook(h FinishHook) { r.deps.finishHooks = append(r.deps.finishHooks, h) }
+
+func gameContext(ctx context.Context, in *Interaction, id mazecore.ID) (string, error) {
+	for _, resolve := range in.Deps.gameContexts {
+		c, err := resolve(ctx, in, id)
+		if err != nil {
+			return "", err
+		}
+		if c != "" {
+			return c, nil
+		}
+	}
+	return "", nil
+}
+
+func runFinishHooks(ctx context.Context, in *Interaction, f store.Finish) []string {
+	var lines []string
+	for _, hook := range in.Deps.finishHooks {
+		more, err := hook(ctx, in, f)
+		if err != nil {
+			in.Deps.Logger.Error("finish hook", "maze", f.MazeID, "user", f.UserID, "err", err)
+			continue
+		}
+		lines = append(lines, more...)
+	}
+	return lines
 }

@@ -163,10 +163,14 @@ func handlePlay(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return fmt.Errorf("generate %v: %w", id, err)
 	}
+	competition, err := gameContext(ctx, in, id)
+	if err != nil {
+		return err
+	}
 	p := newPlay(m)
 	now := in.Deps.Now()
 	g := store.Game{
-		UserID: in.UserID(), GuildID: in.GuildID, ChannelID: in.ChannelID, MazeID: id.String(),
+		UserID: in.UserID(), GuildID: in.GuildID, ChannelID: in.ChannelID, MazeID: id.String(), Context: competition,
 		X: p.pos.X, Y: p.pos.Y, Trail: p.trail.bits, Status: store.GamePlaying, StartedAt: now, UpdatedAt: now,
 	}
 	if g.ID, err = games.CreateGame(ctx, g); err != nil {
@@ -234,7 +238,7 @@ func handleMove(ctx context.Context, in *Interaction) error {
 		return lostRace(ctx, in, games, g.ID, err)
 	}
 	g.Seq++
-	return finalMessage(ctx, in, p, g)
+	return finalMessage(ctx, in, p, g, runFinishHooks(ctx, in, *finish)...)
 }
 
 // loadGame reads a game that still takes moves from this member, and
@@ -357,7 +361,7 @@ func gameButtons(p *play, g store.Game, secret []byte, windowed bool) []discordg
 // finalMessage replaces the game message with its result and no buttons.
 // A maze too big to show whole also gets the full picture as a PNG, in a
 // message of its own so that the edit stays small and fast.
-func finalMessage(ctx context.Context, in *Interaction, p *play, g store.Game) error {
+func finalMessage(ctx context.Context, in *Interaction, p *play, g store.Game, extra ...string) error {
 	pos := p.pos
 	ov := render.Overlay{Trail: p.trail.points(), Player: &pos}
 	var result string
@@ -372,6 +376,9 @@ func finalMessage(ctx context.Context, in *Interaction, p *play, g store.Game) e
 	win := render.Window{}
 	if !showsWhole(p.maze) {
 		win = render.WindowAround(p.maze, p.pos, playWindow, playWindow)
+	}
+	for _, line := range extra {
+		result += "\n" + line
 	}
 	content := playHeader(p) + "\n" + result + "\n" + render.EmojiString(p.maze, render.DefaultTheme, ov, win)
 	if utf8.RuneCountInString(content) > MaxContent {

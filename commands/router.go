@@ -31,6 +31,9 @@ type Deps struct {
 	Secret []byte
 	// Poster reaches channels outside interactions (scheduled posts).
 	Poster Poster
+
+	gameContexts []GameContext
+	finishHooks  []FinishHook
 }
 
 // Handler handles one interaction.
