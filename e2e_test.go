@@ -44,20 +44,30 @@ func TestMain(m *testing.M) {
 // testApp is a running App connected to the fake.
 type testApp struct {
 	*App
-	logs *syncBuffer
+	logs   *syncBuffer
+	dbPath string
+	stop   func() // disconnects and closes the store; idempotent
 }
 
 // startApp runs the real wiring against the fake Discord and a fresh
 // database; extra commands (test-only) are registered before the sync.
-func startApp(t *testing.T, extra ...commands.Command) *testApp {
+func startApp(t testing.TB, extra ...commands.Command) *testApp {
 	t.Helper()
 	fake.Reset()
+	return launchApp(t, filepath.Join(t.TempDir(), "mazebot.db"), extra...)
+}
+
+// launchApp starts an App on the given database without resetting the
+// fake, so a test can restart the bot and keep Discord's state.
+func launchApp(t testing.TB, dbPath string, extra ...commands.Command) *testApp {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cfg := Config{Token: fakediscord.DefaultToken, DBPath: filepath.Join(t.TempDir(), "mazebot.db")}
+	cfg := Config{Token: fakediscord.DefaultToken, DBPath: dbPath}
 	app, err := NewApp(ctx, cfg, log)
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
 	for _, c := range extra {
@@ -66,28 +76,32 @@ func startApp(t *testing.T, extra ...commands.Command) *testApp {
 	_, _, putsBefore := fake.Commands()
 	done := make(chan error, 1)
 	go func() { done <- app.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Run: %v", err)
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run: %v", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Error("Run did not return after cancel")
 			}
-		case <-time.After(30 * time.Second):
-			t.Error("Run did not return after cancel")
-		}
-		if err := app.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-		if strings.Contains(logs.String(), "fake.discord.token") {
-			t.Error("the bot token appeared in the logs")
-		}
-		if t.Failed() {
-			t.Logf("bot logs:\n%s", logs.String())
-		}
-	})
-	waitCtx, stop := context.WithTimeout(ctx, 15*time.Second)
-	defer stop()
+			if err := app.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+			if strings.Contains(logs.String(), "fake.discord.token") {
+				t.Error("the bot token appeared in the logs")
+			}
+			if t.Failed() {
+				t.Logf("bot logs:\n%s", logs.String())
+			}
+		})
+	}
+	t.Cleanup(stop)
+	waitCtx, stopWait := context.WithTimeout(ctx, 15*time.Second)
+	defer stopWait()
 	if err := fake.WaitReady(waitCtx); err != nil {
 		t.Fatalf("gateway not ready: %v", err)
 	}
@@ -101,17 +115,17 @@ func startApp(t *testing.T, extra ...commands.Command) *testApp {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	return &testApp{App: app, logs: logs}
+	return &testApp{App: app, logs: logs, dbPath: dbPath, stop: stop}
 }
 
-func testContext(t *testing.T) context.Context {
+func testContext(t testing.TB) context.Context {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
 
-func slash(t *testing.T, name string, opts ...fakediscord.Option) *fakediscord.Interaction {
+func slash(t testing.TB, name string, opts ...fakediscord.Option) *fakediscord.Interaction {
 	t.Helper()
 	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: name, Options: opts})
 	if err != nil {
@@ -126,7 +140,7 @@ func opt(name string, value any) fakediscord.Option {
 
 // final waits for the message an interaction produced, once it is no longer
 // a "thinking…" placeholder.
-func final(t *testing.T, ix *fakediscord.Interaction) *fakediscord.Message {
+func final(t testing.TB, ix *fakediscord.Interaction) *fakediscord.Message {
 	t.Helper()
 	msg, err := ix.WaitFinal(testContext(t), func(m *fakediscord.Message) bool { return !m.Loading() })
 	if err != nil {
@@ -136,7 +150,7 @@ func final(t *testing.T, ix *fakediscord.Interaction) *fakediscord.Message {
 }
 
 // mazeIDIn finds the maze ID in a header line.
-func mazeIDIn(t *testing.T, content string) mazecore.ID {
+func mazeIDIn(t testing.TB, content string) mazecore.ID {
 	t.Helper()
 	_, rest, ok := strings.Cut(content, "ID `")
 	text, _, ok2 := strings.Cut(rest, "`")
@@ -152,7 +166,7 @@ func mazeIDIn(t *testing.T, content string) mazecore.ID {
 
 // checkGrid reads an emoji grid back and compares it tile by tile with m;
 // path tiles (solution) are compared with the solver's path when given.
-func checkGrid(t *testing.T, grid string, m *mazecore.Maze, path []mazecore.Point) {
+func checkGrid(t testing.TB, grid string, m *mazecore.Maze, path []mazecore.Point) {
 	t.Helper()
 	onPath := map[mazecore.Point]bool{}
 	for _, p := range path {

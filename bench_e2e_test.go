@@ -1,0 +1,56 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"mazebot/internal/fakediscord"
+)
+
+// BenchmarkE2E measures handler time through the fake Discord: from the
+// INTERACTION_CREATE dispatch to the bot's first callback, as the fake
+// records it (Response.Elapsed), over real sockets. ms/reply is that median
+// figure (a mean per run: take the median over -count runs); ns/op also counts the test's own waiting.
+func BenchmarkE2E(b *testing.B) {
+	startApp(b)
+	cases := []struct {
+		name string
+		opts []fakediscord.Option
+	}{
+		{"maze-sidewinder-21-emoji", []fakediscord.Option{opt("algorithm", "sidewinder"), opt("size", 21)}},
+		{"maze-backtracking-201-png", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png")}},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				resp, err := slash(b, "maze", tc.opts...).Wait(testContext(b))
+				if err != nil {
+					b.Fatal(err)
+				}
+				total += resp.Elapsed
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/reply")
+		})
+	}
+	b.Run("move-41x41", func(b *testing.B) {
+		mazeMsg, m := postMaze(b, opt("algorithm", "backtracking"), opt("size", 41), opt("seed", 1))
+		var total time.Duration
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			p := startGame(b, mazeMsg, m, fakediscord.DefaultUserID)
+			b.StartTimer()
+			btn := p.moveButton(p.nextAction())
+			ix, err := fake.ClickButton(testContext(p.t), fakediscord.ButtonSpec{CustomID: btn.CustomID, Message: p.msg})
+			if err != nil {
+				p.t.Fatal(err)
+			}
+			resp, err := ix.Wait(testContext(p.t))
+			if err != nil {
+				p.t.Fatal(err)
+			}
+			total += resp.Elapsed
+		}
+		b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/reply")
+	})
+}
