@@ -1,15 +1,18 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"mazebot/internal/fakediscord"
+	"mazebot/store/sqlite"
 )
 
 // TestProcessReconnects builds the real binary and runs it as its own
@@ -19,36 +22,7 @@ import (
 func TestProcessReconnects(t *testing.T) {
 	fake.Reset()
 	dir := t.TempDir()
-	binary := filepath.Join(dir, "mazebot")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	var logs syncBuffer
-	cmd := exec.Command(binary)
-	cmd.Dir = dir // no .env there
-	cmd.Env = append(os.Environ(),
-		"DISCORD_TOKEN="+strings.TrimPrefix(fakediscord.DefaultToken, "Bot "),
-		"DISCORD_API_BASE="+fake.URL(),
-		"DISCORD_GUILD_ID=",
-		"MAZEBOT_DB="+filepath.Join(dir, "mazebot.db"),
-		"LOG_LEVEL=debug",
-	)
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("bot output:\n%s", logs.String())
-		}
-	})
+	bot := startProcess(t, dir)
 
 	ctx := testContext(t)
 	if err := fake.WaitReady(ctx); err != nil {
@@ -72,18 +46,18 @@ func TestProcessReconnects(t *testing.T) {
 		t.Fatalf("after the drop /maze gave %q", msg.Content)
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := bot.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("exit after SIGTERM: %v", err)
+	case <-bot.exited:
+		if bot.exitErr != nil {
+			t.Fatalf("exit after SIGTERM: %v", bot.exitErr)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the bot did not exit within 20 s of SIGTERM")
 	}
-	out := logs.String()
+	out := bot.logs.String()
 	if strings.Contains(out, strings.TrimPrefix(fakediscord.DefaultToken, "Bot ")) {
 		t.Fatal("the token appeared in the bot's output")
 	}
@@ -100,5 +74,106 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// botProcess is the mazebot binary running against the fake.
+type botProcess struct {
+	cmd     *exec.Cmd
+	logs    *syncBuffer
+	exited  chan struct{} // closed when the process has exited
+	exitErr error         // valid once exited is closed
+}
+
+var (
+	buildOnce   sync.Once
+	builtBinary string
+	buildErr    error
+)
+
+// mazebotBinary builds the binary once per test run.
+func mazebotBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mazebot-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBinary = filepath.Join(dir, "mazebot")
+		if out, err := exec.Command("go", "build", "-o", builtBinary, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBinary
+}
+
+// startProcess runs the binary in dir (no .env there) with its database in
+// dir, and kills it at the end of the test if it is still running.
+func startProcess(t *testing.T, dir string) *botProcess {
+	t.Helper()
+	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &syncBuffer{}, exited: make(chan struct{})}
+	p.cmd.Dir = dir
+	p.cmd.Env = append(os.Environ(),
+		"DISCORD_TOKEN="+strings.TrimPrefix(fakediscord.DefaultToken, "Bot "),
+		"DISCORD_API_BASE="+fake.URL(),
+		"DISCORD_GUILD_ID=",
+		"MAZEBOT_DB="+filepath.Join(dir, "mazebot.db"),
+		"LOG_LEVEL=debug",
+	)
+	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.exitErr = p.cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill() // fails harmlessly once it has exited
+		<-p.exited
+		if t.Failed() {
+			t.Logf("bot output:\n%s", p.logs.String())
+		}
+	})
+	return p
+}
+
+// TestProcessKillKeepsResults: a finish the member saw acknowledged is in
+// the database after the bot is killed with SIGKILL (no shutdown at all).
+func TestProcessKillKeepsResults(t *testing.T) {
+	fake.Reset()
+	dir := t.TempDir()
+	bot := startProcess(t, dir)
+	ctx := testContext(t)
+	if err := fake.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "command sync", func() bool { _, _, puts := fake.Commands(); return puts > 0 })
+	mazeMsg, m := postMaze(t, opt("algorithm", "sidewinder"), opt("size", 15), opt("seed", 5))
+	p := startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
+	for !p.won() {
+		p.click(p.nextAction())
+	}
+	// The win was acknowledged (the member sees the result): kill now.
+	if err := bot.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-bot.exited
+
+	db, err := sqlite.Open(ctx, filepath.Join(dir, "mazebot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, err := db.Finishes(ctx, m.ID().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Clicks != p.clicks || runs[0].Tiles != len(p.path)-1 || runs[0].UserID != fakediscord.DefaultUserID {
+		t.Fatalf("after kill -9 the finishes are %+v, want one of %d clicks and %d tiles", runs, p.clicks, len(p.path)-1)
+	}
+	if _, err := db.LastPost(ctx, mazeMsg.ChannelID); err != nil {
+		t.Fatalf("the posted maze was lost: %v", err)
 	}
 }
