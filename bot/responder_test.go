@@ -1,0 +1,143 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands"
+)
+
+// fakeREST records the requests a responder makes.
+type fakeREST struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (f *fakeREST) record(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, fmt.Sprintf(format, args...))
+}
+
+func (f *fakeREST) InteractionRespond(_ *discordgo.Interaction, resp *discordgo.InteractionResponse, _ ...discordgo.RequestOption) error {
+	flags, files := 0, ""
+	if resp.Data != nil {
+		flags = int(resp.Data.Flags)
+		for _, file := range resp.Data.Files {
+			data, _ := io.ReadAll(file.Reader)
+			files += fmt.Sprintf(" file %s=%s", file.Name, data)
+		}
+	}
+	f.record("respond type=%d flags=%d%s", resp.Type, flags, files)
+	return nil
+}
+
+func (f *fakeREST) InteractionResponseEdit(_ *discordgo.Interaction, edit *discordgo.WebhookEdit, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+	f.record("edit content=%q attachments-cleared=%v", *edit.Content, edit.Attachments != nil && len(*edit.Attachments) == 0)
+	return &discordgo.Message{}, nil
+}
+
+func (f *fakeREST) InteractionResponseDelete(*discordgo.Interaction, ...discordgo.RequestOption) error {
+	f.record("delete original")
+	return nil
+}
+
+func (f *fakeREST) FollowupMessageCreate(_ *discordgo.Interaction, _ bool, p *discordgo.WebhookParams, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+	f.record("followup flags=%d content=%q", p.Flags, p.Content)
+	return &discordgo.Message{}, nil
+}
+
+func TestResponder(t *testing.T) {
+	ctx := context.Background()
+	command := &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand}
+	button := &discordgo.Interaction{Type: discordgo.InteractionMessageComponent}
+	public := commands.Reply{Content: "hi"}
+	private := commands.Reply{Content: "psst", Ephemeral: true}
+	for _, tc := range []struct {
+		name  string
+		ix    *discordgo.Interaction
+		steps func(r *responder) error
+		want  []string
+	}{
+		{"OKReply", command, func(r *responder) error { return r.Reply(ctx, public) },
+			[]string{"respond type=4 flags=0"}},
+		{"OKEphemeralReply", command, func(r *responder) error { return r.Reply(ctx, private) },
+			[]string{"respond type=4 flags=64"}},
+		{"OKDeferThenReplyEdits", command, func(r *responder) error {
+			if err := r.Defer(ctx, false); err != nil {
+				return err
+			}
+			return r.Reply(ctx, public)
+		}, []string{"respond type=5 flags=0", `edit content="hi" attachments-cleared=true`}},
+		{"OKDeferPublicReplyPrivate", command, func(r *responder) error {
+			if err := r.Defer(ctx, false); err != nil {
+				return err
+			}
+			return r.Reply(ctx, private)
+		}, []string{"respond type=5 flags=0", "delete original", `followup flags=64 content="psst"`}},
+		{"OKSecondDeferIsNoop", command, func(r *responder) error {
+			if err := r.Defer(ctx, true); err != nil {
+				return err
+			}
+			return r.Defer(ctx, false)
+		}, []string{"respond type=5 flags=64"}},
+		{"OKButtonUpdate", button, func(r *responder) error { return r.Update(ctx, public) },
+			[]string{"respond type=7 flags=0"}},
+		{"OKAutoDeferButtonThenUpdate", button, func(r *responder) error {
+			if err := r.autoDefer(ctx); err != nil {
+				return err
+			}
+			return r.Update(ctx, public)
+		}, []string{"respond type=6 flags=0", `edit content="hi" attachments-cleared=true`}},
+		{"OKAutoDeferButtonThenReply", button, func(r *responder) error {
+			if err := r.autoDefer(ctx); err != nil {
+				return err
+			}
+			return r.Reply(ctx, private)
+		}, []string{"respond type=6 flags=0", `followup flags=64 content="psst"`}},
+		{"OKAutoDeferAfterReplyIsNoop", command, func(r *responder) error {
+			if err := r.Reply(ctx, public); err != nil {
+				return err
+			}
+			return r.autoDefer(ctx)
+		}, []string{"respond type=4 flags=0"}},
+		{"OKFilesAreFreshEachTime", command, func(r *responder) error {
+			return r.Reply(ctx, commands.Reply{Files: []commands.File{{Name: "a.png", Data: []byte("PNG")}}})
+		}, []string{"respond type=4 flags=0 file a.png=PNG"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rest := &fakeREST{}
+			r := &responder{api: rest, ix: tc.ix}
+			if err := tc.steps(r); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.Join(rest.calls, "\n"), strings.Join(tc.want, "\n"); got != want {
+				t.Fatalf("requests:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestResponderSecondReplyFails(t *testing.T) {
+	r := &responder{api: &fakeREST{}, ix: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand}}
+	if err := r.Reply(context.Background(), commands.Reply{Content: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Reply(context.Background(), commands.Reply{Content: "two"}); err != errAlreadyReplied {
+		t.Fatalf("second Reply err=%v, want errAlreadyReplied (the router then sends a followup)", err)
+	}
+}
+
+func TestSetAPIBase(t *testing.T) {
+	for _, bad := range []string{"", "discord.com", "ftp://x", "http://"} {
+		if err := SetAPIBase(bad); err == nil {
+			t.Fatalf("SetAPIBase(%q) succeeded, want an error", bad)
+		}
+	}
+}
