@@ -411,6 +411,27 @@ func TestE2ESlowHandlerIsDeferred(t *testing.T) {
 	}
 }
 
+func TestE2EErrorAfterDeferralIsPrivate(t *testing.T) {
+	startApp(t, commands.Command{
+		Definition: &discordgo.ApplicationCommand{Name: "slowfail", Description: "fails after 2 s"},
+		Handle: func(ctx context.Context, in *commands.Interaction) error {
+			time.Sleep(2 * time.Second)
+			return &commands.UserError{Message: "that was not allowed"}
+		},
+	})
+	ix := slash(t, "slowfail")
+	msg, err := ix.WaitFollowup(testContext(t), 0)
+	if err != nil {
+		t.Fatalf("no followup: %v (rejections %v)", err, ix.Rejections())
+	}
+	if !msg.Ephemeral() || !strings.Contains(msg.Content, "that was not allowed") {
+		t.Fatalf("followup %q ephemeral %v, want the private error", msg.Content, msg.Ephemeral())
+	}
+	if orig := ix.Original(); orig != nil && !orig.Deleted {
+		t.Fatalf("the public placeholder stays: %+v", orig)
+	}
+}
+
 func TestE2ECommandSync(t *testing.T) {
 	startApp(t)
 	guild, cmds, _ := fake.Commands()
@@ -431,8 +452,8 @@ func TestE2ECommandSync(t *testing.T) {
 	for _, o := range maze.Options {
 		opts[o.Name] = len(o.Choices)
 	}
-	if len(opts) != 5 || opts["algorithm"] != 4 || opts["render"] != 3 {
-		t.Fatalf("/maze options %v, want algorithm (4 choices), size, height, render (3 choices), seed", opts)
+	if len(opts) != 5 || opts["algorithm"] != 4 || opts["render"] != 4 {
+		t.Fatalf("/maze options %v, want algorithm (4 choices), size, height, render (4 choices), seed", opts)
 	}
 	if _, ok := opts["seed"]; !ok {
 		t.Fatalf("/maze options %v lack seed", opts)

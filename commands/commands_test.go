@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image/gif"
 	"image/png"
 	"strings"
 	"sync"
@@ -229,6 +230,20 @@ func TestMaze(t *testing.T) {
 			t.Fatalf("PNG is %v, want %dx%d", got, w, h)
 		}
 	})
+	t.Run("OKGIF", func(t *testing.T) {
+		router, _ := newTestRouter()
+		rec := dispatch(t, router, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 15, "render": "gif"}))
+		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 || rec.replies[0].Files[0].ContentType != "image/gif" {
+			t.Fatalf("replies=%+v, want one with a GIF", rec.replies)
+		}
+		anim, err := gif.DecodeAll(bytes.NewReader(rec.replies[0].Files[0].Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(anim.Image) < 2 || len(rec.deferred) != 1 {
+			t.Fatalf("%d frames, %d deferrals; want an animation, deferred first", len(anim.Image), len(rec.deferred))
+		}
+	})
 	t.Run("OKAutoPicksPNGWhenWide", func(t *testing.T) {
 		router, _ := newTestRouter()
 		rec := dispatch(t, router, slash(t, "maze", map[string]any{"size": AutoEmojiMaxWidth + 2}))
@@ -254,6 +269,7 @@ func TestMaze(t *testing.T) {
 		"ErrSeedOutOfRange":     {"seed": -1},
 		"ErrSizeHuge":           {"size": 1 << 40},
 		"ErrEvenSizeAboveLimit": {"size": 1002},
+		"ErrGIFTooBig":          {"size": 201, "render": "gif"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			router, posts := newTestRouter()

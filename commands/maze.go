@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/mazecore"
+	"mazebot/render"
 	"mazebot/store"
 )
 
@@ -31,8 +32,9 @@ func mazeCommand() Command {
 				{Type: discordgo.ApplicationCommandOptionString, Name: "algorithm", Description: "How to carve it (default: backtracking)", Choices: choices},
 				intOption("size", fmt.Sprintf("Width in tiles, odd, %d–%d (default %d)", mazecore.MinSize, PNGMaxSide, defaultSize), mazecore.MinSize, PNGMaxSide),
 				intOption("height", "Height in tiles if different from size", mazecore.MinSize, PNGMaxSide),
-				{Type: discordgo.ApplicationCommandOptionString, Name: "render", Description: "auto: emoji when small, PNG when big", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Type: discordgo.ApplicationCommandOptionString, Name: "render", Description: "auto: emoji when small, PNG when big; gif animates the carving", Choices: []*discordgo.ApplicationCommandOptionChoice{
 					{Name: "auto", Value: renderAuto}, {Name: "emoji", Value: renderEmoji}, {Name: "png", Value: renderPNG},
+					{Name: "gif (animated generation)", Value: renderGIF},
 				}},
 				intOption("seed", "Seed for a reproducible maze (default: random)", 0, maxSeed),
 			},
@@ -52,9 +54,9 @@ func parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	opts := commandOptions(in)
 	req := mazeRequest{mode: opts.string("render", renderAuto)}
 	switch req.mode {
-	case renderAuto, renderEmoji, renderPNG:
+	case renderAuto, renderEmoji, renderPNG, renderGIF:
 	default:
-		return req, userErrorf("Unknown render %q: use auto, emoji or png.", req.mode)
+		return req, userErrorf("Unknown render %q: use auto, emoji, png or gif.", req.mode)
 	}
 	algo, err := mazecore.ParseAlgorithm(opts.string("algorithm", defaultAlgorithm.String()))
 	if err != nil {
@@ -73,6 +75,9 @@ func parseMazeRequest(in *Interaction) (mazeRequest, error) {
 		seed = int64(in.Deps.Seed() & maxSeed)
 	} else if seed < 0 || seed > maxSeed {
 		return req, userErrorf("The seed must be a whole number from 0 to %d.", int64(maxSeed))
+	}
+	if req.mode == renderGIF && (width > render.GIFMaxSize || height > render.GIFMaxSize) {
+		return req, userErrorf("Animations go up to %d×%d tiles; you asked for %d×%d. Use render:png for big mazes.", render.GIFMaxSize, render.GIFMaxSize, width, height)
 	}
 	req.id = mazecore.ID{Algorithm: algo, Width: width, Height: height, Seed: uint64(seed)}
 	return req, nil
@@ -106,7 +111,7 @@ func handleMaze(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return fmt.Errorf("generate %v: %w", req.id, err)
 	}
-	if req.mode != renderEmoji && isSlowPNG(m) {
+	if req.mode == renderGIF || (req.mode != renderEmoji && isSlowPNG(m)) {
 		if err := in.Respond.Defer(ctx, false); err != nil {
 			return fmt.Errorf("defer: %w", err)
 		}

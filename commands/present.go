@@ -32,6 +32,7 @@ const (
 	renderAuto  = "auto"
 	renderEmoji = "emoji"
 	renderPNG   = "png"
+	renderGIF   = "gif"
 )
 
 // mazeHeader is the line above a maze: what it is and how to get it again.
@@ -71,6 +72,15 @@ func pngFile(m *mazecore.Maze, name string, ov render.Overlay) (File, error) {
 	return File{Name: name, ContentType: "image/png", Data: buf.Bytes()}, nil
 }
 
+// gifFile animates the generation of id.
+func gifFile(id mazecore.ID) (File, error) {
+	var buf bytes.Buffer
+	if err := render.GIF(&buf, id, render.GIFOptions{}); err != nil {
+		return File{}, fmt.Errorf("animate %s: %w", id, err)
+	}
+	return File{Name: "maze-" + id.String() + ".gif", ContentType: "image/gif", Data: buf.Bytes()}, nil
+}
+
 // mazeMessage builds the public reply that shows a maze, with its buttons.
 func mazeMessage(m *mazecore.Maze, mode string) (Reply, error) {
 	id := m.ID()
@@ -80,6 +90,15 @@ func mazeMessage(m *mazecore.Maze, mode string) (Reply, error) {
 		return Reply{}, err
 	}
 	reply := Reply{Components: mazeButtons(id)}
+	if mode == renderGIF {
+		file, err := gifFile(id)
+		if err != nil {
+			return Reply{}, err
+		}
+		reply.Content = header + " · how it was carved"
+		reply.Files = []File{file}
+		return reply, nil
+	}
 	if emoji {
 		reply.Content = header + "\n" + render.EmojiString(m, render.DefaultTheme, render.Overlay{}, render.Window{})
 		return reply, nil
