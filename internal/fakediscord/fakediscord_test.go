@@ -7,17 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"image"
 	"image/png"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -25,78 +20,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+
+	"mazebot/bot"
 )
-
-// useEndpoints re-points every discordgo endpoint at base (a fake Discord's
-// URL, or a REST proxy). discordgo computes its Endpoint* strings once from
-// EndpointDiscord at package init, so each derived string must be set; the
-// function-typed endpoints are closures that read these strings when called.
-// These are process-wide globals: call this before discordgo.New/Open and
-// never while a session is running.
-func useEndpoints(base string) {
-	base = strings.TrimRight(base, "/") + "/"
-	discordgo.EndpointDiscord = base
-
-	discordgo.EndpointStatus = base + "status/api/v2/"
-	discordgo.EndpointSm = discordgo.EndpointStatus + "scheduled-maintenances/"
-	discordgo.EndpointSmActive = discordgo.EndpointSm + "active.json"
-	discordgo.EndpointSmUpcoming = discordgo.EndpointSm + "upcoming.json"
-
-	discordgo.EndpointAPI = base + "api/v" + discordgo.APIVersion + "/"
-	discordgo.EndpointGuilds = discordgo.EndpointAPI + "guilds/"
-	discordgo.EndpointChannels = discordgo.EndpointAPI + "channels/"
-	discordgo.EndpointUsers = discordgo.EndpointAPI + "users/"
-	discordgo.EndpointGateway = discordgo.EndpointAPI + "gateway"
-	discordgo.EndpointGatewayBot = discordgo.EndpointGateway + "/bot"
-	discordgo.EndpointWebhooks = discordgo.EndpointAPI + "webhooks/"
-	discordgo.EndpointStickers = discordgo.EndpointAPI + "stickers/"
-	discordgo.EndpointStageInstances = discordgo.EndpointAPI + "stage-instances"
-	discordgo.EndpointSKUs = discordgo.EndpointAPI + "skus"
-
-	discordgo.EndpointCDN = base + "cdn/"
-	discordgo.EndpointCDNAttachments = discordgo.EndpointCDN + "attachments/"
-	discordgo.EndpointCDNAvatars = discordgo.EndpointCDN + "avatars/"
-	discordgo.EndpointCDNIcons = discordgo.EndpointCDN + "icons/"
-	discordgo.EndpointCDNSplashes = discordgo.EndpointCDN + "splashes/"
-	discordgo.EndpointCDNChannelIcons = discordgo.EndpointCDN + "channel-icons/"
-	discordgo.EndpointCDNBanners = discordgo.EndpointCDN + "banners/"
-	discordgo.EndpointCDNGuilds = discordgo.EndpointCDN + "guilds/"
-	discordgo.EndpointCDNRoleIcons = discordgo.EndpointCDN + "role-icons/"
-
-	discordgo.EndpointVoice = discordgo.EndpointAPI + "/voice/"
-	discordgo.EndpointVoiceRegions = discordgo.EndpointVoice + "regions"
-	discordgo.EndpointNitroStickersPacks = discordgo.EndpointAPI + "/sticker-packs"
-	discordgo.EndpointGuildCreate = discordgo.EndpointAPI + "guilds"
-	discordgo.EndpointApplications = discordgo.EndpointAPI + "applications"
-	discordgo.EndpointOAuth2 = discordgo.EndpointAPI + "oauth2/"
-	discordgo.EndpointOAuth2Applications = discordgo.EndpointOAuth2 + "applications"
-	discordgo.EndpointOauth2 = discordgo.EndpointOAuth2
-	discordgo.EndpointOauth2Applications = discordgo.EndpointOAuth2Applications
-}
-
-// endpointStrings names every string endpoint variable, for the coverage
-// check in TestEndpointsRepointed.
-func endpointStrings() map[string]*string {
-	return map[string]*string{
-		"EndpointStatus": &discordgo.EndpointStatus, "EndpointSm": &discordgo.EndpointSm,
-		"EndpointSmActive": &discordgo.EndpointSmActive, "EndpointSmUpcoming": &discordgo.EndpointSmUpcoming,
-		"EndpointDiscord": &discordgo.EndpointDiscord, "EndpointAPI": &discordgo.EndpointAPI,
-		"EndpointGuilds": &discordgo.EndpointGuilds, "EndpointChannels": &discordgo.EndpointChannels,
-		"EndpointUsers": &discordgo.EndpointUsers, "EndpointGateway": &discordgo.EndpointGateway,
-		"EndpointGatewayBot": &discordgo.EndpointGatewayBot, "EndpointWebhooks": &discordgo.EndpointWebhooks,
-		"EndpointStickers": &discordgo.EndpointStickers, "EndpointStageInstances": &discordgo.EndpointStageInstances,
-		"EndpointSKUs": &discordgo.EndpointSKUs, "EndpointCDN": &discordgo.EndpointCDN,
-		"EndpointCDNAttachments": &discordgo.EndpointCDNAttachments, "EndpointCDNAvatars": &discordgo.EndpointCDNAvatars,
-		"EndpointCDNIcons": &discordgo.EndpointCDNIcons, "EndpointCDNSplashes": &discordgo.EndpointCDNSplashes,
-		"EndpointCDNChannelIcons": &discordgo.EndpointCDNChannelIcons, "EndpointCDNBanners": &discordgo.EndpointCDNBanners,
-		"EndpointCDNGuilds": &discordgo.EndpointCDNGuilds, "EndpointCDNRoleIcons": &discordgo.EndpointCDNRoleIcons,
-		"EndpointVoice": &discordgo.EndpointVoice, "EndpointVoiceRegions": &discordgo.EndpointVoiceRegions,
-		"EndpointNitroStickersPacks": &discordgo.EndpointNitroStickersPacks, "EndpointGuildCreate": &discordgo.EndpointGuildCreate,
-		"EndpointApplications": &discordgo.EndpointApplications, "EndpointOAuth2": &discordgo.EndpointOAuth2,
-		"EndpointOAuth2Applications": &discordgo.EndpointOAuth2Applications, "EndpointOauth2": &discordgo.EndpointOauth2,
-		"EndpointOauth2Applications": &discordgo.EndpointOauth2Applications,
-	}
-}
 
 const testToken = "Bot test-app.token-value"
 
@@ -107,7 +33,10 @@ var (
 
 func TestMain(m *testing.M) {
 	fake = New(Config{Token: testToken})
-	useEndpoints(fake.URL())
+	// The bot's own re-pointing, so these tests also check it.
+	if err := bot.SetAPIBase(fake.URL()); err != nil {
+		panic(err)
+	}
 	var err error
 	sess, err = discordgo.New(testToken)
 	if err == nil {
@@ -239,72 +168,6 @@ func pngBytes(t *testing.T, w, h int) []byte {
 }
 
 // ---- tests ----
-
-func TestEndpointsRepointed(t *testing.T) {
-	base := fake.URL() + "/"
-	vars := endpointStrings()
-	for name, p := range vars {
-		if !strings.HasPrefix(*p, base) {
-			t.Errorf("%s = %q, want prefix %q", name, *p, base)
-		}
-	}
-	for name, got := range map[string]string{
-		"EndpointInteractionResponse":        discordgo.EndpointInteractionResponse("1", "tok"),
-		"EndpointInteractionResponseActions": discordgo.EndpointInteractionResponseActions("2", "tok"),
-		"EndpointFollowupMessage":            discordgo.EndpointFollowupMessage("2", "tok"),
-		"EndpointApplicationGuildCommands":   discordgo.EndpointApplicationGuildCommands("2", "3"),
-		"EndpointChannelMessage":             discordgo.EndpointChannelMessage("4", "5"),
-		"EndpointOauth2Application":          discordgo.EndpointOauth2Application("2"),
-	} {
-		if !strings.HasPrefix(got, base+"api/v9/") {
-			t.Errorf("%s = %q, want prefix %q", name, got, base+"api/v9/")
-		}
-	}
-
-	// Every string variable in discordgo's endpoints.go must be re-pointed.
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/bwmarrin/discordgo").Output()
-	if err != nil {
-		t.Skipf("cannot locate discordgo source: %v", err)
-	}
-	file := filepath.Join(strings.TrimSpace(string(out)), "endpoints.go")
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
-	if err != nil {
-		t.Skipf("parse %s: %v", file, err)
-	}
-	funcs := map[string]bool{}
-	var strs []string
-	for _, decl := range f.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.VAR {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			for i, name := range vs.Names {
-				if !strings.HasPrefix(name.Name, "Endpoint") || i >= len(vs.Values) {
-					continue
-				}
-				switch v := vs.Values[i].(type) {
-				case *ast.FuncLit:
-					funcs[name.Name] = true
-				case *ast.Ident:
-					if funcs[v.Name] {
-						funcs[name.Name] = true
-					} else {
-						strs = append(strs, name.Name)
-					}
-				default:
-					strs = append(strs, name.Name)
-				}
-			}
-		}
-	}
-	for _, name := range strs {
-		if _, ok := vars[name]; !ok {
-			t.Errorf("discordgo.%s is a string endpoint the helper does not re-point", name)
-		}
-	}
-}
 
 func TestReady(t *testing.T) {
 	setup(t)
