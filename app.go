@@ -59,6 +59,9 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		Seed:   randomSeed,
 		Games:  db,
 		Secret: secret,
+		Events: db,
+		Daily:  db,
+		Now:    cfg.Now,
 	}
 	router := commands.NewRouter(deps)
 	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID}, router, log.With("component", "bot"))

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/joho/godotenv"
 )
@@ -21,6 +22,8 @@ type Config struct {
 	Secret    string // MAZEBOT_SECRET; never logged
 	LogLevel  string // LOG_LEVEL
 	LogFormat string // LOG_FORMAT
+	// Now is the clock, for tests; nil means the real one.
+	Now func() time.Time
 }
 
 // loadDotEnv reads .env into the environment if it exists.

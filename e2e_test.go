@@ -49,6 +49,10 @@ type testApp struct {
 	stop   func() // disconnects and closes the store; idempotent
 }
 
+// e2eClock, when set, is the clock (Config.Now) of the apps started
+// next; nil is the real one. A test that sets it resets it in Cleanup.
+var e2eClock func() time.Time
+
 // startApp runs the real wiring against the fake Discord and a fresh
 // database; extra commands (test-only) are registered before the sync.
 func startApp(t testing.TB, extra ...commands.Command) *testApp {
@@ -64,7 +68,7 @@ func launchApp(t testing.TB, dbPath string, extra ...commands.Command) *testApp 
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cfg := Config{Token: fakediscord.DefaultToken, DBPath: dbPath}
+	cfg := Config{Token: fakediscord.DefaultToken, DBPath: dbPath, Now: e2eClock}
 	app, err := NewApp(ctx, cfg, log)
 	if err != nil {
 		cancel()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,12 +34,13 @@ type DailyStore interface {
 	DailyBests(ctx context.Context, guildID, date string) ([]store.DailyResult, error)
 	DailyTotals(ctx context.Context, guildID, from, to string) ([]store.DailyTotal, error)
 	DailyDates(ctx context.Context, guildID, userID, upTo string) ([]string, error)
+	GuildsWithMaze(ctx context.Context, mazeID string, limit int) ([]string, error)
 }
 
 const (
 	dailyDefaultTimeZone = "UTC"
-	// dailyMaxSize keeps the daily a playable emoji grid: Play shows a
-	// 41×41 maze whole on a phone-sized window around the player.
+	// dailyMaxSize keeps the daily a quick game for everyone: Play on a
+	// 41×41 maze takes a few dozen clicks.
 	dailyMaxSize = 41
 	// dailyRetryAfter: a claim older than this whose post never completed
 	// (a crash, a Discord error) may be claimed again.
@@ -247,10 +249,10 @@ func postAtMinutes(s string) (int, bool) {
 	if m == nil {
 		return 0, false
 	}
-	var h, min int
-	fmt.Sscan(m[1], &h) //nolint:errcheck // the pattern guarantees digits
-	fmt.Sscan(m[2], &min)
-	return h*60 + min, true
+	// The pattern guarantees digits. (fmt.Sscan would read "09" as octal.)
+	h, _ := strconv.Atoi(m[1])
+	mm, _ := strconv.Atoi(m[2])
+	return h*60 + mm, true
 }
 
 var postAtPattern = regexp.MustCompile(`^([01]?[0-9]|2[0-3]):([0-5][0-9])$`)
@@ -281,12 +283,12 @@ func dailyDue(c store.DailyConfig, now time.Time, loc *time.Location) (string, b
 // dailyHeader is the line above a daily maze.
 func dailyHeader(day dailyDay) string {
 	return fmt.Sprintf("📅 **Daily challenge #%d** · %s · the same maze for everyone today · solutions open <t:%d:R>",
-		day.number(), day.date, nextMidnight(mustDate(day), day.loc).Unix())
+		day.number(), day.date, nextMidnight(dayNoon(day), day.loc).Unix())
 }
 
-// mustDate is noon of the day's date in its zone: inside the day whatever
+// dayNoon is noon of the day's date in its zone: inside the day whatever
 // the daylight-saving rules.
-func mustDate(day dailyDay) time.Time {
+func dayNoon(day dailyDay) time.Time {
 	t, _ := time.Parse(dateLayout, day.date)
 	return time.Date(t.Year(), t.Month(), t.Day(), 12, 0, 0, 0, day.loc)
 }
@@ -471,12 +473,21 @@ func postDaily(ctx context.Context, deps *Deps, c store.DailyConfig, now time.Ti
 	if !due {
 		return nil
 	}
+	// A read first: once the day is posted every tick ends here, without
+	// taking the write lock.
+	retryBefore := now.Add(-dailyRetryAfter)
+	switch p, err := deps.Daily.DailyPost(ctx, c.GuildID, date); {
+	case err == nil && (p.Status == store.DailyPosted || !p.ClaimedAt.Before(retryBefore) || p.Attempts >= dailyMaxAttempts):
+		return nil
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return err
+	}
 	id, err := dailyMazeID(c.GuildID, date, c)
 	if err != nil {
 		return err
 	}
 	claim := store.DailyPost{GuildID: c.GuildID, Date: date, ChannelID: c.ChannelID, MazeID: id.String(), ClaimedAt: now}
-	claimed, err := deps.Daily.ClaimDailyPost(ctx, claim, now.Add(-dailyRetryAfter), dailyMaxAttempts)
+	claimed, err := deps.Daily.ClaimDailyPost(ctx, claim, retryBefore, dailyMaxAttempts)
 	if err != nil || !claimed {
 		return err
 	}
@@ -570,17 +581,39 @@ func shareLine(number int, elapsed time.Duration, tiles, streak int) string {
 	return s
 }
 
-// refuseRunningDaily keeps the solution of the server's running daily
-// hidden until its day ends there.
+// refuseRunningDaily keeps the solution of a running daily hidden until
+// its day ends in its server: asked in that server, or in a DM or another
+// server by someone who copied the ID from a post.
 func refuseRunningDaily(ctx context.Context, in *Interaction, id mazecore.ID) error {
-	if in.GuildID == "" || in.Deps.Daily == nil {
+	if in.Deps.Daily == nil {
 		return nil
 	}
-	now := in.Deps.Now()
-	day, err := todayDaily(ctx, in.Deps, in.GuildID, now)
-	if err != nil || day.id != id {
+	guilds, err := in.Deps.Daily.GuildsWithMaze(ctx, id.String(), dailyGuildsChecked)
+	if err != nil {
 		return err
 	}
-	return userErrorf("That's today's daily challenge, so its solution stays hidden while the day runs: solutions open <t:%d:R> (at midnight, %s). Try it with **Play**!",
-		nextMidnight(now, day.loc).Unix(), day.loc)
+	if in.GuildID != "" {
+		guilds = append([]string{in.GuildID}, guilds...)
+	}
+	now := in.Deps.Now()
+	for _, g := range guilds {
+		day, err := todayDaily(ctx, in.Deps, g, now)
+		if err != nil {
+			return err
+		}
+		if day.id != id {
+			continue
+		}
+		what := "today's daily challenge"
+		if g != in.GuildID {
+			what = "a server's running daily challenge"
+		}
+		return userErrorf("That's %s, so its solution stays hidden while the day runs: solutions open <t:%d:R> (at midnight, %s). Try it with **Play**!",
+			what, nextMidnight(now, day.loc).Unix(), day.loc)
+	}
+	return nil
 }
+
+// dailyGuildsChecked bounds the servers /solve checks for a maze ID that
+// was posted in many: a daily's ID is shown in its own server.
+const dailyGuildsChecked = 5

@@ -89,10 +89,11 @@ func sideOption(opts options, name string, fallback int, req *mazeRequest) (int,
 	if !ok {
 		return fallback, nil
 	}
-	if raw > int64(mazecore.MaxSize) || raw < -1 {
-		raw = mazecore.MaxSize + 1 // out of range either way; keep the int conversion safe
+	clamped := raw
+	if clamped > int64(mazecore.MaxSize) || clamped < -1 {
+		clamped = mazecore.MaxSize + 1 // out of range either way; keeps the int conversion safe
 	}
-	side, rounded, err := mazecore.NormalizeSize(int(raw), PNGMaxSide)
+	side, rounded, err := mazecore.NormalizeSize(int(clamped), PNGMaxSide)
 	if err != nil {
 		return 0, userError(err, fmt.Sprintf("The %s must be an odd number of tiles from %d to %d (emoji grids up to 43). You asked for %d.", name, mazecore.MinSize, PNGMaxSide, raw))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -31,6 +32,10 @@ type Deps struct {
 	Secret []byte
 	// Poster reaches channels outside interactions (scheduled posts).
 	Poster Poster
+	// Events keeps community events.
+	Events EventStore
+	// Daily keeps the daily challenge's settings, posts and rankings.
+	Daily DailyStore
 
 	gameContexts []GameContext
 	finishHooks  []FinishHook
@@ -87,6 +92,9 @@ func NewRouter(deps *Deps) *Router {
 	if deps.Now == nil {
 		deps.Now = time.Now
 	}
+	if deps.Seed == nil {
+		deps.Seed = rand.Uint64 // seeds need variety, not secrecy
+	}
 	r := &Router{deps: deps, commands: map[string]Command{}, components: map[string]Component{}}
 	for _, c := range []Command{mazeCommand(), solveCommand(), solveMessageCommand(), helpCommand()} {
 		r.AddCommand(c)
@@ -94,6 +102,8 @@ func NewRouter(deps *Deps) *Router {
 	r.AddComponent(solveButton())
 	r.AddComponent(playButton())
 	r.AddComponent(moveButtons())
+	registerEvents(r)
+	registerDaily(r)
 	return r
 }
 

@@ -51,6 +51,12 @@ func handleSolve(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseRunningDaily(ctx, in, id); err != nil {
+		return err
+	}
+	if err := eventSolveGuard(ctx, in, id); err != nil {
+		return err
+	}
 	return sendSolution(ctx, in, id, false)
 }
 
@@ -58,6 +64,12 @@ func handleSolveButton(ctx context.Context, in *Interaction) error {
 	_, text, _ := strings.Cut(in.MessageComponentData().CustomID, ":")
 	id, err := parseMazeID(text)
 	if err != nil {
+		return err
+	}
+	if err := refuseRunningDaily(ctx, in, id); err != nil {
+		return err
+	}
+	if err := eventSolveGuard(ctx, in, id); err != nil {
 		return err
 	}
 	return sendSolution(ctx, in, id, true)
@@ -72,6 +84,12 @@ func handleSolveMessage(ctx context.Context, in *Interaction) error {
 	id, ok := mazeIDInMessage(target, in.AppID)
 	if !ok {
 		return userErrorf("That message is not one of my mazes. Use “Solve this maze” on a message that shows a maze I posted, or /solve id:<maze ID>.")
+	}
+	if err := refuseRunningDaily(ctx, in, id); err != nil {
+		return err
+	}
+	if err := eventSolveGuard(ctx, in, id); err != nil {
+		return err
 	}
 	return sendSolution(ctx, in, id, true)
 }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/mazecore"
+)
+
+// dailyE2EClock is a settable clock for e2eClock.
+type dailyE2EClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *dailyE2EClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *dailyE2EClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+// TestE2EDaily: a manager sets up the daily through Discord; the scheduler
+// posts it once in the chosen channel at the local time, also across a
+// restart; a member plays it and gets the share line; /solve is refused
+// while the day runs.
+func TestE2EDaily(t *testing.T) {
+	const dailyChannel = "1300000000000000777"
+	clock := &dailyE2EClock{now: time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)} // 08:00 in Seoul
+	e2eClock = clock.Now
+	t.Cleanup(func() { e2eClock = nil })
+	app := startApp(t)
+
+	setup := fakediscord.Option{Name: "setup", Options: []fakediscord.Option{
+		opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul"),
+	}}
+	// A member without Manage Server is refused.
+	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "daily", Options: []fakediscord.Option{setup}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Content, "Manage Server") {
+		t.Fatalf("setup by a member answered %q, want an ephemeral refusal naming Manage Server", msg.Content)
+	}
+	manager := strconv.FormatInt(discordgo.PermissionManageGuild|discordgo.PermissionViewChannel|discordgo.PermissionSendMessages, 10)
+	ix, err = fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "daily", Options: []fakediscord.Option{setup}, Permissions: manager})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Content, "<#"+dailyChannel+">") {
+		t.Fatalf("setup by a manager answered %q, want an ephemeral confirmation", msg.Content)
+	}
+
+	ctx := testContext(t)
+	if err := app.Router.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fake.ChannelMessages(dailyChannel)); n != 0 {
+		t.Fatalf("%d messages in the daily channel before 09:00 in Seoul", n)
+	}
+	clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) // 09:00 in Seoul
+	if err := app.Router.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool {
+		return strings.Contains(m.Content, "Daily challenge #334")
+	})
+	if err != nil {
+		t.Fatalf("no daily post: %v", err)
+	}
+	id := mazeIDIn(t, post.Content)
+	if post.Button("play:"+id.String()) == nil {
+		t.Fatalf("the daily post has no Play button: %+v", post.Buttons())
+	}
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Ticking again, and after a restart on the same database: no repost.
+	if err := app.Router.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	app.stop()
+	app = launchApp(t, app.dbPath)
+	if err := app.Router.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fake.ChannelMessages(dailyChannel)); n != 1 {
+		t.Fatalf("%d messages in the daily channel, want exactly 1", n)
+	}
+
+	// /solve on the running daily is refused.
+	solve := final(t, slash(t, "solve", opt("id", id.String())))
+	if !solve.Ephemeral() || !strings.Contains(solve.Content, fmt.Sprintf("<t:%d:R>", time.Date(2026, 11, 30, 15, 0, 0, 0, time.UTC).Unix())) {
+		t.Fatalf("/solve on today's daily answered %q, want a refusal until Seoul midnight", solve.Content)
+	}
+
+	// Playing it through Play ends with the share line.
+	p := startGame(t, post, m, fakediscord.DefaultUserID)
+	for !p.won() {
+		p.click(p.nextAction())
+	}
+	if !strings.Contains(p.msg.Content, "`mazebot daily #334 · ") || !strings.Contains(p.msg.Content, "🔥1`") {
+		t.Fatalf("final message lacks the share line:\n%s", p.msg.Content)
+	}
+
+	board := final(t, slash(t, "leaderboard"))
+	if len(board.Embeds) != 1 || !strings.Contains(board.Embeds[0].Description, "🥇 <@"+fakediscord.DefaultUserID+">") {
+		t.Fatalf("leaderboard %+v, want the player first", board.Embeds)
+	}
+}

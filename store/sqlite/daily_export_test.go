@@ -1,0 +1,4 @@
+package sqlite
+
+// DailyBestsSQL is exposed for the plan check in the external tests.
+const DailyBestsSQL = dailyBestsSQL

@@ -1,0 +1,4 @@
+package sqlite
+
+// EventRankingSQL is exported for the plan check.
+const EventRankingSQL = eventRankingSQL
