@@ -335,9 +335,15 @@ func dailyToday(ctx context.Context, in *Interaction) error {
 	return nil
 }
 
+// canManageServer tells whether the member may configure the bot here:
+// Manage Server or Administrator, as Discord computed for this channel.
+func canManageServer(in *Interaction) bool {
+	return in.Member != nil && in.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) != 0
+}
+
 // requireManager refuses members without Manage Server (or Administrator).
 func requireManager(in *Interaction, what string) error {
-	if in.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
+	if !canManageServer(in) {
 		return userErrorf("Only members with the **Manage Server** permission can %s. Ask a server admin; anyone can play today's maze with /daily today.", what)
 	}
 	return nil

@@ -57,7 +57,6 @@ const (
 	eventCommandName   = "event"
 	eventSubStart      = "start"
 	eventSubEnd        = "end"
-	manageServerPerms  = discordgo.PermissionManageGuild | discordgo.PermissionAdministrator
 	eventDurationUsage = "Use minutes, hours or days, like 30m, 2h, 1h30m or 1d: from 5 minutes to 7 days."
 )
 
@@ -142,7 +141,7 @@ func requireManageServer(in *Interaction) error {
 	if in.GuildID == "" || in.Member == nil {
 		return userErrorf("Events run in a server channel: use /event there.")
 	}
-	if in.Member.Permissions&manageServerPerms == 0 {
+	if !canManageServer(in) {
 		return userErrorf("Only members with the **Manage Server** permission can start or end events. Ask a moderator, or join the running event with **Play** under its maze.")
 	}
 	return nil
@@ -413,20 +412,8 @@ func writeRanking(b *strings.Builder, ranking []store.EventEntry) {
 			fmt.Fprintf(b, "\n… and %d more", len(ranking)-boardTop)
 			break
 		}
-		fmt.Fprintf(b, "\n%s <@%s> · %s · %d tiles · %d clicks", rankLabel(r.Rank), r.UserID, formatRunTime(r.Elapsed), r.Tiles, r.Clicks)
+		fmt.Fprintf(b, "\n%s <@%s> · %s · %d tiles · %d clicks", rankBadge(r.Rank), r.UserID, formatRunTime(r.Elapsed), r.Tiles, r.Clicks)
 	}
-}
-
-func rankLabel(rank int) string {
-	switch rank {
-	case 1:
-		return "🥇"
-	case 2:
-		return "🥈"
-	case 3:
-		return "🥉"
-	}
-	return fmt.Sprintf("**%d.**", rank)
 }
 
 // formatRunTime shows tenths of a second: on a board, runs a fraction of a

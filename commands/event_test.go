@@ -630,7 +630,7 @@ func TestEventBoardTop10(t *testing.T) {
 	if got := boardUsers(content); len(got) != boardTop || got[0] != "u0" || got[9] != "u9" {
 		t.Fatalf("board lists %v, want the top %d", got, boardTop)
 	}
-	if !strings.Contains(content, "12 finishers") || !strings.Contains(content, "… and 2 more") || !strings.Contains(content, "**4.** <@u3> · 0:04.0") {
+	if !strings.Contains(content, "12 finishers") || !strings.Contains(content, "… and 2 more") || !strings.Contains(content, "`#4` <@u3> · 0:04.0") {
 		t.Fatalf("board:\n%s", content)
 	}
 }

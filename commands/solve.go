@@ -51,12 +51,6 @@ func handleSolve(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return err
 	}
-	if err := refuseRunningDaily(ctx, in, id); err != nil {
-		return err
-	}
-	if err := eventSolveGuard(ctx, in, id); err != nil {
-		return err
-	}
 	return sendSolution(ctx, in, id, false)
 }
 
@@ -64,12 +58,6 @@ func handleSolveButton(ctx context.Context, in *Interaction) error {
 	_, text, _ := strings.Cut(in.MessageComponentData().CustomID, ":")
 	id, err := parseMazeID(text)
 	if err != nil {
-		return err
-	}
-	if err := refuseRunningDaily(ctx, in, id); err != nil {
-		return err
-	}
-	if err := eventSolveGuard(ctx, in, id); err != nil {
 		return err
 	}
 	return sendSolution(ctx, in, id, true)
@@ -84,12 +72,6 @@ func handleSolveMessage(ctx context.Context, in *Interaction) error {
 	id, ok := mazeIDInMessage(target, in.AppID)
 	if !ok {
 		return userErrorf("That message is not one of my mazes. Use “Solve this maze” on a message that shows a maze I posted, or /solve id:<maze ID>.")
-	}
-	if err := refuseRunningDaily(ctx, in, id); err != nil {
-		return err
-	}
-	if err := eventSolveGuard(ctx, in, id); err != nil {
-		return err
 	}
 	return sendSolution(ctx, in, id, true)
 }
@@ -137,7 +119,15 @@ func mazeIDInMessage(m *discordgo.Message, appID string) (mazecore.ID, bool) {
 	return mazecore.ID{}, false
 }
 
+// sendSolution answers with the solution of id, unless it is a running
+// daily challenge or event maze, whose solution waits for the end.
 func sendSolution(ctx context.Context, in *Interaction, id mazecore.ID, ephemeral bool) error {
+	if err := refuseRunningDaily(ctx, in, id); err != nil {
+		return err
+	}
+	if err := eventSolveGuard(ctx, in, id); err != nil {
+		return err
+	}
 	m, err := mazecore.Generate(id)
 	if err != nil {
 		return fmt.Errorf("generate %v: %w", id, err)
