@@ -119,6 +119,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		return errors.New("gateway: no READY within 30 s")
 	}
 	if err := b.syncCommands(ctx, ready); err != nil {
+		if ctx.Err() != nil {
+			return nil // asked to stop while syncing: not a failure
+		}
 		return err
 	}
 	b.tickLoop(ctx)
