@@ -64,10 +64,7 @@ func registerDaily(r *Router) {
 }
 
 func dailyCommand() Command {
-	choices := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(mazecore.Algorithms))
-	for _, a := range mazecore.Algorithms {
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: a.Title(), Value: a.String()})
-	}
+	choices := algorithmChoices()
 	size := intOption("size", fmt.Sprintf("Width in tiles, odd, %d–%d (default %d)", mazecore.MinSize, dailyMaxSize, defaultSize), mazecore.MinSize, dailyMaxSize)
 	return Command{
 		Definition: &discordgo.ApplicationCommand{

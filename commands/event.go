@@ -70,10 +70,7 @@ func registerEvents(r *Router) {
 }
 
 func eventCommand() Command {
-	choices := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(mazecore.Algorithms))
-	for _, a := range mazecore.Algorithms {
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: a.Title(), Value: a.String()})
-	}
+	choices := algorithmChoices()
 	perms := int64(discordgo.PermissionManageGuild)
 	channelTypes := []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews}
 	channel := func(description string) *discordgo.ApplicationCommandOption {

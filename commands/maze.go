@@ -20,10 +20,7 @@ const (
 )
 
 func mazeCommand() Command {
-	choices := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(mazecore.Algorithms))
-	for _, a := range mazecore.Algorithms {
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: a.Title(), Value: a.String()})
-	}
+	choices := algorithmChoices()
 	return Command{
 		Definition: &discordgo.ApplicationCommand{
 			Name:        "maze",

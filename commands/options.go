@@ -2,6 +2,8 @@ package commands
 
 import (
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/mazecore"
 )
 
 // options indexes a slash command's options by name.
@@ -47,4 +49,13 @@ func intOption(name, description string, min, max float64) *discordgo.Applicatio
 		Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: description,
 		MinValue: &min, MaxValue: max,
 	}
+}
+
+// algorithmChoices lists the algorithms for a command option.
+func algorithmChoices() []*discordgo.ApplicationCommandOptionChoice {
+	choices := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(mazecore.Algorithms))
+	for _, a := range mazecore.Algorithms {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: a.Title(), Value: a.String()})
+	}
+	return choices
 }
