@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"mazebot/bot"
+	"mazebot/cli"
 	"mazebot/commands"
 	"mazebot/store/sqlite"
 )
@@ -89,7 +90,9 @@ func randomSeed() uint64 {
 }
 
 // runBotMode runs the Discord bot until ctx ends, returning the exit code.
-func runBotMode(ctx context.Context, stderr io.Writer) int {
+// Without a token it says how to set one and shows what mazebot does
+// offline instead, so the first command anyone runs shows a maze.
+func runBotMode(ctx context.Context, stdout, stderr io.Writer) int {
 	if err := loadDotEnv(".env"); err != nil {
 		fmt.Fprintln(stderr, "mazebot:", err)
 		return 1
@@ -102,7 +105,7 @@ func runBotMode(ctx context.Context, stderr io.Writer) int {
 	}
 	if cfg.Token == "" {
 		fmt.Fprint(stderr, noTokenHelp)
-		return 2
+		return cli.Run(ctx, []string{"maze", "backtracking", "21"}, stdout, stderr)
 	}
 	app, err := NewApp(ctx, cfg, log)
 	if err != nil {

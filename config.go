@@ -74,8 +74,8 @@ const noTokenHelp = `mazebot: DISCORD_TOKEN is not set, so the bot cannot connec
 To run the bot: copy .env.example to .env and put your bot token in it
 (see README.md, "Run it on Discord"), then run: go run .
 
-To try mazes without Discord, use the offline command:
+Meanwhile, here is what the offline command makes (go run . help for more):
   go run . maze sidewinder 21
   go run . maze backtracking 41 --solve
-  go run . help
+
 `

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -16,21 +17,21 @@ func main() {
 	// removes a half-written file, the bot stops taking work and finishes
 	// the replies in flight.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:])
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
 // run chooses the mode: the maze command line, or the bot.
-func run(ctx context.Context, args []string) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "bot" {
-		return runBotMode(ctx, os.Stderr)
+		return runBotMode(ctx, stdout, stderr)
 	}
 	switch args[0] {
 	case "maze", "help", "-h", "-help", "--help":
-		return cli.Run(ctx, args, os.Stdout, os.Stderr)
+		return cli.Run(ctx, args, stdout, stderr)
 	}
-	fmt.Fprintf(os.Stderr, "mazebot: unknown command %q\n\n", args[0])
-	cli.Run(ctx, []string{"help"}, os.Stderr, os.Stderr)
+	fmt.Fprintf(stderr, "mazebot: unknown command %q\n\n", args[0])
+	cli.Run(ctx, []string{"help"}, stderr, stderr)
 	return 2
 }
