@@ -29,7 +29,7 @@ func handleHelp(ctx context.Context, in *Interaction) error {
 		"• every maze has an ID: the same ID always gives the same maze.",
 		"**/solve** `[id]` — the shortest path as a spoiler; without an ID, the last maze in this channel.",
 		"**Solve this maze** — right-click (or long-press) a maze message → Apps: its solution, just for you.",
-		"Buttons under a maze: **Solve** shows you its solution privately.",
+		"Buttons under a maze: **Play** opens your own game (arrows run along corridors to the next junction; big mazes show a window and a **Map**); **Solve** shows you its solution privately.",
 		"**/daily today** — today's maze for this server, the same for everyone; finish it with **Play** for the leaderboard, a streak and a share line. Its solution opens at midnight. **/daily setup** `channel time timezone` (Manage Server) posts it every day; **/daily off** stops that.",
 		"**/leaderboard** `[daily|week|all]` — the daily challenge's top 10 and your rank.",
 		"**/event start** `algorithm size duration [channel] [name]` (Manage Server) — everyone plays one maze with **Play**, on a live leaderboard; when it ends (or on **/event end**) the bot posts the ranking and the solution.",
