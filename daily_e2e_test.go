@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,33 +13,13 @@ import (
 	"mazebot/mazecore"
 )
 
-// dailyE2EClock is a settable clock for e2eClock.
-type dailyE2EClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *dailyE2EClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *dailyE2EClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
-
 // TestE2EDaily: a manager sets up the daily through Discord; the scheduler
 // posts it once in the chosen channel at the local time, also across a
 // restart; a member plays it and gets the share line; /solve is refused
 // while the day runs.
 func TestE2EDaily(t *testing.T) {
 	const dailyChannel = "1300000000000000777"
-	clock := &dailyE2EClock{now: time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)} // 08:00 in Seoul
-	e2eClock = clock.Now
-	t.Cleanup(func() { e2eClock = nil })
+	clock := useClock(t, time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)) // 08:00 in Seoul
 	app := startApp(t)
 
 	setup := fakediscord.Option{Name: "setup", Options: []fakediscord.Option{

@@ -49,6 +49,34 @@ type testApp struct {
 	stop   func() // disconnects and closes the store; idempotent
 }
 
+// testClock is a settable clock for the bot under test.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// useClock makes the apps this test starts run on a clock set to start.
+func useClock(t *testing.T, start time.Time) *testClock {
+	c := &testClock{now: start}
+	e2eClock = c.Now
+	t.Cleanup(func() { e2eClock = nil })
+	return c
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+func (c *testClock) Advance(d time.Duration) { c.Set(c.Now().Add(d)) }
+
 // e2eClock, when set, is the clock (Config.Now) of the apps started
 // next; nil is the real one. A test that sets it resets it in Cleanup.
 var e2eClock func() time.Time

@@ -3,7 +3,6 @@ package main
 import (
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,24 +13,6 @@ import (
 	"mazebot/mazecore"
 	"mazebot/render"
 )
-
-// e2eTestClock is a settable clock for the bot under test.
-type e2eTestClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *e2eTestClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *e2eTestClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 var e2eManagePerms = strconv.FormatInt(discordgo.PermissionManageGuild|discordgo.PermissionSendMessages, 10)
 
@@ -84,7 +65,7 @@ func playerAt(t *testing.T, content string) mazecore.Point {
 
 // playToGoal presses Play on the event maze as user and follows the
 // solution, step apart on the bot's clock, until the game is won.
-func playToGoal(t *testing.T, clock *e2eTestClock, mazeMsg *fakediscord.Message, m *mazecore.Maze, user string, step time.Duration) *fakediscord.Message {
+func playToGoal(t *testing.T, clock *testClock, mazeMsg *fakediscord.Message, m *mazecore.Maze, user string, step time.Duration) *fakediscord.Message {
 	t.Helper()
 	ix, err := fake.ClickButton(testContext(t), fakediscord.ButtonSpec{CustomID: "play:" + m.ID().String(), Message: mazeMsg, UserID: user})
 	if err != nil {
@@ -153,9 +134,7 @@ func mentions(content string) []string {
 // TestE2EEvent runs an event from start through results to its end post,
 // with the live board edits, on an injected clock.
 func TestE2EEvent(t *testing.T) {
-	clock := &e2eTestClock{now: time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC)}
-	e2eClock = clock.Now
-	t.Cleanup(func() { e2eClock = nil })
+	clock := useClock(t, time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC))
 	app := startApp(t)
 	ctx := testContext(t)
 

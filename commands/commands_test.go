@@ -116,6 +116,29 @@ func slash(t *testing.T, name string, opts map[string]any) *discordgo.Interactio
 	})
 }
 
+// subcommandIx builds /name sub with options, from member user with the
+// given permissions (a decimal string, as Discord sends it).
+func subcommandIx(t *testing.T, name, sub string, opts map[string]any, user, perms string) *discordgo.Interaction {
+	t.Helper()
+	var options []map[string]any
+	for k, v := range opts {
+		typ := discordgo.ApplicationCommandOptionString
+		if k == "channel" {
+			typ = discordgo.ApplicationCommandOptionChannel
+		} else if _, ok := v.(int); ok {
+			typ = discordgo.ApplicationCommandOptionInteger
+		}
+		options = append(options, map[string]any{"name": k, "type": typ, "value": v})
+	}
+	return decodeInteraction(t, map[string]any{
+		"type":   discordgo.InteractionApplicationCommand,
+		"member": map[string]any{"user": map[string]any{"id": user, "username": user}, "permissions": perms},
+		"data": map[string]any{"id": "c-" + name, "name": name, "type": 1, "options": []map[string]any{
+			{"name": sub, "type": discordgo.ApplicationCommandOptionSubCommand, "options": options},
+		}},
+	})
+}
+
 func decodeInteraction(t *testing.T, fields map[string]any) *discordgo.Interaction {
 	t.Helper()
 	base := map[string]any{

@@ -87,20 +87,6 @@ func dailyCommand() Command {
 	}
 }
 
-// subcommand returns the subcommand's name and its options.
-func subcommand(in *Interaction) (string, options) {
-	opts := options{}
-	data := in.ApplicationCommandData()
-	if len(data.Options) == 0 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
-		return "", opts
-	}
-	sub := data.Options[0]
-	for _, o := range sub.Options {
-		opts[o.Name] = o
-	}
-	return sub.Name, opts
-}
-
 func handleDaily(ctx context.Context, in *Interaction) error {
 	if in.Deps.Daily == nil {
 		return errors.New("daily challenge is not configured: Deps.Daily is missing")

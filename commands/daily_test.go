@@ -99,25 +99,8 @@ var (
 // dailySlash builds /daily <sub> by u1 with the given permissions.
 func dailySlash(t *testing.T, perms, sub string, opts map[string]any) *discordgo.Interaction {
 	t.Helper()
-	var options []map[string]any
-	for k, v := range opts {
-		typ := discordgo.ApplicationCommandOptionString
-		switch {
-		case k == "channel":
-			typ = discordgo.ApplicationCommandOptionChannel
-		case dailyIsInt(v):
-			typ = discordgo.ApplicationCommandOptionInteger
-		}
-		options = append(options, map[string]any{"name": k, "type": typ, "value": v})
-	}
-	return decodeInteraction(t, map[string]any{
-		"type":   discordgo.InteractionApplicationCommand,
-		"data":   map[string]any{"id": "c1", "name": "daily", "type": 1, "options": []map[string]any{{"name": sub, "type": discordgo.ApplicationCommandOptionSubCommand, "options": options}}},
-		"member": map[string]any{"user": map[string]any{"id": "u1", "username": "ada"}, "permissions": perms},
-	})
+	return subcommandIx(t, "daily", sub, opts, "u1", perms)
 }
-
-func dailyIsInt(v any) bool { _, ok := v.(int); return ok }
 
 // setup runs /daily setup as a manager and checks it was accepted.
 func (e *dailyEnv) setup(t *testing.T, at, tz string) Reply {

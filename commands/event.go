@@ -114,16 +114,8 @@ func handleEvent(ctx context.Context, in *Interaction) error {
 	if in.Deps.Events == nil || in.Deps.Poster == nil {
 		return errors.New("events are not configured: Deps.Events or Deps.Poster is missing")
 	}
-	data := in.ApplicationCommandData()
-	if len(data.Options) != 1 {
-		return userErrorf("Use /event start or /event end.")
-	}
-	sub := data.Options[0]
-	opts := options{}
-	for _, o := range sub.Options {
-		opts[o.Name] = o
-	}
-	switch sub.Name {
+	sub, opts := subcommand(in)
+	switch sub {
 	case eventSubStart:
 		return startEvent(ctx, in, opts)
 	case eventSubEnd:

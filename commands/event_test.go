@@ -133,27 +133,8 @@ var eventManagePerms = strconv.FormatInt(discordgo.PermissionManageGuild, 10)
 // eventCommandIx builds /event <sub> from member user with perms, in ch1.
 func eventCommandIx(t *testing.T, sub string, opts map[string]any, user, perms string) *discordgo.Interaction {
 	t.Helper()
-	var options []map[string]any
-	for k, v := range opts {
-		typ := discordgo.ApplicationCommandOptionString
-		switch {
-		case k == "channel":
-			typ = discordgo.ApplicationCommandOptionChannel
-		case eventIsInt(v):
-			typ = discordgo.ApplicationCommandOptionInteger
-		}
-		options = append(options, map[string]any{"name": k, "type": typ, "value": v})
-	}
-	return decodeInteraction(t, map[string]any{
-		"type":   discordgo.InteractionApplicationCommand,
-		"member": map[string]any{"user": map[string]any{"id": user, "username": user}, "permissions": perms},
-		"data": map[string]any{"id": "c2", "name": "event", "type": 1, "options": []map[string]any{
-			{"name": sub, "type": discordgo.ApplicationCommandOptionSubCommand, "options": options},
-		}},
-	})
+	return subcommandIx(t, "event", sub, opts, user, perms)
 }
-
-func eventIsInt(v any) bool { _, ok := v.(int); return ok }
 
 func (e *eventEnv) command(t *testing.T, sub string, opts map[string]any) *recorder {
 	t.Helper()

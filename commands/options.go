@@ -59,3 +59,17 @@ func algorithmChoices() []*discordgo.ApplicationCommandOptionChoice {
 	}
 	return choices
 }
+
+// subcommand returns the subcommand's name and its options.
+func subcommand(in *Interaction) (string, options) {
+	opts := options{}
+	data := in.ApplicationCommandData()
+	if len(data.Options) == 0 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		return "", opts
+	}
+	sub := data.Options[0]
+	for _, o := range sub.Options {
+		opts[o.Name] = o
+	}
+	return sub.Name, opts
+}
