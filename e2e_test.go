@@ -474,7 +474,7 @@ func TestE2ECommandSync(t *testing.T) {
 	for i, c := range cmds {
 		byName[c.Name] = i
 	}
-	for _, name := range []string{"maze", "solve", "help", "Solve this maze"} {
+	for _, name := range []string{"maze", "solve", "help", "Solve this maze", "daily", "leaderboard", "event"} {
 		if _, ok := byName[name]; !ok {
 			t.Fatalf("sync lacks %q (has %v)", name, byName)
 		}
@@ -489,6 +489,21 @@ func TestE2ECommandSync(t *testing.T) {
 	}
 	if _, ok := opts["seed"]; !ok {
 		t.Fatalf("/maze options %v lack seed", opts)
+	}
+	subs := func(name string) map[string]int {
+		out := map[string]int{}
+		for _, o := range cmds[byName[name]].Options {
+			if o.Type == discordgo.ApplicationCommandOptionSubCommand {
+				out[o.Name] = len(o.Options)
+			}
+		}
+		return out
+	}
+	if got := subs("daily"); len(got) != 3 || got["setup"] != 5 {
+		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size) and off", got)
+	}
+	if got := subs("event"); len(got) != 2 || got["start"] != 5 {
+		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name) and end", got)
 	}
 }
 
