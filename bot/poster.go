@@ -12,10 +12,11 @@ import (
 // Post sends a message to a channel: the commands.Poster of scheduled work.
 func (b *Bot) Post(ctx context.Context, channelID string, r commands.Reply) (string, error) {
 	msg, err := b.session.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
-		Content:    r.Content,
-		Embeds:     r.Embeds,
-		Components: r.Components,
-		Files:      discordFiles(r.Files),
+		Content:         r.Content,
+		Embeds:          r.Embeds,
+		Components:      r.Components,
+		Files:           discordFiles(r.Files),
+		AllowedMentions: noPings,
 	}, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", fmt.Errorf("post to channel %s: %w", channelID, err)
@@ -30,7 +31,7 @@ func (b *Bot) Edit(ctx context.Context, channelID, messageID string, r commands.
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	edit := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Content: &r.Content, Embeds: &embeds, Components: &components, Files: discordFiles(r.Files)}
+	edit := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Content: &r.Content, Embeds: &embeds, Components: &components, Files: discordFiles(r.Files), AllowedMentions: noPings}
 	if len(r.Files) > 0 {
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 	}
@@ -41,3 +42,7 @@ func (b *Bot) Edit(ctx context.Context, channelID, messageID string, r commands.
 }
 
 var _ commands.Poster = (*Bot)(nil)
+
+// noPings lets a scheduled post name members (<@id> renders as their name)
+// without notifying each of them: a leaderboard is not a summons.
+var noPings = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
