@@ -104,6 +104,9 @@ func NewRouter(deps *Deps) *Router {
 	r.AddComponent(moveButtons())
 	registerEvents(r)
 	registerDaily(r)
+	for _, c := range r.commands {
+		localize(c.Definition)
+	}
 	return r
 }
 
