@@ -15,5 +15,8 @@ COPY --from=build /out/mazebot /mazebot
 COPY --from=build --chown=65532:65532 /out/data /data
 ENV MAZEBOT_DB=/data/mazebot.db
 VOLUME ["/data"]
+# The HTTP interactions endpoint, when HTTP_ADDR=:8080 is set; the gateway
+# needs no inbound port.
+EXPOSE 8080
 USER 65532:65532
 ENTRYPOINT ["/mazebot"]

@@ -2,13 +2,17 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"time"
 
 	"mazebot/bot"
 	"mazebot/cli"
@@ -23,12 +27,29 @@ type App struct {
 	db     *sqlite.DB
 	bot    *bot.Bot
 	log    *slog.Logger
+	// The HTTP interactions endpoint, when HTTP_ADDR is set. The listener
+	// is opened by NewApp so a taken port fails at start and tests can
+	// learn an ephemeral port before Run.
+	httpSrv *http.Server
+	httpLn  net.Listener
 }
+
+// httpShutdownTimeout bounds the wait for requests in flight on the HTTP
+// endpoint at shutdown; each waits at most about 3 s for its answer.
+const httpShutdownTimeout = 10 * time.Second
 
 // NewApp opens the store and prepares the bot without connecting.
 func NewApp(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	if cfg.Token == "" {
 		return nil, errors.New("DISCORD_TOKEN is not set")
+	}
+	var publicKey ed25519.PublicKey
+	if cfg.HTTPAddr != "" {
+		key, err := bot.ParsePublicKey(cfg.PublicKey)
+		if err != nil {
+			return nil, fmt.Errorf("HTTP_ADDR is set but %w", err)
+		}
+		publicKey = key
 	}
 	if cfg.APIBase != "" {
 		if err := bot.SetAPIBase(cfg.APIBase); err != nil {
@@ -71,14 +92,84 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		return nil, err
 	}
 	deps.Poster = b
-	return &App{Router: router, db: db, bot: b, log: log}, nil
+	app := &App{Router: router, db: db, bot: b, log: log}
+	if cfg.HTTPAddr != "" {
+		handler, err := b.InteractionsHandler(publicKey)
+		if err == nil {
+			app.httpLn, err = net.Listen("tcp", cfg.HTTPAddr)
+		}
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/interactions", handler)
+		app.httpSrv = &http.Server{
+			Handler:           mux,
+			ReadHeaderTimeout: 5 * time.Second,
+			ReadTimeout:       10 * time.Second,
+			WriteTimeout:      10 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		}
+	}
+	return app, nil
 }
 
-// Run serves until ctx ends.
-func (a *App) Run(ctx context.Context) error { return a.bot.Run(ctx) }
+// HTTPAddr is the address the interactions endpoint listens on ("" without
+// HTTP_ADDR): the real port when HTTP_ADDR asked for port 0.
+func (a *App) HTTPAddr() string {
+	if a.httpLn == nil {
+		return ""
+	}
+	return a.httpLn.Addr().String()
+}
 
-// Close releases the store. Call it after Run returns.
-func (a *App) Close() error { return a.db.Close() }
+// Run serves until ctx ends: the gateway, and the HTTP endpoint when set.
+// Either failing stops the other. At the end the endpoint stops taking
+// requests and finishes those in flight while the bot drains its replies.
+func (a *App) Run(ctx context.Context) error {
+	if a.httpSrv == nil {
+		return a.bot.Run(ctx)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	serveErr := make(chan error, 1)
+	go func() {
+		err := a.httpSrv.Serve(a.httpLn)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		} else {
+			err = fmt.Errorf("HTTP endpoint: %w", err)
+			cancel()
+		}
+		serveErr <- err
+	}()
+	a.log.Info("HTTP interactions endpoint listening", "addr", a.HTTPAddr(), "path", "/interactions")
+	botErr := make(chan error, 1)
+	go func() {
+		err := a.bot.Run(ctx)
+		cancel()
+		botErr <- err
+	}()
+	<-ctx.Done()
+	shutCtx, stop := context.WithTimeout(context.Background(), httpShutdownTimeout)
+	defer stop()
+	var shutErr error
+	if err := a.httpSrv.Shutdown(shutCtx); err != nil {
+		shutErr = fmt.Errorf("HTTP endpoint shutdown: %w", err)
+	}
+	return errors.Join(<-botErr, <-serveErr, shutErr)
+}
+
+// Close releases the store (and the endpoint's listener if Run never
+// served it). Call it after Run returns.
+func (a *App) Close() error {
+	if a.httpLn != nil {
+		_ = a.httpLn.Close() // already closed after Run: nothing to report
+	}
+	return a.db.Close()
+}
 
 // randomSeed draws a 32-bit seed: enough variety, and it keeps IDs short.
 func randomSeed() uint64 {

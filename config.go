@@ -20,6 +20,8 @@ type Config struct {
 	APIBase   string // DISCORD_API_BASE
 	DBPath    string // MAZEBOT_DB
 	Secret    string // MAZEBOT_SECRET; never logged
+	PublicKey string // DISCORD_PUBLIC_KEY (hex); never logged
+	HTTPAddr  string // HTTP_ADDR: also serve POST /interactions here
 	LogLevel  string // LOG_LEVEL
 	LogFormat string // LOG_FORMAT
 	// Now is the clock, for tests; nil means the real one.
@@ -41,6 +43,8 @@ func loadConfig(getenv func(string) string) Config {
 		APIBase:   strings.TrimSpace(getenv("DISCORD_API_BASE")),
 		DBPath:    strings.TrimSpace(getenv("MAZEBOT_DB")),
 		Secret:    getenv("MAZEBOT_SECRET"),
+		PublicKey: strings.TrimSpace(getenv("DISCORD_PUBLIC_KEY")),
+		HTTPAddr:  strings.TrimSpace(getenv("HTTP_ADDR")),
 		LogLevel:  strings.TrimSpace(getenv("LOG_LEVEL")),
 		LogFormat: strings.TrimSpace(getenv("LOG_FORMAT")),
 	}

@@ -93,10 +93,16 @@ func startApp(t testing.TB, extra ...commands.Command) *testApp {
 // fake, so a test can restart the bot and keep Discord's state.
 func launchApp(t testing.TB, dbPath string, extra ...commands.Command) *testApp {
 	t.Helper()
+	return launchAppWith(t, Config{Token: fakediscord.DefaultToken, DBPath: dbPath, Now: e2eClock}, extra...)
+}
+
+// launchAppWith starts an App with the given configuration and waits until
+// it is connected and has synced its commands.
+func launchAppWith(t testing.TB, cfg Config, extra ...commands.Command) *testApp {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cfg := Config{Token: fakediscord.DefaultToken, DBPath: dbPath, Now: e2eClock}
 	app, err := NewApp(ctx, cfg, log)
 	if err != nil {
 		cancel()
@@ -123,8 +129,8 @@ func launchApp(t testing.TB, dbPath string, extra ...commands.Command) *testApp 
 			if err := app.Close(); err != nil {
 				t.Errorf("Close: %v", err)
 			}
-			if strings.Contains(logs.String(), "fake.discord.token") {
-				t.Error("the bot token appeared in the logs")
+			if s := logs.String(); strings.Contains(s, "fake.discord.token") || (cfg.PublicKey != "" && strings.Contains(s, cfg.PublicKey)) {
+				t.Error("the bot token or the public key appeared in the logs")
 			}
 			if t.Failed() {
 				t.Logf("bot logs:\n%s", logs.String())
@@ -147,7 +153,7 @@ func launchApp(t testing.TB, dbPath string, extra ...commands.Command) *testApp 
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	return &testApp{App: app, logs: logs, dbPath: dbPath, stop: stop}
+	return &testApp{App: app, logs: logs, dbPath: cfg.DBPath, stop: stop}
 }
 
 func testContext(t testing.TB) context.Context {

@@ -44,6 +44,7 @@ type Dispatcher interface {
 type Bot struct {
 	cfg     Config
 	session *discordgo.Session
+	rest    restAPI // the session; tests substitute a recorder
 	router  Dispatcher
 	log     *slog.Logger
 
@@ -87,7 +88,7 @@ func New(cfg Config, router Dispatcher, log *slog.Logger) (*Bot, error) {
 		cfg.TickEvery = 15 * time.Second
 	}
 	work, cancel := context.WithCancel(context.Background())
-	b := &Bot{cfg: cfg, session: session, router: router, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
+	b := &Bot{cfg: cfg, session: session, rest: session, router: router, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
 	session.AddHandler(b.onReady)
 	session.AddHandler(b.onInteraction)
 	session.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) { log.Info("gateway resumed") })
@@ -200,8 +201,15 @@ func (b *Bot) begin() bool {
 }
 
 func (b *Bot) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionCreate) {
-	ix := ev.Interaction
-	r := &responder{api: b.session, ix: ix}
+	b.dispatch(&responder{api: b.rest, ix: ev.Interaction})
+}
+
+// dispatch is the one path every interaction takes, from the gateway or the
+// HTTP endpoint (which gives r an inline sink for its first callback):
+// in-flight tracking, refusal during shutdown, a panic guard, the automatic
+// deferral and the handler timeout.
+func (b *Bot) dispatch(r *responder) {
+	ix := r.ix
 	ctx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
 	defer cancel()
 	if !b.begin() {

@@ -39,6 +39,9 @@ const (
 type responder struct {
 	api restAPI
 	ix  *discordgo.Interaction
+	// inline, when set, takes the first callback for the HTTP request that
+	// delivered the interaction; everything later goes over REST.
+	inline *inlineSink
 
 	mu                sync.Mutex
 	state             replyState
@@ -57,7 +60,7 @@ func (r *responder) Defer(ctx context.Context, ephemeral bool) error {
 	if ephemeral {
 		resp.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
 	}
-	if err := r.api.InteractionRespond(r.ix, resp, discordgo.WithContext(ctx)); err != nil {
+	if err := r.callback(ctx, resp); err != nil {
 		return fmt.Errorf("defer: %w", err)
 	}
 	r.state, r.deferredEphemeral = deferredMessage, ephemeral
@@ -77,7 +80,7 @@ func (r *responder) autoDefer(ctx context.Context) error {
 		return nil
 	}
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
-	if err := r.api.InteractionRespond(r.ix, resp, discordgo.WithContext(ctx)); err != nil {
+	if err := r.callback(ctx, resp); err != nil {
 		return fmt.Errorf("defer update: %w", err)
 	}
 	r.state = deferredUpdate
@@ -131,6 +134,9 @@ func (r *responder) Followup(ctx context.Context, reply commands.Reply) error {
 }
 
 func (r *responder) respond(ctx context.Context, kind discordgo.InteractionResponseType, reply commands.Reply) error {
+	if len(reply.Files) > 0 && r.inline.open() {
+		return r.deferThenEdit(ctx, kind, reply)
+	}
 	data := &discordgo.InteractionResponseData{
 		Content:    reply.Content,
 		Embeds:     reply.Embeds,
@@ -144,12 +150,21 @@ func (r *responder) respond(ctx context.Context, kind discordgo.InteractionRespo
 		// Without an attachments list the old image would stay on the message.
 		data.Attachments = &[]*discordgo.MessageAttachment{}
 	}
-	err := r.api.InteractionRespond(r.ix, &discordgo.InteractionResponse{Type: kind, Data: data}, discordgo.WithContext(ctx))
+	err := r.callback(ctx, &discordgo.InteractionResponse{Type: kind, Data: data})
 	if err != nil {
 		return fmt.Errorf("respond (type %d): %w", kind, err)
 	}
 	r.state = answered
 	return nil
+}
+
+// callback sends the first response: into the waiting HTTP response when
+// there is one, else to the REST callback route.
+func (r *responder) callback(ctx context.Context, resp *discordgo.InteractionResponse) error {
+	if r.inline.offer(resp) {
+		return nil
+	}
+	return r.api.InteractionRespond(r.ix, resp, discordgo.WithContext(ctx))
 }
 
 func (r *responder) editOriginal(ctx context.Context, reply commands.Reply) error {

@@ -1,0 +1,288 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands"
+)
+
+const (
+	// maxInteractionBody bounds what an unauthenticated client can make us
+	// read before the signature is checked; interactions are a few KiB.
+	maxInteractionBody = 1 << 20
+	// maxClockSkew: VerifyInteraction does not look at the timestamp, so a
+	// captured request could be replayed forever without this bound.
+	maxClockSkew = 5 * time.Minute
+	// inlineWait is how long a request waits for the first callback; the
+	// auto-defer (1.5 s by default) normally answers well before, and Discord
+	// gives up after 3 s.
+	inlineWait = 2500 * time.Millisecond
+	// inlineGrace is the extra wait for the deferral forced at inlineWait.
+	inlineGrace = 300 * time.Millisecond
+)
+
+// ParsePublicKey reads the application's public key as the Developer Portal
+// shows it (General Information → Public Key: 64 hex digits). Errors do not
+// repeat the value.
+func ParsePublicKey(s string) (ed25519.PublicKey, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, errors.New("DISCORD_PUBLIC_KEY is not set: the HTTP interactions endpoint needs the application's public key to verify requests")
+	}
+	k, err := hex.DecodeString(s)
+	if err != nil || len(k) != ed25519.PublicKeySize {
+		return nil, errors.New("DISCORD_PUBLIC_KEY is not a valid public key: want the 64 hex digits shown under General Information → Public Key")
+	}
+	return ed25519.PublicKey(k), nil
+}
+
+// InteractionsHandler serves Discord's Interactions Endpoint URL: it checks
+// the Ed25519 signature and its timestamp, answers PING, and runs other
+// interactions through the same dispatch as the gateway, writing the first
+// response into the HTTP response body. Later replies (edits, followups) go
+// over REST as usual.
+func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) (http.Handler, error) {
+	if len(publicKey) != ed25519.PublicKeySize {
+		return nil, errors.New("interactions endpoint: the public key must be 32 bytes")
+	}
+	return &interactionsHandler{b: b, key: publicKey, now: time.Now}, nil
+}
+
+type interactionsHandler struct {
+	b   *Bot
+	key ed25519.PublicKey
+	now func() time.Time
+}
+
+func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if req.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "use POST", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, maxInteractionBody))
+	if err != nil {
+		if _, tooBig := errors.AsType[*http.MaxBytesError](err); tooBig {
+			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "cannot read body", http.StatusBadRequest)
+		return
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	if !h.verified(req) {
+		// Discord probes with bad signatures on purpose: routine, so debug.
+		h.b.log.Debug("interactions endpoint: rejected an unverified request", "remote", req.RemoteAddr)
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		return
+	}
+	var head struct {
+		Type discordgo.InteractionType `json:"type"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		http.Error(w, "invalid JSON", http.StatusBadRequest)
+		return
+	}
+	if head.Type == discordgo.InteractionPing {
+		writeResponse(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
+		return
+	}
+	var ix discordgo.Interaction
+	if err := json.Unmarshal(body, &ix); err != nil {
+		http.Error(w, "invalid interaction", http.StatusBadRequest)
+		return
+	}
+	h.b.answerInline(w, req, &ix)
+}
+
+// verified checks the timestamp's age, then the signature over
+// timestamp+body.
+func (h *interactionsHandler) verified(req *http.Request) bool {
+	ts, err := strconv.ParseInt(req.Header.Get("X-Signature-Timestamp"), 10, 64)
+	if err != nil {
+		return false
+	}
+	if age := h.now().Sub(time.Unix(ts, 0)); age > maxClockSkew || age < -maxClockSkew {
+		return false
+	}
+	return discordgo.VerifyInteraction(req, h.key)
+}
+
+// answerInline dispatches ix and writes its first callback as the HTTP
+// response. Nothing by the deadline: 202, which leaves the callback to the
+// REST route (where a late one then goes).
+func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discordgo.Interaction) {
+	sink := &inlineSink{ch: make(chan *discordgo.InteractionResponse, 1), written: make(chan struct{})}
+	// Also on the error paths: a responder waiting to edit must not hang.
+	defer close(sink.written)
+	r := &responder{api: b.rest, ix: ix, inline: sink}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b.dispatch(r)
+	}()
+	backstop := time.NewTimer(inlineWait)
+	defer backstop.Stop()
+	var resp *discordgo.InteractionResponse
+	select {
+	case resp = <-sink.ch:
+	case <-done:
+	case <-req.Context().Done():
+	case <-backstop.C:
+		// The auto-defer should have answered already; force it once more.
+		go func() {
+			ctx, cancel := context.WithTimeout(b.work, 3*time.Second)
+			defer cancel()
+			if err := r.autoDefer(ctx); err != nil {
+				b.log.Warn("auto-defer", "interaction", ix.ID, "err", err)
+			}
+		}()
+		select {
+		case resp = <-sink.ch:
+		case <-done:
+		case <-req.Context().Done():
+		case <-time.After(inlineGrace):
+		}
+	}
+	if resp == nil {
+		// Stop waiting; a callback offered meanwhile is still taken.
+		resp = sink.close()
+	}
+	if req.Context().Err() != nil {
+		b.log.Warn("interactions endpoint: the request ended before the response", "interaction", ix.ID)
+		return
+	}
+	if resp == nil {
+		b.log.Warn("interactions endpoint: no response in time; answering 202", "interaction", ix.ID)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	b.log.Debug("interaction answered in the HTTP response", "interaction", ix.ID, "type", int(resp.Type))
+	writeResponse(w, resp)
+}
+
+func writeResponse(w http.ResponseWriter, resp *discordgo.InteractionResponse) {
+	body, err := json.Marshal(resp)
+	if err != nil {
+		http.Error(w, "cannot encode the response", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+	// On the wire now, before a responder edits the original over REST.
+	_ = http.NewResponseController(w).Flush()
+}
+
+// inlineSink carries an interaction's first callback to the HTTP request
+// that delivered it. Methods on a nil sink report it closed, so gateway
+// responders need no special case.
+type inlineSink struct {
+	mu     sync.Mutex
+	closed bool
+	ch     chan *discordgo.InteractionResponse // buffered: offer never blocks
+	// written is closed once the HTTP response is sent or abandoned.
+	written chan struct{}
+}
+
+func (s *inlineSink) open() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.closed
+}
+
+// offer hands resp to the waiting request; false means use REST instead.
+func (s *inlineSink) offer(resp *discordgo.InteractionResponse) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.closed = true
+	s.ch <- resp
+	return true
+}
+
+// close stops taking callbacks and returns one offered but not yet read.
+func (s *inlineSink) close() *discordgo.InteractionResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	select {
+	case resp := <-s.ch:
+		return resp
+	default:
+		return nil
+	}
+}
+
+func (s *inlineSink) waitWritten(ctx context.Context) {
+	if s == nil {
+		return
+	}
+	select {
+	case <-s.written:
+	case <-ctx.Done():
+	}
+}
+
+// deferThenEdit answers a first response carrying files: a deferral goes in
+// the HTTP body and the files in an edit of the original over REST, since
+// big multipart HTTP responses have been reported to fail. A component's
+// message is kept (type 6) and then edited, as an update would.
+func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.InteractionResponseType, reply commands.Reply) error {
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	state := deferredMessage
+	if kind == discordgo.InteractionResponseUpdateMessage {
+		resp.Type, state = discordgo.InteractionResponseDeferredMessageUpdate, deferredUpdate
+	} else if reply.Ephemeral {
+		resp.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+	}
+	if err := r.callback(ctx, resp); err != nil {
+		return fmt.Errorf("defer before files: %w", err)
+	}
+	r.state, r.deferredEphemeral = state, reply.Ephemeral
+	r.inline.waitWritten(ctx)
+	// Discord applies the HTTP response asynchronously: an edit racing it
+	// finds no original yet (Unknown Webhook/Message), so retry briefly.
+	delay := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := r.editOriginal(ctx, reply)
+		if err == nil || attempt == 4 || !notAcknowledgedYet(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(delay):
+		}
+		delay *= 2
+	}
+}
+
+func notAcknowledgedYet(err error) bool {
+	re, ok := errors.AsType[*discordgo.RESTError](err)
+	return ok && re.Message != nil &&
+		(re.Message.Code == discordgo.ErrCodeUnknownWebhook || re.Message.Code == discordgo.ErrCodeUnknownMessage)
+}

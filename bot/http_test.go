@@ -1,0 +1,305 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands"
+)
+
+// stubRouter dispatches every interaction to one function.
+type stubRouter func(ctx context.Context, ix *discordgo.Interaction, respond commands.Responder)
+
+func (f stubRouter) Dispatch(ctx context.Context, ix *discordgo.Interaction, respond commands.Responder) {
+	f(ctx, ix, respond)
+}
+func (stubRouter) Definitions() []*discordgo.ApplicationCommand { return nil }
+func (stubRouter) Tick(context.Context) error                   { return nil }
+
+// editREST also records the files of edits.
+type editREST struct {
+	*fakeREST
+	failEdits int // the first n edits fail as Discord does before it has the deferral
+}
+
+func (f *editREST) InteractionResponseEdit(ix *discordgo.Interaction, edit *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error) {
+	for _, file := range edit.Files {
+		data, _ := io.ReadAll(file.Reader)
+		f.record("edit file %s=%s", file.Name, data)
+	}
+	f.mu.Lock()
+	fail := f.failEdits > 0
+	f.failEdits--
+	f.mu.Unlock()
+	if fail {
+		f.record("edit rejected")
+		return nil, &discordgo.RESTError{Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownWebhook, Message: "Unknown Webhook"}}
+	}
+	return f.fakeREST.InteractionResponseEdit(ix, edit, opts...)
+}
+
+type endpoint struct {
+	bot  *Bot
+	rest *editREST
+	h    http.Handler
+	priv ed25519.PrivateKey
+}
+
+func newEndpoint(t *testing.T, handle stubRouter) *endpoint {
+	t.Helper()
+	b, err := New(Config{Token: "test", AutoDeferAfter: 100 * time.Millisecond}, handle, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := &editREST{fakeREST: &fakeREST{}}
+	b.rest = rest
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := b.InteractionsHandler(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &endpoint{bot: b, rest: rest, h: h, priv: priv}
+}
+
+// post sends body signed by key at ts (or as is when key is nil) and waits
+// for the work the interaction started.
+func (e *endpoint) post(body string, key ed25519.PrivateKey, ts time.Time) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(body))
+	stamp := strconv.FormatInt(ts.Unix(), 10)
+	if key != nil {
+		req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(key, []byte(stamp+body))))
+	}
+	req.Header.Set("X-Signature-Timestamp", stamp)
+	rec := httptest.NewRecorder()
+	e.h.ServeHTTP(rec, req)
+	// begin's Add (under mu) precedes the response; taking mu orders it
+	// before Wait for the race detector, as close does.
+	e.bot.mu.Lock()
+	//lint:ignore SA2001 the empty critical section is the ordering wanted
+	e.bot.mu.Unlock()
+	e.bot.inflight.Wait()
+	return rec
+}
+
+func (e *endpoint) calls() string {
+	e.rest.mu.Lock()
+	defer e.rest.mu.Unlock()
+	return strings.Join(e.rest.calls, "\n")
+}
+
+const (
+	pingJSON    = `{"id":"1","application_id":"2","type":1,"token":"t","version":1}`
+	commandJSON = `{"id":"1","application_id":"2","type":2,"token":"t","version":1,"data":{"id":"3","name":"maze","type":1}}`
+	buttonJSON  = `{"id":"1","application_id":"2","type":3,"token":"t","version":1,"data":{"custom_id":"solve:x","component_type":2}}`
+)
+
+func replyWith(reply commands.Reply) stubRouter {
+	return func(ctx context.Context, _ *discordgo.Interaction, respond commands.Responder) {
+		if err := respond.Reply(ctx, reply); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// decode reads a 200 JSON answer.
+func decode(t *testing.T, rec *httptest.ResponseRecorder) (typ int, data map[string]any) {
+	t.Helper()
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json" {
+		t.Fatalf("status %d (%s) body %q, want 200 JSON", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+	}
+	var resp struct {
+		Type int            `json:"type"`
+		Data map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
+		t.Fatalf("body %q: %v", rec.Body, err)
+	}
+	return resp.Type, resp.Data
+}
+
+func TestInteractionsEndpointRejects(t *testing.T) {
+	called := false
+	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) { called = true })
+	_, other, _ := ed25519.GenerateKey(nil)
+	now := time.Now()
+	for _, tc := range []struct {
+		name string
+		send func() *httptest.ResponseRecorder
+		want int
+	}{
+		{"ErrBadSignature", func() *httptest.ResponseRecorder { return e.post(pingJSON, other, now) }, http.StatusUnauthorized},
+		{"ErrNoSignature", func() *httptest.ResponseRecorder { return e.post(pingJSON, nil, now) }, http.StatusUnauthorized},
+		{"ErrStaleTimestamp", func() *httptest.ResponseRecorder { return e.post(pingJSON, e.priv, now.Add(-6*time.Minute)) }, http.StatusUnauthorized},
+		{"ErrFutureTimestamp", func() *httptest.ResponseRecorder { return e.post(pingJSON, e.priv, now.Add(6*time.Minute)) }, http.StatusUnauthorized},
+		{"ErrTamperedBody", func() *httptest.ResponseRecorder {
+			stamp := strconv.FormatInt(now.Unix(), 10)
+			req := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(commandJSON))
+			req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(e.priv, []byte(stamp+pingJSON))))
+			req.Header.Set("X-Signature-Timestamp", stamp)
+			rec := httptest.NewRecorder()
+			e.h.ServeHTTP(rec, req)
+			return rec
+		}, http.StatusUnauthorized},
+		{"ErrBadJSON", func() *httptest.ResponseRecorder { return e.post(`{"type":`, e.priv, now) }, http.StatusBadRequest},
+		{"ErrTooBig", func() *httptest.ResponseRecorder {
+			return e.post(`{"type":2,"pad":"`+strings.Repeat("x", maxInteractionBody)+`"}`, e.priv, now)
+		}, http.StatusRequestEntityTooLarge},
+		{"ErrGet", func() *httptest.ResponseRecorder {
+			rec := httptest.NewRecorder()
+			e.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/interactions", nil))
+			return rec
+		}, http.StatusMethodNotAllowed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if rec := tc.send(); rec.Code != tc.want {
+				t.Fatalf("status %d body %q, want %d", rec.Code, rec.Body, tc.want)
+			}
+		})
+	}
+	if called || e.calls() != "" {
+		t.Fatalf("a rejected request reached the router (%v) or REST (%q)", called, e.calls())
+	}
+}
+
+func TestInteractionsEndpointPing(t *testing.T) {
+	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) { panic("PING dispatched") })
+	rec := e.post(pingJSON, e.priv, time.Now())
+	if typ, _ := decode(t, rec); typ != 1 || strings.TrimSpace(rec.Body.String()) != `{"type":1}` {
+		t.Fatalf("PING answered %q, want {\"type\":1}", rec.Body)
+	}
+}
+
+func TestInteractionsEndpointAnswers(t *testing.T) {
+	png := commands.Reply{Content: "maze", Files: []commands.File{{Name: "maze.png", Data: []byte("PNG")}}}
+	for _, tc := range []struct {
+		name      string
+		body      string
+		handle    stubRouter
+		stopping  bool
+		wantType  int
+		wantFlags float64
+		wantData  string // content in the HTTP body
+		wantREST  string
+	}{
+		{name: "OKReplyInline", body: commandJSON, handle: replyWith(commands.Reply{Content: "hello"}),
+			wantType: 4, wantData: "hello"},
+		{name: "OKEphemeralInline", body: commandJSON, handle: replyWith(commands.Reply{Content: "psst", Ephemeral: true}),
+			wantType: 4, wantFlags: 64, wantData: "psst"},
+		{name: "OKUpdateInline", body: buttonJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+			_ = r.Update(ctx, commands.Reply{Content: "updated"})
+		}, wantType: 7, wantData: "updated"},
+		{name: "OKFilesDeferThenEdit", body: commandJSON, handle: replyWith(png),
+			wantType: 5, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments-cleared=true"},
+		{name: "OKPrivateFilesDeferPrivately", body: commandJSON, handle: replyWith(commands.Reply{Content: "s", Ephemeral: true, Files: png.Files}),
+			wantType: 5, wantFlags: 64, wantREST: "edit file maze.png=PNG\nedit content=\"s\" attachments-cleared=true"},
+		{name: "OKButtonFilesDeferUpdate", body: buttonJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+			_ = r.Update(ctx, png)
+		}, wantType: 6, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments-cleared=true"},
+		{name: "OKSlowHandlerAutoDeferred", body: commandJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+			time.Sleep(300 * time.Millisecond)
+			_ = r.Reply(ctx, commands.Reply{Content: "late"})
+		}, wantType: 5, wantREST: `edit content="late" attachments-cleared=true`},
+		{name: "OKFollowupOverREST", body: commandJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+			_ = r.Reply(ctx, commands.Reply{Content: "first"})
+			_ = r.Followup(ctx, commands.Reply{Content: "second"})
+		}, wantType: 4, wantData: "first", wantREST: `followup flags=0 content="second"`},
+		{name: "OKRefusedWhileStopping", body: commandJSON, handle: replyWith(commands.Reply{Content: "not reached"}), stopping: true,
+			wantType: 4, wantFlags: 64, wantData: "⏳ mazebot is restarting. Please try again in a few seconds."},
+		{name: "OKPanicGuarded", body: commandJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+			_ = r.Reply(ctx, commands.Reply{Content: "before"})
+			panic("after the reply")
+		}, wantType: 4, wantData: "before"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEndpoint(t, tc.handle)
+			e.bot.stopping = tc.stopping
+			typ, data := decode(t, e.post(tc.body, e.priv, time.Now()))
+			flags, _ := data["flags"].(float64)
+			content, _ := data["content"].(string)
+			if typ != tc.wantType || flags != tc.wantFlags || content != tc.wantData {
+				t.Fatalf("answered type %d flags %v content %q, want type %d flags %v content %q", typ, flags, content, tc.wantType, tc.wantFlags, tc.wantData)
+			}
+			if got := e.calls(); got != tc.wantREST {
+				t.Fatalf("REST requests:\n%s\nwant:\n%s", got, tc.wantREST)
+			}
+		})
+	}
+}
+
+func TestInteractionsEndpointEditRetriesUntilAcknowledged(t *testing.T) {
+	e := newEndpoint(t, replyWith(commands.Reply{Content: "m", Files: []commands.File{{Name: "a.png", Data: []byte("P")}}}))
+	e.rest.failEdits = 2
+	if typ, _ := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 5 {
+		t.Fatalf("type %d, want a deferral", typ)
+	}
+	want := "edit file a.png=P\nedit rejected\nedit file a.png=P\nedit rejected\nedit file a.png=P\nedit content=\"m\" attachments-cleared=true"
+	if got := e.calls(); got != want {
+		t.Fatalf("REST requests:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestInteractionsEndpointNoAnswer(t *testing.T) {
+	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) {})
+	rec := e.post(commandJSON, e.priv, time.Now())
+	if rec.Code != http.StatusAccepted || rec.Body.Len() != 0 {
+		t.Fatalf("status %d body %q, want an empty 202 when the router answered nothing", rec.Code, rec.Body)
+	}
+}
+
+func TestParsePublicKey(t *testing.T) {
+	pub, _, _ := ed25519.GenerateKey(nil)
+	good := hex.EncodeToString(pub)
+	if k, err := ParsePublicKey(" " + good + "\n"); err != nil || !bytes.Equal(k, pub) {
+		t.Fatalf("ParsePublicKey(good) = %x, %v", k, err)
+	}
+	for _, bad := range []string{"", "zz" + good[2:], good[:62], good + "00"} {
+		_, err := ParsePublicKey(bad)
+		if err == nil {
+			t.Fatalf("ParsePublicKey(%q) succeeded", bad)
+		}
+		if bad != "" && strings.Contains(err.Error(), bad) {
+			t.Fatalf("the error repeats the key: %v", err)
+		}
+	}
+	if _, err := (&Bot{}).InteractionsHandler(ed25519.PublicKey{1, 2}); err == nil {
+		t.Fatal("a 2-byte key was accepted")
+	}
+}
+
+func TestInteractionsEndpointBackstopDefers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 2.5 s")
+	}
+	e := newEndpoint(t, func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+		time.Sleep(inlineWait + 200*time.Millisecond)
+		_ = r.Reply(ctx, commands.Reply{Content: "slow"})
+	})
+	e.bot.cfg.AutoDeferAfter = time.Minute // as if the auto-defer never fired
+	start := time.Now()
+	typ, _ := decode(t, e.post(buttonJSON, e.priv, time.Now()))
+	if typ != 6 {
+		t.Fatalf("type %d, want the forced deferral of a button (6)", typ)
+	}
+	if got, want := e.calls(), `followup flags=0 content="slow"`; got != want {
+		t.Fatalf("REST requests:\n%s\nwant:\n%s", got, want)
+	}
+	if elapsed := time.Since(start); elapsed < inlineWait {
+		t.Fatalf("answered after %v, before the backstop", elapsed)
+	}
+}

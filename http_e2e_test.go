@@ -1,0 +1,148 @@
+package main
+
+// End-to-end tests of the HTTP interactions endpoint: the fake Discord
+// delivers interactions by signed POSTs to the App's endpoint and takes the
+// response body as the callback.
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"fmt"
+	"image/png"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/mazecore"
+	"mazebot/render"
+)
+
+// startHTTPApp is startApp with the endpoint on an ephemeral port, and the
+// fake delivering interactions there instead of over the gateway.
+func startHTTPApp(t *testing.T) *testApp {
+	t.Helper()
+	fake.Reset()
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := launchAppWith(t, Config{
+		Token:     fakediscord.DefaultToken,
+		DBPath:    filepath.Join(t.TempDir(), "mazebot.db"),
+		Now:       e2eClock,
+		HTTPAddr:  "127.0.0.1:0",
+		PublicKey: hex.EncodeToString(pub),
+	})
+	fake.UseHTTPEndpoint("http://"+app.HTTPAddr()+"/interactions", priv)
+	t.Cleanup(func() { fake.UseHTTPEndpoint("", nil) })
+	return app
+}
+
+// answeredInline reports whether the bot logged writing a response of type
+// typ to interaction id into the HTTP response (rather than over REST).
+func answeredInline(app *testApp, id string, typ int) bool {
+	for line := range strings.Lines(app.logs.String()) {
+		if strings.Contains(line, `msg="interaction answered in the HTTP response"`) && strings.Contains(line, fmt.Sprintf("interaction=%s type=%d", id, typ)) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestE2EHTTPEndpoint(t *testing.T) {
+	app := startHTTPApp(t)
+	ctx := testContext(t)
+
+	t.Run("OKPing", func(t *testing.T) {
+		status, body, err := fake.PingEndpoint(ctx)
+		if err != nil || status != 200 || strings.TrimSpace(string(body)) != `{"type":1}` {
+			t.Fatalf("PING: %d %q %v, want 200 {\"type\":1}", status, body, err)
+		}
+	})
+
+	t.Run("ErrBadSignature", func(t *testing.T) {
+		if status, err := fake.ProbeEndpoint(ctx); err != nil || status != 401 {
+			t.Fatalf("bad signature answered %d (%v), want 401", status, err)
+		}
+	})
+
+	t.Run("OKEmojiInline", func(t *testing.T) {
+		ix := slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21))
+		resp, err := ix.Wait(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Type != 4 || resp.Ephemeral() {
+			t.Fatalf("response type %d ephemeral %v (rejections %v), want a public type 4", resp.Type, resp.Ephemeral(), ix.Rejections())
+		}
+		header, grid, _ := strings.Cut(resp.Content, "\n")
+		id := mazeIDIn(t, header)
+		if id.Algorithm != mazecore.Sidewinder || id.Width != 21 || id.Height != 21 {
+			t.Fatalf("ID %v is %+v, want sidewinder 21×21", id, id)
+		}
+		m, err := mazecore.Generate(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGrid(t, grid, m, nil)
+		if msg := final(t, ix); msg.Button("solve:"+id.String()) == nil {
+			t.Fatalf("maze message buttons %+v lack Solve", msg.Buttons())
+		}
+		// It came in the HTTP response, not over the REST callback route.
+		if !answeredInline(app, ix.ID, 4) {
+			t.Fatal("the reply was not written into the HTTP response")
+		}
+	})
+
+	t.Run("OKPNGDeferredThenEdited", func(t *testing.T) {
+		ix := slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
+		resp, err := ix.Wait(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Type != 5 || resp.Elapsed > 2500*time.Millisecond {
+			t.Fatalf("first response type %d after %v, want a deferral (5) inside 2.5 s", resp.Type, resp.Elapsed)
+		}
+		msg := final(t, ix)
+		if len(msg.Attachments) != 1 {
+			t.Fatalf("%d attachments, want 1 PNG", len(msg.Attachments))
+		}
+		id := mazeIDIn(t, msg.Content)
+		img, err := png.Decode(bytes.NewReader(msg.Attachments[0].Data))
+		if err != nil {
+			t.Fatalf("attachment %s: %v", msg.Attachments[0].Filename, err)
+		}
+		m, err := mazecore.Generate(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, h := render.PNGSize(m, render.PNGScale(m))
+		if got := img.Bounds().Size(); got.X != w || got.Y != h || id.Width != 201 {
+			t.Fatalf("PNG %v of maze %+v, want %dx%d of a 201-tile maze", got, id, w, h)
+		}
+		if !answeredInline(app, ix.ID, 5) {
+			t.Fatal("the deferral was not written into the HTTP response")
+		}
+	})
+
+	if errs := fake.RESTErrors(); len(errs) != 0 {
+		t.Fatalf("the fake rejected requests: %+v", errs)
+	}
+}
+
+func TestE2EHTTPEndpointNeedsPublicKey(t *testing.T) {
+	for _, key := range []string{"", "not-hex", strings.Repeat("ab", 31)} {
+		_, err := NewApp(context.Background(), Config{Token: fakediscord.DefaultToken, DBPath: filepath.Join(t.TempDir(), "db"), HTTPAddr: "127.0.0.1:0", PublicKey: key}, slog.New(slog.DiscardHandler))
+		if err == nil || !strings.Contains(err.Error(), "DISCORD_PUBLIC_KEY") {
+			t.Fatalf("public key %q: err %v, want one naming DISCORD_PUBLIC_KEY", key, err)
+		}
+		if key != "" && strings.Contains(err.Error(), key) {
+			t.Fatalf("the error repeats the key: %v", err)
+		}
+	}
+}
