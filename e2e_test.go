@@ -237,13 +237,20 @@ func checkGrid(t testing.TB, grid string, m *mazecore.Maze, path []mazecore.Poin
 
 func TestE2EMazeEmoji(t *testing.T) {
 	startApp(t)
-	ix := slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21))
+	checkSidewinder21(t, slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
+}
+
+// checkSidewinder21 checks the answer to /maze sidewinder 21: a public
+// type 4 within 2000 code points whose emoji grid reads back as exactly the
+// maze of the ID it shows, with a Solve button.
+func checkSidewinder21(t *testing.T, ix *fakediscord.Interaction) {
+	t.Helper()
 	resp, err := ix.Wait(testContext(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if resp.Type != 4 || resp.Ephemeral() {
-		t.Fatalf("response type %d ephemeral %v, want a public type 4", resp.Type, resp.Ephemeral())
+		t.Fatalf("response type %d ephemeral %v (rejections %v), want a public type 4", resp.Type, resp.Ephemeral(), ix.Rejections())
 	}
 	if n := utf8.RuneCountInString(resp.Content); n > 2000 {
 		t.Fatalf("content is %d code points, above 2000", n)
@@ -258,8 +265,7 @@ func TestE2EMazeEmoji(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGrid(t, grid, m, nil)
-	msg := final(t, ix)
-	if msg.Button("solve:"+id.String()) == nil {
+	if msg := final(t, ix); msg.Button("solve:"+id.String()) == nil {
 		t.Fatalf("maze message buttons %+v lack Solve", msg.Buttons())
 	}
 }

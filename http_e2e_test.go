@@ -73,26 +73,7 @@ func TestE2EHTTPEndpoint(t *testing.T) {
 
 	t.Run("OKEmojiInline", func(t *testing.T) {
 		ix := slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21))
-		resp, err := ix.Wait(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.Type != 4 || resp.Ephemeral() {
-			t.Fatalf("response type %d ephemeral %v (rejections %v), want a public type 4", resp.Type, resp.Ephemeral(), ix.Rejections())
-		}
-		header, grid, _ := strings.Cut(resp.Content, "\n")
-		id := mazeIDIn(t, header)
-		if id.Algorithm != mazecore.Sidewinder || id.Width != 21 || id.Height != 21 {
-			t.Fatalf("ID %v is %+v, want sidewinder 21×21", id, id)
-		}
-		m, err := mazecore.Generate(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGrid(t, grid, m, nil)
-		if msg := final(t, ix); msg.Button("solve:"+id.String()) == nil {
-			t.Fatalf("maze message buttons %+v lack Solve", msg.Buttons())
-		}
+		checkSidewinder21(t, ix)
 		// It came in the HTTP response, not over the REST callback route.
 		if !answeredInline(app, ix.ID, 4) {
 			t.Fatal("the reply was not written into the HTTP response")

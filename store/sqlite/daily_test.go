@@ -241,20 +241,7 @@ func TestDailyRankings(t *testing.T) {
 // The daily rankings read an index, not the whole finishes table.
 func TestDailyBestsUsesIndex(t *testing.T) {
 	db := MustOpen(t)
-	rows, err := sqlite.SQLDB(db).Query("EXPLAIN QUERY PLAN "+sqlite.DailyBestsSQL, "daily:g1:2026-11-30")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
+	plan := queryPlan(t, db, sqlite.DailyBestsSQL, "daily:g1:2026-11-30")
 	if !slices.ContainsFunc(plan, func(s string) bool {
 		return s == "SEARCH finishes USING INDEX finishes_context (context=?)" || s == "SEARCH finishes USING COVERING INDEX finishes_context (context=?)"
 	}) {

@@ -274,23 +274,7 @@ func TestEventRanking(t *testing.T) {
 
 func TestEventRankingPlan(t *testing.T) {
 	db := MustOpen(t)
-	rows, err := sqlite.SQLDB(db).Query("EXPLAIN QUERY PLAN "+sqlite.EventRankingSQL, "event:1", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, notused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	plan := queryPlan(t, db, sqlite.EventRankingSQL, "event:1", 0)
 	// Only the few rows of one event are read and sorted.
 	if got := strings.Join(plan, "; "); !strings.Contains(got, "SEARCH finishes USING INDEX") || !strings.Contains(got, "(context=?") {
 		t.Fatalf("plan=%q, want a search of finishes by an index on context", got)

@@ -203,6 +203,29 @@ func migrations(tb testing.TB, db *sqlite.DB) []string {
 	return out
 }
 
+// queryPlan returns the detail lines of SQLite's plan for query.
+func queryPlan(tb testing.TB, db *sqlite.DB, query string, args ...any) []string {
+	tb.Helper()
+	rows, err := sqlite.SQLDB(db).Query("EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			tb.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return plan
+}
+
 // TestQueryPlans checks each lookup is served by an index, with no table
 // scan and no sort.
 func TestQueryPlans(t *testing.T) {
@@ -215,24 +238,7 @@ func TestQueryPlans(t *testing.T) {
 		{"Finishes", sqlite.FinishesSQL, "finishes_maze_rank"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rows, err := sqlite.SQLDB(db).Query("EXPLAIN QUERY PLAN "+tt.query, "x")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rows.Close()
-			var plan []string
-			for rows.Next() {
-				var id, parent, notused int
-				var detail string
-				if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-					t.Fatal(err)
-				}
-				plan = append(plan, detail)
-			}
-			if err := rows.Err(); err != nil {
-				t.Fatal(err)
-			}
-			got := strings.Join(plan, "; ")
+			got := strings.Join(queryPlan(t, db, tt.query, "x"), "; ")
 			if !strings.Contains(got, "USING INDEX "+tt.index) || strings.Contains(got, "TEMP B-TREE") {
 				t.Fatalf("plan=%q, want a search using index %s and no sort", got, tt.index)
 			}
