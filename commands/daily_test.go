@@ -15,6 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/mazecore"
+	"mazebot/render"
 	"mazebot/store"
 	"mazebot/store/sqlite"
 )
@@ -707,6 +708,29 @@ func TestDailySolveRefused(t *testing.T) {
 	e.set(utc(2026, 11, 30, 15, 0)) // midnight in Seoul
 	checkSolution(t, dispatch(t, e.router, slash(t, "solve", map[string]any{"id": id.String()})), id, false)
 	checkSolution(t, dispatch(t, e.router, componentPress(t, "solve:"+id.String())), id, true)
+}
+
+// TestDailyGiveUpHidesSolution: giving up today's daily ends the game
+// without the path, which stays hidden until midnight like /solve.
+func TestDailyGiveUpHidesSolution(t *testing.T) {
+	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+	e.setup(t, "09:00", "Asia/Seoul")
+	id, _ := e.today(t)
+	p := e.play()
+	msg, _ := p.start(t, id, "u1")
+	final := onlyUpdate(t, p.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
+	if strings.Contains(final.Content, render.DefaultTheme.Path) || !strings.Contains(final.Content, "You gave up") {
+		t.Fatalf("giving up the running daily shows:\n%s\nwant the give-up line and no solution", final.Content)
+	}
+	if opens := fmt.Sprintf("<t:%d:R>", utc(2026, 11, 30, 15, 0).Unix()); !strings.Contains(final.Content, opens) {
+		t.Fatalf("give-up message %q does not say when solutions open (%s)", final.Content, opens)
+	}
+	// An ordinary maze still shows its solution on Give up.
+	other := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 15, Seed: 99}
+	msg, _ = p.start(t, other, "u1")
+	if final := onlyUpdate(t, p.press(t, button(t, msg, actGiveUp).CustomID, "u1")); !strings.Contains(final.Content, render.DefaultTheme.Path) {
+		t.Fatalf("giving up an ordinary maze shows no solution:\n%s", final.Content)
+	}
 }
 
 func componentPress(t *testing.T, customID string) *discordgo.Interaction {

@@ -369,9 +369,19 @@ func finalMessage(ctx context.Context, in *Interaction, p *play, g store.Game, e
 		result = fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · %s · efficiency %d %%",
 			p.clicks, p.tiles, formatElapsed(g.FinishedAt.Sub(g.StartedAt)), efficiency(shortestTiles(p.maze), p.tiles))
 	} else {
-		ov.Path = mazecore.Solve(p.maze)
-		result = fmt.Sprintf("🏳️ You gave up after %d clicks and %d tiles. The solution is %s, your trail %s.",
-			p.clicks, p.tiles, render.DefaultTheme.Path, render.DefaultTheme.Trail)
+		result = fmt.Sprintf("🏳️ You gave up after %d clicks and %d tiles.", p.clicks, p.tiles)
+		// Giving up must not reveal what /solve holds back: the maze of a
+		// running daily or event would then be easy to finish again.
+		var held *UserError
+		switch err := solutionGuard(ctx, in, p.maze.ID()); {
+		case errors.As(err, &held):
+			result += " " + held.Message
+		case err != nil:
+			return err
+		default:
+			ov.Path = mazecore.Solve(p.maze)
+			result += fmt.Sprintf(" The solution is %s, your trail %s.", render.DefaultTheme.Path, render.DefaultTheme.Trail)
+		}
 	}
 	win := render.Window{}
 	if !showsWhole(p.maze) {

@@ -119,13 +119,19 @@ func mazeIDInMessage(m *discordgo.Message, appID string) (mazecore.ID, bool) {
 	return mazecore.ID{}, false
 }
 
-// sendSolution answers with the solution of id, unless it is a running
-// daily challenge or event maze, whose solution waits for the end.
-func sendSolution(ctx context.Context, in *Interaction, id mazecore.ID, ephemeral bool) error {
+// solutionGuard refuses, with a UserError saying when solutions open, the
+// solution of a running daily challenge or event maze.
+func solutionGuard(ctx context.Context, in *Interaction, id mazecore.ID) error {
 	if err := refuseRunningDaily(ctx, in, id); err != nil {
 		return err
 	}
-	if err := eventSolveGuard(ctx, in, id); err != nil {
+	return eventSolveGuard(ctx, in, id)
+}
+
+// sendSolution answers with the solution of id, unless solutionGuard
+// holds it back.
+func sendSolution(ctx context.Context, in *Interaction, id mazecore.ID, ephemeral bool) error {
+	if err := solutionGuard(ctx, in, id); err != nil {
 		return err
 	}
 	m, err := mazecore.Generate(id)
