@@ -267,6 +267,17 @@ func TestMaze(t *testing.T) {
 			t.Fatalf("%d frames, %d deferrals; want an animation, deferred first", len(anim.Image), len(rec.deferred))
 		}
 	})
+	t.Run("OKNoPlayAboveThePlayLimit", func(t *testing.T) {
+		router, _ := newTestRouter()
+		for size, wantPlay := range map[int]bool{MaxPlaySide: true, MaxPlaySide + 2: false} {
+			rec := dispatch(t, router, slash(t, "maze", map[string]any{"size": size, "render": "png"}))
+			row := rec.replies[0].Components[0].(discordgo.ActionsRow)
+			hasPlay := strings.HasPrefix(row.Components[0].(discordgo.Button).CustomID, playPrefix+":")
+			if hasPlay != wantPlay {
+				t.Fatalf("size %d: Play button %v, want %v", size, hasPlay, wantPlay)
+			}
+		}
+	})
 	t.Run("OKAutoPicksPNGWhenWide", func(t *testing.T) {
 		router, _ := newTestRouter()
 		rec := dispatch(t, router, slash(t, "maze", map[string]any{"size": AutoEmojiMaxWidth + 2}))

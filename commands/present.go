@@ -141,11 +141,14 @@ func solutionMessage(m *mazecore.Maze, ephemeral bool) (Reply, error) {
 // Custom ID prefixes of the maze message's buttons.
 const solvePrefix = "solve"
 
+// mazeButtons are Play (for mazes small enough to play) and Solve.
 func mazeButtons(id mazecore.ID) []discordgo.MessageComponent {
-	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Play", Style: discordgo.PrimaryButton, CustomID: playPrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}},
-		discordgo.Button{Label: "Solve", Style: discordgo.SecondaryButton, CustomID: solvePrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}},
-	}}}
+	var buttons []discordgo.MessageComponent
+	if id.Width <= MaxPlaySide && id.Height <= MaxPlaySide {
+		buttons = append(buttons, discordgo.Button{Label: "Play", Style: discordgo.PrimaryButton, CustomID: playPrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}})
+	}
+	buttons = append(buttons, discordgo.Button{Label: "Solve", Style: discordgo.SecondaryButton, CustomID: solvePrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 }
 
 // isSlowPNG tells whether drawing m as a PNG may take long enough to defer.
