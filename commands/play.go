@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -25,6 +26,7 @@ type Games interface {
 	Game(ctx context.Context, id int64) (store.Game, error)
 	SaveMove(ctx context.Context, g store.Game, prevSeq int) error
 	FinishGame(ctx context.Context, g store.Game, prevSeq int, f *store.Finish) error
+	DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error)
 }
 
 const (
@@ -37,6 +39,12 @@ const (
 	playWindow = 15
 	// gameTTL is how long after its start a game takes moves.
 	gameTTL = 24 * time.Hour
+	// gameRetention is how long a game row is kept; well past gameTTL, so
+	// a late click still finds its game and hears that it expired.
+	gameRetention = 7 * 24 * time.Hour
+	// gameCleanupEvery spaces the deletions: the ticker runs every few
+	// seconds, old games need not go that fast.
+	gameCleanupEvery = time.Hour
 	// playReserve is the room kept beside the grid for the header, hint and
 	// result lines. Deciding "whole or window" with a fixed reserve keeps
 	// the view from switching mid-game as the counters grow.
@@ -132,6 +140,37 @@ var (
 	errGameOver    = userErrorf("This game is over — press **Play** under the maze to start a new one.")
 	errGameExpired = userErrorf("This game has expired (a game lasts %d hours) — press **Play** under the maze to start a new one.", int(gameTTL.Hours()))
 )
+
+// gameCleanup is the ticker that deletes games past gameRetention, at most
+// once per gameCleanupEvery.
+func gameCleanup(d *Deps) Ticker {
+	var (
+		mu   sync.Mutex
+		last time.Time
+	)
+	return func(ctx context.Context, now time.Time) error {
+		if d.Games == nil {
+			return nil
+		}
+		mu.Lock()
+		due := last.IsZero() || now.Sub(last) >= gameCleanupEvery
+		if due {
+			last = now
+		}
+		mu.Unlock()
+		if !due {
+			return nil
+		}
+		n, err := d.Games.DeleteGamesBefore(ctx, now.Add(-gameRetention))
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			d.Logger.Info("deleted old games", "count", n)
+		}
+		return nil
+	}
+}
 
 func playButton() Component  { return Component{Prefix: playPrefix, Handle: handlePlay} }
 func moveButtons() Component { return Component{Prefix: movePrefix, Handle: handleMove} }

@@ -3,6 +3,7 @@ package commands
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image/png"
 	"math"
@@ -851,5 +852,29 @@ func BenchmarkMove(b *testing.B) {
 				msg = rec.updates[0]
 			}
 		})
+	}
+}
+
+// TestGameCleanup: games past their retention are deleted by the ticker;
+// recent games stay.
+func TestGameCleanup(t *testing.T) {
+	e := newPlayEnv(t)
+	id := mazecore.ID{Algorithm: mazecore.BinaryTree, Width: 9, Height: 9, Seed: 1}
+	_, old := e.start(t, id, "u1")
+	e.clock.Advance(gameRetention - time.Hour)
+	_, recent := e.start(t, id, "u2")
+
+	e.clock.Advance(2 * time.Hour) // old is now past retention, recent is not
+	if err := e.router.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.Game(context.Background(), old.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("old game: err=%v, want ErrNotFound", err)
+	}
+	e.game(t, recent.ID) // still there
+
+	// A click on the deleted game's button is refused clearly.
+	if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, old.ID, 0, actEast, "u1"), "u1")); msg == "" {
+		t.Fatal("no refusal for a deleted game")
 	}
 }

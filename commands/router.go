@@ -102,6 +102,7 @@ func NewRouter(deps *Deps) *Router {
 	r.AddComponent(solveButton())
 	r.AddComponent(playButton())
 	r.AddComponent(moveButtons())
+	r.AddTicker(gameCleanup(deps))
 	registerEvents(r)
 	registerDaily(r)
 	for _, c := range r.commands {

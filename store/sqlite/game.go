@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"mazebot/store"
 )
@@ -130,6 +131,16 @@ func blob(b []byte) []byte {
 		return []byte{}
 	}
 	return b
+}
+
+// DeleteGamesBefore removes the games started before t, finished or not,
+// and reports how many. Finishes are kept: they are the results.
+func (db *DB) DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error) {
+	res, err := db.db.ExecContext(ctx, `DELETE FROM games WHERE started_at < ?`, toMillis(t))
+	if err != nil {
+		return 0, fmt.Errorf("delete games before %v: %w", t, err)
+	}
+	return res.RowsAffected()
 }
 
 // Secret returns the value stored under key in settings, creating it with

@@ -1,0 +1,3 @@
+-- DeleteGamesBefore: old games are removed by start time; their results
+-- live on in finishes.
+CREATE INDEX games_started ON games (started_at);
