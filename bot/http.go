@@ -33,6 +33,9 @@ const (
 	inlineWait = 2500 * time.Millisecond
 	// inlineGrace is the extra wait for the deferral forced at inlineWait.
 	inlineGrace = 300 * time.Millisecond
+	// editAfterInline is the pause between writing a deferral into the HTTP
+	// response and editing the files in, for Discord to apply the deferral.
+	editAfterInline = 50 * time.Millisecond
 )
 
 // ParsePublicKey reads the application's public key as the Developer Portal
@@ -265,8 +268,14 @@ func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.Interactio
 	r.state, r.deferredEphemeral = state, reply.Ephemeral
 	r.inline.waitWritten(ctx)
 	// Discord applies the HTTP response asynchronously: an edit racing it
-	// finds no original yet (Unknown Webhook/Message), so retry briefly.
+	// finds no original yet (Unknown Webhook/Message). Give it a moment
+	// first, then retry briefly.
 	delay := 100 * time.Millisecond
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(editAfterInline):
+	}
 	for attempt := 1; ; attempt++ {
 		err := r.editOriginal(ctx, reply)
 		if err == nil || attempt == 4 || !notAcknowledgedYet(err) {
