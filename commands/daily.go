@@ -14,7 +14,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/mazecore"
-	"mazebot/render"
 	"mazebot/store"
 )
 
@@ -282,22 +281,9 @@ func dailyMessage(day dailyDay) (Reply, error) {
 	if err != nil {
 		return Reply{}, fmt.Errorf("generate %v: %w", day.id, err)
 	}
-	header := dailyHeader(day) + "\n" + mazeHeader(day.id)
-	emoji, err := chooseEmoji(m, renderAuto, header, 1)
-	if err != nil {
-		return Reply{}, err
-	}
-	reply := Reply{Content: header, Components: mazeButtons(day.id)}
-	if emoji {
-		reply.Content += "\n" + render.EmojiString(m, render.DefaultTheme, render.Overlay{}, render.Window{})
-		return reply, nil
-	}
-	file, err := pngFile(m, "maze-"+day.id.String()+".png", render.Overlay{})
-	if err != nil {
-		return Reply{}, err
-	}
-	reply.Files = []File{file}
-	return reply, nil
+	reply, err := showMaze(m, renderAuto, dailyHeader(day)+"\n"+mazeHeader(day.id), true)
+	reply.Components = mazeButtons(day.id)
+	return reply, err
 }
 
 func dailyToday(ctx context.Context, in *Interaction) error {

@@ -13,7 +13,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/mazecore"
-	"mazebot/render"
 	"mazebot/store"
 )
 
@@ -336,26 +335,13 @@ func eventMazeMessage(m *mazecore.Maze, e store.Event, withFile bool) (Reply, er
 		header = fmt.Sprintf("🏆 **%s** · ends <t:%d:R> · press **Play**, fastest run wins", e.Name, e.EndsAt.Unix())
 	}
 	header += "\n" + mazeHeader(id)
-	emoji, err := chooseEmoji(m, renderAuto, header, 1)
+	reply, err := showMaze(m, renderAuto, header, withFile)
 	if err != nil {
 		return Reply{}, err
 	}
-	reply := Reply{Components: mazeButtons(id)}
+	reply.Components = mazeButtons(id)
 	if e.Status != store.EventEnded {
-		row := reply.Components[0].(discordgo.ActionsRow)
-		reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row.Components[:1]}}
-	}
-	if emoji {
-		reply.Content = header + "\n" + render.EmojiString(m, render.DefaultTheme, render.Overlay{}, render.Window{})
-		return reply, nil
-	}
-	reply.Content = header
-	if withFile {
-		file, err := pngFile(m, "maze-"+id.String()+".png", render.Overlay{})
-		if err != nil {
-			return Reply{}, err
-		}
-		reply.Files = []File{file}
+		reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{playButtonFor(id)}}}
 	}
 	return reply, nil
 }

@@ -83,32 +83,39 @@ func gifFile(id mazecore.ID) (File, error) {
 
 // mazeMessage builds the public reply that shows a maze, with its buttons.
 func mazeMessage(m *mazecore.Maze, mode string) (Reply, error) {
+	reply, err := showMaze(m, mode, mazeHeader(m.ID()), true)
+	reply.Components = mazeButtons(m.ID())
+	return reply, err
+}
+
+// showMaze is the content of a message that shows m below header: the emoji
+// grid when mode allows and it fits, else a PNG (or, for render:gif, the
+// animation). withFile false leaves the picture out, for an edit that keeps
+// the attachment already on the message.
+func showMaze(m *mazecore.Maze, mode, header string, withFile bool) (Reply, error) {
 	id := m.ID()
-	header := mazeHeader(id)
-	emoji, err := chooseEmoji(m, mode, header, 1)
-	if err != nil {
-		return Reply{}, err
-	}
-	reply := Reply{Components: mazeButtons(id)}
 	if mode == renderGIF {
 		file, err := gifFile(id)
 		if err != nil {
 			return Reply{}, err
 		}
-		reply.Content = header + " · how it was carved"
-		reply.Files = []File{file}
-		return reply, nil
+		return Reply{Content: header + " · how it was carved", Files: []File{file}}, nil
 	}
-	if emoji {
-		reply.Content = header + "\n" + render.EmojiString(m, render.DefaultTheme, render.Overlay{}, render.Window{})
-		return reply, nil
-	}
-	file, err := pngFile(m, "maze-"+id.String()+".png", render.Overlay{})
+	emoji, err := chooseEmoji(m, mode, header, 1)
 	if err != nil {
 		return Reply{}, err
 	}
-	reply.Content = header
-	reply.Files = []File{file}
+	if emoji {
+		return Reply{Content: header + "\n" + render.EmojiString(m, render.DefaultTheme, render.Overlay{}, render.Window{})}, nil
+	}
+	reply := Reply{Content: header}
+	if withFile {
+		file, err := pngFile(m, "maze-"+id.String()+".png", render.Overlay{})
+		if err != nil {
+			return Reply{}, err
+		}
+		reply.Files = []File{file}
+	}
 	return reply, nil
 }
 
@@ -145,10 +152,15 @@ const solvePrefix = "solve"
 func mazeButtons(id mazecore.ID) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	if id.Width <= MaxPlaySide && id.Height <= MaxPlaySide {
-		buttons = append(buttons, discordgo.Button{Label: "Play", Style: discordgo.PrimaryButton, CustomID: playPrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}})
+		buttons = append(buttons, playButtonFor(id))
 	}
 	buttons = append(buttons, discordgo.Button{Label: "Solve", Style: discordgo.SecondaryButton, CustomID: solvePrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
+}
+
+// playButtonFor is the Play button of maze id.
+func playButtonFor(id mazecore.ID) discordgo.Button {
+	return discordgo.Button{Label: "Play", Style: discordgo.PrimaryButton, CustomID: playPrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}}
 }
 
 // isSlowPNG tells whether drawing m as a PNG may take long enough to defer.
