@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -314,7 +315,7 @@ func (c *command) parseSize(what, text string) (int, error) {
 func (c *command) parseOutput(values map[string]string) error {
 	if f, ok := values["format"]; ok {
 		f = strings.ToLower(f)
-		if !contains(formats, f) {
+		if !slices.Contains(formats, f) {
 			return fmt.Errorf("unknown format %q: choose one of %s", values["format"], strings.Join(formats, ", "))
 		}
 		c.format = f
@@ -359,15 +360,6 @@ func (c *command) o() string {
 		return ""
 	}
 	return c.outPath
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // isTerminal reports whether w is a terminal. Anything but an *os.File

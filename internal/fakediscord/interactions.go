@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"time"
 
@@ -224,14 +225,9 @@ func (s *Server) command(ctx context.Context, spec SlashSpec, typ discordgo.Inte
 		data := map[string]any{"name": spec.Name, "type": int(discordgo.ChatApplicationCommand)}
 		var defs []*discordgo.ApplicationCommandOption
 		validate := !spec.SkipValidation && def != nil
+		s.setCommandIDLocked(data, def)
 		if def != nil {
-			data["id"] = def.ID
-			if def.GuildID != "" {
-				data["guild_id"] = def.GuildID
-			}
 			defs = def.Options
-		} else {
-			data["id"] = s.newIDLocked()
 		}
 		opts, resolved, err := encodeOptions(spec.Options, defs, validate, "/"+spec.Name)
 		if err != nil {
@@ -248,6 +244,19 @@ func (s *Server) command(ctx context.Context, spec SlashSpec, typ discordgo.Inte
 		return nil
 	})
 	return ix, err
+}
+
+// setCommandIDLocked gives command data the registered command's id (and
+// guild), as Discord does, or a fresh id for a command never registered.
+func (s *Server) setCommandIDLocked(data map[string]any, def *discordgo.ApplicationCommand) {
+	if def == nil {
+		data["id"] = s.newIDLocked()
+		return
+	}
+	data["id"] = def.ID
+	if def.GuildID != "" {
+		data["guild_id"] = def.GuildID
+	}
 }
 
 // ClickButton clicks the enabled button CustomID on spec.Message (its
@@ -328,14 +337,7 @@ func (s *Server) MessageCommand(ctx context.Context, spec MessageCommandSpec) (*
 			"target_id": m.ID,
 			"resolved":  map[string]any{"messages": map[string]any{m.ID: s.wireLocked(m)}},
 		}
-		if def := s.findCommandLocked(a.guildID, spec.Name, discordgo.MessageApplicationCommand); def != nil {
-			data["id"] = def.ID
-			if def.GuildID != "" {
-				data["guild_id"] = def.GuildID
-			}
-		} else {
-			data["id"] = s.newIDLocked()
-		}
+		s.setCommandIDLocked(data, s.findCommandLocked(a.guildID, spec.Name, discordgo.MessageApplicationCommand))
 		ix = s.sendInteractionLocked(a, discordgo.InteractionApplicationCommand, data, nil)
 		ix.CommandName = spec.Name
 		return nil
@@ -838,7 +840,7 @@ func (s *Server) ixMessageLocked(ix *Interaction, id string) (*Message, *apiErro
 		if id == "" {
 			return nil, withDetail(errUnknownMessage, "the interaction has no original response message")
 		}
-	} else if id != ix.originalID && !contains(ix.followupIDs, id) {
+	} else if id != ix.originalID && !slices.Contains(ix.followupIDs, id) {
 		return nil, withDetail(errUnknownMessage, "not a message of this interaction")
 	}
 	m := s.messages[id]
@@ -846,15 +848,6 @@ func (s *Server) ixMessageLocked(ix *Interaction, id string) (*Message, *apiErro
 		return nil, errUnknownMessage
 	}
 	return m, nil
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Server) postFollowup(w http.ResponseWriter, r *http.Request, p params) {
