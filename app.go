@@ -17,6 +17,8 @@ import (
 	"mazebot/bot"
 	"mazebot/cli"
 	"mazebot/commands"
+	"mazebot/contest"
+	"mazebot/play"
 	"mazebot/store/sqlite"
 )
 
@@ -38,8 +40,15 @@ type App struct {
 // endpoint at shutdown; each waits at most about 3 s for its answer.
 const httpShutdownTimeout = 10 * time.Second
 
+// Options are what tests change in the wiring: the clock, and extra
+// features (test-only commands) registered before the command sync.
+type Options struct {
+	Now   func() time.Time // nil: the real clock
+	Extra []commands.Feature
+}
+
 // NewApp opens the store and prepares the bot without connecting.
-func NewApp(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
+func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*App, error) {
 	if cfg.Token == "" {
 		return nil, errors.New("DISCORD_TOKEN is not set")
 	}
@@ -57,41 +66,78 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		}
 		log.Info("using a custom Discord API base", "base", cfg.APIBase)
 	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
 	db, err := sqlite.Open(ctx, cfg.DBPath)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
+	app, err := wire(ctx, cfg, log, opts, now, db, publicKey)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return app, nil
+}
+
+// wire builds everything on the open store db: the domain services, the
+// Discord features, the bot and, with HTTP_ADDR, the endpoint.
+func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, db *sqlite.DB, publicKey ed25519.PublicKey) (*App, error) {
 	// Play buttons are signed; every process sharing the database must use
 	// one key, so without MAZEBOT_SECRET the first process stores one there.
 	secret := []byte(cfg.Secret)
 	if len(secret) == 0 {
+		var err error
 		secret, err = db.Secret(ctx, "play-hmac", func() ([]byte, error) {
 			b := make([]byte, 32)
 			_, err := rand.Read(b)
 			return b, err
 		})
 		if err != nil {
-			db.Close()
 			return nil, fmt.Errorf("play secret: %w", err)
 		}
 	}
-	deps := &commands.Deps{
-		Posts:  db,
-		Logger: log.With("component", "commands"),
-		Seed:   randomSeed,
-		Games:  db,
-		Secret: secret,
-		Events: db,
-		Daily:  db,
-		Now:    cfg.Now,
-	}
-	router := commands.NewRouter(deps)
-	b, err := bot.New(bot.Config{Token: cfg.Token, GuildID: cfg.GuildID}, router, log.With("component", "bot"))
+	session, err := bot.NewSession(cfg.Token)
 	if err != nil {
-		db.Close()
 		return nil, err
 	}
-	deps.Poster = b
+	contestLog := log.With("component", "contest")
+	announcer := commands.NewAnnouncer(bot.NewPoster(session), db, now)
+	contests := contest.Contests{
+		Dailies: contest.NewDailies(db, announcer, now, contestLog),
+		Events:  contest.NewEvents(db, announcer, now, contestLog),
+	}
+	games := play.NewService(db, now)
+	commandLog := log.With("component", "commands")
+	playFeature, err := commands.NewPlay(games, contests, secret, commandLog)
+	if err != nil {
+		return nil, err
+	}
+	features := append([]commands.Feature{
+		commands.NewMazes(db, contests, randomSeed, now),
+		playFeature,
+		commands.NewEvents(contests.Events, randomSeed),
+		commands.NewDaily(contests.Dailies, db, now),
+		commands.Help{},
+	}, opts.Extra...)
+	router := commands.NewRouter(commandLog, features...)
+	tickers := []bot.Ticker{
+		{Name: "game cleanup", Run: func(ctx context.Context) error {
+			n, err := games.Cleanup(ctx)
+			if n > 0 {
+				log.Info("deleted old games", "count", n)
+			}
+			return err
+		}},
+		{Name: "events", Run: contests.Events.Tick},
+		{Name: "daily posts", Run: contests.Dailies.Tick},
+	}
+	b, err := bot.New(bot.Config{GuildID: cfg.GuildID}, session, router, tickers, log.With("component", "bot"))
+	if err != nil {
+		return nil, err
+	}
 	app := &App{Router: router, db: db, bot: b, log: log}
 	if cfg.HTTPAddr != "" {
 		handler, err := b.InteractionsHandler(publicKey)
@@ -99,7 +145,6 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 			app.httpLn, err = net.Listen("tcp", cfg.HTTPAddr)
 		}
 		if err != nil {
-			db.Close()
 			return nil, fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
 		mux := http.NewServeMux()
@@ -198,7 +243,7 @@ func runBotMode(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, noTokenHelp)
 		return cli.Run(ctx, []string{"maze", "backtracking", "21"}, stdout, stderr)
 	}
-	app, err := NewApp(ctx, cfg, log)
+	app, err := NewApp(ctx, cfg, log, Options{})
 	if err != nil {
 		log.Error("start", "err", err)
 		return 1

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/joho/godotenv"
 )
@@ -24,8 +23,6 @@ type Config struct {
 	HTTPAddr  string // HTTP_ADDR: also serve POST /interactions here
 	LogLevel  string // LOG_LEVEL
 	LogFormat string // LOG_FORMAT
-	// Now is the clock, for tests; nil means the real one.
-	Now func() time.Time
 }
 
 // loadDotEnv reads .env into the environment if it exists.

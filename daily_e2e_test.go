@@ -43,14 +43,14 @@ func TestE2EDaily(t *testing.T) {
 	}
 
 	ctx := testContext(t)
-	if err := app.Router.Tick(ctx); err != nil {
+	if err := app.bot.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(fake.ChannelMessages(dailyChannel)); n != 0 {
 		t.Fatalf("%d messages in the daily channel before 09:00 in Seoul", n)
 	}
 	clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) // 09:00 in Seoul
-	if err := app.Router.Tick(ctx); err != nil {
+	if err := app.bot.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool {
@@ -69,12 +69,12 @@ func TestE2EDaily(t *testing.T) {
 	}
 
 	// Ticking again, and after a restart on the same database: no repost.
-	if err := app.Router.Tick(ctx); err != nil {
+	if err := app.bot.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	app.stop()
 	app = launchApp(t, app.dbPath)
-	if err := app.Router.Tick(ctx); err != nil {
+	if err := app.bot.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(fake.ChannelMessages(dailyChannel)); n != 1 {

@@ -77,7 +77,13 @@ func (c *testClock) Set(t time.Time) {
 
 func (c *testClock) Advance(d time.Duration) { c.Set(c.Now().Add(d)) }
 
-// e2eClock, when set, is the clock (Config.Now) of the apps started
+// testCommands is a feature of test-only commands.
+type testCommands []commands.Command
+
+func (c testCommands) Commands() []commands.Command   { return c }
+func (testCommands) Components() []commands.Component { return nil }
+
+// e2eClock, when set, is the clock (Options.Now) of the apps started
 // next; nil is the real one. A test that sets it resets it in Cleanup.
 var e2eClock func() time.Time
 
@@ -93,7 +99,7 @@ func startApp(t testing.TB, extra ...commands.Command) *testApp {
 // fake, so a test can restart the bot and keep Discord's state.
 func launchApp(t testing.TB, dbPath string, extra ...commands.Command) *testApp {
 	t.Helper()
-	return launchAppWith(t, Config{Token: fakediscord.DefaultToken, DBPath: dbPath, Now: e2eClock}, extra...)
+	return launchAppWith(t, Config{Token: fakediscord.DefaultToken, DBPath: dbPath}, extra...)
 }
 
 // launchAppWith starts an App with the given configuration and waits until
@@ -103,13 +109,10 @@ func launchAppWith(t testing.TB, cfg Config, extra ...commands.Command) *testApp
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	app, err := NewApp(ctx, cfg, log)
+	app, err := NewApp(ctx, cfg, log, Options{Now: e2eClock, Extra: []commands.Feature{testCommands(extra)}})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
-	}
-	for _, c := range extra {
-		app.Router.AddCommand(c)
 	}
 	_, _, putsBefore := fake.Commands()
 	done := make(chan error, 1)
@@ -523,7 +526,7 @@ func TestE2EGuildSync(t *testing.T) {
 	fake.Reset()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	app, err := NewApp(ctx, Config{Token: fakediscord.DefaultToken, GuildID: fakediscord.DefaultGuildID, DBPath: filepath.Join(t.TempDir(), "db")}, slog.New(slog.DiscardHandler))
+	app, err := NewApp(ctx, Config{Token: fakediscord.DefaultToken, GuildID: fakediscord.DefaultGuildID, DBPath: filepath.Join(t.TempDir(), "db")}, slog.New(slog.DiscardHandler), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

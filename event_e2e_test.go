@@ -8,7 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands"
+	"mazebot/contest"
 	"mazebot/internal/fakediscord"
 	"mazebot/mazecore"
 	"mazebot/render"
@@ -176,17 +176,17 @@ func TestE2EEvent(t *testing.T) {
 	// Two more within the throttle interval wait for the next tick.
 	playToGoal(t, clock, mazeMsg, m, bob, 300*time.Millisecond)
 	playToGoal(t, clock, mazeMsg, m, cy, 500*time.Millisecond)
-	if clock.Now().Sub(firstEdit) >= commands.BoardEditInterval {
+	if clock.Now().Sub(firstEdit) >= contest.BoardEditInterval {
 		t.Fatal("the games took longer than one throttle interval")
 	}
-	if err := app.Router.Tick(ctx); err != nil {
+	if err := app.bot.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := fake.Message(board.ID); got.Edits != 1 {
 		t.Fatalf("board edited %d times within the interval, want 1", got.Edits)
 	}
-	clock.Advance(commands.BoardEditInterval)
-	if err := app.Router.Tick(ctx); err != nil {
+	clock.Advance(contest.BoardEditInterval)
+	if err := app.bot.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	got = waitEdits(t, board.ID, 2)

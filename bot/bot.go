@@ -15,9 +15,8 @@ import (
 	"mazebot/commands"
 )
 
-// Config is what the bot needs to reach Discord.
+// Config tunes the bot.
 type Config struct {
-	Token   string // the bot token, with or without the "Bot " prefix
 	GuildID string // sync commands to this guild only (instant); "" = global
 	// AutoDeferAfter: a handler still working after this long is deferred
 	// for it, well inside Discord's 3 s limit. Zero means 1.5 s.
@@ -36,8 +35,14 @@ type Config struct {
 type Dispatcher interface {
 	Dispatch(ctx context.Context, ix *discordgo.Interaction, respond commands.Responder)
 	Definitions() []*discordgo.ApplicationCommand
-	// Tick runs scheduled work (daily posts, ending events).
-	Tick(ctx context.Context) error
+}
+
+// Ticker is scheduled work (daily posts, ending events, cleanup), run at
+// start, to catch up on what fell due while the bot was down, and then
+// every TickEvery. It must be idempotent.
+type Ticker struct {
+	Name string
+	Run  func(ctx context.Context) error
 }
 
 // Bot is a running gateway connection.
@@ -46,6 +51,7 @@ type Bot struct {
 	session *discordgo.Session
 	rest    restAPI // the session; tests substitute a recorder
 	router  Dispatcher
+	tickers []Ticker
 	log     *slog.Logger
 
 	ready chan *discordgo.Ready
@@ -59,9 +65,10 @@ type Bot struct {
 	inflight sync.WaitGroup
 }
 
-// New prepares a bot; Run connects it.
-func New(cfg Config, router Dispatcher, log *slog.Logger) (*Bot, error) {
-	token := strings.TrimSpace(cfg.Token)
+// NewSession makes the discordgo session for a bot token, not yet
+// connected: a Poster can use its REST side before the Bot exists.
+func NewSession(token string) (*discordgo.Session, error) {
+	token = strings.TrimSpace(token)
 	if token == "" {
 		return nil, errors.New("no bot token")
 	}
@@ -75,6 +82,12 @@ func New(cfg Config, router Dispatcher, log *slog.Logger) (*Bot, error) {
 	// Interactions reach a bot whatever its intents; ask for nothing more.
 	session.Identify.Intents = discordgo.IntentsGuilds
 	session.LogLevel = discordgo.LogWarning
+	return session, nil
+}
+
+// New prepares a bot on session, dispatching to router and running
+// tickers; Run connects it.
+func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ticker, log *slog.Logger) (*Bot, error) {
 	if cfg.AutoDeferAfter == 0 {
 		cfg.AutoDeferAfter = 1500 * time.Millisecond
 	}
@@ -88,7 +101,7 @@ func New(cfg Config, router Dispatcher, log *slog.Logger) (*Bot, error) {
 		cfg.TickEvery = 15 * time.Second
 	}
 	work, cancel := context.WithCancel(context.Background())
-	b := &Bot{cfg: cfg, session: session, rest: session, router: router, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
+	b := &Bot{cfg: cfg, session: session, rest: session, router: router, tickers: tickers, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
 	session.AddHandler(b.onReady)
 	session.AddHandler(b.onInteraction)
 	session.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) { log.Info("gateway resumed") })
@@ -138,7 +151,7 @@ func (b *Bot) tickLoop(ctx context.Context) {
 	for {
 		if b.begin() {
 			tickCtx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
-			if err := b.router.Tick(tickCtx); err != nil {
+			if err := b.Tick(tickCtx); err != nil {
 				b.log.Error("scheduled work", "err", err)
 			}
 			cancel()
@@ -150,6 +163,29 @@ func (b *Bot) tickLoop(ctx context.Context) {
 		case <-ticker.C:
 		}
 	}
+}
+
+// Tick runs every ticker once, now; their errors are joined. The loop
+// calls it, and so can a test that moves a clock.
+func (b *Bot) Tick(ctx context.Context) error {
+	var errs []error
+	for _, t := range b.tickers {
+		if err := runTicker(ctx, t); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", t.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// runTicker runs one ticker: a failing or panicking one doesn't stop the
+// others.
+func runTicker(ctx context.Context, t Ticker) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return t.Run(ctx)
 }
 
 func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {

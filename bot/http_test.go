@@ -27,7 +27,6 @@ func (f stubRouter) Dispatch(ctx context.Context, ix *discordgo.Interaction, res
 	f(ctx, ix, respond)
 }
 func (stubRouter) Definitions() []*discordgo.ApplicationCommand { return nil }
-func (stubRouter) Tick(context.Context) error                   { return nil }
 
 // editREST also records the files of edits.
 type editREST struct {
@@ -60,7 +59,11 @@ type endpoint struct {
 
 func newEndpoint(t *testing.T, handle stubRouter) *endpoint {
 	t.Helper()
-	b, err := New(Config{Token: "test", AutoDeferAfter: 100 * time.Millisecond}, handle, slog.New(slog.DiscardHandler))
+	session, err := NewSession("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(Config{AutoDeferAfter: 100 * time.Millisecond}, session, handle, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,16 @@ import (
 	"mazebot/commands"
 )
 
-// Post sends a message to a channel: the commands.Poster of scheduled work.
-func (b *Bot) Post(ctx context.Context, channelID string, r commands.Reply) (string, error) {
-	msg, err := b.session.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+// Poster sends and edits channel messages over the REST API: the
+// commands.Poster of scheduled work. It needs no gateway connection.
+type Poster struct{ session *discordgo.Session }
+
+// NewPoster posts through session's REST side.
+func NewPoster(session *discordgo.Session) *Poster { return &Poster{session: session} }
+
+// Post sends a message to a channel.
+func (p *Poster) Post(ctx context.Context, channelID string, r commands.Reply) (string, error) {
+	msg, err := p.session.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
 		Content:         r.Content,
 		Embeds:          r.Embeds,
 		Components:      r.Components,
@@ -25,7 +32,7 @@ func (b *Bot) Post(ctx context.Context, channelID string, r commands.Reply) (str
 }
 
 // Edit replaces a channel message's content, embeds and buttons.
-func (b *Bot) Edit(ctx context.Context, channelID, messageID string, r commands.Reply) error {
+func (p *Poster) Edit(ctx context.Context, channelID, messageID string, r commands.Reply) error {
 	components := nonNilComponents(r.Components)
 	embeds := r.Embeds
 	if embeds == nil {
@@ -35,13 +42,13 @@ func (b *Bot) Edit(ctx context.Context, channelID, messageID string, r commands.
 	if len(r.Files) > 0 {
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 	}
-	if _, err := b.session.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
+	if _, err := p.session.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
 		return fmt.Errorf("edit message %s in channel %s: %w", messageID, channelID, err)
 	}
 	return nil
 }
 
-var _ commands.Poster = (*Bot)(nil)
+var _ commands.Poster = (*Poster)(nil)
 
 // noPings lets a scheduled post name members (<@id> renders as their name)
 // without notifying each of them: a leaderboard is not a summons.

@@ -1,9 +1,16 @@
-// Package commands holds mazebot's slash commands, message commands and
-// button handlers: each turns an interaction into a reply through a small
-// Responder, with no network of its own, so every handler runs in tests
-// against a recorder or, through package bot, against a fake Discord.
+// Package commands is mazebot's Discord adapter: the slash commands, the
+// message command and the buttons, each turned from an interaction into a
+// call to the domain (play, contest, mazecore) and a reply, through a small
+// Responder, so every handler runs in tests against a recorder or, through
+// package bot, against a fake Discord.
 //
-// One file per command holds its definition and its handler; Router collects
-// them, dispatches interactions, and turns errors and panics into ephemeral
-// replies. It imports mazecore, render and store; never bot or sqlite.
+// It holds what is Discord's: command definitions, options, custom IDs and
+// their signatures, language and presentation. Rules live in the domain;
+// storage is reached only through the domain's interfaces. Each Feature
+// (Mazes, Play, Daily, Events, Help) is built with what it needs and
+// registered on the Router only when configured. The Announcer makes the
+// domain's channel posts.
+//
+// It imports mazecore, play, contest and render; never bot, database/sql
+// or a store adapter.
 package commands

@@ -10,12 +10,17 @@ import (
 	"mazebot/mazecore"
 )
 
-func helpCommand() Command {
-	return Command{
+// Help is /help.
+type Help struct{}
+
+func (Help) Commands() []Command {
+	return []Command{{
 		Definition: &discordgo.ApplicationCommand{Name: "help", Description: "How to use mazebot"},
 		Handle:     handleHelp,
-	}
+	}}
 }
+
+func (Help) Components() []Component { return nil }
 
 func handleHelp(ctx context.Context, in *Interaction) error {
 	var algos []string

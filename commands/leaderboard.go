@@ -2,13 +2,12 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/store"
+	"mazebot/contest"
 )
 
 // Periods of /leaderboard.
@@ -18,10 +17,10 @@ const (
 	periodAll   = "all"
 )
 
-// leaderboardTop is how many members the embed lists.
+// leaderboardTop is how many members a board lists.
 const leaderboardTop = 10
 
-func leaderboardCommand() Command {
+func leaderboardCommand(f *Daily) Command {
 	return Command{
 		Definition: &discordgo.ApplicationCommand{
 			Name:        "leaderboard",
@@ -32,56 +31,15 @@ func leaderboardCommand() Command {
 				}},
 			},
 		},
-		Handle: handleLeaderboard,
+		Handle: f.handleLeaderboard,
 	}
 }
 
-// boardEntry is one member's line: the sort key (compared whole for shared
-// ranks) and what the line says.
-type boardEntry struct {
+// boardLine is one member's line of a leaderboard.
+type boardLine struct {
 	userID string
-	key    [3]int64
-	text   string
 	rank   int
-}
-
-// rankEntries gives equal keys the same rank, "1, 1, 3" style. entries
-// must be sorted.
-func rankEntries(entries []boardEntry) []boardEntry {
-	for i := range entries {
-		if i > 0 && entries[i].key == entries[i-1].key {
-			entries[i].rank = entries[i-1].rank
-		} else {
-			entries[i].rank = i + 1
-		}
-	}
-	return entries
-}
-
-// dailyDayEntries ranks one day's bests by time, then tiles; the store's
-// order (then earlier finish) orders members who share a rank.
-func dailyDayEntries(bests []store.DailyResult) []boardEntry {
-	entries := make([]boardEntry, len(bests))
-	for i, b := range bests {
-		entries[i] = boardEntry{userID: b.UserID, key: [3]int64{b.Elapsed.Milliseconds(), int64(b.Tiles)},
-			text: fmt.Sprintf("%s · %d tiles", formatElapsed(b.Elapsed), b.Tiles)}
-	}
-	return rankEntries(entries)
-}
-
-// dailyTotalEntries ranks totals by days solved, then total time, then
-// total tiles.
-func dailyTotalEntries(totals []store.DailyTotal) []boardEntry {
-	entries := make([]boardEntry, len(totals))
-	for i, t := range totals {
-		days := "days"
-		if t.Days == 1 {
-			days = "day"
-		}
-		entries[i] = boardEntry{userID: t.UserID, key: [3]int64{-int64(t.Days), t.Elapsed.Milliseconds(), int64(t.Tiles)},
-			text: fmt.Sprintf("%d %s · %s total", t.Days, days, formatElapsed(t.Elapsed))}
-	}
-	return rankEntries(entries)
+	text   string
 }
 
 func rankBadge(rank int) string {
@@ -96,84 +54,85 @@ func rankBadge(rank int) string {
 	return fmt.Sprintf("`#%d`", rank)
 }
 
-func handleLeaderboard(ctx context.Context, in *Interaction) error {
-	ds := in.Deps.Daily
-	if ds == nil {
-		return errors.New("leaderboard is not configured: Deps.Daily is missing")
-	}
+func (f *Daily) handleLeaderboard(ctx context.Context, in *Interaction) error {
 	if in.GuildID == "" {
 		return userErrorf("Leaderboards belong to a server: use /leaderboard in a server channel, not in DMs.")
 	}
-	_, loc, err := dailySettings(ctx, ds, in.GuildID)
+	day, err := f.dailies.Today(ctx, in.GuildID)
 	if err != nil {
 		return err
 	}
-	today := localDate(in.Deps.Now(), loc)
+	today := day.Date
 	period := commandOptions(in).string("period", periodDaily)
 	var (
-		entries []boardEntry
-		title   string
-		empty   string
+		lines []boardLine
+		title string
+		empty string
 	)
 	switch period {
 	case periodDaily:
-		bests, err := ds.DailyBests(ctx, in.GuildID, today)
+		standings, err := f.dailies.Day(ctx, in.GuildID, today)
 		if err != nil {
 			return err
 		}
-		entries = dailyDayEntries(bests)
-		title = fmt.Sprintf("🏆 Daily #%d leaderboard · %s", dailyNumber(today), today)
+		for _, s := range standings {
+			lines = append(lines, boardLine{s.UserID, s.Rank, fmt.Sprintf("%s · %d tiles", formatDuration(s.Elapsed, false), s.Tiles)})
+		}
+		title = fmt.Sprintf("🏆 Daily #%d leaderboard · %s", day.Number(), today)
 		empty = "Nobody has solved today's daily yet. Be the first: /daily today, then **Play**."
 	case periodWeek, periodAll:
-		from := ""
+		from := contest.FirstDate
 		title = "🏆 Daily leaderboard · all time"
 		if period == periodWeek {
-			from = addDays(today, -6)
+			from = today.AddDays(-6)
 			title = fmt.Sprintf("🏆 Daily leaderboard · %s to %s", from, today)
 		}
-		totals, err := ds.DailyTotals(ctx, in.GuildID, from, today)
+		totals, err := f.dailies.Totals(ctx, in.GuildID, from, today)
 		if err != nil {
 			return err
 		}
-		entries = dailyTotalEntries(totals)
+		for _, t := range totals {
+			days := "days"
+			if t.Days == 1 {
+				days = "day"
+			}
+			lines = append(lines, boardLine{t.UserID, t.Rank, fmt.Sprintf("%d %s · %s total", t.Days, days, formatDuration(t.Elapsed, false))})
+		}
 		empty = "No daily results yet. Start with /daily today, then **Play**."
 	default:
 		return userErrorf("Unknown period %q: use daily, week or all.", sanitize(period))
 	}
 
-	var lines []string
-	for _, e := range entries[:min(len(entries), leaderboardTop)] {
-		line := fmt.Sprintf("%s <@%s> · %s", rankBadge(e.rank), e.userID, e.text)
-		streak, err := memberStreak(ctx, ds, in.GuildID, e.userID, today)
+	var top []string
+	for _, l := range lines[:min(len(lines), leaderboardTop)] {
+		line := fmt.Sprintf("%s <@%s> · %s", rankBadge(l.rank), l.userID, l.text)
+		streak, err := f.dailies.Streak(ctx, in.GuildID, l.userID, today)
 		if err != nil {
 			return err
 		}
 		if streak > 0 {
 			line += fmt.Sprintf(" · 🔥%d", streak)
 		}
-		lines = append(lines, line)
+		top = append(top, line)
 	}
 	description := empty
-	if len(lines) > 0 {
-		description = strings.Join(lines, "\n")
+	if len(top) > 0 {
+		description = strings.Join(top, "\n")
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       title,
 		Description: description,
 		Color:       0xF1C40F,
-		Footer:      &discordgo.MessageEmbedFooter{Text: ownRank(entries, in.UserID(), period)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: ownRank(lines, in.UserID(), period)},
 	}
-	if err := in.Respond.Reply(ctx, Reply{Embeds: []*discordgo.MessageEmbed{embed}}); err != nil {
-		return fmt.Errorf("reply: %w", err)
-	}
-	return nil
+	return answer(ctx, in, Reply{Embeds: []*discordgo.MessageEmbed{embed}})
 }
 
 // ownRank is the caller's line, also when outside the top.
-func ownRank(entries []boardEntry, userID, period string) string {
-	for _, e := range entries {
-		if e.userID == userID {
-			return fmt.Sprintf("Your rank: #%d of %d · %s", e.rank, len(entries), e.text)
+func ownRank(lines []boardLine, userID, period string) string {
+	for _, l := range lines {
+		if l.userID == userID {
+			return fmt.Sprintf("Your rank: #%d of %d · %s", l.rank, len(lines), l.text)
 		}
 	}
 	if period == periodDaily {

@@ -4,29 +4,56 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/contest"
 	"mazebot/mazecore"
 	"mazebot/render"
-	"mazebot/store"
 )
 
 // Defaults for a bare /maze.
 const (
-	defaultAlgorithm = mazecore.Backtracking
-	defaultSize      = 21
+	defaultAlgorithm = contest.DefaultAlgorithm
+	defaultSize      = contest.DefaultSize
 	maxSeed          = 1<<53 - 1 // Discord's largest integer option
 )
 
-func mazeCommand() Command {
-	choices := algorithmChoices()
-	return Command{
-		Definition: &discordgo.ApplicationCommand{
+// PostLog is where the mazes shown in channels are recorded, for a bare
+// /solve there.
+type PostLog interface {
+	AddPost(ctx context.Context, p contest.Post) error
+	LastPost(ctx context.Context, channelID string) (contest.Post, error)
+}
+
+// Embargo says whether a maze's solution is held back (a running daily
+// or event) and until when.
+type Embargo interface {
+	Held(ctx context.Context, maze mazecore.ID, guildID string) (contest.Hold, error)
+}
+
+// Mazes is /maze, /solve and its message menu, and the Solve button.
+type Mazes struct {
+	posts   PostLog
+	embargo Embargo
+	seed    func() uint64
+	now     func() time.Time
+}
+
+// NewMazes makes mazes with random seeds from seed, records where they
+// are shown in posts, and holds back the solutions embargo holds.
+func NewMazes(posts PostLog, embargo Embargo, seed func() uint64, now func() time.Time) *Mazes {
+	return &Mazes{posts: posts, embargo: embargo, seed: seed, now: now}
+}
+
+func (f *Mazes) Commands() []Command {
+	return []Command{
+		{Definition: &discordgo.ApplicationCommand{
 			Name:        "maze",
 			Description: "Generate a fresh maze",
 			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionString, Name: "algorithm", Description: "How to carve it (default: backtracking)", Choices: choices},
+				algorithmOption("How to carve it (default: backtracking)", false),
 				intOption("size", fmt.Sprintf("Width in tiles, odd, %d–%d (default %d)", mazecore.MinSize, PNGMaxSide, defaultSize), mazecore.MinSize, PNGMaxSide),
 				intOption("height", "Height in tiles if different from size", mazecore.MinSize, PNGMaxSide),
 				{Type: discordgo.ApplicationCommandOptionString, Name: "render", Description: "auto: emoji when small, PNG when big; gif animates the carving", Choices: []*discordgo.ApplicationCommandOptionChoice{
@@ -35,9 +62,20 @@ func mazeCommand() Command {
 				}},
 				intOption("seed", "Seed for a reproducible maze (default: random)", 0, maxSeed),
 			},
-		},
-		Handle: handleMaze,
+		}, Handle: f.handleMaze},
+		{Definition: &discordgo.ApplicationCommand{
+			Name:        "solve",
+			Description: "Reveal the shortest path of a maze (a spoiler)",
+			Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionString, Name: "id", Description: "The maze ID (default: the last maze in this channel)", MaxLength: 40},
+			},
+		}, Handle: f.handleSolve},
+		{Definition: &discordgo.ApplicationCommand{Name: solveMessageCommandName, Type: discordgo.MessageApplicationCommand}, Handle: f.handleSolveMessage},
 	}
+}
+
+func (f *Mazes) Components() []Component {
+	return []Component{{Prefix: solvePrefix, Handle: f.handleSolveButton}}
 }
 
 // mazeRequest is a validated /maze.
@@ -47,29 +85,35 @@ type mazeRequest struct {
 	notices []string // said to the member privately, e.g. rounding
 }
 
-func parseMazeRequest(in *Interaction) (mazeRequest, error) {
+func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	opts := commandOptions(in)
 	req := mazeRequest{mode: opts.string("render", renderAuto)}
 	switch req.mode {
 	case renderAuto, renderEmoji, renderPNG, renderGIF:
 	default:
-		return req, userErrorf("Unknown render %q: use auto, emoji, png or gif.", req.mode)
+		return req, userErrorf("Unknown render %q: use auto, emoji, png or gif.", sanitize(req.mode))
 	}
-	algo, err := mazecore.ParseAlgorithm(opts.string("algorithm", defaultAlgorithm.String()))
-	if err != nil {
-		return req, userError(err, err.Error()+".")
-	}
-	width, err := sideOption(opts, "size", defaultSize, &req)
+	algo, err := opts.algorithm(defaultAlgorithm)
 	if err != nil {
 		return req, err
 	}
-	height, err := sideOption(opts, "height", width, &req)
+	const why = " (emoji grids up to 43)"
+	width, notice, err := opts.size("size", defaultSize, PNGMaxSide, why)
 	if err != nil {
 		return req, err
+	}
+	height, heightNotice, err := opts.size("height", width, PNGMaxSide, why)
+	if err != nil {
+		return req, err
+	}
+	for _, n := range []string{notice, heightNotice} {
+		if n != "" {
+			req.notices = append(req.notices, n)
+		}
 	}
 	seed, ok := opts.int("seed")
 	if !ok {
-		seed = int64(in.Deps.Seed() & maxSeed)
+		seed = int64(f.seed() & maxSeed)
 	} else if seed < 0 || seed > maxSeed {
 		return req, userErrorf("The seed must be a whole number from 0 to %d.", int64(maxSeed))
 	}
@@ -80,38 +124,18 @@ func parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	return req, nil
 }
 
-// sideOption reads a size option, rounding an even size up and noting it.
-func sideOption(opts options, name string, fallback int, req *mazeRequest) (int, error) {
-	raw, ok := opts.int(name)
-	if !ok {
-		return fallback, nil
-	}
-	clamped := raw
-	if clamped > int64(mazecore.MaxSize) || clamped < -1 {
-		clamped = mazecore.MaxSize + 1 // out of range either way; keeps the int conversion safe
-	}
-	side, rounded, err := mazecore.NormalizeSize(int(clamped), PNGMaxSide)
-	if err != nil {
-		return 0, userError(err, fmt.Sprintf("The %s must be an odd number of tiles from %d to %d (emoji grids up to 43). You asked for %d.", name, mazecore.MinSize, PNGMaxSide, raw))
-	}
-	if rounded {
-		req.notices = append(req.notices, fmt.Sprintf("Maze sides are odd (walls sit on even tiles), so %s %d was rounded up to %d.", name, raw, side))
-	}
-	return side, nil
-}
-
-func handleMaze(ctx context.Context, in *Interaction) error {
-	req, err := parseMazeRequest(in)
+func (f *Mazes) handleMaze(ctx context.Context, in *Interaction) error {
+	req, err := f.parseMazeRequest(in)
 	if err != nil {
 		return err
 	}
-	m, err := mazecore.Generate(req.id)
+	m, err := generate(req.id)
 	if err != nil {
-		return fmt.Errorf("generate %v: %w", req.id, err)
+		return err
 	}
 	if req.mode == renderGIF || (req.mode != renderEmoji && isSlowPNG(m)) {
-		if err := in.Respond.Defer(ctx, false); err != nil {
-			return fmt.Errorf("defer: %w", err)
+		if err := deferReply(ctx, in, false); err != nil {
+			return err
 		}
 	}
 	reply, err := mazeMessage(m, req.mode)
@@ -121,11 +145,11 @@ func handleMaze(ctx context.Context, in *Interaction) error {
 	// Recorded before it is shown, so a /solve typed the moment the maze
 	// appears finds it. A failed reply leaves a post whose maze nobody saw;
 	// /solve then reveals a maze that is only reachable by its ID anyway.
-	if err := recordPost(ctx, in, req.id); err != nil {
+	if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", req.id, f.now()); err != nil {
 		return err
 	}
-	if err := in.Respond.Reply(ctx, reply); err != nil {
-		return fmt.Errorf("reply: %w", err)
+	if err := answer(ctx, in, reply); err != nil {
+		return err
 	}
 	for _, notice := range req.notices {
 		if err := in.Respond.Followup(ctx, Reply{Content: "ℹ️ " + notice, Ephemeral: true}); err != nil {
@@ -135,27 +159,23 @@ func handleMaze(ctx context.Context, in *Interaction) error {
 	return nil
 }
 
-// recordPost remembers the maze as the channel's latest, for /solve.
-func recordPost(ctx context.Context, in *Interaction, id mazecore.ID) error {
-	post := store.Post{MazeID: id.String(), GuildID: in.GuildID, ChannelID: in.ChannelID, AuthorID: in.UserID(), PostedAt: in.Deps.Now()}
-	if err := in.Deps.Posts.AddPost(ctx, post); err != nil {
+// recordPost remembers a maze as the channel's latest, for /solve.
+func recordPost(ctx context.Context, posts PostLog, guildID, channelID, messageID string, id mazecore.ID, at time.Time) error {
+	post := contest.Post{MazeID: id, GuildID: guildID, ChannelID: channelID, MessageID: messageID, PostedAt: at}
+	if err := posts.AddPost(ctx, post); err != nil {
 		return fmt.Errorf("record post: %w", err)
 	}
 	return nil
 }
 
 // lastMaze finds the last maze posted in the channel.
-func lastMaze(ctx context.Context, in *Interaction) (mazecore.ID, error) {
-	post, err := in.Deps.Posts.LastPost(ctx, in.ChannelID)
-	if errors.Is(err, store.ErrNotFound) {
+func (f *Mazes) lastMaze(ctx context.Context, in *Interaction) (mazecore.ID, error) {
+	post, err := f.posts.LastPost(ctx, in.ChannelID)
+	if errors.Is(err, contest.ErrNotFound) {
 		return mazecore.ID{}, userError(err, "No maze has been posted in this channel yet. Make one with /maze, or give an ID: /solve id:<maze ID>.")
 	}
 	if err != nil {
 		return mazecore.ID{}, fmt.Errorf("last post in %s: %w", in.ChannelID, err)
 	}
-	id, err := mazecore.Parse(post.MazeID)
-	if err != nil {
-		return mazecore.ID{}, fmt.Errorf("stored maze ID %q: %w", post.MazeID, err)
-	}
-	return id, nil
+	return post.MazeID, nil
 }

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"fmt"
+
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/mazecore"
@@ -44,6 +46,41 @@ func (o options) int(name string) (int64, bool) {
 	return 0, false
 }
 
+// size reads a maze side option, from mazecore.MinSize to max tiles, or
+// fallback when it is absent. An even size is rounded up, and the notice
+// says so; a size out of range is refused, with why the range is what it is.
+func (o options) size(name string, fallback, max int, why string) (side int, notice string, err error) {
+	raw, ok := o.int(name)
+	if !ok {
+		return fallback, "", nil
+	}
+	clamped := raw
+	if clamped > int64(mazecore.MaxSize) || clamped < -1 {
+		clamped = mazecore.MaxSize + 1 // out of range either way; keeps the int conversion safe
+	}
+	side, rounded, err := mazecore.NormalizeSize(int(clamped), max)
+	if err != nil {
+		return 0, "", userError(err, fmt.Sprintf("The %s must be an odd number of tiles from %d to %d%s. You asked for %d.", name, mazecore.MinSize, max, why, raw))
+	}
+	if rounded {
+		notice = fmt.Sprintf("Maze sides are odd (walls sit on even tiles), so %s %d was rounded up to %d.", name, raw, side)
+	}
+	return side, notice, nil
+}
+
+// algorithm reads an algorithm option, or fallback when it is absent.
+func (o options) algorithm(fallback mazecore.Algorithm) (mazecore.Algorithm, error) {
+	name := o.string("algorithm", "")
+	if name == "" {
+		return fallback, nil
+	}
+	algo, err := mazecore.ParseAlgorithm(name)
+	if err != nil {
+		return 0, userError(err, fmt.Sprintf("Unknown algorithm %q: choose one of %s.", sanitize(name), algorithmList()))
+	}
+	return algo, nil
+}
+
 func intOption(name, description string, min, max float64) *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{
 		Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: description,
@@ -51,13 +88,21 @@ func intOption(name, description string, min, max float64) *discordgo.Applicatio
 	}
 }
 
-// algorithmChoices lists the algorithms for a command option.
-func algorithmChoices() []*discordgo.ApplicationCommandOptionChoice {
+// algorithmOption is the algorithm choice of a command.
+func algorithmOption(description string, required bool) *discordgo.ApplicationCommandOption {
 	choices := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(mazecore.Algorithms))
 	for _, a := range mazecore.Algorithms {
 		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: a.Title(), Value: a.String()})
 	}
-	return choices
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "algorithm", Description: description, Choices: choices, Required: required}
+}
+
+// channelOption picks a text or announcement channel.
+func channelOption(description string, required bool) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionChannel, Name: "channel", Description: description, Required: required,
+		ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews},
+	}
 }
 
 // subcommand returns the subcommand's name and its options.
@@ -72,4 +117,17 @@ func subcommand(in *Interaction) (string, options) {
 		opts[o.Name] = o
 	}
 	return sub.Name, opts
+}
+
+// requireManager refuses DMs and members without Manage Server (or
+// Administrator, which implies it), as Discord computed for this channel:
+// the command's default permissions hide it, but overrides can change that.
+func requireManager(in *Interaction, action, hint string) error {
+	if in.GuildID == "" || in.Member == nil {
+		return userErrorf("Only a server's managers can %s: use the command in a server channel.", action)
+	}
+	if in.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
+		return userErrorf("Only members with the **Manage Server** permission can %s. %s", action, hint)
+	}
+	return nil
 }

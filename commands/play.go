@@ -7,44 +7,23 @@ import (
 	"encoding/base32"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/contest"
 	"mazebot/mazecore"
+	"mazebot/play"
 	"mazebot/render"
-	"mazebot/store"
 )
 
-// Games is the part of the store play mode needs.
-type Games interface {
-	CreateGame(ctx context.Context, g store.Game) (int64, error)
-	Game(ctx context.Context, id int64) (store.Game, error)
-	SaveMove(ctx context.Context, g store.Game, prevSeq int) error
-	FinishGame(ctx context.Context, g store.Game, prevSeq int, f *store.Finish) error
-	DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error)
-}
-
 const (
-	// MaxPlaySide is the largest maze side play mode accepts: a game's
-	// trail (one bit a tile) is rewritten on every move, and a bigger maze
-	// would take hundreds of clicks even with corridor runs.
-	MaxPlaySide = 201
 	// playWindow is the side of the emoji window shown around the player
 	// on a maze too big to show whole.
 	playWindow = 15
-	// gameTTL is how long after its start a game takes moves.
-	gameTTL = 24 * time.Hour
-	// gameRetention is how long a game row is kept; well past gameTTL, so
-	// a late click still finds its game and hears that it expired.
-	gameRetention = 7 * 24 * time.Hour
-	// gameCleanupEvery spaces the deletions: the ticker runs every few
-	// seconds, old games need not go that fast.
-	gameCleanupEvery = time.Hour
 	// playReserve is the room kept beside the grid for the header, hint and
 	// result lines. Deciding "whole or window" with a fixed reserve keeps
 	// the view from switching mid-game as the counters grow.
@@ -69,15 +48,47 @@ const (
 	actMap    byte = 'm'
 )
 
-const (
-	// macLength characters of base32 carry 50 bits: guessing one takes
-	// about 10^15 clicks, each a rate-limited Discord interaction.
-	macLength = 10
-)
+// macLength characters of base32 carry 50 bits: guessing one takes about
+// 10^15 clicks, each a rate-limited Discord interaction.
+const macLength = 10
 
 var actionDirs = map[byte]mazecore.Dir{actNorth: mazecore.North, actEast: mazecore.East, actSouth: mazecore.South, actWest: mazecore.West}
 
 var macEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// Contests is what play asks of the competitions: which one a new game
+// counts for, what a win earns, and whether a solution is held back.
+type Contests interface {
+	For(ctx context.Context, guildID, channelID string, maze mazecore.ID) (contest.Key, error)
+	Finish(ctx context.Context, r play.Result) (contest.Award, error)
+	Embargo
+}
+
+// Play is the Play button under a maze and the buttons of a game.
+type Play struct {
+	games    *play.Service
+	contests Contests
+	// secret signs the buttons; every process sharing the store must use
+	// the same one.
+	secret []byte
+	log    *slog.Logger
+}
+
+// NewPlay runs games in games, counting them for contests, with buttons
+// signed by secret. An empty secret would make buttons forgeable: it is
+// refused.
+func NewPlay(games *play.Service, contests Contests, secret []byte, log *slog.Logger) (*Play, error) {
+	if len(secret) == 0 {
+		return nil, errors.New("play: no secret to sign buttons with")
+	}
+	return &Play{games: games, contests: contests, secret: secret, log: log}, nil
+}
+
+func (f *Play) Commands() []Command { return nil }
+
+func (f *Play) Components() []Component {
+	return []Component{{Prefix: playPrefix, Handle: f.handlePlay}, {Prefix: movePrefix, Handle: f.handleMove}}
+}
 
 // buttonMAC signs one button for one member. Every field is part of the
 // message, the user ID included, so a button works only for its owner.
@@ -138,200 +149,80 @@ func canonicalNumber(s string) bool {
 
 var (
 	errGameOver    = userErrorf("This game is over — press **Play** under the maze to start a new one.")
-	errGameExpired = userErrorf("This game has expired (a game lasts %d hours) — press **Play** under the maze to start a new one.", int(gameTTL.Hours()))
+	errGameExpired = userErrorf("This game has expired (a game lasts %d hours) — press **Play** under the maze to start a new one.", int(play.TTL.Hours()))
 )
 
-// gameCleanup is the ticker that deletes games past gameRetention, at most
-// once per gameCleanupEvery.
-func gameCleanup(d *Deps) Ticker {
-	var (
-		mu   sync.Mutex
-		last time.Time
-	)
-	return func(ctx context.Context, now time.Time) error {
-		if d.Games == nil {
-			return nil
-		}
-		mu.Lock()
-		due := last.IsZero() || now.Sub(last) >= gameCleanupEvery
-		if due {
-			last = now
-		}
-		mu.Unlock()
-		if !due {
-			return nil
-		}
-		n, err := d.Games.DeleteGamesBefore(ctx, now.Add(-gameRetention))
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			d.Logger.Info("deleted old games", "count", n)
-		}
-		return nil
+// gameError turns play's refusals into what the member reads.
+func gameError(err error) error {
+	switch {
+	case errors.Is(err, play.ErrOver):
+		return errGameOver
+	case errors.Is(err, play.ErrExpired):
+		return errGameExpired
+	case errors.Is(err, play.ErrNotYours):
+		return errInvalidButton // the MAC already ties the button to its owner; belt and braces
 	}
-}
-
-func playButton() Component  { return Component{Prefix: playPrefix, Handle: handlePlay} }
-func moveButtons() Component { return Component{Prefix: movePrefix, Handle: handleMove} }
-
-// playDeps returns the store and key play mode needs, or an internal error
-// when the bot was wired without them: unsigned buttons would be forgeable.
-func playDeps(in *Interaction) (Games, []byte, error) {
-	if in.Deps.Games == nil || len(in.Deps.Secret) == 0 {
-		return nil, nil, errors.New("play mode is not configured: Deps.Games or Deps.Secret is missing")
-	}
-	return in.Deps.Games, in.Deps.Secret, nil
+	return err
 }
 
 // handlePlay starts a game for the member who pressed Play under a maze.
-func handlePlay(ctx context.Context, in *Interaction) error {
-	games, secret, err := playDeps(in)
-	if err != nil {
-		return err
-	}
+func (f *Play) handlePlay(ctx context.Context, in *Interaction) error {
 	_, text, _ := strings.Cut(in.MessageComponentData().CustomID, ":")
 	id, err := mazecore.Parse(text)
 	if err != nil {
 		return userError(err, fmt.Sprintf("`%s` is not a maze ID, so I can't start a game on it.", sanitize(text)))
 	}
-	if id.Width > MaxPlaySide || id.Height > MaxPlaySide {
-		return userErrorf("Play works on mazes up to %d×%d tiles; this one is %d×%d. Make a smaller one with /maze.", MaxPlaySide, MaxPlaySide, id.Width, id.Height)
+	if id.Width > play.MaxSide || id.Height > play.MaxSide {
+		return userErrorf("Play works on mazes up to %d×%d tiles; this one is %d×%d. Make a smaller one with /maze.", play.MaxSide, play.MaxSide, id.Width, id.Height)
 	}
-	m, err := mazecore.Generate(id)
-	if err != nil {
-		return fmt.Errorf("generate %v: %w", id, err)
-	}
-	competition, err := gameContext(ctx, in, id)
+	m, err := generate(id)
 	if err != nil {
 		return err
 	}
-	p := newPlay(m)
-	now := in.Deps.Now()
-	g := store.Game{
-		UserID: in.UserID(), GuildID: in.GuildID, ChannelID: in.ChannelID, MazeID: id.String(), Context: competition,
-		X: p.pos.X, Y: p.pos.Y, Trail: p.trail.bits, Status: store.GamePlaying, StartedAt: now, UpdatedAt: now,
+	key, err := f.contests.For(ctx, in.GuildID, in.ChannelID, id)
+	if err != nil {
+		return err
 	}
-	if g.ID, err = games.CreateGame(ctx, g); err != nil {
-		return fmt.Errorf("start game: %w", err)
+	g, err := f.games.Start(ctx, m, play.Record{UserID: in.UserID(), GuildID: in.GuildID, ChannelID: in.ChannelID, Contest: key.String()})
+	if err != nil {
+		return err
 	}
-	reply := gameMessage(p, g, secret)
+	reply := gameMessage(g, f.secret)
 	reply.Ephemeral = true
-	if err := in.Respond.Reply(ctx, reply); err != nil {
-		return fmt.Errorf("reply: %w", err)
-	}
-	return nil
+	return answer(ctx, in, reply)
 }
 
 // handleMove handles every button of a game message.
-func handleMove(ctx context.Context, in *Interaction) error {
-	games, secret, err := playDeps(in)
-	if err != nil {
-		return err
-	}
-	btn, err := parseMoveID(secret, in.MessageComponentData().CustomID, in.UserID())
-	if err != nil {
-		return err
-	}
-	g, p, err := loadGame(ctx, in, games, btn.game)
+func (f *Play) handleMove(ctx context.Context, in *Interaction) error {
+	btn, err := parseMoveID(f.secret, in.MessageComponentData().CustomID, in.UserID())
 	if err != nil {
 		return err
 	}
 	if btn.action == actMap {
-		return sendMap(ctx, in, p, g)
+		g, err := f.games.Load(ctx, btn.game, in.UserID())
+		if err != nil {
+			return gameError(err)
+		}
+		return sendMap(ctx, in, g)
 	}
-	if btn.seq != g.Seq {
-		// A double click, or another process moved first: show where
-		// the game is instead of applying a move meant for another state.
-		return update(ctx, in, gameMessage(p, g, secret))
-	}
-	now := in.Deps.Now()
-	prevSeq := g.Seq
+	action := play.Action{Kind: play.Move, Dir: actionDirs[btn.action], Seq: btn.seq}
 	if btn.action == actGiveUp {
-		g.Status, g.UpdatedAt, g.FinishedAt = store.GameGaveUp, now, now
-		if err := games.FinishGame(ctx, g, prevSeq, nil); err != nil {
-			return lostRace(ctx, in, games, g.ID, err)
-		}
-		g.Seq++
-		return finalMessage(ctx, in, p, g)
+		action.Kind = play.GiveUp
 	}
-	if !p.move(actionDirs[btn.action]) {
-		// Only a hand-made interaction presses a disabled button: show
-		// the game as it is.
-		return update(ctx, in, gameMessage(p, g, secret))
-	}
-	g.X, g.Y, g.Clicks, g.Tiles, g.Trail, g.UpdatedAt = p.pos.X, p.pos.Y, p.clicks, p.tiles, p.trail.bits, now
-	if !p.won() {
-		if err := games.SaveMove(ctx, g, prevSeq); err != nil {
-			return lostRace(ctx, in, games, g.ID, err)
-		}
-		g.Seq++
-		return update(ctx, in, gameMessage(p, g, secret))
-	}
-	g.Status, g.FinishedAt = store.GameWon, now
-	finish := &store.Finish{
-		UserID: g.UserID, GuildID: g.GuildID, MazeID: g.MazeID, Clicks: g.Clicks, Tiles: g.Tiles,
-		Elapsed: now.Sub(g.StartedAt), FinishedAt: now, Context: g.Context,
-	}
-	if err := games.FinishGame(ctx, g, prevSeq, finish); err != nil {
-		return lostRace(ctx, in, games, g.ID, err)
-	}
-	g.Seq++
-	return finalMessage(ctx, in, p, g, runFinishHooks(ctx, in, *finish)...)
-}
-
-// loadGame reads a game that still takes moves from this member, and
-// rebuilds its maze.
-func loadGame(ctx context.Context, in *Interaction, games Games, id int64) (store.Game, *play, error) {
-	g, err := games.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return g, nil, errGameOver
-	}
+	g, out, err := f.games.Press(ctx, btn.game, in.UserID(), action)
 	if err != nil {
-		return g, nil, fmt.Errorf("load game: %w", err)
+		return gameError(err)
 	}
-	if g.UserID != in.UserID() {
-		return g, nil, errInvalidButton // the MAC already ties the button to its owner; belt and braces
+	switch out {
+	case play.Abandoned:
+		return f.finalMessage(ctx, in, g)
+	case play.Finished:
+		return f.finalMessage(ctx, in, g, f.awardLines(ctx, g)...)
 	}
-	if g.Status != store.GamePlaying {
-		return g, nil, errGameOver
-	}
-	if in.Deps.Now().Sub(g.StartedAt) > gameTTL {
-		return g, nil, errGameExpired
-	}
-	mid, err := mazecore.Parse(g.MazeID)
-	if err != nil {
-		return g, nil, fmt.Errorf("game %d: stored maze ID: %w", g.ID, err)
-	}
-	m, err := mazecore.Generate(mid)
-	if err != nil {
-		return g, nil, fmt.Errorf("game %d: generate %v: %w", g.ID, mid, err)
-	}
-	p, err := restorePlay(m, mazecore.Point{X: g.X, Y: g.Y}, g.Trail, g.Clicks, g.Tiles)
-	if err != nil {
-		return g, nil, fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	return g, p, nil
-}
-
-// lostRace handles a failed write: when another click changed the game
-// first, the member sees the game as it now stands.
-func lostRace(ctx context.Context, in *Interaction, games Games, id int64, err error) error {
-	if !errors.Is(err, store.ErrConflict) {
-		return fmt.Errorf("save game %d: %w", id, err)
-	}
-	g, p, err := loadGame(ctx, in, games, id)
-	if err != nil {
-		return err
-	}
-	return update(ctx, in, gameMessage(p, g, in.Deps.Secret))
-}
-
-func update(ctx context.Context, in *Interaction, reply Reply) error {
-	if err := in.Respond.Update(ctx, reply); err != nil {
-		return fmt.Errorf("update: %w", err)
-	}
-	return nil
+	// Moved; or Stale (a double click, another process moved first) and
+	// Blocked (only a hand-made interaction presses a disabled button):
+	// show the game as it now is.
+	return update(ctx, in, gameMessage(g, f.secret))
 }
 
 // showsWhole tells whether the game shows the whole maze, or a window
@@ -342,38 +233,43 @@ func showsWhole(m *mazecore.Maze) bool {
 
 // playView is the window a game message shows: the whole maze (the zero
 // Window) or playWindow tiles square around the player.
-func playView(p *play) render.Window {
-	if showsWhole(p.maze) {
+func playView(g *play.Game) render.Window {
+	if showsWhole(g.Maze()) {
 		return render.Window{}
 	}
-	return render.WindowAround(p.maze, p.pos, playWindow, playWindow)
+	return render.WindowAround(g.Maze(), g.Pos, playWindow, playWindow)
 }
 
-func playHeader(p *play) string {
-	id := p.maze.ID()
-	return fmt.Sprintf("🎮 **%s** %d×%d · ID `%s` · clicks %d · tiles %d", id.Algorithm.Title(), id.Width, id.Height, id, p.clicks, p.tiles)
+func playHeader(g *play.Game) string {
+	id := g.MazeID
+	return fmt.Sprintf("🎮 **%s** %d×%d · %s · clicks %d · tiles %d", id.Algorithm.Title(), id.Width, id.Height, idTag(id), g.Clicks, g.Tiles)
 }
 
 // positionHint places a windowed view in the maze.
-func positionHint(p *play) string {
-	m := p.maze
-	return fmt.Sprintf("📍 column %d of %d, row %d of %d · goal %s", p.pos.X+1, m.Width(), p.pos.Y+1, m.Height(), compass(p.pos, m.Goal()))
+func positionHint(g *play.Game) string {
+	m := g.Maze()
+	return fmt.Sprintf("📍 column %d of %d, row %d of %d · goal %s", g.Pos.X+1, m.Width(), g.Pos.Y+1, m.Height(), compass(g.Pos, m.Goal()))
+}
+
+// playOverlay draws the trail and the player.
+func playOverlay(g *play.Game) render.Overlay {
+	pos := g.Pos
+	return render.Overlay{Trail: g.Walked(), Player: &pos}
 }
 
 // gameMessage shows a game in progress: header, grid (with a position hint
 // when windowed) and the controls.
-func gameMessage(p *play, g store.Game, secret []byte) Reply {
-	pos := p.pos
-	win := playView(p)
-	grid := render.EmojiString(p.maze, render.DefaultTheme, render.Overlay{Trail: p.trail.points(), Player: &pos}, win)
-	content := playHeader(p) + "\n" + grid
+func gameMessage(g *play.Game, secret []byte) Reply {
+	win := playView(g)
+	grid := render.EmojiString(g.Maze(), render.DefaultTheme, playOverlay(g), win)
+	content := playHeader(g) + "\n" + grid
 	if win != (render.Window{}) {
-		content += "\n" + positionHint(p)
+		content += "\n" + positionHint(g)
 	}
-	return Reply{Content: content, Components: gameButtons(p, g, secret, win != (render.Window{}))}
+	return Reply{Content: content, Components: gameButtons(g, secret, win != (render.Window{}))}
 }
 
-func gameButtons(p *play, g store.Game, secret []byte, windowed bool) []discordgo.MessageComponent {
+func gameButtons(g *play.Game, secret []byte, windowed bool) []discordgo.MessageComponent {
 	button := func(action byte, emoji, label string, style discordgo.ButtonStyle, disabled bool) discordgo.MessageComponent {
 		return discordgo.Button{
 			CustomID: moveCustomID(secret, g.ID, g.Seq, action, g.UserID),
@@ -382,7 +278,7 @@ func gameButtons(p *play, g store.Game, secret []byte, windowed bool) []discordg
 		}
 	}
 	arrow := func(action byte, emoji string) discordgo.MessageComponent {
-		return button(action, emoji, "", discordgo.PrimaryButton, !p.canGo(actionDirs[action]))
+		return button(action, emoji, "", discordgo.PrimaryButton, !g.CanGo(actionDirs[action]))
 	}
 	extra := []discordgo.MessageComponent{}
 	if windowed {
@@ -397,41 +293,56 @@ func gameButtons(p *play, g store.Game, secret []byte, windowed bool) []discordg
 	}
 }
 
+// awardLines records a stored win in its contest and says what it earned:
+// a share line and the day's rank, or the event rank. Errors are logged;
+// they never undo the win.
+func (f *Play) awardLines(ctx context.Context, g *play.Game) []string {
+	r := g.Result()
+	award, err := f.contests.Finish(ctx, r)
+	if err != nil {
+		f.log.Error("contest finish", "maze", r.MazeID.String(), "user", r.UserID, "err", err)
+		return nil
+	}
+	switch {
+	case award.Daily != nil:
+		return dailyAwardLines(award.Daily, r)
+	case award.Event != nil:
+		return eventAwardLines(award.Event)
+	}
+	return nil
+}
+
 // finalMessage replaces the game message with its result and no buttons.
 // A maze too big to show whole also gets the full picture as a PNG, in a
 // message of its own so that the edit stays small and fast.
-func finalMessage(ctx context.Context, in *Interaction, p *play, g store.Game, extra ...string) error {
-	pos := p.pos
-	ov := render.Overlay{Trail: p.trail.points(), Player: &pos}
+func (f *Play) finalMessage(ctx context.Context, in *Interaction, g *play.Game, extra ...string) error {
+	ov := playOverlay(g)
 	var result string
-	if g.Status == store.GameWon {
+	if g.Status == play.Won {
 		result = fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · %s · efficiency %d %%",
-			p.clicks, p.tiles, formatElapsed(g.FinishedAt.Sub(g.StartedAt)), efficiency(shortestTiles(p.maze), p.tiles))
+			g.Clicks, g.Tiles, formatDuration(g.FinishedAt.Sub(g.StartedAt), false), play.Efficiency(play.ShortestTiles(g.Maze()), g.Tiles))
 	} else {
-		result = fmt.Sprintf("🏳️ You gave up after %d clicks and %d tiles.", p.clicks, p.tiles)
+		result = fmt.Sprintf("🏳️ You gave up after %d clicks and %d tiles.", g.Clicks, g.Tiles)
 		// Giving up must not reveal what /solve holds back: the maze of a
 		// running daily or event would then be easy to finish again.
-		var held *UserError
-		switch err := solutionGuard(ctx, in, p.maze.ID()); {
-		case errors.As(err, &held):
-			result += " " + held.Message
-		case err != nil:
+		hold, err := f.contests.Held(ctx, g.MazeID, in.GuildID)
+		if err != nil {
 			return err
-		default:
-			ov.Path = mazecore.Solve(p.maze)
+		}
+		if hold.Held() {
+			result += " " + heldMessage(hold, g.MazeID, in.GuildID)
+		} else {
+			ov.Path = mazecore.Solve(g.Maze())
 			result += fmt.Sprintf(" The solution is %s, your trail %s.", render.DefaultTheme.Path, render.DefaultTheme.Trail)
 		}
 	}
-	win := render.Window{}
-	if !showsWhole(p.maze) {
-		win = render.WindowAround(p.maze, p.pos, playWindow, playWindow)
-	}
+	win := playView(g)
 	for _, line := range extra {
 		result += "\n" + line
 	}
-	content := playHeader(p) + "\n" + result + "\n" + render.EmojiString(p.maze, render.DefaultTheme, ov, win)
-	if utf8.RuneCountInString(content) > MaxContent {
-		return fmt.Errorf("game %d: final message of %d code points", g.ID, utf8.RuneCountInString(content))
+	content := playHeader(g) + "\n" + result + "\n" + render.EmojiString(g.Maze(), render.DefaultTheme, ov, win)
+	if n := utf8.RuneCountInString(content); n > MaxContent {
+		return fmt.Errorf("game %d: final message of %d code points", g.ID, n)
 	}
 	if err := update(ctx, in, Reply{Content: content, Components: []discordgo.MessageComponent{}}); err != nil {
 		return err
@@ -439,7 +350,7 @@ func finalMessage(ctx context.Context, in *Interaction, p *play, g store.Game, e
 	if win == (render.Window{}) {
 		return nil
 	}
-	file, err := pngFile(p.maze, fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), ov)
+	file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), ov)
 	if err != nil {
 		return err
 	}
@@ -451,19 +362,33 @@ func finalMessage(ctx context.Context, in *Interaction, p *play, g store.Game, e
 
 // sendMap answers the Map button with a new private message holding the
 // whole maze, the trail and the player as a PNG. The game message stays.
-func sendMap(ctx context.Context, in *Interaction, p *play, g store.Game) error {
-	pos := p.pos
-	file, err := pngFile(p.maze, fmt.Sprintf("maze-%s-game-%d-map.png", g.MazeID, g.ID), render.Overlay{Trail: p.trail.points(), Player: &pos})
+func sendMap(ctx context.Context, in *Interaction, g *play.Game) error {
+	file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d-map.png", g.MazeID, g.ID), playOverlay(g))
 	if err != nil {
 		return err
 	}
-	reply := Reply{
-		Content:   fmt.Sprintf("🗺️ Your game on `%s` after %d clicks: you are the blue dot, your trail light blue.", g.MazeID, p.clicks),
+	return answer(ctx, in, Reply{
+		Content:   fmt.Sprintf("🗺️ Your game on `%s` after %d clicks: you are the blue dot, your trail light blue.", g.MazeID, g.Clicks),
 		Files:     []File{file},
 		Ephemeral: true,
+	})
+}
+
+// compass is the arrow from p towards q.
+func compass(p, q mazecore.Point) string {
+	sign := func(v int) int {
+		switch {
+		case v < 0:
+			return 0
+		case v == 0:
+			return 1
+		}
+		return 2
 	}
-	if err := in.Respond.Reply(ctx, reply); err != nil {
-		return fmt.Errorf("reply: %w", err)
+	arrows := [3][3]string{ // [dy][dx]
+		{"↖", "↑", "↗"},
+		{"←", "here", "→"},
+		{"↙", "↓", "↘"},
 	}
-	return nil
+	return arrows[sign(q.Y-p.Y)][sign(q.X-p.X)]
 }

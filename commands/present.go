@@ -3,11 +3,15 @@ package commands
 import (
 	"bytes"
 	"fmt"
+	"regexp"
+	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/mazecore"
+	"mazebot/play"
 	"mazebot/render"
 )
 
@@ -35,9 +39,46 @@ const (
 	renderGIF   = "gif"
 )
 
+// idTag is how every message names its maze; idInContent reads it back,
+// so that "Solve this maze" finds the maze of a message without buttons.
+func idTag(id mazecore.ID) string { return "ID `" + id.String() + "`" }
+
+var idInContent = regexp.MustCompile("ID `([0-9a-zA-Z]{1,40})`")
+
 // mazeHeader is the line above a maze: what it is and how to get it again.
 func mazeHeader(id mazecore.ID) string {
-	return fmt.Sprintf("🧩 **%s** · %d×%d · ID `%s`", id.Algorithm.Title(), id.Width, id.Height, id.String())
+	return fmt.Sprintf("🧩 **%s** · %d×%d · %s", id.Algorithm.Title(), id.Width, id.Height, idTag(id))
+}
+
+// generate builds the maze of an ID that was validated on its way in: an
+// error here is a bug, reported with the ID.
+func generate(id mazecore.ID) (*mazecore.Maze, error) {
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		return nil, fmt.Errorf("generate %v: %w", id, err)
+	}
+	return m, nil
+}
+
+// algorithmList names the algorithms, for a refusal.
+func algorithmList() string { return strings.Join(mazecore.AlgorithmNames(), ", ") }
+
+// formatDuration writes a duration as m:ss, or h:mm:ss from an hour on;
+// with tenths, as m:ss.t: on a board, runs a fraction of a second apart
+// should not look tied.
+func formatDuration(d time.Duration, tenths bool) string {
+	t := int64(max(d, 0) / (100 * time.Millisecond))
+	s := t / 10
+	var out string
+	if s >= 3600 {
+		out = fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	} else {
+		out = fmt.Sprintf("%d:%02d", s/60, s%60)
+	}
+	if tenths {
+		out += fmt.Sprintf(".%d", t%10)
+	}
+	return out
 }
 
 // emojiFits reports whether the maze, with overlay markers, fits in one
@@ -123,7 +164,7 @@ func showMaze(m *mazecore.Maze, mode, header string, withFile bool) (Reply, erro
 func solutionMessage(m *mazecore.Maze, ephemeral bool) (Reply, error) {
 	id := m.ID()
 	path := mazecore.Solve(m)
-	header := fmt.Sprintf("✅ Solution of **%s** %d×%d · ID `%s` · path %d tiles", id.Algorithm.Title(), id.Width, id.Height, id.String(), len(path))
+	header := fmt.Sprintf("✅ Solution of **%s** %d×%d · %s · path %d tiles", id.Algorithm.Title(), id.Width, id.Height, idTag(id), len(path))
 	ov := render.Overlay{Path: path}
 	emoji, err := chooseEmoji(m, renderAuto, header, len("\n||||"))
 	if err != nil {
@@ -151,7 +192,7 @@ const solvePrefix = "solve"
 // mazeButtons are Play (for mazes small enough to play) and Solve.
 func mazeButtons(id mazecore.ID) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
-	if id.Width <= MaxPlaySide && id.Height <= MaxPlaySide {
+	if id.Width <= play.MaxSide && id.Height <= play.MaxSide {
 		buttons = append(buttons, playButtonFor(id))
 	}
 	buttons = append(buttons, discordgo.Button{Label: "Solve", Style: discordgo.SecondaryButton, CustomID: solvePrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})

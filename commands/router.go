@@ -4,42 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-
-	"mazebot/store"
 )
-
-// Posts is the part of the store the maze commands need.
-type Posts interface {
-	AddPost(ctx context.Context, p store.Post) error
-	LastPost(ctx context.Context, channelID string) (store.Post, error)
-}
-
-// Deps is what the handlers share.
-type Deps struct {
-	Posts  Posts
-	Logger *slog.Logger
-	Now    func() time.Time // injected so tests control time
-	Seed   func() uint64    // random seeds for new mazes
-	// Games keeps play-mode games; Secret signs their buttons. Both must
-	// be the same for every bot process sharing the store.
-	Games  Games
-	Secret []byte
-	// Poster reaches channels outside interactions (scheduled posts).
-	Poster Poster
-	// Events keeps community events.
-	Events EventStore
-	// Daily keeps the daily challenge's settings, posts and rankings.
-	Daily DailyStore
-
-	gameContexts []GameContext
-	finishHooks  []FinishHook
-}
 
 // Handler handles one interaction.
 type Handler func(ctx context.Context, in *Interaction) error
@@ -56,12 +26,18 @@ type Component struct {
 	Handle Handler
 }
 
-// Interaction is what a handler gets: the raw interaction, a way to answer,
-// and the shared dependencies.
+// Feature is one part of the bot: the commands and buttons it brings.
+// Each is built with what it needs and registered only when configured.
+type Feature interface {
+	Commands() []Command
+	Components() []Component
+}
+
+// Interaction is what a handler gets: the raw interaction and a way to
+// answer it.
 type Interaction struct {
 	*discordgo.Interaction
 	Respond Responder
-	Deps    *Deps
 }
 
 // UserID is the member or DM user who caused the interaction.
@@ -75,52 +51,32 @@ func (in *Interaction) UserID() string {
 	return ""
 }
 
-// Router dispatches interactions to commands and components.
+// Router dispatches interactions to the features' commands and buttons.
 type Router struct {
-	deps       *Deps
+	log        *slog.Logger
 	commands   map[string]Command
 	order      []string
 	components map[string]Component
-	tickers    []Ticker
 }
 
-// NewRouter builds the router with every mazebot command.
-func NewRouter(deps *Deps) *Router {
-	if deps.Logger == nil {
-		deps.Logger = slog.New(slog.DiscardHandler)
-	}
-	if deps.Now == nil {
-		deps.Now = time.Now
-	}
-	if deps.Seed == nil {
-		deps.Seed = rand.Uint64 // seeds need variety, not secrecy
-	}
-	r := &Router{deps: deps, commands: map[string]Command{}, components: map[string]Component{}}
-	for _, c := range []Command{mazeCommand(), solveCommand(), solveMessageCommand(), helpCommand()} {
-		r.AddCommand(c)
-	}
-	r.AddComponent(solveButton())
-	r.AddComponent(playButton())
-	r.AddComponent(moveButtons())
-	r.AddTicker(gameCleanup(deps))
-	registerEvents(r)
-	registerDaily(r)
-	for _, c := range r.commands {
-		localize(c.Definition)
+// NewRouter routes to the commands and buttons of features; a later
+// command with the same name replaces an earlier one.
+func NewRouter(log *slog.Logger, features ...Feature) *Router {
+	r := &Router{log: log, commands: map[string]Command{}, components: map[string]Component{}}
+	for _, f := range features {
+		for _, c := range f.Commands() {
+			if _, dup := r.commands[c.Definition.Name]; !dup {
+				r.order = append(r.order, c.Definition.Name)
+			}
+			localize(c.Definition)
+			r.commands[c.Definition.Name] = c
+		}
+		for _, c := range f.Components() {
+			r.components[c.Prefix] = c
+		}
 	}
 	return r
 }
-
-// AddCommand registers a command; a later one with the same name replaces it.
-func (r *Router) AddCommand(c Command) {
-	if _, dup := r.commands[c.Definition.Name]; !dup {
-		r.order = append(r.order, c.Definition.Name)
-	}
-	r.commands[c.Definition.Name] = c
-}
-
-// AddComponent registers a button handler.
-func (r *Router) AddComponent(c Component) { r.components[c.Prefix] = c }
 
 // Definitions lists the command definitions for the bulk overwrite.
 func (r *Router) Definitions() []*discordgo.ApplicationCommand {
@@ -136,18 +92,18 @@ func (r *Router) Definitions() []*discordgo.ApplicationCommand {
 // a generic apology with the detail in the log), and a panic becomes an
 // apology with the stack in the log.
 func (r *Router) Dispatch(ctx context.Context, ix *discordgo.Interaction, respond Responder) {
-	in := &Interaction{Interaction: ix, Respond: respond, Deps: r.deps}
-	log := r.deps.Logger.With("interaction", ix.ID, "type", ix.Type.String(), "user", in.UserID())
+	in := &Interaction{Interaction: ix, Respond: respond}
+	log := r.log.With("interaction", ix.ID, "type", ix.Type.String(), "user", in.UserID())
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("handler panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			r.sendError(ctx, in, log, "Sorry, that went wrong on my side and I could not finish it. Please try again; the rest of me is still working.")
+			sendError(ctx, in, log, "Sorry, that went wrong on my side and I could not finish it. Please try again; the rest of me is still working.")
 		}
 	}()
 	handler, name := r.route(ix)
 	if handler == nil {
 		log.Warn("no handler", "name", name)
-		r.sendError(ctx, in, log, "I don't know that command any more. It may have been removed; try /help.")
+		sendError(ctx, in, log, "I don't know that command any more. It may have been removed; try /help.")
 		return
 	}
 	log = log.With("name", name)
@@ -163,7 +119,7 @@ func (r *Router) Dispatch(ctx context.Context, ix *discordgo.Interaction, respon
 	} else {
 		log.Info("refused", "reason", err)
 	}
-	r.sendError(ctx, in, log, message)
+	sendError(ctx, in, log, message)
 }
 
 func (r *Router) route(ix *discordgo.Interaction) (Handler, string) {
@@ -187,7 +143,7 @@ func (r *Router) route(ix *discordgo.Interaction) (Handler, string) {
 
 // sendError tells the member, ephemerally. When the handler already answered
 // publicly (a deferral, say), a followup carries the message instead.
-func (r *Router) sendError(ctx context.Context, in *Interaction, log *slog.Logger, message string) {
+func sendError(ctx context.Context, in *Interaction, log *slog.Logger, message string) {
 	reply := Reply{Content: "⚠️ " + message, Ephemeral: true}
 	if err := in.Respond.Reply(ctx, reply); err != nil {
 		if err := in.Respond.Followup(ctx, reply); err != nil {

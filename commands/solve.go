@@ -3,42 +3,18 @@ package commands
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/contest"
 	"mazebot/mazecore"
 )
 
 // solveMessageCommandName is the context-menu entry on messages.
 const solveMessageCommandName = "Solve this maze"
 
-func solveCommand() Command {
-	return Command{
-		Definition: &discordgo.ApplicationCommand{
-			Name:        "solve",
-			Description: "Reveal the shortest path of a maze (a spoiler)",
-			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionString, Name: "id", Description: "The maze ID (default: the last maze in this channel)", MaxLength: 40},
-			},
-		},
-		Handle: handleSolve,
-	}
-}
-
-func solveMessageCommand() Command {
-	return Command{
-		Definition: &discordgo.ApplicationCommand{Name: solveMessageCommandName, Type: discordgo.MessageApplicationCommand},
-		Handle:     handleSolveMessage,
-	}
-}
-
-func solveButton() Component {
-	return Component{Prefix: solvePrefix, Handle: handleSolveButton}
-}
-
-func handleSolve(ctx context.Context, in *Interaction) error {
+func (f *Mazes) handleSolve(ctx context.Context, in *Interaction) error {
 	var (
 		id  mazecore.ID
 		err error
@@ -46,24 +22,24 @@ func handleSolve(ctx context.Context, in *Interaction) error {
 	if text := commandOptions(in).string("id", ""); text != "" {
 		id, err = parseMazeID(text)
 	} else {
-		id, err = lastMaze(ctx, in)
+		id, err = f.lastMaze(ctx, in)
 	}
 	if err != nil {
 		return err
 	}
-	return sendSolution(ctx, in, id, false)
+	return f.sendSolution(ctx, in, id, false)
 }
 
-func handleSolveButton(ctx context.Context, in *Interaction) error {
+func (f *Mazes) handleSolveButton(ctx context.Context, in *Interaction) error {
 	_, text, _ := strings.Cut(in.MessageComponentData().CustomID, ":")
 	id, err := parseMazeID(text)
 	if err != nil {
 		return err
 	}
-	return sendSolution(ctx, in, id, true)
+	return f.sendSolution(ctx, in, id, true)
 }
 
-func handleSolveMessage(ctx context.Context, in *Interaction) error {
+func (f *Mazes) handleSolveMessage(ctx context.Context, in *Interaction) error {
 	data := in.ApplicationCommandData()
 	var target *discordgo.Message
 	if data.Resolved != nil {
@@ -73,7 +49,7 @@ func handleSolveMessage(ctx context.Context, in *Interaction) error {
 	if !ok {
 		return userErrorf("That message is not one of my mazes. Use “Solve this maze” on a message that shows a maze I posted, or /solve id:<maze ID>.")
 	}
-	return sendSolution(ctx, in, id, true)
+	return f.sendSolution(ctx, in, id, true)
 }
 
 // parseMazeID parses an ID a member typed and checks it is drawable here.
@@ -87,8 +63,6 @@ func parseMazeID(text string) (mazecore.ID, error) {
 	}
 	return id, nil
 }
-
-var idInContent = regexp.MustCompile("ID `([0-9a-zA-Z]{1,40})`")
 
 // mazeIDInMessage finds the maze a message of ours shows: from its Solve
 // button, else from the ID in its text.
@@ -119,38 +93,47 @@ func mazeIDInMessage(m *discordgo.Message, appID string) (mazecore.ID, bool) {
 	return mazecore.ID{}, false
 }
 
-// solutionGuard refuses, with a UserError saying when solutions open, the
-// solution of a running daily challenge or event maze.
-func solutionGuard(ctx context.Context, in *Interaction, id mazecore.ID) error {
-	if err := refuseRunningDaily(ctx, in, id); err != nil {
-		return err
+// heldMessage explains why a maze's solution is held back, and when it
+// opens, asked in guildID.
+func heldMessage(h contest.Hold, id mazecore.ID, guildID string) string {
+	switch {
+	case h.Daily != nil:
+		what := "today's daily challenge"
+		if h.Daily.GuildID != guildID {
+			what = "a server's running daily challenge"
+		}
+		return fmt.Sprintf("That's %s, so its solution stays hidden while the day runs: solutions open <t:%d:R> (at midnight, %s). Try it with **Play**!",
+			what, h.Until().Unix(), h.Daily.Zone)
+	case h.Closing:
+		return fmt.Sprintf("Maze `%s` is the maze of the event **%s**, which is closing: its solution is posted in <#%s> in a moment.", id, h.Event.Name, h.Event.ChannelID)
 	}
-	return eventSolveGuard(ctx, in, id)
+	return fmt.Sprintf("Maze `%s` is the maze of the running event **%s**. Solutions open when the event ends <t:%d:R>; the bot posts it in <#%s> then.", id, h.Event.Name, h.Until().Unix(), h.Event.ChannelID)
 }
 
-// sendSolution answers with the solution of id, unless solutionGuard
-// holds it back.
-func sendSolution(ctx context.Context, in *Interaction, id mazecore.ID, ephemeral bool) error {
-	if err := solutionGuard(ctx, in, id); err != nil {
+// sendSolution answers with the solution of id, unless the embargo holds
+// it back.
+func (f *Mazes) sendSolution(ctx context.Context, in *Interaction, id mazecore.ID, ephemeral bool) error {
+	hold, err := f.embargo.Held(ctx, id, in.GuildID)
+	if err != nil {
 		return err
 	}
-	m, err := mazecore.Generate(id)
+	if hold.Held() {
+		return userErrorf("%s", heldMessage(hold, id, in.GuildID))
+	}
+	m, err := generate(id)
 	if err != nil {
-		return fmt.Errorf("generate %v: %w", id, err)
+		return err
 	}
 	if isSlowPNG(m) {
-		if err := in.Respond.Defer(ctx, ephemeral); err != nil {
-			return fmt.Errorf("defer: %w", err)
+		if err := deferReply(ctx, in, ephemeral); err != nil {
+			return err
 		}
 	}
 	reply, err := solutionMessage(m, ephemeral)
 	if err != nil {
 		return err
 	}
-	if err := in.Respond.Reply(ctx, reply); err != nil {
-		return fmt.Errorf("reply: %w", err)
-	}
-	return nil
+	return answer(ctx, in, reply)
 }
 
 // sanitize keeps a member's text from breaking out of a code span or

@@ -1,9 +1,10 @@
-// Package store holds the persistence vocabulary of mazebot: the plain
-// records the bot keeps (posted mazes, finishes) and the sentinel errors an
-// adapter returns, so that callers can depend on this package and a small
-// interface of their own instead of on a database.
+// Package store is the home of mazebot's storage adapters. Each one, in a
+// package of its own named after what it wraps, implements the store
+// interfaces that the domain packages declare: play.Store,
+// contest.DailyStore, contest.EventStore and contest.Posts.
 //
-// It must not import database/sql, any SQL driver, or Discord
-// (discordgo); adapters such as store/sqlite import it, never the other way
-// round.
+//   - store/sqlite: embedded SQLite (modernc.org/sqlite, pure Go), the
+//     default that needs nothing.
+//
+// The domain never imports an adapter; only main wires one in.
 package store

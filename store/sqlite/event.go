@@ -5,52 +5,40 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"mazebot/store"
+	"mazebot/contest"
+	"mazebot/mazecore"
 )
+
+// The stored spelling of the event statuses; the schema's CHECK lists them.
+var eventStatuses = map[contest.EventStatus]string{contest.Running: "running", contest.Ended: "ended"}
 
 const eventColumns = `id, guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at,
 	maze_message_id, board_message_id, status, board_dirty, board_edited_at`
 
-// eventRankingSQL is a constant so the tests can check its plan. Each
-// member's best run (the first in ranking order) counts; runs finished
-// after the end don't.
-const eventRankingSQL = `
-		SELECT user_id, elapsed_ms, tiles, clicks, finished_at FROM (
-			SELECT user_id, elapsed_ms, tiles, clicks, finished_at, id,
-				row_number() OVER (PARTITION BY user_id ORDER BY elapsed_ms, tiles, finished_at, id) AS n
-			FROM finishes
-			WHERE context = ? AND finished_at <= ?
-		)
-		WHERE n = 1
-		ORDER BY elapsed_ms, tiles, finished_at, id`
-
 // CreateEvent stores a new running event and returns its id. When the
 // channel already has a running event it stores nothing and returns an
-// error wrapping store.ErrConflict. The check and the insert are one
+// error wrapping contest.ErrConflict. The check and the insert are one
 // statement, and the unique index backs it, so two processes can't both
 // start one.
-func (db *DB) CreateEvent(ctx context.Context, e store.Event) (int64, error) {
+func (db *DB) CreateEvent(ctx context.Context, e contest.Event) (int64, error) {
 	what := fmt.Sprintf("create event in channel %s", e.ChannelID)
 	res, err := db.db.ExecContext(ctx, `
 		INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at,
 			maze_message_id, board_message_id, status, board_dirty, board_edited_at)
 		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', 0, 0
 		WHERE NOT EXISTS (SELECT 1 FROM events WHERE channel_id = ? AND status = 'running')`,
-		e.GuildID, e.ChannelID, e.Name, e.MazeID, e.CreatorID, toMillis(e.StartedAt), toMillis(e.EndsAt),
+		e.GuildID, e.ChannelID, e.Name, e.MazeID.String(), e.CreatorID, toMillis(e.StartedAt), toMillis(e.EndsAt),
 		e.MazeMessageID, e.BoardMessageID, e.ChannelID)
+	if isUnique(err) {
+		return 0, fmt.Errorf("%s: %w", what, contest.ErrConflict)
+	}
 	if err != nil {
-		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
-			return 0, fmt.Errorf("%s: %w", what, store.ErrConflict)
-		}
 		return 0, fmt.Errorf("%s: %w", what, err)
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return 0, fmt.Errorf("%s: %w", what, err)
-	} else if n == 0 {
-		return 0, fmt.Errorf("%s: a running event is there: %w", what, store.ErrConflict)
+	if err := expectOne(res, what+": a running event is there"); err != nil {
+		return 0, err
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
@@ -77,43 +65,44 @@ func (db *DB) DeleteEvent(ctx context.Context, id int64) error {
 	return nil
 }
 
-// Event returns the event with id, or an error wrapping store.ErrNotFound.
-func (db *DB) Event(ctx context.Context, id int64) (store.Event, error) {
+// Event returns the event with id, or an error wrapping contest.ErrNotFound.
+func (db *DB) Event(ctx context.Context, id int64) (contest.Event, error) {
 	return db.oneEvent(ctx, fmt.Sprintf("event %d", id), `WHERE id = ?`, id)
 }
 
 // RunningEvent returns the running event of a channel, or an error
-// wrapping store.ErrNotFound.
-func (db *DB) RunningEvent(ctx context.Context, channelID string) (store.Event, error) {
+// wrapping contest.ErrNotFound.
+func (db *DB) RunningEvent(ctx context.Context, channelID string) (contest.Event, error) {
 	return db.oneEvent(ctx, "running event in channel "+channelID, `WHERE channel_id = ? AND status = 'running'`, channelID)
 }
 
-// RunningEventOnMaze returns a running event played on mazeID, or an error
-// wrapping store.ErrNotFound. Should two run on one maze (the same seed
+// RunningEventOnMaze returns a running event played on maze, or an error
+// wrapping contest.ErrNotFound. Should two run on one maze (the same seed
 // by chance), the one ending last is returned.
-func (db *DB) RunningEventOnMaze(ctx context.Context, mazeID string) (store.Event, error) {
-	return db.oneEvent(ctx, "running event on maze "+mazeID,
-		`WHERE maze_id = ? AND status = 'running' ORDER BY ends_at DESC, id DESC LIMIT 1`, mazeID)
+func (db *DB) RunningEventOnMaze(ctx context.Context, maze mazecore.ID) (contest.Event, error) {
+	return db.oneEvent(ctx, "running event on maze "+maze.String(),
+		`WHERE maze_id = ? AND status = 'running' ORDER BY ends_at DESC, id DESC LIMIT 1`, maze.String())
 }
 
-// DueEvents lists the running events whose end is at or before now.
-func (db *DB) DueEvents(ctx context.Context, now time.Time) ([]store.Event, error) {
-	return db.events(ctx, "due events", `WHERE status = 'running' AND ends_at <= ? ORDER BY ends_at, id`, toMillis(now))
+// RunningEvents lists the running events, a handful at most however many
+// have ended (the index is partial).
+func (db *DB) RunningEvents(ctx context.Context) ([]contest.Event, error) {
+	const what = "running events"
+	rows, err := db.db.QueryContext(ctx, `SELECT `+eventColumns+` FROM events WHERE status = 'running' ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return collect(rows, what, func(rows *sql.Rows) (contest.Event, error) { return scanEvent(rows) })
 }
 
-// DirtyEvents lists the running events whose board waits for an edit.
-func (db *DB) DirtyEvents(ctx context.Context) ([]store.Event, error) {
-	return db.events(ctx, "dirty events", `WHERE status = 'running' AND board_dirty = 1 ORDER BY id`)
-}
-
-// EndEvent marks a running event ended at now, moving its end to now if
+// EndEvent marks a running event ended at at, moving its end to at if
 // that is earlier. If it is not running (another process or tick ended it
-// first) nothing changes and the error wraps store.ErrConflict: only the
-// caller that gets nil posts the results.
-func (db *DB) EndEvent(ctx context.Context, id int64, now time.Time) error {
+// first) nothing changes and the error wraps contest.ErrConflict: only
+// the caller that gets nil posts the results.
+func (db *DB) EndEvent(ctx context.Context, id int64, at time.Time) error {
 	res, err := db.db.ExecContext(ctx, `
 		UPDATE events SET status = 'ended', ends_at = min(ends_at, ?), board_dirty = 0
-		WHERE id = ? AND status = 'running'`, toMillis(now), id)
+		WHERE id = ? AND status = 'running'`, toMillis(at), id)
 	if err != nil {
 		return fmt.Errorf("end event %d: %w", id, err)
 	}
@@ -128,25 +117,20 @@ func (db *DB) MarkBoardDirty(ctx context.Context, id int64) error {
 	return nil
 }
 
-// ClaimBoardEdit takes the right to edit a running event's dirty board at
-// now, if the last edit is at least minGap old: it clears the dirty flag
-// and records now as the last edit, and reports whether it did. One
-// conditional update, so of two callers (hook and tick, or two
-// processes) at most one gets true per minGap.
-func (db *DB) ClaimBoardEdit(ctx context.Context, id int64, now time.Time, minGap time.Duration) (bool, error) {
+// ClaimBoardEdit takes a running event's dirty board for an edit at now,
+// clearing the flag, if its last edit is still prev. One conditional
+// update, so of two callers (hook and tick, or two processes) one gets it;
+// the other's error wraps contest.ErrConflict.
+func (db *DB) ClaimBoardEdit(ctx context.Context, id int64, prev, now time.Time) error {
+	what := fmt.Sprintf("claim board edit of event %d", id)
 	res, err := db.db.ExecContext(ctx, `
 		UPDATE events SET board_dirty = 0, board_edited_at = ?
-		WHERE id = ? AND status = 'running' AND board_dirty = 1 AND board_message_id <> ''
-			AND board_edited_at <= ?`,
-		toMillis(now), id, toMillis(now)-minGap.Milliseconds())
+		WHERE id = ? AND status = 'running' AND board_dirty = 1 AND board_edited_at = ?`,
+		toMillis(now), id, optionalMillis(prev))
 	if err != nil {
-		return false, fmt.Errorf("claim board edit of event %d: %w", id, err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("claim board edit of event %d: %w", id, err)
-	}
-	return n == 1, nil
+	return expectOne(res, what)
 }
 
 // SetBoardEdited records an edit of the board made outside a claim (the
@@ -158,81 +142,35 @@ func (db *DB) SetBoardEdited(ctx context.Context, id int64, at time.Time) error 
 	return nil
 }
 
-// EventRanking returns each member's best run in the event, up to its
-// end, in ranking order; members with the same time and tiles share a
-// rank. An empty ranking is not an error.
-func (db *DB) EventRanking(ctx context.Context, e store.Event) ([]store.EventEntry, error) {
-	rows, err := db.db.QueryContext(ctx, eventRankingSQL, e.Context(), toMillis(e.EndsAt))
-	if err != nil {
-		return nil, fmt.Errorf("ranking of event %d: %w", e.ID, err)
-	}
-	defer rows.Close()
-	var out []store.EventEntry
-	for rows.Next() {
-		var (
-			r             store.EventEntry
-			elapsed, done int64
-		)
-		if err := rows.Scan(&r.UserID, &elapsed, &r.Tiles, &r.Clicks, &done); err != nil {
-			return nil, fmt.Errorf("ranking of event %d: %w", e.ID, err)
-		}
-		r.Elapsed, r.FinishedAt = time.Duration(elapsed)*time.Millisecond, fromMillis(done)
-		r.Rank = len(out) + 1
-		if prev := len(out) - 1; prev >= 0 && out[prev].Elapsed == r.Elapsed && out[prev].Tiles == r.Tiles {
-			r.Rank = out[prev].Rank
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("ranking of event %d: %w", e.ID, err)
-	}
-	return out, nil
-}
-
-func (db *DB) oneEvent(ctx context.Context, what, where string, args ...any) (store.Event, error) {
+func (db *DB) oneEvent(ctx context.Context, what, where string, args ...any) (contest.Event, error) {
 	e, err := scanEvent(db.db.QueryRowContext(ctx, `SELECT `+eventColumns+` FROM events `+where, args...))
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.Event{}, fmt.Errorf("%s: %w", what, store.ErrNotFound)
+		err = contest.ErrNotFound
 	}
 	if err != nil {
-		return store.Event{}, fmt.Errorf("%s: %w", what, err)
+		return contest.Event{}, fmt.Errorf("%s: %w", what, err)
 	}
 	return e, nil
 }
 
-func (db *DB) events(ctx context.Context, what, where string, args ...any) ([]store.Event, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT `+eventColumns+` FROM events `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []store.Event
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return out, nil
-}
-
-func scanEvent(row interface{ Scan(...any) error }) (store.Event, error) {
+func scanEvent(row interface{ Scan(...any) error }) (contest.Event, error) {
 	var (
-		e                     store.Event
+		e                     contest.Event
+		maze, status          string
 		started, ends, edited int64
 		dirty                 int
 	)
-	if err := row.Scan(&e.ID, &e.GuildID, &e.ChannelID, &e.Name, &e.MazeID, &e.CreatorID, &started, &ends,
-		&e.MazeMessageID, &e.BoardMessageID, &e.Status, &dirty, &edited); err != nil {
-		return store.Event{}, err
+	if err := row.Scan(&e.ID, &e.GuildID, &e.ChannelID, &e.Name, &maze, &e.CreatorID, &started, &ends,
+		&e.MazeMessageID, &e.BoardMessageID, &status, &dirty, &edited); err != nil {
+		return contest.Event{}, err
 	}
-	e.StartedAt, e.EndsAt, e.BoardDirty = fromMillis(started), fromMillis(ends), dirty == 1
-	if edited != 0 {
-		e.BoardEditedAt = fromMillis(edited)
+	var err error
+	if e.MazeID, err = mazecore.Parse(maze); err != nil {
+		return contest.Event{}, err
 	}
+	if e.Status, err = statusOf(eventStatuses, status); err != nil {
+		return contest.Event{}, err
+	}
+	e.StartedAt, e.EndsAt, e.BoardDirty, e.BoardEditedAt = fromMillis(started), fromMillis(ends), dirty == 1, fromOptionalMillis(edited)
 	return e, nil
 }

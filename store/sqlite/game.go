@@ -7,18 +7,32 @@ import (
 	"fmt"
 	"time"
 
-	"mazebot/store"
+	"mazebot/mazecore"
+	"mazebot/play"
 )
 
-// CreateGame stores a new game and returns its id. The id, seq and status
-// are the store's: the game starts at seq 0, playing.
-func (db *DB) CreateGame(ctx context.Context, g store.Game) (int64, error) {
+// The stored spelling of play's statuses; the schema's CHECK lists them.
+var gameStatuses = map[play.Status]string{play.Playing: "playing", play.Won: "won", play.GaveUp: "gave_up"}
+
+// statusOf reads a stored spelling back through one of the spelling maps.
+func statusOf[K comparable](spellings map[K]string, s string) (K, error) {
+	for k, v := range spellings {
+		if v == s {
+			return k, nil
+		}
+	}
+	var zero K
+	return zero, fmt.Errorf("unknown status %q", s)
+}
+
+// CreateGame stores a new game and returns its id.
+func (db *DB) CreateGame(ctx context.Context, g play.Record) (int64, error) {
 	res, err := db.db.ExecContext(ctx, `
 		INSERT INTO games (user_id, guild_id, channel_id, maze_id, context, x, y, clicks, tiles, trail,
 			seq, status, started_at, updated_at, finished_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'playing', ?, ?, 0)`,
-		g.UserID, g.GuildID, g.ChannelID, g.MazeID, g.Context, g.X, g.Y, g.Clicks, g.Tiles, blob(g.Trail),
-		toMillis(g.StartedAt), toMillis(g.UpdatedAt))
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.UserID, g.GuildID, g.ChannelID, g.MazeID.String(), g.Contest, g.Pos.X, g.Pos.Y, g.Clicks, g.Tiles, blob(g.Trail),
+		g.Seq, gameStatuses[g.Status], toMillis(g.StartedAt), toMillis(g.UpdatedAt), optionalMillis(g.FinishedAt))
 	if err != nil {
 		return 0, fmt.Errorf("create game on maze %s for %s: %w", g.MazeID, g.UserID, err)
 	}
@@ -30,56 +44,42 @@ func (db *DB) CreateGame(ctx context.Context, g store.Game) (int64, error) {
 }
 
 // Game returns the game with the given id, or an error wrapping
-// store.ErrNotFound.
-func (db *DB) Game(ctx context.Context, id int64) (store.Game, error) {
+// play.ErrNotFound.
+func (db *DB) Game(ctx context.Context, id int64) (play.Record, error) {
 	var (
-		g                       store.Game
+		g                       play.Record
+		maze, status            string
 		started, updated, ended int64
 	)
 	err := db.db.QueryRowContext(ctx, `
 		SELECT id, user_id, guild_id, channel_id, maze_id, context, x, y, clicks, tiles, trail,
 			seq, status, started_at, updated_at, finished_at
 		FROM games WHERE id = ?`, id).Scan(
-		&g.ID, &g.UserID, &g.GuildID, &g.ChannelID, &g.MazeID, &g.Context, &g.X, &g.Y, &g.Clicks, &g.Tiles, &g.Trail,
-		&g.Seq, &g.Status, &started, &updated, &ended)
+		&g.ID, &g.UserID, &g.GuildID, &g.ChannelID, &maze, &g.Contest, &g.Pos.X, &g.Pos.Y, &g.Clicks, &g.Tiles, &g.Trail,
+		&g.Seq, &status, &started, &updated, &ended)
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.Game{}, fmt.Errorf("game %d: %w", id, store.ErrNotFound)
+		return play.Record{}, fmt.Errorf("game %d: %w", id, play.ErrNotFound)
+	}
+	if err == nil {
+		g.MazeID, err = mazecore.Parse(maze)
+	}
+	if err == nil {
+		g.Status, err = statusOf(gameStatuses, status)
 	}
 	if err != nil {
-		return store.Game{}, fmt.Errorf("game %d: %w", id, err)
+		return play.Record{}, fmt.Errorf("game %d: %w", id, err)
 	}
-	g.StartedAt, g.UpdatedAt = fromMillis(started), fromMillis(updated)
-	if ended != 0 {
-		g.FinishedAt = fromMillis(ended)
-	}
+	g.StartedAt, g.UpdatedAt, g.FinishedAt = fromMillis(started), fromMillis(updated), fromOptionalMillis(ended)
 	return g, nil
 }
 
-// SaveMove stores g's position, counters and trail as seq prevSeq+1, but
-// only if the stored game is still playing at prevSeq. Otherwise it changes
-// nothing and returns an error wrapping store.ErrConflict: the caller lost a
-// race (a double click, another process) and must reload.
-func (db *DB) SaveMove(ctx context.Context, g store.Game, prevSeq int) error {
-	res, err := db.db.ExecContext(ctx, `
-		UPDATE games SET x = ?, y = ?, clicks = ?, tiles = ?, trail = ?, seq = ?, updated_at = ?
-		WHERE id = ? AND seq = ? AND status = 'playing'`,
-		g.X, g.Y, g.Clicks, g.Tiles, blob(g.Trail), prevSeq+1, toMillis(g.UpdatedAt), g.ID, prevSeq)
-	if err != nil {
-		return fmt.Errorf("save move of game %d: %w", g.ID, err)
-	}
-	return expectOne(res, fmt.Sprintf("save move of game %d at seq %d", g.ID, prevSeq))
-}
-
-// FinishGame ends g with g.Status (won or gave up) at seq prevSeq+1 and, when
-// f is not nil, records f as a finish, in one transaction: either both are
-// written or neither. Like SaveMove it returns an error wrapping
-// store.ErrConflict when the game is no longer playing at prevSeq, so a run
-// is recorded at most once.
-func (db *DB) FinishGame(ctx context.Context, g store.Game, prevSeq int, f *store.Finish) error {
-	what := fmt.Sprintf("finish game %d at seq %d", g.ID, prevSeq)
-	if g.Status != store.GameWon && g.Status != store.GameGaveUp {
-		return fmt.Errorf("%s: status %q is not a finished one", what, g.Status)
-	}
+// SaveGame writes g over the stored game if that is still playing at
+// g.Seq−1, else changes nothing and returns an error wrapping
+// play.ErrConflict. A won game's result is recorded in the same
+// transaction: either both are written or neither, so a run is recorded
+// at most once.
+func (db *DB) SaveGame(ctx context.Context, g play.Record) error {
+	what := fmt.Sprintf("save game %d at seq %d", g.ID, g.Seq)
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -90,21 +90,22 @@ func (db *DB) FinishGame(ctx context.Context, g store.Game, prevSeq int, f *stor
 		UPDATE games SET x = ?, y = ?, clicks = ?, tiles = ?, trail = ?, seq = ?, status = ?,
 			updated_at = ?, finished_at = ?
 		WHERE id = ? AND seq = ? AND status = 'playing'`,
-		g.X, g.Y, g.Clicks, g.Tiles, blob(g.Trail), prevSeq+1, g.Status,
-		toMillis(g.UpdatedAt), toMillis(g.FinishedAt), g.ID, prevSeq)
+		g.Pos.X, g.Pos.Y, g.Clicks, g.Tiles, blob(g.Trail), g.Seq, gameStatuses[g.Status],
+		toMillis(g.UpdatedAt), optionalMillis(g.FinishedAt), g.ID, g.Seq-1)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if err := expectOne(res, what); err != nil {
 		return err
 	}
-	if f != nil {
+	if g.Status == play.Won {
+		r := g.Result()
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO finishes (user_id, guild_id, maze_id, clicks, tiles, elapsed_ms, finished_at, context)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			f.UserID, f.GuildID, f.MazeID, f.Clicks, f.Tiles,
-			f.Elapsed.Milliseconds(), toMillis(f.FinishedAt), f.Context); err != nil {
-			return fmt.Errorf("%s: record finish: %w", what, err)
+			r.UserID, r.GuildID, r.MazeID.String(), r.Clicks, r.Tiles,
+			r.Elapsed.Milliseconds(), toMillis(r.FinishedAt), r.Contest); err != nil {
+			return fmt.Errorf("%s: record result: %w", what, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -113,14 +114,15 @@ func (db *DB) FinishGame(ctx context.Context, g store.Game, prevSeq int, f *stor
 	return nil
 }
 
-// expectOne turns an update that matched no row into store.ErrConflict.
+// expectOne turns a conditional write that matched no row into
+// play.ErrConflict.
 func expectOne(res sql.Result, what string) error {
 	n, err := res.RowsAffected()
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if n != 1 {
-		return fmt.Errorf("%s: %w", what, store.ErrConflict)
+		return fmt.Errorf("%s: %w", what, play.ErrConflict)
 	}
 	return nil
 }
@@ -134,7 +136,7 @@ func blob(b []byte) []byte {
 }
 
 // DeleteGamesBefore removes the games started before t, finished or not,
-// and reports how many. Finishes are kept: they are the results.
+// and reports how many. Results are kept.
 func (db *DB) DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error) {
 	res, err := db.db.ExecContext(ctx, `DELETE FROM games WHERE started_at < ?`, toMillis(t))
 	if err != nil {

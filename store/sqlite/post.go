@@ -6,30 +6,25 @@ import (
 	"errors"
 	"fmt"
 
-	"mazebot/store"
+	"mazebot/contest"
+	"mazebot/mazecore"
 )
 
-// The queries are constants so the tests can check their plans use an index.
-const (
-	lastPostSQL = `
-		SELECT maze_id, guild_id, channel_id, message_id, author_id, posted_at
+// lastPostSQL is a constant so the tests can check its plan uses an index.
+const lastPostSQL = `
+		SELECT maze_id, guild_id, channel_id, message_id, posted_at
 		FROM posts
 		WHERE channel_id = ?
 		ORDER BY posted_at DESC, id DESC
 		LIMIT 1`
-	postByMessageSQL = `
-		SELECT maze_id, guild_id, channel_id, message_id, author_id, posted_at
-		FROM posts
-		WHERE message_id = ? AND message_id <> ''`
-)
 
 // AddPost records that a maze was posted. A message holds one maze, so a
 // second post with the same MessageID is an error.
-func (db *DB) AddPost(ctx context.Context, p store.Post) error {
+func (db *DB) AddPost(ctx context.Context, p contest.Post) error {
 	_, err := db.db.ExecContext(ctx, `
-		INSERT INTO posts (maze_id, guild_id, channel_id, message_id, author_id, posted_at)
-		VALUES (?, ?, ?, ?, ?, ?)`,
-		p.MazeID, p.GuildID, p.ChannelID, p.MessageID, p.AuthorID, toMillis(p.PostedAt))
+		INSERT INTO posts (maze_id, guild_id, channel_id, message_id, posted_at)
+		VALUES (?, ?, ?, ?, ?)`,
+		p.MazeID.String(), p.GuildID, p.ChannelID, p.MessageID, toMillis(p.PostedAt))
 	if err != nil {
 		return fmt.Errorf("add post %s in channel %s: %w", p.MessageID, p.ChannelID, err)
 	}
@@ -38,39 +33,55 @@ func (db *DB) AddPost(ctx context.Context, p store.Post) error {
 
 // LastPost returns the newest post in a channel: latest PostedAt, and of
 // posts at the same millisecond the one added last. It returns an error
-// wrapping store.ErrNotFound when the channel has none.
-func (db *DB) LastPost(ctx context.Context, channelID string) (store.Post, error) {
-	row := db.db.QueryRowContext(ctx, lastPostSQL, channelID)
-	p, err := scanPost(row)
-	if err != nil {
-		return store.Post{}, fmt.Errorf("last post in channel %s: %w", channelID, err)
-	}
-	return p, nil
-}
-
-// PostByMessage returns the post made as the given Discord message. It
-// returns an error wrapping store.ErrNotFound when there is none.
-func (db *DB) PostByMessage(ctx context.Context, messageID string) (store.Post, error) {
-	row := db.db.QueryRowContext(ctx, postByMessageSQL, messageID)
-	p, err := scanPost(row)
-	if err != nil {
-		return store.Post{}, fmt.Errorf("post by message %s: %w", messageID, err)
-	}
-	return p, nil
-}
-
-func scanPost(row *sql.Row) (store.Post, error) {
+// wrapping contest.ErrNotFound when the channel has none.
+func (db *DB) LastPost(ctx context.Context, channelID string) (contest.Post, error) {
 	var (
-		p  store.Post
-		ms int64
+		p    contest.Post
+		maze string
+		ms   int64
 	)
-	err := row.Scan(&p.MazeID, &p.GuildID, &p.ChannelID, &p.MessageID, &p.AuthorID, &ms)
+	err := db.db.QueryRowContext(ctx, lastPostSQL, channelID).Scan(&maze, &p.GuildID, &p.ChannelID, &p.MessageID, &ms)
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.Post{}, store.ErrNotFound
+		err = contest.ErrNotFound
+	}
+	if err == nil {
+		p.MazeID, err = mazecore.Parse(maze)
 	}
 	if err != nil {
-		return store.Post{}, err
+		return contest.Post{}, fmt.Errorf("last post in channel %s: %w", channelID, err)
 	}
 	p.PostedAt = fromMillis(ms)
 	return p, nil
+}
+
+// GuildsWithMaze lists up to limit servers in which a maze was posted
+// (by /maze, /daily or the daily post).
+func (db *DB) GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error) {
+	what := "servers with maze " + maze.String()
+	rows, err := db.db.QueryContext(ctx, `
+		SELECT DISTINCT guild_id FROM posts WHERE maze_id = ? AND guild_id <> '' ORDER BY guild_id LIMIT ?`, maze.String(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return collect(rows, what, func(rows *sql.Rows) (string, error) {
+		var g string
+		return g, rows.Scan(&g)
+	})
+}
+
+// collect reads every row of rows with scan, closing them.
+func collect[T any](rows *sql.Rows, what string, scan func(*sql.Rows) (T, error)) ([]T, error) {
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
 }

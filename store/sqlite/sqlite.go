@@ -10,7 +10,8 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 //go:embed migrations/*.sql
@@ -157,3 +158,25 @@ func (db *DB) migrateFile(ctx context.Context, name string) error {
 func toMillis(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+// optionalMillis stores the zero Time ("not yet", "never") as 0.
+func optionalMillis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return toMillis(t)
+}
+
+func fromOptionalMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return fromMillis(ms)
+}
+
+// isUnique tells whether err is a violated UNIQUE constraint, by the
+// driver's result code rather than its message text.
+func isUnique(err error) bool {
+	var e *sqlite.Error
+	return errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}

@@ -1,0 +1,46 @@
+package contest
+
+import (
+	"context"
+	"time"
+
+	"mazebot/mazecore"
+)
+
+// Announcer makes the posts that no member asked for: the daily in its
+// channel, an event's maze and board, its results. Package commands
+// implements it on Discord.
+type Announcer interface {
+	// PostDaily posts a server's daily in a channel. A message ID with an
+	// error means the post was made and only something after it failed.
+	PostDaily(ctx context.Context, d Daily, channelID string) (messageID string, err error)
+	// PostEvent posts a starting event's maze and its (empty) board.
+	PostEvent(ctx context.Context, e Event) (mazeMessageID, boardMessageID string, err error)
+	// EditBoard shows standings on the event's board: live while e runs,
+	// final once it has ended.
+	EditBoard(ctx context.Context, e Event, standings []Standing) error
+	// PostResults announces an ended event's final ranking.
+	PostResults(ctx context.Context, e Event, standings []Standing) error
+	// PostSolution posts an ended event's solution.
+	PostSolution(ctx context.Context, e Event) error
+	// RevealMaze edits an ended event's maze message so that it offers its
+	// solution.
+	RevealMaze(ctx context.Context, e Event) error
+}
+
+// Post is a maze shown in a channel: what a bare /solve there solves, and
+// where the embargo looks for a daily's maze copied elsewhere.
+type Post struct {
+	MazeID    mazecore.ID
+	GuildID   string
+	ChannelID string
+	MessageID string // "" when the message's ID is not known
+	PostedAt  time.Time
+}
+
+// Posts records the mazes shown in channels.
+type Posts interface {
+	AddPost(ctx context.Context, p Post) error
+	// LastPost returns the newest post in a channel, or ErrNotFound.
+	LastPost(ctx context.Context, channelID string) (Post, error)
+}

@@ -1,0 +1,397 @@
+package contest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// Errors of the stores, shared with package play: one vocabulary for
+// every store adapter.
+var (
+	ErrNotFound = play.ErrNotFound
+	ErrConflict = play.ErrConflict
+)
+
+// ErrNotEnabled: the server's daily is not posted automatically.
+var ErrNotEnabled = errors.New("daily posts are not enabled")
+
+// Defaults and bounds of the daily challenge.
+const (
+	// DefaultAlgorithm and DefaultSize make the daily of a server that
+	// never chose one.
+	DefaultAlgorithm = mazecore.Backtracking
+	DefaultSize      = 21
+	// DailyMaxSize keeps the daily a quick game for everyone: Play on a
+	// 41×41 maze takes a few dozen clicks.
+	DailyMaxSize = 41
+	// DailyRetryAfter: a claim older than this whose post never completed
+	// (a crash, a Discord error) may be claimed again.
+	DailyRetryAfter = 5 * time.Minute
+	// DailyMaxAttempts bounds the tries of one day's post, so a channel
+	// the bot can't write to isn't tried every few seconds all day.
+	DailyMaxAttempts = 3
+)
+
+// dailyEpoch is the day of daily #1. Numbers count calendar days in the
+// server's zone from there, so every server's #N falls on the same date.
+var dailyEpoch = MakeDate(2026, 1, 1)
+
+// DailySettings is a server's daily challenge settings.
+type DailySettings struct {
+	GuildID   string
+	ChannelID string // where the daily is posted
+	PostAt    TimeOfDay
+	Zone      *time.Location
+	Algorithm mazecore.Algorithm
+	Size      int // tiles a side, odd
+	Enabled   bool
+	UpdatedAt time.Time // when the settings last changed
+}
+
+// Schedule is when the settings post the daily.
+func (s DailySettings) Schedule() Schedule {
+	return Schedule{At: s.PostAt, Zone: s.Zone, Since: s.UpdatedAt}
+}
+
+// Daily is one server's daily of one local date.
+type Daily struct {
+	GuildID string
+	Date    Date
+	Zone    *time.Location
+	MazeID  mazecore.ID
+}
+
+// Number is the daily's number: #1 on 2026-01-01.
+func (d Daily) Number() int { return Number(d.Date) }
+
+// Key names the daily as a contest.
+func (d Daily) Key() Key { return DailyKey(d.GuildID, d.Date) }
+
+// SolutionsOpen is when the day ends in the server and the solution of
+// its maze may be shown.
+func (d Daily) SolutionsOpen() time.Time { return d.Date.End(d.Zone) }
+
+// Number is the daily number of a date.
+func Number(date Date) int { return int(date.t.Sub(dailyEpoch.t)/(24*time.Hour)) + 1 }
+
+// MazeFor is the maze of a server's day: the configured algorithm and
+// size, and a seed from a hash of the server and the date, so it is the
+// same for everyone, on every machine, forever. 32 bits keep the ID short.
+func MazeFor(guildID string, date Date, algo mazecore.Algorithm, size int) mazecore.ID {
+	sum := sha256.Sum256([]byte("mazebot daily|" + guildID + "|" + date.String()))
+	return mazecore.ID{Algorithm: algo, Width: size, Height: size, Seed: uint64(binary.BigEndian.Uint32(sum[:4]))}
+}
+
+// Streak counts consecutive days solved, from dates (newest first, none
+// after today). It ends today, or yesterday while today is not solved
+// yet: a streak isn't broken before the day is over.
+func Streak(dates []Date, today Date) int {
+	if len(dates) == 0 {
+		return 0
+	}
+	want := today
+	if dates[0] != today {
+		want = today.AddDays(-1)
+	}
+	n := 0
+	for _, d := range dates {
+		if d != want {
+			break
+		}
+		n++
+		want = want.AddDays(-1)
+	}
+	return n
+}
+
+// PostState is where a day's automatic post stands.
+type PostState uint8
+
+// The post states. Stores keep their own spelling of them.
+const (
+	Posting PostState = iota + 1 // claimed; the post is being made
+	Posted
+	Failed // the post failed; it may be claimed again
+)
+
+// DailyPost is the claim on, and then the record of, one day's automatic
+// post in one server. A server's date has one: that is what makes the
+// post happen once.
+type DailyPost struct {
+	GuildID   string
+	Date      Date
+	ChannelID string
+	MazeID    mazecore.ID
+	MessageID string // "" until posted
+	State     PostState
+	// Attempts counts the claims. A claim is written only over the one
+	// before it, so of two processes claiming at once one wins.
+	Attempts  int
+	ClaimedAt time.Time // the last claim
+}
+
+// DailyStore keeps the daily challenge's settings, posts and results.
+type DailyStore interface {
+	// DailySettings returns a server's settings, or ErrNotFound.
+	DailySettings(ctx context.Context, guildID string) (DailySettings, error)
+	SaveDailySettings(ctx context.Context, s DailySettings) error
+	// EnabledDailies lists the servers whose daily is posted.
+	EnabledDailies(ctx context.Context) ([]DailySettings, error)
+	// DailyPost returns a server's post of a date, or ErrNotFound.
+	DailyPost(ctx context.Context, guildID string, date Date) (DailyPost, error)
+	// ClaimDailyPost writes p as claim number p.Attempts: over claim
+	// p.Attempts−1 of an unposted day, or as the day's first when
+	// p.Attempts is 1. Otherwise it changes nothing and returns
+	// ErrConflict: another process claimed first.
+	ClaimDailyPost(ctx context.Context, p DailyPost) error
+	// SetDailyPosted records the message of a claimed day.
+	SetDailyPosted(ctx context.Context, guildID string, date Date, messageID string) error
+	// SetDailyFailed releases a claimed day whose post failed.
+	SetDailyFailed(ctx context.Context, guildID string, date Date) error
+	// DayRuns returns each member's best run on a server's daily of a
+	// date, best first.
+	DayRuns(ctx context.Context, guildID string, date Date) ([]Run, error)
+	// Totals sums each member's best daily runs over the dates from..to,
+	// most days first, then least time, then fewest tiles.
+	Totals(ctx context.Context, guildID string, from, to Date) ([]Total, error)
+	// SolvedDates lists the dates, newest first and none after upTo, on
+	// which a member finished the server's daily.
+	SolvedDates(ctx context.Context, guildID, userID string, upTo Date) ([]Date, error)
+	// GuildsWithMaze lists up to limit servers in which a maze was posted.
+	GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error)
+}
+
+// Dailies runs the daily challenge.
+type Dailies struct {
+	store    DailyStore
+	announce Announcer
+	now      func() time.Time
+	log      *slog.Logger
+}
+
+// NewDailies runs dailies kept in s and posted through a, on the clock now.
+func NewDailies(s DailyStore, a Announcer, now func() time.Time, log *slog.Logger) *Dailies {
+	return &Dailies{store: s, announce: a, now: now, log: log}
+}
+
+// Settings returns a server's settings: the defaults (UTC, backtracking
+// 21×21, off) when it never set any.
+func (d *Dailies) Settings(ctx context.Context, guildID string) (DailySettings, error) {
+	s, err := d.store.DailySettings(ctx, guildID)
+	if errors.Is(err, ErrNotFound) {
+		return DailySettings{GuildID: guildID, Zone: time.UTC, Algorithm: DefaultAlgorithm, Size: DefaultSize}, nil
+	}
+	return s, err
+}
+
+// Today is the daily running now in a server.
+func (d *Dailies) Today(ctx context.Context, guildID string) (Daily, error) {
+	return d.on(ctx, guildID, d.now())
+}
+
+// on is the daily of a server at t. Once the day's post is claimed its
+// maze is fixed, so a settings change later that day doesn't move the maze
+// under the members playing it.
+func (d *Dailies) on(ctx context.Context, guildID string, t time.Time) (Daily, error) {
+	s, err := d.Settings(ctx, guildID)
+	if err != nil {
+		return Daily{}, err
+	}
+	day := Daily{GuildID: guildID, Date: DateOf(t, s.Zone), Zone: s.Zone}
+	post, err := d.store.DailyPost(ctx, guildID, day.Date)
+	switch {
+	case err == nil:
+		day.MazeID = post.MazeID
+	case errors.Is(err, ErrNotFound):
+		day.MazeID = MazeFor(guildID, day.Date, s.Algorithm, s.Size)
+	default:
+		return Daily{}, err
+	}
+	return day, nil
+}
+
+// Setup turns on a server's automatic post with the settings s, and
+// returns when the next post will be made.
+func (d *Dailies) Setup(ctx context.Context, s DailySettings) (time.Time, error) {
+	now := d.now()
+	s.Enabled, s.UpdatedAt = true, now
+	if err := d.store.SaveDailySettings(ctx, s); err != nil {
+		return time.Time{}, err
+	}
+	_, err := d.store.DailyPost(ctx, s.GuildID, DateOf(now, s.Zone))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return time.Time{}, err
+	}
+	return s.Schedule().Next(now, err == nil), nil
+}
+
+// TurnOff stops a server's automatic post, or says ErrNotEnabled.
+func (d *Dailies) TurnOff(ctx context.Context, guildID string) error {
+	s, err := d.store.DailySettings(ctx, guildID)
+	if errors.Is(err, ErrNotFound) || (err == nil && !s.Enabled) {
+		return ErrNotEnabled
+	}
+	if err != nil {
+		return err
+	}
+	s.Enabled, s.UpdatedAt = false, d.now()
+	return d.store.SaveDailySettings(ctx, s)
+}
+
+// Tick posts each enabled server's daily once its local post time has
+// come. It runs at start too, so a day missed while the bot was down is
+// posted on its return, as long as that day is still running.
+func (d *Dailies) Tick(ctx context.Context) error {
+	all, err := d.store.EnabledDailies(ctx)
+	if err != nil {
+		return err
+	}
+	now := d.now()
+	var errs []error
+	for _, s := range all {
+		if err := d.post(ctx, s, now); err != nil {
+			errs = append(errs, fmt.Errorf("daily of %s: %w", s.GuildID, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// post makes a server's due post: claim the day, post, record. Of the
+// processes ticking at once exactly one claim succeeds; a claim that
+// crashed or failed is taken over once it is DailyRetryAfter old.
+func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) error {
+	date, due := s.Schedule().Due(now)
+	if !due {
+		return nil
+	}
+	claim := DailyPost{
+		GuildID: s.GuildID, Date: date, ChannelID: s.ChannelID, MazeID: MazeFor(s.GuildID, date, s.Algorithm, s.Size),
+		State: Posting, Attempts: 1, ClaimedAt: now,
+	}
+	switch prev, err := d.store.DailyPost(ctx, s.GuildID, date); {
+	case err == nil:
+		if prev.State == Posted || now.Sub(prev.ClaimedAt) < DailyRetryAfter || prev.Attempts >= DailyMaxAttempts {
+			return nil
+		}
+		// The day's maze was fixed by its first claim.
+		claim.MazeID, claim.Attempts = prev.MazeID, prev.Attempts+1
+	case !errors.Is(err, ErrNotFound):
+		return err
+	}
+	if err := d.store.ClaimDailyPost(ctx, claim); errors.Is(err, ErrConflict) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zone, MazeID: claim.MazeID}
+	messageID, err := d.announce.PostDaily(ctx, day, s.ChannelID)
+	if messageID == "" {
+		return errors.Join(fmt.Errorf("post daily %s in %s: %w", date, s.ChannelID, err), d.store.SetDailyFailed(ctx, s.GuildID, date))
+	}
+	d.log.Info("daily posted", "guild", s.GuildID, "date", date.String(), "channel", s.ChannelID, "maze", claim.MazeID.String())
+	return errors.Join(err, d.store.SetDailyPosted(ctx, s.GuildID, date, messageID))
+}
+
+// contestFor is the daily a new game on maze counts for, if the maze is
+// today's daily of the game's server.
+func (d *Dailies) contestFor(ctx context.Context, guildID string, maze mazecore.ID) (Key, error) {
+	if guildID == "" {
+		return Key{}, nil
+	}
+	day, err := d.Today(ctx, guildID)
+	if err != nil || day.MazeID != maze {
+		return Key{}, err
+	}
+	return day.Key(), nil
+}
+
+// Streak is a member's streak as of today.
+func (d *Dailies) Streak(ctx context.Context, guildID, userID string, today Date) (int, error) {
+	dates, err := d.store.SolvedDates(ctx, guildID, userID, today)
+	if err != nil {
+		return 0, err
+	}
+	return Streak(dates, today), nil
+}
+
+// Day ranks the best runs of a server's daily on a date.
+func (d *Dailies) Day(ctx context.Context, guildID string, date Date) ([]Standing, error) {
+	runs, err := d.store.DayRuns(ctx, guildID, date)
+	if err != nil {
+		return nil, err
+	}
+	return Rank(runs), nil
+}
+
+// Totals ranks the members of a server by their dailies over from..to.
+func (d *Dailies) Totals(ctx context.Context, guildID string, from, to Date) ([]TotalStanding, error) {
+	totals, err := d.store.Totals(ctx, guildID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	return RankTotals(totals), nil
+}
+
+// DailyAward is what a won daily game earns.
+type DailyAward struct {
+	Number int
+	Streak int
+	// Standing is the member's place of the day: their best run, which
+	// may be an earlier one than this. Zero when the ranking lacks them.
+	Standing Standing
+	Of       int // members ranked that day
+}
+
+// award is what result earns on the daily of key.
+func (d *Dailies) award(ctx context.Context, guildID string, date Date, r play.Result) (*DailyAward, error) {
+	streak, err := d.Streak(ctx, guildID, r.UserID, date)
+	if err != nil {
+		return nil, err
+	}
+	day, err := d.Day(ctx, guildID, date)
+	if err != nil {
+		return nil, err
+	}
+	a := &DailyAward{Number: Number(date), Streak: streak, Of: len(day)}
+	for _, s := range day {
+		if s.UserID == r.UserID {
+			a.Standing = s
+		}
+	}
+	return a, nil
+}
+
+// held is the daily that holds maze's solution, asked in guildID: the
+// asking server's daily, or a running daily of a server where the maze
+// was posted (copied from a post into a DM or another server).
+func (d *Dailies) held(ctx context.Context, maze mazecore.ID, guildID string, now time.Time) (*Daily, error) {
+	guilds, err := d.store.GuildsWithMaze(ctx, maze, dailyGuildsChecked)
+	if err != nil {
+		return nil, err
+	}
+	if guildID != "" {
+		guilds = append([]string{guildID}, guilds...)
+	}
+	for _, g := range guilds {
+		day, err := d.on(ctx, g, now)
+		if err != nil {
+			return nil, err
+		}
+		if day.MazeID == maze {
+			return &day, nil
+		}
+	}
+	return nil, nil
+}
+
+// dailyGuildsChecked bounds the servers checked for a maze ID that was
+// posted in many: a daily's ID is shown in its own server.
+const dailyGuildsChecked = 5

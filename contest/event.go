@@ -1,0 +1,336 @@
+package contest
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// Bounds of community events.
+const (
+	// EventMaxSide is the largest event maze: everyone plays it, so it
+	// must stay comfortable in play mode, and the board is the point.
+	EventMaxSide = 101
+	// MinEventDuration and MaxEventDuration bound how long one runs.
+	MinEventDuration = 5 * time.Minute
+	MaxEventDuration = 7 * 24 * time.Hour
+	// BoardEditInterval is the least time between two live edits of one
+	// event's board. Discord allows about 5 edits per 5 s in a channel;
+	// one per 10 s leaves room for everything else the bot does there.
+	BoardEditInterval = 10 * time.Second
+)
+
+// EventStatus is where an event stands.
+type EventStatus uint8
+
+// The event statuses. Stores keep their own spelling of them.
+const (
+	Running EventStatus = iota + 1
+	Ended
+)
+
+// Event is a community event: one maze that every member of a channel
+// plays for a while, with a live leaderboard. A channel has at most one
+// running event; the store enforces it.
+type Event struct {
+	ID        int64
+	GuildID   string
+	ChannelID string
+	Name      string
+	MazeID    mazecore.ID
+	CreatorID string
+	StartedAt time.Time
+	// EndsAt is the end of the event. Ending it early moves EndsAt to the
+	// moment it ended, so runs after that don't count.
+	EndsAt time.Time
+	// MazeMessageID and BoardMessageID are "" until the posts are made.
+	MazeMessageID  string
+	BoardMessageID string
+	Status         EventStatus
+	// BoardDirty says results arrived since the board was last edited;
+	// BoardEditedAt is that edit, the zero Time if none.
+	BoardDirty    bool
+	BoardEditedAt time.Time
+}
+
+// Key names the event as a contest.
+func (e Event) Key() Key { return EventKey(e.ID) }
+
+// EventStore keeps community events and their runs.
+type EventStore interface {
+	// CreateEvent stores a new running event and returns its ID, or
+	// ErrConflict when its channel already has a running one.
+	CreateEvent(ctx context.Context, e Event) (int64, error)
+	SetEventMessages(ctx context.Context, id int64, mazeMessageID, boardMessageID string) error
+	// DeleteEvent removes an event whose posts failed, freeing its channel.
+	DeleteEvent(ctx context.Context, id int64) error
+	// Event, RunningEvent and RunningEventOnMaze return an event or
+	// ErrNotFound. Should two run on one maze, the one ending last wins.
+	Event(ctx context.Context, id int64) (Event, error)
+	RunningEvent(ctx context.Context, channelID string) (Event, error)
+	RunningEventOnMaze(ctx context.Context, maze mazecore.ID) (Event, error)
+	// RunningEvents lists every running event.
+	RunningEvents(ctx context.Context) ([]Event, error)
+	// EndEvent marks a running event ended at at, moving its end there if
+	// that is earlier, or returns ErrConflict when it is not running: only
+	// the caller that ends it posts the results.
+	EndEvent(ctx context.Context, id int64, at time.Time) error
+	// MarkBoardDirty notes that a running event's board is out of date.
+	MarkBoardDirty(ctx context.Context, id int64) error
+	// ClaimBoardEdit takes a running event's dirty board for an edit at
+	// now, clearing the flag, if its last edit is still prev; otherwise it
+	// changes nothing and returns ErrConflict.
+	ClaimBoardEdit(ctx context.Context, id int64, prev, now time.Time) error
+	// SetBoardEdited records an edit made outside a claim (the final one).
+	SetBoardEdited(ctx context.Context, id int64, at time.Time) error
+	// EventRuns returns each member's best run in the contest up to until.
+	EventRuns(ctx context.Context, key Key, until time.Time) ([]Run, error)
+}
+
+// ErrNotPosted: an event could not be announced in its channel, so it was
+// not started.
+var ErrNotPosted = errors.New("event could not be posted")
+
+// Events runs community events.
+type Events struct {
+	store    EventStore
+	announce Announcer
+	now      func() time.Time
+	log      *slog.Logger
+}
+
+// NewEvents runs events kept in s and announced through a, on the clock now.
+func NewEvents(s EventStore, a Announcer, now func() time.Time, log *slog.Logger) *Events {
+	return &Events{store: s, announce: a, now: now, log: log}
+}
+
+// Now is the events' clock.
+func (ev *Events) Now() time.Time { return ev.now() }
+
+// Start stores e as running from now for d and announces it. The row is
+// claimed before anything is posted, so a second start in the channel
+// (here or in another process) fails with ErrConflict and posts nothing;
+// the running event then comes back with it.
+func (ev *Events) Start(ctx context.Context, e Event, d time.Duration) (Event, error) {
+	now := ev.now()
+	e.StartedAt, e.EndsAt, e.Status = now, now.Add(d), Running
+	var err error
+	if e.ID, err = ev.store.CreateEvent(ctx, e); errors.Is(err, ErrConflict) {
+		running, rerr := ev.store.RunningEvent(ctx, e.ChannelID)
+		if rerr != nil {
+			return Event{}, err // it ended between the two reads
+		}
+		return running, err
+	} else if err != nil {
+		return Event{}, fmt.Errorf("create event: %w", err)
+	}
+	e.MazeMessageID, e.BoardMessageID, err = ev.announce.PostEvent(ctx, e)
+	if err != nil {
+		if derr := ev.store.DeleteEvent(ctx, e.ID); derr != nil {
+			ev.log.Error("delete unposted event", "event", e.ID, "err", derr)
+		}
+		return Event{}, fmt.Errorf("%w: %w", ErrNotPosted, err)
+	}
+	if err := ev.store.SetEventMessages(ctx, e.ID, e.MazeMessageID, e.BoardMessageID); err != nil {
+		return Event{}, fmt.Errorf("event %d: %w", e.ID, err)
+	}
+	return e, nil
+}
+
+// RunningIn returns the running event of a channel, or ErrNotFound.
+func (ev *Events) RunningIn(ctx context.Context, channelID string) (Event, error) {
+	return ev.store.RunningEvent(ctx, channelID)
+}
+
+// End ends e now and announces the results, or returns ErrConflict when
+// another caller (a tick, another process) ended it first.
+func (ev *Events) End(ctx context.Context, e Event) error { return ev.end(ctx, e, ev.now()) }
+
+// end ends e at now and announces the results. The store is marked
+// first, conditionally, so of two closers exactly one announces; the
+// other gets ErrConflict. An announcement that fails after that is not
+// retried: the results are at most once.
+func (ev *Events) end(ctx context.Context, e Event, now time.Time) error {
+	if err := ev.store.EndEvent(ctx, e.ID, now); err != nil {
+		return err
+	}
+	if now.Before(e.EndsAt) {
+		e.EndsAt = now // as the store did: runs after an early end don't count
+	}
+	e.Status = Ended
+	standings, err := ev.Standings(ctx, e)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	if err := ev.announce.PostResults(ctx, e, standings); err != nil {
+		errs = append(errs, fmt.Errorf("post results: %w", err))
+	}
+	if err := ev.announce.PostSolution(ctx, e); err != nil {
+		errs = append(errs, fmt.Errorf("post solution: %w", err))
+	}
+	if err := ev.finalBoard(ctx, e, standings); err != nil {
+		errs = append(errs, err)
+	}
+	if e.MazeMessageID != "" {
+		if err := ev.announce.RevealMaze(ctx, e); err != nil {
+			errs = append(errs, fmt.Errorf("edit maze message: %w", err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close event %d: %w", e.ID, err)
+	}
+	return nil
+}
+
+// Standings ranks an event's runs up to its end.
+func (ev *Events) Standings(ctx context.Context, e Event) ([]Standing, error) {
+	runs, err := ev.store.EventRuns(ctx, e.Key(), e.EndsAt)
+	if err != nil {
+		return nil, fmt.Errorf("ranking of event %d: %w", e.ID, err)
+	}
+	return Rank(runs), nil
+}
+
+func (ev *Events) finalBoard(ctx context.Context, e Event, standings []Standing) error {
+	if e.BoardMessageID == "" {
+		return nil
+	}
+	if err := ev.announce.EditBoard(ctx, e, standings); err != nil {
+		return fmt.Errorf("edit final board: %w", err)
+	}
+	return ev.store.SetBoardEdited(ctx, e.ID, ev.now())
+}
+
+// boardDue tells whether a running event's board may be edited at now.
+func boardDue(e Event, now time.Time) bool {
+	return e.Status == Running && e.BoardDirty && e.BoardMessageID != "" && now.Sub(e.BoardEditedAt) >= BoardEditInterval
+}
+
+// refreshBoard edits a running event's dirty board if its last edit is
+// at least BoardEditInterval old; otherwise a later tick does. It returns
+// the standings it read, or nil when it made no edit.
+func (ev *Events) refreshBoard(ctx context.Context, e Event, now time.Time) ([]Standing, error) {
+	if !boardDue(e, now) {
+		return nil, nil
+	}
+	if err := ev.store.ClaimBoardEdit(ctx, e.ID, e.BoardEditedAt, now); errors.Is(err, ErrConflict) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	// Read after the claim: a run stored later marks the board dirty
+	// again, so no result is ever left off for good.
+	standings, err := ev.Standings(ctx, e)
+	if err != nil {
+		return nil, errors.Join(err, ev.store.MarkBoardDirty(ctx, e.ID))
+	}
+	if err := ev.announce.EditBoard(ctx, e, standings); err != nil {
+		return nil, errors.Join(fmt.Errorf("edit board of event %d: %w", e.ID, err), ev.store.MarkBoardDirty(ctx, e.ID))
+	}
+	// Had the event ended while this edit was on its way, the live board
+	// may have landed over the final one: put the final one back.
+	if cur, err := ev.store.Event(ctx, e.ID); err == nil && cur.Status == Ended {
+		final, err := ev.Standings(ctx, cur)
+		if err != nil {
+			return nil, err
+		}
+		return standings, ev.finalBoard(ctx, cur, final)
+	}
+	return standings, nil
+}
+
+// Tick ends the events that are due (also those that ended while the bot
+// was down) and flushes the dirty boards.
+func (ev *Events) Tick(ctx context.Context) error {
+	now := ev.now()
+	running, err := ev.store.RunningEvents(ctx)
+	if err != nil {
+		return err
+	}
+	due := slices.DeleteFunc(slices.Clone(running), func(e Event) bool { return e.EndsAt.After(now) })
+	slices.SortStableFunc(due, func(a, b Event) int { return cmp.Or(a.EndsAt.Compare(b.EndsAt), cmp.Compare(a.ID, b.ID)) })
+	var errs []error
+	for _, e := range due {
+		if err := ev.end(ctx, e, now); err != nil && !errors.Is(err, ErrConflict) {
+			errs = append(errs, err)
+		}
+	}
+	for _, e := range running {
+		if e.EndsAt.After(now) && e.BoardDirty {
+			if _, err := ev.refreshBoard(ctx, e, now); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// contestFor is the event a new game on maze counts for: the running
+// event of the game's channel, when it is played on that maze.
+func (ev *Events) contestFor(ctx context.Context, channelID string, maze mazecore.ID) (Key, error) {
+	if channelID == "" {
+		return Key{}, nil
+	}
+	e, err := ev.store.RunningEvent(ctx, channelID)
+	if errors.Is(err, ErrNotFound) {
+		return Key{}, nil
+	}
+	if err != nil {
+		return Key{}, fmt.Errorf("running event in %s: %w", channelID, err)
+	}
+	if e.MazeID != maze {
+		return Key{}, nil
+	}
+	return e.Key(), nil
+}
+
+// EventAward is what a won event game earns.
+type EventAward struct {
+	Event Event
+	// Late: the event had ended when the run finished, so it does not count.
+	Late bool
+	// Standing is the member's best run in the event; zero when the
+	// ranking lacks them.
+	Standing Standing
+	Of       int
+}
+
+// award puts a won event game on the board and finds the member's place.
+func (ev *Events) award(ctx context.Context, id int64, r play.Result) (*EventAward, error) {
+	e, err := ev.store.Event(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("event %d: %w", id, err)
+	}
+	if e.Status != Running || r.FinishedAt.After(e.EndsAt) {
+		return &EventAward{Event: e, Late: true}, nil
+	}
+	if err := ev.store.MarkBoardDirty(ctx, e.ID); err != nil {
+		return nil, err
+	}
+	e.BoardDirty = true
+	standings, err := ev.refreshBoard(ctx, e, ev.now())
+	if err != nil {
+		// The board catches up at a later tick; the rank still shows.
+		ev.log.Error("refresh event board", "event", e.ID, "err", err)
+	}
+	if standings == nil {
+		if standings, err = ev.Standings(ctx, e); err != nil {
+			return nil, err
+		}
+	}
+	a := &EventAward{Event: e, Of: len(standings)}
+	for _, s := range standings {
+		if s.UserID == r.UserID {
+			a.Standing = s
+		}
+	}
+	return a, nil
+}

@@ -1,0 +1,102 @@
+package testkit
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"mazebot/mazecore"
+	"mazebot/render"
+)
+
+func TestClock(t *testing.T) {
+	start := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	c := NewClock(start)
+	c.Advance(90 * time.Second)
+	if got, want := c.Now(), start.Add(90*time.Second); !got.Equal(want) {
+		t.Fatalf("Now=%v, want %v", got, want)
+	}
+	c.Set(start)
+	if got := c.Now(); !got.Equal(start) {
+		t.Fatalf("Now=%v after Set, want %v", got, start)
+	}
+}
+
+func mustMaze(t *testing.T) *mazecore.Maze {
+	t.Helper()
+	m, err := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Backtracking, Width: 11, Height: 11, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestGridAndPlayer draws a maze with a player and a header and hint
+// around it, and reads both back.
+func TestGridAndPlayer(t *testing.T) {
+	m := mustMaze(t)
+	pos := mazecore.Point{X: 3, Y: 1}
+	grid := render.EmojiString(m, render.DefaultTheme, render.Overlay{Player: &pos}, render.Window{})
+	content := "🎮 header line\n" + grid + "\n📍 a hint"
+	rows := Grid(content)
+	if len(rows) != m.Height() || len(rows[0]) != m.Width() {
+		t.Fatalf("grid %d×%d, want %d×%d", len(rows[0]), len(rows), m.Width(), m.Height())
+	}
+	for y, row := range rows {
+		for x, tile := range row {
+			if got, want := tile == render.DefaultTheme.Wall, m.Wall(x, y); got != want {
+				t.Fatalf("tile (%d,%d) wall=%v, maze says %v", x, y, got, want)
+			}
+		}
+	}
+	got, err := Player(content)
+	if err != nil || got != pos {
+		t.Fatalf("Player=%v (%v), want %v", got, err, pos)
+	}
+	if _, err := Player("no grid here"); err == nil {
+		t.Fatal("Player found a player in a message without a grid")
+	}
+}
+
+func TestToward(t *testing.T) {
+	path := []mazecore.Point{{1, 1}, {2, 1}, {3, 1}, {3, 2}, {3, 3}}
+	for _, tc := range []struct {
+		pos  mazecore.Point
+		want mazecore.Dir
+	}{{mazecore.Point{X: 1, Y: 1}, mazecore.East}, {mazecore.Point{X: 3, Y: 1}, mazecore.South}} {
+		if got, err := Toward(path, tc.pos); err != nil || got != tc.want {
+			t.Errorf("Toward(%v)=%v (%v), want %v", tc.pos, got, err, tc.want)
+		}
+	}
+	for _, off := range []mazecore.Point{{5, 5}, {3, 3}} { // off the path; the goal has no next
+		if _, err := Toward(path, off); err == nil {
+			t.Errorf("Toward(%v) found a way, want an error", off)
+		}
+	}
+}
+
+// TestWalk walks a model game: each press moves the player one cell and
+// redraws, until it stands on the goal.
+func TestWalk(t *testing.T) {
+	m := mustMaze(t)
+	pos := m.Start()
+	draw := func() string {
+		p := pos
+		return "header\n" + render.EmojiString(m, render.DefaultTheme, render.Overlay{Player: &p}, render.Window{})
+	}
+	won := func(string) bool { return pos == m.Goal() }
+	clicks, _, err := Walk(m, draw(), won, func(d mazecore.Dir) (string, error) {
+		dx, dy := d.Delta()
+		pos = mazecore.Point{X: pos.X + 2*dx, Y: pos.Y + 2*dy}
+		return draw(), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (len(mazecore.Solve(m)) - 1) / 2; clicks != want {
+		t.Fatalf("%d clicks, want one a cell: %d", clicks, want)
+	}
+	if _, _, err := Walk(m, "no grid", func(s string) bool { return strings.Contains(s, "won") }, nil); err == nil {
+		t.Fatal("Walk on a message without a player did not fail")
+	}
+}

@@ -1,0 +1,148 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"mazebot/mazecore"
+)
+
+// Errors a Store returns (wrapped); check them with errors.Is. Package
+// contest's stores return the same ones.
+var (
+	// ErrNotFound: a lookup matched nothing.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict: a write expected a record in a state it is no longer
+	// in, because another click or another process changed it first.
+	ErrConflict = errors.New("conflict")
+)
+
+// Store keeps games. Every bot process sharing a Store sees the same
+// games, so any of them can take a game's next click.
+type Store interface {
+	// CreateGame stores a new game and returns its ID.
+	CreateGame(ctx context.Context, rec Record) (int64, error)
+	// Game returns a game, or ErrNotFound.
+	Game(ctx context.Context, id int64) (Record, error)
+	// SaveGame writes rec over the stored game if that is still playing
+	// at rec.Seq−1, else changes nothing and returns ErrConflict. A won
+	// game's Result is recorded in the same write: both or neither.
+	SaveGame(ctx context.Context, rec Record) error
+	// DeleteGamesBefore removes the games started before t, finished or
+	// not, and reports how many; results stay.
+	DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error)
+}
+
+const (
+	// Retention is how long a game is kept: well past TTL, so a late
+	// click still finds its game and hears that it expired.
+	Retention = 7 * 24 * time.Hour
+	// cleanupEvery spaces the deletions: old games need not go at every
+	// tick of the scheduler.
+	cleanupEvery = time.Hour
+)
+
+// Service runs games against a Store.
+type Service struct {
+	store Store
+	now   func() time.Time
+
+	mu          sync.Mutex
+	lastCleanup time.Time
+}
+
+// NewService plays games kept in s, on the clock now.
+func NewService(s Store, now func() time.Time) *Service {
+	return &Service{store: s, now: now}
+}
+
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.now() }
+
+// Start begins a game on m for the member and place in who (UserID,
+// GuildID, ChannelID, Contest) and stores it.
+func (s *Service) Start(ctx context.Context, m *mazecore.Maze, who Record) (*Game, error) {
+	g, err := New(m, who, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if g.ID, err = s.store.CreateGame(ctx, g.Record); err != nil {
+		return nil, fmt.Errorf("start game: %w", err)
+	}
+	return g, nil
+}
+
+// Load returns a game that still takes moves from userID, with its maze.
+// A game that is gone or finished is ErrOver; another member's is
+// ErrNotYours; an old one ErrExpired.
+func (s *Service) Load(ctx context.Context, id int64, userID string) (*Game, error) {
+	rec, err := s.store.Game(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, ErrOver
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load game: %w", err)
+	}
+	if rec.UserID != userID {
+		return nil, ErrNotYours
+	}
+	g, err := s.resume(rec)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.Check(s.now()); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (s *Service) resume(rec Record) (*Game, error) {
+	m, err := mazecore.Generate(rec.MazeID)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: %w", rec.ID, err)
+	}
+	return Resume(m, rec)
+}
+
+// Press plays a member's click on game id and returns the game as it now
+// stands and what the click did. A click that lost a race to another
+// (ErrConflict from the store) is Stale, with the game reloaded.
+func (s *Service) Press(ctx context.Context, id int64, userID string, a Action) (*Game, Outcome, error) {
+	g, err := s.Load(ctx, id, userID)
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := g.Apply(a, s.now())
+	if err != nil || out == Stale || out == Blocked {
+		return g, out, err
+	}
+	if err := s.store.SaveGame(ctx, g.Record); err != nil {
+		if !errors.Is(err, ErrConflict) {
+			return nil, 0, fmt.Errorf("save game %d: %w", id, err)
+		}
+		if g, err = s.Load(ctx, id, userID); err != nil {
+			return nil, 0, err
+		}
+		return g, Stale, nil
+	}
+	return g, out, nil
+}
+
+// Cleanup deletes the games past Retention, at most once an hour per
+// process; it is the scheduler's to call.
+func (s *Service) Cleanup(ctx context.Context) (int64, error) {
+	now := s.now()
+	s.mu.Lock()
+	due := s.lastCleanup.IsZero() || now.Sub(s.lastCleanup) >= cleanupEvery
+	if due {
+		s.lastCleanup = now
+	}
+	s.mu.Unlock()
+	if !due {
+		return 0, nil
+	}
+	return s.store.DeleteGamesBefore(ctx, now.Add(-Retention))
+}
