@@ -1,0 +1,298 @@
+package contest
+
+import (
+	"testing"
+	"time"
+	_ "time/tzdata" // the zones under test, whatever the host has
+
+	"mazebot/mazecore"
+)
+
+func utc(year int, month time.Month, day, hour, min int) time.Time {
+	return time.Date(year, month, day, hour, min, 0, 0, time.UTC)
+}
+
+func mustLoad(t *testing.T, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+func mustDate(t *testing.T, s string) Date {
+	t.Helper()
+	d, err := ParseDate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestDateOf(t *testing.T) {
+	seoul, la := mustLoad(t, "Asia/Seoul"), mustLoad(t, "America/Los_Angeles")
+	for _, tc := range []struct {
+		name string
+		loc  *time.Location
+		at   time.Time
+		date string
+	}{
+		{"SeoulBeforeMidnight", seoul, utc(2026, 11, 30, 14, 59), "2026-11-30"},
+		{"SeoulMidnightIs15UTC", seoul, utc(2026, 11, 30, 15, 0), "2026-12-01"},
+		{"LABeforeMidnight", la, utc(2026, 12, 1, 7, 59), "2026-11-30"},
+		{"LAMidnightIs08UTCInWinter", la, utc(2026, 12, 1, 8, 0), "2026-12-01"},
+		{"LAMidnightIs07UTCInSummer", la, utc(2026, 7, 1, 7, 0), "2026-07-01"},
+		{"LASpringForwardDay", la, utc(2026, 3, 9, 6, 59), "2026-03-08"},
+		{"LASpringForwardNextDay", la, utc(2026, 3, 9, 7, 0), "2026-03-09"},
+		{"LAFallBackDay", la, utc(2026, 11, 2, 7, 59), "2026-11-01"},
+		{"LAFallBackNextDay", la, utc(2026, 11, 2, 8, 0), "2026-11-02"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := DateOf(tc.at, tc.loc).String(); got != tc.date {
+				t.Fatalf("DateOf(%v)=%s, want %s", tc.at, got, tc.date)
+			}
+		})
+	}
+	t.Run("DayLengths", func(t *testing.T) {
+		for _, tc := range []struct {
+			date string
+			want time.Duration
+		}{{"2026-03-08", 23 * time.Hour}, {"2026-11-01", 25 * time.Hour}, {"2026-11-30", 24 * time.Hour}} {
+			d := mustDate(t, tc.date)
+			if got := d.End(la).Sub(d.AddDays(-1).End(la)); got != tc.want {
+				t.Fatalf("%s in Los Angeles lasts %v, want %v", tc.date, got, tc.want)
+			}
+			if noon := d.Noon(la); DateOf(noon, la) != d {
+				t.Fatalf("noon of %s is on %s", tc.date, DateOf(noon, la))
+			}
+		}
+		if got, want := DateOf(utc(2026, 11, 30, 3, 0), seoul).End(seoul), utc(2026, 11, 30, 15, 0); !got.Equal(want) {
+			t.Fatalf("Seoul's next midnight=%v, want %v", got, want)
+		}
+	})
+	t.Run("AddDays", func(t *testing.T) {
+		for _, tc := range []struct {
+			from string
+			n    int
+			want string
+		}{{"2026-03-01", -1, "2026-02-28"}, {"2028-03-01", -1, "2028-02-29"}, {"2026-12-31", 1, "2027-01-01"}, {"2026-11-30", -6, "2026-11-24"}} {
+			if got := mustDate(t, tc.from).AddDays(tc.n).String(); got != tc.want {
+				t.Errorf("%s%+d=%s, want %s", tc.from, tc.n, got, tc.want)
+			}
+		}
+	})
+	t.Run("ErrParse", func(t *testing.T) {
+		for _, s := range []string{"", "2026-13-01", "2026-11-31", "30.11.2026"} {
+			if _, err := ParseDate(s); err == nil {
+				t.Errorf("ParseDate(%q) accepted it", s)
+			}
+		}
+	})
+}
+
+func TestTimeOfDay(t *testing.T) {
+	for in, want := range map[string]string{"09:00": "09:00", "9:05": "09:05", "23:59": "23:59", "00:00": "00:00"} {
+		c, ok := ParseTimeOfDay(in)
+		if !ok || c.String() != want {
+			t.Errorf("ParseTimeOfDay(%q)=%v, %v; want %s", in, c, ok, want)
+		}
+	}
+	for _, in := range []string{"24:00", "9", "09:60", "9am", "", "09:00:00", "-1:00"} {
+		if c, ok := ParseTimeOfDay(in); ok {
+			t.Errorf("ParseTimeOfDay(%q)=%v, want a refusal", in, c)
+		}
+	}
+}
+
+func TestNumber(t *testing.T) {
+	for date, want := range map[string]int{"2026-01-01": 1, "2026-11-30": 334, "2027-01-01": 366} {
+		if got := Number(mustDate(t, date)); got != want {
+			t.Errorf("Number(%s)=%d, want %d", date, got, want)
+		}
+	}
+}
+
+func TestKey(t *testing.T) {
+	d := mustDate(t, "2026-11-30")
+	for _, k := range []Key{DailyKey("g1", d), EventKey(42)} {
+		back, ok := ParseKey(k.String())
+		if !ok || back != k {
+			t.Errorf("ParseKey(%q)=%+v, %v; want %+v", k, back, ok, k)
+		}
+	}
+	if g, date, ok := DailyKey("g1", d).Daily(); !ok || g != "g1" || date != d {
+		t.Errorf("Daily()=%s %s %v", g, date, ok)
+	}
+	if id, ok := EventKey(42).Event(); !ok || id != 42 {
+		t.Errorf("Event()=%d %v", id, ok)
+	}
+	if _, _, ok := EventKey(42).Daily(); ok {
+		t.Error("an event's key says it is a daily")
+	}
+	if (Key{}).String() != "" || !(Key{}).IsZero() {
+		t.Error("the zero Key has text or is not zero")
+	}
+	for _, bad := range []string{"", "daily:", "daily::2026-11-30", "daily:g1:2026-11-31", "daily:g1:2026-1-30", "event:0", "event:-1", "event:07", "event:x", "weekly:g1"} {
+		if k, ok := ParseKey(bad); ok {
+			t.Errorf("ParseKey(%q)=%+v, want a refusal", bad, k)
+		}
+	}
+	// A server's daily keys sort by date, so a store reads a range of days
+	// as a range of keys; another server's keys (even one whose ID starts
+	// the same) fall outside.
+	lo, hi := DailyKey("g1", d.AddDays(-6)).String(), DailyKey("g1", d).String()
+	if inside := DailyKey("g1", d.AddDays(-3)).String(); !(lo <= inside && inside <= hi) {
+		t.Errorf("%q is not between %q and %q", inside, lo, hi)
+	}
+	for _, outside := range []Key{DailyKey("g1", d.AddDays(1)), DailyKey("g10", d), DailyKey("g1", d.AddDays(-7))} {
+		if s := outside.String(); lo <= s && s <= hi {
+			t.Errorf("%q falls between %q and %q", s, lo, hi)
+		}
+	}
+}
+
+func TestMazeFor(t *testing.T) {
+	d := mustDate(t, "2026-11-30")
+	a := MazeFor("g1", d, mazecore.Backtracking, 21)
+	// Locked: stored results and shared IDs rely on it forever.
+	if want := (mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 0x7911fc71}); a != want {
+		t.Fatalf("daily of g1 on 2026-11-30 = %+v, want %+v", a, want)
+	}
+	if MazeFor("g2", d, mazecore.Backtracking, 21) == a {
+		t.Fatal("two servers share a daily")
+	}
+	if MazeFor("g1", d.AddDays(1), mazecore.Backtracking, 21) == a {
+		t.Fatal("two days share a daily")
+	}
+	if b := MazeFor("g1", d, mazecore.Sidewinder, 31); b.Seed != a.Seed || b.Algorithm != mazecore.Sidewinder || b.Width != 31 || b.Height != 31 {
+		t.Fatalf("settings change the seed or are ignored: %+v", b)
+	}
+}
+
+func TestStreak(t *testing.T) {
+	for _, tc := range []struct {
+		dates []string
+		today string
+		want  int
+	}{
+		{nil, "2026-11-30", 0},
+		{[]string{"2026-11-30"}, "2026-11-30", 1},
+		{[]string{"2026-11-30", "2026-11-29", "2026-11-28", "2026-11-26"}, "2026-11-30", 3},
+		{[]string{"2026-11-29", "2026-11-28"}, "2026-11-30", 2}, // today not played yet
+		{[]string{"2026-11-28"}, "2026-11-30", 0},
+		{[]string{"2026-03-01", "2026-02-28"}, "2026-03-01", 2}, // across a month
+	} {
+		var dates []Date
+		for _, s := range tc.dates {
+			dates = append(dates, mustDate(t, s))
+		}
+		if got := Streak(dates, mustDate(t, tc.today)); got != tc.want {
+			t.Errorf("Streak(%v, %s)=%d, want %d", tc.dates, tc.today, got, tc.want)
+		}
+	}
+}
+
+// TestSchedule: the post time is local, so it moves in UTC across
+// daylight-saving changes; a setup after the day's post time starts
+// tomorrow.
+func TestSchedule(t *testing.T) {
+	la := mustLoad(t, "America/Los_Angeles")
+	at := func(s string) TimeOfDay {
+		c, ok := ParseTimeOfDay(s)
+		if !ok {
+			t.Fatal(s)
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name         string
+		at           string
+		before, when time.Time
+		date         string
+	}{
+		{"StandardTime", "09:00", utc(2026, 3, 7, 16, 59), utc(2026, 3, 7, 17, 0), "2026-03-07"},
+		{"SpringForwardDay", "09:00", utc(2026, 3, 8, 15, 59), utc(2026, 3, 8, 16, 0), "2026-03-08"},
+		{"FallBackDay", "09:00", utc(2026, 11, 1, 16, 59), utc(2026, 11, 1, 17, 0), "2026-11-01"},
+		// 02:30 doesn't exist on 2026-03-08: the clock jumps to 03:00.
+		{"SkippedHour", "02:30", utc(2026, 3, 8, 9, 59), utc(2026, 3, 8, 10, 0), "2026-03-08"},
+		// 01:30 happens twice on 2026-11-01: the first one is due.
+		{"RepeatedHour", "01:30", utc(2026, 11, 1, 8, 29), utc(2026, 11, 1, 8, 30), "2026-11-01"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Schedule{At: at(tc.at), Zone: la, Since: tc.before.Add(-24 * time.Hour)}
+			if date, due := s.Due(tc.before); due {
+				t.Fatalf("due at %v (%s), a minute before %s local", tc.before, date, tc.at)
+			}
+			date, due := s.Due(tc.when)
+			if !due || date.String() != tc.date {
+				t.Fatalf("Due(%v)=%s, %v; want %s due", tc.when, date, due, tc.date)
+			}
+		})
+	}
+	utcAt9 := Schedule{At: at("09:00"), Zone: time.UTC, Since: utc(2026, 11, 30, 8, 0)}
+	t.Run("OKNext", func(t *testing.T) {
+		for _, tc := range []struct {
+			name   string
+			now    time.Time
+			posted bool
+			want   time.Time
+		}{
+			{"BeforeTime", utc(2026, 11, 30, 8, 0), false, utc(2026, 11, 30, 9, 0)},
+			{"AtTheMinute", utc(2026, 11, 30, 9, 0), false, utc(2026, 11, 30, 9, 0)},
+			{"AfterTime", utc(2026, 11, 30, 15, 0), false, utc(2026, 12, 1, 9, 0)},
+			{"PostedToday", utc(2026, 11, 30, 8, 0), true, utc(2026, 12, 1, 9, 0)},
+		} {
+			if got := utcAt9.Next(tc.now, tc.posted); !got.Equal(tc.want) {
+				t.Errorf("%s: Next=%v, want %v", tc.name, got, tc.want)
+			}
+		}
+	})
+	t.Run("OKSetupAfterTimeStartsTomorrow", func(t *testing.T) {
+		late := Schedule{At: at("09:00"), Zone: time.UTC, Since: utc(2026, 11, 30, 15, 0)}
+		if _, due := late.Due(utc(2026, 11, 30, 15, 0)); due {
+			t.Fatal("a setup after the post time is due the same day")
+		}
+		if date, due := late.Due(utc(2026, 12, 1, 9, 0)); !due || date.String() != "2026-12-01" {
+			t.Fatalf("the next day: %s %v, want 2026-12-01 due", date, due)
+		}
+	})
+}
+
+func TestRank(t *testing.T) {
+	at := func(s int) time.Time { return utc(2026, 11, 30, 12, 0).Add(time.Duration(s) * time.Second) }
+	runs := []Run{
+		{UserID: "ben", Elapsed: 2 * time.Second, Tiles: 40, FinishedAt: at(5)},
+		{UserID: "cat", Elapsed: time.Second, Tiles: 40, FinishedAt: at(9)},
+		{UserID: "ann", Elapsed: 2*time.Second + 400*time.Microsecond, Tiles: 40, FinishedAt: at(3)}, // the same millisecond as ben
+		{UserID: "dan", Elapsed: 2 * time.Second, Tiles: 44, FinishedAt: at(1)},
+	}
+	got := Rank(runs)
+	want := []struct {
+		user string
+		rank int
+	}{{"cat", 1}, {"ann", 2}, {"ben", 2}, {"dan", 4}}
+	for i, w := range want {
+		if got[i].UserID != w.user || got[i].Rank != w.rank {
+			t.Fatalf("Rank=%+v, want %v (a tie shares a rank, the earlier finisher first)", got, want)
+		}
+	}
+	if runs[0].UserID != "ben" {
+		t.Fatal("Rank reordered its input")
+	}
+	totals := RankTotals([]Total{
+		{UserID: "ann", Days: 2, Elapsed: 160 * time.Second, Tiles: 130},
+		{UserID: "bob", Days: 3, Elapsed: 400 * time.Second, Tiles: 300},
+		{UserID: "cat", Days: 2, Elapsed: 160 * time.Second, Tiles: 130},
+		{UserID: "dan", Days: 2, Elapsed: 160 * time.Second, Tiles: 129},
+	})
+	wantTotals := []struct {
+		user string
+		rank int
+	}{{"bob", 1}, {"dan", 2}, {"ann", 3}, {"cat", 3}}
+	for i, w := range wantTotals {
+		if totals[i].UserID != w.user || totals[i].Rank != w.rank {
+			t.Fatalf("RankTotals=%+v, want %v (most days first; ties keep the store's order)", totals, wantTotals)
+		}
+	}
+}

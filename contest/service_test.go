@@ -1,0 +1,517 @@
+package contest
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"mazebot/internal/testkit"
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+var quiet = slog.New(slog.DiscardHandler)
+
+type dailyEnv struct {
+	store    *memStore
+	announce *announcer
+	clock    *testkit.Clock
+	dailies  *Dailies
+}
+
+func newDailyEnv(t *testing.T, now time.Time) *dailyEnv {
+	t.Helper()
+	e := &dailyEnv{store: newMemStore(), announce: &announcer{}, clock: testkit.NewClock(now)}
+	e.dailies = NewDailies(e.store, e.announce, e.clock.Now, quiet)
+	return e
+}
+
+// another is a second process on the same store and channel.
+func (e *dailyEnv) another() *Dailies { return NewDailies(e.store, e.announce, e.clock.Now, quiet) }
+
+func (e *dailyEnv) setup(t *testing.T, at string, zone string) time.Time {
+	t.Helper()
+	s, err := e.dailies.Settings(context.Background(), "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ChannelID, s.Zone = "daily-ch", mustLoad(t, zone)
+	s.PostAt, _ = ParseTimeOfDay(at)
+	next, err := e.dailies.Setup(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next
+}
+
+func (e *dailyEnv) tick(t *testing.T) {
+	t.Helper()
+	if err := e.dailies.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDailies(t *testing.T) {
+	ctx := context.Background()
+	t.Run("OKDefaults", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 12, 0))
+		day, err := e.dailies.Today(ctx, "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := MazeFor("g1", mustDate(t, "2026-11-30"), DefaultAlgorithm, DefaultSize); day.MazeID != want || day.Zone != time.UTC {
+			t.Fatalf("default daily %+v, want %v in UTC", day, want)
+		}
+		if got := day.SolutionsOpen(); !got.Equal(utc(2026, 12, 1, 0, 0)) {
+			t.Fatalf("solutions open %v, want midnight UTC", got)
+		}
+	})
+	t.Run("OKPostOnce", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+		if next := e.setup(t, "09:00", "UTC"); !next.Equal(utc(2026, 11, 30, 9, 0)) {
+			t.Fatalf("next post %v, want today 09:00", next)
+		}
+		e.tick(t)
+		if n := len(e.announce.all()); n != 0 {
+			t.Fatalf("%d posts before 09:00", n)
+		}
+		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e.tick(t)
+		e.tick(t)
+		e.clock.Advance(10 * time.Hour)
+		e.tick(t)
+		if got := e.announce.all(); !slices.Equal(got, []string{"daily g1 2026-11-30 #334 in daily-ch"}) {
+			t.Fatalf("posts %q, want the day's one", got)
+		}
+		p, err := e.store.DailyPost(ctx, "g1", mustDate(t, "2026-11-30"))
+		if err != nil || p.State != Posted || p.MessageID != "msg1" {
+			t.Fatalf("post %+v (%v), want posted as msg1", p, err)
+		}
+		day, err := e.dailies.Today(ctx, "g1")
+		if err != nil || day.MazeID != p.MazeID {
+			t.Fatalf("today is %v (%v), the post shows %v", day.MazeID, err, p.MazeID)
+		}
+	})
+	t.Run("OKTwoProcessesOnePost", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 29, 23, 0)) // 08:00 in Seoul
+		e.setup(t, "09:00", "Asia/Seoul")
+		e.clock.Advance(2 * time.Hour)
+		a, b := e.dailies, e.another()
+		var wg sync.WaitGroup
+		for _, d := range []*Dailies{a, b, a, b, a, b} {
+			wg.Go(func() {
+				if err := d.Tick(ctx); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if n := len(e.announce.all()); n != 1 {
+			t.Fatalf("%d posts from two processes, want 1", n)
+		}
+		e.clock.Advance(24 * time.Hour)
+		e.tick(t)
+		if n := len(e.announce.all()); n != 2 {
+			t.Fatalf("%d posts after the next day's time, want 2", n)
+		}
+	})
+	t.Run("OKCatchUpOnlyToday", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 29, 8, 0))
+		e.setup(t, "09:00", "UTC")
+		e.clock.Set(utc(2026, 11, 30, 10, 0))
+		e.tick(t)
+		e.tick(t)
+		if got := e.announce.all(); !slices.Equal(got, []string{"daily g1 2026-11-30 #334 in daily-ch"}) {
+			t.Fatalf("posts %q, want only 2026-11-30's", got)
+		}
+		if _, err := e.store.DailyPost(ctx, "g1", mustDate(t, "2026-11-29")); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("yesterday has a post (%v), want none", err)
+		}
+	})
+	t.Run("OKOff", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+		e.setup(t, "09:00", "UTC")
+		if err := e.dailies.TurnOff(ctx, "g1"); err != nil {
+			t.Fatal(err)
+		}
+		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e.tick(t)
+		if n := len(e.announce.all()); n != 0 {
+			t.Fatalf("%d posts after TurnOff, want 0", n)
+		}
+		if err := e.dailies.TurnOff(ctx, "g1"); !errors.Is(err, ErrNotEnabled) {
+			t.Fatalf("second TurnOff: %v, want ErrNotEnabled", err)
+		}
+		if err := e.dailies.TurnOff(ctx, "never-set-up"); !errors.Is(err, ErrNotEnabled) {
+			t.Fatalf("TurnOff of a server without settings: %v, want ErrNotEnabled", err)
+		}
+	})
+	t.Run("OKCrashedClaimTakenOver", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+		e.setup(t, "09:00", "UTC")
+		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		date := mustDate(t, "2026-11-30")
+		crashed := DailyPost{GuildID: "g1", Date: date, ChannelID: "daily-ch", MazeID: MazeFor("g1", date, DefaultAlgorithm, DefaultSize), Attempts: 1, ClaimedAt: e.clock.Now()}
+		if err := e.store.ClaimDailyPost(ctx, crashed); err != nil {
+			t.Fatal(err)
+		}
+		e.clock.Advance(DailyRetryAfter - time.Second)
+		e.tick(t)
+		if n := len(e.announce.all()); n != 0 {
+			t.Fatalf("a fresh claim of another process was taken over (%d posts)", n)
+		}
+		e.clock.Advance(2 * time.Second)
+		e.tick(t)
+		e.tick(t)
+		if n := len(e.announce.all()); n != 1 {
+			t.Fatalf("%d posts after the crashed claim went stale, want 1", n)
+		}
+	})
+	t.Run("OKRetryKeepsTheMaze", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+		e.setup(t, "09:00", "UTC")
+		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e.announce.fail = errDiscord
+		if err := e.dailies.Tick(ctx); err == nil {
+			t.Fatal("a failed post was not reported")
+		}
+		first, err := e.dailies.Today(ctx, "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The admin changes the size while members play the claimed maze.
+		s, _ := e.store.DailySettings(ctx, "g1")
+		s.Size = 31
+		if err := e.store.SaveDailySettings(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		e.announce.fail = nil
+		e.clock.Advance(DailyRetryAfter)
+		e.tick(t)
+		p, err := e.store.DailyPost(ctx, "g1", first.Date)
+		if err != nil || p.State != Posted || p.MazeID != first.MazeID {
+			t.Fatalf("retried post %+v (%v), want posted with the day's maze %v", p, err, first.MazeID)
+		}
+	})
+	t.Run("OKRetryAfterDelay", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+		e.setup(t, "09:00", "UTC")
+		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e.announce.fail = errDiscord
+		if err := e.dailies.Tick(ctx); !errors.Is(err, errDiscord) {
+			t.Fatalf("Tick=%v, want the post's error", err)
+		}
+		e.announce.fail = nil
+		e.clock.Advance(time.Minute)
+		e.tick(t)
+		if n := len(e.announce.all()); n != 0 {
+			t.Fatalf("retried after a minute (%d posts), want after %v", n, DailyRetryAfter)
+		}
+		e.clock.Advance(DailyRetryAfter)
+		e.tick(t)
+		e.tick(t)
+		if n := len(e.announce.all()); n != 1 {
+			t.Fatalf("%d posts after the retry delay, want 1", n)
+		}
+	})
+	t.Run("OKGivesUp", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+		e.setup(t, "09:00", "UTC")
+		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e.announce.fail = errors.New("403 Missing Access")
+		failures := 0
+		for range 24 * 4 {
+			if err := e.dailies.Tick(ctx); err != nil {
+				failures++
+			}
+			e.clock.Advance(DailyRetryAfter)
+		}
+		if failures != DailyMaxAttempts {
+			t.Fatalf("%d failed attempts over the day, want %d", failures, DailyMaxAttempts)
+		}
+	})
+	// A post that was made but not recorded afterwards is not made again.
+	t.Run("OKPostedDespiteRecordError", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+		e.setup(t, "09:00", "UTC")
+		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e.announce.failRecord = errors.New("record post: disk full")
+		if err := e.dailies.Tick(ctx); err == nil {
+			t.Fatal("the record error was not reported")
+		}
+		e.announce.failRecord = nil
+		e.clock.Advance(DailyRetryAfter + time.Minute)
+		e.tick(t)
+		if n := len(e.announce.all()); n != 1 {
+			t.Fatalf("%d posts, want 1: the day was posted", n)
+		}
+	})
+}
+
+func TestDailyAward(t *testing.T) {
+	ctx := context.Background()
+	e := newDailyEnv(t, utc(2026, 11, 30, 12, 0))
+	today := mustDate(t, "2026-11-30")
+	at := utc(2026, 11, 30, 12, 0)
+	for _, d := range []Date{today.AddDays(-1), today.AddDays(-2), today.AddDays(-4)} {
+		e.store.addRun(DailyKey("g1", d), Run{UserID: "ann", Elapsed: time.Minute, Tiles: 40, FinishedAt: at.AddDate(0, 0, -1)})
+	}
+	e.store.addRun(DailyKey("g1", today), Run{UserID: "ben", Elapsed: 30 * time.Second, Tiles: 40, FinishedAt: at})
+	e.store.addRun(DailyKey("g1", today), Run{UserID: "ann", Elapsed: 50 * time.Second, Tiles: 40, FinishedAt: at})
+	slower := play.Result{UserID: "ann", Contest: DailyKey("g1", today).String(), Elapsed: 70 * time.Second, Tiles: 40, FinishedAt: at.Add(time.Minute)}
+	e.store.addRun(DailyKey("g1", today), Run{UserID: "ann", Elapsed: slower.Elapsed, Tiles: 40, FinishedAt: slower.FinishedAt})
+	c := Contests{Dailies: e.dailies, Events: NewEvents(e.store, e.announce, e.clock.Now, quiet)}
+	a, err := c.Finish(ctx, slower)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Daily == nil || a.Event != nil {
+		t.Fatalf("award %+v, want a daily one", a)
+	}
+	if got := *a.Daily; got.Number != 334 || got.Streak != 3 || got.Standing.Rank != 2 || got.Of != 2 || got.Standing.Elapsed != 50*time.Second {
+		t.Fatalf("award %+v, want #334, a streak of 3, second of 2 with the 50 s best run", got)
+	}
+	if a, err := c.Finish(ctx, play.Result{UserID: "ann"}); err != nil || a.Daily != nil || a.Event != nil {
+		t.Fatalf("a game outside contests earned %+v (%v)", a, err)
+	}
+}
+
+type eventEnv struct {
+	store    *memStore
+	announce *announcer
+	clock    *testkit.Clock
+	events   *Events
+}
+
+var eventMaze = mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 15, Height: 15, Seed: 4242}
+
+func newEventEnv(t *testing.T) *eventEnv {
+	e := &eventEnv{store: newMemStore(), announce: &announcer{}, clock: testkit.NewClock(utc(2026, 11, 30, 12, 0))}
+	e.events = NewEvents(e.store, e.announce, e.clock.Now, quiet)
+	return e
+}
+
+func (e *eventEnv) start(t *testing.T, channel string) Event {
+	t.Helper()
+	ev, err := e.events.Start(context.Background(), Event{GuildID: "g1", ChannelID: channel, Name: "Race " + channel, MazeID: eventMaze, CreatorID: "mod"}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+// win records a run and lets contest hear of it, as play does.
+func (e *eventEnv) win(t *testing.T, ev Event, user string, elapsed time.Duration) *EventAward {
+	t.Helper()
+	now := e.clock.Now()
+	e.store.addRun(ev.Key(), Run{UserID: user, Elapsed: elapsed, Tiles: 30, FinishedAt: now})
+	a, err := e.events.award(context.Background(), ev.ID, play.Result{UserID: user, Contest: ev.Key().String(), Elapsed: elapsed, FinishedAt: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestEvents(t *testing.T) {
+	ctx := context.Background()
+	t.Run("OKStart", func(t *testing.T) {
+		e := newEventEnv(t)
+		ev := e.start(t, "c1")
+		if ev.Status != Running || !ev.EndsAt.Equal(e.clock.Now().Add(time.Hour)) || ev.MazeMessageID != "msg1" || ev.BoardMessageID != "msg2" {
+			t.Fatalf("started %+v", ev)
+		}
+		stored, err := e.store.Event(ctx, ev.ID)
+		if err != nil || stored.BoardMessageID != "msg2" {
+			t.Fatalf("stored %+v (%v), want its messages recorded", stored, err)
+		}
+	})
+	t.Run("ErrOnePerChannel", func(t *testing.T) {
+		e := newEventEnv(t)
+		first := e.start(t, "c1")
+		got, err := e.events.Start(ctx, Event{ChannelID: "c1", Name: "Second", MazeID: eventMaze}, time.Hour)
+		if !errors.Is(err, ErrConflict) || got.ID != first.ID {
+			t.Fatalf("second start: %+v, %v; want ErrConflict with the running event", got, err)
+		}
+		if n := len(e.announce.all()); n != 2 {
+			t.Fatalf("%d posts, want the first event's two only", n)
+		}
+		e.start(t, "c2") // another channel is free
+	})
+	t.Run("ErrNotPostedFreesTheChannel", func(t *testing.T) {
+		e := newEventEnv(t)
+		e.announce.fail = errDiscord
+		if _, err := e.events.Start(ctx, Event{ChannelID: "c1", Name: "Doomed", MazeID: eventMaze}, time.Hour); !errors.Is(err, ErrNotPosted) {
+			t.Fatalf("err=%v, want ErrNotPosted", err)
+		}
+		e.announce.fail = nil
+		e.start(t, "c1")
+	})
+	t.Run("OKLiveBoardThrottled", func(t *testing.T) {
+		e := newEventEnv(t)
+		ev := e.start(t, "c1")
+		if a := e.win(t, ev, "ann", 20*time.Second); a.Late || a.Standing.Rank != 1 || a.Of != 1 {
+			t.Fatalf("award %+v, want #1 of 1", a)
+		}
+		e.clock.Advance(BoardEditInterval / 2)
+		if a := e.win(t, ev, "ben", 10*time.Second); a.Standing.Rank != 1 || a.Of != 2 {
+			t.Fatalf("award %+v, want #1 of 2", a)
+		}
+		if got := e.announce.boards; !slices.Equal(got, []string{"live:ann#1"}) {
+			t.Fatalf("board edits %q, want one (the second waits for the interval)", got)
+		}
+		if err := e.events.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(e.announce.boards); n != 1 {
+			t.Fatalf("a tick within the interval edited the board (%d edits)", n)
+		}
+		e.clock.Advance(BoardEditInterval / 2)
+		if err := e.events.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.announce.boards; !slices.Equal(got, []string{"live:ann#1", "live:ben#1,ann#2"}) {
+			t.Fatalf("board edits %q, want the dirty board flushed after the interval", got)
+		}
+		if err := e.events.Tick(ctx); err != nil || len(e.announce.boards) != 2 {
+			t.Fatalf("a clean board was edited again (%d edits, %v)", len(e.announce.boards), err)
+		}
+	})
+	t.Run("OKEndOnceWithResults", func(t *testing.T) {
+		e := newEventEnv(t)
+		ev := e.start(t, "c1")
+		e.win(t, ev, "ann", 2*time.Second)
+		e.clock.Advance(time.Second)
+		e.win(t, ev, "ben", 2*time.Second) // a tie, finished later
+		e.win(t, ev, "cat", time.Second)
+		e.clock.Advance(10 * time.Minute)
+		if err := e.events.End(ctx, ev); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.events.End(ctx, ev); !errors.Is(err, ErrConflict) {
+			t.Fatalf("second End: %v, want ErrConflict", err)
+		}
+		calls := strings.Join(e.announce.all(), "\n")
+		for _, want := range []string{"results Race c1 final:cat#1,ann#2,ben#2", "solution Race c1", "reveal Race c1"} {
+			if strings.Count(calls, want) != 1 {
+				t.Fatalf("announcements:\n%s\nwant %q exactly once", calls, want)
+			}
+		}
+		if boards := e.announce.boards; boards[len(boards)-1] != "final:cat#1,ann#2,ben#2" {
+			t.Fatalf("board edits %q, want the final board last", boards)
+		}
+		stored, err := e.store.Event(ctx, ev.ID)
+		if err != nil || stored.Status != Ended || !stored.EndsAt.Equal(e.clock.Now()) {
+			t.Fatalf("stored %+v (%v), want ended now, early", stored, err)
+		}
+		// A run finished after the early end doesn't count.
+		if a := e.win(t, stored, "dan", time.Second); !a.Late {
+			t.Fatalf("a run after the end earned %+v", a)
+		}
+	})
+	t.Run("OKTickEndsDueEvents", func(t *testing.T) {
+		e := newEventEnv(t)
+		ev := e.start(t, "c1")
+		e.clock.Advance(time.Hour - time.Second)
+		if err := e.events.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := e.store.Event(ctx, ev.ID); s.Status != Running {
+			t.Fatal("ended before its time")
+		}
+		e.clock.Advance(3 * time.Hour) // the bot was down when it ended
+		if err := e.events.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		s, err := e.store.Event(ctx, ev.ID)
+		if err != nil || s.Status != Ended || !s.EndsAt.Equal(ev.EndsAt) {
+			t.Fatalf("after the tick %+v (%v), want ended at its planned end", s, err)
+		}
+	})
+}
+
+func TestHeld(t *testing.T) {
+	ctx := context.Background()
+	store, announce := newMemStore(), &announcer{}
+	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
+	c := Contests{Dailies: NewDailies(store, announce, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
+	today, err := c.Dailies.Today(ctx, "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.shown[today.MazeID] = []string{"g1"}
+	for _, tc := range []struct {
+		name  string
+		guild string
+	}{{"OKOwnServer", "g1"}, {"OKElsewhere", "g2"}, {"OKInDM", ""}} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := c.Held(ctx, today.MazeID, tc.guild)
+			if err != nil || h.Daily == nil || h.Daily.GuildID != "g1" || !h.Until().Equal(utc(2026, 12, 1, 0, 0)) {
+				t.Fatalf("Held=%+v (%v), want g1's daily until midnight", h, err)
+			}
+		})
+	}
+	t.Run("OKFreeMaze", func(t *testing.T) {
+		if h, err := c.Held(ctx, mazecore.ID{Algorithm: mazecore.Digging, Width: 9, Height: 9, Seed: 1}, "g1"); err != nil || h.Held() {
+			t.Fatalf("Held=%+v (%v), want nothing held", h, err)
+		}
+	})
+	t.Run("OKYesterdaysDaily", func(t *testing.T) {
+		clock.Advance(24 * time.Hour)
+		defer clock.Advance(-24 * time.Hour)
+		if h, err := c.Held(ctx, today.MazeID, "g1"); err != nil || h.Held() {
+			t.Fatalf("Held=%+v (%v), want yesterday's daily open", h, err)
+		}
+	})
+	t.Run("OKEvent", func(t *testing.T) {
+		ev, err := c.Events.Start(ctx, Event{GuildID: "g1", ChannelID: "c1", Name: "Race", MazeID: eventMaze}, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := c.Held(ctx, eventMaze, "")
+		if err != nil || h.Event == nil || h.Event.ID != ev.ID || h.Closing || !h.Until().Equal(ev.EndsAt) {
+			t.Fatalf("Held=%+v (%v), want the running event until its end", h, err)
+		}
+		clock.Advance(time.Hour)
+		if h, err := c.Held(ctx, eventMaze, ""); err != nil || !h.Closing {
+			t.Fatalf("Held=%+v (%v), want the event closing once its time is up", h, err)
+		}
+	})
+}
+
+func TestFor(t *testing.T) {
+	ctx := context.Background()
+	store, announce := newMemStore(), &announcer{}
+	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
+	c := Contests{Dailies: NewDailies(store, announce, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
+	today, err := c.Dailies.Today(ctx, "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := c.Events.Start(ctx, Event{GuildID: "g1", ChannelID: "c1", Name: "Race", MazeID: eventMaze}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name           string
+		guild, channel string
+		maze           mazecore.ID
+		want           Key
+	}{
+		{"OKDaily", "g1", "c9", today.MazeID, today.Key()},
+		{"OKEvent", "g1", "c1", eventMaze, ev.Key()},
+		{"OKEventMazeElsewhere", "g1", "c2", eventMaze, Key{}},
+		{"OKDailyOfAnotherServer", "g2", "c9", today.MazeID, Key{}},
+		{"OKDM", "", "", today.MazeID, Key{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got, err := c.For(ctx, tc.guild, tc.channel, tc.maze); err != nil || got != tc.want {
+				t.Fatalf("For=%q (%v), want %q", got, err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,443 @@
+package play
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"mazebot/internal/testkit"
+	"mazebot/mazecore"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func mustMaze(tb testing.TB, id mazecore.ID) *mazecore.Maze {
+	tb.Helper()
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+func allAlgorithmMazes(tb testing.TB, sizes ...int) []*mazecore.Maze {
+	tb.Helper()
+	var out []*mazecore.Maze
+	for _, algo := range mazecore.Algorithms {
+		for _, size := range sizes {
+			for seed := range uint64(3) {
+				out = append(out, mustMaze(tb, mazecore.ID{Algorithm: algo, Width: size, Height: size + 4, Seed: seed}))
+			}
+		}
+	}
+	return out
+}
+
+func mustNew(tb testing.TB, m *mazecore.Maze) *Game {
+	tb.Helper()
+	g, err := New(m, Record{UserID: "u1"}, t0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+func abs(v int) int { return max(v, -v) }
+
+// TestCorridorRun checks every move from every cell of many mazes: a run
+// never stops inside a corridor and never runs past a junction, a dead end,
+// the start or the goal.
+func TestCorridorRun(t *testing.T) {
+	for _, m := range allAlgorithmMazes(t, 9, 21, 41) {
+		t.Run(m.ID().String(), func(t *testing.T) {
+			isStop := func(p mazecore.Point) bool {
+				return p == m.Start() || p == m.Goal() || m.Degree(p.X/2, p.Y/2) != 2
+			}
+			for cy := range m.Rows() {
+				for cx := range m.Cols() {
+					from := mazecore.Point{X: 2*cx + 1, Y: 2*cy + 1}
+					for _, d := range mazecore.Dirs {
+						steps := corridorRun(m, from, d)
+						if !m.Open(cx, cy, d) {
+							if steps != nil {
+								t.Fatalf("run from %v %v through a wall: %v", from, d, steps)
+							}
+							continue
+						}
+						if len(steps) == 0 || len(steps)%2 != 0 {
+							t.Fatalf("run from %v %v walked %d tiles, want a positive even number", from, d, len(steps))
+						}
+						prev := from
+						for i, s := range steps {
+							if m.Wall(s.X, s.Y) || abs(s.X-prev.X)+abs(s.Y-prev.Y) != 1 {
+								t.Fatalf("run from %v %v: step %d to %v is not a step onto floor from %v", from, d, i, s, prev)
+							}
+							if i%2 == 1 && i < len(steps)-1 && isStop(s) {
+								t.Fatalf("run from %v %v went past a stop at %v", from, d, s)
+							}
+							prev = s
+						}
+						if end := steps[len(steps)-1]; !isStop(end) {
+							t.Fatalf("run from %v %v stopped inside a corridor at %v", from, d, end)
+						}
+						if steps[1] == from {
+							t.Fatalf("run from %v %v came back", from, d)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPlaySolution follows the solution with corridor runs: a perfect run,
+// in fewer clicks than the path has cells.
+func TestPlaySolution(t *testing.T) {
+	for _, m := range allAlgorithmMazes(t, 21, 41) {
+		t.Run(m.ID().String(), func(t *testing.T) {
+			path := mazecore.Solve(m)
+			g := mustNew(t, m)
+			for g.Status == Playing {
+				d, err := testkit.Toward(path, g.Pos)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := g.Apply(Action{Kind: Move, Dir: d, Seq: g.Seq}, t0.Add(time.Minute))
+				if err != nil || (out != Moved && out != Finished) {
+					t.Fatalf("move %v at %v: %v %v", d, g.Pos, out, err)
+				}
+				if g.Clicks > len(path) {
+					t.Fatal("no progress")
+				}
+			}
+			cells := (len(path) + 1) / 2
+			if g.Clicks >= cells {
+				t.Fatalf("clicks=%d, want fewer than the %d cells of the solution", g.Clicks, cells)
+			}
+			if got, want := g.Tiles, ShortestTiles(m); got != want {
+				t.Fatalf("tiles=%d, want %d (the shortest path)", got, want)
+			}
+			for _, s := range path {
+				if !g.trail.has(s) {
+					t.Fatalf("trail lacks %v on the path", s)
+				}
+			}
+			if got, want := len(g.Walked()), len(path); got != want {
+				t.Fatalf("trail has %d tiles, want exactly the %d of the path", got, want)
+			}
+			if g.Status != Won || g.Seq != g.Clicks || !g.FinishedAt.Equal(t0.Add(time.Minute)) {
+				t.Fatalf("status %v seq %d finished %v, want won at seq %d", g.Status, g.Seq, g.FinishedAt, g.Clicks)
+			}
+			if r := g.Result(); r.Elapsed != time.Minute || r.Tiles != g.Tiles || r.MazeID != m.ID() || r.UserID != "u1" {
+				t.Fatalf("result %+v", r)
+			}
+		})
+	}
+}
+
+func TestTrail(t *testing.T) {
+	m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 11, Height: 7, Seed: 1})
+	t.Run("OK", func(t *testing.T) {
+		tr := newTrail(m)
+		marked := []mazecore.Point{{X: 1, Y: 1}, {X: 2, Y: 1}, {X: 9, Y: 5}, {X: 7, Y: 3}}
+		for _, p := range marked {
+			tr.mark(p)
+		}
+		want := []mazecore.Point{{X: 1, Y: 1}, {X: 2, Y: 1}, {X: 7, Y: 3}, {X: 9, Y: 5}} // row-major
+		if got := tr.points(); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("points=%v, want %v", got, want)
+		}
+		if tr.has(mazecore.Point{X: 3, Y: 1}) || !tr.has(mazecore.Point{X: 9, Y: 5}) {
+			t.Fatal("has disagrees with mark")
+		}
+		again, err := trailFrom(m, bytes.Clone(tr.bits))
+		if err != nil || fmt.Sprint(again.points()) != fmt.Sprint(want) {
+			t.Fatalf("trailFrom=%v, %v, want %v", again.points(), err, want)
+		}
+	})
+	t.Run("ErrLength", func(t *testing.T) {
+		if _, err := trailFrom(m, make([]byte, trailBytes(m)+1)); err == nil {
+			t.Fatal("expected a wrong-length trail to be refused")
+		}
+	})
+}
+
+func TestResume(t *testing.T) {
+	m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1})
+	rec := mustNew(t, m).Record
+	t.Run("OK", func(t *testing.T) {
+		r := rec
+		r.Pos, r.Clicks, r.Tiles = mazecore.Point{X: 3, Y: 5}, 1, 2
+		g, err := Resume(m, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Pos != r.Pos || g.Maze() != m {
+			t.Fatalf("resumed at %v on %p, want %v on %p", g.Pos, g.Maze(), r.Pos, m)
+		}
+	})
+	for name, pos := range map[string]mazecore.Point{"ErrWallTile": {X: 2, Y: 5}, "ErrOutside": {X: 21, Y: 1}, "ErrNegative": {X: -1, Y: 1}} {
+		t.Run(name, func(t *testing.T) {
+			r := rec
+			r.Pos = pos
+			if _, err := Resume(m, r); !errors.Is(err, ErrBadState) {
+				t.Fatalf("err=%v, want ErrBadState", err)
+			}
+		})
+	}
+	t.Run("ErrTrail", func(t *testing.T) {
+		r := rec
+		r.Trail = r.Trail[1:]
+		if _, err := Resume(m, r); !errors.Is(err, ErrBadState) {
+			t.Fatalf("err=%v, want ErrBadState", err)
+		}
+	})
+	t.Run("ErrOtherMaze", func(t *testing.T) {
+		r := rec
+		r.MazeID.Seed++
+		if _, err := Resume(m, r); !errors.Is(err, ErrBadState) {
+			t.Fatalf("err=%v, want ErrBadState", err)
+		}
+	})
+}
+
+func TestNew(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 9, Height: 9, Seed: 2})
+		g := mustNew(t, m)
+		if g.Pos != m.Start() || g.Status != Playing || g.Seq != 0 || g.MazeID != m.ID() || !g.StartedAt.Equal(t0) || !g.FinishedAt.IsZero() {
+			t.Fatalf("new game %+v", g.Record)
+		}
+		if got := g.Walked(); len(got) != 1 || got[0] != m.Start() {
+			t.Fatalf("trail %v, want the start only", got)
+		}
+	})
+	t.Run("ErrTooBig", func(t *testing.T) {
+		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.BinaryTree, Width: MaxSide + 2, Height: 9, Seed: 2})
+		if _, err := New(m, Record{}, t0); !errors.Is(err, ErrTooBig) {
+			t.Fatalf("err=%v, want ErrTooBig", err)
+		}
+	})
+}
+
+// TestApply covers what a click does from the start of one maze.
+func TestApply(t *testing.T) {
+	m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9})
+	open := func(g *Game) mazecore.Dir {
+		for _, d := range mazecore.Dirs {
+			if g.CanGo(d) {
+				return d
+			}
+		}
+		t.Fatal("no open direction at the start")
+		return 0
+	}
+	later := t0.Add(time.Minute)
+	for _, tc := range []struct {
+		name    string
+		prepare func(g *Game) Action
+		now     time.Time
+		want    Outcome
+		wantErr error
+		changes bool
+	}{
+		{"OKMoved", func(g *Game) Action { return Action{Kind: Move, Dir: open(g)} }, later, Moved, nil, true},
+		{"OKBlocked", func(g *Game) Action { return Action{Kind: Move, Dir: mazecore.North} }, later, Blocked, nil, false},
+		{"OKStale", func(g *Game) Action { return Action{Kind: Move, Dir: open(g), Seq: 1} }, later, Stale, nil, false},
+		{"OKGiveUp", func(g *Game) Action { return Action{Kind: GiveUp} }, later, Abandoned, nil, true},
+		{"OKStaleGiveUp", func(g *Game) Action { return Action{Kind: GiveUp, Seq: 3} }, later, Stale, nil, false},
+		{"ErrExpired", func(g *Game) Action { return Action{Kind: Move, Dir: open(g)} }, t0.Add(TTL + time.Second), 0, ErrExpired, false},
+		{"ErrOver", func(g *Game) Action { g.Status = GaveUp; return Action{Kind: Move, Dir: open(g)} }, later, 0, ErrOver, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := mustNew(t, m)
+			a := tc.prepare(g)
+			before := g.Record
+			before.Trail = bytes.Clone(g.Trail)
+			out, err := g.Apply(a, tc.now)
+			if !errors.Is(err, tc.wantErr) || out != tc.want {
+				t.Fatalf("Apply=%v, %v; want %v, %v", out, err, tc.want, tc.wantErr)
+			}
+			if changed := !reflect.DeepEqual(g.Record, before); changed != tc.changes {
+				t.Fatalf("record changed=%v, want %v: %+v", changed, tc.changes, g.Record)
+			}
+			if tc.changes && (g.Seq != 1 || !g.UpdatedAt.Equal(later)) {
+				t.Fatalf("seq %d updated %v, want 1 at %v", g.Seq, g.UpdatedAt, later)
+			}
+		})
+	}
+}
+
+func TestEfficiency(t *testing.T) {
+	for _, tt := range []struct{ shortest, walked, want int }{
+		{100, 100, 100}, {50, 100, 50}, {2, 3, 67}, {1, 3, 33}, {10, 0, 100},
+	} {
+		if got := Efficiency(tt.shortest, tt.walked); got != tt.want {
+			t.Errorf("Efficiency(%d, %d)=%d, want %d", tt.shortest, tt.walked, got, tt.want)
+		}
+	}
+}
+
+// memStore is a Store in memory, with the conditional write a real one
+// has, and a hook to lose a race on purpose.
+type memStore struct {
+	mu      sync.Mutex
+	games   map[int64]Record
+	results []Result
+	// beforeSave runs inside SaveGame before the check, as another
+	// process's click would land.
+	beforeSave func(*memStore)
+}
+
+func newMemStore() *memStore { return &memStore{games: map[int64]Record{}} }
+
+func (s *memStore) CreateGame(_ context.Context, rec Record) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec.ID = int64(len(s.games) + 1)
+	rec.Trail = bytes.Clone(rec.Trail)
+	s.games[rec.ID] = rec
+	return rec.ID, nil
+}
+
+func (s *memStore) Game(_ context.Context, id int64) (Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.games[id]
+	if !ok {
+		return Record{}, fmt.Errorf("game %d: %w", id, ErrNotFound)
+	}
+	rec.Trail = bytes.Clone(rec.Trail)
+	return rec, nil
+}
+
+func (s *memStore) SaveGame(_ context.Context, rec Record) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if hook := s.beforeSave; hook != nil {
+		s.beforeSave = nil
+		hook(s)
+	}
+	old, ok := s.games[rec.ID]
+	if !ok || old.Seq != rec.Seq-1 || old.Status != Playing {
+		return ErrConflict
+	}
+	rec.Trail = bytes.Clone(rec.Trail)
+	s.games[rec.ID] = rec
+	if rec.Status == Won {
+		s.results = append(s.results, rec.Result())
+	}
+	return nil
+}
+
+func (s *memStore) DeleteGamesBefore(_ context.Context, t time.Time) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var n int64
+	for id, g := range s.games {
+		if g.StartedAt.Before(t) {
+			delete(s.games, id)
+			n++
+		}
+	}
+	return n, nil
+}
+
+func TestService(t *testing.T) {
+	ctx := context.Background()
+	m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 15, Height: 15, Seed: 5})
+	path := mazecore.Solve(m)
+	setup := func(t *testing.T) (*Service, *memStore, *testkit.Clock, *Game) {
+		store, clock := newMemStore(), testkit.NewClock(t0)
+		s := NewService(store, clock.Now)
+		g, err := s.Start(ctx, m, Record{UserID: "u1", GuildID: "g1", ChannelID: "c1", Contest: "daily:g1:2026-11-30"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, store, clock, g
+	}
+	step := func(t *testing.T, g *Game) Action {
+		d, err := testkit.Toward(path, g.Pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Action{Kind: Move, Dir: d, Seq: g.Seq}
+	}
+	t.Run("OKWinRecordsOneResult", func(t *testing.T) {
+		s, store, clock, g := setup(t)
+		for g.Status == Playing {
+			clock.Advance(time.Second)
+			var out Outcome
+			var err error
+			if g, out, err = s.Press(ctx, g.ID, "u1", step(t, g)); err != nil || out == Stale {
+				t.Fatalf("press: %v %v", out, err)
+			}
+		}
+		stored, err := store.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stored.Status != Won || stored.Seq != g.Seq {
+			t.Fatalf("stored %+v, want won at seq %d", stored, g.Seq)
+		}
+		if len(store.results) != 1 || store.results[0].Contest != "daily:g1:2026-11-30" || store.results[0].Elapsed != time.Duration(g.Clicks)*time.Second {
+			t.Fatalf("results %+v, want one of %d s in the game's contest", store.results, g.Clicks)
+		}
+	})
+	t.Run("OKLostRaceIsStale", func(t *testing.T) {
+		s, store, _, g := setup(t)
+		a := step(t, g)
+		// Another process moves first: the stored game is one seq ahead.
+		store.beforeSave = func(ms *memStore) {
+			other := ms.games[g.ID]
+			other.Seq++
+			ms.games[g.ID] = other
+		}
+		got, out, err := s.Press(ctx, g.ID, "u1", a)
+		if err != nil || out != Stale || got.Seq != 1 || got.Pos != m.Start() {
+			t.Fatalf("Press=%v seq %d at %v (%v), want Stale with the stored game (seq 1, at the start)", out, got.Seq, got.Pos, err)
+		}
+	})
+	t.Run("ErrNotYours", func(t *testing.T) {
+		s, _, _, g := setup(t)
+		if _, _, err := s.Press(ctx, g.ID, "u2", step(t, g)); !errors.Is(err, ErrNotYours) {
+			t.Fatalf("err=%v, want ErrNotYours", err)
+		}
+	})
+	t.Run("ErrGoneIsOver", func(t *testing.T) {
+		s, _, _, g := setup(t)
+		if _, _, err := s.Press(ctx, g.ID+100, "u1", step(t, g)); !errors.Is(err, ErrOver) {
+			t.Fatalf("err=%v, want ErrOver", err)
+		}
+	})
+	t.Run("ErrExpired", func(t *testing.T) {
+		s, _, clock, g := setup(t)
+		clock.Advance(TTL + time.Minute)
+		if _, err := s.Load(ctx, g.ID, "u1"); !errors.Is(err, ErrExpired) {
+			t.Fatalf("err=%v, want ErrExpired", err)
+		}
+	})
+	t.Run("OKCleanupHourly", func(t *testing.T) {
+		s, store, clock, _ := setup(t)
+		clock.Advance(Retention + time.Minute)
+		if n, err := s.Cleanup(ctx); err != nil || n != 1 {
+			t.Fatalf("Cleanup=%d, %v; want the one old game deleted", n, err)
+		}
+		if _, err := store.CreateGame(ctx, Record{StartedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(cleanupEvery - time.Second)
+		if n, err := s.Cleanup(ctx); err != nil || n != 0 {
+			t.Fatalf("Cleanup within the hour=%d, %v; want nothing done", n, err)
+		}
+		clock.Advance(time.Second)
+		if n, err := s.Cleanup(ctx); err != nil || n != 1 {
+			t.Fatalf("Cleanup an hour later=%d, %v; want 1", n, err)
+		}
+	})
+}
