@@ -1,0 +1,299 @@
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Catalog IDs of the command definitions follow the command path, so that
+// nothing has to list them twice:
+//
+//	cmd.maze.name, cmd.maze.description              a command
+//	cmd.maze.size.name, cmd.maze.size.description    its option
+//	cmd.daily.setup.channel.description              a subcommand's option
+//	cmd.solve-this-maze.name                         a context-menu command
+//	choice.algorithm.backtracking                    a choice, by option name and value
+//
+// Names are lower-cased and anything but letters, digits, - and _ becomes
+// "-" ("Solve this maze" → solve-this-maze). Choices are shared by every
+// option of that name: /maze, /daily setup and /event start list the same
+// algorithms.
+
+// field is one localizable text of the definitions.
+type field struct {
+	where string // "/daily setup channel description", for errors
+	id    string
+	kind  textKind
+	value string // the English in the definition
+	// locs returns the field's localizations, creating the map if asked.
+	locs func(create bool) map[discordgo.Locale]string
+}
+
+type textKind int
+
+const (
+	kindName        textKind = iota // a slash command's or option's name
+	kindMenuName                    // a context-menu command's name
+	kindDescription                 // a command's or option's description
+	kindChoice                      // a choice's name
+)
+
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
+
+func isChatInput(c *discordgo.ApplicationCommand) bool {
+	return c.Type == 0 || c.Type == discordgo.ChatApplicationCommand
+}
+
+// fields lists every localizable text of cmds.
+func fields(cmds []*discordgo.ApplicationCommand) []field {
+	var fs []field
+	for _, c := range cmds {
+		id := "cmd." + slug(c.Name)
+		where := "/" + c.Name
+		kind := kindName
+		if !isChatInput(c) {
+			where, kind = fmt.Sprintf("%q", c.Name), kindMenuName
+		}
+		fs = append(fs, field{where + " name", id + ".name", kind, c.Name, commandLocs(&c.NameLocalizations)})
+		if !isChatInput(c) {
+			continue // context-menu commands have no description
+		}
+		fs = append(fs, field{where + " description", id + ".description", kindDescription, c.Description, commandLocs(&c.DescriptionLocalizations)})
+		fs = optionFields(fs, where, id, c.Options)
+	}
+	return fs
+}
+
+func optionFields(fs []field, where, id string, opts []*discordgo.ApplicationCommandOption) []field {
+	for _, o := range opts {
+		where, id := where+" "+o.Name, id+"."+slug(o.Name)
+		fs = append(fs,
+			field{where + " name", id + ".name", kindName, o.Name, optionLocs(&o.NameLocalizations)},
+			field{where + " description", id + ".description", kindDescription, o.Description, optionLocs(&o.DescriptionLocalizations)})
+		for _, ch := range o.Choices {
+			value := fmt.Sprint(ch.Value)
+			fs = append(fs, field{where + " choice " + value, "choice." + slug(o.Name) + "." + slug(value), kindChoice, ch.Name, optionLocs(&ch.NameLocalizations)})
+		}
+		fs = optionFields(fs, where, id, o.Options)
+	}
+	return fs
+}
+
+// commandLocs serves a command's localizations, which discordgo keeps
+// behind a pointer.
+func commandLocs(p **map[discordgo.Locale]string) func(bool) map[discordgo.Locale]string {
+	return func(create bool) map[discordgo.Locale]string {
+		if *p == nil {
+			if !create {
+				return nil
+			}
+			*p = &map[discordgo.Locale]string{}
+		}
+		return **p
+	}
+}
+
+// optionLocs serves an option's or a choice's localizations.
+func optionLocs(p *map[discordgo.Locale]string) func(bool) map[discordgo.Locale]string {
+	return func(create bool) map[discordgo.Locale]string {
+		if *p == nil && create {
+			*p = map[discordgo.Locale]string{}
+		}
+		return *p
+	}
+}
+
+// Localize fills the name and description localizations of the commands,
+// their options and choices, for every language but English (the language
+// the definitions are written in), from the catalogs. A message missing from
+// a catalog is reported and its localization left out; the rest is filled.
+func Localize(cmds []*discordgo.ApplicationCommand) error {
+	var errs []error
+	for _, f := range fields(cmds) {
+		for _, l := range languages {
+			if l == English {
+				continue
+			}
+			if !l.has(f.id) {
+				errs = append(errs, fmt.Errorf("%s: no message %s in the %s catalog", f.where, f.id, l.code))
+				continue
+			}
+			text := l.T(f.id)
+			m := f.locs(true)
+			for _, loc := range l.locales {
+				m[loc] = text
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// CheckEnglish reports every text of the definitions that the English
+// catalog lacks or words differently, so that the catalog stays the one
+// place a translator reads, and every cmd.* or choice.* message that no
+// definition uses any more.
+func CheckEnglish(cmds []*discordgo.ApplicationCommand) error {
+	var errs []error
+	used := map[string]bool{}
+	for _, f := range fields(cmds) {
+		used[f.id] = true
+		switch {
+		case !English.has(f.id):
+			errs = append(errs, fmt.Errorf("%s: no message %s in the English catalog (want %q)", f.where, f.id, f.value))
+		case English.T(f.id) != f.value:
+			errs = append(errs, fmt.Errorf("%s: the English catalog's %s is %q, the definition says %q", f.where, f.id, English.T(f.id), f.value))
+		}
+	}
+	for _, id := range IDs() {
+		if (strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.")) && !used[id] {
+			errs = append(errs, fmt.Errorf("%s: no command definition uses it", id))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// chatName is Discord's rule for slash command and option names, with
+// Go's names for the scripts Devanagari and Thai (whose marks are not
+// letters). Discord also allows an apostrophe now; we don't need one.
+var chatName = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
+
+// checkText applies Discord's rules for a kind of text.
+func checkText(kind textKind, s string) error {
+	n := utf8.RuneCountInString(s)
+	switch kind {
+	case kindName:
+		if !chatName.MatchString(s) {
+			return fmt.Errorf("%q is not a valid name: 1–32 letters, digits, - or _", s)
+		}
+		for _, r := range s {
+			if unicode.ToLower(r) != r {
+				return fmt.Errorf("%q is not a valid name: letters that have a lowercase must be lowercase", s)
+			}
+		}
+	case kindMenuName:
+		if n < 1 || n > 32 || strings.TrimSpace(s) != s {
+			return fmt.Errorf("%q is not a valid context-menu name: 1–32 characters, no leading or trailing space", s)
+		}
+	case kindDescription, kindChoice:
+		if n < 1 || n > 100 {
+			return fmt.Errorf("%q has %d characters, not 1–100", s, n)
+		}
+	}
+	return nil
+}
+
+// Validate checks the definitions against Discord's rules, so that a bad
+// translation fails a test rather than the command sync: names and their
+// localizations (lowercase, 1–32, Discord's character set; context-menu
+// names may have capitals and spaces), descriptions and choice names (1–100
+// characters; context-menu commands have none), known locales, at most 25
+// options and choices, and names unique among siblings in every locale.
+func Validate(cmds []*discordgo.ApplicationCommand) error {
+	var errs []error
+	for _, f := range fields(cmds) {
+		if err := checkText(f.kind, f.value); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f.where, err))
+		}
+		for loc, text := range f.locs(false) {
+			if _, ok := discordgo.Locales[loc]; !ok || loc == discordgo.Unknown {
+				errs = append(errs, fmt.Errorf("%s: %q is not a Discord locale", f.where, string(loc)))
+			}
+			if err := checkText(f.kind, text); err != nil {
+				errs = append(errs, fmt.Errorf("%s [%s]: %w", f.where, string(loc), err))
+			}
+		}
+	}
+	byType := map[discordgo.ApplicationCommandType][]named{}
+	for _, c := range cmds {
+		where := "/" + c.Name
+		if !isChatInput(c) {
+			where = fmt.Sprintf("%q", c.Name)
+			if c.Description != "" || (c.DescriptionLocalizations != nil && len(*c.DescriptionLocalizations) > 0) {
+				errs = append(errs, fmt.Errorf("%s: a context-menu command has no description", where))
+			}
+			if len(c.Options) > 0 {
+				errs = append(errs, fmt.Errorf("%s: a context-menu command has no options", where))
+			}
+		}
+		var locs map[discordgo.Locale]string
+		if c.NameLocalizations != nil {
+			locs = *c.NameLocalizations
+		}
+		t := c.Type
+		if t == 0 {
+			t = discordgo.ChatApplicationCommand
+		}
+		byType[t] = append(byType[t], named{c.Name, locs})
+		errs = append(errs, validateOptions(where, c.Options)...)
+	}
+	for _, group := range byType {
+		errs = append(errs, uniqueNames("commands", group)...)
+	}
+	return errors.Join(errs...)
+}
+
+func validateOptions(where string, opts []*discordgo.ApplicationCommandOption) []error {
+	var errs []error
+	if len(opts) > 25 {
+		errs = append(errs, fmt.Errorf("%s: %d options, at most 25", where, len(opts)))
+	}
+	var names []named
+	for _, o := range opts {
+		names = append(names, named{o.Name, o.NameLocalizations})
+		if len(o.Choices) > 25 {
+			errs = append(errs, fmt.Errorf("%s %s: %d choices, at most 25", where, o.Name, len(o.Choices)))
+		}
+		errs = append(errs, validateOptions(where+" "+o.Name, o.Options)...)
+	}
+	return append(errs, uniqueNames(where, names)...)
+}
+
+type named struct {
+	name string
+	locs map[discordgo.Locale]string
+}
+
+// uniqueNames reports siblings that a member of some locale would see under
+// the same name.
+func uniqueNames(where string, group []named) []error {
+	locales := map[discordgo.Locale]bool{"": true} // "" stands for the default names
+	for _, n := range group {
+		for loc := range n.locs {
+			locales[loc] = true
+		}
+	}
+	var errs []error
+	for loc := range locales {
+		seen := map[string]bool{}
+		for _, n := range group {
+			shown := n.name
+			if text, ok := n.locs[loc]; ok && loc != "" {
+				shown = text
+			}
+			if seen[shown] {
+				errs = append(errs, fmt.Errorf("%s: two names %q in locale %q", where, shown, string(loc)))
+			}
+			seen[shown] = true
+		}
+	}
+	return errs
+}

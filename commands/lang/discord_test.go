@@ -1,0 +1,230 @@
+package lang
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// definitions is a copy of the command definitions in package commands
+// (which imports lang, so lang cannot import it). A test there runs
+// Localize, Validate and CheckEnglish over the real ones.
+func definitions() []*discordgo.ApplicationCommand {
+	algorithms := func() []*discordgo.ApplicationCommandOptionChoice {
+		return []*discordgo.ApplicationCommandOptionChoice{
+			{Name: "Binary tree", Value: "binary-tree"}, {Name: "Sidewinder", Value: "sidewinder"},
+			{Name: "Recursive backtracking", Value: "backtracking"}, {Name: "Digging", Value: "digging"},
+		}
+	}
+	str, num, ch := discordgo.ApplicationCommandOptionString, discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionChannel
+	sub := discordgo.ApplicationCommandOptionSubCommand
+	return []*discordgo.ApplicationCommand{
+		{Name: "maze", Description: "Generate a fresh maze", Options: []*discordgo.ApplicationCommandOption{
+			{Type: str, Name: "algorithm", Description: "How to carve it (default: backtracking)", Choices: algorithms()},
+			{Type: num, Name: "size", Description: "Width in tiles, odd, 5–1001 (default 21)"},
+			{Type: num, Name: "height", Description: "Height in tiles if different from size"},
+			{Type: str, Name: "render", Description: "auto: emoji when small, PNG when big; gif animates the carving", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "auto", Value: "auto"}, {Name: "emoji", Value: "emoji"}, {Name: "png", Value: "png"}, {Name: "gif (animated generation)", Value: "gif"},
+			}},
+			{Type: num, Name: "seed", Description: "Seed for a reproducible maze (default: random)"},
+		}},
+		{Name: "solve", Description: "Reveal the shortest path of a maze (a spoiler)", Options: []*discordgo.ApplicationCommandOption{
+			{Type: str, Name: "id", Description: "The maze ID (default: the last maze in this channel)"},
+		}},
+		{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand},
+		{Name: "help", Description: "How to use mazebot"},
+		{Name: "daily", Description: "Today's maze challenge: the same maze for everyone in this server", Options: []*discordgo.ApplicationCommandOption{
+			{Type: sub, Name: "today", Description: "Show today's daily maze, with Play"},
+			{Type: sub, Name: "setup", Description: "Post the daily in a channel every day (Manage Server)", Options: []*discordgo.ApplicationCommandOption{
+				{Type: ch, Name: "channel", Description: "Where to post it", Required: true},
+				{Type: str, Name: "time", Description: "Local time of day, 24-hour HH:MM, e.g. 09:00", Required: true},
+				{Type: str, Name: "timezone", Description: "IANA time zone, e.g. Asia/Seoul, America/Los_Angeles, UTC", Required: true},
+				{Type: str, Name: "algorithm", Description: "How to carve it (default: backtracking)", Choices: algorithms()},
+				{Type: num, Name: "size", Description: "Width in tiles, odd, 5–41 (default 21)"},
+			}},
+			{Type: sub, Name: "off", Description: "Stop posting the daily automatically (Manage Server)"},
+		}},
+		{Name: "leaderboard", Description: "The daily challenge leaderboard of this server", Options: []*discordgo.ApplicationCommandOption{
+			{Type: str, Name: "period", Description: "Today (default), the last 7 days, or all time", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "today", Value: "daily"}, {Name: "this week (last 7 days)", Value: "week"}, {Name: "all time", Value: "all"},
+			}},
+		}},
+		{Name: "event", Description: "Community maze events (Manage Server)", Options: []*discordgo.ApplicationCommandOption{
+			{Type: sub, Name: "start", Description: "Start an event: everyone plays one maze, with a live leaderboard", Options: []*discordgo.ApplicationCommandOption{
+				{Type: str, Name: "algorithm", Description: "How to carve the maze", Choices: algorithms(), Required: true},
+				{Type: num, Name: "size", Description: "Width and height in tiles, odd, 5–101", Required: true},
+				{Type: str, Name: "duration", Description: "How long it runs: 30m, 2h, 1h30m, 1d (5 minutes to 7 days)", Required: true},
+				{Type: ch, Name: "channel", Description: "Where to run it (default: here)"},
+				{Type: str, Name: "name", Description: "The event's name"},
+			}},
+			{Type: sub, Name: "end", Description: "End the running event now and post the results", Options: []*discordgo.ApplicationCommandOption{
+				{Type: ch, Name: "channel", Description: "The event's channel (default: here)"},
+			}},
+		}},
+	}
+}
+
+// TestLocalize: every command, option and choice of the definitions gets
+// its Korean, and the result passes Discord's rules.
+func TestLocalize(t *testing.T) {
+	cmds := definitions()
+	if err := Localize(cmds); err != nil {
+		t.Fatalf("Localize:\n%v", err)
+	}
+	if err := Validate(cmds); err != nil {
+		t.Fatalf("Validate:\n%v", err)
+	}
+	if err := CheckEnglish(cmds); err != nil {
+		t.Fatalf("CheckEnglish:\n%v", err)
+	}
+	n := 0
+	for _, f := range fields(cmds) {
+		n++
+		text := f.locs(false)[discordgo.Korean]
+		if text == "" || !HasHangul(text) && text != "PNG" {
+			t.Errorf("%s (%s): Korean %q", f.where, f.id, text)
+		}
+		if _, ok := f.locs(false)[discordgo.EnglishUS]; ok {
+			t.Errorf("%s: an English localization; the definition is the English", f.where)
+		}
+	}
+	if n < 70 {
+		t.Fatalf("only %d texts walked", n)
+	}
+
+	// What the command sync sends.
+	raw, err := json.Marshal(cmds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"name":"maze","name_localizations":{"ko":"미로"}`,
+		`"description":"Generate a fresh maze","description_localizations":{"ko":"새 미로를 만듭니다"}`,
+		`"name":"Recursive backtracking","name_localizations":{"ko":"재귀적 백트래킹"}`,
+		`"name":"Solve this maze","name_localizations":{"ko":"이 미로 풀기"}`,
+		`"name":"setup","name_localizations":{"ko":"설정"}`,
+	} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("JSON lacks %s", want)
+		}
+	}
+	menu := cmds[2]
+	if menu.DescriptionLocalizations != nil {
+		t.Errorf("context menu got description localizations %v", *menu.DescriptionLocalizations)
+	}
+	// Localize twice is the same as once: the sync may run again.
+	again := definitions()
+	_ = Localize(again)
+	_ = Localize(again)
+	if b, _ := json.Marshal(again); string(b) != string(raw) {
+		t.Error("Localize is not idempotent")
+	}
+}
+
+// TestLocalizeMissing: a command the catalogs do not know is reported,
+// and the rest still localized.
+func TestLocalizeMissing(t *testing.T) {
+	cmds := append(definitions(), &discordgo.ApplicationCommand{Name: "teleport", Description: "Go elsewhere"})
+	err := Localize(cmds)
+	if err == nil || !strings.Contains(err.Error(), "cmd.teleport.name") || !strings.Contains(err.Error(), "cmd.teleport.description") {
+		t.Fatalf("Localize=%v, want the missing teleport IDs", err)
+	}
+	if (*cmds[0].NameLocalizations)[discordgo.Korean] != "미로" {
+		t.Fatal("the known commands were not localized")
+	}
+	if err := CheckEnglish(cmds); err == nil || !strings.Contains(err.Error(), "cmd.teleport.name") {
+		t.Fatalf("CheckEnglish=%v", err)
+	}
+}
+
+func TestCheckEnglishFindsDrift(t *testing.T) {
+	cmds := definitions()
+	cmds[0].Description = "Make a maze"
+	cmds = slices.DeleteFunc(cmds, func(c *discordgo.ApplicationCommand) bool { return c.Name == "help" })
+	err := CheckEnglish(cmds)
+	for _, want := range []string{
+		`cmd.maze.description is "Generate a fresh maze", the definition says "Make a maze"`,
+		"cmd.help.name: no command definition uses it",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckEnglish=%v, want %q", err, want)
+		}
+	}
+}
+
+func TestValidateRejects(t *testing.T) {
+	ko := func(s string) *map[discordgo.Locale]string { return &map[discordgo.Locale]string{discordgo.Korean: s} }
+	long := strings.Repeat("가", 33)
+	for _, tc := range []struct {
+		name string
+		cmd  *discordgo.ApplicationCommand
+		want string
+	}{
+		{"Uppercase", &discordgo.ApplicationCommand{Name: "Maze", Description: "d"}, "must be lowercase"},
+		{"Space", &discordgo.ApplicationCommand{Name: "maze", Description: "d", NameLocalizations: ko("오늘의 미로")}, `"오늘의 미로" is not a valid name`},
+		{"TooLong", &discordgo.ApplicationCommand{Name: "maze", Description: "d", NameLocalizations: ko(long)}, "is not a valid name"},
+		{"Punctuation", &discordgo.ApplicationCommand{Name: "maze!", Description: "d"}, "is not a valid name"},
+		{"Empty", &discordgo.ApplicationCommand{Name: "", Description: "d"}, "is not a valid name"},
+		{"UppercaseGreek", &discordgo.ApplicationCommand{Name: "maze", Description: "d", NameLocalizations: &map[discordgo.Locale]string{discordgo.Greek: "Λαβύρινθος"}}, "must be lowercase"},
+		{"NoDescription", &discordgo.ApplicationCommand{Name: "maze"}, "has 0 characters"},
+		{"LongDescription", &discordgo.ApplicationCommand{Name: "maze", Description: "d", DescriptionLocalizations: ko(strings.Repeat("미", 101))}, "has 101 characters"},
+		{"UnknownLocale", &discordgo.ApplicationCommand{Name: "maze", Description: "d", NameLocalizations: &map[discordgo.Locale]string{"kr": "미로"}}, `"kr" is not a Discord locale`},
+		{"MenuDescription", &discordgo.ApplicationCommand{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand, Description: "d"}, "has no description"},
+		{"MenuTooLong", &discordgo.ApplicationCommand{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand, NameLocalizations: ko(long)}, "not a valid context-menu name"},
+		{"LongChoice", &discordgo.ApplicationCommand{Name: "maze", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "render", Description: "d", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "auto", Value: "auto", NameLocalizations: map[discordgo.Locale]string{discordgo.Korean: strings.Repeat("자", 101)}},
+			}},
+		}}, "has 101 characters"},
+		{"SameLocalizedName", &discordgo.ApplicationCommand{Name: "maze", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "size", Description: "d", NameLocalizations: map[discordgo.Locale]string{discordgo.Korean: "크기"}},
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "height", Description: "d", NameLocalizations: map[discordgo.Locale]string{discordgo.Korean: "크기"}},
+		}}, `two names "크기" in locale "ko"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Validate([]*discordgo.ApplicationCommand{tc.cmd})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Validate=%v, want %q", err, tc.want)
+			}
+		})
+	}
+	// Names Discord accepts.
+	ok := []*discordgo.ApplicationCommand{
+		{Name: "maze-2_x", Description: "d", NameLocalizations: &map[discordgo.Locale]string{discordgo.Korean: "미로2", discordgo.Hindi: "भूलभुलैया", discordgo.Thai: "เขาวงกต", discordgo.Japanese: "迷路"}},
+		{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand, NameLocalizations: ko("이 미로 풀기")},
+	}
+	if err := Validate(ok); err != nil {
+		t.Fatalf("Validate(valid)=%v", err)
+	}
+}
+
+// TestHelpNamesCommands: /help speaks of the commands by the names the
+// member's picker shows.
+func TestHelpNamesCommands(t *testing.T) {
+	cmds := definitions()
+	if err := Localize(cmds); err != nil {
+		t.Fatal(err)
+	}
+	args := Args{"Algorithms": "x", "MinSize": 5, "MaxSize": 1001, "AutoEmojiWidth": 25}
+	for _, l := range Languages() {
+		help := l.T("help.body", args)
+		if help == "help.body" || strings.Contains(help, "{{") {
+			t.Fatalf("%s help: %q", l, help)
+		}
+		for _, c := range cmds {
+			name := c.Name
+			if c.NameLocalizations != nil && (*c.NameLocalizations)[l.Locales()[0]] != "" {
+				name = (*c.NameLocalizations)[l.Locales()[0]]
+			}
+			if isChatInput(c) && c.Name != "help" {
+				name = "/" + name
+			}
+			if c.Name != "help" && !strings.Contains(help, name) {
+				t.Errorf("%s help does not mention %s", l, name)
+			}
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package lang
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+	texttemplate "text/template"
+
+	"github.com/BurntSushi/toml"
+	"github.com/bwmarrin/discordgo"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"github.com/nicksnyder/go-i18n/v2/i18n/template"
+	"golang.org/x/text/language"
+)
+
+// languages is what mazebot speaks. English comes first: it is the fallback
+// for unknown locales and missing messages, and the language of the command
+// definitions. Adding a language is catalog/<code>.toml plus one line here
+// naming the Discord locales it serves.
+var languages = []*Lang{
+	newLang("en", discordgo.EnglishUS, discordgo.EnglishGB),
+	newLang("ko", discordgo.Korean),
+}
+
+// English and Korean are the languages the code names directly: English for
+// the command line and as the fallback, Korean for tests.
+var (
+	English = languages[0]
+	Korean  = For("ko")
+)
+
+// Lang is one language: its catalog and how it formats numbers and times.
+// A *Lang is safe for concurrent use.
+type Lang struct {
+	code     string
+	locales  []discordgo.Locale
+	messages map[string]*i18n.Message // this language's catalog, by ID
+	loc      *i18n.Localizer
+}
+
+// Args are a message's named placeholders: {{.Name}} in a catalog is
+// Args{"Name": …}. The placeholder "Count" also selects the plural form, so
+// it must be an integer (or a decimal written as a string, "1.5").
+type Args map[string]any
+
+// countKey is the placeholder that selects the plural form.
+const countKey = "Count"
+
+// For returns the language for a Discord locale ("ko", "en-US"), or English
+// for a locale mazebot does not speak. It takes a string or a
+// discordgo.Locale, as interactions carry the latter and guilds the former.
+func For[L ~string](locale L) *Lang {
+	s := string(locale)
+	for _, l := range languages {
+		for _, loc := range l.locales {
+			if strings.EqualFold(string(loc), s) {
+				return l
+			}
+		}
+	}
+	// A regional variant Discord may add later ("ko-KR") still finds its
+	// language.
+	base, _, _ := strings.Cut(s, "-")
+	for _, l := range languages {
+		if strings.EqualFold(l.code, base) {
+			return l
+		}
+	}
+	return English
+}
+
+// Languages lists every language, English first.
+func Languages() []*Lang { return append([]*Lang(nil), languages...) }
+
+// Code is the language's tag, which names its catalog: "en", "ko".
+func (l *Lang) Code() string { return l.code }
+
+// Locales are the Discord locales the language serves.
+func (l *Lang) Locales() []discordgo.Locale { return append([]discordgo.Locale(nil), l.locales...) }
+
+func (l *Lang) String() string { return l.code }
+
+// T formats the message id with its placeholders. It never fails: a message
+// missing from this language falls back to English, and a message that
+// cannot be formatted at all (unknown ID, missing placeholder) comes out as
+// its ID, which tests and Check catch.
+func (l *Lang) T(id string, args ...Args) string {
+	var data Args
+	switch len(args) {
+	case 0:
+	case 1:
+		data = args[0]
+	default:
+		data = Args{}
+		for _, a := range args {
+			for k, v := range a {
+				data[k] = v
+			}
+		}
+	}
+	cfg := &i18n.LocalizeConfig{MessageID: id, TemplateParser: parser}
+	if data != nil {
+		cfg.TemplateData = map[string]any(data)
+		if n, ok := data[countKey]; ok {
+			cfg.PluralCount = pluralCount(n)
+		}
+	}
+	text, tag, err := l.loc.LocalizeWithTag(cfg)
+	if err != nil {
+		var notFound *i18n.MessageNotFoundErr
+		// Only a fallback to English is a usable result; any other error
+		// may have left half a message.
+		if !(errors.As(err, &notFound) && tag == language.English && text != "") {
+			return id
+		}
+	}
+	return text
+}
+
+// pluralCount converts a count to what go-i18n accepts: integers and
+// decimal strings.
+func pluralCount(n any) any {
+	switch v := n.(type) {
+	case uint:
+		return strconv.FormatUint(uint64(v), 10)
+	case uint8:
+		return int(v)
+	case uint16:
+		return int(v)
+	case uint32:
+		return int64(v)
+	case uint64:
+		return strconv.FormatUint(v, 10)
+	case float32:
+		return strconv.FormatFloat(float64(v), 'f', -1, 32)
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return n
+}
+
+// funcs are the helpers a catalog may call. They depend on their arguments
+// only, never on the language, so one parsed template serves every caller.
+var funcs = texttemplate.FuncMap{
+	"josa":        josa,
+	"particle":    particleOnly,
+	"article":     article,
+	"withArticle": withArticle,
+}
+
+// cachingParser is go-i18n's text/template parser with our helpers. go-i18n
+// reparses a template on every call when helpers are given, as they could
+// differ between calls; ours never do, so it may keep the parsed template.
+type cachingParser struct{ template.TextParser }
+
+func (*cachingParser) Cacheable() bool { return true }
+
+// parser also makes a missing placeholder an error rather than "<no value>"
+// in a member's message.
+var parser = &cachingParser{template.TextParser{Funcs: funcs, Option: "missingkey=error"}}
+
+//go:embed catalog/*.toml
+var catalogFS embed.FS
+
+// catalogs holds every embedded catalog by language code, including any
+// that has no line in languages yet (Check reports it).
+var catalogs, bundle = loadCatalogs()
+
+func loadCatalogs() (map[string]map[string]*i18n.Message, *i18n.Bundle) {
+	b := i18n.NewBundle(language.English)
+	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	files, err := fs.Glob(catalogFS, "catalog/*.toml")
+	if err != nil {
+		panic(err)
+	}
+	all := map[string]map[string]*i18n.Message{}
+	for _, name := range files {
+		// The catalogs are compiled in: a broken one is a build error, and
+		// every test of this package fails on it.
+		f, err := b.LoadMessageFileFS(catalogFS, name)
+		if err != nil {
+			panic(fmt.Sprintf("lang: catalog %s: %v", name, err))
+		}
+		code := strings.TrimSuffix(path.Base(name), ".toml")
+		msgs := map[string]*i18n.Message{}
+		for _, m := range f.Messages {
+			msgs[m.ID] = m
+		}
+		all[code] = msgs
+	}
+	return all, b
+}
+
+func newLang(code string, locales ...discordgo.Locale) *Lang {
+	return &Lang{
+		code:     code,
+		locales:  locales,
+		messages: catalogs[code],
+		loc:      i18n.NewLocalizer(bundle, code),
+	}
+}
+
+// has reports whether the language's own catalog has the message.
+func (l *Lang) has(id string) bool {
+	_, ok := l.messages[id]
+	return ok
+}
