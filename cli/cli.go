@@ -29,14 +29,16 @@ const (
 	exitInterrupted = 130 // SIGINT or SIGTERM, as shells report a signal
 )
 
-const usage = `usage: mazebot maze ALGORITHM SIZE [flags]
+// usage is built from mazecore's table of algorithms, so a new algorithm
+// shows up here without an edit.
+var usage = fmt.Sprintf(`usage: mazebot maze ALGORITHM SIZE [flags]
        mazebot maze --id ID [flags]
        mazebot help
 
 Make a maze and write it to stdout or to a file.
 
-  ALGORITHM  binary-tree, sidewinder, backtracking or digging
-             (aliases work too: bt, sw, dfs, dig, ...)
+  ALGORITHM  %s
+             (aliases work too: %s, ...)
   SIZE       width in tiles, odd, from 5 to 20001; an even size is
              rounded up to the next odd one
 
@@ -64,7 +66,26 @@ examples:
   mazebot maze backtracking 41 --solve --format emoji
   mazebot maze digging 2001 -o maze.png
   mazebot maze --id 2840bt0f34 --format json
-`
+`, orList(mazecore.AlgorithmNames()), strings.Join(shortAliases(), ", "))
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// shortAliases is the shortest alias of each algorithm, for the usage.
+func shortAliases() []string {
+	var list []string
+	for _, a := range mazecore.Algorithms {
+		if aliases := a.Aliases(); len(aliases) > 0 {
+			list = append(list, aliases[0])
+		}
+	}
+	return list
+}
 
 // Run runs the command line: args are the arguments after the program name,
 // such as ["maze", "sidewinder", "21", "--seed", "7"]. It returns the exit

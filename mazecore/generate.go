@@ -35,21 +35,13 @@ func GenerateObserved(id ID, observe Observer) (*Maze, error) {
 		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
 	}
 	m := newMaze(id)
+	spec := id.Algorithm.spec()
 	g := generator{maze: m, rng: newSource(id.Seed), observe: observe}
-	if id.Algorithm == Backtracking || id.Algorithm == Digging {
+	if spec.visited {
 		// One bit a cell: cheaper to test than the passages around a cell.
 		g.visited = make([]uint64, (id.Cells()+63)/64)
 	}
-	switch id.Algorithm {
-	case BinaryTree:
-		g.binaryTree()
-	case Sidewinder:
-		g.sidewinder()
-	case Backtracking:
-		g.backtracking()
-	case Digging:
-		g.digging()
-	}
+	spec.generate(&g)
 	return m, nil
 }
 
@@ -57,7 +49,7 @@ type generator struct {
 	maze    *Maze
 	rng     *source
 	observe Observer
-	visited []uint64 // backtracking and digging only
+	visited []uint64 // only for algorithms whose spec asks for it
 }
 
 func (g *generator) isVisited(cell int) bool { return g.visited[cell>>6]&(1<<(cell&63)) != 0 }
