@@ -187,13 +187,3 @@ func (m *Maze) Wall(x, y int) bool {
 		return !m.Open(x/2, y/2-1, South)
 	}
 }
-
-// Passages counts the open passages; a perfect maze has cells − 1.
-func (m *Maze) Passages() int {
-	n := 0
-	for cell := 0; cell < m.cols*m.rows; cell++ {
-		b := m.bits(cell)
-		n += int(b&1) + int(b>>1)
-	}
-	return n
-}
