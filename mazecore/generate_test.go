@@ -182,11 +182,17 @@ func TestGenerateRejectsInvalid(t *testing.T) {
 			t.Fatalf("Generate(%+v) succeeded, want an error", id)
 		}
 	}
+	for _, loops := range []int{-1, MaxLoops + 1} {
+		id := ID{Algorithm: Sidewinder, Width: 21, Height: 21, Loops: loops}
+		if _, err := Generate(id); !errors.Is(err, ErrLoopsOutOfRange) {
+			t.Fatalf("Generate(%+v) err=%v, want ErrLoopsOutOfRange", id, err)
+		}
+	}
 }
 
 func TestObserverSeesEveryCarve(t *testing.T) {
 	for _, algo := range Algorithms {
-		id := ID{Algorithm: algo, Width: 21, Height: 15, Seed: 5}
+		id := ID{Algorithm: algo, Width: 21, Height: 15, Seed: 5, Loops: 40}
 		carved := 0
 		m, err := GenerateObserved(id, func(s Step) {
 			if s.Kind == Carved {

@@ -2,6 +2,7 @@ package mazecore
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,6 +26,9 @@ func TestGolden(t *testing.T) {
 			id = ID{Algorithm: algo, Width: 21, Height: 21, Seed: 1}
 		}
 		t.Run(id.Algorithm.String(), func(t *testing.T) {
+			if got, want := idVersion(t, id.String()), byte(idVersion1); got != want {
+				t.Fatalf("%+v is spelled in version %d, want %d", id, got, want)
+			}
 			got := "id " + id.String() + "\n" + tileText(mustGenerate(t, id))
 			checkFrozen(t, filepath.Join("testdata", "golden", id.Algorithm.String()+".txt"), got)
 			parsed, err := Parse(id.String())
@@ -33,6 +37,41 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGoldenV2 pins mazes with loops, spelled as version 2 IDs, for every
+// algorithm: braiding must stay the same forever too.
+func TestGoldenV2(t *testing.T) {
+	for _, algo := range Algorithms {
+		for _, id := range []ID{
+			{Algorithm: algo, Width: 21, Height: 21, Seed: 1, Loops: 25},
+			{Algorithm: algo, Width: 31, Height: 15, Seed: 2026, Loops: 60},
+			{Algorithm: algo, Width: 25, Height: 25, Seed: 1<<40 + 3, Loops: 100},
+		} {
+			t.Run(fmt.Sprintf("%s/loops%d", algo, id.Loops), func(t *testing.T) {
+				text := id.String()
+				if got, want := idVersion(t, text), byte(idVersion2); got != want {
+					t.Fatalf("%+v is spelled in version %d, want %d", id, got, want)
+				}
+				got := "id " + text + "\n" + tileText(mustGenerate(t, id))
+				checkFrozen(t, filepath.Join("testdata", "golden", "v2", fmt.Sprintf("%s-loops%d.txt", algo, id.Loops)), got)
+				parsed, err := Parse(text)
+				if err != nil || parsed != id {
+					t.Fatalf("Parse(%q)=%+v,%v, want %+v", text, parsed, err, id)
+				}
+			})
+		}
+	}
+}
+
+// idVersion returns the format version an ID is spelled in.
+func idVersion(t *testing.T, text string) byte {
+	t.Helper()
+	raw, err := decodeBase32(text)
+	if err != nil || len(raw) == 0 {
+		t.Fatalf("decode %q: %v", text, err)
+	}
+	return raw[0] >> 4
 }
 
 // checkFrozen compares got with a golden file that may be created (with

@@ -169,6 +169,17 @@ func (m *Maze) Degree(cx, cy int) int {
 	return n
 }
 
+// degree is Degree for a cell index.
+func (m *Maze) degree(cell int) int {
+	n := 0
+	for _, d := range Dirs {
+		if m.openIndex(cell, d) {
+			n++
+		}
+	}
+	return n
+}
+
 // Wall reports whether tile (x, y) is a wall. Tiles outside the maze are
 // walls, so callers can probe neighbours without bounds checks.
 func (m *Maze) Wall(x, y int) bool {
