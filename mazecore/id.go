@@ -34,8 +34,8 @@ type ID struct {
 	Width, Height int
 	Seed          uint64
 	// Loops is the share of the perfect maze's dead ends, in percent, that
-	// braiding removes by opening a wall (0: a perfect maze, 100: no dead
-	// ends at all). See Generate.
+	// braiding removes by opening a wall, rounded to a whole dead end (0: a
+	// perfect maze, 100: no dead ends at all). See Generate.
 	Loops int
 }
 
