@@ -21,6 +21,10 @@ import (
 // megabytes while generating.
 const MaxSize = 20001
 
+// maxChooseSize is the largest side --difficulty takes: choosing makes and
+// rates mazecore.Candidates mazes, about a second at 1001×1001.
+const maxChooseSize = 1001
+
 // Exit statuses.
 const (
 	exitOK          = 0
@@ -29,26 +33,34 @@ const (
 	exitInterrupted = 130 // SIGINT or SIGTERM, as shells report a signal
 )
 
-const usage = `usage: mazebot maze ALGORITHM SIZE [flags]
+// usage is built from mazecore's table of algorithms, so a new algorithm
+// shows up here without an edit.
+var usage = fmt.Sprintf(`usage: mazebot maze ALGORITHM SIZE [flags]
        mazebot maze --id ID [flags]
        mazebot help
 
 Make a maze and write it to stdout or to a file.
 
-  ALGORITHM  binary-tree, sidewinder, backtracking or digging
-             (aliases work too: bt, sw, dfs, dig, ...)
+  ALGORITHM  %s
+             (aliases work too: %s, ...)
   SIZE       width in tiles, odd, from 5 to 20001; an even size is
              rounded up to the next odd one
 
 flags (before or after ALGORITHM and SIZE):
   --height H     height in tiles (default SIZE)
   --seed N       seed, for the same maze every time (default random)
+  --loops N      open one wall of N %% of the dead ends, which makes loops:
+                 0 (the default) is a perfect maze, 100 has no dead ends
+  --difficulty D %s: among %d mazes made from the seed,
+                 take one of that difficulty for its algorithm, size and
+                 loops (sizes up to %d); any (the default) takes the seed
   --id ID        make the maze a maze ID names; replaces ALGORITHM, SIZE,
-                 --height and --seed
+                 --height, --seed, --loops and --difficulty
   --format F     text, terminal, emoji, png, gif or json (default: from the
                  -o file's extension, else terminal on a terminal, else text)
   --solve        draw the shortest path from start (top left) to goal
-                 (bottom right); json always includes it
+                 (bottom right); json always includes it, and the
+                 difficulty measures and rating
   --scale N      pixels per tile for png and gif (default automatic)
   -o FILE        write to FILE instead of stdout
   -h, --help     show this help
@@ -62,9 +74,35 @@ stdout); --id ID makes exactly the same maze again.
 examples:
   mazebot maze sidewinder 21 --seed 7
   mazebot maze backtracking 41 --solve --format emoji
+  mazebot maze digging 31 --loops 30 --difficulty hard
   mazebot maze digging 2001 -o maze.png
   mazebot maze --id 2840bt0f34 --format json
-`
+`, orList(mazecore.AlgorithmNames()), strings.Join(shortAliases(), ", "),
+	orList(choosableLevels()), mazecore.Candidates, maxChooseSize)
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// choosableLevels are the difficulty names but "any".
+func choosableLevels() []string {
+	return slices.DeleteFunc(mazecore.LevelNames(), func(name string) bool { return name == mazecore.AnyLevel.String() })
+}
+
+// shortAliases is the shortest alias of each algorithm, for the usage.
+func shortAliases() []string {
+	var list []string
+	for _, a := range mazecore.Algorithms {
+		if aliases := a.Aliases(); len(aliases) > 0 {
+			list = append(list, aliases[0])
+		}
+	}
+	return list
+}
 
 // Run runs the command line: args are the arguments after the program name,
 // such as ["maze", "sidewinder", "21", "--seed", "7"]. It returns the exit
@@ -129,8 +167,9 @@ var extensionFormats = map[string]string{
 // command is a parsed "mazebot maze" invocation.
 type command struct {
 	id      mazecore.ID
-	notes   []string // sizes rounded up, told on stderr
-	format  string   // "" until resolved against stdout
+	level   mazecore.Level // the difficulty to choose, when not AnyLevel
+	notes   []string       // sizes rounded up, told on stderr
+	format  string         // "" until resolved against stdout
 	solve   bool
 	scale   int
 	outPath string // "" or "-" is stdout
@@ -140,7 +179,8 @@ type command struct {
 
 // flagSpec says whether a flag takes a value.
 var flagSpec = map[string]bool{
-	"height": true, "seed": true, "id": true, "format": true, "scale": true, "o": true, "output": true,
+	"height": true, "seed": true, "loops": true, "difficulty": true, "id": true,
+	"format": true, "scale": true, "o": true, "output": true,
 	"solve": false, "h": false, "help": false,
 }
 
@@ -209,17 +249,27 @@ func flagName(name string) string {
 	return "--" + name
 }
 
-// parseMaze settles the maze ID from the positionals, --height, --seed and
-// --id.
+// parseMaze settles the maze ID from the positionals, --height, --seed,
+// --loops, --difficulty and --id.
 func (c *command) parseMaze(values map[string]string, positional []string) error {
 	idText, haveID := values["id"]
 	seedText, haveSeed := values["seed"]
 	heightText, haveHeight := values["height"]
-	if haveID && haveSeed {
-		return errors.New("use either --seed or --id, not both: a maze ID already holds its seed")
-	}
-	if haveID && haveHeight {
-		return errors.New("use either --height or --id, not both: a maze ID already holds its size")
+	loopsText, haveLoops := values["loops"]
+	levelText, haveLevel := values["difficulty"]
+	for _, conflict := range []struct {
+		given bool
+		flag  string
+		why   string
+	}{
+		{haveSeed, "--seed", "a maze ID already holds its seed"},
+		{haveHeight, "--height", "a maze ID already holds its size"},
+		{haveLoops, "--loops", "a maze ID already holds its loops"},
+		{haveLevel, "--difficulty", "a maze ID already names one maze"},
+	} {
+		if haveID && conflict.given {
+			return fmt.Errorf("use either %s or --id, not both: %s", conflict.flag, conflict.why)
+		}
 	}
 	if len(positional) > 2 {
 		return fmt.Errorf("unexpected argument %q", positional[2])
@@ -276,6 +326,24 @@ func (c *command) parseMaze(values map[string]string, positional []string) error
 			return err
 		}
 		c.id.Height = h
+	}
+	if haveLoops {
+		loops, err := strconv.Atoi(loopsText)
+		if err != nil || loops < 0 || loops > mazecore.MaxLoops {
+			return fmt.Errorf("loops %q is not a whole number from 0 to %d", loopsText, mazecore.MaxLoops)
+		}
+		c.id.Loops = loops
+	}
+	if haveLevel {
+		level, err := mazecore.ParseLevel(levelText)
+		if err != nil {
+			return err
+		}
+		if level != mazecore.AnyLevel && (c.id.Width > maxChooseSize || c.id.Height > maxChooseSize) {
+			return fmt.Errorf("--difficulty rates %d candidate mazes, so it takes mazes of at most %d×%d tiles, not %d×%d",
+				mazecore.Candidates, maxChooseSize, maxChooseSize, c.id.Width, c.id.Height)
+		}
+		c.level = level
 	}
 	if haveSeed {
 		seed, err := strconv.ParseUint(seedText, 10, 64)

@@ -38,7 +38,7 @@ func mustRun(t *testing.T, args ...string) (string, string) {
 	return stdout, stderr
 }
 
-var idLine = regexp.MustCompile(`(?m)^maze ID: ([0-9a-z]+) \((\S+) (\d+)×(\d+), seed (\d+)\)$`)
+var idLine = regexp.MustCompile(`(?m)^maze ID: ([0-9a-z]+) \((\S+) (\d+)×(\d+)(?:, loops (\d+))?, seed (\d+)\)$`)
 
 func TestGolden(t *testing.T) {
 	stdout, stderr := mustRun(t, "maze", "sidewinder", "21", "--seed", "7", "--format", "text")
@@ -100,6 +100,8 @@ func TestJSON(t *testing.T) {
 				Width     int      `json:"width"`
 				Height    int      `json:"height"`
 				Seed      uint64   `json:"seed"`
+				Loops     int      `json:"loops"`
+				Measures  measures `json:"measures"`
 				Rows      []string `json:"rows"`
 				Solution  [][2]int `json:"solution"`
 			}
@@ -113,7 +115,7 @@ func TestJSON(t *testing.T) {
 			if want := (mazecore.ID{Algorithm: a, Width: 15, Height: 9, Seed: 42}); id != want {
 				t.Fatalf("id=%+v, want %+v", id, want)
 			}
-			if got.Algorithm != a.String() || got.Width != 15 || got.Height != 9 || got.Seed != 42 {
+			if got.Algorithm != a.String() || got.Width != 15 || got.Height != 9 || got.Seed != 42 || got.Loops != 0 {
 				t.Fatalf("header=%+v", got)
 			}
 			if !strings.Contains(stderr, "maze ID: "+got.ID) {
@@ -135,6 +137,12 @@ func TestJSON(t *testing.T) {
 						t.Fatalf("tile (%d,%d) wall=%v, want %v", x, y, got, want)
 					}
 				}
+			}
+			if want := newMeasures(mazecore.Measure(m)); got.Measures != want {
+				t.Fatalf("measures=%+v, want %+v", got.Measures, want)
+			}
+			if r := got.Measures.Rating; r < 1 || r > 5 || got.Measures.Solution == 0 || got.Measures.Cells != 7*4 {
+				t.Fatalf("measures=%+v: rating out of 1..5 or empty", got.Measures)
 			}
 			path := mazecore.Solve(m)
 			if got, want := len(got.Solution), len(path); got != want {
@@ -172,6 +180,14 @@ func TestBadArguments(t *testing.T) {
 		{"ErrIDTooLarge", []string{"maze", "--id", mazecore.ID{Algorithm: mazecore.Digging, Width: 30001, Height: 5}.String()}, "at most 20001×20001"},
 		{"ErrIDAndSeed", []string{"maze", "--id", "2840g1w3", "--seed", "7"}, "either --seed or --id"},
 		{"ErrIDAndHeight", []string{"maze", "--id", "2840g1w3", "--height", "7"}, "either --height or --id"},
+		{"ErrIDAndLoops", []string{"maze", "--id", "2840g1w3", "--loops", "7"}, "either --loops or --id"},
+		{"ErrIDAndDifficulty", []string{"maze", "--id", "2840g1w3", "--difficulty", "hard"}, "either --difficulty or --id"},
+		{"ErrLoopsTooMany", []string{"maze", "sw", "21", "--loops", "101"}, `loops "101" is not a whole number from 0 to 100`},
+		{"ErrLoopsNegative", []string{"maze", "sw", "21", "--loops=-1"}, `loops "-1" is not a whole number from 0 to 100`},
+		{"ErrLoopsNotANumber", []string{"maze", "sw", "21", "--loops", "some"}, `loops "some" is not a whole number`},
+		{"ErrDifficulty", []string{"maze", "sw", "21", "--difficulty", "nightmare"}, `unknown difficulty "nightmare": choose one of easy, medium, hard, any`},
+		{"ErrDifficultyTooLarge", []string{"maze", "sw", "1003", "--difficulty", "easy"}, "at most 1001×1001 tiles, not 1003×1003"},
+		{"ErrDifficultyTooTall", []string{"maze", "sw", "21", "--height", "1003", "--difficulty", "hard"}, "at most 1001×1001 tiles, not 21×1003"},
 		{"ErrIDOtherAlgorithm", []string{"maze", "digging", "--id", "2840g1w3"}, "is a sidewinder maze, not digging"},
 		{"ErrIDOtherSize", []string{"maze", "sw", "31", "--id", "2840g1w3"}, "is 21 tiles wide, not 31"},
 		{"ErrUnknownFormat", []string{"maze", "sidewinder", "21", "--format", "bmp"}, `unknown format "bmp"`},
@@ -209,6 +225,15 @@ func TestHelp(t *testing.T) {
 		stdout, stderr := mustRun(t, args...)
 		if !strings.HasPrefix(stdout, "usage: mazebot maze") || stderr != "" {
 			t.Fatalf("%q: stdout=%q stderr=%q", args, stdout, stderr)
+		}
+	}
+	// The algorithm list comes from mazecore's table.
+	if want := "ALGORITHM  binary-tree, sidewinder, backtracking or digging\n"; !strings.Contains(usage, want) {
+		t.Fatalf("usage lacks %q:\n%s", want, usage)
+	}
+	for _, a := range mazecore.Algorithms {
+		if !strings.Contains(usage, a.String()) || !strings.Contains(usage, a.Aliases()[0]+",") {
+			t.Fatalf("usage lacks %v or its alias %q", a, a.Aliases()[0])
 		}
 	}
 }
@@ -366,7 +391,7 @@ func TestIDReproduces(t *testing.T) {
 			if again, _ := mustRun(t, "maze", a, "25", "--id", strings.ToUpper(match[1]), "--solve"); again != first {
 				t.Fatal("--id with ALGORITHM and SIZE made another maze")
 			}
-			if again, _ := mustRun(t, "maze", a, "25", "--height", "15", "--seed", match[5], "--solve"); again != first {
+			if again, _ := mustRun(t, "maze", a, "25", "--height", "15", "--seed", match[6], "--solve"); again != first {
 				t.Fatal("--seed made another maze")
 			}
 		})
@@ -402,4 +427,91 @@ func TestFormats(t *testing.T) {
 			t.Fatalf("no solution in\n%s", stdout)
 		}
 	})
+}
+
+// deadEnds counts the cells of a text maze with one open side.
+func deadEnds(text string) int {
+	rows := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	n := 0
+	for y := 1; y < len(rows); y += 2 {
+		for x := 1; x < len(rows[y]); x += 2 {
+			open := 0
+			for _, p := range [][2]int{{x, y - 1}, {x + 1, y}, {x, y + 1}, {x - 1, y}} {
+				if rows[p[1]][p[0]] != '#' {
+					open++
+				}
+			}
+			if open == 1 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestLoops(t *testing.T) {
+	perfect, _ := mustRun(t, "maze", "sw", "21", "--seed", "7")
+	if again, stderr := mustRun(t, "maze", "sw", "21", "--seed", "7", "--loops", "0"); again != perfect || strings.Contains(stderr, "loops") {
+		t.Fatalf("--loops 0 made another maze or told of loops (stderr %q)", stderr)
+	}
+	before := deadEnds(perfect)
+	for _, loops := range []int{30, 100} {
+		stdout, stderr := mustRun(t, "maze", "sw", "21", "--seed", "7", "--loops", fmt.Sprint(loops))
+		match := idLine.FindStringSubmatch(stderr)
+		if match == nil || match[5] != fmt.Sprint(loops) || match[6] != "7" {
+			t.Fatalf("stderr=%q, want the maze ID with loops %d and seed 7", stderr, loops)
+		}
+		id, err := mazecore.Parse(match[1])
+		if err != nil || id.Loops != loops {
+			t.Fatalf("Parse(%q)=%+v,%v, want loops %d", match[1], id, err, loops)
+		}
+		if got, want := before-deadEnds(stdout), (before*loops+50)/100; got != want {
+			t.Fatalf("--loops %d removed %d of %d dead ends, want %d", loops, got, before, want)
+		}
+		// The maze ID alone makes it again.
+		if again, _ := mustRun(t, "maze", "--id", match[1]); again != stdout {
+			t.Fatalf("--id %s made another maze", match[1])
+		}
+		gif, _ := mustRun(t, "maze", "--id", match[1], "--format", "gif")
+		if len(gif) == 0 {
+			t.Fatal("no gif for a maze with loops")
+		}
+	}
+}
+
+func TestDifficulty(t *testing.T) {
+	base := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 31, Height: 31, Seed: 5, Loops: 20}
+	scores := map[string]float64{}
+	for _, level := range []string{"easy", "medium", "hard"} {
+		stdout, stderr := mustRun(t, "maze", "backtracking", "31", "--seed", "5", "--loops", "20", "--difficulty", level, "--format", "json")
+		l, _ := mazecore.ParseLevel(level)
+		want, err := mazecore.Choose(base, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			ID       string   `json:"id"`
+			Seed     uint64   `json:"seed"`
+			Measures measures `json:"measures"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.ID != want.String() || got.Seed != want.Seed || !strings.Contains(stderr, "maze ID: "+want.String()) {
+			t.Fatalf("--difficulty %s: id %s seed %d (stderr %q), want %s seed %d", level, got.ID, got.Seed, stderr, want, want.Seed)
+		}
+		scores[level] = got.Measures.Score
+		// The ID makes the chosen maze again, without --difficulty.
+		text, _ := mustRun(t, "maze", "--id", got.ID)
+		if again, _ := mustRun(t, "maze", "backtracking", "31", "--seed", fmt.Sprint(got.Seed), "--loops", "20"); again != text {
+			t.Fatalf("--difficulty %s: the chosen seed makes another maze than the ID", level)
+		}
+	}
+	if !(scores["easy"] <= scores["medium"] && scores["medium"] <= scores["hard"]) {
+		t.Fatalf("scores %v, want easy ≤ medium ≤ hard", scores)
+	}
+	chosen, _ := mustRun(t, "maze", "sw", "21", "--seed", "7", "--difficulty", "any")
+	if plain, _ := mustRun(t, "maze", "sw", "21", "--seed", "7"); chosen != plain {
+		t.Fatal("--difficulty any made another maze than no --difficulty")
+	}
 }

@@ -1,6 +1,8 @@
 // Package cli is mazebot's command-line mode: generate, solve and export a
 // maze without Discord ("mazebot maze sidewinder 21 --seed 7"), as text, a
-// coloured terminal view, an emoji grid, PNG, GIF or JSON.
+// coloured terminal view, an emoji grid, PNG, GIF or JSON (with the
+// difficulty measures). --loops braids the maze and --difficulty chooses
+// one of a level; the maze ID printed names the result either way.
 //
 // Run takes the arguments and the output streams and returns the exit
 // status, so tests drive it without a process and main stays wiring.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,7 +21,7 @@ func (c *command) run(ctx context.Context) int {
 	for _, note := range c.notes {
 		fmt.Fprintln(c.stderr, note)
 	}
-	m, path, err := c.generate(ctx)
+	m, err := c.generate(ctx)
 	switch {
 	case ctx.Err() != nil:
 		return fail(c.stderr, exitInterrupted, err)
@@ -28,7 +29,7 @@ func (c *command) run(ctx context.Context) int {
 		return fail(c.stderr, exitFailure, err)
 	}
 
-	write := func(w io.Writer) error { return c.write(w, m, path) }
+	write := func(w io.Writer) error { return c.write(w, m) }
 	info := c.stderr // the ID must not mix with a maze on stdout
 	if out := c.o(); out != "" {
 		err = writeFile(ctx, out, write)
@@ -45,77 +46,127 @@ func (c *command) run(ctx context.Context) int {
 		return fail(c.stderr, exitFailure, err)
 	}
 	id := c.id
-	fmt.Fprintf(info, "maze ID: %s (%s %d×%d, seed %d)\n", id, id.Algorithm, id.Width, id.Height, id.Seed)
+	loops := ""
+	if id.Loops > 0 {
+		loops = fmt.Sprintf(", loops %d", id.Loops)
+	}
+	fmt.Fprintf(info, "maze ID: %s (%s %d×%d%s, seed %d)\n", id, id.Algorithm, id.Width, id.Height, loops, id.Seed)
 	if out := c.o(); out != "" {
 		fmt.Fprintf(info, "wrote %s\n", out)
 	}
 	return exitOK
 }
 
-// generate builds the maze, and its solution when it is shown, off the main
-// goroutine: a 20001-tile maze takes seconds, and Ctrl-C must not wait.
-// The gif format generates for itself, step by step.
-func (c *command) generate(ctx context.Context) (*mazecore.Maze, []mazecore.Point, error) {
-	if c.format == formatGIF {
-		return nil, nil, nil
-	}
+// made is a generated maze with what the output needs of it: the solution
+// when it is shown, the measures for json.
+type made struct {
+	maze  *mazecore.Maze
+	path  []mazecore.Point
+	stats *mazecore.Stats
+}
+
+// generate chooses the seed for --difficulty, then builds the maze and what
+// the output needs, off the main goroutine: a 20001-tile maze takes seconds,
+// and Ctrl-C must not wait. The gif format generates for itself, step by
+// step. On success c.id is the ID of the maze made.
+func (c *command) generate(ctx context.Context) (made, error) {
 	type result struct {
-		m    *mazecore.Maze
-		path []mazecore.Point
+		id   mazecore.ID
+		made made
 		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
-		m, err := mazecore.Generate(c.id)
-		var path []mazecore.Point
-		if err == nil && (c.solve || c.format == formatJSON) {
-			path = mazecore.Solve(m)
+		id, err := mazecore.Choose(c.id, c.level)
+		if err != nil || c.format == formatGIF {
+			done <- result{id: id, err: err}
+			return
 		}
-		done <- result{m, path, err}
+		var r made
+		r.maze, err = mazecore.Generate(id)
+		if err == nil && (c.solve || c.format == formatJSON) {
+			r.path = mazecore.Solve(r.maze)
+		}
+		if err == nil && c.format == formatJSON {
+			stats := mazecore.Measure(r.maze)
+			r.stats = &stats
+		}
+		done <- result{id, r, err}
 	}()
 	select {
 	case <-ctx.Done():
-		return nil, nil, fmt.Errorf("interrupted: %w", ctx.Err())
+		return made{}, fmt.Errorf("interrupted: %w", ctx.Err())
 	case r := <-done:
 		// The ID was validated while parsing, so an error here is a bug.
-		return r.m, r.path, r.err
+		if r.err == nil {
+			c.id = r.id
+		}
+		return r.made, r.err
 	}
 }
 
-func (c *command) write(w io.Writer, m *mazecore.Maze, path []mazecore.Point) error {
+func (c *command) write(w io.Writer, m made) error {
 	var ov render.Overlay
 	if c.solve {
-		ov.Path = path
+		ov.Path = m.path
 	}
 	switch c.format {
 	case formatTerminal:
-		return render.Terminal(w, m, ov)
+		return render.Terminal(w, m.maze, ov)
 	case formatEmoji:
-		if err := render.Emoji(w, m, render.DefaultTheme, ov, render.Window{}); err != nil {
+		if err := render.Emoji(w, m.maze, render.DefaultTheme, ov, render.Window{}); err != nil {
 			return err
 		}
 		_, err := io.WriteString(w, "\n")
 		return err
 	case formatPNG:
-		return render.PNG(w, m, render.PNGOptions{Overlay: ov, Scale: c.scale})
+		return render.PNG(w, m.maze, render.PNGOptions{Overlay: ov, Scale: c.scale})
 	case formatGIF:
 		return render.GIF(w, c.id, render.GIFOptions{Scale: c.scale, Solve: c.solve})
 	case formatJSON:
-		return writeJSON(w, m, path)
+		return writeJSON(w, m)
 	default:
-		return render.Text(w, m, ov)
+		return render.Text(w, m.maze, ov)
+	}
+}
+
+// measures is the json form of mazecore.Stats: lengths in tiles.
+type measures struct {
+	Cells       int     `json:"cells"`
+	DeadEnds    int     `json:"dead_ends"`
+	Junctions   int     `json:"junctions"`
+	LongestPath int     `json:"longest_path"`
+	Solution    int     `json:"solution"`
+	Decisions   int     `json:"decisions"`
+	FalsePaths  int     `json:"false_paths"`
+	Turns       float64 `json:"turns"`
+	Score       float64 `json:"score"`
+	Rating      int     `json:"rating"`
+}
+
+func newMeasures(s mazecore.Stats) measures {
+	return measures{
+		Cells: s.Cells, DeadEnds: s.DeadEnds, Junctions: s.Junctions, LongestPath: s.LongestPath,
+		Solution: s.Solution, Decisions: s.Decisions, FalsePaths: s.FalsePaths,
+		// Three decimals are plenty for a share, one for a score.
+		Turns: math.Round(s.Turns*1000) / 1000, Score: math.Round(s.Score*10) / 10, Rating: s.Rating,
 	}
 }
 
 // writeJSON streams the maze as JSON, one row per line. It is written by
 // hand rather than marshalled because a 20001-tile maze would otherwise be
 // built in memory twice over (400 MB of rows, then their encoding).
-func writeJSON(w io.Writer, m *mazecore.Maze, path []mazecore.Point) error {
+func writeJSON(w io.Writer, made made) error {
+	m, path := made.maze, made.path
 	id := m.ID()
 	bw := bufio.NewWriter(w)
 	str := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	fmt.Fprintf(bw, "{\n  \"id\": %s,\n  \"algorithm\": %s,\n  \"width\": %d,\n  \"height\": %d,\n  \"seed\": %d,\n  \"rows\": [\n",
-		str(id.String()), str(id.Algorithm.String()), m.Width(), m.Height(), id.Seed)
+	stats, err := json.Marshal(newMeasures(*made.stats))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(bw, "{\n  \"id\": %s,\n  \"algorithm\": %s,\n  \"width\": %d,\n  \"height\": %d,\n  \"seed\": %d,\n  \"loops\": %d,\n  \"measures\": %s,\n  \"rows\": [\n",
+		str(id.String()), str(id.Algorithm.String()), m.Width(), m.Height(), id.Seed, id.Loops, stats)
 	row := make([]byte, 0, m.Width()+8)
 	for y := 0; y < m.Height(); y++ {
 		row = append(row[:0], "    \""...)

@@ -7,7 +7,7 @@ import (
 )
 
 // Algorithm names a generation algorithm. The numbers are part of the maze ID
-// format and must never change.
+// format (four bits of its first byte) and must never change.
 type Algorithm uint8
 
 const (
@@ -17,8 +17,47 @@ const (
 	Digging      Algorithm = 4
 )
 
+// algorithmSpec is everything mazebot knows about one algorithm. A new
+// algorithm is one entry in algorithms plus its generator (and its golden
+// file); every list, name and dispatch derives from the table.
+type algorithmSpec struct {
+	id      Algorithm
+	name    string   // the command value, also the golden file's name
+	title   string   // for people
+	aliases []string // other accepted spellings, the short one first
+	// visited: the generator needs a visited bit a cell, because it cannot
+	// tell a visited cell from its passages cheaply.
+	visited  bool
+	generate func(*generator)
+}
+
+// algorithms is the table, in the order lists show it.
+var algorithms = [...]algorithmSpec{
+	{BinaryTree, "binary-tree", "Binary tree", []string{"bt", "binary", "btree", "tree"}, false, (*generator).binaryTree},
+	{Sidewinder, "sidewinder", "Sidewinder", []string{"sw", "side", "winder"}, false, (*generator).sidewinder},
+	{Backtracking, "backtracking", "Recursive backtracking",
+		[]string{"dfs", "backtrack", "backtracker", "recursive-backtracker", "recursive", "bk"}, true, (*generator).backtracking},
+	{Digging, "digging", "Digging", []string{"dig", "hole-digging", "hole", "dg"}, true, (*generator).digging},
+}
+
 // Algorithms lists every algorithm in a stable order.
-var Algorithms = []Algorithm{BinaryTree, Sidewinder, Backtracking, Digging}
+var Algorithms = func() []Algorithm {
+	list := make([]Algorithm, len(algorithms))
+	for i, spec := range algorithms {
+		list[i] = spec.id
+	}
+	return list
+}()
+
+// spec returns a's table entry, or nil for a number no algorithm has.
+func (a Algorithm) spec() *algorithmSpec {
+	for i := range algorithms {
+		if algorithms[i].id == a {
+			return &algorithms[i]
+		}
+	}
+	return nil
+}
 
 // ErrUnknownAlgorithm is matched by every *AlgorithmError.
 var ErrUnknownAlgorithm = errors.New("unknown algorithm")
@@ -34,65 +73,68 @@ func (e *AlgorithmError) Is(target error) bool { return target == ErrUnknownAlgo
 
 // String returns the canonical command value, e.g. "binary-tree".
 func (a Algorithm) String() string {
-	switch a {
-	case BinaryTree:
-		return "binary-tree"
-	case Sidewinder:
-		return "sidewinder"
-	case Backtracking:
-		return "backtracking"
-	case Digging:
-		return "digging"
+	if s := a.spec(); s != nil {
+		return s.name
 	}
 	return fmt.Sprintf("algorithm(%d)", uint8(a))
 }
 
 // Title is the name for people: "Binary tree".
 func (a Algorithm) Title() string {
-	switch a {
-	case BinaryTree:
-		return "Binary tree"
-	case Sidewinder:
-		return "Sidewinder"
-	case Backtracking:
-		return "Recursive backtracking"
-	case Digging:
-		return "Digging"
+	if s := a.spec(); s != nil {
+		return s.title
 	}
 	return a.String()
 }
 
-// Valid reports whether a is one of the four algorithms.
-func (a Algorithm) Valid() bool { return a >= BinaryTree && a <= Digging }
+// Aliases returns the other spellings ParseAlgorithm accepts for a, the
+// shortest first ("bt" for binary-tree).
+func (a Algorithm) Aliases() []string {
+	if s := a.spec(); s != nil {
+		return append([]string(nil), s.aliases...)
+	}
+	return nil
+}
+
+// Valid reports whether a is one of the algorithms.
+func (a Algorithm) Valid() bool { return a.spec() != nil }
 
 // AlgorithmNames returns the canonical names in order.
 func AlgorithmNames() []string {
-	names := make([]string, len(Algorithms))
-	for i, a := range Algorithms {
-		names[i] = a.String()
+	names := make([]string, len(algorithms))
+	for i, spec := range algorithms {
+		names[i] = spec.name
 	}
 	return names
 }
 
-var algorithmAliases = map[string]Algorithm{
-	"binarytree": BinaryTree, "binary": BinaryTree, "bt": BinaryTree, "btree": BinaryTree, "tree": BinaryTree,
-	"sidewinder": Sidewinder, "sw": Sidewinder, "side": Sidewinder, "winder": Sidewinder,
-	"backtracking": Backtracking, "backtrack": Backtracking, "backtracker": Backtracking, "recursivebacktracking": Backtracking,
-	"recursivebacktracker": Backtracking, "recursive": Backtracking, "dfs": Backtracking, "bk": Backtracking,
-	"digging": Digging, "dig": Digging, "holedigging": Digging, "hole": Digging, "dg": Digging,
-}
+// algorithmKeys maps every accepted spelling (name, title and aliases, as
+// algorithmKey folds them) to its algorithm.
+var algorithmKeys = func() map[string]Algorithm {
+	keys := map[string]Algorithm{}
+	for _, spec := range algorithms {
+		for _, name := range append([]string{spec.name, spec.title}, spec.aliases...) {
+			keys[algorithmKey(name)] = spec.id
+		}
+	}
+	return keys
+}()
 
-// ParseAlgorithm accepts the canonical names and obvious aliases, ignoring
-// case, spaces, hyphens and underscores ("Binary Tree", "bt", "backtrack").
-func ParseAlgorithm(name string) (Algorithm, error) {
-	key := strings.Map(func(r rune) rune {
+// algorithmKey folds case, spaces, hyphens and underscores away.
+func algorithmKey(name string) string {
+	return strings.Map(func(r rune) rune {
 		switch r {
 		case '-', '_', ' ', '\t':
 			return -1
 		}
 		return r
 	}, strings.ToLower(name))
-	if a, ok := algorithmAliases[key]; ok {
+}
+
+// ParseAlgorithm accepts the canonical names, titles and aliases, ignoring
+// case, spaces, hyphens and underscores ("Binary Tree", "bt", "backtrack").
+func ParseAlgorithm(name string) (Algorithm, error) {
+	if a, ok := algorithmKeys[algorithmKey(name)]; ok {
 		return a, nil
 	}
 	return 0, &AlgorithmError{Name: name}

@@ -44,3 +44,34 @@ func BenchmarkSolve(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDifficulty is the cost of Rate alone, on a maze already made.
+func BenchmarkDifficulty(b *testing.B) {
+	for _, size := range []int{41, 201} {
+		for _, algo := range []Algorithm{BinaryTree, Backtracking} {
+			b.Run(fmt.Sprintf("%s/%dx%d", algo, size, size), func(b *testing.B) {
+				m := mustGenerate(b, ID{Algorithm: algo, Width: size, Height: size, Seed: 1})
+				b.ReportAllocs()
+				for b.Loop() {
+					Rate(m)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkChoose is the cost of a level: Candidates generations and
+// ratings.
+func BenchmarkChoose(b *testing.B) {
+	for _, algo := range []Algorithm{BinaryTree, Backtracking} {
+		b.Run(fmt.Sprintf("%s/41x41", algo), func(b *testing.B) {
+			id := ID{Algorithm: algo, Width: 41, Height: 41, Seed: 1}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Choose(id, Hard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -25,7 +25,9 @@ type Step struct {
 // Observer receives each step of a generation as it happens.
 type Observer func(Step)
 
-// Generate builds the maze an ID names.
+// Generate builds the maze an ID names: the algorithm's perfect maze for the
+// seed, then, if id.Loops > 0, braided (see ID.Loops) with random numbers of
+// its own, so the perfect part is the same maze as with Loops 0.
 func Generate(id ID) (*Maze, error) { return GenerateObserved(id, nil) }
 
 // GenerateObserved is Generate with a callback for every step, used to
@@ -35,20 +37,15 @@ func GenerateObserved(id ID, observe Observer) (*Maze, error) {
 		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
 	}
 	m := newMaze(id)
+	spec := id.Algorithm.spec()
 	g := generator{maze: m, rng: newSource(id.Seed), observe: observe}
-	if id.Algorithm == Backtracking || id.Algorithm == Digging {
+	if spec.visited {
 		// One bit a cell: cheaper to test than the passages around a cell.
-		g.visited = make([]uint64, (id.Cells()+63)/64)
+		g.visited = newBitset(id.Cells())
 	}
-	switch id.Algorithm {
-	case BinaryTree:
-		g.binaryTree()
-	case Sidewinder:
-		g.sidewinder()
-	case Backtracking:
-		g.backtracking()
-	case Digging:
-		g.digging()
+	spec.generate(&g)
+	if id.Loops > 0 {
+		g.braid(id.Loops)
 	}
 	return m, nil
 }
@@ -57,11 +54,8 @@ type generator struct {
 	maze    *Maze
 	rng     *source
 	observe Observer
-	visited []uint64 // backtracking and digging only
+	visited bitset // only for algorithms whose spec asks for it
 }
-
-func (g *generator) isVisited(cell int) bool { return g.visited[cell>>6]&(1<<(cell&63)) != 0 }
-func (g *generator) visit(cell int)          { g.visited[cell>>6] |= 1 << (cell & 63) }
 
 func (g *generator) point(cell int) Point {
 	return Point{cell % g.maze.cols, cell / g.maze.cols}
@@ -165,19 +159,19 @@ func (s *dirStack) pop() Dir {
 func (g *generator) openMoves(cell int, moves *[4]Dir) int {
 	cols := g.maze.cols
 	x, n := cell%cols, 0
-	if cell >= cols && !g.isVisited(cell-cols) {
+	if cell >= cols && !g.visited.has(cell-cols) {
 		moves[n] = North
 		n++
 	}
-	if x < cols-1 && !g.isVisited(cell+1) {
+	if x < cols-1 && !g.visited.has(cell+1) {
 		moves[n] = East
 		n++
 	}
-	if cell+cols < cols*g.maze.rows && !g.isVisited(cell+cols) {
+	if cell+cols < cols*g.maze.rows && !g.visited.has(cell+cols) {
 		moves[n] = South
 		n++
 	}
-	if x > 0 && !g.isVisited(cell-1) {
+	if x > 0 && !g.visited.has(cell-1) {
 		moves[n] = West
 		n++
 	}
@@ -190,14 +184,14 @@ func (g *generator) openMoves(cell int, moves *[4]Dir) int {
 func (g *generator) backtracking() {
 	m := g.maze
 	cell := g.rng.intn(m.cols * m.rows)
-	g.visit(cell)
+	g.visited.set(cell)
 	var stack dirStack
 	var moves [4]Dir
 	for {
 		if n := g.openMoves(cell, &moves); n > 0 {
 			d := moves[g.rng.intn(n)]
 			cell = g.carve(cell, d)
-			g.visit(cell)
+			g.visited.set(cell)
 			stack.push(d)
 			continue
 		}
@@ -221,12 +215,12 @@ func (g *generator) digging() {
 	dug := make([]uint32, 1, cells)
 	cell := g.rng.intn(cells)
 	dug[0] = uint32(cell)
-	g.visit(cell)
+	g.visited.set(cell)
 	var moves [4]Dir
 	for {
 		if n := g.openMoves(cell, &moves); n > 0 {
 			cell = g.carve(cell, moves[g.rng.intn(n)])
-			g.visit(cell)
+			g.visited.set(cell)
 			dug = append(dug, uint32(cell))
 			continue
 		}

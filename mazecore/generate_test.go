@@ -31,7 +31,7 @@ func checkPerfect(t *testing.T, m *Maze) {
 		t.Fatalf("%v: Height()=%d, want %d", id, got, want)
 	}
 	cells := m.Cols() * m.Rows()
-	if got, want := m.Passages(), cells-1; got != want {
+	if got, want := passages(m), cells-1; got != want {
 		t.Fatalf("%v: %d passages, want cells-1 = %d", id, got, want)
 	}
 	// Closed outer wall, read from the passage bits themselves.
@@ -182,11 +182,17 @@ func TestGenerateRejectsInvalid(t *testing.T) {
 			t.Fatalf("Generate(%+v) succeeded, want an error", id)
 		}
 	}
+	for _, loops := range []int{-1, MaxLoops + 1} {
+		id := ID{Algorithm: Sidewinder, Width: 21, Height: 21, Loops: loops}
+		if _, err := Generate(id); !errors.Is(err, ErrLoopsOutOfRange) {
+			t.Fatalf("Generate(%+v) err=%v, want ErrLoopsOutOfRange", id, err)
+		}
+	}
 }
 
 func TestObserverSeesEveryCarve(t *testing.T) {
 	for _, algo := range Algorithms {
-		id := ID{Algorithm: algo, Width: 21, Height: 15, Seed: 5}
+		id := ID{Algorithm: algo, Width: 21, Height: 15, Seed: 5, Loops: 40}
 		carved := 0
 		m, err := GenerateObserved(id, func(s Step) {
 			if s.Kind == Carved {
@@ -196,7 +202,7 @@ func TestObserverSeesEveryCarve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := carved, m.Passages(); got != want {
+		if got, want := carved, passages(m); got != want {
 			t.Fatalf("%v: observer saw %d carves, maze has %d passages", algo, got, want)
 		}
 	}

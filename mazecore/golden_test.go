@@ -2,45 +2,96 @@ package mazecore
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+var update = flag.Bool("update", false, "create missing golden files in testdata/ (existing ones are never rewritten)")
 
 // TestGolden pins the maze each fixed ID names. If it fails, a change broke
 // reproducibility: every ID ever posted would now name a different maze.
-// Never refresh these files to make it pass.
+// checkFrozen never rewrites these files, even under -update.
 func TestGolden(t *testing.T) {
-	for _, id := range []ID{
-		{Algorithm: BinaryTree, Width: 21, Height: 21, Seed: 1},
-		{Algorithm: Sidewinder, Width: 21, Height: 21, Seed: 7},
-		{Algorithm: Backtracking, Width: 31, Height: 15, Seed: 2026},
-		{Algorithm: Digging, Width: 25, Height: 25, Seed: 1<<40 + 3},
-	} {
+	ids := map[Algorithm]ID{
+		BinaryTree:   {Algorithm: BinaryTree, Width: 21, Height: 21, Seed: 1},
+		Sidewinder:   {Algorithm: Sidewinder, Width: 21, Height: 21, Seed: 7},
+		Backtracking: {Algorithm: Backtracking, Width: 31, Height: 15, Seed: 2026},
+		Digging:      {Algorithm: Digging, Width: 25, Height: 25, Seed: 1<<40 + 3},
+	}
+	for _, algo := range Algorithms {
+		id, ok := ids[algo]
+		if !ok { // a new algorithm: -update creates its file
+			id = ID{Algorithm: algo, Width: 21, Height: 21, Seed: 1}
+		}
 		t.Run(id.Algorithm.String(), func(t *testing.T) {
+			if got, want := idVersion(t, id.String()), byte(idVersion1); got != want {
+				t.Fatalf("%+v is spelled in version %d, want %d", id, got, want)
+			}
 			got := "id " + id.String() + "\n" + tileText(mustGenerate(t, id))
-			path := filepath.Join("testdata", "golden", id.Algorithm.String()+".txt")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./mazecore -update once to create it)", err)
-			}
-			if got != string(want) {
-				t.Fatalf("maze for %+v changed:\ngot\n%s\nwant\n%s", id, got, want)
-			}
+			checkFrozen(t, filepath.Join("testdata", "golden", id.Algorithm.String()+".txt"), got)
 			parsed, err := Parse(id.String())
 			if err != nil || parsed != id {
 				t.Fatalf("Parse(%q)=%+v,%v, want %+v", id.String(), parsed, err, id)
 			}
 		})
+	}
+}
+
+// TestGoldenV2 pins mazes with loops, spelled as version 2 IDs, for every
+// algorithm: braiding must stay the same forever too.
+func TestGoldenV2(t *testing.T) {
+	for _, algo := range Algorithms {
+		for _, id := range []ID{
+			{Algorithm: algo, Width: 21, Height: 21, Seed: 1, Loops: 25},
+			{Algorithm: algo, Width: 31, Height: 15, Seed: 2026, Loops: 60},
+			{Algorithm: algo, Width: 25, Height: 25, Seed: 1<<40 + 3, Loops: 100},
+		} {
+			t.Run(fmt.Sprintf("%s/loops%d", algo, id.Loops), func(t *testing.T) {
+				text := id.String()
+				if got, want := idVersion(t, text), byte(idVersion2); got != want {
+					t.Fatalf("%+v is spelled in version %d, want %d", id, got, want)
+				}
+				got := "id " + text + "\n" + tileText(mustGenerate(t, id))
+				checkFrozen(t, filepath.Join("testdata", "golden", "v2", fmt.Sprintf("%s-loops%d.txt", algo, id.Loops)), got)
+				parsed, err := Parse(text)
+				if err != nil || parsed != id {
+					t.Fatalf("Parse(%q)=%+v,%v, want %+v", text, parsed, err, id)
+				}
+			})
+		}
+	}
+}
+
+// idVersion returns the format version an ID is spelled in.
+func idVersion(t *testing.T, text string) byte {
+	t.Helper()
+	raw, err := decodeBase32(text)
+	if err != nil || len(raw) == 0 {
+		t.Fatalf("decode %q: %v", text, err)
+	}
+	return raw[0] >> 4
+}
+
+// checkFrozen compares got with a golden file that may be created (with
+// -update) but never rewritten: a maze an ID has named must stay that maze.
+func checkFrozen(t *testing.T, path, got string) {
+	t.Helper()
+	want, err := os.ReadFile(path)
+	if os.IsNotExist(err) && *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%v (go test ./mazecore -update creates a missing golden file)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("%s changed: every maze ID it covers would name another maze; never rewrite it\ngot\n%s\nwant\n%s", path, got, want)
 	}
 }

@@ -15,6 +15,17 @@ func mustGenerate(tb testing.TB, id ID) *Maze {
 	return m
 }
 
+// passages counts the open passages: cells − 1 in a perfect maze, one more
+// for each loop.
+func passages(m *Maze) int {
+	n := 0
+	for cell := 0; cell < m.cols*m.rows; cell++ {
+		b := m.bits(cell)
+		n += int(b&1) + int(b>>1)
+	}
+	return n
+}
+
 // tileText draws a maze as '#' and ' ' straight from Wall, independently of
 // the render package, for golden files.
 func tileText(m *Maze) string {

@@ -8,31 +8,49 @@ import (
 	"strings"
 )
 
-// ID names one maze forever: format version, algorithm, size in tiles and
-// seed. Generate(id) always builds the same maze.
+// ID names one maze forever: algorithm, size in tiles, seed and loops.
+// Generate(id) always builds the same maze.
 //
-// Its text form is Crockford base32 (lower case, no padding) of
+// Its text form is Crockford base32 (lower case, no padding) of one of two
+// layouts. A perfect maze (Loops 0) is always spelled in version 1, so every
+// ID posted before loops existed keeps its spelling and its maze:
 //
-//	byte    version<<4 | algorithm
-//	uvarint columns − 2
-//	uvarint rows − 2
-//	uvarint seed
-//	byte    first byte of the CRC-32 (IEEE) of the bytes before it
+//	version 1                        version 2 (Loops 1 to 100)
+//	byte    1<<4 | algorithm         byte    2<<4 | algorithm
+//	uvarint columns − 2              uvarint columns − 2
+//	uvarint rows − 2                 uvarint rows − 2
+//	uvarint seed                     uvarint seed
+//	                                 byte    loops
+//	byte    checksum                 byte    checksum
 //
-// which is 15 characters for a 21×21 maze with a 32-bit seed. The checksum
-// catches most typos before they turn into a different, valid maze.
+// where columns and rows count cells and the checksum is the first byte of
+// the CRC-32 (IEEE) of the bytes before it. A 21×21 maze with a 32-bit seed
+// is 15 characters in version 1 and 16 in version 2. The checksum catches
+// most typos before they turn into a different, valid maze. Every ID has
+// exactly one spelling: Parse rejects non-minimal varints and a version 2
+// ID with loops 0.
 type ID struct {
 	Algorithm     Algorithm
 	Width, Height int
 	Seed          uint64
+	// Loops is the share of the perfect maze's dead ends, in percent, that
+	// braiding removes by opening a wall, rounded to a whole dead end (0: a
+	// perfect maze, 100: no dead ends at all). See Generate.
+	Loops int
 }
 
-// idVersion is the only format version so far. A new one must keep parsing
-// (and generating) every older ID unchanged.
-const idVersion = 1
+// Format versions. A new one must keep parsing (and generating) every older
+// ID unchanged.
+const (
+	idVersion1 = 1 // perfect mazes
+	idVersion2 = 2 // adds loops
+)
+
+// MaxLoops is the largest Loops: every dead end removed.
+const MaxLoops = 100
 
 // maxIDLength bounds the input Parse looks at: the longest valid ID (largest
-// sizes, 64-bit seed) is 26 characters.
+// sizes, 64-bit seed, loops) is 31 characters.
 const maxIDLength = 32
 
 const crockford = "0123456789abcdefghjkmnpqrstvwxyz"
@@ -52,6 +70,9 @@ func (e *IDError) Error() string {
 
 func (e *IDError) Is(target error) bool { return target == ErrMalformedID }
 
+// ErrLoopsOutOfRange reports a Loops outside 0 to MaxLoops.
+var ErrLoopsOutOfRange = errors.New("loops out of range")
+
 // Validate checks that id can be generated.
 func (id ID) Validate() error {
 	if !id.Algorithm.Valid() {
@@ -65,19 +86,30 @@ func (id ID) Validate() error {
 			return fmt.Errorf("size %d is even: %w", side, ErrSizeOutOfRange)
 		}
 	}
+	if id.Loops < 0 || id.Loops > MaxLoops {
+		return fmt.Errorf("loops %d: %w (use 0 to %d)", id.Loops, ErrLoopsOutOfRange, MaxLoops)
+	}
 	return nil
 }
 
 // Cells is the number of cells the maze has.
 func (id ID) Cells() int { return (id.Width / 2) * (id.Height / 2) }
 
-// String encodes the ID. It is only meaningful for a valid ID.
+// String encodes the ID: version 1 for a perfect maze, version 2 with
+// loops. It is only meaningful for a valid ID.
 func (id ID) String() string {
-	buf := make([]byte, 0, 3*binary.MaxVarintLen64)
-	buf = append(buf, idVersion<<4|byte(id.Algorithm)&0x0f)
+	version := byte(idVersion1)
+	if id.Loops != 0 {
+		version = idVersion2
+	}
+	buf := make([]byte, 0, 4+3*binary.MaxVarintLen64)
+	buf = append(buf, version<<4|byte(id.Algorithm)&0x0f)
 	buf = binary.AppendUvarint(buf, uint64(id.Width/2-2))
 	buf = binary.AppendUvarint(buf, uint64(id.Height/2-2))
 	buf = binary.AppendUvarint(buf, id.Seed)
+	if version == idVersion2 {
+		buf = append(buf, byte(id.Loops))
+	}
 	buf = append(buf, byte(crc32.ChecksumIEEE(buf)>>24))
 	return encodeBase32(buf)
 }
@@ -85,7 +117,8 @@ func (id ID) String() string {
 // Parse decodes an ID typed by a person. It accepts upper or lower case and
 // surrounding spaces, and rejects everything else with an *IDError: wrong
 // characters, a bad checksum, an unknown version or algorithm, extra or
-// missing bytes, sizes out of range. It never panics.
+// missing bytes, sizes or loops out of range, a second spelling of an ID. It
+// never panics.
 func Parse(text string) (ID, error) {
 	s := strings.ToLower(strings.TrimSpace(text))
 	fail := func(reason string) (ID, error) { return ID{}, &IDError{Input: text, Reason: reason} }
@@ -106,8 +139,9 @@ func Parse(text string) (ID, error) {
 	if byte(crc32.ChecksumIEEE(body)>>24) != sum {
 		return fail("checksum mismatch (a mistyped character?)")
 	}
-	if v := body[0] >> 4; v != idVersion {
-		return fail(fmt.Sprintf("unknown format version %d", v))
+	version := body[0] >> 4
+	if version != idVersion1 && version != idVersion2 {
+		return fail(fmt.Sprintf("unknown format version %d", version))
 	}
 	id := ID{Algorithm: Algorithm(body[0] & 0x0f)}
 	if !id.Algorithm.Valid() {
@@ -124,6 +158,19 @@ func Parse(text string) (ID, error) {
 			return fail("non-canonical number")
 		}
 		fields[i], rest = v, rest[n:]
+	}
+	if version == idVersion2 {
+		if len(rest) == 0 {
+			return fail("truncated")
+		}
+		switch loops := rest[0]; {
+		case loops == 0:
+			return fail("version 2 with loops 0 (a perfect maze is spelled in version 1)")
+		case loops > MaxLoops:
+			return fail(fmt.Sprintf("loops %d is above %d", loops, MaxLoops))
+		default:
+			id.Loops, rest = int(loops), rest[1:]
+		}
 	}
 	if len(rest) != 0 {
 		return fail("trailing bytes")

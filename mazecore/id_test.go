@@ -17,6 +17,9 @@ func TestIDRoundTrip(t *testing.T) {
 			Height:    2*rng.intn(60) + 5,
 			Seed:      rng.next() >> uint(rng.intn(64)),
 		}
+		if i%2 == 1 {
+			id.Loops = rng.intn(MaxLoops + 1)
+		}
 		text := id.String()
 		got, err := Parse(text)
 		if err != nil {
@@ -28,6 +31,13 @@ func TestIDRoundTrip(t *testing.T) {
 		if upper, err := Parse(" " + strings.ToUpper(text) + "\n"); err != nil || upper != id {
 			t.Fatalf("Parse(upper %q)=%+v,%v, want %+v", text, upper, err, id)
 		}
+		want := byte(idVersion1)
+		if id.Loops > 0 {
+			want = idVersion2
+		}
+		if got := idVersion(t, text); got != want {
+			t.Fatalf("%+v is spelled in version %d, want %d", id, got, want)
+		}
 	}
 }
 
@@ -36,7 +46,11 @@ func TestIDLength(t *testing.T) {
 	if got := len(id.String()); got > 16 {
 		t.Fatalf("ID of an everyday maze with a 32-bit seed is %d characters, want ≤ 16", got)
 	}
-	longest := ID{Algorithm: Digging, Width: MaxSize, Height: MaxSize, Seed: 1<<64 - 1}
+	id.Loops = 30
+	if got := len(id.String()); got > 16 {
+		t.Fatalf("ID of an everyday maze with loops and a 32-bit seed is %d characters, want ≤ 16", got)
+	}
+	longest := ID{Algorithm: Digging, Width: MaxSize, Height: MaxSize, Seed: 1<<64 - 1, Loops: MaxLoops}
 	if got := len(longest.String()); got > maxIDLength {
 		t.Fatalf("longest ID is %d characters, above maxIDLength %d", got, maxIDLength)
 	}
@@ -62,6 +76,13 @@ func TestParseErrors(t *testing.T) {
 		"HugeSize":     rawID(0x11, 1<<20, 8, 7),
 		"NonCanonical": rawBytes([]byte{0x11, 0x88, 0x00, 0x08, 0x07}),
 		"Trailing":     rawBytes([]byte{0x11, 0x08, 0x08, 0x07, 0x00}),
+		"V2LoopsZero":  rawBytes([]byte{0x21, 0x08, 0x08, 0x07, 0}),
+		"V2Loops101":   rawBytes([]byte{0x21, 0x08, 0x08, 0x07, 101}),
+		"V2Loops255":   rawBytes([]byte{0x21, 0x08, 0x08, 0x07, 255}),
+		"V2NoLoops":    rawID(0x21, 8, 8, 7),
+		"V2Trailing":   rawBytes([]byte{0x21, 0x08, 0x08, 0x07, 30, 0x00}),
+		"V2Truncated":  rawBytes([]byte{0x21, 0x08, 0x08}),
+		"V3":           rawBytes([]byte{0x31, 0x08, 0x08, 0x07, 30}),
 	} {
 		t.Run("Err"+name, func(t *testing.T) {
 			_, err := Parse(input)
@@ -86,9 +107,14 @@ func FuzzParse(f *testing.F) {
 		{Algorithm: BinaryTree, Width: 5, Height: 5},
 		{Algorithm: Sidewinder, Width: 21, Height: 21, Seed: 7},
 		{Algorithm: Digging, Width: 4001, Height: 21, Seed: 1 << 63},
+		{Algorithm: BinaryTree, Width: 5, Height: 5, Loops: 1},
+		{Algorithm: Backtracking, Width: 41, Height: 41, Seed: 1 << 31, Loops: 30},
+		{Algorithm: Digging, Width: MaxSize, Height: MaxSize, Seed: 1<<64 - 1, Loops: MaxLoops},
 	} {
 		f.Add(id.String())
 	}
+	f.Add(rawBytes([]byte{0x21, 0x08, 0x08, 0x07, 0}))   // v2 with loops 0
+	f.Add(rawBytes([]byte{0x22, 0x08, 0x08, 0x07, 101})) // loops above 100
 	f.Add("")
 	f.Add("0000000000000000")
 	f.Fuzz(func(t *testing.T, s string) {
@@ -104,6 +130,15 @@ func FuzzParse(f *testing.F) {
 		}
 		if got, want := id.String(), strings.ToLower(strings.TrimSpace(s)); got != want {
 			t.Fatalf("String(Parse(%q))=%q, want %q", s, got, want)
+		}
+		// One spelling per maze: loops only in version 2, never loops 0 there.
+		if got, want := idVersion(t, id.String()) == idVersion2, id.Loops > 0; got != want {
+			t.Fatalf("Parse(%q)=%+v is spelled in version %d", s, id, idVersion(t, id.String()))
+		}
+		if id.Cells() <= 20*20 {
+			if m, err := Generate(id); err != nil || m.ID() != id {
+				t.Fatalf("Generate(Parse(%q)): %v", s, err)
+			}
 		}
 	})
 }

@@ -1,5 +1,7 @@
 package mazecore
 
+import "math/bits"
+
 // Point is a tile coordinate: X grows east, Y grows south.
 type Point struct{ X, Y int }
 
@@ -169,6 +171,28 @@ func (m *Maze) Degree(cx, cy int) int {
 	return n
 }
 
+// exits returns the directions open from cell, bit d for Dir d: the
+// searches' hot path, with no division. West needs no column test: carving
+// never opens the outer wall, so the east bit of a row's last cell (the
+// cell before the next row's first) is never set.
+func (m *Maze) exits(cell int) uint8 {
+	b := m.bits(cell)
+	e := (b&bitEast)<<East | (b&bitSouth)>>1<<South
+	if cell >= m.cols && m.bits(cell-m.cols)&bitSouth != 0 {
+		e |= 1 << North
+	}
+	if cell > 0 && m.bits(cell-1)&bitEast != 0 {
+		e |= 1 << West
+	}
+	return e
+}
+
+// steps are the index offsets to the neighbour in each direction.
+func (m *Maze) steps() [4]int { return [4]int{North: -m.cols, East: 1, South: m.cols, West: -1} }
+
+// degree is Degree for a cell index.
+func (m *Maze) degree(cell int) int { return bits.OnesCount8(m.exits(cell)) }
+
 // Wall reports whether tile (x, y) is a wall. Tiles outside the maze are
 // walls, so callers can probe neighbours without bounds checks.
 func (m *Maze) Wall(x, y int) bool {
@@ -186,14 +210,4 @@ func (m *Maze) Wall(x, y int) bool {
 	default: // between (x/2, y/2-1) and its south neighbour
 		return !m.Open(x/2, y/2-1, South)
 	}
-}
-
-// Passages counts the open passages; a perfect maze has cells − 1.
-func (m *Maze) Passages() int {
-	n := 0
-	for cell := 0; cell < m.cols*m.rows; cell++ {
-		b := m.bits(cell)
-		n += int(b&1) + int(b>>1)
-	}
-	return n
 }

@@ -30,3 +30,13 @@ func (s *source) intn(n int) int {
 	}
 	return int(hi)
 }
+
+// stream returns a source for a purpose other than generation (braiding,
+// candidate seeds), derived from seed and a salt that names the purpose. Its
+// numbers are independent of the generation's, so drawing them changes
+// nothing the generator draws: a maze without loops stays bit-identical.
+func stream(seed, salt uint64) *source {
+	// One SplitMix64 output is a strong 64-bit mix of seed^salt; starting
+	// there keeps the new sequence far from seed + k·γ, the generator's.
+	return newSource(newSource(seed ^ salt).next())
+}

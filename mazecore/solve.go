@@ -22,28 +22,7 @@ func ShortestPath(m *Maze, from, to Point) ([]Point, error) {
 	cols := m.cols
 	src := from.Y/2*cols + from.X/2
 	dst := to.Y/2*cols + to.X/2
-	const unseen = 0xff
-	back := make([]byte, cols*m.rows)
-	for i := range back {
-		back[i] = unseen
-	}
-	back[src] = 4 // the root: seen, no parent
-	queue := ring{buf: make([]uint32, 1024)}
-	queue.push(uint32(src))
-	for queue.n > 0 && back[dst] == unseen {
-		cell := int(queue.pop())
-		for _, d := range Dirs {
-			if !m.openIndex(cell, d) {
-				continue
-			}
-			next := m.neighbour(cell, d)
-			if back[next] != unseen {
-				continue
-			}
-			back[next] = byte(d.Opposite())
-			queue.push(uint32(next))
-		}
-	}
+	back := searchBack(m, src, dst)
 	// Walk back from dst once to size the path, then again to fill it from
 	// the end: the path of a huge maze is millions of tiles.
 	steps := 0
@@ -72,8 +51,37 @@ func ShortestPath(m *Maze, from, to Point) ([]Point, error) {
 	return path, nil
 }
 
+// searchBack searches breadth first from src until dst is reached and
+// returns, for each cell seen, the direction back to its parent (4 for src,
+// unseen for a cell not reached): one byte a cell.
+func searchBack(m *Maze, src, dst int) []byte {
+	back := make([]byte, m.cols*m.rows)
+	for i := range back {
+		back[i] = unseen
+	}
+	back[src] = 4 // the root: seen, no parent
+	queue := ring{buf: make([]uint32, 1024)}
+	queue.push(uint32(src))
+	step := m.steps()
+	for queue.n > 0 && back[dst] == unseen {
+		cell := int(queue.pop())
+		exits := m.exits(cell)
+		for _, d := range Dirs {
+			if next := cell + step[d]; exits&(1<<d) != 0 && back[next] == unseen {
+				back[next] = byte(d.Opposite())
+				queue.push(uint32(next))
+			}
+		}
+	}
+	return back
+}
+
+// unseen marks a cell searchBack did not reach.
+const unseen = 0xff
+
 // ring is a growable FIFO queue of cells: a BFS frontier stays small, so
-// the queue never holds the whole maze.
+// the queue never holds the whole maze. Its size is a power of two (start
+// it with one), so wrapping around is a mask.
 type ring struct {
 	buf     []uint32
 	head, n int
@@ -86,13 +94,13 @@ func (r *ring) push(v uint32) {
 		copy(grown[k:], r.buf[:r.head])
 		r.buf, r.head = grown, 0
 	}
-	r.buf[(r.head+r.n)%len(r.buf)] = v
+	r.buf[(r.head+r.n)&(len(r.buf)-1)] = v
 	r.n++
 }
 
 func (r *ring) pop() uint32 {
 	v := r.buf[r.head]
-	r.head = (r.head + 1) % len(r.buf)
+	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
 	return v
 }

@@ -1,6 +1,8 @@
 // Package render draws a maze for people: an emoji grid for Discord messages,
 // a PNG (drawn with github.com/fogleman/gg), an animated GIF of the
-// generation, plain text and a coloured terminal view.
+// generation (and of the braiding, for a maze with loops), plain text and a
+// coloured terminal view. Every format draws from Maze.Wall, so a maze with
+// loops needs nothing special.
 //
 // Every renderer writes to an io.Writer and returns the first error it meets,
 // encoder errors included, so a caller never sends half an image as if it

@@ -58,9 +58,9 @@ func TestFitsEmoji(t *testing.T) {
 
 func TestEmoji(t *testing.T) {
 	for _, a := range mazecore.Algorithms {
-		for _, size := range []int{5, 21, 43} {
-			t.Run(fmt.Sprintf("%v/%d", a, size), func(t *testing.T) {
-				m := mustGenerate(t, a, size, 3)
+		for _, tt := range []struct{ size, loops int }{{5, 0}, {21, 0}, {43, 0}, {21, 50}, {43, 100}} {
+			t.Run(fmt.Sprintf("%v/%d/loops%d", a, tt.size, tt.loops), func(t *testing.T) {
+				m := mustGenerateLoops(t, a, tt.size, 3, tt.loops)
 				path := mazecore.Solve(m)
 				for _, ov := range []Overlay{{}, {Path: path}, {Trail: path[:len(path)/2], Player: &path[len(path)/2]}} {
 					s := EmojiString(m, DefaultTheme, ov, Window{})

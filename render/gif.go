@@ -57,8 +57,9 @@ var gifPalette = color.Palette{
 
 // GIF writes an animated GIF of the generation of the maze id names: cells
 // turn amber as they are dug, the generator's head is magenta, cells the
-// backtracker leaves for good turn pale blue, and the last frame, held for
-// three seconds, is the finished maze. Steps are batched so there are at
+// backtracker leaves for good turn pale blue; with loops, the walls the
+// braid opens are then carved one by one; the last frame, held for three
+// seconds, is the finished maze. Steps are batched so there are at
 // most MaxFrames frames, and each frame after the first holds only the
 // rectangle that changed, which keeps the file small. Mazes wider or taller
 // than GIFMaxSize tiles are refused with ErrTooLarge.

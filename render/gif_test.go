@@ -16,16 +16,17 @@ import (
 func TestGIF(t *testing.T) {
 	for _, a := range mazecore.Algorithms {
 		for _, tt := range []struct {
-			size int
-			opts GIFOptions
+			size, loops int
+			opts        GIFOptions
 		}{
-			{21, GIFOptions{}},
-			{11, GIFOptions{MaxFrames: 3, Scale: 3}},
-			{GIFMaxSize, GIFOptions{MaxFrames: 40}},
-			{31, GIFOptions{Solve: true}},
+			{21, 0, GIFOptions{}},
+			{11, 0, GIFOptions{MaxFrames: 3, Scale: 3}},
+			{GIFMaxSize, 0, GIFOptions{MaxFrames: 40}},
+			{31, 0, GIFOptions{Solve: true}},
+			{31, 100, GIFOptions{Solve: true}},
 		} {
-			t.Run(fmt.Sprintf("%v/%d/%d", a, tt.size, tt.opts.MaxFrames), func(t *testing.T) {
-				id := mazecore.ID{Algorithm: a, Width: tt.size, Height: tt.size, Seed: 6}
+			t.Run(fmt.Sprintf("%v/%d/%d/loops%d", a, tt.size, tt.opts.MaxFrames, tt.loops), func(t *testing.T) {
+				id := mazecore.ID{Algorithm: a, Width: tt.size, Height: tt.size, Seed: 6, Loops: tt.loops}
 				var buf bytes.Buffer
 				if err := GIF(&buf, id, tt.opts); err != nil {
 					t.Fatal(err)
@@ -92,23 +93,35 @@ func TestGIF(t *testing.T) {
 	}
 }
 
-// TestGIFShowsProgress checks that a middle frame is neither empty nor done:
-// the animation really shows the generation.
-func TestGIFShowsProgress(t *testing.T) {
-	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1}
+// mustGIF renders and decodes the GIF of id.
+func mustGIF(t *testing.T, id mazecore.ID, opts GIFOptions) *gif.GIF {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := GIF(&buf, id, GIFOptions{MaxFrames: 20}); err != nil {
+	if err := GIF(&buf, id, opts); err != nil {
 		t.Fatal(err)
 	}
 	g, err := gif.DecodeAll(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g
+}
+
+// paint draws frames of g one over the other, as a viewer shows them.
+func paint(g *gif.GIF, frames []*image.Paletted) *image.Paletted {
 	canvas := image.NewPaletted(image.Rect(0, 0, g.Config.Width, g.Config.Height), gifPalette)
-	counts := map[uint8]int{}
-	for _, frame := range g.Image[:len(g.Image)/2] {
+	for _, frame := range frames {
 		draw.Draw(canvas, frame.Bounds(), frame, frame.Bounds().Min, draw.Src)
 	}
+	return canvas
+}
+
+// TestGIFShowsProgress checks that a middle frame is neither empty nor done:
+// the animation really shows the generation.
+func TestGIFShowsProgress(t *testing.T) {
+	g := mustGIF(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1}, GIFOptions{MaxFrames: 20})
+	canvas := paint(g, g.Image[:len(g.Image)/2])
+	counts := map[uint8]int{}
 	for _, px := range canvas.Pix {
 		counts[px]++
 	}
@@ -120,6 +133,32 @@ func TestGIFShowsProgress(t *testing.T) {
 	// Frames after the first cover only what changed.
 	if b := g.Image[1].Bounds(); b.Dx() >= g.Config.Width && b.Dy() >= g.Config.Height {
 		t.Fatalf("second frame covers the whole picture (%v)", b)
+	}
+}
+
+// TestGIFShowsBraid checks that the walls the braid opens are opened in
+// the animation, after the generation, and not only on the final frame.
+func TestGIFShowsBraid(t *testing.T) {
+	for _, a := range mazecore.Algorithms {
+		g := mustGIF(t, mazecore.ID{Algorithm: a, Width: 21, Height: 21, Seed: 2, Loops: 100}, GIFOptions{MaxFrames: 30})
+		canvas := paint(g, g.Image[:len(g.Image)-1])
+		braided := mustGenerateLoops(t, a, 21, 2, 100)
+		perfect := mustGenerate(t, a, 21, 2)
+		scale, opened := g.Config.Width/braided.Width(), 0
+		for y := 0; y < braided.Height(); y++ {
+			for x := 0; x < braided.Width(); x++ {
+				if !perfect.Wall(x, y) || braided.Wall(x, y) {
+					continue
+				}
+				opened++
+				if s := canvas.ColorIndexAt(x*scale+scale/2, y*scale+scale/2); s == gWall || s == gUnvisited {
+					t.Fatalf("%v: wall (%d,%d) the braid opens is state %d before the final frame", a, x, y, s)
+				}
+			}
+		}
+		if opened == 0 {
+			t.Fatalf("%v: the braid opened no wall", a)
+		}
 	}
 }
 

@@ -13,12 +13,19 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// mustGenerate builds the maze of (algorithm, size×size, seed).
+// mustGenerate builds the perfect maze of (algorithm, size×size, seed).
 func mustGenerate(tb testing.TB, a mazecore.Algorithm, size int, seed uint64) *mazecore.Maze {
 	tb.Helper()
-	m, err := mazecore.Generate(mazecore.ID{Algorithm: a, Width: size, Height: size, Seed: seed})
+	return mustGenerateLoops(tb, a, size, seed, 0)
+}
+
+// mustGenerateLoops is mustGenerate for a maze with loops.
+func mustGenerateLoops(tb testing.TB, a mazecore.Algorithm, size int, seed uint64, loops int) *mazecore.Maze {
+	tb.Helper()
+	id := mazecore.ID{Algorithm: a, Width: size, Height: size, Seed: seed, Loops: loops}
+	m, err := mazecore.Generate(id)
 	if err != nil {
-		tb.Fatalf("Generate(%v, %d, %d): %v", a, size, seed, err)
+		tb.Fatalf("Generate(%+v): %v", id, err)
 	}
 	return m
 }

@@ -1,0 +1,10 @@
+package mazecore
+
+// bitset is one bit a cell: the cheapest "seen" mark for a search or a
+// generator over millions of cells.
+type bitset []uint64
+
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+func (b bitset) has(i int) bool { return b[i>>6]&(1<<(i&63)) != 0 }
+func (b bitset) set(i int)      { b[i>>6] |= 1 << (i & 63) }
