@@ -25,7 +25,7 @@ func TestMaze(t *testing.T) {
 			t.Fatalf("replies=%d, want 1 (follows %v)", len(rec.replies), rec.follows)
 		}
 		reply := rec.replies[0]
-		header, _, ok := strings.Cut(reply.Content, "\n")
+		header, grid, ok := strings.Cut(reply.Content, "\n")
 		if !ok || reply.Ephemeral {
 			t.Fatalf("reply %q: want a public header line and a grid", reply.Content)
 		}
@@ -33,7 +33,7 @@ func TestMaze(t *testing.T) {
 		if !strings.Contains(header, id.String()) {
 			t.Fatalf("header %q lacks ID %s", header, id)
 		}
-		if err := testkit.CheckGrid(reply.Content, mustMaze(t, id), nil); err != nil {
+		if err := testkit.CheckGrid(grid, mustMaze(t, id), nil); err != nil {
 			t.Fatal(err)
 		}
 		last, err := e.db.LastPost(context.Background(), "ch1")

@@ -211,7 +211,11 @@ func TestEventStart(t *testing.T) {
 		if !strings.HasPrefix(maze.Content, header) || !strings.Contains(maze.Content, "ID `"+id.String()+"`") {
 			t.Fatalf("maze post %q, want header %q and the maze ID", maze.Content, header)
 		}
-		if err := testkit.CheckGrid(maze.Content, mustMaze(t, id), nil); err != nil {
+		lines := strings.SplitN(maze.Content, "\n", 3) // the event's header, the maze's, the grid
+		if len(lines) != 3 {
+			t.Fatalf("maze post %q, want two header lines and the grid", maze.Content)
+		}
+		if err := testkit.CheckGrid(lines[2], mustMaze(t, id), nil); err != nil {
 			t.Fatal(err)
 		}
 		bs := buttons(maze)

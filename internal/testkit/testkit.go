@@ -138,16 +138,19 @@ func Walk(m *mazecore.Maze, content string, won func(string) bool, press func(ma
 	return clicks, content, err
 }
 
-// CheckGrid compares the grid of content, as Grid reads it, with m tile by
-// tile: the same size, and walls exactly where m has them. With a path, it
-// also wants the path emoji on exactly the path's tiles between the start
-// and the goal.
-func CheckGrid(content string, m *mazecore.Maze, path []mazecore.Point) error {
+// CheckGrid compares grid, an emoji grid and nothing else (every line a
+// row of tiles), with m tile by tile: the same size, and walls exactly
+// where m has them. With a path, it also wants the path emoji on exactly
+// the path's tiles between the start and the goal.
+func CheckGrid(grid string, m *mazecore.Maze, path []mazecore.Point) error {
 	onPath := map[mazecore.Point]bool{}
 	for _, p := range path {
 		onPath[p] = true
 	}
-	rows := Grid(content)
+	rows := Grid(grid)
+	if lines := strings.Count(grid, "\n") + 1; len(rows) != lines {
+		return fmt.Errorf("only %d of the %d lines are rows of tiles: %q", len(rows), lines, grid)
+	}
 	if len(rows) != m.Height() {
 		return fmt.Errorf("grid has %d rows, maze %d", len(rows), m.Height())
 	}

@@ -155,7 +155,7 @@ func TestCheckGrid(t *testing.T) {
 	m := mustMaze(t)
 	path := mazecore.Solve(m)
 	draw := func(ov render.Overlay) string {
-		return "✅ header\n" + render.EmojiString(m, render.DefaultTheme, ov, render.Window{}) + "\nfooter"
+		return render.EmojiString(m, render.DefaultTheme, ov, render.Window{})
 	}
 	t.Run("OK", func(t *testing.T) {
 		if err := CheckGrid(draw(render.Overlay{}), m, nil); err != nil {
@@ -180,6 +180,8 @@ func TestCheckGrid(t *testing.T) {
 		"ErrRowMissing": {whole[:strings.LastIndex(whole, "\n")], nil},
 		"ErrRowShort":   {strings.Replace(whole, "\n", "\n"+render.DefaultTheme.Wall, 1)[len(render.DefaultTheme.Wall):], nil},
 		"ErrNoGrid":     {"just text", nil},
+		"ErrTextAbove":  {"✅ header\n" + whole, nil},
+		"ErrTextBelow":  {whole + "\nfooter", nil},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := CheckGrid(tc.content, m, tc.path); err == nil {
