@@ -40,7 +40,7 @@ func BenchmarkE2E(b *testing.B) {
 			b.StopTimer()
 			p := startGame(b, mazeMsg, m, fakediscord.DefaultUserID)
 			b.StartTimer()
-			btn := p.moveButton(p.nextAction())
+			btn := p.button(p.next())
 			ix, err := fake.ClickButton(testContext(p.t), fakediscord.ButtonSpec{CustomID: btn.CustomID, Message: p.msg})
 			if err != nil {
 				p.t.Fatal(err)

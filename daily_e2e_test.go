@@ -89,9 +89,7 @@ func TestE2EDaily(t *testing.T) {
 
 	// Playing it through Play ends with the share line.
 	p := startGame(t, post, m, fakediscord.DefaultUserID)
-	for !p.won() {
-		p.click(p.nextAction())
-	}
+	p.walk()
 	if !strings.Contains(p.msg.Content, "`mazebot daily #334 · ") || !strings.Contains(p.msg.Content, "🔥1`") {
 		t.Fatalf("final message lacks the share line:\n%s", p.msg.Content)
 	}

@@ -22,6 +22,7 @@ import (
 	"mazebot/bot"
 	"mazebot/commands"
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/render"
 )
@@ -49,33 +50,13 @@ type testApp struct {
 	stop   func() // disconnects and closes the store; idempotent
 }
 
-// testClock is a settable clock for the bot under test.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
 // useClock makes the apps this test starts run on a clock set to start.
-func useClock(t *testing.T, start time.Time) *testClock {
-	c := &testClock{now: start}
+func useClock(t *testing.T, start time.Time) *testkit.Clock {
+	c := testkit.NewClock(start)
 	e2eClock = c.Now
 	t.Cleanup(func() { e2eClock = nil })
 	return c
 }
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
-
-func (c *testClock) Advance(d time.Duration) { c.Set(c.Now().Add(d)) }
 
 // testCommands is a feature of test-only commands.
 type testCommands []commands.Command
@@ -209,32 +190,8 @@ func mazeIDIn(t testing.TB, content string) mazecore.ID {
 // path tiles (solution) are compared with the solver's path when given.
 func checkGrid(t testing.TB, grid string, m *mazecore.Maze, path []mazecore.Point) {
 	t.Helper()
-	onPath := map[mazecore.Point]bool{}
-	for _, p := range path {
-		onPath[p] = true
-	}
-	rows := strings.Split(grid, "\n")
-	if len(rows) != m.Height() {
-		t.Fatalf("grid has %d rows, maze %d", len(rows), m.Height())
-	}
-	theme := render.DefaultTheme
-	for y, row := range rows {
-		if n := utf8.RuneCountInString(row); n != m.Width() {
-			t.Fatalf("row %d has %d emoji, want %d", y, n, m.Width())
-		}
-		x := 0
-		for _, r := range row {
-			p, tile := mazecore.Point{X: x, Y: y}, string(r)
-			if got, want := tile == theme.Wall, m.Wall(x, y); got != want {
-				t.Fatalf("tile %v: wall=%v, maze says %v", p, got, want)
-			}
-			if path != nil && p != m.Start() && p != m.Goal() {
-				if got, want := tile == theme.Path, onPath[p]; got != want {
-					t.Fatalf("tile %v: on path=%v, solver says %v", p, got, want)
-				}
-			}
-			x++
-		}
+	if err := testkit.CheckGrid(grid, m, path); err != nil {
+		t.Fatal(err)
 	}
 }
 

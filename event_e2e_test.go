@@ -10,8 +10,8 @@ import (
 
 	"mazebot/contest"
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
-	"mazebot/render"
 )
 
 var e2eManagePerms = strconv.FormatInt(discordgo.PermissionManageGuild|discordgo.PermissionSendMessages, 10)
@@ -42,66 +42,14 @@ func waitChannel(t *testing.T, want string) *fakediscord.Message {
 	return msg
 }
 
-// playerAt finds the player emoji in a game message's grid.
-func playerAt(t *testing.T, content string) mazecore.Point {
-	t.Helper()
-	y := 0
-	for _, line := range strings.Split(content, "\n") {
-		if !strings.HasPrefix(line, render.DefaultTheme.Wall) {
-			continue // not a grid line: every row of a whole maze starts with a wall
-		}
-		x := 0
-		for _, r := range line {
-			if string(r) == render.DefaultTheme.Player {
-				return mazecore.Point{X: x, Y: y}
-			}
-			x++
-		}
-		y++
-	}
-	t.Fatalf("no player in %q", content)
-	return mazecore.Point{}
-}
-
 // playToGoal presses Play on the event maze as user and follows the
 // solution, step apart on the bot's clock, until the game is won.
-func playToGoal(t *testing.T, clock *testClock, mazeMsg *fakediscord.Message, m *mazecore.Maze, user string, step time.Duration) *fakediscord.Message {
+func playToGoal(t *testing.T, clock *testkit.Clock, mazeMsg *fakediscord.Message, m *mazecore.Maze, user string, step time.Duration) *fakediscord.Message {
 	t.Helper()
-	ix, err := fake.ClickButton(testContext(t), fakediscord.ButtonSpec{CustomID: "play:" + m.ID().String(), Message: mazeMsg, UserID: user})
-	if err != nil {
-		t.Fatal(err)
-	}
-	game := final(t, ix)
-	path := mazecore.Solve(m)
-	next := map[mazecore.Point]mazecore.Point{}
-	for i := range len(path) - 1 {
-		next[path[i]] = path[i+1]
-	}
-	actions := map[[2]int]string{{0, -1}: "n", {1, 0}: "e", {0, 1}: "s", {-1, 0}: "w"}
-	for clicks := 0; !strings.Contains(game.Content, "🏁 Solved"); clicks++ {
-		if clicks > len(path) {
-			t.Fatalf("%s: no win after %d clicks:\n%s", user, clicks, game.Content)
-		}
-		pos := playerAt(t, game.Content)
-		to, ok := next[pos]
-		if !ok {
-			t.Fatalf("%s: player at %v is off the solution", user, pos)
-		}
-		action := actions[[2]int{to.X - pos.X, to.Y - pos.Y}]
-		var customID string
-		for _, b := range game.Buttons() {
-			if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[3] == action {
-				customID = b.CustomID
-			}
-		}
-		clock.Advance(step)
-		ix, err := fake.ClickButton(testContext(t), fakediscord.ButtonSpec{CustomID: customID, Message: game, UserID: user})
-		if err != nil {
-			t.Fatal(err)
-		}
-		game = final(t, ix)
-	}
-	return game
+	p := startGame(t, mazeMsg, m, user)
+	p.clock, p.step = clock, step
+	p.walk()
+	return p.msg
 }
 
 // waitEdits waits until the message has at least n edits and returns it.

@@ -11,8 +11,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
-	"mazebot/render"
 )
 
 // player drives one member's game through the fake Discord.
@@ -23,6 +23,9 @@ type player struct {
 	path   []mazecore.Point
 	msg    *fakediscord.Message // the game message, as last seen
 	clicks int
+	// clock, if set, is moved on by step before each click.
+	clock *testkit.Clock
+	step  time.Duration
 }
 
 // postMaze posts a maze with /maze and returns its message and maze.
@@ -56,63 +59,56 @@ func startGame(t testing.TB, mazeMsg *fakediscord.Message, m *mazecore.Maze, use
 // position finds the player emoji in the game message's grid.
 func (p *player) position() mazecore.Point {
 	p.t.Helper()
-	lines := strings.Split(p.msg.Content, "\n")
-	for y, line := range lines[1:] {
-		x := 0
-		for _, r := range line {
-			if string(r) == render.DefaultTheme.Player {
-				return mazecore.Point{X: x, Y: y}
-			}
-			x++
-		}
+	pos, err := testkit.Player(p.msg.Content)
+	if err != nil {
+		p.t.Fatal(err)
 	}
-	p.t.Fatalf("no player in the game message:\n%s", p.msg.Content)
-	return mazecore.Point{}
+	return pos
 }
 
-// moveButton returns the custom_id of the button for action (n/e/s/w/g).
-func (p *player) moveButton(action byte) fakediscord.Button {
+// next is the direction from the player's tile toward the goal.
+func (p *player) next() mazecore.Dir {
 	p.t.Helper()
-	for _, b := range p.msg.Buttons() {
-		parts := strings.Split(b.CustomID, ":")
-		if len(parts) == 5 && parts[0] == "mv" && parts[3] == string(action) {
-			return b
-		}
+	d, err := testkit.Toward(p.path, p.position())
+	if err != nil {
+		p.t.Fatal(err)
 	}
-	p.t.Fatalf("no %c button in %+v", action, p.msg.Buttons())
-	return fakediscord.Button{}
+	return d
 }
 
-// nextAction is the direction from the player's tile toward the goal.
-func (p *player) nextAction() byte {
-	p.t.Helper()
-	pos := p.position()
-	for i, q := range p.path[:len(p.path)-1] {
-		if q == pos {
-			next := p.path[i+1]
-			switch {
-			case next.X > pos.X:
-				return 'e'
-			case next.X < pos.X:
-				return 'w'
-			case next.Y > pos.Y:
-				return 's'
-			default:
-				return 'n'
-			}
+// moveLetters are the actions of the arrows in a move button's custom_id.
+var moveLetters = map[mazecore.Dir]string{mazecore.North: "n", mazecore.East: "e", mazecore.South: "s", mazecore.West: "w"}
+
+// arrow finds the button of a game message that moves toward d.
+func arrow(msg *fakediscord.Message, d mazecore.Dir) (fakediscord.Button, error) {
+	for _, b := range msg.Buttons() {
+		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[0] == "mv" && parts[3] == moveLetters[d] {
+			return b, nil
 		}
 	}
-	p.t.Fatalf("player at %v is off the solution path", pos)
-	return 0
+	return fakediscord.Button{}, fmt.Errorf("no %v button in %+v", d, msg.Buttons())
 }
 
-// click presses a button of the game message and checks the answer is an
-// update of that message (type 7).
-func (p *player) click(action byte) {
+// button is the player's arrow toward d.
+func (p *player) button(d mazecore.Dir) fakediscord.Button {
 	p.t.Helper()
-	b := p.moveButton(action)
+	b, err := arrow(p.msg, d)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return b
+}
+
+// click presses the arrow toward d and checks the answer is an update of
+// the game message (type 7).
+func (p *player) click(d mazecore.Dir) {
+	p.t.Helper()
+	b := p.button(d)
 	if b.Disabled {
-		p.t.Fatalf("button %c is disabled at %v", action, p.position())
+		p.t.Fatalf("button %v is disabled at %v", d, p.position())
+	}
+	if p.clock != nil {
+		p.clock.Advance(p.step)
 	}
 	ix, err := fake.ClickButton(testContext(p.t), fakediscord.ButtonSpec{CustomID: b.CustomID, Message: p.msg, UserID: p.userID})
 	if err != nil {
@@ -129,7 +125,21 @@ func (p *player) click(action byte) {
 	p.msg = final(p.t, ix)
 }
 
+// press is click as testkit.Walk presses: it returns the new message.
+func (p *player) press(d mazecore.Dir) (string, error) {
+	p.click(d)
+	return p.msg.Content, nil
+}
+
 func (p *player) won() bool { return strings.Contains(p.msg.Content, "🏁 Solved") }
+
+// walk follows the solution to the goal.
+func (p *player) walk() {
+	p.t.Helper()
+	if _, _, err := testkit.Walk(p.maze, p.msg.Content, func(string) bool { return p.won() }, p.press); err != nil {
+		p.t.Fatal(err)
+	}
+}
 
 func TestE2EPlayToGoal(t *testing.T) {
 	startApp(t)
@@ -139,21 +149,25 @@ func TestE2EPlayToGoal(t *testing.T) {
 		t.Fatalf("the game starts at %v, want the start %v", got, m.Start())
 	}
 	cells := (len(p.path) + 1) / 2
-	for !p.won() {
+	_, _, err := testkit.Walk(m, p.msg.Content, func(string) bool { return p.won() }, func(d mazecore.Dir) (string, error) {
 		before := p.position()
-		p.click(p.nextAction())
+		content, err := p.press(d)
 		if p.won() {
-			break
+			return content, err
 		}
 		if after := p.position(); after == before {
 			t.Fatalf("click %d did not move the player from %v", p.clicks, before)
 		}
-		if !strings.Contains(p.msg.Content, fmt.Sprintf("clicks %d", p.clicks)) {
-			t.Fatalf("after %d clicks the header says %q", p.clicks, strings.SplitN(p.msg.Content, "\n", 2)[0])
+		if !strings.Contains(content, fmt.Sprintf("clicks %d", p.clicks)) {
+			t.Fatalf("after %d clicks the header says %q", p.clicks, strings.SplitN(content, "\n", 2)[0])
 		}
 		if p.clicks > cells {
 			t.Fatalf("%d clicks and not at the goal", p.clicks)
 		}
+		return content, err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	want := fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · ", p.clicks, len(p.path)-1)
 	if !strings.Contains(p.msg.Content, want) || !strings.Contains(p.msg.Content, "efficiency 100 %") {
@@ -171,8 +185,8 @@ func TestE2EPlayForgedButton(t *testing.T) {
 	app := startApp(t)
 	mazeMsg, m := postMaze(t, opt("algorithm", "digging"), opt("size", 21), opt("seed", 3))
 	p := startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
-	p.click(p.nextAction())
-	real := p.moveButton(p.nextAction())
+	p.click(p.next())
+	real := p.button(p.next())
 	parts := strings.Split(real.CustomID, ":")
 	forge := func(i int, value string) string {
 		q := append([]string(nil), parts...)
@@ -221,7 +235,7 @@ func TestE2EPlayForgedButton(t *testing.T) {
 		t.Fatalf("after forged clicks the game has clicks=%d seq=%d, want 1 and 1", games.Clicks, games.Seq)
 	}
 	// The real button still works.
-	p.click(p.nextAction())
+	p.click(p.next())
 }
 
 func gameIDOf(t *testing.T, customID string) int64 {
@@ -239,11 +253,14 @@ func TestE2EPlayFiftyPlayers(t *testing.T) {
 	// Where a lone player stands after each click: the model to compare with.
 	model := startGame(t, mazeMsg, m, "1400000000000000999")
 	var stops []mazecore.Point
-	for !model.won() {
-		model.click(model.nextAction())
+	if _, _, err := testkit.Walk(m, model.msg.Content, func(string) bool { return model.won() }, func(d mazecore.Dir) (string, error) {
+		content, err := model.press(d)
 		if !model.won() {
 			stops = append(stops, model.position())
 		}
+		return content, err
+	}); err != nil {
+		t.Fatal(err)
 	}
 	const players = 50
 	var wg sync.WaitGroup
@@ -287,78 +304,41 @@ func playMoves(mazeMsg *fakediscord.Message, m *mazecore.Maze, user string, n in
 	if err != nil {
 		return nil, mazecore.Point{}, err
 	}
-	path := mazecore.Solve(m)
-	var pos mazecore.Point
-	for k := 0; k < n; k++ {
-		if pos, err = findPlayer(msg.Content); err != nil {
-			return msg, pos, err
-		}
-		action, err := actionToward(path, pos)
+	moves := 0
+	_, _, err = testkit.Walk(m, msg.Content, func(string) bool { return moves == n }, func(d mazecore.Dir) (string, error) {
+		b, err := arrow(msg, d)
 		if err != nil {
-			return msg, pos, err
+			return msg.Content, err
 		}
-		var customID string
-		for _, b := range msg.Buttons() {
-			if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[3] == string(action) {
-				customID = b.CustomID
-			}
-		}
-		if ix, err = fake.ClickButton(ctx, fakediscord.ButtonSpec{CustomID: customID, Message: msg, UserID: user}); err != nil {
-			return msg, pos, err
+		if ix, err = fake.ClickButton(ctx, fakediscord.ButtonSpec{CustomID: b.CustomID, Message: msg, UserID: user}); err != nil {
+			return msg.Content, err
 		}
 		resp, err := ix.Wait(ctx)
 		if err != nil {
-			return msg, pos, err
+			return msg.Content, err
 		}
 		if resp.Type != discordgo.InteractionResponseUpdateMessage {
-			return msg, pos, fmt.Errorf("move %d answered with type %d", k, resp.Type)
+			return msg.Content, fmt.Errorf("move %d answered with type %d", moves, resp.Type)
 		}
 		if msg, err = ix.WaitFinal(ctx, nil); err != nil {
-			return msg, pos, err
+			return "", err
 		}
+		moves++
+		return msg.Content, nil
+	})
+	if err != nil {
+		return msg, mazecore.Point{}, err
 	}
-	pos, err = findPlayer(msg.Content)
+	pos, err := testkit.Player(msg.Content)
 	return msg, pos, err
-}
-
-func findPlayer(content string) (mazecore.Point, error) {
-	for y, line := range strings.Split(content, "\n")[1:] {
-		x := 0
-		for _, r := range line {
-			if string(r) == render.DefaultTheme.Player {
-				return mazecore.Point{X: x, Y: y}, nil
-			}
-			x++
-		}
-	}
-	return mazecore.Point{}, fmt.Errorf("no player in %q", content)
-}
-
-func actionToward(path []mazecore.Point, pos mazecore.Point) (byte, error) {
-	for i, q := range path[:len(path)-1] {
-		if q != pos {
-			continue
-		}
-		next := path[i+1]
-		switch {
-		case next.X > pos.X:
-			return 'e', nil
-		case next.X < pos.X:
-			return 'w', nil
-		case next.Y > pos.Y:
-			return 's', nil
-		}
-		return 'n', nil
-	}
-	return 0, fmt.Errorf("%v is off the solution path", pos)
 }
 
 func TestE2EPlaySurvivesRestart(t *testing.T) {
 	app := startApp(t)
 	mazeMsg, m := postMaze(t, opt("algorithm", "backtracking"), opt("size", 21), opt("seed", 99))
 	p := startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
-	p.click(p.nextAction())
-	p.click(p.nextAction())
+	p.click(p.next())
+	p.click(p.next())
 	where := p.position()
 
 	app.stop()
@@ -367,9 +347,7 @@ func TestE2EPlaySurvivesRestart(t *testing.T) {
 	if got := p.position(); got != where {
 		t.Fatalf("the message moved during the restart: %v → %v", where, got)
 	}
-	for !p.won() {
-		p.click(p.nextAction())
-	}
+	p.walk()
 	if !strings.Contains(p.msg.Content, fmt.Sprintf("🏁 Solved in %d clicks", p.clicks)) {
 		t.Fatalf("after the restart the game ended with:\n%s", p.msg.Content)
 	}

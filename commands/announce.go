@@ -95,4 +95,3 @@ func (a *Announcer) RevealMaze(ctx context.Context, e contest.Event) error {
 	}
 	return a.poster.Edit(ctx, e.ChannelID, e.MazeMessageID, reply)
 }
-

@@ -9,22 +9,37 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/store"
+	"mazebot/contest"
+	"mazebot/play"
 )
 
-// addDailyRun stores a finish of g1's daily of date, as Play would.
-func (e *dailyEnv) addDailyRun(t *testing.T, user, date string, elapsed time.Duration, tiles int) {
-	t.Helper()
-	f := store.Finish{UserID: user, GuildID: "g1", MazeID: "m" + date, Clicks: 5, Tiles: tiles, Elapsed: elapsed,
-		FinishedAt: e.clock.Now(), Context: store.DailyContext("g1", date)}
-	if _, err := e.db.AddFinish(context.Background(), f); err != nil {
-		t.Fatal(err)
+// addDailyRun stores a win on g1's daily of date, as Play would: a game
+// saved won, elapsed after its start, now.
+func (e *env) addDailyRun(tb testing.TB, user, date string, elapsed time.Duration, tiles int) {
+	tb.Helper()
+	ctx := context.Background()
+	d, err := contest.ParseDate(date)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	now := e.clock.Now()
+	game, err := play.New(mustMaze(tb, dailyOf(d)), play.Record{UserID: user, GuildID: "g1", ChannelID: "ch1", Contest: contest.DailyKey("g1", d).String()}, now.Add(-elapsed))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g := game.Record
+	if g.ID, err = e.db.CreateGame(ctx, g); err != nil {
+		tb.Fatal(err)
+	}
+	g.Seq, g.Status, g.Clicks, g.Tiles, g.UpdatedAt, g.FinishedAt = 1, play.Won, 5, tiles, now, now
+	if err := e.db.SaveGame(ctx, g); err != nil {
+		tb.Fatal(err)
 	}
 	e.clock.Advance(time.Second)
 }
 
 // leaderboard runs /leaderboard as user and returns its embed.
-func (e *dailyEnv) leaderboard(t *testing.T, user, period string) *discordgo.MessageEmbed {
+func (e *env) leaderboard(t *testing.T, user, period string) *discordgo.MessageEmbed {
 	t.Helper()
 	var opts map[string]any
 	if period != "" {
@@ -32,7 +47,7 @@ func (e *dailyEnv) leaderboard(t *testing.T, user, period string) *discordgo.Mes
 	}
 	ix := slash(t, "leaderboard", opts)
 	ix.Member.User.ID = user
-	rec := dispatch(t, e.router, ix)
+	rec := e.send(t, ix)
 	if len(rec.replies) != 1 || len(rec.replies[0].Embeds) != 1 || rec.replies[0].Ephemeral {
 		t.Fatalf("/leaderboard answered %+v, want one public embed", rec.replies)
 	}
@@ -40,7 +55,7 @@ func (e *dailyEnv) leaderboard(t *testing.T, user, period string) *discordgo.Mes
 }
 
 func TestLeaderboardDaily(t *testing.T) {
-	e := newDailyEnv(t, utc(2026, 11, 30, 12, 0))
+	e := newEnv(t, envOptions{})
 	const today = "2026-11-30"
 	e.addDailyRun(t, "a", today, 60*time.Second, 50)
 	e.addDailyRun(t, "a", today, 90*time.Second, 40) // slower: a's best stays 1:00
@@ -88,7 +103,7 @@ func TestLeaderboardDaily(t *testing.T) {
 }
 
 func TestLeaderboardWeekAndAll(t *testing.T) {
-	e := newDailyEnv(t, utc(2026, 11, 30, 12, 0))
+	e := newEnv(t, envOptions{})
 	// y: 3 days this week; x: 2 days (and one 8 days ago); z ties x.
 	for _, d := range []string{"2026-11-30", "2026-11-29", "2026-11-24"} {
 		e.addDailyRun(t, "y", d, 2*time.Minute, 50)
@@ -128,16 +143,11 @@ func TestLeaderboardWeekAndAll(t *testing.T) {
 }
 
 func TestLeaderboardEmptyAndRefusals(t *testing.T) {
-	e := newDailyEnv(t, utc(2026, 11, 30, 12, 0))
+	e := newEnv(t, envOptions{})
 	if embed := e.leaderboard(t, "u1", ""); !strings.Contains(embed.Description, "Nobody has solved") {
 		t.Fatalf("empty leaderboard says %q", embed.Description)
 	}
-	ix := decodeInteraction(t, map[string]any{
-		"type": discordgo.InteractionApplicationCommand, "guild_id": "", "member": nil,
-		"user": map[string]any{"id": "u1", "username": "ada"},
-		"data": map[string]any{"id": "c1", "name": "leaderboard", "type": 1},
-	})
-	if msg := checkRefusal(t, dispatch(t, e.router, ix)); !strings.Contains(msg, "server") {
+	if msg := checkRefusal(t, e.send(t, dmIx(t, "leaderboard", nil))); !strings.Contains(msg, "server") {
 		t.Fatalf("DM refusal %q", msg)
 	}
 }
@@ -145,14 +155,14 @@ func TestLeaderboardEmptyAndRefusals(t *testing.T) {
 // The leaderboard's day is the server's: in Seoul, 15:00 UTC starts a new
 // (empty) day.
 func TestLeaderboardDayInServerZone(t *testing.T) {
-	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+	e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 	e.setup(t, "09:00", "Asia/Seoul")
 	e.addDailyRun(t, "a", "2026-11-30", time.Minute, 50)
-	e.set(utc(2026, 11, 30, 14, 59))
+	e.clock.Set(utc(2026, 11, 30, 14, 59))
 	if embed := e.leaderboard(t, "a", ""); !strings.Contains(embed.Description, "<@a>") {
 		t.Fatalf("at 23:59 in Seoul the day's board lacks a:\n%s", embed.Description)
 	}
-	e.set(utc(2026, 11, 30, 15, 0))
+	e.clock.Set(utc(2026, 11, 30, 15, 0))
 	if embed := e.leaderboard(t, "a", ""); strings.Contains(embed.Description, "<@a>") || !strings.Contains(embed.Title, "2026-12-01") {
 		t.Fatalf("at midnight in Seoul the board still shows yesterday: %q\n%s", embed.Title, embed.Description)
 	}

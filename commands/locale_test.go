@@ -13,8 +13,8 @@ import (
 // Korean text, within Discord's limits, so the picker is never half
 // translated.
 func TestKoreanDefinitions(t *testing.T) {
-	router, _ := newTestRouter()
-	for _, def := range router.Definitions() {
+	e := newEnv(t, envOptions{})
+	for _, def := range e.router.Definitions() {
 		if def.Type == discordgo.MessageApplicationCommand {
 			if def.NameLocalizations == nil || (*def.NameLocalizations)[discordgo.Korean] == "" {
 				t.Errorf("%q has no Korean name", def.Name)
@@ -50,11 +50,11 @@ func checkKorean(t *testing.T, what, text string, limit int) {
 }
 
 func TestHelpSpeaksKorean(t *testing.T) {
-	router, _ := newTestRouter()
+	e := newEnv(t, envOptions{})
 	for locale, want := range map[string]string{"ko": "새 미로", "en-US": "a fresh maze", "fr": "a fresh maze"} {
 		ix := slash(t, "help", nil)
 		ix.Locale = discordgo.Locale(locale)
-		rec := dispatch(t, router, ix)
+		rec := e.send(t, ix)
 		if len(rec.replies) != 1 || len(rec.replies[0].Embeds) != 1 {
 			t.Fatalf("%s: replies=%+v", locale, rec.replies)
 		}

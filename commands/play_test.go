@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"log/slog"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -18,194 +18,39 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
+	"mazebot/play"
 	"mazebot/render"
-	"mazebot/store"
-	"mazebot/store/sqlite"
 )
-
-// clock is a settable Deps.Now.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-var testSecret = []byte("test secret, not for production")
-
-// playEnv is a router on a real SQLite store with a fake clock.
-type playEnv struct {
-	db     *sqlite.DB
-	router *Router
-	clock  *clock
-}
-
-func newPlayEnv(tb testing.TB) *playEnv {
-	tb.Helper()
-	db, err := sqlite.OpenMemory(context.Background())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return newPlayEnvOn(db)
-}
-
-func newPlayEnvOn(db *sqlite.DB) *playEnv {
-	c := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
-	router := NewRouter(&Deps{Posts: &memPosts{}, Now: c.Now, Seed: func() uint64 { return 7 }, Games: db, Secret: testSecret})
-	return &playEnv{db: db, router: router, clock: c}
-}
-
-// press sends a button click by user, the way discordgo decodes one.
-func (e *playEnv) press(tb testing.TB, customID, user string) *recorder {
-	tb.Helper()
-	raw := fmt.Sprintf(`{"id":"i1","application_id":"app","token":"tok","type":3,"guild_id":"g1","channel_id":"ch1","locale":"en-US",
-		"member":{"user":{"id":%q,"username":"player"},"permissions":"0"},
-		"data":{"custom_id":%q,"component_type":2}}`, user, customID)
-	var ix discordgo.Interaction
-	if err := ix.UnmarshalJSON([]byte(raw)); err != nil {
-		tb.Fatal(err)
-	}
-	rec := &recorder{}
-	e.router.Dispatch(context.Background(), &ix, rec)
-	return rec
-}
-
-// start presses Play under maze id and returns the game message and the
-// stored game.
-func (e *playEnv) start(tb testing.TB, id mazecore.ID, user string) (Reply, store.Game) {
-	tb.Helper()
-	rec := e.press(tb, playPrefix+":"+id.String(), user)
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || len(rec.updates) != 0 {
-		tb.Fatalf("Play answered replies=%+v updates=%+v, want one ephemeral reply", rec.replies, rec.updates)
-	}
-	msg := rec.replies[0]
-	checkCustomIDs(tb, msg)
-	return msg, e.game(tb, gameIDOf(tb, msg))
-}
-
-func (e *playEnv) game(tb testing.TB, id int64) store.Game {
-	tb.Helper()
-	g, err := e.db.Game(context.Background(), id)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return g
-}
-
-// buttons lists a message's buttons.
-func buttons(msg Reply) []discordgo.Button {
-	var out []discordgo.Button
-	for _, row := range msg.Components {
-		if r, ok := row.(discordgo.ActionsRow); ok {
-			for _, c := range r.Components {
-				if b, ok := c.(discordgo.Button); ok {
-					out = append(out, b)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// button finds the button of a move action ('n', 'g', …).
-func button(tb testing.TB, msg Reply, action byte) discordgo.Button {
-	tb.Helper()
-	for _, b := range buttons(msg) {
-		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[3] == string(action) {
-			return b
-		}
-	}
-	tb.Fatalf("no %q button in %+v", action, msg.Components)
-	return discordgo.Button{}
-}
-
-func gameIDOf(tb testing.TB, msg Reply) int64 {
-	tb.Helper()
-	var id int64
-	if _, err := fmt.Sscanf(strings.Split(button(tb, msg, actGiveUp).CustomID, ":")[1], "%d", &id); err != nil {
-		tb.Fatal(err)
-	}
-	return id
-}
-
-var dirActions = map[mazecore.Dir]byte{mazecore.North: actNorth, mazecore.East: actEast, mazecore.South: actSouth, mazecore.West: actWest}
-
-// checkCustomIDs: Discord refuses a custom_id over 100 characters, or two
-// alike in one message.
-func checkCustomIDs(tb testing.TB, msg Reply) {
-	tb.Helper()
-	seen := map[string]bool{}
-	for _, b := range buttons(msg) {
-		if n := len(b.CustomID); n == 0 || n > 100 || seen[b.CustomID] {
-			tb.Fatalf("custom_id %q: length %d or repeated", b.CustomID, n)
-		}
-		seen[b.CustomID] = true
-	}
-}
-
-// gridOf returns the emoji grid lines of a game message: every line made
-// only of tile emoji.
-func gridOf(content string) [][]string {
-	tiles := map[string]bool{}
-	th := render.DefaultTheme
-	for _, e := range []string{th.Wall, th.Floor, th.Start, th.Goal, th.Path, th.Trail, th.Player} {
-		tiles[e] = true
-	}
-	var grid [][]string
-	for _, line := range strings.Split(content, "\n") {
-		var row []string
-		for _, r := range line {
-			if !tiles[string(r)] {
-				row = nil
-				break
-			}
-			row = append(row, string(r))
-		}
-		if row != nil {
-			grid = append(grid, row)
-		}
-	}
-	return grid
-}
 
 // checkGameMessage compares a game message with the stored game: the walls
 // of the shown window, the player where the game says, the trail, and
 // arrows disabled exactly where walls are.
-func checkGameMessage(tb testing.TB, msg Reply, g store.Game) {
+func checkGameMessage(tb testing.TB, msg Reply, g play.Record) {
 	tb.Helper()
 	checkCustomIDs(tb, msg)
-	m, err := mazecore.Generate(mustParse(tb, g.MazeID))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	pos := mazecore.Point{X: g.X, Y: g.Y}
+	m := mustMaze(tb, g.MazeID)
+	pos := g.Pos
 	win := render.Window{X: 0, Y: 0, W: m.Width(), H: m.Height()}
 	if !showsWhole(m) {
 		win = render.WindowAround(m, pos, playWindow, playWindow)
-		if want := fmt.Sprintf("📍 column %d of %d, row %d of %d", g.X+1, m.Width(), g.Y+1, m.Height()); !strings.Contains(msg.Content, want) {
+		if want := fmt.Sprintf("📍 column %d of %d, row %d of %d", pos.X+1, m.Width(), pos.Y+1, m.Height()); !strings.Contains(msg.Content, want) {
 			tb.Fatalf("message lacks the hint %q:\n%s", want, msg.Content)
 		}
 	}
 	if want := fmt.Sprintf("clicks %d · tiles %d", g.Clicks, g.Tiles); !strings.Contains(msg.Content, want) {
 		tb.Fatalf("header lacks %q:\n%s", want, msg.Content)
 	}
-	tr, err := trailFrom(m, g.Trail)
+	game, err := play.Resume(m, g)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	grid := gridOf(msg.Content)
+	walked := map[mazecore.Point]bool{}
+	for _, p := range game.Walked() {
+		walked[p] = true
+	}
+	grid := testkit.Grid(msg.Content)
 	if len(grid) != win.H {
 		tb.Fatalf("grid has %d rows, want %d", len(grid), win.H)
 	}
@@ -226,7 +71,7 @@ func checkGameMessage(tb testing.TB, msg Reply, g store.Game) {
 				want = th.Goal
 			case m.Wall(p.X, p.Y):
 				want = th.Wall
-			case tr.has(p):
+			case walked[p]:
 				want = th.Trail
 			default:
 				want = th.Floor
@@ -238,7 +83,7 @@ func checkGameMessage(tb testing.TB, msg Reply, g store.Game) {
 	}
 	for d, a := range dirActions {
 		b := button(tb, msg, a)
-		if blocked := !m.Open(g.X/2, g.Y/2, d); b.Disabled != blocked {
+		if blocked := !m.Open(pos.X/2, pos.Y/2, d); b.Disabled != blocked {
 			tb.Fatalf("%v button disabled=%v, but wall=%v at %v", d, b.Disabled, blocked, pos)
 		}
 		if !strings.HasPrefix(b.CustomID, fmt.Sprintf("mv:%d:%d:", g.ID, g.Seq)) {
@@ -247,27 +92,9 @@ func checkGameMessage(tb testing.TB, msg Reply, g store.Game) {
 	}
 }
 
-func mustParse(tb testing.TB, s string) mazecore.ID {
-	tb.Helper()
-	id, err := mazecore.Parse(s)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return id
-}
-
-// onlyUpdate asserts a type-7 answer (Update) and nothing else.
-func onlyUpdate(tb testing.TB, rec *recorder) Reply {
-	tb.Helper()
-	if len(rec.updates) != 1 || len(rec.replies) != 0 {
-		tb.Fatalf("updates=%+v replies=%+v, want one update and no reply", rec.updates, rec.replies)
-	}
-	return rec.updates[0]
-}
-
 func TestPlayButtonOnMaze(t *testing.T) {
-	router, _ := newTestRouter()
-	rec := dispatch(t, router, slash(t, "maze", map[string]any{"size": 21}))
+	e := newEnv(t, envOptions{})
+	rec := e.send(t, slash(t, "maze", map[string]any{"size": 21}))
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 12345}
 	found := false
 	for _, b := range buttons(rec.replies[0]) {
@@ -320,12 +147,12 @@ func TestParseMoveID(t *testing.T) {
 
 func TestPlayStart(t *testing.T) {
 	t.Run("OKWhole", func(t *testing.T) {
-		e := newPlayEnv(t)
+		e := newEnv(t, envOptions{})
 		id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 15, Seed: 3}
 		msg, g := e.start(t, id, "u1")
-		if g.UserID != "u1" || g.GuildID != "g1" || g.ChannelID != "ch1" || g.MazeID != id.String() || g.Status != store.GamePlaying ||
-			g.X != 1 || g.Y != 1 || g.Seq != 0 || !g.StartedAt.Equal(e.clock.Now()) {
-			t.Fatalf("stored game %+v, want u1 at the start of %s", g, id)
+		if g.UserID != "u1" || g.GuildID != "g1" || g.ChannelID != "ch1" || g.MazeID != id || g.Status != play.Playing ||
+			g.Pos != (mazecore.Point{X: 1, Y: 1}) || g.Seq != 0 || !g.StartedAt.Equal(e.clock.Now()) || g.Contest != "" {
+			t.Fatalf("stored game %+v, want u1 at the start of %s, in no contest", g, id)
 		}
 		if !strings.HasPrefix(msg.Content, "🎮 **Sidewinder** 21×15 · ID `"+id.String()+"` · clicks 0 · tiles 0\n") {
 			t.Fatalf("header: %q", strings.SplitN(msg.Content, "\n", 2)[0])
@@ -341,7 +168,7 @@ func TestPlayStart(t *testing.T) {
 		}
 	})
 	t.Run("OKWindow", func(t *testing.T) {
-		e := newPlayEnv(t)
+		e := newEnv(t, envOptions{})
 		msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 1}, "u1")
 		checkGameMessage(t, msg, g)
 		if !strings.Contains(msg.Content, "📍 column 2 of 41, row 2 of 41 · goal ↘") {
@@ -350,28 +177,37 @@ func TestPlayStart(t *testing.T) {
 		button(t, msg, actMap)
 	})
 	t.Run("OKLargest", func(t *testing.T) {
-		e := newPlayEnv(t)
-		msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Digging, Width: MaxPlaySide, Height: MaxPlaySide, Seed: 1}, "u1")
+		e := newEnv(t, envOptions{})
+		msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Digging, Width: play.MaxSide, Height: play.MaxSide, Seed: 1}, "u1")
 		checkGameMessage(t, msg, g)
 	})
 	for name, text := range map[string]string{
-		"ErrTooBig":    mazecore.ID{Algorithm: mazecore.Digging, Width: MaxPlaySide + 2, Height: 21, Seed: 1}.String(),
+		"ErrTooBig":    mazecore.ID{Algorithm: mazecore.Digging, Width: play.MaxSide + 2, Height: 21, Seed: 1}.String(),
 		"ErrMalformed": "not-an-id",
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := newPlayEnv(t)
+			e := newEnv(t, envOptions{})
 			msg := checkRefusal(t, e.press(t, "play:"+text, "u1"))
-			if name == "ErrTooBig" && !strings.Contains(msg, fmt.Sprint(MaxPlaySide)) {
+			if name == "ErrTooBig" && !strings.Contains(msg, fmt.Sprint(play.MaxSide)) {
 				t.Fatalf("refusal %q does not state the limit", msg)
 			}
 		})
 	}
+	// Without the Play feature the button is unknown: an apology, privately.
 	t.Run("ErrNotConfigured", func(t *testing.T) {
-		router, _ := newTestRouter()
-		rec := dispatch(t, router, decodeInteraction(t, map[string]any{"type": discordgo.InteractionMessageComponent,
-			"data": map[string]any{"custom_id": "play:" + mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21}.String(), "component_type": 2}}))
+		e := newEnv(t, envOptions{})
+		router := NewRouter(slog.New(slog.DiscardHandler), e.mazes, Help{})
+		rec := &recorder{}
+		router.Dispatch(context.Background(), buttonIx(t, "ch1", "play:"+mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21}.String(), "u1"), rec)
 		if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {
 			t.Fatalf("replies=%+v, want an ephemeral apology", rec.replies)
+		}
+	})
+	// Buttons signed with no key could be forged by anyone.
+	t.Run("ErrNoSecret", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		if _, err := NewPlay(e.games, e.contests, nil, slog.New(slog.DiscardHandler)); err == nil {
+			t.Fatal("NewPlay accepted an empty secret")
 		}
 	})
 }
@@ -387,41 +223,36 @@ func TestPlayScripted(t *testing.T) {
 		{Algorithm: mazecore.Digging, Width: 21, Height: 61, Seed: 8},
 	} {
 		t.Run(fmt.Sprintf("%s-%dx%d", id.Algorithm, id.Width, id.Height), func(t *testing.T) {
-			e := newPlayEnv(t)
+			e := newEnv(t, envOptions{path: tempDB(t)})
 			m := mustMaze(t, id)
 			path := mazecore.Solve(m)
 			msg, g := e.start(t, id, "u1")
 			clicks := 0
-			for g.Status == store.GamePlaying {
-				e.clock.Advance(3 * time.Second)
-				b := button(t, msg, dirActions[solutionDir(t, path, mazecore.Point{X: g.X, Y: g.Y})])
-				if b.Disabled {
-					t.Fatalf("the way on is disabled at (%d,%d)", g.X, g.Y)
-				}
-				rec := e.press(t, b.CustomID, "u1")
-				msg = onlyUpdate(t, rec)
+			var last *recorder
+			msg, g = e.win(t, msg, g, 3*time.Second, func(rec *recorder, g play.Record) {
 				clicks++
-				g = e.game(t, g.ID)
+				last = rec
 				if g.Clicks != clicks || g.Seq != clicks {
 					t.Fatalf("after %d clicks the game has clicks=%d seq=%d", clicks, g.Clicks, g.Seq)
 				}
-				if g.Status == store.GamePlaying {
-					checkGameMessage(t, msg, g)
-				} else if !showsWhole(m) {
-					if len(rec.follows) != 1 || len(rec.follows[0].Files) != 1 || !rec.follows[0].Ephemeral {
-						t.Fatalf("followups=%+v, want one private PNG of the whole maze", rec.follows)
-					}
-					if _, err := png.Decode(bytes.NewReader(rec.follows[0].Files[0].Data)); err != nil {
-						t.Fatal(err)
-					}
+				if g.Status == play.Playing {
+					checkGameMessage(t, rec.updates[0], g)
+				}
+			})
+			if !showsWhole(m) {
+				if len(last.follows) != 1 || len(last.follows[0].Files) != 1 || !last.follows[0].Ephemeral {
+					t.Fatalf("followups=%+v, want one private PNG of the whole maze", last.follows)
+				}
+				if _, err := png.Decode(bytes.NewReader(last.follows[0].Files[0].Data)); err != nil {
+					t.Fatal(err)
 				}
 			}
 			cells := (len(path) + 1) / 2
-			if g.Status != store.GameWon || clicks >= cells {
-				t.Fatalf("status=%s after %d clicks, want won in fewer than %d", g.Status, clicks, cells)
+			if clicks >= cells {
+				t.Fatalf("won after %d clicks, want fewer than %d", clicks, cells)
 			}
 			elapsed := time.Duration(clicks) * 3 * time.Second
-			want := fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · %s · efficiency 100 %%", clicks, len(path)-1, formatElapsed(elapsed))
+			want := fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · %s · efficiency 100 %%", clicks, len(path)-1, formatDuration(elapsed, false))
 			if !strings.Contains(msg.Content, want) {
 				t.Fatalf("final message lacks %q:\n%s", want, msg.Content)
 			}
@@ -431,17 +262,13 @@ func TestPlayScripted(t *testing.T) {
 			if n := utf8.RuneCountInString(msg.Content); n > MaxContent {
 				t.Fatalf("final message of %d code points", n)
 			}
-			if grid := gridOf(msg.Content); len(grid) == 0 || !strings.Contains(msg.Content, render.DefaultTheme.Player) {
+			if grid := testkit.Grid(msg.Content); len(grid) == 0 || !strings.Contains(msg.Content, render.DefaultTheme.Player) {
 				t.Fatalf("final message shows no maze:\n%s", msg.Content)
 			}
-			runs, err := e.db.Finishes(context.Background(), id.String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantRun := store.Finish{UserID: "u1", GuildID: "g1", MazeID: id.String(), Clicks: clicks, Tiles: len(path) - 1,
+			wantRun := play.Result{UserID: "u1", GuildID: "g1", MazeID: id, Clicks: clicks, Tiles: len(path) - 1,
 				Elapsed: elapsed, FinishedAt: e.clock.Now()}
-			if len(runs) != 1 || runs[0] != wantRun {
-				t.Fatalf("finishes=%+v, want [%+v]", runs, wantRun)
+			if runs := e.results(t, id); len(runs) != 1 || runs[0] != wantRun {
+				t.Fatalf("results=%+v, want [%+v]", runs, wantRun)
 			}
 			// The finished game's buttons are stale now.
 			if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, g.ID, g.Seq, actEast, "u1"), "u1")); !strings.Contains(msg, "over") {
@@ -453,13 +280,13 @@ func TestPlayScripted(t *testing.T) {
 
 // TestPlayWanderEfficiency: detours cost efficiency and time shows.
 func TestPlayWanderEfficiency(t *testing.T) {
-	e := newPlayEnv(t)
+	e := newEnv(t, envOptions{})
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 11}
 	m := mustMaze(t, id)
 	path := mazecore.Solve(m)
 	msg, g := e.start(t, id, "u1")
 	rng := rand.New(rand.NewPCG(1, 2))
-	for g.Status == store.GamePlaying {
+	for g.Status == play.Playing {
 		var open []discordgo.Button
 		for _, a := range []byte{actNorth, actEast, actSouth, actWest} {
 			if b := button(t, msg, a); !b.Disabled {
@@ -470,16 +297,19 @@ func TestPlayWanderEfficiency(t *testing.T) {
 		msg = onlyUpdate(t, e.press(t, open[rng.IntN(len(open))].CustomID, "u1"))
 		g = e.game(t, g.ID)
 	}
-	want := fmt.Sprintf("efficiency %d %%", efficiency(len(path)-1, g.Tiles))
+	want := fmt.Sprintf("efficiency %d %%", play.Efficiency(len(path)-1, g.Tiles))
 	if g.Tiles <= len(path)-1 || !strings.Contains(msg.Content, want) {
 		t.Fatalf("tiles=%d (shortest %d), message:\n%s\nwant %q", g.Tiles, len(path)-1, msg.Content, want)
+	}
+	if elapsed := formatDuration(g.FinishedAt.Sub(g.StartedAt), false); !strings.Contains(msg.Content, "· "+elapsed+" ·") {
+		t.Fatalf("final message lacks the time %s:\n%s", elapsed, msg.Content)
 	}
 }
 
 func TestPlayGiveUp(t *testing.T) {
 	for _, size := range []int{21, 41} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
-			e := newPlayEnv(t)
+			e := newEnv(t, envOptions{path: tempDB(t)})
 			id := mazecore.ID{Algorithm: mazecore.Digging, Width: size, Height: size, Seed: 4}
 			msg, g := e.start(t, id, "u1")
 			rec := e.press(t, button(t, msg, actGiveUp).CustomID, "u1")
@@ -491,7 +321,7 @@ func TestPlayGiveUp(t *testing.T) {
 			if showsWhole(m) {
 				// Every solution tile but the ends (start, goal; the player
 				// stands on the start) shows as path.
-				grid := gridOf(final.Content)
+				grid := testkit.Grid(final.Content)
 				for _, p := range mazecore.Solve(m) {
 					if p != m.Start() && p != m.Goal() && grid[p.Y][p.X] != render.DefaultTheme.Path {
 						t.Fatalf("solution tile %v shows %s", p, grid[p.Y][p.X])
@@ -500,10 +330,10 @@ func TestPlayGiveUp(t *testing.T) {
 			} else if len(rec.follows) != 1 || len(rec.follows[0].Files) != 1 {
 				t.Fatalf("followups=%+v, want the solution as a PNG", rec.follows)
 			}
-			if g = e.game(t, g.ID); g.Status != store.GameGaveUp || g.FinishedAt.IsZero() {
-				t.Fatalf("game %+v, want gave_up", g)
+			if g = e.game(t, g.ID); g.Status != play.GaveUp || g.FinishedAt.IsZero() {
+				t.Fatalf("game %+v, want gave up", g)
 			}
-			if runs, _ := e.db.Finishes(context.Background(), id.String()); len(runs) != 0 {
+			if runs := e.results(t, id); len(runs) != 0 {
 				t.Fatalf("giving up recorded %+v", runs)
 			}
 			checkRefusal(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
@@ -512,7 +342,7 @@ func TestPlayGiveUp(t *testing.T) {
 }
 
 func TestPlayMap(t *testing.T) {
-	e := newPlayEnv(t)
+	e := newEnv(t, envOptions{})
 	msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 1}, "u1")
 	rec := e.press(t, button(t, msg, actMap).CustomID, "u1")
 	if len(rec.replies) != 1 || len(rec.updates) != 0 || !rec.replies[0].Ephemeral || len(rec.replies[0].Files) != 1 {
@@ -529,7 +359,7 @@ func TestPlayMap(t *testing.T) {
 // TestPlayForged: a button changed in any way, or pressed by someone else,
 // is refused and changes nothing.
 func TestPlayForged(t *testing.T) {
-	e := newPlayEnv(t)
+	e := newEnv(t, envOptions{})
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9}
 	msg, g := e.start(t, id, "u1")
 	_, other := e.start(t, id, "u1") // a real game id to point a forgery at
@@ -621,7 +451,7 @@ func TestPlayStale(t *testing.T) {
 		return discordgo.Button{}
 	}
 	t.Run("OKOldSeqShowsCurrent", func(t *testing.T) {
-		e := newPlayEnv(t)
+		e := newEnv(t, envOptions{})
 		msg, g := e.start(t, id, "u1")
 		b := firstOpen(t, msg)
 		moved := onlyUpdate(t, e.press(t, b.CustomID, "u1"))
@@ -638,12 +468,12 @@ func TestPlayStale(t *testing.T) {
 		checkGameMessage(t, again, after)
 		// Give up from the old message is stale too.
 		onlyUpdate(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
-		if now := e.game(t, g.ID); now.Status != store.GamePlaying {
+		if now := e.game(t, g.ID); now.Status != play.Playing {
 			t.Fatalf("a stale Give up ended the game")
 		}
 	})
 	t.Run("OKBlockedDirection", func(t *testing.T) {
-		e := newPlayEnv(t)
+		e := newEnv(t, envOptions{})
 		msg, g := e.start(t, id, "u1")
 		north := button(t, msg, actNorth) // the start is on the top row
 		if !north.Disabled {
@@ -655,7 +485,7 @@ func TestPlayStale(t *testing.T) {
 		}
 	})
 	t.Run("ErrFinished", func(t *testing.T) {
-		e := newPlayEnv(t)
+		e := newEnv(t, envOptions{})
 		msg, _ := e.start(t, id, "u1")
 		onlyUpdate(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
 		if msg := checkRefusal(t, e.press(t, firstOpen(t, msg).CustomID, "u1")); !strings.Contains(msg, "game is over") || !strings.Contains(msg, "Play") {
@@ -663,9 +493,9 @@ func TestPlayStale(t *testing.T) {
 		}
 	})
 	t.Run("ErrExpired", func(t *testing.T) {
-		e := newPlayEnv(t)
+		e := newEnv(t, envOptions{})
 		msg, g := e.start(t, id, "u1")
-		e.clock.Advance(gameTTL + time.Minute)
+		e.clock.Advance(play.TTL + time.Minute)
 		if msg := checkRefusal(t, e.press(t, firstOpen(t, msg).CustomID, "u1")); !strings.Contains(msg, "expired") {
 			t.Fatalf("refusal %q, want expired", msg)
 		}
@@ -674,7 +504,7 @@ func TestPlayStale(t *testing.T) {
 		}
 	})
 	t.Run("ErrUnknownGame", func(t *testing.T) {
-		e := newPlayEnv(t)
+		e := newEnv(t, envOptions{})
 		if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, 777, 0, actEast, "u1"), "u1")); !strings.Contains(msg, "game is over") {
 			t.Fatalf("refusal %q, want game over", msg)
 		}
@@ -686,12 +516,7 @@ func TestPlayStale(t *testing.T) {
 // ends exactly where its own clicks lead.
 func TestPlayConcurrent(t *testing.T) {
 	const players, clicks = 50, 25
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "mazebot.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	e := newPlayEnvOn(db)
+	e := newEnv(t, envOptions{path: tempDB(t)})
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 50}
 	m := mustMaze(t, id)
 
@@ -706,15 +531,18 @@ func TestPlayConcurrent(t *testing.T) {
 					return fmt.Errorf("%s: Play answered %+v", user, rec.replies)
 				}
 				msg := rec.replies[0]
-				model := newPlay(m)
+				model, err := play.New(m, play.Record{UserID: user}, e.clock.Now())
+				if err != nil {
+					return err
+				}
 				rng := rand.New(rand.NewPCG(uint64(i), 99))
 				for range clicks {
-					if model.won() {
+					if model.Status != play.Playing {
 						break
 					}
 					var dirs []mazecore.Dir
 					for _, d := range mazecore.Dirs {
-						if model.canGo(d) {
+						if model.CanGo(d) {
 							dirs = append(dirs, d)
 						}
 					}
@@ -730,17 +558,19 @@ func TestPlayConcurrent(t *testing.T) {
 						return fmt.Errorf("%s: move answered updates=%+v replies=%+v", user, rec.updates, rec.replies)
 					}
 					msg = rec.updates[0]
-					model.move(d)
-					if want := fmt.Sprintf("clicks %d · tiles %d", model.clicks, model.tiles); !strings.Contains(msg.Content, want) {
+					if out, err := model.Apply(play.Action{Kind: play.Move, Dir: d, Seq: model.Seq}, e.clock.Now()); err != nil || out == play.Blocked || out == play.Stale {
+						return fmt.Errorf("%s: the model refused %v: %v, %v", user, d, out, err)
+					}
+					if want := fmt.Sprintf("clicks %d · tiles %d", model.Clicks, model.Tiles); !strings.Contains(msg.Content, want) {
 						return fmt.Errorf("%s: message says %q, want %q", user, strings.SplitN(msg.Content, "\n", 2)[0], want)
 					}
 				}
-				g, err := db.Game(context.Background(), gameIDOf(t, rec.replies[0]))
+				g, err := e.db.Game(context.Background(), gameIDOf(t, rec.replies[0]))
 				if err != nil {
 					return err
 				}
-				if g.UserID != user || g.X != model.pos.X || g.Y != model.pos.Y || g.Clicks != model.clicks || g.Tiles != model.tiles || !bytes.Equal(g.Trail, model.trail.bits) {
-					return fmt.Errorf("%s: stored game %+v, want the model at %v after %d clicks", user, g, model.pos, model.clicks)
+				if g.UserID != user || g.Pos != model.Pos || g.Clicks != model.Clicks || g.Tiles != model.Tiles || !bytes.Equal(g.Trail, model.Trail) {
+					return fmt.Errorf("%s: stored game %+v, want the model at %v after %d clicks", user, g, model.Pos, model.Clicks)
 				}
 				return nil
 			}()
@@ -758,27 +588,19 @@ func TestPlayConcurrent(t *testing.T) {
 // database; the game goes on from where it was, with the secret the first
 // process stored.
 func TestPlayRestart(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "mazebot.db")
-	gen := func() ([]byte, error) { return []byte(time.Now().String()), nil }
-	open := func() *playEnv {
-		db, err := sqlite.Open(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		secret, err := db.Secret(ctx, "play-hmac", gen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := newPlayEnvOn(db)
-		e.router = NewRouter(&Deps{Posts: &memPosts{}, Now: e.clock.Now, Games: db, Secret: secret})
-		return e
+	path := tempDB(t)
+	open := func() *env {
+		// Each process would make a key of its own: the stored one wins.
+		return newEnv(t, envOptions{path: path, secret: func() ([]byte, error) { return []byte(time.Now().String()), nil }})
 	}
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 2024}
-	path2 := mazecore.Solve(mustMaze(t, id))
-	step := func(e *playEnv, msg Reply, g store.Game) (Reply, store.Game) {
-		b := button(t, msg, dirActions[solutionDir(t, path2, mazecore.Point{X: g.X, Y: g.Y})])
-		msg = onlyUpdate(t, e.press(t, b.CustomID, "u1"))
+	solution := mazecore.Solve(mustMaze(t, id))
+	step := func(e *env, msg Reply, g play.Record) (Reply, play.Record) {
+		d, err := testkit.Toward(solution, g.Pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg = onlyUpdate(t, e.press(t, button(t, msg, dirActions[d]).CustomID, "u1"))
 		return msg, e.game(t, g.ID)
 	}
 
@@ -792,18 +614,15 @@ func TestPlayRestart(t *testing.T) {
 	}
 
 	second := open()
-	t.Cleanup(func() { second.db.Close() })
 	if got := second.game(t, g.ID); !reflect.DeepEqual(got, g) {
 		t.Fatalf("after the restart the game is %+v, want %+v", got, g)
 	}
 	next, after := step(second, msg, g)
-	if after.Clicks != g.Clicks+1 || after.Seq != g.Seq+1 || (after.X == g.X && after.Y == g.Y) {
+	if after.Clicks != g.Clicks+1 || after.Seq != g.Seq+1 || after.Pos == g.Pos {
 		t.Fatalf("after the restart a click made %+v from %+v", after, g)
 	}
 	checkGameMessage(t, next, after)
-	for after.Status == store.GamePlaying {
-		next, after = step(second, next, after)
-	}
+	next, _ = second.win(t, next, after, 0, nil)
 	if !strings.Contains(next.Content, "🏁 Solved in") {
 		t.Fatalf("final message:\n%s", next.Content)
 	}
@@ -814,23 +633,12 @@ func TestPlayRestart(t *testing.T) {
 func BenchmarkMove(b *testing.B) {
 	for _, kind := range []string{"memory", "file"} {
 		b.Run(kind, func(b *testing.B) {
-			var e *playEnv
-			if kind == "memory" {
-				e = newPlayEnv(b)
-			} else {
-				db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "mazebot.db"))
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.Cleanup(func() { db.Close() })
-				e = newPlayEnvOn(db)
+			var opts envOptions
+			if kind == "file" {
+				opts.path = tempDB(b)
 			}
-			id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 2024}
-			start := func() Reply {
-				rec := e.press(b, playPrefix+":"+id.String(), "u1")
-				return rec.replies[0]
-			}
-			msg := start()
+			e := newEnv(b, opts)
+			msg, _ := e.start(b, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 2024}, "u1")
 			// Go back and forth along one corridor: every click a real
 			// move that never reaches the goal.
 			dir := actEast
@@ -858,23 +666,48 @@ func BenchmarkMove(b *testing.B) {
 // TestGameCleanup: games past their retention are deleted by the ticker;
 // recent games stay.
 func TestGameCleanup(t *testing.T) {
-	e := newPlayEnv(t)
+	e := newEnv(t, envOptions{})
 	id := mazecore.ID{Algorithm: mazecore.BinaryTree, Width: 9, Height: 9, Seed: 1}
 	_, old := e.start(t, id, "u1")
-	e.clock.Advance(gameRetention - time.Hour)
+	e.clock.Advance(play.Retention - time.Hour)
 	_, recent := e.start(t, id, "u2")
 
 	e.clock.Advance(2 * time.Hour) // old is now past retention, recent is not
-	if err := e.router.Tick(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.db.Game(context.Background(), old.ID); !errors.Is(err, store.ErrNotFound) {
+	e.tick(t)
+	if _, err := e.db.Game(context.Background(), old.ID); !errors.Is(err, play.ErrNotFound) {
 		t.Fatalf("old game: err=%v, want ErrNotFound", err)
 	}
 	e.game(t, recent.ID) // still there
 
 	// A click on the deleted game's button is refused clearly.
-	if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, old.ID, 0, actEast, "u1"), "u1")); msg == "" {
-		t.Fatal("no refusal for a deleted game")
+	if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, old.ID, 0, actEast, "u1"), "u1")); !strings.Contains(msg, "game is over") {
+		t.Fatalf("refusal %q for a deleted game, want game over", msg)
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for _, tt := range []struct {
+		d      time.Duration
+		tenths bool
+		want   string
+	}{
+		{0, false, "0:00"}, {-time.Second, false, "0:00"}, {102*time.Second + 900*time.Millisecond, false, "1:42"},
+		{59 * time.Minute, false, "59:00"}, {time.Hour + 2*time.Minute + 3*time.Second, false, "1:02:03"},
+		{102*time.Second + 950*time.Millisecond, true, "1:42.9"}, {time.Hour + 50*time.Millisecond, true, "1:00:00.0"},
+	} {
+		if got := formatDuration(tt.d, tt.tenths); got != tt.want {
+			t.Errorf("formatDuration(%v, %v)=%q, want %q", tt.d, tt.tenths, got, tt.want)
+		}
+	}
+}
+
+func TestCompass(t *testing.T) {
+	p := mazecore.Point{X: 5, Y: 5}
+	for q, want := range map[mazecore.Point]string{
+		{X: 9, Y: 9}: "↘", {X: 1, Y: 1}: "↖", {X: 5, Y: 1}: "↑", {X: 9, Y: 5}: "→", {X: 1, Y: 9}: "↙", {X: 5, Y: 5}: "here",
+	} {
+		if got := compass(p, q); got != want {
+			t.Errorf("compass(%v, %v)=%q, want %q", p, q, got, want)
+		}
 	}
 }

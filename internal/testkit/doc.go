@@ -1,6 +1,7 @@
 // Package testkit holds the helpers that tests across mazebot's packages
-// share: a settable clock, a reader of emoji grids, and a scripted player
-// that walks a game to the goal along the solution.
+// share: a settable clock, a reader of emoji grids and a check of one
+// against its maze, and a scripted player that follows the solution to the
+// goal.
 //
 // It is imported only by tests. It may import mazecore and render (whose
 // theme the grids are drawn in), never commands, bot or a store: those

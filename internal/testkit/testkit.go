@@ -92,28 +92,83 @@ func Toward(path []mazecore.Point, pos mazecore.Point) (mazecore.Dir, error) {
 	return 0, fmt.Errorf("%v is off the solution path", pos)
 }
 
-// Walk plays a game shown whole to the goal along its solution: it finds
-// the player in content, presses the direction toward the goal, and goes
-// on from the message press returns until won says the game is won. It
-// gives up after as many clicks as the path has tiles.
-func Walk(m *mazecore.Maze, content string, won func(string) bool, press func(mazecore.Dir) (string, error)) (clicks int, last string, err error) {
+// Follow plays a game to the goal along m's solution: it asks where the
+// player stands, presses the direction toward the goal, and goes on until
+// won says the game is won. It gives up after as many presses as the path
+// has tiles. where may read the player off a message (Walk does) or off a
+// stored game, for a view that shows only a window of the maze.
+func Follow(m *mazecore.Maze, where func() (mazecore.Point, error), won func() bool, press func(mazecore.Dir) error) (presses int, err error) {
 	path := mazecore.Solve(m)
-	for !won(content) {
-		if clicks > len(path) {
-			return clicks, content, fmt.Errorf("no win after %d clicks:\n%s", clicks, content)
+	for !won() {
+		if presses > len(path) {
+			return presses, fmt.Errorf("no win after %d presses", presses)
 		}
-		pos, err := Player(content)
+		pos, err := where()
 		if err != nil {
-			return clicks, content, err
+			return presses, err
 		}
 		d, err := Toward(path, pos)
 		if err != nil {
-			return clicks, content, err
+			return presses, err
 		}
-		if content, err = press(d); err != nil {
-			return clicks, content, err
+		if err := press(d); err != nil {
+			return presses, err
 		}
-		clicks++
+		presses++
 	}
-	return clicks, content, nil
+	return presses, nil
+}
+
+// Walk plays a game shown whole to the goal along its solution: it finds
+// the player in content, presses the direction toward the goal, and goes on
+// from the message press returns until won says the game is won. It gives
+// up after as many clicks as the path has tiles.
+func Walk(m *mazecore.Maze, content string, won func(string) bool, press func(mazecore.Dir) (string, error)) (clicks int, last string, err error) {
+	clicks, err = Follow(m,
+		func() (mazecore.Point, error) { return Player(content) },
+		func() bool { return won(content) },
+		func(d mazecore.Dir) error {
+			var err error
+			content, err = press(d)
+			return err
+		})
+	if err != nil {
+		err = fmt.Errorf("%w:\n%s", err, content)
+	}
+	return clicks, content, err
+}
+
+// CheckGrid compares grid, an emoji grid and nothing else (every line a
+// row of tiles), with m tile by tile: the same size, and walls exactly
+// where m has them. With a path, it also wants the path emoji on exactly
+// the path's tiles between the start and the goal.
+func CheckGrid(grid string, m *mazecore.Maze, path []mazecore.Point) error {
+	onPath := map[mazecore.Point]bool{}
+	for _, p := range path {
+		onPath[p] = true
+	}
+	rows := Grid(grid)
+	if lines := strings.Count(grid, "\n") + 1; len(rows) != lines {
+		return fmt.Errorf("only %d of the %d lines are rows of tiles: %q", len(rows), lines, grid)
+	}
+	if len(rows) != m.Height() {
+		return fmt.Errorf("grid has %d rows, maze %d", len(rows), m.Height())
+	}
+	for y, row := range rows {
+		if len(row) != m.Width() {
+			return fmt.Errorf("row %d has %d tiles, want %d", y, len(row), m.Width())
+		}
+		for x, tile := range row {
+			p := mazecore.Point{X: x, Y: y}
+			if got, want := tile == render.DefaultTheme.Wall, m.Wall(x, y); got != want {
+				return fmt.Errorf("tile %v: wall=%v, maze says %v", p, got, want)
+			}
+			if path != nil && p != m.Start() && p != m.Goal() {
+				if got, want := tile == render.DefaultTheme.Path, onPath[p]; got != want {
+					return fmt.Errorf("tile %v: on path=%v, solver says %v", p, got, want)
+				}
+			}
+		}
+	}
+	return nil
 }

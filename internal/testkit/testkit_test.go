@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ func TestGridAndPlayer(t *testing.T) {
 }
 
 func TestToward(t *testing.T) {
-	path := []mazecore.Point{{1, 1}, {2, 1}, {3, 1}, {3, 2}, {3, 3}}
+	path := []mazecore.Point{{X: 1, Y: 1}, {X: 2, Y: 1}, {X: 3, Y: 1}, {X: 3, Y: 2}, {X: 3, Y: 3}}
 	for _, tc := range []struct {
 		pos  mazecore.Point
 		want mazecore.Dir
@@ -68,7 +69,7 @@ func TestToward(t *testing.T) {
 			t.Errorf("Toward(%v)=%v (%v), want %v", tc.pos, got, err, tc.want)
 		}
 	}
-	for _, off := range []mazecore.Point{{5, 5}, {3, 3}} { // off the path; the goal has no next
+	for _, off := range []mazecore.Point{{X: 5, Y: 5}, {X: 3, Y: 3}} { // off the path; the goal has no next
 		if _, err := Toward(path, off); err == nil {
 			t.Errorf("Toward(%v) found a way, want an error", off)
 		}
@@ -98,5 +99,94 @@ func TestWalk(t *testing.T) {
 	}
 	if _, _, err := Walk(m, "no grid", func(s string) bool { return strings.Contains(s, "won") }, nil); err == nil {
 		t.Fatal("Walk on a message without a player did not fail")
+	}
+}
+
+// TestFollow follows a model game whose position is read off the model
+// itself, as a test of a windowed view does off the stored game.
+func TestFollow(t *testing.T) {
+	m := mustMaze(t)
+	t.Run("OK", func(t *testing.T) {
+		pos := m.Start()
+		var walked []mazecore.Point
+		presses, err := Follow(m, func() (mazecore.Point, error) { return pos, nil }, func() bool { return pos == m.Goal() },
+			func(d mazecore.Dir) error {
+				dx, dy := d.Delta()
+				pos = mazecore.Point{X: pos.X + 2*dx, Y: pos.Y + 2*dy}
+				walked = append(walked, pos)
+				return nil
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := mazecore.Solve(m)
+		if want := (len(path) - 1) / 2; presses != want || len(walked) != want {
+			t.Fatalf("%d presses, %d cells walked; want one press a cell: %d", presses, len(walked), want)
+		}
+		for i, p := range walked {
+			if p != path[2*i+2] {
+				t.Fatalf("press %d led to %v, want the solution's cell %v", i+1, p, path[2*i+2])
+			}
+		}
+	})
+	t.Run("ErrNoProgress", func(t *testing.T) {
+		presses, err := Follow(m, func() (mazecore.Point, error) { return m.Start(), nil }, func() bool { return false },
+			func(mazecore.Dir) error { return nil })
+		if err == nil || presses != len(mazecore.Solve(m))+1 {
+			t.Fatalf("a press that never moves: %d presses, err %v; want to give up after the path's length", presses, err)
+		}
+	})
+	t.Run("ErrPress", func(t *testing.T) {
+		refused := errors.New("refused")
+		if _, err := Follow(m, func() (mazecore.Point, error) { return m.Start(), nil }, func() bool { return false },
+			func(mazecore.Dir) error { return refused }); !errors.Is(err, refused) {
+			t.Fatalf("err=%v, want the press's error", err)
+		}
+	})
+	t.Run("ErrWhere", func(t *testing.T) {
+		lost := errors.New("lost")
+		if _, err := Follow(m, func() (mazecore.Point, error) { return mazecore.Point{}, lost }, func() bool { return false }, nil); !errors.Is(err, lost) {
+			t.Fatalf("err=%v, want where's error", err)
+		}
+	})
+}
+
+func TestCheckGrid(t *testing.T) {
+	m := mustMaze(t)
+	path := mazecore.Solve(m)
+	draw := func(ov render.Overlay) string {
+		return render.EmojiString(m, render.DefaultTheme, ov, render.Window{})
+	}
+	t.Run("OK", func(t *testing.T) {
+		if err := CheckGrid(draw(render.Overlay{}), m, nil); err != nil {
+			t.Fatalf("the maze itself: %v", err)
+		}
+		if err := CheckGrid(draw(render.Overlay{Path: path}), m, path); err != nil {
+			t.Fatalf("the maze with its solution: %v", err)
+		}
+	})
+	whole := render.EmojiString(m, render.DefaultTheme, render.Overlay{}, render.Window{})
+	other, err := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Backtracking, Width: 11, Height: 11, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		content string
+		path    []mazecore.Point
+	}{
+		"ErrOtherMaze":  {render.EmojiString(other, render.DefaultTheme, render.Overlay{}, render.Window{}), nil},
+		"ErrNoPath":     {draw(render.Overlay{}), path},
+		"ErrPathShort":  {draw(render.Overlay{Path: path[:len(path)/2]}), path},
+		"ErrRowMissing": {whole[:strings.LastIndex(whole, "\n")], nil},
+		"ErrRowShort":   {strings.Replace(whole, "\n", "\n"+render.DefaultTheme.Wall, 1)[len(render.DefaultTheme.Wall):], nil},
+		"ErrNoGrid":     {"just text", nil},
+		"ErrTextAbove":  {"✅ header\n" + whole, nil},
+		"ErrTextBelow":  {whole + "\nfooter", nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := CheckGrid(tc.content, m, tc.path); err == nil {
+				t.Fatal("CheckGrid passed a grid that is not the maze")
+			}
+		})
 	}
 }

@@ -1,0 +1,633 @@
+package commands
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/contest"
+	"mazebot/internal/testkit"
+	"mazebot/mazecore"
+	"mazebot/play"
+	"mazebot/store/sqlite"
+)
+
+// recorder is a Responder that keeps every call, in place of Discord.
+type recorder struct {
+	mu       sync.Mutex
+	deferred []bool
+	replies  []Reply
+	updates  []Reply
+	follows  []Reply
+}
+
+func (r *recorder) Defer(_ context.Context, ephemeral bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.deferred = append(r.deferred, ephemeral)
+	return nil
+}
+
+func (r *recorder) Reply(_ context.Context, reply Reply) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.replies) > 0 {
+		return errors.New("already replied")
+	}
+	r.replies = append(r.replies, reply)
+	return nil
+}
+
+func (r *recorder) Update(_ context.Context, reply Reply) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.updates = append(r.updates, reply)
+	return nil
+}
+
+func (r *recorder) Followup(_ context.Context, reply Reply) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.follows = append(r.follows, reply)
+	return nil
+}
+
+// poster is the tests' Discord channels: a Poster that keeps every
+// message and edit, and fails on demand.
+type poster struct {
+	mu       sync.Mutex
+	next     int
+	messages map[string]*posted // by message ID
+	order    []string
+	fail     error  // what Post returns while set
+	onEdit   func() // if set, runs before each edit is recorded
+}
+
+// posted is one channel message and its later versions.
+type posted struct {
+	channel string
+	id      string
+	reply   Reply   // as posted
+	edits   []Reply // later versions, oldest first
+}
+
+func (p *poster) Post(_ context.Context, channelID string, r Reply) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.fail != nil {
+		return "", p.fail
+	}
+	if p.messages == nil {
+		p.messages = map[string]*posted{}
+	}
+	p.next++
+	id := fmt.Sprintf("msg%d", p.next)
+	p.messages[id] = &posted{channel: channelID, id: id, reply: r}
+	p.order = append(p.order, id)
+	return id, nil
+}
+
+func (p *poster) Edit(_ context.Context, channelID, messageID string, r Reply) error {
+	if p.onEdit != nil {
+		p.onEdit()
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m := p.messages[messageID]
+	if m == nil || m.channel != channelID {
+		return fmt.Errorf("edit: no message %s in channel %s", messageID, channelID)
+	}
+	m.edits = append(m.edits, r)
+	return nil
+}
+
+// failWith makes the posts fail with err; nil lets them through again.
+func (p *poster) failWith(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.fail = err
+}
+
+// all lists every message, oldest first.
+func (p *poster) all() []posted { return p.in("") }
+
+// in lists the messages of a channel ("" for all), oldest first.
+func (p *poster) in(channelID string) []posted {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []posted
+	for _, id := range p.order {
+		if m := p.messages[id]; channelID == "" || m.channel == channelID {
+			out = append(out, *m)
+		}
+	}
+	return out
+}
+
+func (p *poster) message(id string) posted {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if m := p.messages[id]; m != nil {
+		return *m
+	}
+	return posted{}
+}
+
+// current is the message as it now reads.
+func (m posted) current() Reply {
+	if len(m.edits) > 0 {
+		return m.edits[len(m.edits)-1]
+	}
+	return m.reply
+}
+
+// testSecret signs the buttons of every env unless a test stores another.
+var testSecret = []byte("test secret, not for production")
+
+// testNow is when an env's clock starts unless a test says otherwise.
+var testNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// envOptions change what newEnv builds; the zero value is a fresh
+// in-memory store, a new clock at testNow and new channels.
+type envOptions struct {
+	// path is a database file, for several processes on one database, a
+	// restart, or reading back what no store method lists; "" is a fresh
+	// in-memory database.
+	path   string
+	now    time.Time      // the start of a new clock; zero: testNow
+	clock  *testkit.Clock // shared by the envs of one test; nil: a new one
+	poster *poster        // likewise; nil: new channels
+	seed   uint64         // the "random" maze seed; 0: 12345
+	// secret makes the button key stored in the database the first time,
+	// as app.go does with random bytes; nil stores testSecret.
+	secret func() ([]byte, error)
+	extra  []Feature // test-only commands
+}
+
+// env is one bot process in a test: the features built as app.go's wire
+// builds them, on a real SQLite store, a settable clock and a recording
+// Poster.
+type env struct {
+	db       *sqlite.DB
+	path     string
+	clock    *testkit.Clock
+	poster   *poster
+	contests contest.Contests
+	games    *play.Service
+	mazes    *Mazes
+	router   *Router
+}
+
+func newEnv(tb testing.TB, opts envOptions) *env {
+	tb.Helper()
+	ctx := context.Background()
+	path := opts.path
+	if path == "" {
+		path = sqlite.Memory
+	}
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	e := &env{db: db, path: opts.path, clock: opts.clock, poster: opts.poster}
+	if e.clock == nil {
+		now := opts.now
+		if now.IsZero() {
+			now = testNow
+		}
+		e.clock = testkit.NewClock(now)
+	}
+	if e.poster == nil {
+		e.poster = &poster{}
+	}
+	seed := opts.seed
+	if seed == 0 {
+		seed = 12345
+	}
+	newSecret := opts.secret
+	if newSecret == nil {
+		newSecret = func() ([]byte, error) { return testSecret, nil }
+	}
+	secret, err := db.Secret(ctx, "play-hmac", newSecret)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	announcer := NewAnnouncer(e.poster, db, e.clock.Now)
+	e.contests = contest.Contests{
+		Dailies: contest.NewDailies(db, announcer, e.clock.Now, log),
+		Events:  contest.NewEvents(db, announcer, e.clock.Now, log),
+	}
+	e.games = play.NewService(db, e.clock.Now)
+	playFeature, err := NewPlay(e.games, e.contests, secret, log)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e.mazes = NewMazes(db, e.contests, func() uint64 { return seed }, e.clock.Now)
+	features := append([]Feature{
+		e.mazes,
+		playFeature,
+		NewEvents(e.contests.Events, func() uint64 { return seed }),
+		NewDaily(e.contests.Dailies, db, e.clock.Now),
+		Help{},
+	}, opts.extra...)
+	e.router = NewRouter(log, features...)
+	return e
+}
+
+// tempDB is a database file for the envs of one test.
+func tempDB(tb testing.TB) string { return filepath.Join(tb.TempDir(), "mazebot.db") }
+
+// tickErr runs the scheduler's tickers once, in app.go's order.
+func (e *env) tickErr(ctx context.Context) error {
+	_, cleanup := e.games.Cleanup(ctx)
+	events := e.contests.Events.Tick(ctx)
+	dailies := e.contests.Dailies.Tick(ctx)
+	return errors.Join(cleanup, events, dailies)
+}
+
+func (e *env) tick(tb testing.TB) {
+	tb.Helper()
+	if err := e.tickErr(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// send dispatches an interaction and records the answer.
+func (e *env) send(tb testing.TB, ix *discordgo.Interaction) *recorder {
+	tb.Helper()
+	rec := &recorder{}
+	e.router.Dispatch(context.Background(), ix, rec)
+	return rec
+}
+
+// press clicks a button as user in ch1.
+func (e *env) press(tb testing.TB, customID, user string) *recorder {
+	tb.Helper()
+	return e.pressIn(tb, "ch1", customID, user)
+}
+
+// pressIn clicks a button as user in channel.
+func (e *env) pressIn(tb testing.TB, channel, customID, user string) *recorder {
+	tb.Helper()
+	return e.send(tb, buttonIx(tb, channel, customID, user))
+}
+
+// start presses Play under maze id as user in ch1 and returns the game
+// message and the stored game.
+func (e *env) start(tb testing.TB, id mazecore.ID, user string) (Reply, play.Record) {
+	tb.Helper()
+	return e.startIn(tb, "ch1", id, user)
+}
+
+func (e *env) startIn(tb testing.TB, channel string, id mazecore.ID, user string) (Reply, play.Record) {
+	tb.Helper()
+	rec := e.pressIn(tb, channel, playPrefix+":"+id.String(), user)
+	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || len(rec.updates) != 0 {
+		tb.Fatalf("Play answered replies=%+v updates=%+v, want one ephemeral reply", rec.replies, rec.updates)
+	}
+	msg := rec.replies[0]
+	checkCustomIDs(tb, msg)
+	return msg, e.game(tb, gameIDOf(tb, msg))
+}
+
+func (e *env) game(tb testing.TB, id int64) play.Record {
+	tb.Helper()
+	g, err := e.db.Game(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// win plays game g to the goal along the solution as its owner, in its
+// channel, step apart on the clock per click. The player's tile is read
+// off the stored game, so windowed views play too. Every click must
+// update the game message; check, if set, also sees each click's answer
+// and the game after it.
+func (e *env) win(tb testing.TB, msg Reply, g play.Record, step time.Duration, check func(rec *recorder, g play.Record)) (Reply, play.Record) {
+	tb.Helper()
+	_, err := testkit.Follow(mustMaze(tb, g.MazeID),
+		func() (mazecore.Point, error) { return g.Pos, nil },
+		func() bool { return g.Status != play.Playing },
+		func(d mazecore.Dir) error {
+			b := button(tb, msg, dirActions[d])
+			if b.Disabled {
+				return fmt.Errorf("the way on (%v) is disabled at %v", d, g.Pos)
+			}
+			e.clock.Advance(step)
+			rec := e.pressIn(tb, g.ChannelID, b.CustomID, g.UserID)
+			msg = onlyUpdate(tb, rec)
+			g = e.game(tb, g.ID)
+			if check != nil {
+				check(rec, g)
+			}
+			return nil
+		})
+	if err != nil {
+		tb.Fatalf("game %d: %v", g.ID, err)
+	}
+	if g.Status != play.Won {
+		tb.Fatalf("game %d ended %s, want won", g.ID, g.Status)
+	}
+	return msg, g
+}
+
+// play starts a game on maze id as user in channel and wins it.
+func (e *env) play(tb testing.TB, channel string, id mazecore.ID, user string, step time.Duration) Reply {
+	tb.Helper()
+	msg, g := e.startIn(tb, channel, id, user)
+	final, _ := e.win(tb, msg, g, step, nil)
+	return final
+}
+
+// results reads the stored results of a maze straight from the database
+// file: no store method lists the results outside a contest.
+func (e *env) results(tb testing.TB, id mazecore.ID) []play.Result {
+	tb.Helper()
+	var out []play.Result
+	e.query(tb, func(rows *sql.Rows) error {
+		var (
+			r             play.Result
+			maze          string
+			elapsed, done int64
+		)
+		if err := rows.Scan(&r.UserID, &r.GuildID, &maze, &r.Contest, &r.Clicks, &r.Tiles, &elapsed, &done); err != nil {
+			return err
+		}
+		var err error
+		r.MazeID, err = mazecore.Parse(maze)
+		r.Elapsed, r.FinishedAt = time.Duration(elapsed)*time.Millisecond, time.UnixMilli(done).UTC()
+		out = append(out, r)
+		return err
+	}, `SELECT user_id, guild_id, maze_id, context, clicks, tiles, elapsed_ms, finished_at FROM finishes WHERE maze_id = ? ORDER BY id`, id.String())
+	return out
+}
+
+// postCount counts the mazes recorded as shown, in every channel.
+func (e *env) postCount(tb testing.TB) int {
+	tb.Helper()
+	var n int
+	e.query(tb, func(rows *sql.Rows) error { return rows.Scan(&n) }, `SELECT count(*) FROM posts`)
+	return n
+}
+
+// query reads the env's database file with q, calling scan on each row.
+func (e *env) query(tb testing.TB, scan func(*sql.Rows) error, q string, args ...any) {
+	tb.Helper()
+	if e.path == "" {
+		tb.Fatal("reading the database directly needs an env on a file (envOptions.path)")
+	}
+	raw, err := sql.Open("sqlite", e.path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer raw.Close()
+	rows, err := raw.QueryContext(context.Background(), q, args...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// testCommands is a feature of test-only commands.
+type testCommands []Command
+
+func (c testCommands) Commands() []Command   { return c }
+func (testCommands) Components() []Component { return nil }
+
+// slash builds an application command interaction the way discordgo decodes
+// one from the gateway (through JSON, so option values are float64).
+func slash(tb testing.TB, name string, opts map[string]any) *discordgo.Interaction {
+	tb.Helper()
+	return decodeInteraction(tb, map[string]any{
+		"type": discordgo.InteractionApplicationCommand,
+		"data": map[string]any{"id": "c1", "name": name, "type": 1, "options": optionList(opts)},
+	})
+}
+
+// subcommandIx builds /name sub with options, from member user with the
+// given permissions (a decimal string, as Discord sends it).
+func subcommandIx(tb testing.TB, name, sub string, opts map[string]any, user, perms string) *discordgo.Interaction {
+	tb.Helper()
+	return decodeInteraction(tb, map[string]any{
+		"type":   discordgo.InteractionApplicationCommand,
+		"member": map[string]any{"user": map[string]any{"id": user, "username": user}, "permissions": perms},
+		"data": map[string]any{"id": "c-" + name, "name": name, "type": 1, "options": []map[string]any{
+			{"name": sub, "type": discordgo.ApplicationCommandOptionSubCommand, "options": optionList(opts)},
+		}},
+	})
+}
+
+// optionList types the options as Discord does: "channel" a channel,
+// whole numbers integers, the rest strings.
+func optionList(opts map[string]any) []map[string]any {
+	var options []map[string]any
+	for k, v := range opts {
+		typ := discordgo.ApplicationCommandOptionString
+		if k == "channel" {
+			typ = discordgo.ApplicationCommandOptionChannel
+		} else if _, ok := v.(int); ok {
+			typ = discordgo.ApplicationCommandOptionInteger
+		}
+		options = append(options, map[string]any{"name": k, "type": typ, "value": v})
+	}
+	return options
+}
+
+// dmIx builds /name in a DM, with the options given as Discord sends them.
+func dmIx(tb testing.TB, name string, options []map[string]any) *discordgo.Interaction {
+	tb.Helper()
+	return decodeInteraction(tb, map[string]any{
+		"type": discordgo.InteractionApplicationCommand, "guild_id": "", "member": nil,
+		"user": map[string]any{"id": "u1", "username": "ada"},
+		"data": map[string]any{"id": "c1", "name": name, "type": 1, "options": options},
+	})
+}
+
+// buttonIx is a click on a button by user in channel.
+func buttonIx(tb testing.TB, channel, customID, user string) *discordgo.Interaction {
+	tb.Helper()
+	return decodeInteraction(tb, map[string]any{
+		"type": discordgo.InteractionMessageComponent, "channel_id": channel,
+		"member": map[string]any{"user": map[string]any{"id": user, "username": "player"}, "permissions": "0"},
+		"data":   map[string]any{"custom_id": customID, "component_type": 2},
+	})
+}
+
+// messageCommand is "Solve this maze" on the message target.
+func messageCommand(tb testing.TB, target map[string]any) *discordgo.Interaction {
+	tb.Helper()
+	return decodeInteraction(tb, map[string]any{
+		"type": discordgo.InteractionApplicationCommand,
+		"data": map[string]any{"id": "c2", "name": solveMessageCommandName, "type": 3, "target_id": "m1",
+			"resolved": map[string]any{"messages": map[string]any{"m1": target}}},
+	})
+}
+
+// botMessage is a message of the bot's (author "app") in ch1, showing r.
+func botMessage(r Reply) map[string]any {
+	return map[string]any{"id": "m1", "channel_id": "ch1", "content": r.Content, "author": map[string]any{"id": "app", "bot": true}, "components": r.Components}
+}
+
+// decodeInteraction builds an interaction in g1/ch1 from u1 (a member
+// without permissions), with fields replacing those defaults.
+func decodeInteraction(tb testing.TB, fields map[string]any) *discordgo.Interaction {
+	tb.Helper()
+	base := map[string]any{
+		"id": "i1", "application_id": "app", "token": "tok", "guild_id": "g1", "channel_id": "ch1", "locale": "en-US",
+		"member": map[string]any{"user": map[string]any{"id": "u1", "username": "ada"}, "permissions": "0"},
+	}
+	for k, v := range fields {
+		base[k] = v
+	}
+	raw, err := json.Marshal(base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var ix discordgo.Interaction
+	if err := json.Unmarshal(raw, &ix); err != nil {
+		tb.Fatalf("decode interaction: %v", err)
+	}
+	return &ix
+}
+
+// checkRefusal asserts one ephemeral warning and nothing else.
+func checkRefusal(tb testing.TB, rec *recorder) string {
+	tb.Helper()
+	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.HasPrefix(rec.replies[0].Content, "⚠️") {
+		tb.Fatalf("replies=%+v, want one ephemeral warning", rec.replies)
+	}
+	if strings.Contains(rec.replies[0].Content, "something went wrong") {
+		tb.Fatalf("refusal %q is the generic apology, want what is allowed", rec.replies[0].Content)
+	}
+	return rec.replies[0].Content
+}
+
+// checkSolution asserts one reply that is the spoilered solution of id.
+func checkSolution(tb testing.TB, rec *recorder, id mazecore.ID, ephemeral bool) {
+	tb.Helper()
+	if len(rec.replies) != 1 {
+		tb.Fatalf("replies=%+v, want one", rec.replies)
+	}
+	reply := rec.replies[0]
+	if reply.Ephemeral != ephemeral {
+		tb.Fatalf("ephemeral=%v, want %v", reply.Ephemeral, ephemeral)
+	}
+	header, grid, _ := strings.Cut(reply.Content, "\n")
+	m := mustMaze(tb, id)
+	path := mazecore.Solve(m)
+	if !strings.Contains(header, id.String()) || !strings.Contains(header, fmt.Sprintf("path %d tiles", len(path))) {
+		tb.Fatalf("header %q, want ID %s and path length %d", header, id, len(path))
+	}
+	inner, ok := strings.CutPrefix(grid, "||")
+	inner, ok2 := strings.CutSuffix(inner, "||")
+	if !ok || !ok2 {
+		tb.Fatalf("solution grid is not one spoiler: %q", grid)
+	}
+	if err := testkit.CheckGrid(inner, m, path); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func mustMaze(tb testing.TB, id mazecore.ID) *mazecore.Maze {
+	tb.Helper()
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// idInReply reads the maze ID a message names.
+func idInReply(tb testing.TB, r Reply) mazecore.ID {
+	tb.Helper()
+	m := idInContent.FindStringSubmatch(r.Content)
+	if m == nil {
+		tb.Fatalf("no maze ID in %q", r.Content)
+	}
+	id, err := mazecore.Parse(m[1])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}
+
+// buttons lists a message's buttons.
+func buttons(msg Reply) []discordgo.Button {
+	var out []discordgo.Button
+	for _, row := range msg.Components {
+		if r, ok := row.(discordgo.ActionsRow); ok {
+			for _, c := range r.Components {
+				if b, ok := c.(discordgo.Button); ok {
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// button finds the button of a move action ('n', 'g', …).
+func button(tb testing.TB, msg Reply, action byte) discordgo.Button {
+	tb.Helper()
+	for _, b := range buttons(msg) {
+		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[3] == string(action) {
+			return b
+		}
+	}
+	tb.Fatalf("no %q button in %+v", action, msg.Components)
+	return discordgo.Button{}
+}
+
+func gameIDOf(tb testing.TB, msg Reply) int64 {
+	tb.Helper()
+	var id int64
+	if _, err := fmt.Sscanf(strings.Split(button(tb, msg, actGiveUp).CustomID, ":")[1], "%d", &id); err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}
+
+var dirActions = map[mazecore.Dir]byte{mazecore.North: actNorth, mazecore.East: actEast, mazecore.South: actSouth, mazecore.West: actWest}
+
+// checkCustomIDs: Discord refuses a custom_id over 100 characters, or two
+// alike in one message.
+func checkCustomIDs(tb testing.TB, msg Reply) {
+	tb.Helper()
+	seen := map[string]bool{}
+	for _, b := range buttons(msg) {
+		if n := len(b.CustomID); n == 0 || n > 100 || seen[b.CustomID] {
+			tb.Fatalf("custom_id %q: length %d or repeated", b.CustomID, n)
+		}
+		seen[b.CustomID] = true
+	}
+}
+
+// onlyUpdate asserts a type-7 answer (Update) and nothing else.
+func onlyUpdate(tb testing.TB, rec *recorder) Reply {
+	tb.Helper()
+	if len(rec.updates) != 1 || len(rec.replies) != 0 {
+		tb.Fatalf("updates=%+v replies=%+v, want one update and no reply", rec.updates, rec.replies)
+	}
+	return rec.updates[0]
+}
