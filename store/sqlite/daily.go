@@ -14,8 +14,16 @@ import (
 // The stored spelling of the daily post states; the schema's CHECK lists them.
 var postStates = map[contest.PostState]string{contest.Posting: "posting", contest.Posted: "posted", contest.Failed: "failed"}
 
-// SaveDailySettings creates or replaces a server's daily challenge settings.
+// SaveDailySettings creates or replaces a server's daily challenge
+// settings. Settings that DailySettings could not read back (a post time
+// past 23:59, an unknown algorithm, a size no maze has) are refused.
 func (db *DB) SaveDailySettings(ctx context.Context, s contest.DailySettings) error {
+	if s.PostAt < 0 || s.PostAt >= 24*60 {
+		return fmt.Errorf("save daily settings of %s: post time %d minutes after midnight", s.GuildID, int(s.PostAt))
+	}
+	if err := (mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size}).Validate(); err != nil {
+		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
+	}
 	_, err := db.db.ExecContext(ctx, `
 		INSERT INTO daily_configs (guild_id, channel_id, post_at, time_zone, algorithm, size, enabled, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
