@@ -247,15 +247,19 @@ func (db *DB) Totals(ctx context.Context, guildID string, from, to contest.Date)
 	})
 }
 
+// solvedDatesSQL lists a member's days of one server: its daily keys are
+// a range of contexts.
+const solvedDatesSQL = `
+		SELECT DISTINCT context FROM finishes
+		WHERE context BETWEEN ? AND ? AND user_id = ?
+		ORDER BY 1 DESC`
+
 // SolvedDates lists the local dates, newest first and none after upTo, on
 // which a member finished the server's daily: what a streak is counted
 // from.
 func (db *DB) SolvedDates(ctx context.Context, guildID, userID string, upTo contest.Date) ([]contest.Date, error) {
 	what := fmt.Sprintf("daily dates of %s in %s", userID, guildID)
-	rows, err := db.db.QueryContext(ctx, `
-		SELECT DISTINCT context FROM finishes
-		WHERE context BETWEEN ? AND ? AND user_id = ?
-		ORDER BY 1 DESC`,
+	rows, err := db.db.QueryContext(ctx, solvedDatesSQL,
 		contest.DailyKey(guildID, contest.FirstDate).String(), contest.DailyKey(guildID, upTo).String(), userID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
