@@ -6,5 +6,9 @@
 //   - store/sqlite: embedded SQLite (modernc.org/sqlite, pure Go), the
 //     default that needs nothing.
 //
+// store/storetest holds the contract suite that every adapter's tests run
+// (storetest.Run), so all of them behave alike; it is imported by tests
+// only.
+//
 // The domain never imports an adapter; only main wires one in.
 package store

@@ -14,8 +14,16 @@ import (
 // The stored spelling of the daily post states; the schema's CHECK lists them.
 var postStates = map[contest.PostState]string{contest.Posting: "posting", contest.Posted: "posted", contest.Failed: "failed"}
 
-// SaveDailySettings creates or replaces a server's daily challenge settings.
+// SaveDailySettings creates or replaces a server's daily challenge
+// settings. Settings that DailySettings could not read back (a post time
+// past 23:59, an unknown algorithm, a size no maze has) are refused.
 func (db *DB) SaveDailySettings(ctx context.Context, s contest.DailySettings) error {
+	if s.PostAt < 0 || s.PostAt >= 24*60 {
+		return fmt.Errorf("save daily settings of %s: post time %d minutes after midnight", s.GuildID, int(s.PostAt))
+	}
+	if err := (mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size}).Validate(); err != nil {
+		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
+	}
 	_, err := db.db.ExecContext(ctx, `
 		INSERT INTO daily_configs (guild_id, channel_id, post_at, time_zone, algorithm, size, enabled, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -239,15 +247,19 @@ func (db *DB) Totals(ctx context.Context, guildID string, from, to contest.Date)
 	})
 }
 
+// solvedDatesSQL lists a member's days of one server: its daily keys are
+// a range of contexts.
+const solvedDatesSQL = `
+		SELECT DISTINCT context FROM finishes
+		WHERE context BETWEEN ? AND ? AND user_id = ?
+		ORDER BY 1 DESC`
+
 // SolvedDates lists the local dates, newest first and none after upTo, on
 // which a member finished the server's daily: what a streak is counted
 // from.
 func (db *DB) SolvedDates(ctx context.Context, guildID, userID string, upTo contest.Date) ([]contest.Date, error) {
 	what := fmt.Sprintf("daily dates of %s in %s", userID, guildID)
-	rows, err := db.db.QueryContext(ctx, `
-		SELECT DISTINCT context FROM finishes
-		WHERE context BETWEEN ? AND ? AND user_id = ?
-		ORDER BY 1 DESC`,
+	rows, err := db.db.QueryContext(ctx, solvedDatesSQL,
 		contest.DailyKey(guildID, contest.FirstDate).String(), contest.DailyKey(guildID, upTo).String(), userID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)

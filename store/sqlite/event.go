@@ -84,11 +84,16 @@ func (db *DB) RunningEventOnMaze(ctx context.Context, maze mazecore.ID) (contest
 		`WHERE maze_id = ? AND status = 'running' ORDER BY ends_at DESC, id DESC LIMIT 1`, maze.String())
 }
 
-// RunningEvents lists the running events, a handful at most however many
-// have ended (the index is partial).
+// runningEventsSQL reads the running events only, through the partial
+// index on their ends: ordered by id, SQLite preferred a scan of the whole
+// table in rowid order, every event ever held.
+const runningEventsSQL = `SELECT ` + eventColumns + ` FROM events WHERE status = 'running' ORDER BY ends_at, id`
+
+// RunningEvents lists the running events, soonest to end first: a handful
+// at most, however many have ended (the index is partial).
 func (db *DB) RunningEvents(ctx context.Context) ([]contest.Event, error) {
 	const what = "running events"
-	rows, err := db.db.QueryContext(ctx, `SELECT `+eventColumns+` FROM events WHERE status = 'running' ORDER BY id`)
+	rows, err := db.db.QueryContext(ctx, runningEventsSQL)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}

@@ -8,7 +8,10 @@ import "database/sql"
 func SQLDB(db *DB) *sql.DB { return db.db }
 
 const (
-	LastPostSQL      = lastPostSQL
-	PostByMessageSQL = postByMessageSQL
-	FinishesSQL      = finishesSQL
+	LastPostSQL       = lastPostSQL
+	GuildsWithMazeSQL = guildsWithMazeSQL
+	BestRunsSQL       = bestRunsSQL
+	DailyTotalsSQL    = dailyTotalsSQL
+	SolvedDatesSQL    = solvedDatesSQL
+	RunningEventsSQL  = runningEventsSQL
 )

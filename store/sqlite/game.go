@@ -25,8 +25,12 @@ func statusOf[K comparable](spellings map[K]string, s string) (K, error) {
 	return zero, fmt.Errorf("unknown status %q", s)
 }
 
-// CreateGame stores a new game and returns its id.
+// CreateGame stores a new game and returns its id. A game on a maze ID
+// that names no maze is refused: Game could not read it back.
 func (db *DB) CreateGame(ctx context.Context, g play.Record) (int64, error) {
+	if err := g.MazeID.Validate(); err != nil {
+		return 0, fmt.Errorf("create game for %s: %w", g.UserID, err)
+	}
 	res, err := db.db.ExecContext(ctx, `
 		INSERT INTO games (user_id, guild_id, channel_id, maze_id, context, x, y, clicks, tiles, trail,
 			seq, status, started_at, updated_at, finished_at)

@@ -54,12 +54,15 @@ func (db *DB) LastPost(ctx context.Context, channelID string) (contest.Post, err
 	return p, nil
 }
 
+// guildsWithMazeSQL reads the servers of a maze's posts, not DMs (guild "").
+const guildsWithMazeSQL = `
+		SELECT DISTINCT guild_id FROM posts WHERE maze_id = ? AND guild_id <> '' ORDER BY guild_id LIMIT ?`
+
 // GuildsWithMaze lists up to limit servers in which a maze was posted
 // (by /maze, /daily or the daily post).
 func (db *DB) GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error) {
 	what := "servers with maze " + maze.String()
-	rows, err := db.db.QueryContext(ctx, `
-		SELECT DISTINCT guild_id FROM posts WHERE maze_id = ? AND guild_id <> '' ORDER BY guild_id LIMIT ?`, maze.String(), limit)
+	rows, err := db.db.QueryContext(ctx, guildsWithMazeSQL, maze.String(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}

@@ -2,14 +2,45 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
+	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"mazebot/store"
+	"mazebot/contest"
+	"mazebot/mazecore"
+	"mazebot/play"
 	"mazebot/store/sqlite"
+	"mazebot/store/storetest"
 )
+
+// testMaze is a valid maze ID for the records these tests write.
+var testMaze = mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1}
+
+// TestContract runs the behaviour every store adapter shares on a file
+// database, each handle with its own pool on the same file, as two bot
+// processes have.
+func TestContract(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
+		path := filepath.Join(t.TempDir(), "mazebot.db")
+		return MustOpenFile(t, path), func(t *testing.T) storetest.Store { return MustOpenFile(t, path) }
+	})
+}
+
+// TestContractMemory runs it on the in-memory database the bot runs on
+// without a file. Such a database lives in one connection and has no
+// second handle, so another returns the same one: the races run between
+// goroutines sharing that connection.
+func TestContractMemory(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
+		db := MustOpen(t)
+		return db, func(*testing.T) storetest.Store { return db }
+	})
+}
 
 // MustOpen returns a fresh in-memory database, closed when the test ends.
 func MustOpen(tb testing.TB) *sqlite.DB {
@@ -144,7 +175,7 @@ func TestMigrate(t *testing.T) {
 		if got, want := len(applied), len(files); got != want {
 			t.Fatalf("len(migrations)=%v, want %v", got, want)
 		}
-		post := store.Post{MazeID: "m1", ChannelID: "c1", MessageID: "msg1", PostedAt: time.UnixMilli(1).UTC()}
+		post := contest.Post{MazeID: testMaze, ChannelID: "c1", MessageID: "msg1", PostedAt: time.UnixMilli(1).UTC()}
 		if err := db.AddPost(ctx, post); err != nil {
 			t.Fatal(err)
 		}
@@ -162,6 +193,54 @@ func TestMigrate(t *testing.T) {
 			t.Fatal(err)
 		} else if got != post {
 			t.Fatalf("LastPost=%+v, want %+v", got, post)
+		}
+	})
+
+	// 0006 drops posts.author_id from a database made before it, keeping
+	// the posts.
+	t.Run("OK/PostsAuthorDropped", func(t *testing.T) {
+		ctx := context.Background()
+		path := filepath.Join(t.TempDir(), "mazebot.db")
+		raw, err := sql.Open("sqlite", path) // the driver store/sqlite registers
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		if _, err := raw.Exec(`CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT`); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if filepath.Base(f) >= "0006" {
+				break
+			}
+			buf, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := raw.Exec(string(buf)); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if _, err := raw.Exec(`INSERT INTO migrations (name, applied_at) VALUES (?, 0)`, filepath.Base(f)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := raw.Exec(`INSERT INTO posts (maze_id, guild_id, channel_id, message_id, author_id, posted_at)
+			VALUES (?, 'g1', 'c1', 'msg1', 'u1', 1)`, testMaze.String()); err != nil {
+			t.Fatal(err)
+		}
+		if err := raw.Close(); err != nil {
+			t.Fatal(err)
+		}
+
+		db := MustOpenFile(t, path)
+		if got := columns(t, db, "posts"); slices.Contains(got, "author_id") || !slices.Contains(got, "message_id") {
+			t.Fatalf("posts columns=%v, want message_id and no author_id", got)
+		}
+		want := contest.Post{MazeID: testMaze, GuildID: "g1", ChannelID: "c1", MessageID: "msg1", PostedAt: time.UnixMilli(1).UTC()}
+		if got, err := db.LastPost(ctx, "c1"); err != nil {
+			t.Fatal(err)
+		} else if got != want {
+			t.Fatalf("LastPost=%+v, want the post made before the migration, %+v", got, want)
 		}
 	})
 
@@ -184,7 +263,19 @@ func TestMigrate(t *testing.T) {
 // migrations lists the migrations table as "name@applied_at", in name order.
 func migrations(tb testing.TB, db *sqlite.DB) []string {
 	tb.Helper()
-	rows, err := sqlite.SQLDB(db).Query(`SELECT name || '@' || applied_at FROM migrations ORDER BY name`)
+	return texts(tb, db, `SELECT name || '@' || applied_at FROM migrations ORDER BY name`)
+}
+
+// columns lists a table's columns.
+func columns(tb testing.TB, db *sqlite.DB, table string) []string {
+	tb.Helper()
+	return texts(tb, db, `SELECT name FROM pragma_table_info(?)`, table)
+}
+
+// texts returns the one text column of a query's rows.
+func texts(tb testing.TB, db *sqlite.DB, query string, args ...any) []string {
+	tb.Helper()
+	rows, err := sqlite.SQLDB(db).Query(query, args...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -226,22 +317,81 @@ func queryPlan(tb testing.TB, db *sqlite.DB, query string, args ...any) []string
 	return plan
 }
 
-// TestQueryPlans checks each lookup is served by an index, with no table
-// scan and no sort.
+// TestQueryPlans checks each lookup reads its table through an index (a
+// search, or for RunningEvents a scan of a partial index) rather than the
+// whole table; those that read rows in index order also need no sort.
 func TestQueryPlans(t *testing.T) {
 	db := MustOpen(t)
 	for _, tt := range []struct {
-		name, query, index string
+		name, query string
+		args        []any
+		use         string // "<verb> <table> USING [COVERING ]INDEX <index><cond>", without the brackets
+		noSort      bool
 	}{
-		{"LastPost", sqlite.LastPostSQL, "posts_channel_posted"},
-		{"PostByMessage", sqlite.PostByMessageSQL, "posts_message"},
-		{"Finishes", sqlite.FinishesSQL, "finishes_maze_rank"},
+		{"LastPost", sqlite.LastPostSQL, []any{"c"}, "SEARCH posts USING INDEX posts_channel_posted (channel_id=?)", true},
+		{"GuildsWithMaze", sqlite.GuildsWithMazeSQL, []any{"m", 5}, "SEARCH posts USING INDEX posts_maze (maze_id=?)", true},
+		{"BestRuns", sqlite.BestRunsSQL, []any{"daily:g1:2026-11-30", 0}, "SEARCH finishes USING INDEX finishes_context (context=?)", false},
+		{"DailyTotals", sqlite.DailyTotalsSQL, []any{"daily:g1:2026-11-01", "daily:g1:2026-11-30"}, "SEARCH finishes USING INDEX finishes_context (context>? AND context<?)", false},
+		{"SolvedDates", sqlite.SolvedDatesSQL, []any{"daily:g1:0001-01-01", "daily:g1:2026-11-30", "u"}, "SEARCH finishes USING INDEX finishes_context (context>? AND context<?)", true},
+		{"RunningEvents", sqlite.RunningEventsSQL, nil, "SCAN events USING INDEX events_running_end", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := strings.Join(queryPlan(t, db, tt.query, "x"), "; ")
-			if !strings.Contains(got, "USING INDEX "+tt.index) || strings.Contains(got, "TEMP B-TREE") {
-				t.Fatalf("plan=%q, want a search using index %s and no sort", got, tt.index)
+			plan := queryPlan(t, db, tt.query, tt.args...)
+			uses := slices.ContainsFunc(plan, func(line string) bool {
+				return strings.Replace(line, " USING COVERING INDEX ", " USING INDEX ", 1) == tt.use
+			})
+			if got := strings.Join(plan, "; "); !uses || (tt.noSort && strings.Contains(got, "TEMP B-TREE")) {
+				t.Fatalf("plan=%q, want %q (no sort: %v)", got, tt.use, tt.noSort)
 			}
 		})
+	}
+}
+
+// TestGameSurvivesReopen is the store's half of "a game survives a
+// restart": what was saved is in the file, not only in a connection.
+func TestGameSurvivesReopen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "mazebot.db")
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := play.Record{
+		UserID: "u1", GuildID: "g1", ChannelID: "c1", MazeID: testMaze, Pos: mazecore.Point{X: 1, Y: 1},
+		Trail: []byte{0x02, 0, 0, 0x80}, Status: play.Playing, StartedAt: time.UnixMilli(1).UTC(), UpdatedAt: time.UnixMilli(1).UTC(),
+	}
+	if g.ID, err = db.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	g.Pos.X, g.Clicks, g.Tiles, g.Seq, g.UpdatedAt = 7, 2, 3, 1, time.UnixMilli(9).UTC()
+	if err := db.SaveGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := MustOpenFile(t, path).Game(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, g) {
+		t.Fatalf("Game=%+v after reopen, want %+v", got, g)
+	}
+}
+
+// TestRunningEventIndex: one running event a channel holds even for a
+// writer that skips CreateEvent's check.
+func TestRunningEventIndex(t *testing.T) {
+	db := MustOpen(t)
+	insert := `INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at, status)
+		VALUES ('g1', 'ch1', 'x', 'm', 'u', 0, 1, ?)`
+	for _, status := range []string{"ended", "running", "ended"} {
+		if _, err := sqlite.SQLDB(db).Exec(insert, status); err != nil {
+			t.Fatalf("insert %s event: %v", status, err)
+		}
+	}
+	_, err := sqlite.SQLDB(db).Exec(insert, "running")
+	if err == nil || !strings.Contains(err.Error(), "UNIQUE") {
+		t.Fatalf("err=%v, want a UNIQUE constraint failure", err)
 	}
 }

@@ -1,4 +1,0 @@
-package sqlite
-
-// EventRankingSQL is exported for the plan check.
-const EventRankingSQL = eventRankingSQL

@@ -1,0 +1,244 @@
+package storetest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+	_ "time/tzdata" // the zones under test, whatever the host has
+
+	"mazebot/contest"
+	"mazebot/mazecore"
+)
+
+// sameSettings compares settings, their zones by name.
+func sameSettings(a, b contest.DailySettings) bool {
+	if a.Zone.String() != b.Zone.String() {
+		return false
+	}
+	a.Zone, b.Zone = nil, nil
+	return a == b
+}
+
+func testDailySettings(t *testing.T, open opener) {
+	seoul, err := time.LoadLocation("Asia/Seoul")
+	ok(t, err)
+	valid := contest.DailySettings{
+		GuildID: "g1", ChannelID: "c1", PostAt: 9 * 60, Zone: seoul,
+		Algorithm: mazecore.Sidewinder, Size: 31, Enabled: true, UpdatedAt: at(0),
+	}
+	t.Run("OK", func(t *testing.T) {
+		s := fresh(t, open)
+		ctx := t.Context()
+		_, err := s.DailySettings(ctx, "g1")
+		wantNotFound(t, "DailySettings of a new server", err)
+		want := valid
+		check := func() {
+			t.Helper()
+			got, err := s.DailySettings(ctx, "g1")
+			ok(t, err)
+			if !sameSettings(got, want) {
+				t.Fatalf("DailySettings=%+v, want %+v", got, want)
+			}
+		}
+		ok(t, s.SaveDailySettings(ctx, want))
+		check()
+		// Setup again replaces; turning it off keeps the settings.
+		want.PostAt, want.Enabled, want.UpdatedAt = 18*60+30, false, at(5)
+		ok(t, s.SaveDailySettings(ctx, want))
+		check()
+		other := contest.DailySettings{
+			GuildID: "g2", ChannelID: "c2", PostAt: 0, Zone: time.UTC,
+			Algorithm: mazecore.Digging, Size: 21, Enabled: true, UpdatedAt: at(1),
+		}
+		ok(t, s.SaveDailySettings(ctx, other))
+		enabled, err := s.EnabledDailies(ctx)
+		ok(t, err)
+		if len(enabled) != 1 || !sameSettings(enabled[0], other) {
+			t.Fatalf("EnabledDailies=%+v, want only g2", enabled)
+		}
+	})
+	// Settings the store could not read back are refused.
+	for _, tt := range []struct {
+		name   string
+		mutate func(*contest.DailySettings)
+	}{
+		{"ErrNoGuild", func(s *contest.DailySettings) { s.GuildID = "" }},
+		{"ErrNoChannel", func(s *contest.DailySettings) { s.ChannelID = "" }},
+		{"ErrPostAtNegative", func(s *contest.DailySettings) { s.PostAt = -1 }},
+		{"ErrPostAtPastMidnight", func(s *contest.DailySettings) { s.PostAt = 24 * 60 }},
+		{"ErrEvenSize", func(s *contest.DailySettings) { s.Size = 20 }},
+		{"ErrTooSmall", func(s *contest.DailySettings) { s.Size = 3 }},
+		{"ErrNoAlgorithm", func(s *contest.DailySettings) { s.Algorithm = 0 }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := fresh(t, open)
+			bad := valid
+			tt.mutate(&bad)
+			wantRefused(t, "SaveDailySettings", s.SaveDailySettings(t.Context(), bad))
+			_, err := s.DailySettings(t.Context(), bad.GuildID)
+			wantNotFound(t, "DailySettings after a refused save", err)
+			enabled, err := s.EnabledDailies(t.Context())
+			ok(t, err)
+			if len(enabled) != 0 {
+				t.Fatalf("EnabledDailies=%+v, want none", enabled)
+			}
+		})
+	}
+}
+
+// firstClaim is the first claim on g1's post of November 30.
+var firstClaim = contest.DailyPost{
+	GuildID: "g1", Date: date(30), ChannelID: "c1", MazeID: maze(1),
+	State: contest.Posting, Attempts: 1, ClaimedAt: at(0),
+}
+
+// retry is the claim after p, made in channel at t, on another maze (which
+// the store ignores: the day keeps the maze of its first claim).
+func retry(p contest.DailyPost, channel string, t time.Time) contest.DailyPost {
+	p.Attempts++
+	p.ChannelID, p.MazeID, p.ClaimedAt = channel, maze(uint64(100+p.Attempts)), t
+	return p
+}
+
+func mustDailyPost(tb testing.TB, s Store, guildID string, d contest.Date) contest.DailyPost {
+	tb.Helper()
+	p, err := s.DailyPost(tb.Context(), guildID, d)
+	ok(tb, err)
+	return p
+}
+
+// wantDailyPost fails unless the stored post of want's server and date is want.
+func wantDailyPost(tb testing.TB, s Store, want contest.DailyPost) {
+	tb.Helper()
+	if got := mustDailyPost(tb, s, want.GuildID, want.Date); got != want {
+		tb.Fatalf("DailyPost=%+v, want %+v", got, want)
+	}
+}
+
+func testDailyPosts(t *testing.T, open opener) {
+	t.Run("OK", func(t *testing.T) {
+		s := fresh(t, open)
+		ctx := t.Context()
+		_, err := s.DailyPost(ctx, "g1", date(30))
+		wantNotFound(t, "DailyPost before a claim", err)
+		ok(t, s.ClaimDailyPost(ctx, firstClaim))
+		wantDailyPost(t, s, firstClaim)
+		// Other days and other servers (g10 starts like g1) are claimed
+		// apart.
+		for _, p := range []contest.DailyPost{
+			{GuildID: "g1", Date: date(29), ChannelID: "c1", MazeID: maze(2), State: contest.Posting, Attempts: 1, ClaimedAt: at(1)},
+			{GuildID: "g10", Date: date(30), ChannelID: "c9", MazeID: maze(3), State: contest.Posting, Attempts: 1, ClaimedAt: at(2)},
+		} {
+			ok(t, s.ClaimDailyPost(ctx, p))
+			wantDailyPost(t, s, p)
+		}
+		ok(t, s.SetDailyPosted(ctx, "g1", date(30), "msg1"))
+		want := firstClaim
+		want.MessageID, want.State = "msg1", contest.Posted
+		wantDailyPost(t, s, want)
+		_, err = s.DailyPost(ctx, "g1", date(1))
+		wantNotFound(t, "DailyPost of a day never claimed", err)
+	})
+	// A claim that never completed (a crash, a failed post) is claimed
+	// again, each attempt over the one before: the channel follows the
+	// latest claim, the maze stays the first's.
+	t.Run("OKRetry", func(t *testing.T) {
+		s := fresh(t, open)
+		ctx := t.Context()
+		ok(t, s.ClaimDailyPost(ctx, firstClaim))
+		second := retry(firstClaim, "c2", at(10))
+		ok(t, s.ClaimDailyPost(ctx, second)) // over a claim still posting
+		want := second
+		want.MazeID = firstClaim.MazeID
+		wantDailyPost(t, s, want)
+		ok(t, s.SetDailyFailed(ctx, "g1", date(30)))
+		want.State = contest.Failed
+		wantDailyPost(t, s, want)
+		third := retry(second, "c3", at(20))
+		ok(t, s.ClaimDailyPost(ctx, third)) // over a failed one
+		want = third
+		want.MazeID = firstClaim.MazeID
+		wantDailyPost(t, s, want)
+		ok(t, s.SetDailyPosted(ctx, "g1", date(30), "msg3"))
+		want.State, want.MessageID = contest.Posted, "msg3"
+		wantDailyPost(t, s, want)
+	})
+	second := retry(firstClaim, "c2", at(10))
+	again := firstClaim // another process's first claim
+	again.ChannelID, again.MazeID, again.ClaimedAt = "c9", maze(9), at(1)
+	for _, tt := range []struct {
+		name  string
+		setup func(t *testing.T, s Store) // the day as the claim finds it
+		claim contest.DailyPost
+	}{
+		{"ErrConflictNotClaimed", func(*testing.T, Store) {}, second},
+		{"ErrConflictFirstTwice", claimed(firstClaim), again},
+		{"ErrConflictSkipped", claimed(firstClaim), retry(second, "c3", at(20))},
+		{"ErrConflictStale", claimed(firstClaim, second), second},
+		{"ErrConflictStaleFailed", func(t *testing.T, s Store) {
+			claimed(firstClaim, second)(t, s)
+			ok(t, s.SetDailyFailed(t.Context(), "g1", date(30)))
+		}, second},
+		// A posted day is never claimed again, however old.
+		{"ErrConflictPosted", func(t *testing.T, s Store) {
+			claimed(firstClaim)(t, s)
+			ok(t, s.SetDailyPosted(t.Context(), "g1", date(30), "msg1"))
+		}, second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := fresh(t, open)
+			tt.setup(t, s)
+			before, err := s.DailyPost(t.Context(), "g1", date(30))
+			if err != nil {
+				wantNotFound(t, "DailyPost before the claim", err)
+			}
+			wantConflict(t, fmt.Sprintf("claim #%d", tt.claim.Attempts), s.ClaimDailyPost(t.Context(), tt.claim))
+			if before == (contest.DailyPost{}) {
+				_, err := s.DailyPost(t.Context(), "g1", date(30))
+				wantNotFound(t, "DailyPost after a refused claim", err)
+				return
+			}
+			wantDailyPost(t, s, before)
+		})
+	}
+	// Processes ticking at once, on two handles: exactly one claim of each
+	// attempt wins, and the day records the winner's.
+	t.Run("OKOneClaimPerAttempt", func(t *testing.T) {
+		h := handles(t, open)
+		ctx := t.Context()
+		// Round r claims the post of November r+1.
+		claim := func(round, attempt, i int) contest.DailyPost {
+			p := firstClaim
+			p.Date, p.Attempts, p.ClaimedAt = date(1+round), attempt, at(10*attempt)
+			p.ChannelID, p.MazeID = fmt.Sprintf("c%d.%d", attempt, i), maze(uint64(100*attempt+i))
+			return p
+		}
+		var first []int
+		for attempt := 1; attempt <= 3; attempt++ {
+			if attempt == 3 {
+				for round := range rounds {
+					ok(t, h[0].SetDailyFailed(ctx, "g1", date(1+round)))
+				}
+			}
+			winners := raceOne(t, h, func(s Store, round, i int) error { return s.ClaimDailyPost(ctx, claim(round, attempt, i)) })
+			if attempt == 1 {
+				first = winners
+			}
+			for round, i := range winners {
+				want := claim(round, attempt, i)
+				want.MazeID = claim(round, 1, first[round]).MazeID
+				wantDailyPost(t, h[1], want)
+			}
+		}
+	})
+}
+
+// claimed makes the claims in order.
+func claimed(claims ...contest.DailyPost) func(t *testing.T, s Store) {
+	return func(t *testing.T, s Store) {
+		t.Helper()
+		for _, p := range claims {
+			ok(t, s.ClaimDailyPost(t.Context(), p))
+		}
+	}
+}
