@@ -40,6 +40,8 @@ type Post struct {
 
 // Posts records the mazes shown in channels.
 type Posts interface {
+	// AddPost records a post; a message shows one maze, so a second post
+	// with the same non-empty MessageID is an error.
 	AddPost(ctx context.Context, p Post) error
 	// LastPost returns the newest post in a channel, or ErrNotFound.
 	LastPost(ctx context.Context, channelID string) (Post, error)

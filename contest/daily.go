@@ -150,11 +150,14 @@ type DailyStore interface {
 	// ClaimDailyPost writes p as claim number p.Attempts: over claim
 	// p.Attempts−1 of an unposted day, or as the day's first when
 	// p.Attempts is 1. Otherwise it changes nothing and returns
-	// ErrConflict: another process claimed first.
+	// ErrConflict: another process claimed first. The day keeps the maze
+	// of its first claim; the channel follows the latest.
 	ClaimDailyPost(ctx context.Context, p DailyPost) error
-	// SetDailyPosted records the message of a claimed day.
+	// SetDailyPosted records the message of a claimed day; ErrConflict
+	// when the day is not being posted.
 	SetDailyPosted(ctx context.Context, guildID string, date Date, messageID string) error
-	// SetDailyFailed releases a claimed day whose post failed.
+	// SetDailyFailed releases a claimed day whose post failed; ErrConflict
+	// when the day is not being posted.
 	SetDailyFailed(ctx context.Context, guildID string, date Date) error
 	// DayRuns returns each member's best run on a server's daily of a
 	// date, best first.

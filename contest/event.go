@@ -79,8 +79,9 @@ type EventStore interface {
 	// RunningEvents lists every running event.
 	RunningEvents(ctx context.Context) ([]Event, error)
 	// EndEvent marks a running event ended at at, moving its end there if
-	// that is earlier, or returns ErrConflict when it is not running: only
-	// the caller that ends it posts the results.
+	// that is earlier and clearing its dirty board, or returns ErrConflict
+	// when it is not running (or not there): only the caller that ends it
+	// posts the results.
 	EndEvent(ctx context.Context, id int64, at time.Time) error
 	// MarkBoardDirty notes that a running event's board is out of date.
 	MarkBoardDirty(ctx context.Context, id int64) error
@@ -90,7 +91,8 @@ type EventStore interface {
 	ClaimBoardEdit(ctx context.Context, id int64, prev, now time.Time) error
 	// SetBoardEdited records an edit made outside a claim (the final one).
 	SetBoardEdited(ctx context.Context, id int64, at time.Time) error
-	// EventRuns returns each member's best run in the contest up to until.
+	// EventRuns returns each member's best run in the contest up to until,
+	// best first.
 	EventRuns(ctx context.Context, key Key, until time.Time) ([]Run, error)
 }
 

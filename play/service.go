@@ -21,7 +21,9 @@ var (
 )
 
 // Store keeps games. Every bot process sharing a Store sees the same
-// games, so any of them can take a game's next click.
+// games, so any of them can take a game's next click. Times come back in
+// UTC to the millisecond; a record the store could not read back is
+// refused when written.
 type Store interface {
 	// CreateGame stores a new game and returns its ID.
 	CreateGame(ctx context.Context, rec Record) (int64, error)
