@@ -30,9 +30,21 @@
 // EndpointDiscord, so a test must re-point every one of them at Server.URL()
 // before it opens a session (see the helper in fakediscord_test.go).
 //
-// Not modelled: rate limits (no 429s are ever sent), guilds, channels, members
-// and roles beyond the ids a test supplies, MESSAGE_* gateway events, voice,
-// compression, sharding.
+// # Faults
+//
+// InjectFault makes the next n requests of a route ("POST
+// /channels/{id}/messages") fail the way Discord and the network do: a 5xx
+// before or after the request is processed (after: the message exists but
+// the client saw 502, which discordgo retries), a 429 with Discord's
+// rate-limit headers and body, a held request or answer, or a dropped
+// connection. Requests and WaitRequests list every REST request with its
+// arrival time and the status answered, so a test can count retries.
+//
+// # Not modelled
+//
+// Rate limits other than injected 429s (normal answers carry no
+// rate-limit headers), guilds, channels, members and roles beyond the ids a
+// test supplies, MESSAGE_* gateway events, voice, compression, sharding.
 //
 // This package must not import any mazebot package: it fakes Discord, not the
 // bot.

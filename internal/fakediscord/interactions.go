@@ -151,6 +151,9 @@ type Interaction struct {
 	CustomID    string // components and modal submits
 	// Payload is the INTERACTION_CREATE data as dispatched.
 	Payload json.RawMessage
+	// Dispatched is when the fake sent it; the response deadline counts
+	// from here.
+	Dispatched time.Time
 
 	s      *Server
 	user   map[string]any
@@ -476,6 +479,7 @@ func (s *Server) sendInteractionLocked(a actor, typ discordgo.InteractionType, d
 	s.interactions[id] = ix
 	s.byToken[ix.Token] = ix
 	ix.sentAt = time.Now()
+	ix.Dispatched = ix.sentAt
 	ix.deadline = s.deadline
 	if s.httpURL != "" {
 		go s.deliverHTTP(ix, s.httpURL, s.httpKey, ix.deadline)

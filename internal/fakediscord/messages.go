@@ -53,6 +53,8 @@ type Message struct {
 	// or followup created this message ("" for channel posts).
 	InteractionID    string
 	InteractionToken string
+
+	created bool // created by the bot through the REST API
 }
 
 // Ephemeral reports whether flag 64 is set.
@@ -671,6 +673,7 @@ func (s *Server) newMessageLocked(channelID, guildID string, f *msgFields, flags
 		AuthorUsername: s.cfg.BotUsername,
 		AuthorBot:      true,
 		Timestamp:      snowflakeTime(id),
+		created:        true,
 	}
 	m.Attachments = s.storeFilesLocked(m, f.files)
 	s.messages[id] = m

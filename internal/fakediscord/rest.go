@@ -194,12 +194,34 @@ func match(pattern, parts []string) (params, bool) {
 }
 
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	if len(parts) < 3 || parts[0] != "api" || !strings.HasPrefix(parts[1], "v") {
+	parts := apiParts(r.URL.Path)
+	req, fault := s.beginRequest(r, parts)
+	sw := &statusWriter{ResponseWriter: w, answered: func(status int) { s.endRequest(req, status) }}
+	serve := func(w http.ResponseWriter) { s.route(w, r, parts) }
+	if fault != nil {
+		s.serveFault(sw, r, fault, serve)
+	} else {
+		serve(sw)
+	}
+	sw.answer(http.StatusOK) // net/http's implicit answer, if nothing was written
+}
+
+// findRoute returns the route for method and path parts, or nil.
+func (s *Server) findRoute(method string, parts []string) *route {
+	for i, rt := range s.routes {
+		if _, ok := match(rt.pattern, parts); ok && rt.method == method {
+			return &s.routes[i]
+		}
+	}
+	return nil
+}
+
+// route answers a request below /api/vN (parts nil for other paths).
+func (s *Server) route(w http.ResponseWriter, r *http.Request, parts []string) {
+	if parts == nil {
 		s.fail(w, r, errNotFound, nil)
 		return
 	}
-	parts = parts[2:]
 	pathMatched := false
 	for _, rt := range s.routes {
 		p, ok := match(rt.pattern, parts)
@@ -825,6 +847,21 @@ func (s *Server) ChannelMessages(channelID string) []*Message {
 		}
 	}
 	return out
+}
+
+// MessagesCreated counts the messages the bot created in channelID since
+// New or Reset: channel posts, interaction responses and followups,
+// deleted ones included.
+func (s *Server) MessagesCreated(channelID string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, id := range s.order {
+		if m := s.messages[id]; m.ChannelID == channelID && m.created {
+			n++
+		}
+	}
+	return n
 }
 
 // WaitChannelMessage waits for a message in channelID for which pred holds

@@ -77,6 +77,7 @@ type Server struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever state changes
 	closed  bool
+	quit    chan struct{} // closed by Close: ends held requests
 	lastID  uint64
 
 	// gateway
@@ -101,6 +102,16 @@ type Server struct {
 	cmdGuild     string
 	puts         int
 	restErrors   []RESTError
+
+	// REST faults
+	faults []*faultRule
+
+	// The request log has its own lock: the status is recorded as an
+	// answer is written, often while a handler holds mu. Lock order: mu,
+	// then reqMu.
+	reqMu      sync.Mutex
+	requests   []*Request
+	reqChanged chan struct{} // closed and replaced whenever a request is answered
 }
 
 // New starts a fake Discord on 127.0.0.1. Close it when done.
@@ -124,10 +135,12 @@ func New(cfg Config) *Server {
 		cfg.TokenLifetime = DefaultTokenLifetime
 	}
 	s := &Server{
-		cfg:      cfg,
-		changed:  make(chan struct{}),
-		conns:    make(map[*gwConn]struct{}),
-		deadline: cfg.ResponseDeadline,
+		cfg:        cfg,
+		changed:    make(chan struct{}),
+		quit:       make(chan struct{}),
+		reqChanged: make(chan struct{}),
+		conns:      make(map[*gwConn]struct{}),
+		deadline:   cfg.ResponseDeadline,
 	}
 	s.resetDataLocked()
 	s.routes = s.routeTable()
@@ -159,6 +172,7 @@ func (s *Server) Close() {
 		return
 	}
 	s.closed = true
+	close(s.quit)
 	conns := make([]*gwConn, 0, len(s.conns))
 	for c := range s.conns {
 		conns = append(conns, c)
@@ -172,10 +186,10 @@ func (s *Server) Close() {
 	s.hs.Close()
 }
 
-// Reset forgets messages, interactions, commands and recorded REST errors,
-// restores the configured response deadline and switches interaction
-// delivery back to the gateway. The gateway connection, its
-// session and the Identifies/Resumes counters are kept.
+// Reset forgets messages, interactions, commands, recorded REST errors and
+// requests, and injected faults, restores the configured response deadline,
+// and switches interaction delivery back to the gateway. The gateway
+// connection, its session and the Identifies/Resumes counters are kept.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -200,6 +214,10 @@ func (s *Server) resetDataLocked() {
 	s.cmdGuild = ""
 	s.puts = 0
 	s.restErrors = nil
+	s.faults = nil
+	s.reqMu.Lock()
+	s.requests = nil
+	s.reqMu.Unlock()
 }
 
 // SetResponseDeadline sets the first-response deadline of interactions
