@@ -40,6 +40,12 @@
 // connection. Requests and WaitRequests list every REST request with its
 // arrival time and the status answered, so a test can count retries.
 //
+// # Permissions
+//
+// SetChannelPermissions makes the channel routes answer 403 (50001 Missing
+// Access, 50013 Missing Permissions) as Discord does for a bot without
+// VIEW_CHANNEL, SEND_MESSAGES or ATTACH_FILES.
+//
 // # Not modelled
 //
 // Rate limits other than injected 429s (normal answers carry no

@@ -134,6 +134,9 @@ func (s *Server) actorLocked(dm bool, guild, channel, user, name, locale, perms,
 	}
 	if a.appPerms == "" {
 		a.appPerms = DefaultAppPermissions
+		if perms, ok := s.perms[a.channelID]; ok {
+			a.appPerms = strconv.FormatInt(perms, 10)
+		}
 	}
 	a.guildLocale = DefaultLocale
 	return a

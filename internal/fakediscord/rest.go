@@ -655,14 +655,20 @@ func (s *Server) CommandsIn(guildID string) []*discordgo.ApplicationCommand {
 
 // ---- channels ----
 
-func (s *Server) getChannel(w http.ResponseWriter, _ *http.Request, p params) {
+func (s *Server) getChannel(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"id": p["channel"], "type": 0, "name": "channel-" + p["channel"], "position": 0,
 		"permission_overwrites": []any{}, "nsfw": false, "last_message_id": nil,
 	})
 }
 
-func (s *Server) postTyping(w http.ResponseWriter, _ *http.Request, _ params) {
+func (s *Server) postTyping(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], discordgo.PermissionSendMessages) {
+		return
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -682,8 +688,15 @@ func (s *Server) getChannelMessages(w http.ResponseWriter, r *http.Request, p pa
 		limit = n
 	}
 	before, after := q.Get("before"), q.Get("after")
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	s.mu.Lock()
 	var out []wireMessage
+	// Without READ_MESSAGE_HISTORY Discord returns no messages.
+	if !s.hasChannelPermLocked(p["channel"], discordgo.PermissionReadMessageHistory) {
+		limit = 0
+	}
 	for i := len(s.order) - 1; i >= 0 && len(out) < limit; i-- {
 		m := s.channelMessageLocked(p["channel"], s.order[i])
 		if m == nil || (before != "" && !idLess(m.ID, before)) || (after != "" && !idLess(after, m.ID)) {
@@ -706,6 +719,10 @@ func idLess(a, b string) bool {
 }
 
 func (s *Server) postChannelMessage(w http.ResponseWriter, r *http.Request, p params) {
+	channel := p["channel"]
+	if !s.checkChannel(w, r, channel, discordgo.PermissionSendMessages) {
+		return
+	}
 	obj, files, e := readPayload(w, r)
 	if e == nil && obj == nil {
 		e = &apiError{Status: http.StatusBadRequest, Code: 50006, Message: "Cannot send an empty message"}
@@ -724,21 +741,38 @@ func (s *Server) postChannelMessage(w http.ResponseWriter, r *http.Request, p pa
 		return
 	}
 	s.mu.Lock()
-	m := s.newMessageLocked(p["channel"], "", f, flags, int(discordgo.MessageTypeDefault))
+	defer s.mu.Unlock()
+	if len(files) > 0 {
+		if e := s.channelAccessLocked(channel, discordgo.PermissionAttachFiles); e != nil {
+			s.recordLocked(r, withDetail(e, "no ATTACH_FILES"), nil)
+			writeAPIError(w, e)
+			return
+		}
+	}
+	m := s.newMessageLocked(channel, "", f, flags, int(discordgo.MessageTypeDefault))
 	b, _ := json.Marshal(s.wireLocked(m))
 	s.logf("channel %s: message %s posted", m.ChannelID, m.ID)
 	s.broadcastLocked()
-	s.mu.Unlock()
 	writeRaw(w, http.StatusOK, b)
 }
 
 func (s *Server) getChannelMessage(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	s.mu.Lock()
+	var e *apiError
 	m := s.channelMessageLocked(p["channel"], p["message"])
-	if m == nil {
-		s.recordLocked(r, errUnknownMessage, nil)
+	switch {
+	case !s.hasChannelPermLocked(p["channel"], discordgo.PermissionReadMessageHistory):
+		e = withDetail(errMissingAccess, "no READ_MESSAGE_HISTORY")
+	case m == nil:
+		e = errUnknownMessage
+	}
+	if e != nil {
+		s.recordLocked(r, e, nil)
 		s.mu.Unlock()
-		writeAPIError(w, errUnknownMessage)
+		writeAPIError(w, e)
 		return
 	}
 	b, _ := json.Marshal(s.wireLocked(m))
@@ -747,6 +781,9 @@ func (s *Server) getChannelMessage(w http.ResponseWriter, r *http.Request, p par
 }
 
 func (s *Server) patchChannelMessage(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	obj, files, e := readPayload(w, r)
 	var f *msgFields
 	if e == nil {
@@ -779,6 +816,9 @@ func (s *Server) patchChannelMessage(w http.ResponseWriter, r *http.Request, p p
 }
 
 func (s *Server) deleteChannelMessage(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.channelMessageLocked(p["channel"], p["message"])

@@ -102,6 +102,7 @@ type Server struct {
 	cmdGuild     string
 	puts         int
 	restErrors   []RESTError
+	perms        map[string]int64 // the bot's permissions by channel, when set
 
 	// REST faults
 	faults []*faultRule
@@ -187,9 +188,9 @@ func (s *Server) Close() {
 }
 
 // Reset forgets messages, interactions, commands, recorded REST errors and
-// requests, and injected faults, restores the configured response deadline,
-// and switches interaction delivery back to the gateway. The gateway
-// connection, its session and the Identifies/Resumes counters are kept.
+// requests, injected faults and channel permissions, restores the configured
+// response deadline, and switches interaction delivery back to the gateway. Gateway sessions and connections and the
+// Identifies/Resumes counters are kept.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -214,6 +215,7 @@ func (s *Server) resetDataLocked() {
 	s.cmdGuild = ""
 	s.puts = 0
 	s.restErrors = nil
+	s.perms = make(map[string]int64)
 	s.faults = nil
 	s.reqMu.Lock()
 	s.requests = nil
