@@ -46,6 +46,15 @@
 // Access, 50013 Missing Permissions) as Discord does for a bot without
 // VIEW_CHANNEL, SEND_MESSAGES or ATTACH_FILES.
 //
+// # Nonces
+//
+// A channel message create may carry a nonce (an integer or a string of at
+// most 25 characters; longer is 400 code 50035) and enforce_nonce. With
+// enforce_nonce, a create whose nonce the bot already used in the channel
+// within the nonce window (Config.NonceWindow, 5 minutes by default) answers
+// the existing message and creates none; without it the nonce is only kept
+// and echoed. Message.Nonce and MessagesCreated show the outcome.
+//
 // # Not modelled
 //
 // Rate limits other than injected 429s (normal answers carry no

@@ -718,6 +718,9 @@ func idLess(a, b string) bool {
 	return x < y
 }
 
+// postChannelMessage creates a message. With enforce_nonce and a nonce the
+// bot used in the channel within the nonce window, it answers the existing
+// message (200, same body) and creates none, as Discord does.
 func (s *Server) postChannelMessage(w http.ResponseWriter, r *http.Request, p params) {
 	channel := p["channel"]
 	if !s.checkChannel(w, r, channel, discordgo.PermissionSendMessages) {
@@ -726,6 +729,10 @@ func (s *Server) postChannelMessage(w http.ResponseWriter, r *http.Request, p pa
 	obj, files, e := readPayload(w, r)
 	if e == nil && obj == nil {
 		e = &apiError{Status: http.StatusBadRequest, Code: 50006, Message: "Cannot send an empty message"}
+	}
+	var nonce nonceFields
+	if e == nil {
+		nonce, e = decodeNonce(obj)
 	}
 	var f *msgFields
 	if e == nil {
@@ -749,7 +756,19 @@ func (s *Server) postChannelMessage(w http.ResponseWriter, r *http.Request, p pa
 			return
 		}
 	}
+	if nonce.enforce && nonce.text != "" {
+		if m := s.nonceMatchLocked(channel, nonce.text); m != nil {
+			s.logf("channel %s: nonce %q is message %s's: no new message", channel, nonce.text, m.ID)
+			b, _ := json.Marshal(s.wireLocked(m))
+			writeRaw(w, http.StatusOK, b)
+			return
+		}
+	}
 	m := s.newMessageLocked(channel, "", f, flags, int(discordgo.MessageTypeDefault))
+	if nonce.raw != nil {
+		m.Nonce, m.nonceJSON = nonce.text, nonce.raw
+		s.nonces[nonceKey(channel, m.AuthorID, nonce.text)] = m.ID
+	}
 	b, _ := json.Marshal(s.wireLocked(m))
 	s.logf("channel %s: message %s posted", m.ChannelID, m.ID)
 	s.broadcastLocked()
@@ -891,7 +910,8 @@ func (s *Server) ChannelMessages(channelID string) []*Message {
 
 // MessagesCreated counts the messages the bot created in channelID since
 // New or Reset: channel posts, interaction responses and followups,
-// deleted ones included.
+// deleted ones included. A create answered with an existing message
+// (enforce_nonce) creates none.
 func (s *Server) MessagesCreated(channelID string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

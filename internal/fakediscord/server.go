@@ -62,6 +62,10 @@ type Config struct {
 	// TokenLifetime is how long an interaction token accepts followups and
 	// edits (default 15 min).
 	TokenLifetime time.Duration
+	// NonceWindow is how long a message nonce sent with enforce_nonce
+	// dedupes later creates (default DefaultNonceWindow, 5 min).
+	// SetNonceWindow changes it.
+	NonceWindow time.Duration
 	// Logf, if set, receives one line per gateway event and REST error.
 	// Do not pass a testing.T's Logf to a Server that outlives the test.
 	Logf func(format string, args ...any)
@@ -102,7 +106,9 @@ type Server struct {
 	cmdGuild     string
 	puts         int
 	restErrors   []RESTError
-	perms        map[string]int64 // the bot's permissions by channel, when set
+	perms        map[string]int64  // the bot's permissions by channel, when set
+	nonces       map[string]string // nonceKey -> id of the newest message with it
+	nonceWindow  time.Duration
 
 	// REST faults
 	faults []*faultRule
@@ -134,6 +140,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.TokenLifetime <= 0 {
 		cfg.TokenLifetime = DefaultTokenLifetime
+	}
+	if cfg.NonceWindow <= 0 {
+		cfg.NonceWindow = DefaultNonceWindow
 	}
 	s := &Server{
 		cfg:        cfg,
@@ -189,7 +198,8 @@ func (s *Server) Close() {
 
 // Reset forgets messages, interactions, commands, recorded REST errors and
 // requests, injected faults and channel permissions, restores the configured
-// response deadline, and switches interaction delivery back to the gateway. Gateway sessions and connections and the
+// response deadline and nonce window, and switches interaction delivery back
+// to the gateway. The gateway connection, its session and the
 // Identifies/Resumes counters are kept.
 func (s *Server) Reset() {
 	s.mu.Lock()
@@ -216,6 +226,8 @@ func (s *Server) resetDataLocked() {
 	s.puts = 0
 	s.restErrors = nil
 	s.perms = make(map[string]int64)
+	s.nonces = make(map[string]string)
+	s.nonceWindow = s.cfg.NonceWindow
 	s.faults = nil
 	s.reqMu.Lock()
 	s.requests = nil
