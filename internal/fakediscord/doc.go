@@ -6,7 +6,8 @@
 // receive interactions and answer them over real HTTP and websockets:
 //
 //   - the gateway (HELLO, IDENTIFY/READY, heartbeats, RESUME/RESUMED with replay
-//     of missed dispatches, INVALID_SESSION, RECONNECT) at ws://HOST/gateway;
+//     of missed dispatches, INVALID_SESSION, RECONNECT) at ws://HOST/gateway,
+//     with one session per connection and sharding;
 //   - REST under /api/v9: gateway discovery, /users/@me, bulk overwrite of
 //     application commands, interaction callbacks, followups and edits of
 //     interaction messages (webhook routes), and channel messages;
@@ -55,11 +56,36 @@
 // the existing message and creates none; without it the nonce is only kept
 // and echoed. Message.Nonce and MessagesCreated show the outcome.
 //
+// # Sharding
+//
+// GET /gateway/bot recommends Config.Sharding's shard count and
+// max_concurrency (1 and 1 by default). Every gateway connection that
+// IDENTIFYs starts its own session with its own shard [id, num_shards] ([0,
+// 1] when IDENTIFY has no shard), so several bot processes can each run some
+// shards against one Server. An interaction goes to the ready session whose
+// shard owns its guild, (guild_id >> 22) % num_shards, and a DM to shard 0;
+// while no such session is connected it waits, up to the caller's context,
+// and its response deadline starts when it is sent (Interaction.Shard tells
+// where it went). As Discord does, IDENTIFY is closed with 4010 for an
+// invalid shard and 4011 for fewer shards than Sharding.RequiredShards; one
+// within 5 s of another in its rate-limit bucket (shard_id %
+// max_concurrency) is recorded (IdentifyViolations) and, with
+// Sharding.EnforceIdentifyLimit, refused with op 9; a connection sending more
+// than 120 payloads a minute (heartbeats aside) is closed with 4008.
+//
+// WaitReady, Connected, DropGateway, RequestReconnect and InvalidateSession
+// act on every shard the bot runs (one without sharding, as before);
+// Identifies and Resumes count all shards; SessionID is shard 0's. Shard,
+// Sessions, WaitShardReady, DropShard and InvalidateShard look at or act on
+// one shard, IdentifyLog lists every IDENTIFY.
+//
 // # Not modelled
 //
-// Rate limits other than injected 429s (normal answers carry no
-// rate-limit headers), guilds, channels, members and roles beyond the ids a
-// test supplies, MESSAGE_* gateway events, voice, compression, sharding.
+// Rate limits other than injected 429s and the gateway's send limit (normal
+// answers carry no rate-limit headers), guilds, channels, members and roles
+// beyond the ids a test supplies (READY lists no guilds), MESSAGE_* gateway
+// events, voice, compression, zombie connections (missed heartbeats are not
+// detected), session expiry (a session stays resumable until invalidated).
 //
 // This package must not import any mazebot package: it fakes Discord, not the
 // bot.

@@ -328,16 +328,6 @@ func (s *Server) getGateway(w http.ResponseWriter, _ *http.Request, _ params) {
 	writeJSON(w, http.StatusOK, map[string]any{"url": s.GatewayURL()})
 }
 
-func (s *Server) getGatewayBot(w http.ResponseWriter, _ *http.Request, _ params) {
-	writeJSON(w, http.StatusOK, map[string]any{
-		"url":    s.GatewayURL(),
-		"shards": 1,
-		"session_start_limit": map[string]any{
-			"total": 1000, "remaining": 999, "reset_after": 86400000, "max_concurrency": 1,
-		},
-	})
-}
-
 func (s *Server) getUser(w http.ResponseWriter, _ *http.Request, p params) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -62,6 +62,10 @@ type Config struct {
 	// TokenLifetime is how long an interaction token accepts followups and
 	// edits (default 15 min).
 	TokenLifetime time.Duration
+	// Sharding is how the gateway shards and rate-limits IDENTIFY, and what
+	// GET /gateway/bot recommends (default: one shard, max_concurrency 1).
+	// SetSharding changes it.
+	Sharding Sharding
 	// NonceWindow is how long a message nonce sent with enforce_nonce
 	// dedupes later creates (default DefaultNonceWindow, 5 min).
 	// SetNonceWindow changes it.
@@ -85,16 +89,18 @@ type Server struct {
 	lastID  uint64
 
 	// gateway
-	conns      map[*gwConn]struct{}
-	current    *gwConn // the connection that receives dispatches
-	sessionID  string
-	seq        int64
-	backlog    []dispatchFrame
-	identifies int
-	resumes    int
-	deadline   time.Duration
-	httpURL    string // deliver interactions here instead of the gateway
-	httpKey    ed25519.PrivateKey
+	conns        map[*gwConn]struct{}
+	sessions     map[string]*gwSession // live (resumable) sessions by id
+	identifies   int
+	resumes      int
+	shardResumes map[int]int
+	identifyLog  []IdentifyRecord
+	lastIdentify map[int]time.Time // the last accepted IDENTIFY by rate-limit bucket
+	sharding     Sharding
+	started      time.Time
+	deadline     time.Duration
+	httpURL      string // deliver interactions here instead of the gateway
+	httpKey      ed25519.PrivateKey
 
 	// data
 	messages     map[string]*Message
@@ -141,6 +147,7 @@ func New(cfg Config) *Server {
 	if cfg.TokenLifetime <= 0 {
 		cfg.TokenLifetime = DefaultTokenLifetime
 	}
+	cfg.Sharding = cfg.Sharding.withDefaults()
 	if cfg.NonceWindow <= 0 {
 		cfg.NonceWindow = DefaultNonceWindow
 	}
@@ -151,6 +158,12 @@ func New(cfg Config) *Server {
 		reqChanged: make(chan struct{}),
 		conns:      make(map[*gwConn]struct{}),
 		deadline:   cfg.ResponseDeadline,
+
+		sessions:     make(map[string]*gwSession),
+		shardResumes: make(map[int]int),
+		lastIdentify: make(map[int]time.Time),
+		sharding:     cfg.Sharding,
+		started:      time.Now(),
 	}
 	s.resetDataLocked()
 	s.routes = s.routeTable()
@@ -187,7 +200,6 @@ func (s *Server) Close() {
 	for c := range s.conns {
 		conns = append(conns, c)
 	}
-	s.current = nil
 	s.broadcastLocked()
 	s.mu.Unlock()
 	for _, c := range conns {
@@ -198,9 +210,10 @@ func (s *Server) Close() {
 
 // Reset forgets messages, interactions, commands, recorded REST errors and
 // requests, injected faults and channel permissions, restores the configured
-// response deadline and nonce window, and switches interaction delivery back
-// to the gateway. The gateway connection, its session and the
-// Identifies/Resumes counters are kept.
+// response deadline, nonce window and sharding rules, and switches
+// interaction delivery back to the gateway. Gateway sessions, their
+// connections, the identify log and the Identifies/Resumes counters are
+// kept.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -211,6 +224,7 @@ func (s *Server) Reset() {
 	}
 	s.resetDataLocked()
 	s.deadline = s.cfg.ResponseDeadline
+	s.sharding = s.cfg.Sharding
 	s.httpURL, s.httpKey = "", nil
 	s.broadcastLocked()
 }
