@@ -79,6 +79,12 @@
 // Sessions, WaitShardReady, DropShard and InvalidateShard look at or act on
 // one shard, IdentifyLog lists every IDENTIFY.
 //
+// # Raw frames
+//
+// SendDispatch sends a dispatch with any data (null, wrong-typed fields) on
+// a shard's session, in sequence and replayed on RESUME; SendRawFrame sends
+// any bytes. Both test a client's robustness.
+//
 // # Not modelled
 //
 // Rate limits other than injected 429s and the gateway's send limit (normal

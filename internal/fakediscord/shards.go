@@ -3,6 +3,8 @@ package fakediscord
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
@@ -460,4 +462,45 @@ func (s *Server) RequestReconnect() {
 	for _, c := range s.detachLocked(nil) {
 		c.sendJSON(map[string]any{"op": opReconnect, "d": nil, "s": nil, "t": nil})
 	}
+}
+
+// ErrNoSession is returned when no gateway session serves the shard asked
+// for.
+var ErrNoSession = errors.New("fakediscord: no gateway session for the shard")
+
+// SendDispatch sends an op 0 dispatch of event with data exactly as given
+// (null, wrong-typed fields, an event the client does not know) to shard
+// id's newest session, to test a client's robustness. It takes the next
+// sequence number and is replayed on RESUME; while the session has no
+// connection it only goes to the backlog. nil data is sent as null.
+func (s *Server) SendDispatch(id int, event string, data json.RawMessage) (seq int64, err error) {
+	if data == nil {
+		data = json.RawMessage("null")
+	}
+	if !json.Valid(data) {
+		return 0, fmt.Errorf("fakediscord: SendDispatch: data is not JSON (use SendRawFrame)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.newestLocked(id)
+	if g == nil {
+		return 0, ErrNoSession
+	}
+	seq = g.dispatchLocked(event, data)
+	s.logf("gateway: shard %d raw dispatch %s seq %d", id, event, seq)
+	return seq, nil
+}
+
+// SendRawFrame writes frame as one text message on the connection of shard
+// id's newest session, byte for byte: no sequence number, no backlog. Use it
+// for frames SendDispatch cannot express (not JSON, a missing op).
+func (s *Server) SendRawFrame(id int, frame []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.newestLocked(id)
+	if g == nil || g.conn == nil {
+		return ErrNoSession
+	}
+	g.conn.enqueue(outFrame{data: append([]byte(nil), frame...)})
+	return nil
 }

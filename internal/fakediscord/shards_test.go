@@ -346,6 +346,49 @@ func TestGatewaySendLimit(t *testing.T) {
 	}
 }
 
+func TestRawDispatch(t *testing.T) {
+	srv, _ := testServer(t, Sharding{})
+	c := dialGateway(t, srv)
+	sid := c.ready(nil)
+	for _, tt := range []struct{ event, data string }{
+		{"INTERACTION_CREATE", "null"},
+		{"INTERACTION_CREATE", `{"id":5,"type":"two","data":[],"member":"nobody"}`},
+		{"NOT_AN_EVENT", `{"x":1}`},
+	} {
+		seq, err := srv.SendDispatch(0, tt.event, json.RawMessage(tt.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := c.read()
+		if f.Op != opDispatch || f.S != seq || f.T != tt.event || string(f.D) != tt.data {
+			t.Errorf("read %+v %s, want %s seq %d with d %s", f, f.D, tt.event, seq, tt.data)
+		}
+	}
+	if err := srv.SendRawFrame(0, []byte("not json {")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c.readMessage(); err != nil || string(b) != "not json {" {
+		t.Errorf("raw frame %q %v", b, err)
+	}
+	if _, err := srv.SendDispatch(1, "X", nil); !errors.Is(err, ErrNoSession) {
+		t.Errorf("dispatch to a shard without a session: %v", err)
+	}
+	if _, err := srv.SendDispatch(0, "X", json.RawMessage("{")); err == nil {
+		t.Error("SendDispatch sent data that is not JSON")
+	}
+	// A raw dispatch is part of the session: a RESUME replays it.
+	srv.DropGateway()
+	seq, err := srv.SendDispatch(0, "INTERACTION_CREATE", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := dialGateway(t, srv)
+	again.send(opResume, map[string]any{"token": testToken, "session_id": sid, "seq": seq - 1})
+	if f := again.read(); f.S != seq || string(f.D) != "null" {
+		t.Errorf("replayed %+v, want the raw dispatch", f)
+	}
+}
+
 // TestShardsOverHTTP checks GET /gateway/bot without discordgo, with the
 // remaining session starts going down.
 func TestShardsOverHTTP(t *testing.T) {
