@@ -85,6 +85,14 @@
 // a shard's session, in sequence and replayed on RESUME; SendRawFrame sends
 // any bytes. Both test a client's robustness.
 //
+// # HTTP interactions endpoint
+//
+// UseHTTPEndpoint delivers interactions by signed POSTs instead of the
+// gateway. ReplayHTTP sends a delivered interaction again, with its original
+// or a fresh signature, as an attacker would; PostEndpoint sends a request
+// shaped byte by byte (no or malformed signature, a lying Content-Length);
+// HTTPEndpoint gives a test the URL and key to craft its own.
+//
 // # Not modelled
 //
 // Rate limits other than injected 429s and the gateway's send limit (normal

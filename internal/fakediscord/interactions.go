@@ -178,6 +178,7 @@ type Interaction struct {
 	followupIDs []string
 	sourceID    string // the message a component (or its modal) was on
 	rejections  []RESTError
+	delivery    *httpDelivery // how it went to an HTTP endpoint
 }
 
 // Response is the first callback of an interaction.
