@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 )
 
@@ -417,5 +418,52 @@ func TestShardsOverHTTP(t *testing.T) {
 	if gb.URL != srv.GatewayURL() || gb.Shard != 3 || gb.Limit.Total != 1000 || gb.Limit.Remaining != 999 ||
 		gb.Limit.ResetAfter <= 0 || gb.Limit.MaxConcurrency != 16 {
 		t.Errorf("gateway/bot=%+v", gb)
+	}
+}
+
+// TestShardedDiscordgo runs a second discordgo session as shard 1 of 2
+// beside the package's session (shard 0 of 1): discordgo's IDENTIFY carries
+// the shard, and the fake gives shard 1's guilds to it, the newest session
+// owning them, and everything else to the package's session.
+func TestShardedDiscordgo(t *testing.T) {
+	ctx := setup(t)
+	shard1, err := discordgo.New(testToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shard1.ShardID, shard1.ShardCount = 1, 2
+	got := make(chan string, 4)
+	shard1.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { got <- ic.ID })
+	if err := shard1.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer shard1.Close()
+	if err := fake.WaitShardReady(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if info := fake.Shard(1); len(info.Sessions) != 1 || info.Sessions[0].Count != 2 {
+		t.Fatalf("shard 1 = %+v, want one session of 2 shards", info)
+	}
+	on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		return reply(s, i, &discordgo.InteractionResponseData{Content: "shard 0 of 1"})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: guildOnShard(t, 1, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case id := <-got:
+		if id != ix.ID || ix.Shard != 1 {
+			t.Errorf("shard 1 got %s (Shard %d), want %s", id, ix.Shard, ix.ID)
+		}
+	case <-ctx.Done():
+		t.Fatal("shard 1's session did not get its guild's interaction")
+	}
+	other, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: guildOnShard(t, 0, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := handlerResult(t, other); err != nil || other.Shard != 0 || other.SessionID != fake.SessionID() {
+		t.Errorf("guild of shard 0: %v, shard %d session %s", err, other.Shard, other.SessionID)
 	}
 }
