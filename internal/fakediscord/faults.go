@@ -101,7 +101,6 @@ type faultRule struct {
 
 // routePattern is "METHOD /path/{placeholder}/..." relative to /api/vN.
 type routePattern struct {
-	text   string
 	method string // "*" matches any
 	parts  []string
 }
@@ -120,7 +119,7 @@ func (s *Server) parsePattern(text string) routePattern {
 	if len(parts) >= 2 && parts[0] == "api" && strings.HasPrefix(parts[1], "v") {
 		parts = parts[2:]
 	}
-	p := routePattern{text: text, method: strings.ToUpper(method), parts: parts}
+	p := routePattern{method: strings.ToUpper(method), parts: parts}
 	for _, rt := range s.routes {
 		if (p.method == "*" || p.method == rt.method) && patternsOverlap(p.parts, rt.pattern) {
 			return p
@@ -237,8 +236,10 @@ func (f Fault) String() string {
 }
 
 // Requests lists the REST requests received since New or Reset, oldest
-// first; with a route pattern (the syntax of InjectFault) only those that
-// match it, with "" all of them. Requests still in flight have a zero Done.
+// first; with a route pattern (the syntax of InjectFault, and it panics on
+// a bad one likewise) only those that match it, with "" all of them.
+// Requests still in flight have a zero Done; a request is recorded as
+// answered before its answer goes out.
 func (s *Server) Requests(route string) []Request {
 	match := s.requestFilter(route)
 	s.reqMu.Lock()
@@ -287,7 +288,7 @@ func (s *Server) requestFilter(route string) func(*Request) bool {
 	return func(r *Request) bool { return p.matches(r.Method, apiParts(r.Path)) }
 }
 
-// apiParts splits a path below /api/vN ("" parts for other paths).
+// apiParts splits a path below /api/vN (nil for other paths).
 func apiParts(path string) []string {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	if len(parts) < 3 || parts[0] != "api" || !strings.HasPrefix(parts[1], "v") {
@@ -305,19 +306,20 @@ func (s *Server) beginRequest(r *http.Request, parts []string) (*Request, *Fault
 	if rt := s.findRoute(r.Method, parts); rt != nil {
 		req.Route = rt.method + " /" + strings.Join(rt.pattern, "/")
 	}
-	s.reqMu.Lock()
-	s.requests = append(s.requests, req)
-	s.reqMu.Unlock()
+	var fault *Fault
 	for _, fr := range s.faults {
 		if fr.left > 0 && fr.pattern.matches(r.Method, parts) {
 			fr.left--
 			f := fr.fault
-			req.Fault = f.String()
+			fault, req.Fault = &f, f.String()
 			s.logf("REST %s %s: injected fault %s", r.Method, r.URL.Path, req.Fault)
-			return req, &f
+			break
 		}
 	}
-	return req, nil
+	s.reqMu.Lock()
+	s.requests = append(s.requests, req)
+	s.reqMu.Unlock()
+	return req, fault
 }
 
 // endRequest records the answer to req. It runs as the answer is written,

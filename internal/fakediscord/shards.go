@@ -30,7 +30,11 @@ type Sharding struct {
 	// another in its bucket the way Discord does, with op 9 INVALID_SESSION
 	// (d false) and no session. Off by default: the end-to-end tests start
 	// a bot many times a second, and would each wait out the 5 s. Either
-	// way it is recorded (IdentifyViolations).
+	// way it is recorded (IdentifyViolations). discordgo v0.29.0 answers
+	// op 9 with an immediate IDENTIFY, so it loops until the send limit
+	// closes the connection (4008) and reconnects: a shard refused this way
+	// gets its session after the interval, with a hundred or so violations
+	// recorded a second.
 	EnforceIdentifyLimit bool
 	// RequiredShards, if set, is the fewest shards the bot may run: an
 	// IDENTIFY with fewer is closed with 4011 "Sharding required", as
@@ -114,10 +118,12 @@ func (c *gwConn) identifyLocked(raw json.RawMessage) {
 	}
 	now := time.Now()
 	rec := IdentifyRecord{Time: now, Shard: 0, Count: 1}
-	refuse := func(code int, text string) {
-		rec.CloseCode = code
+	defer func() {
 		s.identifyLog = append(s.identifyLog, rec)
 		s.broadcastLocked()
+	}()
+	refuse := func(code int, text string) {
+		rec.CloseCode = code
 		c.closeLocked(code, text)
 	}
 	if code != 0 {
@@ -149,15 +155,12 @@ func (c *gwConn) identifyLocked(raw json.RawMessage) {
 		s.logf("gateway: shard %d IDENTIFY %v after the last in bucket %d", rec.Shard, now.Sub(last), rec.Bucket)
 		if s.sharding.EnforceIdentifyLimit {
 			rec.InvalidSession = true
-			s.identifyLog = append(s.identifyLog, rec)
-			s.broadcastLocked()
 			c.sendJSON(map[string]any{"op": opInvalidSession, "d": false, "s": nil, "t": nil})
 			return
 		}
 	}
 	g := &gwSession{id: randomHex(16), shard: rec.Shard, count: rec.Count, started: now, conn: c}
 	rec.SessionID = g.id
-	s.identifyLog = append(s.identifyLog, rec)
 	s.sessions[g.id] = g
 	s.lastIdentify[rec.Bucket] = now
 	s.identifies++
@@ -179,7 +182,6 @@ func (c *gwConn) identifyLocked(raw json.RawMessage) {
 	})
 	c.ready = true
 	s.logf("gateway: shard [%d, %d] IDENTIFY -> READY (session %s)", g.shard, g.count, g.id)
-	s.broadcastLocked()
 }
 
 // mixedCountLocked reports whether a connected session runs another count.
@@ -358,10 +360,16 @@ type SessionInfo struct {
 func (s *Server) Sessions() []SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]SessionInfo, 0, len(s.sessions))
+	return s.sessionsLocked(func(*gwSession) bool { return true })
+}
+
+func (s *Server) sessionsLocked(pick func(*gwSession) bool) []SessionInfo {
+	var out []SessionInfo
 	for _, g := range s.sessions {
-		out = append(out, SessionInfo{ID: g.id, Shard: g.shard, Count: g.count, Started: g.started,
-			Connected: g.readyLocked(false), Seq: g.seq, Resumes: g.resumes})
+		if pick(g) {
+			out = append(out, SessionInfo{ID: g.id, Shard: g.shard, Count: g.count, Started: g.started,
+				Connected: g.readyLocked(false), Seq: g.seq, Resumes: g.resumes})
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Shard != out[j].Shard {
@@ -383,21 +391,18 @@ type ShardInfo struct {
 
 // Shard reports on shard id (of any count).
 func (s *Server) Shard(id int) ShardInfo {
-	info := ShardInfo{ID: id}
-	for _, g := range s.Sessions() {
-		if g.Shard == id {
-			info.Sessions = append(info.Sessions, g)
-			info.Connected = info.Connected || g.Connected
-		}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	info := ShardInfo{ID: id, Resumes: s.shardResumes[id]}
+	info.Sessions = s.sessionsLocked(func(g *gwSession) bool { return g.shard == id })
+	for _, g := range info.Sessions {
+		info.Connected = info.Connected || g.Connected
 	}
-	for _, r := range s.IdentifyLog() {
+	for _, r := range s.identifyLog {
 		if r.Shard == id && r.SessionID != "" {
 			info.Identifies++
 		}
 	}
-	s.mu.Lock()
-	info.Resumes = s.shardResumes[id]
-	s.mu.Unlock()
 	return info
 }
 
