@@ -6,7 +6,8 @@
 // receive interactions and answer them over real HTTP and websockets:
 //
 //   - the gateway (HELLO, IDENTIFY/READY, heartbeats, RESUME/RESUMED with replay
-//     of missed dispatches, INVALID_SESSION, RECONNECT) at ws://HOST/gateway;
+//     of missed dispatches, INVALID_SESSION, RECONNECT) at ws://HOST/gateway,
+//     with one session per connection and sharding;
 //   - REST under /api/v9: gateway discovery, /users/@me, bulk overwrite of
 //     application commands, interaction callbacks, followups and edits of
 //     interaction messages (webhook routes), and channel messages;
@@ -30,9 +31,75 @@
 // EndpointDiscord, so a test must re-point every one of them at Server.URL()
 // before it opens a session (see the helper in fakediscord_test.go).
 //
-// Not modelled: rate limits (no 429s are ever sent), guilds, channels, members
-// and roles beyond the ids a test supplies, MESSAGE_* gateway events, voice,
-// compression, sharding.
+// # Faults
+//
+// InjectFault makes the next n requests of a route ("POST
+// /channels/{id}/messages") fail the way Discord and the network do: a 5xx
+// before or after the request is processed (after: the message exists but
+// the client saw 502, which discordgo retries), a 429 with Discord's
+// rate-limit headers and body, a held request or answer, or a dropped
+// connection. Requests and WaitRequests list every REST request with its
+// arrival time and the status answered, so a test can count retries.
+//
+// # Permissions
+//
+// SetChannelPermissions makes the channel routes answer 403 (50001 Missing
+// Access, 50013 Missing Permissions) as Discord does for a bot without
+// VIEW_CHANNEL, SEND_MESSAGES or ATTACH_FILES.
+//
+// # Nonces
+//
+// A channel message create may carry a nonce (an integer or a string of at
+// most 25 characters; longer is 400 code 50035) and enforce_nonce. With
+// enforce_nonce, a create whose nonce the bot already used in the channel
+// within the nonce window (Config.NonceWindow, 5 minutes by default) answers
+// the existing message and creates none; without it the nonce is only kept
+// and echoed. Message.Nonce and MessagesCreated show the outcome.
+//
+// # Sharding
+//
+// GET /gateway/bot recommends Config.Sharding's shard count and
+// max_concurrency (1 and 1 by default). Every gateway connection that
+// IDENTIFYs starts its own session with its own shard [id, num_shards] ([0,
+// 1] when IDENTIFY has no shard), so several bot processes can each run some
+// shards against one Server. An interaction goes to the ready session whose
+// shard owns its guild, (guild_id >> 22) % num_shards, and a DM to shard 0;
+// while no such session is connected it waits, up to the caller's context,
+// and its response deadline starts when it is sent (Interaction.Shard tells
+// where it went). As Discord does, IDENTIFY is closed with 4010 for an
+// invalid shard and 4011 for fewer shards than Sharding.RequiredShards; one
+// within 5 s of another in its rate-limit bucket (shard_id %
+// max_concurrency) is recorded (IdentifyViolations) and, with
+// Sharding.EnforceIdentifyLimit, refused with op 9; a connection sending more
+// than 120 payloads a minute (heartbeats aside) is closed with 4008.
+//
+// WaitReady, Connected, DropGateway, RequestReconnect and InvalidateSession
+// act on every shard the bot runs (one without sharding, as before);
+// Identifies and Resumes count all shards; SessionID is shard 0's. Shard,
+// Sessions, WaitShardReady, DropShard and InvalidateShard look at or act on
+// one shard, IdentifyLog lists every IDENTIFY.
+//
+// # Raw frames
+//
+// SendDispatch sends a dispatch with any data (null, wrong-typed fields) on
+// a shard's session, in sequence and replayed on RESUME; SendRawFrame sends
+// any bytes. Both test a client's robustness.
+//
+// # HTTP interactions endpoint
+//
+// UseHTTPEndpoint delivers interactions by signed POSTs instead of the
+// gateway. ReplayHTTP sends a delivered interaction again, with its original
+// or a fresh signature, as an attacker would; PostEndpoint sends a request
+// shaped byte by byte (no or malformed signature, a lying Content-Length);
+// HTTPEndpoint gives a test the URL and key to craft its own.
+//
+// # Not modelled
+//
+// Rate limits other than injected 429s and the gateway's send limit (normal
+// answers carry no rate-limit headers), guilds, channels, members and roles
+// beyond the ids a test supplies (READY lists no guilds), MESSAGE_* gateway
+// events, voice, compression, zombie connections (missed heartbeats are not
+// detected), session expiry (a session stays resumable until invalidated).
 //
 // This package must not import any mazebot package: it fakes Discord, not the
 // bot.

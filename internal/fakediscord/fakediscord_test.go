@@ -1082,7 +1082,7 @@ func TestCleanCloseEndsSession(t *testing.T) {
 	sid := srv.SessionID()
 	_ = c.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
 	c.Close()
-	if err := srv.waitFor(ctx, func() (bool, error) { return srv.sessionID == "", nil }); err != nil {
+	if err := srv.waitFor(ctx, func() (bool, error) { return len(srv.sessions) == 0, nil }); err != nil {
 		t.Fatalf("session %s still resumable after a 1000 close: %v", sid, err)
 	}
 }

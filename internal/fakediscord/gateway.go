@@ -1,7 +1,6 @@
 package fakediscord
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"sync"
@@ -26,34 +25,89 @@ const (
 	opSoundboard     = 31
 )
 
-// Gateway close codes.
+// Gateway close codes (discord-api-docs, topics/opcodes-and-status-codes).
 const (
 	closeUnknownOpcode    = 4001
 	closeDecodeError      = 4002
 	closeNotAuthenticated = 4003
 	closeAuthFailed       = 4004
 	closeAlreadyAuthed    = 4005
+	closeRateLimited      = 4008
+	closeInvalidShard     = 4010
+	closeShardingRequired = 4011
 )
 
-// backlogSize is how many dispatches are kept for RESUME replays.
+// backlogSize is how many dispatches a session keeps for RESUME replays.
 const backlogSize = 1000
+
+// Discord's gateway send limit: 120 events per connection every 60 s, then
+// the connection is closed with 4008 (discord-api-docs, events/gateway,
+// "Rate Limiting"). The fake does not count heartbeats: tests run with
+// heartbeat intervals far below Discord's 41.25 s, which would hit the limit
+// on their own.
+const (
+	sendLimit       = 120
+	sendLimitWindow = 60 * time.Second
+)
 
 type dispatchFrame struct {
 	seq  int64
 	data []byte
 }
 
+// gwSession is one gateway session: IDENTIFY starts it, RESUME moves it to
+// a new connection, INVALID_SESSION or a clean close by the client ends it.
+// All fields are guarded by s.mu.
+type gwSession struct {
+	id           string
+	shard, count int
+	started      time.Time
+	seq          int64
+	backlog      []dispatchFrame
+	conn         *gwConn // receives dispatches; nil while disconnected or after op 7
+	resumes      int
+}
+
+// dispatchLocked sends an op 0 dispatch on the session's connection and
+// keeps it for RESUME replays; without a connection it only goes to the
+// backlog. s.mu must be held.
+func (g *gwSession) dispatchLocked(t string, d any) int64 {
+	g.seq++
+	b, err := json.Marshal(map[string]any{"op": opDispatch, "s": g.seq, "t": t, "d": d})
+	if err != nil {
+		panic("fakediscord: marshal dispatch: " + err.Error())
+	}
+	g.backlog = append(g.backlog, dispatchFrame{seq: g.seq, data: b})
+	if len(g.backlog) > backlogSize {
+		g.backlog = append([]dispatchFrame(nil), g.backlog[len(g.backlog)-backlogSize:]...)
+	}
+	if g.conn != nil {
+		g.conn.enqueue(outFrame{data: b})
+	}
+	return g.seq
+}
+
+// readyLocked reports whether the session has a connection that received
+// READY or RESUMED (and, with beat, sent a heartbeat since).
+func (g *gwSession) readyLocked(beat bool) bool {
+	return g.conn != nil && g.conn.ready && (!beat || g.conn.beat)
+}
+
 // gwConn is one gateway websocket. Frames are queued and written by one
 // goroutine, so dispatches leave in sequence order without holding s.mu
 // during network writes.
 type gwConn struct {
-	s  *Server
-	ws *websocket.Conn
+	s      *Server
+	ws     *websocket.Conn
+	remote string
 
 	// guarded by s.mu
-	authed bool // identified or resumed
-	ready  bool // READY or RESUMED sent
-	beat   bool // a heartbeat arrived after READY/RESUMED
+	sess    *gwSession // the session it serves, once identified or resumed
+	authed  bool       // identified or resumed
+	ready   bool       // READY or RESUMED sent
+	beat    bool       // a heartbeat arrived after READY/RESUMED
+	closing bool       // a close frame is queued: payloads are ignored
+	sends   []time.Time
 
 	qmu   sync.Mutex
 	queue []outFrame
@@ -81,7 +135,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader already answered
 	}
-	c := &gwConn{s: s, ws: ws, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &gwConn{s: s, ws: ws, remote: r.RemoteAddr, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -121,8 +175,14 @@ func (c *gwConn) sendJSON(v any) {
 	c.enqueue(outFrame{data: b})
 }
 
-// closeWith sends a close frame with code and hangs up shortly after.
-func (c *gwConn) closeWith(code int, text string) {
+// closeLocked sends a close frame with code and hangs up shortly after;
+// later payloads from the client are ignored. s.mu must be held.
+func (c *gwConn) closeLocked(code int, text string) {
+	if c.closing {
+		return
+	}
+	c.closing = true
+	c.s.logf("gateway: closing %s with %d %s", c.remote, code, text)
 	c.enqueue(outFrame{closeCode: code, closeText: text})
 }
 
@@ -172,12 +232,12 @@ func (c *gwConn) readLoop() {
 		c.kill()
 		s.mu.Lock()
 		delete(s.conns, c)
-		if s.current == c {
-			s.current = nil
+		if g := c.sess; g != nil && g.conn == c {
+			g.conn = nil
 		}
 		s.broadcastLocked()
 		s.mu.Unlock()
-		s.logf("gateway: connection closed")
+		s.logf("gateway: connection %s closed", c.remote)
 	}()
 	for {
 		_, data, err := c.ws.ReadMessage()
@@ -186,28 +246,34 @@ func (c *gwConn) readLoop() {
 			// session: a later RESUME gets INVALID_SESSION.
 			if websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
 				s.mu.Lock()
-				if s.current == c {
-					s.sessionID = ""
-					s.backlog = nil
-					s.logf("gateway: client closed with %v; session invalidated", err)
+				if g := c.sess; g != nil && g.conn == c {
+					delete(s.sessions, g.id)
+					s.logf("gateway: client closed with %v; session %s invalidated", err, g.id)
 				}
 				s.mu.Unlock()
 			}
 			return
 		}
 		var p gatewayPayload
-		if err := json.Unmarshal(data, &p); err != nil {
-			c.closeWith(closeDecodeError, "Error while decoding payload.")
-			continue
-		}
 		s.mu.Lock()
-		c.handleLocked(p)
+		if err := json.Unmarshal(data, &p); err != nil {
+			c.closeLocked(closeDecodeError, "Error while decoding payload.")
+		} else {
+			c.handleLocked(p)
+		}
 		s.mu.Unlock()
 	}
 }
 
 func (c *gwConn) handleLocked(p gatewayPayload) {
 	s := c.s
+	if c.closing {
+		return
+	}
+	if p.Op != opHeartbeat && !c.withinSendLimitLocked(time.Now()) {
+		c.closeLocked(closeRateLimited, "You are being rate limited.")
+		return
+	}
 	switch p.Op {
 	case opHeartbeat:
 		c.sendJSON(map[string]any{"op": opHeartbeatACK, "s": nil, "t": nil, "d": nil})
@@ -221,206 +287,87 @@ func (c *gwConn) handleLocked(p gatewayPayload) {
 		c.resumeLocked(p.D)
 	case opPresenceUpdate, opVoiceState, opRequestMembers, opSoundboard:
 		if !c.authed {
-			c.closeWith(closeNotAuthenticated, "Not authenticated.")
+			c.closeLocked(closeNotAuthenticated, "Not authenticated.")
 		}
 	default:
 		s.logf("gateway: unknown opcode %d", p.Op)
-		c.closeWith(closeUnknownOpcode, "Unknown opcode.")
+		c.closeLocked(closeUnknownOpcode, "Unknown opcode.")
 	}
 }
 
-func (c *gwConn) identifyLocked(raw json.RawMessage) {
-	s := c.s
-	if c.authed {
-		c.closeWith(closeAlreadyAuthed, "Already authenticated.")
-		return
+// withinSendLimitLocked counts a payload against the send limit.
+func (c *gwConn) withinSendLimitLocked(now time.Time) bool {
+	keep := c.sends[:0]
+	for _, t := range c.sends {
+		if now.Sub(t) < sendLimitWindow {
+			keep = append(keep, t)
+		}
 	}
-	var d struct {
+	c.sends = append(keep, now)
+	return len(c.sends) <= sendLimit
+}
+
+// checkStartLocked decodes an IDENTIFY or RESUME into d and checks what
+// both need: a connection not yet authenticated, a payload that decodes,
+// the bot's token. It returns the close code and text for the first that
+// fails (0 when all hold).
+func (c *gwConn) checkStartLocked(raw json.RawMessage, d any) (int, string) {
+	var auth struct {
 		Token string `json:"token"`
 	}
-	if err := json.Unmarshal(raw, &d); err != nil {
-		c.closeWith(closeDecodeError, "Error while decoding payload.")
-		return
+	switch {
+	case c.authed:
+		return closeAlreadyAuthed, "Already authenticated."
+	case json.Unmarshal(raw, &auth) != nil || json.Unmarshal(raw, d) != nil:
+		return closeDecodeError, "Error while decoding payload."
+	case auth.Token != c.s.cfg.Token:
+		return closeAuthFailed, "Authentication failed."
 	}
-	if d.Token != s.cfg.Token {
-		s.logf("gateway: IDENTIFY with a wrong token")
-		c.closeWith(closeAuthFailed, "Authentication failed.")
-		return
-	}
-	s.identifies++
-	s.sessionID = randomHex(16)
-	s.seq = 0
-	s.backlog = nil
-	c.authed = true
-	s.current = c
-	s.dispatchLocked("READY", map[string]any{
-		"v":                  9,
-		"user":               s.botUserLocked(),
-		"guilds":             []any{},
-		"session_id":         s.sessionID,
-		"session_type":       "normal",
-		"resume_gateway_url": s.GatewayURL(),
-		"shard":              []int{0, 1},
-		"application":        map[string]any{"id": s.cfg.AppID, "flags": 1 << 23},
-		"private_channels":   []any{},
-		"presences":          []any{},
-		"relationships":      []any{},
-		"user_settings":      map[string]any{},
-		"_trace":             []string{"fakediscord"},
-	})
-	c.ready = true
-	s.logf("gateway: IDENTIFY -> READY (session %s)", s.sessionID)
-	s.broadcastLocked()
+	return 0, ""
 }
 
 func (c *gwConn) resumeLocked(raw json.RawMessage) {
 	s := c.s
-	if c.authed {
-		c.closeWith(closeAlreadyAuthed, "Already authenticated.")
-		return
-	}
 	var d struct {
-		Token     string `json:"token"`
 		SessionID string `json:"session_id"`
 		Seq       int64  `json:"seq"`
 	}
-	if err := json.Unmarshal(raw, &d); err != nil {
-		c.closeWith(closeDecodeError, "Error while decoding payload.")
+	if code, text := c.checkStartLocked(raw, &d); code != 0 {
+		c.closeLocked(code, text)
 		return
 	}
-	if d.Token != s.cfg.Token {
-		s.logf("gateway: RESUME with a wrong token")
-		c.closeWith(closeAuthFailed, "Authentication failed.")
-		return
-	}
-	oldest := s.seq + 1
-	if len(s.backlog) > 0 {
-		oldest = s.backlog[0].seq
-	}
-	if s.sessionID == "" || d.SessionID != s.sessionID || d.Seq > s.seq || d.Seq+1 < oldest {
+	g := s.sessions[d.SessionID]
+	if g == nil || d.Seq > g.seq || d.Seq+1 < g.oldestSeq() {
 		s.logf("gateway: RESUME of an unknown session or sequence -> INVALID_SESSION")
 		c.sendJSON(map[string]any{"op": opInvalidSession, "d": false, "s": nil, "t": nil})
 		return
 	}
-	if old := s.current; old != nil && old != c {
+	if old := g.conn; old != nil && old != c {
 		old.kill()
 	}
-	c.authed = true
-	s.current = c
+	c.authed, c.sess, g.conn = true, g, c
 	replayed := 0
-	for _, f := range s.backlog {
+	for _, f := range g.backlog {
 		if f.seq > d.Seq {
 			c.enqueue(outFrame{data: f.data})
 			replayed++
 		}
 	}
+	g.resumes++
 	s.resumes++
-	s.dispatchLocked("RESUMED", map[string]any{"_trace": []string{"fakediscord"}})
+	s.shardResumes[g.shard]++
+	g.dispatchLocked("RESUMED", map[string]any{"_trace": []string{"fakediscord"}})
 	c.ready = true
-	s.logf("gateway: RESUME from seq %d -> %d replayed, RESUMED", d.Seq, replayed)
+	s.logf("gateway: shard %d RESUME from seq %d -> %d replayed, RESUMED", g.shard, d.Seq, replayed)
 	s.broadcastLocked()
 }
 
-// dispatchLocked sends an op 0 dispatch to the current connection and keeps
-// it for RESUME replays. Without a connection the dispatch only goes to the
-// backlog. s.mu must be held.
-func (s *Server) dispatchLocked(t string, d any) int64 {
-	s.seq++
-	b, err := json.Marshal(map[string]any{"op": opDispatch, "s": s.seq, "t": t, "d": d})
-	if err != nil {
-		panic("fakediscord: marshal dispatch: " + err.Error())
+// oldestSeq is the first sequence number a RESUME can replay from.
+func (g *gwSession) oldestSeq() int64 {
+	if len(g.backlog) > 0 {
+		return g.backlog[0].seq
 	}
-	s.backlog = append(s.backlog, dispatchFrame{seq: s.seq, data: b})
-	if len(s.backlog) > backlogSize {
-		s.backlog = append([]dispatchFrame(nil), s.backlog[len(s.backlog)-backlogSize:]...)
-	}
-	if s.current != nil {
-		s.current.enqueue(outFrame{data: b})
-	}
-	return s.seq
-}
-
-// WaitReady waits until a client has IDENTIFYed or RESUMEd, received READY
-// or RESUMED on the current connection, and sent a heartbeat after it.
-// discordgo sends its first heartbeat as soon as Open has processed
-// READY/RESUMED, so the session is then settled: dropping the connection
-// earlier can make discordgo v0.29.0 reconnect twice (its heartbeat
-// goroutine fails on the closing socket and reconnects as well).
-func (s *Server) WaitReady(ctx context.Context) error {
-	return s.waitFor(ctx, func() (bool, error) {
-		return s.current != nil && s.current.ready && s.current.beat, nil
-	})
-}
-
-func (s *Server) readyLocked() (bool, error) {
-	return s.current != nil && s.current.ready, nil
-}
-
-// Identifies counts accepted IDENTIFYs (new sessions).
-func (s *Server) Identifies() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.identifies
-}
-
-// Resumes counts accepted RESUMEs.
-func (s *Server) Resumes() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.resumes
-}
-
-// SessionID is the current gateway session id ("" before the first READY).
-func (s *Server) SessionID() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sessionID
-}
-
-// Connected reports whether a client is connected and ready.
-func (s *Server) Connected() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ok, _ := s.readyLocked()
-	return ok
-}
-
-// DropGateway closes the current websocket abruptly, without a close frame,
-// like a network drop. discordgo then reconnects and RESUMEs; WaitReady
-// waits for that.
-func (s *Server) DropGateway() {
-	s.mu.Lock()
-	c := s.current
-	s.current = nil
-	s.broadcastLocked()
-	s.mu.Unlock()
-	if c != nil {
-		s.logf("gateway: dropping the connection")
-		c.kill()
-	}
-}
-
-// RequestReconnect sends op 7 RECONNECT on the current connection; the client
-// should close it and RESUME on a new one. Until it does, WaitReady waits and
-// dispatches only go to the RESUME backlog.
-func (s *Server) RequestReconnect() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.current; c != nil {
-		c.sendJSON(map[string]any{"op": opReconnect, "d": nil, "s": nil, "t": nil})
-		s.current = nil
-		s.broadcastLocked()
-	}
-}
-
-// InvalidateSession forgets the gateway session and drops the connection, so
-// the client's RESUME gets op 9 INVALID_SESSION and it must IDENTIFY again.
-func (s *Server) InvalidateSession() {
-	s.mu.Lock()
-	s.sessionID = ""
-	s.backlog = nil
-	s.mu.Unlock()
-	s.DropGateway()
+	return g.seq + 1
 }
 
 func (s *Server) botUserLocked() map[string]any {

@@ -1,13 +1,17 @@
 package fakediscord
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 )
@@ -69,15 +73,27 @@ func (s *Server) ping(ctx context.Context, badSignature bool) (int, []byte, erro
 }
 
 func (s *Server) postSigned(ctx context.Context, url string, key ed25519.PrivateKey, body []byte) (*http.Response, error) {
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	sig := ed25519.Sign(key, append([]byte(ts), body...))
+	ts, sig := sign(key, body)
+	return postEndpoint(ctx, url, ts, sig, body)
+}
+
+// sign signs body as Discord does: Ed25519 over timestamp + body, with the
+// timestamp in Unix seconds, the signature in hex.
+func sign(key ed25519.PrivateKey, body []byte) (ts, sig string) {
+	ts = strconv.FormatInt(time.Now().Unix(), 10)
+	return ts, hex.EncodeToString(ed25519.Sign(key, append([]byte(ts), body...)))
+}
+
+// postEndpoint POSTs body with the given signature headers, as Discord
+// sends interactions.
+func postEndpoint(ctx context.Context, url, ts, sig string, body []byte) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
-	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
+	req.Header.Set("X-Signature-Ed25519", sig)
 	req.Header.Set("X-Signature-Timestamp", ts)
 	return http.DefaultClient.Do(req)
 }
@@ -87,7 +103,11 @@ func (s *Server) postSigned(ctx context.Context, url string, key ed25519.Private
 func (s *Server) deliverHTTP(ix *Interaction, url string, key ed25519.PrivateKey, deadline time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline+time.Second)
 	defer cancel()
-	res, err := s.postSigned(ctx, url, key, ix.Payload)
+	ts, sig := sign(key, ix.Payload)
+	s.mu.Lock()
+	ix.delivery = &httpDelivery{url: url, key: key, timestamp: ts, signature: sig}
+	s.mu.Unlock()
+	res, err := postEndpoint(ctx, url, ts, sig, ix.Payload)
 	if err != nil {
 		s.mu.Lock()
 		s.recordErrLocked("DELIVER", url, &apiError{Message: "interactions endpoint failed", Detail: err.Error()}, ix)
@@ -118,4 +138,97 @@ func (s *Server) deliverHTTP(ix *Interaction, url string, key ed25519.PrivateKey
 	}
 	s.logf("interaction %s: inline response type %d after %v", ix.ID, ix.resp.Type, ix.resp.Elapsed)
 	s.broadcastLocked()
+}
+
+// httpDelivery is how an interaction was POSTed to the endpoint.
+type httpDelivery struct {
+	url                  string
+	key                  ed25519.PrivateKey
+	timestamp, signature string
+}
+
+// HTTPEndpoint returns the endpoint set by UseHTTPEndpoint and the key the
+// fake signs with, so a test can craft requests of its own ("" and nil when
+// interactions go over the gateway).
+func (s *Server) HTTPEndpoint() (url string, key ed25519.PrivateKey) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.httpURL, s.httpKey
+}
+
+// ReplayHTTP POSTs the exact body of an interaction the fake delivered to
+// the HTTP endpoint again, as an attacker who captured it would: with the
+// original timestamp and signature, or (fresh) with the current time and a
+// new valid signature. It returns the endpoint's status and body; unlike a
+// delivery, an answer is not taken as the interaction's callback (it goes
+// to the attacker, not to Discord). A correct endpoint refuses a stale
+// timestamp with 401 and does not act twice on one interaction id.
+func (s *Server) ReplayHTTP(ctx context.Context, ix *Interaction, fresh bool) (int, []byte, error) {
+	s.mu.Lock()
+	d := ix.delivery
+	s.mu.Unlock()
+	if d == nil {
+		return 0, nil, fmt.Errorf("fakediscord: interaction %s was not delivered over HTTP", ix.ID)
+	}
+	var res *http.Response
+	var err error
+	if fresh {
+		res, err = s.postSigned(ctx, d.url, d.key, ix.Payload)
+	} else {
+		res, err = postEndpoint(ctx, d.url, d.timestamp, d.signature, ix.Payload)
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	return res.StatusCode, b, err
+}
+
+// PostEndpoint sends the HTTP endpoint a POST written byte by byte over a
+// new TCP connection: header exactly as given (no signature is added, and a
+// Content-Length in it is sent as is, even when it lies about the body),
+// then body. It is for requests net/http will not send: a missing or
+// malformed signature, a non-numeric timestamp, a huge declared length. The
+// fake half-closes the connection after the body, so a server waiting for
+// more sees end of file. It returns the endpoint's status and body.
+func (s *Server) PostEndpoint(ctx context.Context, header http.Header, body []byte) (int, []byte, error) {
+	s.mu.Lock()
+	endpoint := s.httpURL
+	s.mu.Unlock()
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return 0, nil, fmt.Errorf("fakediscord: no HTTP endpoint (UseHTTPEndpoint): %q", endpoint)
+	}
+	var dialer net.Dialer
+	conn, err := dialer.DialContext(ctx, "tcp", u.Host)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Now()) })
+	defer stop()
+	var req bytes.Buffer
+	fmt.Fprintf(&req, "POST %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", u.RequestURI(), u.Host)
+	if header.Get("Content-Length") == "" {
+		fmt.Fprintf(&req, "Content-Length: %d\r\n", len(body))
+	}
+	if err := header.Write(&req); err != nil {
+		return 0, nil, err
+	}
+	req.WriteString("\r\n")
+	req.Write(body)
+	if _, err := conn.Write(req.Bytes()); err != nil {
+		return 0, nil, err
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		_ = tcp.CloseWrite()
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	return res.StatusCode, b, err
 }

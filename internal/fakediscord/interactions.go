@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -134,6 +135,9 @@ func (s *Server) actorLocked(dm bool, guild, channel, user, name, locale, perms,
 	}
 	if a.appPerms == "" {
 		a.appPerms = DefaultAppPermissions
+		if perms, ok := s.perms[a.channelID]; ok {
+			a.appPerms = strconv.FormatInt(perms, 10)
+		}
 	}
 	a.guildLocale = DefaultLocale
 	return a
@@ -151,6 +155,14 @@ type Interaction struct {
 	CustomID    string // components and modal submits
 	// Payload is the INTERACTION_CREATE data as dispatched.
 	Payload json.RawMessage
+	// Dispatched is when the fake sent it; the response deadline counts
+	// from here.
+	Dispatched time.Time
+	// Shard and SessionID name the gateway session it was dispatched to:
+	// the one whose shard owns GuildID (shard 0 for DMs). Shard is -1 when
+	// it went to an HTTP endpoint.
+	Shard     int
+	SessionID string
 
 	s      *Server
 	user   map[string]any
@@ -166,6 +178,7 @@ type Interaction struct {
 	followupIDs []string
 	sourceID    string // the message a component (or its modal) was on
 	rejections  []RESTError
+	delivery    *httpDelivery // how it went to an HTTP endpoint
 }
 
 // Response is the first callback of an interaction.
@@ -218,6 +231,9 @@ func (s *Server) command(ctx context.Context, spec SlashSpec, typ discordgo.Inte
 	var ix *Interaction
 	err := s.whenReady(ctx, func() error {
 		a := s.actorLocked(spec.DM, spec.GuildID, spec.ChannelID, spec.UserID, spec.Username, spec.Locale, spec.Permissions, spec.AppPermissions)
+		if !s.deliverableLocked(a.guildID) {
+			return errNoShard
+		}
 		if spec.GuildLocale != "" {
 			a.guildLocale = spec.GuildLocale
 		}
@@ -300,6 +316,9 @@ func (s *Server) ClickButton(ctx context.Context, spec ButtonSpec) (*Interaction
 			guild = m.GuildID
 		}
 		a := s.actorLocked(spec.DM, guild, channel, spec.UserID, spec.Username, spec.Locale, spec.Permissions, spec.AppPermissions)
+		if !s.deliverableLocked(a.guildID) {
+			return errNoShard
+		}
 		if owner := s.interactions[m.InteractionID]; m.Ephemeral() && owner != nil && owner.UserID != a.userID {
 			return fmt.Errorf("fakediscord: message %s is ephemeral: only user %s sees it, not %s", m.ID, owner.UserID, a.userID)
 		}
@@ -331,6 +350,9 @@ func (s *Server) MessageCommand(ctx context.Context, spec MessageCommandSpec) (*
 			guild = m.GuildID
 		}
 		a := s.actorLocked(spec.DM, guild, channel, spec.UserID, spec.Username, spec.Locale, spec.Permissions, spec.AppPermissions)
+		if !s.deliverableLocked(a.guildID) {
+			return errNoShard
+		}
 		data := map[string]any{
 			"name":      spec.Name,
 			"type":      int(discordgo.MessageApplicationCommand),
@@ -384,6 +406,9 @@ func (s *Server) SubmitModal(ctx context.Context, spec ModalSpec) (*Interaction,
 		}
 		name, _ := from.user["username"].(string)
 		a := s.actorLocked(from.GuildID == "", from.GuildID, from.ChannelID, from.UserID, name, p.Locale, perms, p.AppPermissions)
+		if !s.deliverableLocked(a.guildID) {
+			return errNoShard
+		}
 		data := map[string]any{"custom_id": from.resp.CustomID, "components": comps}
 		var msg *Message
 		if from.sourceID != "" {
@@ -396,15 +421,27 @@ func (s *Server) SubmitModal(ctx context.Context, spec ModalSpec) (*Interaction,
 	return ix, err
 }
 
-// whenReady runs send under s.mu once a client is connected and ready (at
-// once when interactions go to an HTTP endpoint).
+// errNoShard tells whenReady that no connected shard can take the
+// interaction yet.
+var errNoShard = errors.New("fakediscord: no ready shard for the interaction")
+
+// whenReady runs send under s.mu until it does not report errNoShard: an
+// interaction waits (up to ctx) for a ready connection of the shard that
+// owns its guild (shard 0 for DMs), or goes at once to an HTTP endpoint.
+// Its response deadline starts when it is sent.
 func (s *Server) whenReady(ctx context.Context, send func() error) error {
 	return s.waitFor(ctx, func() (bool, error) {
-		if ok, _ := s.readyLocked(); !ok && s.httpURL == "" {
-			return false, nil
+		if err := send(); !errors.Is(err, errNoShard) {
+			return true, err
 		}
-		return true, send()
+		return false, nil
 	})
+}
+
+// deliverableLocked reports whether an interaction in guildID ("" for a DM)
+// can be sent now.
+func (s *Server) deliverableLocked(guildID string) bool {
+	return s.httpURL != "" || s.routeLocked(guildID) != nil
 }
 
 func (s *Server) findCommandLocked(guildID, name string, t discordgo.ApplicationCommandType) *discordgo.ApplicationCommand {
@@ -476,11 +513,14 @@ func (s *Server) sendInteractionLocked(a actor, typ discordgo.InteractionType, d
 	s.interactions[id] = ix
 	s.byToken[ix.Token] = ix
 	ix.sentAt = time.Now()
+	ix.Dispatched = ix.sentAt
 	ix.deadline = s.deadline
+	ix.Shard = -1
 	if s.httpURL != "" {
 		go s.deliverHTTP(ix, s.httpURL, s.httpKey, ix.deadline)
-	} else {
-		s.dispatchLocked("INTERACTION_CREATE", json.RawMessage(ix.Payload))
+	} else if g := s.routeLocked(a.guildID); g != nil {
+		ix.Shard, ix.SessionID = g.shard, g.id
+		g.dispatchLocked("INTERACTION_CREATE", json.RawMessage(ix.Payload))
 	}
 	ix.timer = time.AfterFunc(ix.deadline+time.Millisecond, func() {
 		s.mu.Lock()

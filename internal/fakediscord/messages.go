@@ -53,6 +53,12 @@ type Message struct {
 	// or followup created this message ("" for channel posts).
 	InteractionID    string
 	InteractionToken string
+	// Nonce is the nonce the message was created with, as text (an integer
+	// nonce in decimal); "" for none.
+	Nonce string
+
+	nonceJSON json.RawMessage // the nonce as sent, echoed in the wire format
+	created   bool            // created by the bot through the REST API
 }
 
 // Ephemeral reports whether flag 64 is set.
@@ -245,6 +251,7 @@ type wireMessage struct {
 	Flags               int                       `json:"flags"`
 	WebhookID           string                    `json:"webhook_id,omitempty"`
 	ApplicationID       string                    `json:"application_id,omitempty"`
+	Nonce               json.RawMessage           `json:"nonce,omitempty"`
 	InteractionMetadata map[string]any            `json:"interaction_metadata,omitempty"`
 	Interaction         map[string]any            `json:"interaction,omitempty"`
 }
@@ -265,6 +272,7 @@ func (s *Server) wireLocked(m *Message) wireMessage {
 		MentionRoles: []string{},
 		Timestamp:    m.Timestamp.Format(time.RFC3339Nano),
 		Flags:        m.Flags,
+		Nonce:        m.nonceJSON,
 	}
 	if w.Embeds == nil {
 		w.Embeds = []*discordgo.MessageEmbed{}
@@ -671,6 +679,7 @@ func (s *Server) newMessageLocked(channelID, guildID string, f *msgFields, flags
 		AuthorUsername: s.cfg.BotUsername,
 		AuthorBot:      true,
 		Timestamp:      snowflakeTime(id),
+		created:        true,
 	}
 	m.Attachments = s.storeFilesLocked(m, f.files)
 	s.messages[id] = m

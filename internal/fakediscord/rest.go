@@ -194,12 +194,34 @@ func match(pattern, parts []string) (params, bool) {
 }
 
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	if len(parts) < 3 || parts[0] != "api" || !strings.HasPrefix(parts[1], "v") {
+	parts := apiParts(r.URL.Path)
+	req, fault := s.beginRequest(r, parts)
+	sw := &statusWriter{ResponseWriter: w, answered: func(status int) { s.endRequest(req, status) }}
+	serve := func(w http.ResponseWriter) { s.route(w, r, parts) }
+	if fault != nil {
+		s.serveFault(sw, r, fault, serve)
+	} else {
+		serve(sw)
+	}
+	sw.answer(http.StatusOK) // net/http's implicit answer, if nothing was written
+}
+
+// findRoute returns the route for method and path parts, or nil.
+func (s *Server) findRoute(method string, parts []string) *route {
+	for i, rt := range s.routes {
+		if _, ok := match(rt.pattern, parts); ok && rt.method == method {
+			return &s.routes[i]
+		}
+	}
+	return nil
+}
+
+// route answers a request below /api/vN (parts nil for other paths).
+func (s *Server) route(w http.ResponseWriter, r *http.Request, parts []string) {
+	if parts == nil {
 		s.fail(w, r, errNotFound, nil)
 		return
 	}
-	parts = parts[2:]
 	pathMatched := false
 	for _, rt := range s.routes {
 		p, ok := match(rt.pattern, parts)
@@ -304,16 +326,6 @@ func parsePayload(contentType string, body io.Reader) (obj map[string]json.RawMe
 
 func (s *Server) getGateway(w http.ResponseWriter, _ *http.Request, _ params) {
 	writeJSON(w, http.StatusOK, map[string]any{"url": s.GatewayURL()})
-}
-
-func (s *Server) getGatewayBot(w http.ResponseWriter, _ *http.Request, _ params) {
-	writeJSON(w, http.StatusOK, map[string]any{
-		"url":    s.GatewayURL(),
-		"shards": 1,
-		"session_start_limit": map[string]any{
-			"total": 1000, "remaining": 999, "reset_after": 86400000, "max_concurrency": 1,
-		},
-	})
 }
 
 func (s *Server) getUser(w http.ResponseWriter, _ *http.Request, p params) {
@@ -633,14 +645,20 @@ func (s *Server) CommandsIn(guildID string) []*discordgo.ApplicationCommand {
 
 // ---- channels ----
 
-func (s *Server) getChannel(w http.ResponseWriter, _ *http.Request, p params) {
+func (s *Server) getChannel(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"id": p["channel"], "type": 0, "name": "channel-" + p["channel"], "position": 0,
 		"permission_overwrites": []any{}, "nsfw": false, "last_message_id": nil,
 	})
 }
 
-func (s *Server) postTyping(w http.ResponseWriter, _ *http.Request, _ params) {
+func (s *Server) postTyping(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], discordgo.PermissionSendMessages) {
+		return
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -660,8 +678,15 @@ func (s *Server) getChannelMessages(w http.ResponseWriter, r *http.Request, p pa
 		limit = n
 	}
 	before, after := q.Get("before"), q.Get("after")
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	s.mu.Lock()
 	var out []wireMessage
+	// Without READ_MESSAGE_HISTORY Discord returns no messages.
+	if !s.hasChannelPermLocked(p["channel"], discordgo.PermissionReadMessageHistory) {
+		limit = 0
+	}
 	for i := len(s.order) - 1; i >= 0 && len(out) < limit; i-- {
 		m := s.channelMessageLocked(p["channel"], s.order[i])
 		if m == nil || (before != "" && !idLess(m.ID, before)) || (after != "" && !idLess(after, m.ID)) {
@@ -683,10 +708,21 @@ func idLess(a, b string) bool {
 	return x < y
 }
 
+// postChannelMessage creates a message. With enforce_nonce and a nonce the
+// bot used in the channel within the nonce window, it answers the existing
+// message (200, same body) and creates none, as Discord does.
 func (s *Server) postChannelMessage(w http.ResponseWriter, r *http.Request, p params) {
+	channel := p["channel"]
+	if !s.checkChannel(w, r, channel, discordgo.PermissionSendMessages) {
+		return
+	}
 	obj, files, e := readPayload(w, r)
 	if e == nil && obj == nil {
 		e = &apiError{Status: http.StatusBadRequest, Code: 50006, Message: "Cannot send an empty message"}
+	}
+	var nonce nonceFields
+	if e == nil {
+		nonce, e = decodeNonce(obj)
 	}
 	var f *msgFields
 	if e == nil {
@@ -702,21 +738,50 @@ func (s *Server) postChannelMessage(w http.ResponseWriter, r *http.Request, p pa
 		return
 	}
 	s.mu.Lock()
-	m := s.newMessageLocked(p["channel"], "", f, flags, int(discordgo.MessageTypeDefault))
+	defer s.mu.Unlock()
+	if len(files) > 0 {
+		if e := s.channelAccessLocked(channel, discordgo.PermissionAttachFiles); e != nil {
+			s.recordLocked(r, withDetail(e, "no ATTACH_FILES"), nil)
+			writeAPIError(w, e)
+			return
+		}
+	}
+	if nonce.enforce && nonce.text != "" {
+		if m := s.nonceMatchLocked(channel, nonce.text); m != nil {
+			s.logf("channel %s: nonce %q is message %s's: no new message", channel, nonce.text, m.ID)
+			b, _ := json.Marshal(s.wireLocked(m))
+			writeRaw(w, http.StatusOK, b)
+			return
+		}
+	}
+	m := s.newMessageLocked(channel, "", f, flags, int(discordgo.MessageTypeDefault))
+	if nonce.raw != nil {
+		m.Nonce, m.nonceJSON = nonce.text, nonce.raw
+		s.nonces[nonceKey(channel, m.AuthorID, nonce.text)] = m.ID
+	}
 	b, _ := json.Marshal(s.wireLocked(m))
 	s.logf("channel %s: message %s posted", m.ChannelID, m.ID)
 	s.broadcastLocked()
-	s.mu.Unlock()
 	writeRaw(w, http.StatusOK, b)
 }
 
 func (s *Server) getChannelMessage(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	s.mu.Lock()
+	var e *apiError
 	m := s.channelMessageLocked(p["channel"], p["message"])
-	if m == nil {
-		s.recordLocked(r, errUnknownMessage, nil)
+	switch {
+	case !s.hasChannelPermLocked(p["channel"], discordgo.PermissionReadMessageHistory):
+		e = withDetail(errMissingAccess, "no READ_MESSAGE_HISTORY")
+	case m == nil:
+		e = errUnknownMessage
+	}
+	if e != nil {
+		s.recordLocked(r, e, nil)
 		s.mu.Unlock()
-		writeAPIError(w, errUnknownMessage)
+		writeAPIError(w, e)
 		return
 	}
 	b, _ := json.Marshal(s.wireLocked(m))
@@ -725,6 +790,9 @@ func (s *Server) getChannelMessage(w http.ResponseWriter, r *http.Request, p par
 }
 
 func (s *Server) patchChannelMessage(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	obj, files, e := readPayload(w, r)
 	var f *msgFields
 	if e == nil {
@@ -757,6 +825,9 @@ func (s *Server) patchChannelMessage(w http.ResponseWriter, r *http.Request, p p
 }
 
 func (s *Server) deleteChannelMessage(w http.ResponseWriter, r *http.Request, p params) {
+	if !s.checkChannel(w, r, p["channel"], 0) {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.channelMessageLocked(p["channel"], p["message"])
@@ -825,6 +896,22 @@ func (s *Server) ChannelMessages(channelID string) []*Message {
 		}
 	}
 	return out
+}
+
+// MessagesCreated counts the messages the bot created in channelID since
+// New or Reset: channel posts, interaction responses and followups,
+// deleted ones included. A create answered with an existing message
+// (enforce_nonce) creates none.
+func (s *Server) MessagesCreated(channelID string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, id := range s.order {
+		if m := s.messages[id]; m.ChannelID == channelID && m.created {
+			n++
+		}
+	}
+	return n
 }
 
 // WaitChannelMessage waits for a message in channelID for which pred holds

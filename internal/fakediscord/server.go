@@ -62,6 +62,14 @@ type Config struct {
 	// TokenLifetime is how long an interaction token accepts followups and
 	// edits (default 15 min).
 	TokenLifetime time.Duration
+	// Sharding is how the gateway shards and rate-limits IDENTIFY, and what
+	// GET /gateway/bot recommends (default: one shard, max_concurrency 1).
+	// SetSharding changes it.
+	Sharding Sharding
+	// NonceWindow is how long a message nonce sent with enforce_nonce
+	// dedupes later creates (default DefaultNonceWindow, 5 min).
+	// SetNonceWindow changes it.
+	NonceWindow time.Duration
 	// Logf, if set, receives one line per gateway event and REST error.
 	// Do not pass a testing.T's Logf to a Server that outlives the test.
 	Logf func(format string, args ...any)
@@ -77,19 +85,22 @@ type Server struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever state changes
 	closed  bool
+	quit    chan struct{} // closed by Close: ends held requests
 	lastID  uint64
 
 	// gateway
-	conns      map[*gwConn]struct{}
-	current    *gwConn // the connection that receives dispatches
-	sessionID  string
-	seq        int64
-	backlog    []dispatchFrame
-	identifies int
-	resumes    int
-	deadline   time.Duration
-	httpURL    string // deliver interactions here instead of the gateway
-	httpKey    ed25519.PrivateKey
+	conns        map[*gwConn]struct{}
+	sessions     map[string]*gwSession // live (resumable) sessions by id
+	identifies   int
+	resumes      int
+	shardResumes map[int]int
+	identifyLog  []IdentifyRecord
+	lastIdentify map[int]time.Time // the last accepted IDENTIFY by rate-limit bucket
+	sharding     Sharding
+	started      time.Time
+	deadline     time.Duration
+	httpURL      string // deliver interactions here instead of the gateway
+	httpKey      ed25519.PrivateKey
 
 	// data
 	messages     map[string]*Message
@@ -101,6 +112,19 @@ type Server struct {
 	cmdGuild     string
 	puts         int
 	restErrors   []RESTError
+	perms        map[string]int64  // the bot's permissions by channel, when set
+	nonces       map[string]string // nonceKey -> id of the newest message with it
+	nonceWindow  time.Duration
+
+	// REST faults
+	faults []*faultRule
+
+	// The request log has its own lock: the status is recorded as an
+	// answer is written, often while a handler holds mu. Lock order: mu,
+	// then reqMu.
+	reqMu      sync.Mutex
+	requests   []*Request
+	reqChanged chan struct{} // closed and replaced whenever a request is answered
 }
 
 // New starts a fake Discord on 127.0.0.1. Close it when done.
@@ -123,11 +147,23 @@ func New(cfg Config) *Server {
 	if cfg.TokenLifetime <= 0 {
 		cfg.TokenLifetime = DefaultTokenLifetime
 	}
+	cfg.Sharding = cfg.Sharding.withDefaults()
+	if cfg.NonceWindow <= 0 {
+		cfg.NonceWindow = DefaultNonceWindow
+	}
 	s := &Server{
-		cfg:      cfg,
-		changed:  make(chan struct{}),
-		conns:    make(map[*gwConn]struct{}),
-		deadline: cfg.ResponseDeadline,
+		cfg:        cfg,
+		changed:    make(chan struct{}),
+		quit:       make(chan struct{}),
+		reqChanged: make(chan struct{}),
+		conns:      make(map[*gwConn]struct{}),
+		deadline:   cfg.ResponseDeadline,
+
+		sessions:     make(map[string]*gwSession),
+		shardResumes: make(map[int]int),
+		lastIdentify: make(map[int]time.Time),
+		sharding:     cfg.Sharding,
+		started:      time.Now(),
 	}
 	s.resetDataLocked()
 	s.routes = s.routeTable()
@@ -159,11 +195,11 @@ func (s *Server) Close() {
 		return
 	}
 	s.closed = true
+	close(s.quit)
 	conns := make([]*gwConn, 0, len(s.conns))
 	for c := range s.conns {
 		conns = append(conns, c)
 	}
-	s.current = nil
 	s.broadcastLocked()
 	s.mu.Unlock()
 	for _, c := range conns {
@@ -172,10 +208,12 @@ func (s *Server) Close() {
 	s.hs.Close()
 }
 
-// Reset forgets messages, interactions, commands and recorded REST errors,
-// restores the configured response deadline and switches interaction
-// delivery back to the gateway. The gateway connection, its
-// session and the Identifies/Resumes counters are kept.
+// Reset forgets messages, interactions, commands, recorded REST errors and
+// requests, injected faults and channel permissions, restores the configured
+// response deadline, nonce window and sharding rules, and switches
+// interaction delivery back to the gateway. Gateway sessions, their
+// connections, the identify log and the Identifies/Resumes counters are
+// kept.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,6 +224,7 @@ func (s *Server) Reset() {
 	}
 	s.resetDataLocked()
 	s.deadline = s.cfg.ResponseDeadline
+	s.sharding = s.cfg.Sharding
 	s.httpURL, s.httpKey = "", nil
 	s.broadcastLocked()
 }
@@ -200,6 +239,13 @@ func (s *Server) resetDataLocked() {
 	s.cmdGuild = ""
 	s.puts = 0
 	s.restErrors = nil
+	s.perms = make(map[string]int64)
+	s.nonces = make(map[string]string)
+	s.nonceWindow = s.cfg.NonceWindow
+	s.faults = nil
+	s.reqMu.Lock()
+	s.requests = nil
+	s.reqMu.Unlock()
 }
 
 // SetResponseDeadline sets the first-response deadline of interactions

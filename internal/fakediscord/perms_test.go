@@ -1,0 +1,101 @@
+package fakediscord
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+func TestChannelPermissions(t *testing.T) {
+	const (
+		view    = discordgo.PermissionViewChannel
+		send    = discordgo.PermissionSendMessages
+		attach  = discordgo.PermissionAttachFiles
+		history = discordgo.PermissionReadMessageHistory
+	)
+	file := func() []*discordgo.File {
+		return []*discordgo.File{{Name: "a.txt", Reader: strings.NewReader("a")}}
+	}
+	ctx := setup(t)
+	m, err := sess.ChannelMessageSend("760", "posted while allowed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		perms int64
+		files bool
+		code  int
+	}{
+		{"ErrNoViewIsMissingAccess", send | attach, false, 50001},
+		{"ErrNoSendIsMissingPermissions", view, false, 50013},
+		{"ErrFileWithoutAttachFiles", view | send, true, 50013},
+		{"OKFileWithAttachFiles", view | send | attach, true, 0},
+		{"OKAdministrator", discordgo.PermissionAdministrator, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake.SetChannelPermissions("760", tt.perms)
+			send := &discordgo.MessageSend{Content: "x"}
+			if tt.files {
+				send.Files = file()
+			}
+			before := fake.MessagesCreated("760")
+			_, err := sess.ChannelMessageSendComplex("760", send)
+			if got := restCode(err); got != tt.code {
+				t.Errorf("create: code %d (%v), want %d", got, err, tt.code)
+			}
+			if created := fake.MessagesCreated("760") - before; (created == 1) != (tt.code == 0) {
+				t.Errorf("%d messages created", created)
+			}
+		})
+	}
+
+	t.Run("OKNoHistoryListsNothing", func(t *testing.T) {
+		fake.SetChannelPermissions("760", view|send)
+		list, err := sess.ChannelMessages("760", 10, "", "", "")
+		if err != nil || len(list) != 0 {
+			t.Errorf("list without READ_MESSAGE_HISTORY: %v, %d messages, want none", err, len(list))
+		}
+		if _, err := sess.ChannelMessage("760", m.ID); restCode(err) != 50001 {
+			t.Errorf("get without READ_MESSAGE_HISTORY: %v, want 50001", err)
+		}
+		fake.SetChannelPermissions("760", view|history)
+		if list, err := sess.ChannelMessages("760", 10, "", "", ""); err != nil || len(list) == 0 {
+			t.Errorf("list with READ_MESSAGE_HISTORY: %v, %d messages", err, len(list))
+		}
+	})
+
+	t.Run("OKInteractionsCarryThePermissions", func(t *testing.T) {
+		fake.SetChannelPermissions("760", view)
+		on(t, "perm", func(s *discordgo.Session, i *discordgo.Interaction) error {
+			if i.AppPermissions != view {
+				return fmt.Errorf("app_permissions=%d, want %d", i.AppPermissions, view)
+			}
+			// Replies go through the interaction webhook, not the channel.
+			return reply(s, i, &discordgo.InteractionResponseData{Content: "ok"})
+		})
+		ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "perm", ChannelID: "760"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := handlerResult(t, ix); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("OKClearRestoresAccess", func(t *testing.T) {
+		fake.SetChannelPermissions("760", 0)
+		fake.ClearChannelPermissions("760")
+		if _, err := sess.ChannelMessageSend("760", "x"); err != nil {
+			t.Errorf("after ClearChannelPermissions: %v", err)
+		}
+	})
+
+	if e := fake.RESTErrors(); len(e) == 0 || e[0].Status != 403 || !strings.Contains(e[0].Detail, strconv.FormatInt(send|attach, 10)) {
+		t.Errorf("RESTErrors=%+v, want the 403s with the permissions in the detail", e)
+	}
+}
