@@ -58,8 +58,13 @@ func utc(year int, month time.Month, day, hour, min int) time.Time {
 }
 
 // dailyOf is the daily maze of g1 on a date with the default settings.
-func dailyOf(date contest.Date) mazecore.ID {
-	return contest.MazeFor("g1", date, mazecore.Backtracking, 21)
+func dailyOf(tb testing.TB, date contest.Date) mazecore.ID {
+	tb.Helper()
+	id, err := contest.MazeFor(contest.DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21}, date)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id
 }
 
 // opensAt is the "solutions open" stamp of a daily header; opensPattern
@@ -166,7 +171,7 @@ func TestDailySameForEveryone(t *testing.T) {
 	if first.Width != 21 || first.Algorithm != mazecore.Backtracking {
 		t.Fatalf("default daily %+v, want backtracking 21×21", first)
 	}
-	if got, want := first, dailyOf(contest.MakeDate(2026, 11, 30)); got != want {
+	if got, want := first, dailyOf(t, contest.MakeDate(2026, 11, 30)); got != want {
 		t.Fatalf("daily=%v, want %v (UTC until set up)", got, want)
 	}
 }
@@ -366,7 +371,7 @@ func TestDailyPost(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
-		crashed := contest.DailyPost{GuildID: "g1", Date: today, ChannelID: "daily-ch", MazeID: dailyOf(today),
+		crashed := contest.DailyPost{GuildID: "g1", Date: today, ChannelID: "daily-ch", MazeID: dailyOf(t, today),
 			State: contest.Posting, Attempts: 1, ClaimedAt: e.clock.Now()}
 		if err := e.db.ClaimDailyPost(ctx, crashed); err != nil {
 			t.Fatalf("claim: %v", err)
@@ -547,7 +552,7 @@ func TestDailyGameContext(t *testing.T) {
 	if _, g := e.start(t, id, "u1"); g.Contest != "daily:g1:2026-11-30" {
 		t.Fatalf("game on today's daily has contest %q", g.Contest)
 	}
-	yesterday := dailyOf(contest.MakeDate(2026, 11, 29))
+	yesterday := dailyOf(t, contest.MakeDate(2026, 11, 29))
 	if _, g := e.start(t, yesterday, "u1"); g.Contest != "" {
 		t.Fatalf("game on yesterday's daily has contest %q, want none", g.Contest)
 	}
