@@ -13,6 +13,7 @@ import (
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
+	"mazebot/play"
 )
 
 // player drives one member's game through the fake Discord.
@@ -169,7 +170,7 @@ func TestE2EPlayToGoal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · ", p.clicks, len(p.path)-1)
+	want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · ", p.clicks, play.Par(m), len(p.path)-1)
 	if !strings.Contains(p.msg.Content, want) || !strings.Contains(p.msg.Content, "efficiency 100 %") {
 		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Content)
 	}
