@@ -19,6 +19,11 @@ func BenchmarkE2E(b *testing.B) {
 	}{
 		{"maze-sidewinder-21-emoji", []fakediscord.Option{opt("algorithm", "sidewinder"), opt("size", 21)}},
 		{"maze-backtracking-201-png", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png")}},
+		// Choosing a level makes and rates 32 mazes before the answer:
+		// compare with the same maze at any difficulty.
+		{"maze-backtracking-41", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 41)}},
+		{"maze-backtracking-41-hard", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 41), opt("difficulty", "hard")}},
+		{"maze-backtracking-201-hard-png", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 201), opt("difficulty", "hard"), opt("render", "png")}},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

@@ -9,8 +9,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/contest"
 	"mazebot/internal/fakediscord"
 	"mazebot/mazecore"
+	"mazebot/play"
 )
 
 // TestE2EDaily: a manager sets up the daily through Discord; the scheduler
@@ -97,5 +99,48 @@ func TestE2EDaily(t *testing.T) {
 	board := final(t, slash(t, "leaderboard"))
 	if len(board.Embeds) != 1 || !strings.Contains(board.Embeds[0].Description, "🥇 <@"+fakediscord.DefaultUserID+">") {
 		t.Fatalf("leaderboard %+v, want the player first", board.Embeds)
+	}
+}
+
+// TestE2EDailyHard: a daily set up with difficulty hard is the hard maze
+// of the day; played to the goal, its share lines carry stars and par.
+func TestE2EDailyHard(t *testing.T) {
+	clock := useClock(t, time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC))
+	startApp(t)
+	setup := fakediscord.Option{Name: "setup", Options: []fakediscord.Option{
+		opt("channel", "1300000000000000777"), opt("time", "09:00"), opt("timezone", "UTC"),
+		opt("size", 25), opt("difficulty", "hard"),
+	}}
+	manager := strconv.FormatInt(discordgo.PermissionManageGuild, 10)
+	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "daily", Options: []fakediscord.Option{setup}, Permissions: manager})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := final(t, ix); !strings.Contains(msg.Content, "25×25, hard)") {
+		t.Fatalf("setup answered %q, want it to confirm hard", msg.Content)
+	}
+	today := final(t, slash(t, "daily", fakediscord.Option{Name: "today"}))
+	id := mazeIDIn(t, today.Content)
+	want, err := contest.MazeFor(contest.DailySettings{GuildID: fakediscord.DefaultGuildID, Algorithm: mazecore.Backtracking, Size: 25, Difficulty: mazecore.Hard},
+		contest.MakeDate(2026, 11, 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != want {
+		t.Fatalf("today's daily is %v, want the hard one %v", id, want)
+	}
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rating, par := mazecore.Rate(m).Rating, play.Par(m)
+
+	p := startGame(t, today, m, fakediscord.DefaultUserID)
+	p.clock, p.step = clock, 2*time.Second
+	p.walk()
+	line := fmt.Sprintf("📋 Share it: `mazebot daily #334 · %s · %s · par ±0 · 🔥1`", strings.Repeat("★", rating), clockTime(time.Duration(par)*p.step))
+	text := fmt.Sprintf("Share (text only): `mazebot daily 334, difficulty %d of 5, time %d seconds, at par, streak 1 day`", rating, 2*par)
+	if p.clicks != par || !strings.Contains(p.msg.Content, line) || !strings.Contains(p.msg.Content, text) {
+		t.Fatalf("after %d clicks (par %d) the final message lacks\n%s\n%s\n:\n%s", p.clicks, par, line, text, p.msg.Content)
 	}
 }

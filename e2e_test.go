@@ -456,11 +456,13 @@ func TestE2ECommandSync(t *testing.T) {
 	for _, o := range maze.Options {
 		opts[o.Name] = len(o.Choices)
 	}
-	if len(opts) != 5 || opts["algorithm"] != 4 || opts["render"] != 4 {
-		t.Fatalf("/maze options %v, want algorithm (4 choices), size, height, render (4 choices), seed", opts)
+	if len(opts) != 7 || opts["algorithm"] != 4 || opts["render"] != 4 || opts["difficulty"] != 4 {
+		t.Fatalf("/maze options %v, want algorithm (4 choices), size, height, render (4 choices), seed, difficulty (4 choices), loops", opts)
 	}
-	if _, ok := opts["seed"]; !ok {
-		t.Fatalf("/maze options %v lack seed", opts)
+	for _, name := range []string{"seed", "loops"} {
+		if _, ok := opts[name]; !ok {
+			t.Fatalf("/maze options %v lack %s", opts, name)
+		}
 	}
 	subs := func(name string) map[string]int {
 		out := map[string]int{}
@@ -471,11 +473,11 @@ func TestE2ECommandSync(t *testing.T) {
 		}
 		return out
 	}
-	if got := subs("daily"); len(got) != 3 || got["setup"] != 5 {
-		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size) and off", got)
+	if got := subs("daily"); len(got) != 3 || got["setup"] != 7 {
+		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops) and off", got)
 	}
-	if got := subs("event"); len(got) != 2 || got["start"] != 5 {
-		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name) and end", got)
+	if got := subs("event"); len(got) != 2 || got["start"] != 7 {
+		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name, difficulty, loops) and end", got)
 	}
 }
 

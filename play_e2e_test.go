@@ -13,6 +13,7 @@ import (
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
+	"mazebot/play"
 )
 
 // player drives one member's game through the fake Discord.
@@ -169,7 +170,7 @@ func TestE2EPlayToGoal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · ", p.clicks, len(p.path)-1)
+	want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · ", p.clicks, play.Par(m), len(p.path)-1)
 	if !strings.Contains(p.msg.Content, want) || !strings.Contains(p.msg.Content, "efficiency 100 %") {
 		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Content)
 	}
@@ -351,4 +352,36 @@ func TestE2EPlaySurvivesRestart(t *testing.T) {
 	if !strings.Contains(p.msg.Content, fmt.Sprintf("🏁 Solved in %d clicks", p.clicks)) {
 		t.Fatalf("after the restart the game ended with:\n%s", p.msg.Content)
 	}
+}
+
+// TestE2EPlayLoops: a maze with loops, played to the goal through Discord;
+// the maze header gives its par and the result the clicks against it.
+func TestE2EPlayLoops(t *testing.T) {
+	clock := useClock(t, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+	startApp(t)
+	mazeMsg, m := postMaze(t, opt("loops", 30), opt("size", 21))
+	if id := m.ID(); id.Loops != 30 || id.Width != 21 || !strings.Contains(mazeMsg.Content, " · loops 30 % · ") {
+		t.Fatalf("maze %+v posted as %q, want 21×21 with loops 30", id, strings.SplitN(mazeMsg.Content, "\n", 2)[0])
+	}
+	par := play.Par(m)
+	if !strings.Contains(mazeMsg.Content, fmt.Sprintf(" · par %d · ", par)) {
+		t.Fatalf("maze header %q lacks par %d", strings.SplitN(mazeMsg.Content, "\n", 2)[0], par)
+	}
+	p := startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
+	p.clock, p.step = clock, 3*time.Second
+	p.walk()
+	if p.clicks != par {
+		t.Fatalf("followed the solution in %d clicks, par is %d", p.clicks, par)
+	}
+	want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · %s · efficiency 100 %%",
+		p.clicks, par, len(p.path)-1, clockTime(time.Duration(p.clicks)*p.step))
+	if !strings.Contains(p.msg.Content, want) {
+		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Content)
+	}
+}
+
+// clockTime writes a short duration as a result line does: m:ss.
+func clockTime(d time.Duration) string {
+	s := int(d / time.Second)
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image/gif"
 	"image/png"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/play"
@@ -132,6 +135,109 @@ func TestMaze(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, envOptions{path: tempDB(t)})
 			checkRefusal(t, e.send(t, slash(t, "maze", opts)))
+			if n := e.postCount(t); n != 0 {
+				t.Fatalf("a refused /maze recorded %d posts", n)
+			}
+		})
+	}
+}
+
+// TestMazeDifficulty: /maze difficulty and loops make the maze their ID
+// names, and the header rates it and gives its par.
+func TestMazeDifficulty(t *testing.T) {
+	t.Run("OKHeader", func(t *testing.T) {
+		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 21, Seed: 12345})
+		if got, want := mazeHeader(m), "🧩 **Sidewinder** · 21×21 · ★☆☆☆☆ · par 11 · ID `2840heb0dw`"; got != want {
+			t.Fatalf("header=%q, want %q", got, want)
+		}
+		loops := mustMaze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 43, Height: 43, Seed: 12345, Loops: 100})
+		if got, want := mazeHeader(loops), "🧩 **Digging** · 43×43 · loops 100 % · ★★☆☆☆ · par 18 · ID `4g9h7eb0cjpg`"; got != want {
+			t.Fatalf("header=%q, want %q", got, want)
+		}
+	})
+	t.Run("OKHard", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		rec := e.send(t, slash(t, "maze", map[string]any{"size": 41, "difficulty": "hard", "seed": 7}))
+		if len(rec.replies) != 1 || len(rec.deferred) != 0 {
+			t.Fatalf("replies=%+v deferred=%v, want one answer, not deferred", rec.replies, rec.deferred)
+		}
+		want, err := mazecore.Choose(mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 7}, mazecore.Hard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := idInReply(t, rec.replies[0]); got != want || got.Seed == 7 {
+			t.Fatalf("maze %+v, want the hard one %+v (not the base seed)", got, want)
+		}
+		m := mustMaze(t, want)
+		header := fmt.Sprintf(" · %s · par %d · ID `%s`", stars(mazecore.Rate(m).Rating), play.Par(m), want)
+		if !strings.Contains(rec.replies[0].Content, header) {
+			t.Fatalf("reply %q lacks %q", rec.replies[0].Content, header)
+		}
+		// The easy one is another maze, and easier.
+		easy := idInReply(t, e.send(t, slash(t, "maze", map[string]any{"size": 41, "difficulty": "easy", "seed": 7})).replies[0])
+		if easy == want || mazecore.Rate(mustMaze(t, easy)).Score >= mazecore.Rate(m).Score {
+			t.Fatalf("easy %v is not an easier maze than hard %v", easy, want)
+		}
+	})
+	t.Run("OKLoops", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 21, "loops": 30}))
+		id := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21, Seed: 12345, Loops: 30}
+		if got := idInReply(t, rec.replies[0]); got != id {
+			t.Fatalf("maze %+v, want %+v", got, id)
+		}
+		header, grid, _ := strings.Cut(rec.replies[0].Content, "\n")
+		if !strings.Contains(header, " · loops 30 % · ") {
+			t.Fatalf("header %q does not say loops 30 %%", header)
+		}
+		if err := testkit.CheckGrid(grid, mustMaze(t, id), nil); err != nil {
+			t.Fatal(err)
+		}
+		// "Solve this maze" reads the ID back from the new header.
+		checkSolution(t, e.send(t, messageCommand(t, botMessage(rec.replies[0]))), id, true)
+	})
+	t.Run("OKAnyAboveTheDifficultyLimit", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		rec := e.send(t, slash(t, "maze", map[string]any{"size": DifficultyMaxSide + 2, "difficulty": "any", "loops": 10, "render": "png"}))
+		if len(rec.replies) != 1 || rec.replies[0].Ephemeral || len(rec.replies[0].Files) != 1 {
+			t.Fatalf("replies=%+v, want a public PNG", rec.replies)
+		}
+		// Rated, but no par: Play does not take it.
+		if header := rec.replies[0].Content; !strings.Contains(header, "★") || strings.Contains(header, "par ") {
+			t.Fatalf("header %q, want stars and no par above %d", header, play.MaxSide)
+		}
+	})
+	t.Run("OKDailiesAndEventsWithinTheLimit", func(t *testing.T) {
+		// Their handlers choose without a size check of their own.
+		if contest.DailyMaxSize > DifficultyMaxSide || contest.EventMaxSide > DifficultyMaxSide {
+			t.Fatalf("dailies (%d) or events (%d) go above DifficultyMaxSide (%d)", contest.DailyMaxSize, contest.EventMaxSide, DifficultyMaxSide)
+		}
+	})
+	t.Run("OKEmoji43Longest", func(t *testing.T) {
+		// The longest header (title, loops, a 64-bit seed) still leaves
+		// room for a 43×43 emoji grid.
+		e := newEnv(t, envOptions{})
+		rec := e.send(t, slash(t, "maze", map[string]any{"size": 43, "render": "emoji", "loops": 100, "seed": maxSeed}))
+		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 0 || utf8.RuneCountInString(rec.replies[0].Content) > MaxContent {
+			t.Fatalf("replies=%+v, want one emoji grid within %d code points", rec.replies, MaxContent)
+		}
+	})
+	for name, tc := range map[string]struct {
+		opts map[string]any
+		want string
+	}{
+		"ErrUnknownDifficulty": {map[string]any{"difficulty": "impossible"}, `Unknown difficulty "impossible": choose easy, medium, hard, any.`},
+		"ErrDifficultyEchoed":  {map[string]any{"difficulty": "`@everyone` " + strings.Repeat("x", 100)}, `"'＠everyone' ` + strings.Repeat("x", 28) + `…": choose`}, // 40 characters at most
+		"ErrLoopsAbove100":     {map[string]any{"loops": 101}, "from 0 (a perfect maze) to 100 (no dead ends). You asked for 101."},
+		"ErrLoopsNegative":     {map[string]any{"loops": -1}, "You asked for -1."},
+		"ErrDifficultyTooBig":  {map[string]any{"size": 41, "height": DifficultyMaxSide + 2, "difficulty": "hard"}, "up to 201×201 tiles (it compares 32 mazes, too slow beyond); you asked for 41×203"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, envOptions{path: tempDB(t)})
+			msg := checkRefusal(t, e.send(t, slash(t, "maze", tc.opts)))
+			if !strings.Contains(msg, tc.want) || strings.Contains(msg, "@everyone") {
+				t.Fatalf("refusal %q, want it to say %q (and never echo a mention)", msg, tc.want)
+			}
 			if n := e.postCount(t); n != 0 {
 				t.Fatalf("a refused /maze recorded %d posts", n)
 			}

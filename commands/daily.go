@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 	"mazebot/mazecore"
 	"mazebot/play"
@@ -41,6 +42,8 @@ func (f *Daily) Commands() []Command {
 					{Type: discordgo.ApplicationCommandOptionString, Name: "timezone", Description: "IANA time zone, e.g. Asia/Seoul, America/Los_Angeles, UTC", Required: true, MaxLength: 64},
 					algorithmOption("How to carve it (default: backtracking)", false),
 					size,
+					difficultyOption("Among mazes like it: easy, medium or hard (default any)"),
+					loopsOption("Share of dead ends opened into loops, 0–100 (default 0: no loops)"),
 				}},
 				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "off", Description: "Stop posting the daily automatically (Manage Server)"},
 			},
@@ -79,7 +82,7 @@ func dailyMessage(day contest.Daily) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	reply, err := showMaze(m, renderAuto, dailyHeader(day)+"\n"+mazeHeader(day.MazeID), true)
+	reply, err := showMaze(m, renderAuto, dailyHeader(day)+"\n"+mazeHeader(m), true)
 	reply.Components = mazeButtons(day.MazeID)
 	return reply, err
 }
@@ -128,12 +131,15 @@ func (f *Daily) setup(ctx context.Context, in *Interaction, opts options) error 
 	if s.Size, notice, err = opts.size("size", s.Size, contest.DailyMaxSize, ", so that it stays playable as an emoji grid"); err != nil {
 		return err
 	}
+	if s.Difficulty, s.Loops, err = opts.levelAndLoops(s.Difficulty, s.Loops); err != nil {
+		return err
+	}
 	next, err := f.dailies.Setup(ctx, s)
 	if err != nil {
 		return err
 	}
-	content := fmt.Sprintf("✅ The daily challenge will be posted in <#%s> every day at %s %s (%s, %d×%d). Next post: <t:%d:F> (<t:%d:R>). Turn it off with /daily off.",
-		s.ChannelID, s.PostAt, s.Zone, s.Algorithm.Title(), s.Size, s.Size, next.Unix(), next.Unix())
+	content := fmt.Sprintf("✅ The daily challenge will be posted in <#%s> every day at %s %s (%s, %d×%d%s). Next post: <t:%d:F> (<t:%d:R>). Turn it off with /daily off.",
+		s.ChannelID, s.PostAt, s.Zone, s.Algorithm.Title(), s.Size, s.Size, shape(s.Difficulty, s.Loops), next.Unix(), next.Unix())
 	if notice != "" {
 		content += "\nℹ️ " + notice
 	}
@@ -152,9 +158,11 @@ func (f *Daily) off(ctx context.Context, in *Interaction) error {
 	return answer(ctx, in, Reply{Content: "✅ The daily challenge is no longer posted automatically. /daily today still shows today's maze; /daily setup turns the posts back on.", Ephemeral: true})
 }
 
-// dailyAwardLines are the share line and the day's rank of a daily win.
-func dailyAwardLines(a *contest.DailyAward, r play.Result) []string {
-	lines := []string{"📋 Share it: `" + shareLine(a.Number, r.Elapsed, r.Tiles, a.Streak) + "`"}
+// dailyAwardLines are the share lines and the day's rank of a daily win
+// on a maze of the given rating and par.
+func dailyAwardLines(a *contest.DailyAward, r play.Result, rating, par int) []string {
+	share := dailyShare{number: a.Number, rating: rating, elapsed: r.Elapsed, clicks: r.Clicks, par: par, streak: a.Streak}
+	lines := []string{"📋 Share it: `" + share.line() + "`", "Share (text only): `" + share.text() + "`"}
 	if a.Standing.UserID == "" {
 		return lines
 	}
@@ -165,11 +173,45 @@ func dailyAwardLines(a *contest.DailyAward, r play.Result) []string {
 	return append(lines, line+". /leaderboard shows everyone.")
 }
 
-// shareLine sums up a daily run without spoiling the maze.
-func shareLine(number int, elapsed time.Duration, tiles, streak int) string {
-	s := fmt.Sprintf("mazebot daily #%d · %s · %d tiles", number, formatDuration(elapsed, false), tiles)
-	if streak > 0 {
-		s += fmt.Sprintf(" · 🔥%d", streak)
+// dailyShare is what the share lines tell of a daily run: nothing that
+// spoils the maze.
+type dailyShare struct {
+	number, rating int
+	elapsed        time.Duration
+	clicks, par    int
+	streak         int
+}
+
+// line is the share line: "mazebot daily #334 · ★★★ · 1:42 · par +2 · 🔥4".
+func (s dailyShare) line() string {
+	out := fmt.Sprintf("mazebot daily #%d · %s · %s · par %s", s.number, strings.Repeat("★", s.rating), formatDuration(s.elapsed, false), overPar(s.clicks, s.par))
+	if s.streak > 0 {
+		out += fmt.Sprintf(" · 🔥%d", s.streak)
 	}
-	return s
+	return out
+}
+
+// text is the share line in words alone, for a screen reader and for
+// wherever stars and emoji don't come through: "mazebot daily 334,
+// difficulty 3 of 5, time 1 minute 42 seconds, 2 clicks over par, streak
+// 4 days".
+func (s dailyShare) text() string {
+	en := lang.English
+	parts := []string{
+		fmt.Sprintf("mazebot daily %d", s.number),
+		fmt.Sprintf("difficulty %d of %d", s.rating, maxRating),
+		"time " + en.Duration(s.elapsed.Truncate(time.Second)),
+	}
+	switch d := s.clicks - s.par; {
+	case d > 0:
+		parts = append(parts, en.T("count.clicks", lang.Args{"Count": d})+" over par")
+	case d < 0:
+		parts = append(parts, en.T("count.clicks", lang.Args{"Count": -d})+" under par")
+	default:
+		parts = append(parts, "at par")
+	}
+	if s.streak > 0 {
+		parts = append(parts, "streak "+en.T("unit.day", lang.Args{"Count": s.streak}))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 	_ "time/tzdata" // the zones under test, whatever the host has
+	"unicode"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -58,8 +59,13 @@ func utc(year int, month time.Month, day, hour, min int) time.Time {
 }
 
 // dailyOf is the daily maze of g1 on a date with the default settings.
-func dailyOf(date contest.Date) mazecore.ID {
-	return contest.MazeFor("g1", date, mazecore.Backtracking, 21)
+func dailyOf(tb testing.TB, date contest.Date) mazecore.ID {
+	tb.Helper()
+	id, err := contest.MazeFor(contest.DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21}, date)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id
 }
 
 // opensAt is the "solutions open" stamp of a daily header; opensPattern
@@ -166,7 +172,7 @@ func TestDailySameForEveryone(t *testing.T) {
 	if first.Width != 21 || first.Algorithm != mazecore.Backtracking {
 		t.Fatalf("default daily %+v, want backtracking 21×21", first)
 	}
-	if got, want := first, dailyOf(contest.MakeDate(2026, 11, 30)); got != want {
+	if got, want := first, dailyOf(t, contest.MakeDate(2026, 11, 30)); got != want {
 		t.Fatalf("daily=%v, want %v (UTC until set up)", got, want)
 	}
 }
@@ -366,7 +372,7 @@ func TestDailyPost(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
-		crashed := contest.DailyPost{GuildID: "g1", Date: today, ChannelID: "daily-ch", MazeID: dailyOf(today),
+		crashed := contest.DailyPost{GuildID: "g1", Date: today, ChannelID: "daily-ch", MazeID: dailyOf(t, today),
 			State: contest.Posting, Attempts: 1, ClaimedAt: e.clock.Now()}
 		if err := e.db.ClaimDailyPost(ctx, crashed); err != nil {
 			t.Fatalf("claim: %v", err)
@@ -425,6 +431,46 @@ func TestDailyPost(t *testing.T) {
 	})
 }
 
+// TestDailyDifficulty: a server's difficulty and loops make its dailies,
+// and a server that never set them keeps the maze it always had.
+func TestDailyDifficulty(t *testing.T) {
+	today := contest.MakeDate(2026, 11, 30)
+	t.Run("OKUnchangedWithout", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		e.setup(t, "09:00", "UTC")
+		// TestMazeFor's locked daily of g1 on this day.
+		if id, _ := e.today(t); id != (mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 0x7911fc71}) {
+			t.Fatalf("today %+v, want the maze of before difficulty and loops", id)
+		}
+	})
+	t.Run("OKHardWithLoops", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		rec := e.send(t, dailySlash(t, permsManager, "setup", map[string]any{"channel": "daily-ch", "time": "09:00", "timezone": "UTC", "size": 41, "difficulty": "hard", "loops": 30}))
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "(Recursive backtracking, 41×41, hard, loops 30 %)") {
+			t.Fatalf("setup answered %+v, want a confirmation naming hard and loops 30 %%", rec.replies)
+		}
+		settings := contest.DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 41, Difficulty: mazecore.Hard, Loops: 30}
+		want, err := contest.MazeFor(settings, today)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, msg := e.today(t)
+		if id != want || id.Loops != 30 {
+			t.Fatalf("today %+v, want %+v", id, want)
+		}
+		m := mustMaze(t, id)
+		header := fmt.Sprintf("🧩 **Recursive backtracking** · 41×41 · loops 30 %% · %s · par %d · ID `%s`", stars(mazecore.Rate(m).Rating), play.Par(m), id)
+		if lines := strings.SplitN(msg.Content, "\n", 3); len(lines) < 2 || lines[1] != header {
+			t.Fatalf("daily message %q, want the maze header %q", msg.Content, header)
+		}
+		// A later setup without them keeps them.
+		e.setup(t, "10:00", "UTC")
+		if again, _ := e.today(t); again != want {
+			t.Fatalf("after a setup without difficulty: %+v, want still %+v", again, want)
+		}
+	})
+}
+
 func TestDailySetupRefusals(t *testing.T) {
 	for name, tc := range map[string]struct {
 		perms string
@@ -441,6 +487,8 @@ func TestDailySetupRefusals(t *testing.T) {
 		"ErrSizeTooBig":        {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "size": 43}, "41"},
 		"ErrSizeTooSmall":      {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "size": 3}, "41"},
 		"ErrUnknownAlgorithm":  {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "algorithm": "prim"}, "prim"},
+		"ErrUnknownDifficulty": {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "difficulty": "brutal"}, `"brutal": choose easy, medium, hard, any`},
+		"ErrLoops":             {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "loops": 250}, "to 100 (no dead ends). You asked for 250."},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
@@ -485,8 +533,36 @@ func TestDailySetupRefusals(t *testing.T) {
 }
 
 func TestShareLine(t *testing.T) {
-	if got, want := shareLine(123, 102*time.Second+400*time.Millisecond, 57, 4), "mazebot daily #123 · 1:42 · 57 tiles · 🔥4"; got != want {
-		t.Fatalf("shareLine=%q, want %q", got, want)
+	for _, tc := range []struct {
+		name       string
+		share      dailyShare
+		line, text string
+	}{
+		{"OKOverPar", dailyShare{number: 334, rating: 3, elapsed: 102*time.Second + 400*time.Millisecond, clicks: 11, par: 9, streak: 4},
+			"mazebot daily #334 · ★★★ · 1:42 · par +2 · 🔥4",
+			"mazebot daily 334, difficulty 3 of 5, time 1 minute 42 seconds, 2 clicks over par, streak 4 days"},
+		{"OKUnderPar", dailyShare{number: 12, rating: 1, elapsed: 61 * time.Second, clicks: 8, par: 9, streak: 1},
+			"mazebot daily #12 · ★ · 1:01 · par −1 · 🔥1",
+			"mazebot daily 12, difficulty 1 of 5, time 1 minute 1 second, 1 click under par, streak 1 day"},
+		{"OKAtParNoStreak", dailyShare{number: 5, rating: 5, elapsed: 45 * time.Second, clicks: 9, par: 9},
+			"mazebot daily #5 · ★★★★★ · 0:45 · par ±0",
+			"mazebot daily 5, difficulty 5 of 5, time 45 seconds, at par"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.share.line(); got != tc.line {
+				t.Fatalf("line=%q, want %q", got, tc.line)
+			}
+			text := tc.share.text()
+			if text != tc.text {
+				t.Fatalf("text=%q, want %q", text, tc.text)
+			}
+			// Words alone: nothing a screen reader spells out as a symbol.
+			for _, r := range text {
+				if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(" ,", r) {
+					t.Fatalf("text %q has %q, want words, digits, spaces and commas only", text, r)
+				}
+			}
+		})
 	}
 }
 
@@ -508,12 +584,16 @@ func TestDailyFinishStreak(t *testing.T) {
 		e.clock.Set(tc.day)
 		id, _ := e.today(t)
 		final := e.play(t, "ch1", id, "u1", 2*time.Second)
-		share := fmt.Sprintf("`mazebot daily #%d · ", tc.number)
-		if !strings.Contains(final.Content, share) || !strings.Contains(final.Content, fmt.Sprintf("tiles · 🔥%d`", tc.streak)) {
-			t.Fatalf("finish on %v lacks the share line #%d with 🔥%d:\n%s", tc.day, tc.number, tc.streak, final.Content)
+		// Following the solution takes par clicks, 2 s each.
+		m := mustMaze(t, id)
+		rating, par := mazecore.Rate(m).Rating, play.Par(m)
+		line := fmt.Sprintf("📋 Share it: `mazebot daily #%d · %s · %s · par ±0 · 🔥%d`\n", tc.number, strings.Repeat("★", rating), formatDuration(time.Duration(par)*2*time.Second, false), tc.streak)
+		text := fmt.Sprintf("Share (text only): `mazebot daily %d, difficulty %d of 5, time ", tc.number, rating)
+		if !strings.Contains(final.Content, line) || !strings.Contains(final.Content, text) || !strings.Contains(final.Content, fmt.Sprintf("at par, streak %d day", tc.streak)) {
+			t.Fatalf("finish on %v lacks the share lines %q and %q…:\n%s", tc.day, line, text, final.Content)
 		}
 		if strings.Contains(strings.SplitN(final.Content, "Share it:", 2)[1], id.String()) {
-			t.Fatal("the share line spoils the maze ID")
+			t.Fatal("the share lines spoil the maze ID")
 		}
 		if !strings.Contains(final.Content, "you're #1 of 1 today") {
 			t.Fatalf("finish lacks the day's rank:\n%s", final.Content)
@@ -547,7 +627,7 @@ func TestDailyGameContext(t *testing.T) {
 	if _, g := e.start(t, id, "u1"); g.Contest != "daily:g1:2026-11-30" {
 		t.Fatalf("game on today's daily has contest %q", g.Contest)
 	}
-	yesterday := dailyOf(contest.MakeDate(2026, 11, 29))
+	yesterday := dailyOf(t, contest.MakeDate(2026, 11, 29))
 	if _, g := e.start(t, yesterday, "u1"); g.Contest != "" {
 		t.Fatalf("game on yesterday's daily has contest %q, want none", g.Contest)
 	}

@@ -62,6 +62,8 @@ func (f *Events) Commands() []Command {
 						{Type: discordgo.ApplicationCommandOptionString, Name: "duration", Description: "How long it runs: 30m, 2h, 1h30m, 1d (5 minutes to 7 days)", Required: true, MaxLength: 20},
 						channelOption("Where to run it (default: here)", false),
 						{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The event's name", MaxLength: maxEventName},
+						difficultyOption("Among mazes like it: easy, medium or hard (default any)"),
+						loopsOption("Share of dead ends opened into loops, 0–100 (default 0: no loops)"),
 					},
 				},
 				{
@@ -94,6 +96,7 @@ func (f *Events) handleEvent(ctx context.Context, in *Interaction) error {
 // eventRequest is a validated /event start.
 type eventRequest struct {
 	event    contest.Event
+	level    mazecore.Level // for the confirmation: the ID does not keep it
 	duration time.Duration
 	notice   string
 }
@@ -126,10 +129,18 @@ func (f *Events) parseEventRequest(in *Interaction, opts options) (eventRequest,
 	if err != nil {
 		return req, err
 	}
-	req.event = contest.Event{
-		GuildID: in.GuildID, ChannelID: channelID, Name: name, CreatorID: in.UserID(),
-		MazeID: mazecore.ID{Algorithm: algo, Width: side, Height: side, Seed: f.seed() & maxSeed},
+	level, loops, err := opts.levelAndLoops(mazecore.AnyLevel, 0)
+	if err != nil {
+		return req, err
 	}
+	// Event mazes stay within DifficultyMaxSide: choosing costs at most
+	// ~10 ms at EventMaxSide.
+	maze, err := chooseLevel(mazecore.ID{Algorithm: algo, Width: side, Height: side, Seed: f.seed() & maxSeed, Loops: loops}, level)
+	if err != nil {
+		return req, err
+	}
+	req.level = level
+	req.event = contest.Event{GuildID: in.GuildID, ChannelID: channelID, Name: name, CreatorID: in.UserID(), MazeID: maze}
 	return req, nil
 }
 
@@ -219,8 +230,8 @@ func (f *Events) start(ctx context.Context, in *Interaction, opts options) error
 		return err
 	}
 	id := e.MazeID
-	content := fmt.Sprintf("🏆 Event started: **%s** in <#%s>, a %d×%d %s maze. It ends <t:%d:f> (<t:%d:R>); the leaderboard there updates as results arrive. /event end closes it early.",
-		e.Name, e.ChannelID, id.Width, id.Height, id.Algorithm.Title(), e.EndsAt.Unix(), e.EndsAt.Unix())
+	content := fmt.Sprintf("🏆 Event started: **%s** in <#%s>, a %d×%d %s maze%s. It ends <t:%d:f> (<t:%d:R>); the leaderboard there updates as results arrive. /event end closes it early.",
+		e.Name, e.ChannelID, id.Width, id.Height, id.Algorithm.Title(), shape(req.level, id.Loops), e.EndsAt.Unix(), e.EndsAt.Unix())
 	if req.notice != "" {
 		content += "\nℹ️ " + req.notice
 	}
@@ -266,7 +277,7 @@ func eventMazeMessage(e contest.Event, withFile bool) (Reply, error) {
 	} else {
 		header = fmt.Sprintf("🏆 **%s** · ends <t:%d:R> · press **Play**, fastest run wins", e.Name, e.EndsAt.Unix())
 	}
-	reply, err := showMaze(m, renderAuto, header+"\n"+mazeHeader(e.MazeID), withFile)
+	reply, err := showMaze(m, renderAuto, header+"\n"+mazeHeader(m), withFile)
 	if err != nil {
 		return Reply{}, err
 	}

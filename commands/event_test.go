@@ -15,6 +15,7 @@ import (
 	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
+	"mazebot/play"
 )
 
 var eventStart = time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC)
@@ -234,6 +235,26 @@ func TestEventStart(t *testing.T) {
 			t.Fatalf("last post=%+v, want the event maze", last)
 		}
 	})
+	t.Run("OKDifficultyAndLoops", func(t *testing.T) {
+		e := newEnv(t, eventOptions())
+		rec := e.command(t, "start", map[string]any{"algorithm": "digging", "size": 41, "duration": "1h", "difficulty": "medium", "loops": 20})
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "a 41×41 Digging maze, medium, loops 20 %.") {
+			t.Fatalf("replies=%+v, want a confirmation naming medium and loops 20 %%", rec.replies)
+		}
+		want, err := mazecore.Choose(mazecore.ID{Algorithm: mazecore.Digging, Width: 41, Height: 41, Seed: 4242, Loops: 20}, mazecore.Medium)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := e.db.RunningEvent(context.Background(), eventCh)
+		if err != nil || ev.MazeID != want {
+			t.Fatalf("event maze %+v (%v), want %+v", ev.MazeID, err, want)
+		}
+		// The event's maze message rates it and gives its par, as /maze does.
+		m := mustMaze(t, want)
+		if got := e.poster.message(ev.MazeMessageID).reply.Content; !strings.Contains(got, "\n"+mazeHeader(m)) || !strings.Contains(got, fmt.Sprintf(" · par %d · ", play.Par(m))) {
+			t.Fatalf("event maze post %q, want the maze header with stars and par", got)
+		}
+	})
 	t.Run("OKOtherChannelPNGRounded", func(t *testing.T) {
 		e := newEnv(t, eventOptions())
 		rec := e.command(t, "start", map[string]any{"algorithm": "sidewinder", "size": 50, "duration": "2h", "channel": "777"})
@@ -270,6 +291,8 @@ func TestEventStart(t *testing.T) {
 		"ErrAlgorithm":     {map[string]any{"algorithm": "magic"}, "magic"},
 		"ErrNameTooLong":   {map[string]any{"name": strings.Repeat("x", 81)}, "at most 80"},
 		"ErrChannel":       {map[string]any{"channel": "general"}, "channel"},
+		"ErrDifficulty":    {map[string]any{"difficulty": "nightmare"}, `"nightmare": choose easy, medium, hard, any`},
+		"ErrLoops":         {map[string]any{"loops": 101}, "You asked for 101."},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, eventOptions())

@@ -23,7 +23,7 @@ func (e *env) addDailyRun(tb testing.TB, user, date string, elapsed time.Duratio
 		tb.Fatal(err)
 	}
 	now := e.clock.Now()
-	game, err := play.New(mustMaze(tb, dailyOf(d)), play.Record{UserID: user, GuildID: "g1", ChannelID: "ch1", Contest: contest.DailyKey("g1", d).String()}, now.Add(-elapsed))
+	game, err := play.New(mustMaze(tb, dailyOf(tb, d)), play.Record{UserID: user, GuildID: "g1", ChannelID: "ch1", Contest: contest.DailyKey("g1", d).String()}, now.Add(-elapsed))
 	if err != nil {
 		tb.Fatal(err)
 	}

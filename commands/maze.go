@@ -61,6 +61,8 @@ func (f *Mazes) Commands() []Command {
 					{Name: "gif (animated generation)", Value: renderGIF},
 				}},
 				intOption("seed", "Seed for a reproducible maze (default: random)", 0, maxSeed),
+				difficultyOption(fmt.Sprintf("Among mazes like it: easy, medium or hard (default any; up to %d×%d)", DifficultyMaxSide, DifficultyMaxSide)),
+				loopsOption("Share of dead ends opened into loops, 0–100 (default 0: no loops)"),
 			},
 		}, Handle: f.handleMaze},
 		{Definition: &discordgo.ApplicationCommand{
@@ -120,8 +122,18 @@ func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	if req.mode == renderGIF && (width > render.GIFMaxSize || height > render.GIFMaxSize) {
 		return req, userErrorf("Animations go up to %d×%d tiles; you asked for %d×%d. Use render:png for big mazes.", render.GIFMaxSize, render.GIFMaxSize, width, height)
 	}
-	req.id = mazecore.ID{Algorithm: algo, Width: width, Height: height, Seed: uint64(seed)}
-	return req, nil
+	level, loops, err := opts.levelAndLoops(mazecore.AnyLevel, 0)
+	if err != nil {
+		return req, err
+	}
+	if level != mazecore.AnyLevel && (width > DifficultyMaxSide || height > DifficultyMaxSide) {
+		return req, userErrorf("A difficulty is chosen for mazes up to %d×%d tiles (it compares %d mazes, too slow beyond); you asked for %d×%d. Leave difficulty at any, or pick a smaller size.",
+			DifficultyMaxSide, DifficultyMaxSide, mazecore.Candidates, width, height)
+	}
+	// The seed is the base the level is chosen from; the reply's ID holds
+	// the chosen one.
+	req.id, err = chooseLevel(mazecore.ID{Algorithm: algo, Width: width, Height: height, Seed: uint64(seed), Loops: loops}, level)
+	return req, err
 }
 
 func (f *Mazes) handleMaze(ctx context.Context, in *Interaction) error {

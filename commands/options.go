@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -81,6 +82,24 @@ func (o options) algorithm(fallback mazecore.Algorithm) (mazecore.Algorithm, err
 	return algo, nil
 }
 
+// levelAndLoops reads the difficulty and loops options, each of them
+// falling back to the given value when absent.
+func (o options) levelAndLoops(level mazecore.Level, loops int) (mazecore.Level, int, error) {
+	if name := o.string("difficulty", ""); name != "" {
+		var err error
+		if level, err = mazecore.ParseLevel(name); err != nil {
+			return 0, 0, userError(err, fmt.Sprintf("Unknown difficulty %q: choose %s.", sanitize(name), strings.Join(mazecore.LevelNames(), ", ")))
+		}
+	}
+	if n, ok := o.int("loops"); ok {
+		if n < 0 || n > mazecore.MaxLoops {
+			return 0, 0, userErrorf("Loops is the share of dead ends opened into loops: a whole number from 0 (a perfect maze) to %d (no dead ends). You asked for %d.", mazecore.MaxLoops, n)
+		}
+		loops = int(n)
+	}
+	return level, loops, nil
+}
+
 func intOption(name, description string, min, max float64) *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{
 		Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: description,
@@ -95,6 +114,20 @@ func algorithmOption(description string, required bool) *discordgo.ApplicationCo
 		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: a.Title(), Value: a.String()})
 	}
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "algorithm", Description: description, Choices: choices, Required: required}
+}
+
+// difficultyOption and loopsOption shape a maze beyond its algorithm and
+// size, the same way wherever a command makes one.
+func difficultyOption(description string) *discordgo.ApplicationCommandOption {
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, name := range mazecore.LevelNames() {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: name})
+	}
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "difficulty", Description: description, Choices: choices}
+}
+
+func loopsOption(description string) *discordgo.ApplicationCommandOption {
+	return intOption("loops", description, 0, mazecore.MaxLoops)
 }
 
 // channelOption picks a text or announcement channel.

@@ -172,7 +172,7 @@ func (f *Play) handlePlay(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return userError(err, fmt.Sprintf("`%s` is not a maze ID, so I can't start a game on it.", sanitize(text)))
 	}
-	if id.Width > play.MaxSide || id.Height > play.MaxSide {
+	if !playable(id) {
 		return userErrorf("Play works on mazes up to %d×%d tiles; this one is %d×%d. Make a smaller one with /maze.", play.MaxSide, play.MaxSide, id.Width, id.Height)
 	}
 	m, err := generate(id)
@@ -215,9 +215,10 @@ func (f *Play) handleMove(ctx context.Context, in *Interaction) error {
 	}
 	switch out {
 	case play.Abandoned:
-		return f.finalMessage(ctx, in, g)
+		return f.finalMessage(ctx, in, g, 0)
 	case play.Finished:
-		return f.finalMessage(ctx, in, g, f.awardLines(ctx, g)...)
+		par := play.Par(g.Maze()) // once, for the result and the share lines
+		return f.finalMessage(ctx, in, g, par, f.awardLines(ctx, g, par)...)
 	}
 	// Moved; or Stale (a double click, another process moved first) and
 	// Blocked (only a hand-made interaction presses a disabled button):
@@ -294,9 +295,9 @@ func gameButtons(g *play.Game, secret []byte, windowed bool) []discordgo.Message
 }
 
 // awardLines records a stored win in its contest and says what it earned:
-// a share line and the day's rank, or the event rank. Errors are logged;
-// they never undo the win.
-func (f *Play) awardLines(ctx context.Context, g *play.Game) []string {
+// the share lines and the day's rank, or the event rank. Errors are
+// logged; they never undo the win.
+func (f *Play) awardLines(ctx context.Context, g *play.Game, par int) []string {
 	r := g.Result()
 	award, err := f.contests.Finish(ctx, r)
 	if err != nil {
@@ -305,22 +306,23 @@ func (f *Play) awardLines(ctx context.Context, g *play.Game) []string {
 	}
 	switch {
 	case award.Daily != nil:
-		return dailyAwardLines(award.Daily, r)
+		return dailyAwardLines(award.Daily, r, mazecore.Rate(g.Maze()).Rating, par)
 	case award.Event != nil:
 		return eventAwardLines(award.Event)
 	}
 	return nil
 }
 
-// finalMessage replaces the game message with its result and no buttons.
-// A maze too big to show whole also gets the full picture as a PNG, in a
-// message of its own so that the edit stays small and fast.
-func (f *Play) finalMessage(ctx context.Context, in *Interaction, g *play.Game, extra ...string) error {
+// finalMessage replaces the game message with its result and no buttons:
+// a won game's clicks against par (the maze's, given), a given-up game's
+// solution unless it is held back. A maze too big to show whole also gets
+// the full picture as a PNG, in a message of its own so that the edit
+// stays small and fast.
+func (f *Play) finalMessage(ctx context.Context, in *Interaction, g *play.Game, par int, extra ...string) error {
 	ov := playOverlay(g)
 	var result string
 	if g.Status == play.Won {
-		result = fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · %s · efficiency %d %%",
-			g.Clicks, g.Tiles, formatDuration(g.FinishedAt.Sub(g.StartedAt), false), play.Efficiency(play.ShortestTiles(g.Maze()), g.Tiles))
+		result = wonLine(g, par)
 	} else {
 		result = fmt.Sprintf("🏳️ You gave up after %d clicks and %d tiles.", g.Clicks, g.Tiles)
 		// Giving up must not reveal what /solve holds back: the maze of a
@@ -358,6 +360,13 @@ func (f *Play) finalMessage(ctx context.Context, in *Interaction, g *play.Game, 
 		return fmt.Errorf("followup: %w", err)
 	}
 	return nil
+}
+
+// wonLine is a won game's result: "🏁 Solved in 11 clicks (par 9, +2) ·
+// 57 tiles walked · 1:42 · efficiency 100 %".
+func wonLine(g *play.Game, par int) string {
+	return fmt.Sprintf("🏁 Solved in %d clicks (par %d, %s) · %d tiles walked · %s · efficiency %d %%",
+		g.Clicks, par, overPar(g.Clicks, par), g.Tiles, formatDuration(g.FinishedAt.Sub(g.StartedAt), false), play.Efficiency(play.ShortestTiles(g.Maze()), g.Tiles))
 }
 
 // sendMap answers the Map button with a new private message holding the

@@ -252,7 +252,11 @@ func TestPlayScripted(t *testing.T) {
 				t.Fatalf("won after %d clicks, want fewer than %d", clicks, cells)
 			}
 			elapsed := time.Duration(clicks) * 3 * time.Second
-			want := fmt.Sprintf("🏁 Solved in %d clicks · %d tiles walked · %s · efficiency 100 %%", clicks, len(path)-1, formatDuration(elapsed, false))
+			// Along the solution: par exactly.
+			want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · %s · efficiency 100 %%", clicks, clicks, len(path)-1, formatDuration(elapsed, false))
+			if par := play.Par(m); clicks != par {
+				t.Fatalf("won along the solution in %d clicks, par is %d", clicks, par)
+			}
 			if !strings.Contains(msg.Content, want) {
 				t.Fatalf("final message lacks %q:\n%s", want, msg.Content)
 			}
@@ -301,8 +305,36 @@ func TestPlayWanderEfficiency(t *testing.T) {
 	if g.Tiles <= len(path)-1 || !strings.Contains(msg.Content, want) {
 		t.Fatalf("tiles=%d (shortest %d), message:\n%s\nwant %q", g.Tiles, len(path)-1, msg.Content, want)
 	}
+	// A perfect maze has no way to the goal in fewer clicks than par.
+	par := play.Par(m)
+	if want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, +%d) · ", g.Clicks, par, g.Clicks-par); g.Clicks <= par || !strings.Contains(msg.Content, want) {
+		t.Fatalf("clicks=%d (par %d), message:\n%s\nwant %q", g.Clicks, par, msg.Content, want)
+	}
 	if elapsed := formatDuration(g.FinishedAt.Sub(g.StartedAt), false); !strings.Contains(msg.Content, "· "+elapsed+" ·") {
 		t.Fatalf("final message lacks the time %s:\n%s", elapsed, msg.Content)
+	}
+}
+
+// TestWonLine: clicks against par, over, at and under (a maze with loops
+// can have a way with fewer junctions than the shortest).
+func TestWonLine(t *testing.T) {
+	m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21, Seed: 3, Loops: 50})
+	for _, tc := range []struct {
+		clicks, par int
+		want        string
+	}{
+		{11, 9, "🏁 Solved in 11 clicks (par 9, +2) · "},
+		{9, 9, "🏁 Solved in 9 clicks (par 9, ±0) · "},
+		{8, 9, "🏁 Solved in 8 clicks (par 9, −1) · "},
+	} {
+		g, err := play.New(m, play.Record{UserID: "u1"}, testNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Clicks, g.Tiles, g.Status, g.FinishedAt = tc.clicks, play.ShortestTiles(m), play.Won, testNow.Add(102*time.Second)
+		if got, want := wonLine(g, tc.par), tc.want+fmt.Sprintf("%d tiles walked · 1:42 · efficiency 100 %%", g.Tiles); got != want {
+			t.Fatalf("wonLine=%q, want %q", got, want)
+		}
 	}
 }
 

@@ -29,6 +29,14 @@ const (
 	// slowPNGTiles: above this many tiles a PNG may take long enough that
 	// the handler defers before drawing.
 	slowPNGTiles = 301 * 301
+	// DifficultyMaxSide is the largest side a difficulty is chosen for.
+	// Choosing makes and rates mazecore.Candidates mazes: about 40 ms at
+	// 201×201, growing with the area to about a second at 1001×1001,
+	// which would be a second of CPU for anyone's /maze. 201 is also the
+	// largest maze Play takes, and difficulty is about playing.
+	DifficultyMaxSide = play.MaxSide
+	// maxRating is the top of mazecore.Rate's scale (1 to 5).
+	maxRating = 5
 )
 
 // Render modes of /maze.
@@ -45,9 +53,60 @@ func idTag(id mazecore.ID) string { return "ID `" + id.String() + "`" }
 
 var idInContent = regexp.MustCompile("ID `([0-9a-zA-Z]{1,40})`")
 
-// mazeHeader is the line above a maze: what it is and how to get it again.
-func mazeHeader(id mazecore.ID) string {
-	return fmt.Sprintf("🧩 **%s** · %d×%d · %s", id.Algorithm.Title(), id.Width, id.Height, idTag(id))
+// mazeHeader is the line above a maze: what it is, how hard (rating and,
+// for a maze Play takes, par) and how to get it again. Rating and par each
+// search the maze, so a message builds its header once.
+func mazeHeader(m *mazecore.Maze) string {
+	id := m.ID()
+	parts := []string{"🧩 **" + id.Algorithm.Title() + "**", fmt.Sprintf("%d×%d", id.Width, id.Height)}
+	if id.Loops > 0 {
+		parts = append(parts, fmt.Sprintf("loops %d %%", id.Loops))
+	}
+	parts = append(parts, stars(mazecore.Rate(m).Rating))
+	if playable(id) {
+		parts = append(parts, fmt.Sprintf("par %d", play.Par(m)))
+	}
+	return strings.Join(append(parts, idTag(id)), " · ")
+}
+
+// stars shows a rating out of maxRating: ★★★☆☆ for 3.
+func stars(rating int) string {
+	return strings.Repeat("★", rating) + strings.Repeat("☆", max(maxRating-rating, 0))
+}
+
+// overPar writes clicks against par: "+2", "−1" (a minus sign, not a
+// hyphen) or "±0".
+func overPar(clicks, par int) string {
+	switch d := clicks - par; {
+	case d > 0:
+		return fmt.Sprintf("+%d", d)
+	case d < 0:
+		return fmt.Sprintf("−%d", -d)
+	}
+	return "±0"
+}
+
+// shape describes what a difficulty and loops add to a maze, for the
+// confirmations of /daily setup and /event start: ", hard, loops 30 %".
+func shape(level mazecore.Level, loops int) string {
+	var s string
+	if level != mazecore.AnyLevel {
+		s += ", " + level.String()
+	}
+	if loops > 0 {
+		s += fmt.Sprintf(", loops %d %%", loops)
+	}
+	return s
+}
+
+// chooseLevel is the maze of the level among the candidates of id, whose
+// size and loops were checked on their way in.
+func chooseLevel(id mazecore.ID, level mazecore.Level) (mazecore.ID, error) {
+	chosen, err := mazecore.Choose(id, level)
+	if err != nil {
+		return mazecore.ID{}, fmt.Errorf("choose %s maze from %v: %w", level, id, err)
+	}
+	return chosen, nil
 }
 
 // generate builds the maze of an ID that was validated on its way in: an
@@ -124,7 +183,7 @@ func gifFile(id mazecore.ID) (File, error) {
 
 // mazeMessage builds the public reply that shows a maze, with its buttons.
 func mazeMessage(m *mazecore.Maze, mode string) (Reply, error) {
-	reply, err := showMaze(m, mode, mazeHeader(m.ID()), true)
+	reply, err := showMaze(m, mode, mazeHeader(m), true)
 	reply.Components = mazeButtons(m.ID())
 	return reply, err
 }
@@ -192,12 +251,15 @@ const solvePrefix = "solve"
 // mazeButtons are Play (for mazes small enough to play) and Solve.
 func mazeButtons(id mazecore.ID) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
-	if id.Width <= play.MaxSide && id.Height <= play.MaxSide {
+	if playable(id) {
 		buttons = append(buttons, playButtonFor(id))
 	}
 	buttons = append(buttons, discordgo.Button{Label: "Solve", Style: discordgo.SecondaryButton, CustomID: solvePrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 }
+
+// playable tells whether Play takes maze id.
+func playable(id mazecore.ID) bool { return id.Width <= play.MaxSide && id.Height <= play.MaxSide }
 
 // playButtonFor is the Play button of maze id.
 func playButtonFor(id mazecore.ID) discordgo.Button {

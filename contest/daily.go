@@ -52,8 +52,12 @@ type DailySettings struct {
 	Zone      *time.Location
 	Algorithm mazecore.Algorithm
 	Size      int // tiles a side, odd
-	Enabled   bool
-	UpdatedAt time.Time // when the settings last changed
+	// Difficulty and Loops shape the maze further (see MazeFor); the zero
+	// values, any and 0, are what a server that never chose them has.
+	Difficulty mazecore.Level
+	Loops      int
+	Enabled    bool
+	UpdatedAt  time.Time // when the settings last changed
 }
 
 // Schedule is when the settings post the daily.
@@ -82,12 +86,21 @@ func (d Daily) SolutionsOpen() time.Time { return d.Date.End(d.Zone) }
 // Number is the daily number of a date.
 func Number(date Date) int { return int(date.t.Sub(dailyEpoch.t)/(24*time.Hour)) + 1 }
 
-// MazeFor is the maze of a server's day: the configured algorithm and
-// size, and a seed from a hash of the server and the date, so it is the
-// same for everyone, on every machine, forever. 32 bits keep the ID short.
-func MazeFor(guildID string, date Date, algo mazecore.Algorithm, size int) mazecore.ID {
-	sum := sha256.Sum256([]byte("mazebot daily|" + guildID + "|" + date.String()))
-	return mazecore.ID{Algorithm: algo, Width: size, Height: size, Seed: uint64(binary.BigEndian.Uint32(sum[:4]))}
+// MazeFor is the maze of a server's day: the settings' algorithm, size and
+// loops, with a seed from a hash of the server and the date, so it is the
+// same for everyone, on every machine, forever (32 bits keep the ID short).
+// A difficulty other than any then picks, by mazecore.Choose, among the
+// candidates of that seed: the ID still names the maze alone. With any
+// and no loops, what every server had before those settings existed, the
+// day's maze is the hashed one as it always was.
+func MazeFor(s DailySettings, date Date) (mazecore.ID, error) {
+	sum := sha256.Sum256([]byte("mazebot daily|" + s.GuildID + "|" + date.String()))
+	base := mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size, Seed: uint64(binary.BigEndian.Uint32(sum[:4])), Loops: s.Loops}
+	id, err := mazecore.Choose(base, s.Difficulty)
+	if err != nil {
+		return mazecore.ID{}, fmt.Errorf("daily maze of %s on %s: %w", s.GuildID, date, err)
+	}
+	return id, nil
 }
 
 // Streak counts consecutive days solved, from dates (newest first, none
@@ -186,7 +199,7 @@ func NewDailies(s DailyStore, a Announcer, now func() time.Time, log *slog.Logge
 }
 
 // Settings returns a server's settings: the defaults (UTC, backtracking
-// 21×21, off) when it never set any.
+// 21×21, any difficulty, no loops, off) when it never set any.
 func (d *Dailies) Settings(ctx context.Context, guildID string) (DailySettings, error) {
 	s, err := d.store.DailySettings(ctx, guildID)
 	if errors.Is(err, ErrNotFound) {
@@ -214,7 +227,9 @@ func (d *Dailies) on(ctx context.Context, guildID string, t time.Time) (Daily, e
 	case err == nil:
 		day.MazeID = post.MazeID
 	case errors.Is(err, ErrNotFound):
-		day.MazeID = MazeFor(guildID, day.Date, s.Algorithm, s.Size)
+		if day.MazeID, err = MazeFor(s, day.Date); err != nil {
+			return Daily{}, err
+		}
 	default:
 		return Daily{}, err
 	}
@@ -275,10 +290,7 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 	if !due {
 		return nil
 	}
-	claim := DailyPost{
-		GuildID: s.GuildID, Date: date, ChannelID: s.ChannelID, MazeID: MazeFor(s.GuildID, date, s.Algorithm, s.Size),
-		State: Posting, Attempts: 1, ClaimedAt: now,
-	}
+	claim := DailyPost{GuildID: s.GuildID, Date: date, ChannelID: s.ChannelID, State: Posting, Attempts: 1, ClaimedAt: now}
 	switch prev, err := d.store.DailyPost(ctx, s.GuildID, date); {
 	case err == nil:
 		if prev.State == Posted || now.Sub(prev.ClaimedAt) < DailyRetryAfter || prev.Attempts >= DailyMaxAttempts {
@@ -286,7 +298,11 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 		}
 		// The day's maze was fixed by its first claim.
 		claim.MazeID, claim.Attempts = prev.MazeID, prev.Attempts+1
-	case !errors.Is(err, ErrNotFound):
+	case errors.Is(err, ErrNotFound):
+		if claim.MazeID, err = MazeFor(s, date); err != nil {
+			return err
+		}
+	default:
 		return err
 	}
 	if err := d.store.ClaimDailyPost(ctx, claim); errors.Is(err, ErrConflict) {

@@ -152,22 +152,81 @@ func TestKey(t *testing.T) {
 	}
 }
 
+// defaultMaze is the daily of a server that never changed its settings.
+func defaultMaze(tb testing.TB, guildID string, date Date) mazecore.ID {
+	tb.Helper()
+	return mazeFor(tb, DailySettings{GuildID: guildID, Algorithm: DefaultAlgorithm, Size: DefaultSize}, date)
+}
+
+func mazeFor(tb testing.TB, s DailySettings, date Date) mazecore.ID {
+	tb.Helper()
+	id, err := MazeFor(s, date)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}
+
 func TestMazeFor(t *testing.T) {
 	d := mustDate(t, "2026-11-30")
-	a := MazeFor("g1", d, mazecore.Backtracking, 21)
-	// Locked: stored results and shared IDs rely on it forever.
+	g1 := DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21}
+	a := mazeFor(t, g1, d)
+	// Locked: stored results and shared IDs rely on it forever, and a
+	// server that never chose a difficulty or loops keeps it.
 	if want := (mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 0x7911fc71}); a != want {
 		t.Fatalf("daily of g1 on 2026-11-30 = %+v, want %+v", a, want)
 	}
-	if MazeFor("g2", d, mazecore.Backtracking, 21) == a {
+	if a != defaultMaze(t, "g1", d) {
+		t.Fatal("the defaults are not backtracking 21×21, any, no loops")
+	}
+	if mazeFor(t, DailySettings{GuildID: "g2", Algorithm: mazecore.Backtracking, Size: 21}, d) == a {
 		t.Fatal("two servers share a daily")
 	}
-	if MazeFor("g1", d.AddDays(1), mazecore.Backtracking, 21) == a {
+	if mazeFor(t, g1, d.AddDays(1)) == a {
 		t.Fatal("two days share a daily")
 	}
-	if b := MazeFor("g1", d, mazecore.Sidewinder, 31); b.Seed != a.Seed || b.Algorithm != mazecore.Sidewinder || b.Width != 31 || b.Height != 31 {
+	if b := mazeFor(t, DailySettings{GuildID: "g1", Algorithm: mazecore.Sidewinder, Size: 31}, d); b.Seed != a.Seed || b.Algorithm != mazecore.Sidewinder || b.Width != 31 || b.Height != 31 {
 		t.Fatalf("settings change the seed or are ignored: %+v", b)
 	}
+	t.Run("OKLoops", func(t *testing.T) {
+		s := g1
+		s.Loops = 30
+		if b := mazeFor(t, s, d); b.Loops != 30 || b.Seed != a.Seed {
+			t.Fatalf("loops 30: %+v, want the day's seed with loops 30", b)
+		}
+	})
+	t.Run("OKDifficulty", func(t *testing.T) {
+		seen := map[uint64]mazecore.Level{}
+		for _, level := range []mazecore.Level{mazecore.Easy, mazecore.Medium, mazecore.Hard} {
+			s := g1
+			s.Difficulty, s.Loops = level, 10
+			got := mazeFor(t, s, d)
+			base := a
+			base.Loops = 10
+			want, err := mazecore.Choose(base, level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("%s: %+v, want Choose of the day's maze %+v", level, got, want)
+			}
+			if other, dup := seen[got.Seed]; dup {
+				t.Fatalf("%s and %s chose the same maze", level, other)
+			}
+			seen[got.Seed] = level
+		}
+	})
+	t.Run("ErrInvalid", func(t *testing.T) {
+		for name, s := range map[string]DailySettings{
+			"Loops":      {GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21, Loops: 101},
+			"Difficulty": {GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21, Difficulty: 9},
+			"Size":       {GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 20},
+		} {
+			if id, err := MazeFor(s, d); err == nil {
+				t.Fatalf("%s: %+v, want an error", name, id)
+			}
+		}
+	})
 }
 
 func TestStreak(t *testing.T) {

@@ -64,7 +64,7 @@ func TestDailies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := MazeFor("g1", mustDate(t, "2026-11-30"), DefaultAlgorithm, DefaultSize); day.MazeID != want || day.Zone != time.UTC {
+		if want := defaultMaze(t, "g1", mustDate(t, "2026-11-30")); day.MazeID != want || day.Zone != time.UTC {
 			t.Fatalf("default daily %+v, want %v in UTC", day, want)
 		}
 		if got := day.SolutionsOpen(); !got.Equal(utc(2026, 12, 1, 0, 0)) {
@@ -95,6 +95,30 @@ func TestDailies(t *testing.T) {
 		day, err := e.dailies.Today(ctx, "g1")
 		if err != nil || day.MazeID != p.MazeID {
 			t.Fatalf("today is %v (%v), the post shows %v", day.MazeID, err, p.MazeID)
+		}
+	})
+	t.Run("OKDifficultyAndLoops", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+		s, err := e.dailies.Settings(ctx, "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ChannelID, s.PostAt, s.Difficulty, s.Loops = "daily-ch", 9*60, mazecore.Hard, 30
+		if _, err := e.dailies.Setup(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		date := mustDate(t, "2026-11-30")
+		want := mazeFor(t, s, date)
+		if want == defaultMaze(t, "g1", date) || want.Loops != 30 {
+			t.Fatalf("hard with loops 30 is %+v: the settings are ignored", want)
+		}
+		if day, err := e.dailies.Today(ctx, "g1"); err != nil || day.MazeID != want {
+			t.Fatalf("today %v (%v), want %v", day.MazeID, err, want)
+		}
+		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e.tick(t)
+		if p, err := e.store.DailyPost(ctx, "g1", date); err != nil || p.MazeID != want {
+			t.Fatalf("posted %v (%v), want %v", p.MazeID, err, want)
 		}
 	})
 	t.Run("OKTwoProcessesOnePost", func(t *testing.T) {
@@ -156,7 +180,7 @@ func TestDailies(t *testing.T) {
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
 		date := mustDate(t, "2026-11-30")
-		crashed := DailyPost{GuildID: "g1", Date: date, ChannelID: "daily-ch", MazeID: MazeFor("g1", date, DefaultAlgorithm, DefaultSize), Attempts: 1, ClaimedAt: e.clock.Now()}
+		crashed := DailyPost{GuildID: "g1", Date: date, ChannelID: "daily-ch", MazeID: defaultMaze(t, "g1", date), Attempts: 1, ClaimedAt: e.clock.Now()}
 		if err := e.store.ClaimDailyPost(ctx, crashed); err != nil {
 			t.Fatal(err)
 		}

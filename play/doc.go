@@ -1,6 +1,6 @@
 // Package play is a game on a maze: a member's position, trail, clicks and
 // tiles, the moves that run along a corridor to the next junction, giving
-// up and winning, and the score against the shortest path. Its Service
+// up and winning, and the score against the shortest path and par. Its Service
 // keeps games in a Store with optimistic concurrency, so any bot process
 // sharing the store can take the next click.
 //

@@ -441,3 +441,69 @@ func TestService(t *testing.T) {
 		}
 	})
 }
+
+// TestPar: following the solution with Apply takes exactly Par clicks, on
+// perfect mazes of every algorithm and on mazes with loops, and par is
+// always below the solution's cells (a click covers at least one).
+func TestPar(t *testing.T) {
+	var mazes []*mazecore.Maze
+	for _, m := range allAlgorithmMazes(t, 9, 21, 41) {
+		mazes = append(mazes, m)
+		for _, loops := range []int{30, 100} {
+			id := m.ID()
+			id.Loops = loops
+			mazes = append(mazes, mustMaze(t, id))
+		}
+	}
+	for _, m := range mazes {
+		t.Run(m.ID().String(), func(t *testing.T) {
+			path := mazecore.Solve(m)
+			g := mustNew(t, m)
+			for g.Status == Playing && g.Clicks <= len(path) {
+				d, err := testkit.Toward(path, g.Pos)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out, err := g.Apply(Action{Kind: Move, Dir: d, Seq: g.Seq}, t0); err != nil || (out != Moved && out != Finished) {
+					t.Fatalf("move %v at %v: %v %v", d, g.Pos, out, err)
+				}
+			}
+			par := Par(m)
+			if g.Status != Won || g.Clicks != par {
+				t.Fatalf("following the solution: %s in %d clicks, want won in Par=%d", g.Status, g.Clicks, par)
+			}
+			if cells := (len(path) + 1) / 2; par < 1 || par >= cells {
+				t.Fatalf("Par=%d, want 1 to %d (below the %d cells of the solution)", par, cells-1, cells)
+			}
+		})
+	}
+	t.Run("OKOneCorridor", func(t *testing.T) {
+		// A maze whose solution never meets a junction (found by search;
+		// IDs are forever, so it stays one): the whole way is one click.
+		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1445})
+		path := mazecore.Solve(m)
+		for i := 2; i < len(path)-1; i += 2 { // the inner cells
+			if p := path[i]; m.Degree(p.X/2, p.Y/2) != 2 {
+				t.Fatalf("the fixture's solution meets a junction or dead end at %v", p)
+			}
+		}
+		if got := Par(m); got != 1 || len(path) < 41 {
+			t.Fatalf("Par=%d on a %d-tile corridor, want 1 on a long one", got, len(path))
+		}
+	})
+	t.Run("OKJunctionsCount", func(t *testing.T) {
+		// Par is 1 plus the solution's inner cells where a run stops.
+		for _, m := range mazes {
+			path := mazecore.Solve(m)
+			stops := 1
+			for i := 2; i < len(path)-1; i += 2 {
+				if m.Degree(path[i].X/2, path[i].Y/2) != 2 {
+					stops++
+				}
+			}
+			if got := Par(m); got != stops {
+				t.Fatalf("%s: Par=%d, want %d (one run, plus one a junction passed)", m.ID(), got, stops)
+			}
+		}
+	})
+}

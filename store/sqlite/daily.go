@@ -16,36 +16,38 @@ var postStates = map[contest.PostState]string{contest.Posting: "posting", contes
 
 // SaveDailySettings creates or replaces a server's daily challenge
 // settings. Settings that DailySettings could not read back (a post time
-// past 23:59, an unknown algorithm, a size no maze has) are refused.
+// past 23:59, an unknown algorithm, a size no maze has, loops out of
+// range) are refused.
 func (db *DB) SaveDailySettings(ctx context.Context, s contest.DailySettings) error {
 	if s.PostAt < 0 || s.PostAt >= 24*60 {
 		return fmt.Errorf("save daily settings of %s: post time %d minutes after midnight", s.GuildID, int(s.PostAt))
 	}
-	if err := (mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size}).Validate(); err != nil {
+	if err := (mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size, Loops: s.Loops}).Validate(); err != nil {
 		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
 	}
 	_, err := db.db.ExecContext(ctx, `
-		INSERT INTO daily_configs (guild_id, channel_id, post_at, time_zone, algorithm, size, enabled, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		INSERT INTO daily_configs (guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, enabled, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, post_at = excluded.post_at,
 			time_zone = excluded.time_zone, algorithm = excluded.algorithm, size = excluded.size,
+			difficulty = excluded.difficulty, loops = excluded.loops,
 			enabled = excluded.enabled, updated_at = excluded.updated_at`,
-		s.GuildID, s.ChannelID, s.PostAt.String(), s.Zone.String(), s.Algorithm.String(), s.Size, s.Enabled, toMillis(s.UpdatedAt))
+		s.GuildID, s.ChannelID, s.PostAt.String(), s.Zone.String(), s.Algorithm.String(), s.Size, s.Difficulty.String(), s.Loops, s.Enabled, toMillis(s.UpdatedAt))
 	if err != nil {
 		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
 	}
 	return nil
 }
 
-const dailySettingsColumns = `guild_id, channel_id, post_at, time_zone, algorithm, size, enabled, updated_at`
+const dailySettingsColumns = `guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, enabled, updated_at`
 
 func scanDailySettings(row interface{ Scan(...any) error }) (contest.DailySettings, error) {
 	var (
-		s                  contest.DailySettings
-		postAt, zone, algo string
-		updated            int64
+		s                         contest.DailySettings
+		postAt, zone, algo, level string
+		updated                   int64
 	)
-	if err := row.Scan(&s.GuildID, &s.ChannelID, &postAt, &zone, &algo, &s.Size, &s.Enabled, &updated); err != nil {
+	if err := row.Scan(&s.GuildID, &s.ChannelID, &postAt, &zone, &algo, &s.Size, &level, &s.Loops, &s.Enabled, &updated); err != nil {
 		return s, err
 	}
 	var ok bool
@@ -57,6 +59,9 @@ func scanDailySettings(row interface{ Scan(...any) error }) (contest.DailySettin
 		return s, fmt.Errorf("zone %q: %w", zone, err)
 	}
 	if s.Algorithm, err = mazecore.ParseAlgorithm(algo); err != nil {
+		return s, err
+	}
+	if s.Difficulty, err = mazecore.ParseLevel(level); err != nil {
 		return s, err
 	}
 	s.UpdatedAt = fromMillis(updated)
