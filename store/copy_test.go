@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"mazebot/contest"
+	"mazebot/internal/pgtest"
 	"mazebot/mazecore"
 	"mazebot/play"
 	"mazebot/store/internal/codec"
-	"mazebot/store/internal/pgtest"
 )
 
 // targets are the databases a copy goes into, each fresh and empty.

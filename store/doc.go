@@ -17,7 +17,7 @@
 // (storetest.Run), so all of them behave alike; it is imported by tests
 // only. store/internal/codec is what the adapters share (column lists, the
 // decoding of rows, the ranking queries, table access for Copy);
-// store/internal/pgtest gives tests a fresh PostgreSQL schema.
+// internal/pgtest gives tests a fresh PostgreSQL schema.
 //
 // The domain never imports a store package; only main (app.go) and the
 // command line's store copy do.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"mazebot/store/internal/pgtest"
+	"mazebot/internal/pgtest"
 )
 
 func TestKind(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"mazebot/store/internal/pgtest"
+	"mazebot/internal/pgtest"
 	"mazebot/store/postgres"
 	"mazebot/store/storetest"
 )
