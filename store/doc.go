@@ -19,6 +19,20 @@
 // decoding of rows, the ranking queries, table access for Copy);
 // internal/pgtest gives tests a fresh PostgreSQL schema.
 //
+// Adding a store method (a domain interface grew one):
+//
+//  1. A new table or column goes into a new migration of each adapter,
+//     store/sqlite/migrations and store/postgres/migrations, with the same
+//     names and meaning (TestSchemasAgree fails otherwise; text columns on
+//     PostgreSQL COLLATE "C"). Copy then moves it with no change.
+//  2. Columns a read returns, and their decoding into the domain's type,
+//     go into store/internal/codec (a Columns constant and a row struct
+//     with Dest and a conversion), once for both adapters.
+//  3. Each adapter gets the method, with its SQL and its driver's calls:
+//     codec.One or collect for reads; for a claim, one conditional
+//     statement whose "no row" is play.ErrConflict (expectOne).
+//  4. storetest gets the behaviour, races included, so both adapters run it.
+//
 // The domain never imports a store package; only main (app.go) and the
 // command line's store copy do.
 package store

@@ -62,23 +62,22 @@ type adapter interface {
 }
 
 func open(ctx context.Context, dsn string) (adapter, error) {
-	var (
-		db  adapter
-		err error
-	)
-	switch {
-	case Kind(dsn) == Postgres:
-		db, err = postgres.Open(ctx, dsn)
-	case strings.Contains(dsn, "://"):
+	if Kind(dsn) == Postgres {
+		db, err := postgres.Open(ctx, dsn)
+		if err != nil {
+			// pgx's errors name the user and database, never the URL.
+			return nil, fmt.Errorf("open %s: %w", Redact(dsn), err)
+		}
+		return db, nil
+	}
+	if scheme, _, isURL := strings.Cut(dsn, "://"); isURL {
 		// Not a path anyone means: a typo of the scheme, or another
 		// database's URL. SQLite would make a file of it.
-		scheme, _, _ := strings.Cut(dsn, "://")
 		return nil, fmt.Errorf("open %s: unknown database URL scheme %q: use a postgres:// URL or a SQLite file path", Redact(dsn), scheme)
-	default:
-		db, err = sqlite.Open(ctx, dsn)
 	}
+	db, err := sqlite.Open(ctx, dsn) // its errors name the path
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", Redact(dsn), err) // not db: a nil *T in it would pass for open
+		return nil, err
 	}
 	return db, nil
 }

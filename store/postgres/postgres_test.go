@@ -116,7 +116,8 @@ func TestMigrate(t *testing.T) {
 		}
 	})
 
-	// A failed open leaves nothing: the schema is still empty.
+	// A search_path naming no schema leaves nowhere to create the tables:
+	// Open fails rather than making them elsewhere.
 	t.Run("ErrNoSchema", func(t *testing.T) {
 		url := pgtest.WithParam(t, pgtest.Schema(t), "search_path", "no_such_schema")
 		if _, err := postgres.Open(t.Context(), url); err == nil {
