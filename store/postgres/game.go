@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -95,28 +94,16 @@ func (db *DB) DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error)
 // generate the first time. Processes racing to create it all end up with
 // the value of whichever inserted first.
 func (db *DB) Secret(ctx context.Context, key string, generate func() ([]byte, error)) ([]byte, error) {
-	var v []byte
-	err := db.pool.QueryRow(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v)
-	if err == nil {
-		return v, nil
-	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("setting %q: %w", key, err)
-	}
-	fresh, err := generate()
-	if err != nil {
-		return nil, fmt.Errorf("setting %q: generate: %w", key, err)
-	}
-	if len(fresh) == 0 {
-		return nil, fmt.Errorf("setting %q: generated an empty value", key)
+	read := func() ([]byte, error) {
+		var v []byte
+		err := db.pool.QueryRow(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v)
+		return v, err
 	}
 	// ON CONFLICT waits for a racing insert to commit, so the read after
-	// it sees the winner's value, this one's or another process's.
-	if _, err := db.pool.Exec(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, key, fresh); err != nil {
-		return nil, fmt.Errorf("setting %q: %w", key, err)
+	// it sees the winner's value.
+	insertNew := func(v []byte) error {
+		_, err := db.pool.Exec(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, key, v)
+		return err
 	}
-	if err := db.pool.QueryRow(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&v); err != nil {
-		return nil, fmt.Errorf("setting %q: %w", key, err)
-	}
-	return v, nil
+	return codec.Secret(key, read, pgx.ErrNoRows, insertNew, generate)
 }

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -112,27 +111,14 @@ func (db *DB) DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error)
 // generate the first time. Processes racing to create it all end up with
 // the value of whichever inserted first.
 func (db *DB) Secret(ctx context.Context, key string, generate func() ([]byte, error)) ([]byte, error) {
-	var v []byte
-	err := db.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
-	if err == nil {
-		return v, nil
+	read := func() ([]byte, error) {
+		var v []byte
+		err := db.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+		return v, err
 	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("setting %q: %w", key, err)
+	insertNew := func(v []byte) error {
+		_, err := db.db.ExecContext(ctx, `INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)`, key, v)
+		return err
 	}
-	fresh, err := generate()
-	if err != nil {
-		return nil, fmt.Errorf("setting %q: generate: %w", key, err)
-	}
-	if len(fresh) == 0 {
-		return nil, fmt.Errorf("setting %q: generated an empty value", key)
-	}
-	if _, err := db.db.ExecContext(ctx, `INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)`, key, fresh); err != nil {
-		return nil, fmt.Errorf("setting %q: %w", key, err)
-	}
-	// Read back rather than return fresh: another process may have won.
-	if err := db.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v); err != nil {
-		return nil, fmt.Errorf("setting %q: %w", key, err)
-	}
-	return v, nil
+	return codec.Secret(key, read, sql.ErrNoRows, insertNew, generate)
 }

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"errors"
+	"fmt"
 
 	"mazebot/play"
 )
@@ -90,3 +91,32 @@ const (
 		WHERE context BETWEEN ? AND ? AND user_id = ?
 		ORDER BY 1 DESC`
 )
+
+// Secret is the stores' Secret over their own SQL: the value read under
+// key; else generate's, offered to insertNew (which stores it unless a
+// value is there: another process may have stored one meanwhile), then
+// read back, so that racing processes all get whichever was stored first.
+// read fails with noRows when there is no value.
+func Secret(key string, read func() ([]byte, error), noRows error, insertNew func([]byte) error, generate func() ([]byte, error)) ([]byte, error) {
+	v, err := read()
+	if err == nil {
+		return v, nil
+	}
+	if !errors.Is(err, noRows) {
+		return nil, fmt.Errorf("setting %q: %w", key, err)
+	}
+	fresh, err := generate()
+	if err != nil {
+		return nil, fmt.Errorf("setting %q: generate: %w", key, err)
+	}
+	if len(fresh) == 0 {
+		return nil, fmt.Errorf("setting %q: generated an empty value", key)
+	}
+	if err := insertNew(fresh); err != nil {
+		return nil, fmt.Errorf("setting %q: %w", key, err)
+	}
+	if v, err = read(); err != nil {
+		return nil, fmt.Errorf("setting %q: %w", key, err)
+	}
+	return v, nil
+}
