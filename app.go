@@ -19,14 +19,14 @@ import (
 	"mazebot/commands"
 	"mazebot/contest"
 	"mazebot/play"
-	"mazebot/store/sqlite"
+	"mazebot/store"
 )
 
 // App is the whole bot wired together: store, commands, gateway. Tests
 // build one against a fake Discord and an in-memory store.
 type App struct {
 	Router *commands.Router
-	db     *sqlite.DB
+	db     store.DB
 	bot    *bot.Bot
 	log    *slog.Logger
 	// The HTTP interactions endpoint, when HTTP_ADDR is set. The listener
@@ -70,10 +70,11 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*A
 	if now == nil {
 		now = time.Now
 	}
-	db, err := sqlite.Open(ctx, cfg.DBPath)
+	db, err := store.Open(ctx, cfg.DBPath)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
+	log.Info("database open", "store", store.Kind(cfg.DBPath), "db", store.Redact(cfg.DBPath))
 	app, err := wire(ctx, cfg, log, opts, now, db, publicKey)
 	if err != nil {
 		db.Close()
@@ -84,7 +85,7 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*A
 
 // wire builds everything on the open store db: the domain services, the
 // Discord features, the bot and, with HTTP_ADDR, the endpoint.
-func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, db *sqlite.DB, publicKey ed25519.PublicKey) (*App, error) {
+func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, db store.DB, publicKey ed25519.PublicKey) (*App, error) {
 	// Play buttons are signed; every process sharing the database must use
 	// one key, so without MAZEBOT_SECRET the first process stores one there.
 	secret := []byte(cfg.Secret)

@@ -17,7 +17,7 @@ type Config struct {
 	Token     string // DISCORD_TOKEN; never logged
 	GuildID   string // DISCORD_GUILD_ID
 	APIBase   string // DISCORD_API_BASE
-	DBPath    string // MAZEBOT_DB
+	DBPath    string // MAZEBOT_DB: a SQLite file path or a postgres:// URL; logged only redacted
 	Secret    string // MAZEBOT_SECRET; never logged
 	PublicKey string // DISCORD_PUBLIC_KEY (hex); never logged
 	HTTPAddr  string // HTTP_ADDR: also serve POST /interactions here

@@ -22,13 +22,13 @@ func main() {
 	os.Exit(code)
 }
 
-// run chooses the mode: the maze command line, or the bot.
+// run chooses the mode: the command line (maze, store copy), or the bot.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "bot" {
 		return runBotMode(ctx, stdout, stderr)
 	}
 	switch args[0] {
-	case "maze", "help", "-h", "-help", "--help":
+	case "maze", "store", "help", "-h", "-help", "--help":
 		return cli.Run(ctx, args, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "mazebot: unknown command %q\n\n", args[0])

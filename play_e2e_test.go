@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -334,8 +335,17 @@ func playMoves(mazeMsg *fakediscord.Message, m *mazecore.Maze, user string, n in
 	return msg, pos, err
 }
 
+// TestE2EPlaySurvivesRestart: a game goes on after the bot restarts, its
+// buttons signed with the key kept in the database (no MAZEBOT_SECRET).
 func TestE2EPlaySurvivesRestart(t *testing.T) {
-	app := startApp(t)
+	fake.Reset()
+	testPlaySurvivesRestart(t, filepath.Join(t.TempDir(), "mazebot.db"))
+}
+
+// testPlaySurvivesRestart plays a game on the database dsn across a
+// restart and returns the bot as restarted.
+func testPlaySurvivesRestart(t *testing.T, dsn string) *testApp {
+	app := launchApp(t, dsn)
 	mazeMsg, m := postMaze(t, opt("algorithm", "backtracking"), opt("size", 21), opt("seed", 99))
 	p := startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
 	p.click(p.next())
@@ -343,7 +353,7 @@ func TestE2EPlaySurvivesRestart(t *testing.T) {
 	where := p.position()
 
 	app.stop()
-	launchApp(t, app.dbPath)
+	app = launchApp(t, app.dbPath)
 
 	if got := p.position(); got != where {
 		t.Fatalf("the message moved during the restart: %v → %v", where, got)
@@ -352,6 +362,7 @@ func TestE2EPlaySurvivesRestart(t *testing.T) {
 	if !strings.Contains(p.msg.Content, fmt.Sprintf("🏁 Solved in %d clicks", p.clicks)) {
 		t.Fatalf("after the restart the game ended with:\n%s", p.msg.Content)
 	}
+	return app
 }
 
 // TestE2EPlayLoops: a maze with loops, played to the goal through Discord;

@@ -37,6 +37,7 @@ const (
 // shows up here without an edit.
 var usage = fmt.Sprintf(`usage: mazebot maze ALGORITHM SIZE [flags]
        mazebot maze --id ID [flags]
+       mazebot store copy --from DB --to DB [--force]
        mazebot help
 
 Make a maze and write it to stdout or to a file.
@@ -70,6 +71,9 @@ generation and is limited to mazes of 101×101 tiles.
 
 The maze ID is printed after the maze (on stderr when the maze goes to
 stdout); --id ID makes exactly the same maze again.
+
+store copy copies every table of one mazebot database into another, such
+as a SQLite file into PostgreSQL (mazebot store copy --help).
 
 examples:
   mazebot maze sidewinder 21 --seed 7
@@ -116,6 +120,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
+	case "store":
+		return runStore(ctx, args[1:], stdout, stderr)
 	case "maze":
 		cmd, err := parse(args[1:])
 		switch {

@@ -7,6 +7,10 @@
 // Run takes the arguments and the output streams and returns the exit
 // status, so tests drive it without a process and main stays wiring.
 //
-// cli imports mazecore and render and no other mazebot package: no Discord,
-// no storage, no configuration. main is what chooses between it and the bot.
+// "mazebot store copy --from mazebot.db --to postgres://…" copies every
+// table of one database into another, through package store.
+//
+// cli imports mazecore, render and store (for store copy only) and no
+// other mazebot package: no Discord, no configuration. main is what
+// chooses between it and the bot.
 package cli

@@ -3,92 +3,49 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"mazebot/contest"
-	"mazebot/mazecore"
+	"mazebot/store/internal/codec"
 )
-
-// The stored spelling of the daily post states; the schema's CHECK lists them.
-var postStates = map[contest.PostState]string{contest.Posting: "posting", contest.Posted: "posted", contest.Failed: "failed"}
 
 // SaveDailySettings creates or replaces a server's daily challenge
 // settings. Settings that DailySettings could not read back (a post time
-// past 23:59, an unknown algorithm, a size no maze has, loops out of
-// range) are refused.
+// past 23:59, an unknown algorithm, a size no maze has) are refused.
 func (db *DB) SaveDailySettings(ctx context.Context, s contest.DailySettings) error {
-	if s.PostAt < 0 || s.PostAt >= 24*60 {
-		return fmt.Errorf("save daily settings of %s: post time %d minutes after midnight", s.GuildID, int(s.PostAt))
-	}
-	if err := (mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size, Loops: s.Loops}).Validate(); err != nil {
+	if err := codec.CheckDailySettings(s); err != nil {
 		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
 	}
 	_, err := db.db.ExecContext(ctx, `
-		INSERT INTO daily_configs (guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, enabled, updated_at)
+		INSERT INTO daily_configs (`+codec.DailySettingsColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, post_at = excluded.post_at,
 			time_zone = excluded.time_zone, algorithm = excluded.algorithm, size = excluded.size,
 			difficulty = excluded.difficulty, loops = excluded.loops,
 			enabled = excluded.enabled, updated_at = excluded.updated_at`,
-		s.GuildID, s.ChannelID, s.PostAt.String(), s.Zone.String(), s.Algorithm.String(), s.Size, s.Difficulty.String(), s.Loops, s.Enabled, toMillis(s.UpdatedAt))
+		codec.DailySettingsArgs(s)...)
 	if err != nil {
 		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
 	}
 	return nil
 }
 
-const dailySettingsColumns = `guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, enabled, updated_at`
-
-func scanDailySettings(row interface{ Scan(...any) error }) (contest.DailySettings, error) {
-	var (
-		s                         contest.DailySettings
-		postAt, zone, algo, level string
-		updated                   int64
-	)
-	if err := row.Scan(&s.GuildID, &s.ChannelID, &postAt, &zone, &algo, &s.Size, &level, &s.Loops, &s.Enabled, &updated); err != nil {
-		return s, err
-	}
-	var ok bool
-	if s.PostAt, ok = contest.ParseTimeOfDay(postAt); !ok {
-		return s, fmt.Errorf("post time %q", postAt)
-	}
-	var err error
-	if s.Zone, err = time.LoadLocation(zone); err != nil {
-		return s, fmt.Errorf("zone %q: %w", zone, err)
-	}
-	if s.Algorithm, err = mazecore.ParseAlgorithm(algo); err != nil {
-		return s, err
-	}
-	if s.Difficulty, err = mazecore.ParseLevel(level); err != nil {
-		return s, err
-	}
-	s.UpdatedAt = fromMillis(updated)
-	return s, nil
-}
-
 // DailySettings returns a server's settings, or an error wrapping
 // contest.ErrNotFound when it never set any up.
 func (db *DB) DailySettings(ctx context.Context, guildID string) (contest.DailySettings, error) {
-	s, err := scanDailySettings(db.db.QueryRowContext(ctx, `SELECT `+dailySettingsColumns+` FROM daily_configs WHERE guild_id = ?`, guildID))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = contest.ErrNotFound
-	}
+	row := db.db.QueryRowContext(ctx, `SELECT `+codec.DailySettingsColumns+` FROM daily_configs WHERE guild_id = ?`, guildID)
+	s, err := codec.One(row.Scan, sql.ErrNoRows, codec.DailySettingsRow.Settings)
 	if err != nil {
-		return s, fmt.Errorf("daily settings of %s: %w", guildID, err)
+		return contest.DailySettings{}, fmt.Errorf("daily settings of %s: %w", guildID, err)
 	}
 	return s, nil
 }
 
 // EnabledDailies lists the servers whose daily is posted automatically.
 func (db *DB) EnabledDailies(ctx context.Context) ([]contest.DailySettings, error) {
-	const what = "enabled dailies"
-	rows, err := db.db.QueryContext(ctx, `SELECT `+dailySettingsColumns+` FROM daily_configs WHERE enabled = 1 ORDER BY guild_id`)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return collect(rows, what, func(rows *sql.Rows) (contest.DailySettings, error) { return scanDailySettings(rows) })
+	rows, err := db.db.QueryContext(ctx, `SELECT `+codec.DailySettingsColumns+` FROM daily_configs WHERE enabled = 1 ORDER BY guild_id`)
+	return collect(rows, err, "enabled dailies", codec.DailySettingsRow.Settings)
 }
 
 // ClaimDailyPost writes p as claim number p.Attempts: the day's first
@@ -104,15 +61,15 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 	)
 	if p.Attempts == 1 {
 		res, err = db.db.ExecContext(ctx, `
-			INSERT INTO daily_posts (guild_id, date, channel_id, maze_id, message_id, status, attempts, claimed_at)
+			INSERT INTO daily_posts (`+codec.DailyPostColumns+`)
 			VALUES (?, ?, ?, ?, '', 'posting', 1, ?)
 			ON CONFLICT (guild_id, date) DO NOTHING`,
-			p.GuildID, p.Date.String(), p.ChannelID, p.MazeID.String(), toMillis(p.ClaimedAt))
+			p.GuildID, p.Date.String(), p.ChannelID, p.MazeID.String(), codec.Millis(p.ClaimedAt))
 	} else {
 		res, err = db.db.ExecContext(ctx, `
 			UPDATE daily_posts SET status = 'posting', attempts = ?, claimed_at = ?, channel_id = ?
 			WHERE guild_id = ? AND date = ? AND attempts = ? AND status <> 'posted'`,
-			p.Attempts, toMillis(p.ClaimedAt), p.ChannelID, p.GuildID, p.Date.String(), p.Attempts-1)
+			p.Attempts, codec.Millis(p.ClaimedAt), p.ChannelID, p.GuildID, p.Date.String(), p.Attempts-1)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -148,71 +105,25 @@ func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.D
 // DailyPost returns the post of a server's day, or an error wrapping
 // contest.ErrNotFound.
 func (db *DB) DailyPost(ctx context.Context, guildID string, date contest.Date) (contest.DailyPost, error) {
-	var (
-		p                contest.DailyPost
-		day, maze, state string
-		claimed          int64
-	)
-	err := db.db.QueryRowContext(ctx, `
-		SELECT guild_id, date, channel_id, maze_id, message_id, status, attempts, claimed_at
-		FROM daily_posts WHERE guild_id = ? AND date = ?`, guildID, date.String()).Scan(
-		&p.GuildID, &day, &p.ChannelID, &maze, &p.MessageID, &state, &p.Attempts, &claimed)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = contest.ErrNotFound
-	}
-	if err == nil {
-		p.Date, err = contest.ParseDate(day)
-	}
-	if err == nil {
-		p.MazeID, err = mazecore.Parse(maze)
-	}
-	if err == nil {
-		p.State, err = statusOf(postStates, state)
-	}
+	row := db.db.QueryRowContext(ctx, `SELECT `+codec.DailyPostColumns+` FROM daily_posts WHERE guild_id = ? AND date = ?`,
+		guildID, date.String())
+	p, err := codec.One(row.Scan, sql.ErrNoRows, codec.DailyPostRow.Post)
 	if err != nil {
 		return contest.DailyPost{}, fmt.Errorf("daily post %s/%s: %w", guildID, date, err)
 	}
-	p.ClaimedAt = fromMillis(claimed)
 	return p, nil
 }
 
-// bestRunsSQL picks each member's best run of one contest up to a time:
-// the finishes are all kept, rankings read the best.
-const bestRunsSQL = `
-		SELECT user_id, elapsed_ms, tiles, clicks, finished_at FROM (
-			SELECT user_id, elapsed_ms, tiles, clicks, finished_at, id,
-				row_number() OVER (PARTITION BY user_id ORDER BY elapsed_ms, tiles, finished_at, id) AS n
-			FROM finishes
-			WHERE context = ? AND finished_at <= ?
-		)
-		WHERE n = 1
-		ORDER BY elapsed_ms, tiles, finished_at, id`
-
 // bestRuns returns each member's best run in a contest up to until.
 func (db *DB) bestRuns(ctx context.Context, key contest.Key, until time.Time) ([]contest.Run, error) {
-	what := "best runs of " + key.String()
-	rows, err := db.db.QueryContext(ctx, bestRunsSQL, key.String(), toMillis(until))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return collect(rows, what, func(rows *sql.Rows) (contest.Run, error) {
-		var (
-			r             contest.Run
-			elapsed, done int64
-		)
-		err := rows.Scan(&r.UserID, &elapsed, &r.Tiles, &r.Clicks, &done)
-		r.Elapsed, r.FinishedAt = time.Duration(elapsed)*time.Millisecond, fromMillis(done)
-		return r, err
-	})
+	rows, err := db.db.QueryContext(ctx, codec.BestRunsSQL, key.String(), codec.Millis(until))
+	return collect(rows, err, "best runs of "+key.String(), codec.RunRow.Run)
 }
-
-// forever is later than any finish.
-var forever = time.UnixMilli(1<<62 - 1)
 
 // DayRuns returns each member's best run on a server's daily of one
 // local date, best first: fastest, then fewest tiles, then earliest.
 func (db *DB) DayRuns(ctx context.Context, guildID string, date contest.Date) ([]contest.Run, error) {
-	return db.bestRuns(ctx, contest.DailyKey(guildID, date), forever)
+	return db.bestRuns(ctx, contest.DailyKey(guildID, date), codec.Forever)
 }
 
 // EventRuns returns each member's best run in an event up to its end.
@@ -220,65 +131,19 @@ func (db *DB) EventRuns(ctx context.Context, key contest.Key, until time.Time) (
 	return db.bestRuns(ctx, key, until)
 }
 
-// dailyTotalsSQL sums the best run of each day: daily keys sort by date
-// within a server, so a range of days is a range of keys.
-const dailyTotalsSQL = `
-		WITH best AS (
-			SELECT user_id, elapsed_ms, tiles, finished_at,
-				row_number() OVER (PARTITION BY context, user_id ORDER BY elapsed_ms, tiles, finished_at, id) AS n
-			FROM finishes WHERE context BETWEEN ? AND ?)
-		SELECT user_id, count(*), sum(elapsed_ms), sum(tiles)
-		FROM best WHERE n = 1
-		GROUP BY user_id
-		ORDER BY count(*) DESC, sum(elapsed_ms), sum(tiles), max(finished_at), user_id`
-
 // Totals sums each member's best daily runs of a server over the local
 // dates from..to (inclusive), ranked: most days solved, then least total
 // time, then fewest total tiles, then the earliest last finish.
 func (db *DB) Totals(ctx context.Context, guildID string, from, to contest.Date) ([]contest.Total, error) {
-	what := fmt.Sprintf("daily totals %s %s..%s", guildID, from, to)
-	rows, err := db.db.QueryContext(ctx, dailyTotalsSQL, contest.DailyKey(guildID, from).String(), contest.DailyKey(guildID, to).String())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return collect(rows, what, func(rows *sql.Rows) (contest.Total, error) {
-		var (
-			t       contest.Total
-			elapsed int64
-		)
-		err := rows.Scan(&t.UserID, &t.Days, &elapsed, &t.Tiles)
-		t.Elapsed = time.Duration(elapsed) * time.Millisecond
-		return t, err
-	})
+	rows, err := db.db.QueryContext(ctx, codec.DailyTotalsSQL, contest.DailyKey(guildID, from).String(), contest.DailyKey(guildID, to).String())
+	return collect(rows, err, fmt.Sprintf("daily totals %s %s..%s", guildID, from, to), codec.TotalRow.Total)
 }
-
-// solvedDatesSQL lists a member's days of one server: its daily keys are
-// a range of contexts.
-const solvedDatesSQL = `
-		SELECT DISTINCT context FROM finishes
-		WHERE context BETWEEN ? AND ? AND user_id = ?
-		ORDER BY 1 DESC`
 
 // SolvedDates lists the local dates, newest first and none after upTo, on
 // which a member finished the server's daily: what a streak is counted
 // from.
 func (db *DB) SolvedDates(ctx context.Context, guildID, userID string, upTo contest.Date) ([]contest.Date, error) {
-	what := fmt.Sprintf("daily dates of %s in %s", userID, guildID)
-	rows, err := db.db.QueryContext(ctx, solvedDatesSQL,
+	rows, err := db.db.QueryContext(ctx, codec.SolvedDatesSQL,
 		contest.DailyKey(guildID, contest.FirstDate).String(), contest.DailyKey(guildID, upTo).String(), userID)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return collect(rows, what, func(rows *sql.Rows) (contest.Date, error) {
-		var text string
-		if err := rows.Scan(&text); err != nil {
-			return contest.Date{}, err
-		}
-		key, ok := contest.ParseKey(text)
-		_, date, daily := key.Daily()
-		if !ok || !daily {
-			return contest.Date{}, fmt.Errorf("contest %q is not a daily", text)
-		}
-		return date, nil
-	})
+	return collect(rows, err, fmt.Sprintf("daily dates of %s in %s", userID, guildID), codec.DailyKeyRow.Date)
 }

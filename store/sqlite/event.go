@@ -3,19 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"mazebot/contest"
 	"mazebot/mazecore"
+	"mazebot/store/internal/codec"
 )
-
-// The stored spelling of the event statuses; the schema's CHECK lists them.
-var eventStatuses = map[contest.EventStatus]string{contest.Running: "running", contest.Ended: "ended"}
-
-const eventColumns = `id, guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at,
-	maze_message_id, board_message_id, status, board_dirty, board_edited_at`
 
 // CreateEvent stores a new running event and returns its id. When the
 // channel already has a running event it stores nothing and returns an
@@ -29,7 +23,7 @@ func (db *DB) CreateEvent(ctx context.Context, e contest.Event) (int64, error) {
 			maze_message_id, board_message_id, status, board_dirty, board_edited_at)
 		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', 0, 0
 		WHERE NOT EXISTS (SELECT 1 FROM events WHERE channel_id = ? AND status = 'running')`,
-		e.GuildID, e.ChannelID, e.Name, e.MazeID.String(), e.CreatorID, toMillis(e.StartedAt), toMillis(e.EndsAt),
+		e.GuildID, e.ChannelID, e.Name, e.MazeID.String(), e.CreatorID, codec.Millis(e.StartedAt), codec.Millis(e.EndsAt),
 		e.MazeMessageID, e.BoardMessageID, e.ChannelID)
 	if isUnique(err) {
 		return 0, fmt.Errorf("%s: %w", what, contest.ErrConflict)
@@ -87,17 +81,13 @@ func (db *DB) RunningEventOnMaze(ctx context.Context, maze mazecore.ID) (contest
 // runningEventsSQL reads the running events only, through the partial
 // index on their ends: ordered by id, SQLite preferred a scan of the whole
 // table in rowid order, every event ever held.
-const runningEventsSQL = `SELECT ` + eventColumns + ` FROM events WHERE status = 'running' ORDER BY ends_at, id`
+const runningEventsSQL = `SELECT ` + codec.EventColumns + ` FROM events WHERE status = 'running' ORDER BY ends_at, id`
 
 // RunningEvents lists the running events, soonest to end first: a handful
 // at most, however many have ended (the index is partial).
 func (db *DB) RunningEvents(ctx context.Context) ([]contest.Event, error) {
-	const what = "running events"
 	rows, err := db.db.QueryContext(ctx, runningEventsSQL)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return collect(rows, what, func(rows *sql.Rows) (contest.Event, error) { return scanEvent(rows) })
+	return collect(rows, err, "running events", codec.EventRow.Event)
 }
 
 // EndEvent marks a running event ended at at, moving its end to at if
@@ -107,7 +97,7 @@ func (db *DB) RunningEvents(ctx context.Context) ([]contest.Event, error) {
 func (db *DB) EndEvent(ctx context.Context, id int64, at time.Time) error {
 	res, err := db.db.ExecContext(ctx, `
 		UPDATE events SET status = 'ended', ends_at = min(ends_at, ?), board_dirty = 0
-		WHERE id = ? AND status = 'running'`, toMillis(at), id)
+		WHERE id = ? AND status = 'running'`, codec.Millis(at), id)
 	if err != nil {
 		return fmt.Errorf("end event %d: %w", id, err)
 	}
@@ -131,7 +121,7 @@ func (db *DB) ClaimBoardEdit(ctx context.Context, id int64, prev, now time.Time)
 	res, err := db.db.ExecContext(ctx, `
 		UPDATE events SET board_dirty = 0, board_edited_at = ?
 		WHERE id = ? AND status = 'running' AND board_dirty = 1 AND board_edited_at = ?`,
-		toMillis(now), id, optionalMillis(prev))
+		codec.Millis(now), id, codec.OptionalMillis(prev))
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -141,41 +131,17 @@ func (db *DB) ClaimBoardEdit(ctx context.Context, id int64, prev, now time.Time)
 // SetBoardEdited records an edit of the board made outside a claim (the
 // final one).
 func (db *DB) SetBoardEdited(ctx context.Context, id int64, at time.Time) error {
-	if _, err := db.db.ExecContext(ctx, `UPDATE events SET board_edited_at = ? WHERE id = ?`, toMillis(at), id); err != nil {
+	if _, err := db.db.ExecContext(ctx, `UPDATE events SET board_edited_at = ? WHERE id = ?`, codec.Millis(at), id); err != nil {
 		return fmt.Errorf("set board edit of event %d: %w", id, err)
 	}
 	return nil
 }
 
 func (db *DB) oneEvent(ctx context.Context, what, where string, args ...any) (contest.Event, error) {
-	e, err := scanEvent(db.db.QueryRowContext(ctx, `SELECT `+eventColumns+` FROM events `+where, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = contest.ErrNotFound
-	}
+	row := db.db.QueryRowContext(ctx, `SELECT `+codec.EventColumns+` FROM events `+where, args...)
+	e, err := codec.One(row.Scan, sql.ErrNoRows, codec.EventRow.Event)
 	if err != nil {
 		return contest.Event{}, fmt.Errorf("%s: %w", what, err)
 	}
-	return e, nil
-}
-
-func scanEvent(row interface{ Scan(...any) error }) (contest.Event, error) {
-	var (
-		e                     contest.Event
-		maze, status          string
-		started, ends, edited int64
-		dirty                 int
-	)
-	if err := row.Scan(&e.ID, &e.GuildID, &e.ChannelID, &e.Name, &maze, &e.CreatorID, &started, &ends,
-		&e.MazeMessageID, &e.BoardMessageID, &status, &dirty, &edited); err != nil {
-		return contest.Event{}, err
-	}
-	var err error
-	if e.MazeID, err = mazecore.Parse(maze); err != nil {
-		return contest.Event{}, err
-	}
-	if e.Status, err = statusOf(eventStatuses, status); err != nil {
-		return contest.Event{}, err
-	}
-	e.StartedAt, e.EndsAt, e.BoardDirty, e.BoardEditedAt = fromMillis(started), fromMillis(ends), dirty == 1, fromOptionalMillis(edited)
 	return e, nil
 }

@@ -1,6 +1,10 @@
 package sqlite
 
-import "database/sql"
+import (
+	"database/sql"
+
+	"mazebot/store/internal/codec"
+)
 
 // Hooks for the external tests: the raw handle for PRAGMA checks, and the
 // query texts for plan checks.
@@ -10,8 +14,8 @@ func SQLDB(db *DB) *sql.DB { return db.db }
 const (
 	LastPostSQL       = lastPostSQL
 	GuildsWithMazeSQL = guildsWithMazeSQL
-	BestRunsSQL       = bestRunsSQL
-	DailyTotalsSQL    = dailyTotalsSQL
-	SolvedDatesSQL    = solvedDatesSQL
+	BestRunsSQL       = codec.BestRunsSQL
+	DailyTotalsSQL    = codec.DailyTotalsSQL
+	SolvedDatesSQL    = codec.SolvedDatesSQL
 	RunningEventsSQL  = runningEventsSQL
 )

@@ -3,27 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
-	"mazebot/mazecore"
 	"mazebot/play"
+	"mazebot/store/internal/codec"
 )
-
-// The stored spelling of play's statuses; the schema's CHECK lists them.
-var gameStatuses = map[play.Status]string{play.Playing: "playing", play.Won: "won", play.GaveUp: "gave_up"}
-
-// statusOf reads a stored spelling back through one of the spelling maps.
-func statusOf[K comparable](spellings map[K]string, s string) (K, error) {
-	for k, v := range spellings {
-		if v == s {
-			return k, nil
-		}
-	}
-	var zero K
-	return zero, fmt.Errorf("unknown status %q", s)
-}
 
 // CreateGame stores a new game and returns its id. A game on a maze ID
 // that names no maze is refused: Game could not read it back.
@@ -35,8 +20,8 @@ func (db *DB) CreateGame(ctx context.Context, g play.Record) (int64, error) {
 		INSERT INTO games (user_id, guild_id, channel_id, maze_id, context, x, y, clicks, tiles, trail,
 			seq, status, started_at, updated_at, finished_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.UserID, g.GuildID, g.ChannelID, g.MazeID.String(), g.Contest, g.Pos.X, g.Pos.Y, g.Clicks, g.Tiles, blob(g.Trail),
-		g.Seq, gameStatuses[g.Status], toMillis(g.StartedAt), toMillis(g.UpdatedAt), optionalMillis(g.FinishedAt))
+		g.UserID, g.GuildID, g.ChannelID, g.MazeID.String(), g.Contest, g.Pos.X, g.Pos.Y, g.Clicks, g.Tiles, codec.Blob(g.Trail),
+		g.Seq, codec.GameStatuses[g.Status], codec.Millis(g.StartedAt), codec.Millis(g.UpdatedAt), codec.OptionalMillis(g.FinishedAt))
 	if err != nil {
 		return 0, fmt.Errorf("create game on maze %s for %s: %w", g.MazeID, g.UserID, err)
 	}
@@ -50,30 +35,11 @@ func (db *DB) CreateGame(ctx context.Context, g play.Record) (int64, error) {
 // Game returns the game with the given id, or an error wrapping
 // play.ErrNotFound.
 func (db *DB) Game(ctx context.Context, id int64) (play.Record, error) {
-	var (
-		g                       play.Record
-		maze, status            string
-		started, updated, ended int64
-	)
-	err := db.db.QueryRowContext(ctx, `
-		SELECT id, user_id, guild_id, channel_id, maze_id, context, x, y, clicks, tiles, trail,
-			seq, status, started_at, updated_at, finished_at
-		FROM games WHERE id = ?`, id).Scan(
-		&g.ID, &g.UserID, &g.GuildID, &g.ChannelID, &maze, &g.Contest, &g.Pos.X, &g.Pos.Y, &g.Clicks, &g.Tiles, &g.Trail,
-		&g.Seq, &status, &started, &updated, &ended)
-	if errors.Is(err, sql.ErrNoRows) {
-		return play.Record{}, fmt.Errorf("game %d: %w", id, play.ErrNotFound)
-	}
-	if err == nil {
-		g.MazeID, err = mazecore.Parse(maze)
-	}
-	if err == nil {
-		g.Status, err = statusOf(gameStatuses, status)
-	}
+	row := db.db.QueryRowContext(ctx, `SELECT `+codec.GameColumns+` FROM games WHERE id = ?`, id)
+	g, err := codec.One(row.Scan, sql.ErrNoRows, codec.GameRow.Record)
 	if err != nil {
 		return play.Record{}, fmt.Errorf("game %d: %w", id, err)
 	}
-	g.StartedAt, g.UpdatedAt, g.FinishedAt = fromMillis(started), fromMillis(updated), fromOptionalMillis(ended)
 	return g, nil
 }
 
@@ -94,8 +60,8 @@ func (db *DB) SaveGame(ctx context.Context, g play.Record) error {
 		UPDATE games SET x = ?, y = ?, clicks = ?, tiles = ?, trail = ?, seq = ?, status = ?,
 			updated_at = ?, finished_at = ?
 		WHERE id = ? AND seq = ? AND status = 'playing'`,
-		g.Pos.X, g.Pos.Y, g.Clicks, g.Tiles, blob(g.Trail), g.Seq, gameStatuses[g.Status],
-		toMillis(g.UpdatedAt), optionalMillis(g.FinishedAt), g.ID, g.Seq-1)
+		g.Pos.X, g.Pos.Y, g.Clicks, g.Tiles, codec.Blob(g.Trail), g.Seq, codec.GameStatuses[g.Status],
+		codec.Millis(g.UpdatedAt), codec.OptionalMillis(g.FinishedAt), g.ID, g.Seq-1)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -108,7 +74,7 @@ func (db *DB) SaveGame(ctx context.Context, g play.Record) error {
 			INSERT INTO finishes (user_id, guild_id, maze_id, clicks, tiles, elapsed_ms, finished_at, context)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.UserID, r.GuildID, r.MazeID.String(), r.Clicks, r.Tiles,
-			r.Elapsed.Milliseconds(), toMillis(r.FinishedAt), r.Contest); err != nil {
+			r.Elapsed.Milliseconds(), codec.Millis(r.FinishedAt), r.Contest); err != nil {
 			return fmt.Errorf("%s: record result: %w", what, err)
 		}
 	}
@@ -131,18 +97,10 @@ func expectOne(res sql.Result, what string) error {
 	return nil
 }
 
-// blob keeps an empty trail a BLOB: a nil []byte would be stored as NULL.
-func blob(b []byte) []byte {
-	if b == nil {
-		return []byte{}
-	}
-	return b
-}
-
 // DeleteGamesBefore removes the games started before t, finished or not,
 // and reports how many. Results are kept.
 func (db *DB) DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error) {
-	res, err := db.db.ExecContext(ctx, `DELETE FROM games WHERE started_at < ?`, toMillis(t))
+	res, err := db.db.ExecContext(ctx, `DELETE FROM games WHERE started_at < ?`, codec.Millis(t))
 	if err != nil {
 		return 0, fmt.Errorf("delete games before %v: %w", t, err)
 	}
@@ -153,27 +111,14 @@ func (db *DB) DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error)
 // generate the first time. Processes racing to create it all end up with
 // the value of whichever inserted first.
 func (db *DB) Secret(ctx context.Context, key string, generate func() ([]byte, error)) ([]byte, error) {
-	var v []byte
-	err := db.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
-	if err == nil {
-		return v, nil
+	read := func() ([]byte, error) {
+		var v []byte
+		err := db.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+		return v, err
 	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("setting %q: %w", key, err)
+	insertNew := func(v []byte) error {
+		_, err := db.db.ExecContext(ctx, `INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)`, key, v)
+		return err
 	}
-	fresh, err := generate()
-	if err != nil {
-		return nil, fmt.Errorf("setting %q: generate: %w", key, err)
-	}
-	if len(fresh) == 0 {
-		return nil, fmt.Errorf("setting %q: generated an empty value", key)
-	}
-	if _, err := db.db.ExecContext(ctx, `INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)`, key, fresh); err != nil {
-		return nil, fmt.Errorf("setting %q: %w", key, err)
-	}
-	// Read back rather than return fresh: another process may have won.
-	if err := db.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v); err != nil {
-		return nil, fmt.Errorf("setting %q: %w", key, err)
-	}
-	return v, nil
+	return codec.Secret(key, read, sql.ErrNoRows, insertNew, generate)
 }

@@ -3,16 +3,16 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"mazebot/contest"
 	"mazebot/mazecore"
+	"mazebot/store/internal/codec"
 )
 
 // lastPostSQL is a constant so the tests can check its plan uses an index.
 const lastPostSQL = `
-		SELECT maze_id, guild_id, channel_id, message_id, posted_at
+		SELECT ` + codec.PostColumns + `
 		FROM posts
 		WHERE channel_id = ?
 		ORDER BY posted_at DESC, id DESC
@@ -24,7 +24,7 @@ func (db *DB) AddPost(ctx context.Context, p contest.Post) error {
 	_, err := db.db.ExecContext(ctx, `
 		INSERT INTO posts (maze_id, guild_id, channel_id, message_id, posted_at)
 		VALUES (?, ?, ?, ?, ?)`,
-		p.MazeID.String(), p.GuildID, p.ChannelID, p.MessageID, toMillis(p.PostedAt))
+		p.MazeID.String(), p.GuildID, p.ChannelID, p.MessageID, codec.Millis(p.PostedAt))
 	if err != nil {
 		return fmt.Errorf("add post %s in channel %s: %w", p.MessageID, p.ChannelID, err)
 	}
@@ -35,22 +35,10 @@ func (db *DB) AddPost(ctx context.Context, p contest.Post) error {
 // posts at the same millisecond the one added last. It returns an error
 // wrapping contest.ErrNotFound when the channel has none.
 func (db *DB) LastPost(ctx context.Context, channelID string) (contest.Post, error) {
-	var (
-		p    contest.Post
-		maze string
-		ms   int64
-	)
-	err := db.db.QueryRowContext(ctx, lastPostSQL, channelID).Scan(&maze, &p.GuildID, &p.ChannelID, &p.MessageID, &ms)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = contest.ErrNotFound
-	}
-	if err == nil {
-		p.MazeID, err = mazecore.Parse(maze)
-	}
+	p, err := codec.One(db.db.QueryRowContext(ctx, lastPostSQL, channelID).Scan, sql.ErrNoRows, codec.PostRow.Post)
 	if err != nil {
 		return contest.Post{}, fmt.Errorf("last post in channel %s: %w", channelID, err)
 	}
-	p.PostedAt = fromMillis(ms)
 	return p, nil
 }
 
@@ -61,29 +49,19 @@ const guildsWithMazeSQL = `
 // GuildsWithMaze lists up to limit servers in which a maze was posted
 // (by /maze, /daily or the daily post).
 func (db *DB) GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error) {
-	what := "servers with maze " + maze.String()
 	rows, err := db.db.QueryContext(ctx, guildsWithMazeSQL, maze.String(), limit)
+	return collect(rows, err, "servers with maze "+maze.String(), codec.TextRow.Text)
+}
+
+// collect reads every row of a query (rows, err) into one of codec's row
+// structs and converts it with conv, closing the rows.
+func collect[T, R any, PR codec.Row[R]](rows *sql.Rows, err error, what string, conv func(R) (T, error)) ([]T, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	return collect(rows, what, func(rows *sql.Rows) (string, error) {
-		var g string
-		return g, rows.Scan(&g)
-	})
-}
-
-// collect reads every row of rows with scan, closing them.
-func collect[T any](rows *sql.Rows, what string, scan func(*sql.Rows) (T, error)) ([]T, error) {
 	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := codec.All[T, R, PR](rows, conv)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return out, nil

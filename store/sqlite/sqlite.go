@@ -89,6 +89,14 @@ func OpenMemory(ctx context.Context) (*DB, error) {
 	return Open(ctx, Memory)
 }
 
+// Ping tells whether the database answers: for readiness checks.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping sqlite: %w", err)
+	}
+	return nil
+}
+
 // Close closes the database. For a file database the last connection to
 // close checkpoints the WAL back into the main file.
 func (db *DB) Close() error {
@@ -151,27 +159,6 @@ func (db *DB) migrateFile(ctx context.Context, name string) error {
 		return err
 	}
 	return tx.Commit()
-}
-
-// toMillis and fromMillis fix the storage format of times: UTC unix
-// milliseconds. Precision below a millisecond is dropped.
-func toMillis(t time.Time) int64 { return t.UnixMilli() }
-
-func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
-
-// optionalMillis stores the zero Time ("not yet", "never") as 0.
-func optionalMillis(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return toMillis(t)
-}
-
-func fromOptionalMillis(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return fromMillis(ms)
 }
 
 // isUnique tells whether err is a violated UNIQUE constraint, by the

@@ -1,0 +1,146 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"mazebot/contest"
+	"mazebot/store/internal/codec"
+)
+
+// SaveDailySettings creates or replaces a server's daily challenge
+// settings. Settings that DailySettings could not read back are refused.
+func (db *DB) SaveDailySettings(ctx context.Context, s contest.DailySettings) error {
+	if err := codec.CheckDailySettings(s); err != nil {
+		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
+	}
+	_, err := db.pool.Exec(ctx, `
+		INSERT INTO daily_configs (`+codec.DailySettingsColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, post_at = excluded.post_at,
+			time_zone = excluded.time_zone, algorithm = excluded.algorithm, size = excluded.size,
+			difficulty = excluded.difficulty, loops = excluded.loops,
+			enabled = excluded.enabled, updated_at = excluded.updated_at`,
+		codec.DailySettingsArgs(s)...)
+	if err != nil {
+		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
+	}
+	return nil
+}
+
+// DailySettings returns a server's settings, or an error wrapping
+// contest.ErrNotFound when it never set any up.
+func (db *DB) DailySettings(ctx context.Context, guildID string) (contest.DailySettings, error) {
+	row := db.pool.QueryRow(ctx, `SELECT `+codec.DailySettingsColumns+` FROM daily_configs WHERE guild_id = $1`, guildID)
+	s, err := codec.One(row.Scan, pgx.ErrNoRows, codec.DailySettingsRow.Settings)
+	if err != nil {
+		return contest.DailySettings{}, fmt.Errorf("daily settings of %s: %w", guildID, err)
+	}
+	return s, nil
+}
+
+// EnabledDailies lists the servers whose daily is posted automatically.
+func (db *DB) EnabledDailies(ctx context.Context) ([]contest.DailySettings, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+codec.DailySettingsColumns+` FROM daily_configs WHERE enabled ORDER BY guild_id`)
+	return collect(rows, "enabled dailies", codec.DailySettingsRow.Settings)
+}
+
+// ClaimDailyPost writes p as claim number p.Attempts: the day's first
+// claim inserts its row, a later one replaces claim p.Attempts−1 of a day
+// not yet posted; anything else changes nothing and wraps
+// contest.ErrConflict. Both are one statement: racing first claims meet
+// at the primary key (ON CONFLICT waits for the winner's commit), racing
+// retries at the row lock, after which the loser's WHERE no longer holds.
+func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
+	var (
+		tag pgconn.CommandTag
+		err error
+	)
+	if p.Attempts == 1 {
+		tag, err = db.pool.Exec(ctx, `
+			INSERT INTO daily_posts (`+codec.DailyPostColumns+`)
+			VALUES ($1, $2, $3, $4, '', 'posting', 1, $5)
+			ON CONFLICT (guild_id, date) DO NOTHING`,
+			p.GuildID, p.Date.String(), p.ChannelID, p.MazeID.String(), codec.Millis(p.ClaimedAt))
+	} else {
+		tag, err = db.pool.Exec(ctx, `
+			UPDATE daily_posts SET status = 'posting', attempts = $1, claimed_at = $2, channel_id = $3
+			WHERE guild_id = $4 AND date = $5 AND attempts = $6 AND status <> 'posted'`,
+			p.Attempts, codec.Millis(p.ClaimedAt), p.ChannelID, p.GuildID, p.Date.String(), p.Attempts-1)
+	}
+	return expectOne(tag, err, fmt.Sprintf("claim daily post %s/%s #%d", p.GuildID, p.Date, p.Attempts))
+}
+
+// SetDailyPosted records the message of a claimed day.
+func (db *DB) SetDailyPosted(ctx context.Context, guildID string, date contest.Date, messageID string) error {
+	tag, err := db.pool.Exec(ctx, `
+		UPDATE daily_posts SET status = 'posted', message_id = $1 WHERE guild_id = $2 AND date = $3 AND status = 'posting'`,
+		messageID, guildID, date.String())
+	return expectOne(tag, err, fmt.Sprintf("mark daily post %s/%s posted", guildID, date))
+}
+
+// SetDailyFailed releases a claimed day whose post failed, so that a
+// later claim may try again.
+func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.Date) error {
+	tag, err := db.pool.Exec(ctx, `
+		UPDATE daily_posts SET status = 'failed' WHERE guild_id = $1 AND date = $2 AND status = 'posting'`,
+		guildID, date.String())
+	return expectOne(tag, err, fmt.Sprintf("mark daily post %s/%s failed", guildID, date))
+}
+
+// DailyPost returns the post of a server's day, or an error wrapping
+// contest.ErrNotFound.
+func (db *DB) DailyPost(ctx context.Context, guildID string, date contest.Date) (contest.DailyPost, error) {
+	row := db.pool.QueryRow(ctx, `SELECT `+codec.DailyPostColumns+` FROM daily_posts WHERE guild_id = $1 AND date = $2`,
+		guildID, date.String())
+	p, err := codec.One(row.Scan, pgx.ErrNoRows, codec.DailyPostRow.Post)
+	if err != nil {
+		return contest.DailyPost{}, fmt.Errorf("daily post %s/%s: %w", guildID, date, err)
+	}
+	return p, nil
+}
+
+// The ranking queries are codec's, shared with SQLite.
+var (
+	bestRunsSQL    = rebind(codec.BestRunsSQL)
+	dailyTotalsSQL = rebind(codec.DailyTotalsSQL)
+	solvedDatesSQL = rebind(codec.SolvedDatesSQL)
+)
+
+// bestRuns returns each member's best run in a contest up to until.
+func (db *DB) bestRuns(ctx context.Context, key contest.Key, until time.Time) ([]contest.Run, error) {
+	rows, _ := db.pool.Query(ctx, bestRunsSQL, key.String(), codec.Millis(until))
+	return collect(rows, "best runs of "+key.String(), codec.RunRow.Run)
+}
+
+// DayRuns returns each member's best run on a server's daily of one
+// local date, best first: fastest, then fewest tiles, then earliest.
+func (db *DB) DayRuns(ctx context.Context, guildID string, date contest.Date) ([]contest.Run, error) {
+	return db.bestRuns(ctx, contest.DailyKey(guildID, date), codec.Forever)
+}
+
+// EventRuns returns each member's best run in an event up to its end.
+func (db *DB) EventRuns(ctx context.Context, key contest.Key, until time.Time) ([]contest.Run, error) {
+	return db.bestRuns(ctx, key, until)
+}
+
+// Totals sums each member's best daily runs of a server over the local
+// dates from..to (inclusive), ranked: most days solved, then least total
+// time, then fewest total tiles, then the earliest last finish.
+func (db *DB) Totals(ctx context.Context, guildID string, from, to contest.Date) ([]contest.Total, error) {
+	rows, _ := db.pool.Query(ctx, dailyTotalsSQL, contest.DailyKey(guildID, from).String(), contest.DailyKey(guildID, to).String())
+	return collect(rows, fmt.Sprintf("daily totals %s %s..%s", guildID, from, to), codec.TotalRow.Total)
+}
+
+// SolvedDates lists the local dates, newest first and none after upTo, on
+// which a member finished the server's daily: what a streak is counted
+// from.
+func (db *DB) SolvedDates(ctx context.Context, guildID, userID string, upTo contest.Date) ([]contest.Date, error) {
+	rows, _ := db.pool.Query(ctx, solvedDatesSQL,
+		contest.DailyKey(guildID, contest.FirstDate).String(), contest.DailyKey(guildID, upTo).String(), userID)
+	return collect(rows, fmt.Sprintf("daily dates of %s in %s", userID, guildID), codec.DailyKeyRow.Date)
+}

@@ -1,0 +1,50 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"mazebot/contest"
+	"mazebot/mazecore"
+	"mazebot/store/internal/codec"
+)
+
+// AddPost records that a maze was posted. A message holds one maze, so a
+// second post with the same MessageID is an error.
+func (db *DB) AddPost(ctx context.Context, p contest.Post) error {
+	_, err := db.pool.Exec(ctx, `
+		INSERT INTO posts (maze_id, guild_id, channel_id, message_id, posted_at)
+		VALUES ($1, $2, $3, $4, $5)`,
+		p.MazeID.String(), p.GuildID, p.ChannelID, p.MessageID, codec.Millis(p.PostedAt))
+	if err != nil {
+		return fmt.Errorf("add post %s in channel %s: %w", p.MessageID, p.ChannelID, err)
+	}
+	return nil
+}
+
+// LastPost returns the newest post in a channel: latest PostedAt, and of
+// posts at the same millisecond the one added last. It returns an error
+// wrapping contest.ErrNotFound when the channel has none.
+func (db *DB) LastPost(ctx context.Context, channelID string) (contest.Post, error) {
+	row := db.pool.QueryRow(ctx, `
+		SELECT `+codec.PostColumns+` FROM posts
+		WHERE channel_id = $1
+		ORDER BY posted_at DESC, id DESC
+		LIMIT 1`, channelID)
+	p, err := codec.One(row.Scan, pgx.ErrNoRows, codec.PostRow.Post)
+	if err != nil {
+		return contest.Post{}, fmt.Errorf("last post in channel %s: %w", channelID, err)
+	}
+	return p, nil
+}
+
+// GuildsWithMaze lists up to limit servers in which a maze was posted
+// (by /maze, /daily or the daily post), not DMs (guild "").
+func (db *DB) GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error) {
+	rows, _ := db.pool.Query(ctx, `
+		SELECT DISTINCT guild_id FROM posts WHERE maze_id = $1 AND guild_id <> '' ORDER BY guild_id LIMIT $2`,
+		maze.String(), limit)
+	return collect(rows, "servers with maze "+maze.String(), codec.TextRow.Text)
+}
