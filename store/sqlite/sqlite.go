@@ -95,6 +95,16 @@ func (db *DB) Close() error {
 	return db.db.Close()
 }
 
+// Ping tells whether the database answers: it reads the migrations
+// table, so a file that cannot be read fails, not only a closed handle.
+func (db *DB) Ping(ctx context.Context) error {
+	var n int
+	if err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM migrations`).Scan(&n); err != nil {
+		return fmt.Errorf("ping sqlite: %w", err)
+	}
+	return nil
+}
+
 // migrate applies the embedded migrations in name order, each in its own
 // transaction together with its row in the migrations table, so a failed
 // migration leaves no trace and a reopen doesn't apply one twice.
