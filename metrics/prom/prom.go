@@ -37,9 +37,8 @@ var interactionBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2,
 
 var renderBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 
-// New makes the metrics; shards, when not nil, is asked at each scrape
-// for the shards the process runs.
-func New(shards func() []metrics.ShardState) *Metrics {
+// New makes the metrics.
+func New() *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		interactions: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -72,10 +71,13 @@ func New(shards func() []metrics.ShardState) *Metrics {
 	}
 	m.reg.MustRegister(m.interactions, m.latency, m.renderDepth, m.renderWait, m.renderTook, m.storeErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if shards != nil {
-		m.reg.MustRegister(shardCollector(shards))
-	}
 	return m
+}
+
+// ObserveShards has shards asked at each scrape for the shards the
+// process runs. Call it once.
+func (m *Metrics) ObserveShards(shards func() []metrics.ShardState) {
+	m.reg.MustRegister(shardCollector(shards))
 }
 
 // Handler serves the metrics in the Prometheus text format.

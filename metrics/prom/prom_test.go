@@ -39,7 +39,7 @@ func wantLines(t *testing.T, got map[string]bool, want ...string) {
 }
 
 func TestInteractions(t *testing.T) {
-	m := prom.New(nil)
+	m := prom.New()
 	m.Interaction("command", "maze", metrics.OutcomeOK, 20*time.Millisecond)
 	m.Interaction("command", "maze", metrics.OutcomeOK, 2*time.Second)
 	m.Interaction("component", "mv", metrics.OutcomeRefused, time.Millisecond)
@@ -56,7 +56,8 @@ func TestInteractions(t *testing.T) {
 func TestShardsAreReadAtEachScrape(t *testing.T) {
 	var mu sync.Mutex
 	states := []metrics.ShardState{{ID: 2, Connected: true}, {ID: 3, Connected: false}}
-	m := prom.New(func() []metrics.ShardState {
+	m := prom.New()
+	m.ObserveShards(func() []metrics.ShardState {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]metrics.ShardState(nil), states...)
@@ -73,7 +74,7 @@ func TestShardsAreReadAtEachScrape(t *testing.T) {
 }
 
 func TestRenderAndStore(t *testing.T) {
-	m := prom.New(nil)
+	m := prom.New()
 	got := scrape(t, m)
 	wantLines(t, got, `mazebot_render_queue_depth 0`, `mazebot_render_queue_wait_seconds_count 0`)
 	m.RenderQueueDepth(3)
