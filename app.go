@@ -99,12 +99,12 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*A
 		closeListener(opsLn)
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	var storeMetrics metrics.Store = metrics.Nop{}
+	var rec recorder = metrics.Nop{}
 	if ops != nil {
-		storeMetrics = ops
+		rec = ops
 	}
-	db := guard.Wrap(raw, storeMetrics, 0)
-	app, err := wire(ctx, cfg, log, opts, now, db, publicKey, shards)
+	db := guard.Wrap(raw, rec, 0)
+	app, err := wire(ctx, cfg, log, opts, now, db, rec, publicKey, shards)
 	if err != nil {
 		closeListener(opsLn)
 		db.Close()
@@ -114,6 +114,14 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*A
 		app.serveOps(ops, opsLn)
 	}
 	return app, nil
+}
+
+// recorder is what the parts report into: the Prometheus metrics with
+// METRICS_ADDR, else metrics.Nop.
+type recorder interface {
+	metrics.Interactions
+	metrics.Render
+	metrics.Store
 }
 
 // openStore opens the database MAZEBOT_DB names.
@@ -152,8 +160,9 @@ func closeListener(ln net.Listener) {
 }
 
 // wire builds everything on the open store db: the domain services, the
-// Discord features, the bot and, with HTTP_ADDR, the endpoint.
-func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, db guard.Store, publicKey ed25519.PublicKey, shards bot.Config) (*App, error) {
+// Discord features, the bot and, with HTTP_ADDR, the endpoint. The parts
+// report into rec.
+func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, db guard.Store, rec recorder, publicKey ed25519.PublicKey, shards bot.Config) (*App, error) {
 	// Play buttons are signed; every process sharing the database must use
 	// one key, so without MAZEBOT_SECRET the first process stores one there.
 	secret := []byte(cfg.Secret)
@@ -192,6 +201,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		commands.Help{},
 	}, opts.Extra...)
 	router := commands.NewRouter(commandLog, features...)
+	router.SetMetrics(rec)
 	tickers := []bot.Ticker{
 		{Name: "game cleanup", Run: func(ctx context.Context) error {
 			n, err := games.Cleanup(ctx)
@@ -233,10 +243,9 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	return app, nil
 }
 
-// serveOps prepares the metrics and health endpoints on ln: the router
-// and the store report into ops, and the shards are read at each scrape.
+// serveOps prepares the metrics and health endpoints on ln; the shards
+// are read at each scrape.
 func (a *App) serveOps(ops *prom.Metrics, ln net.Listener) {
-	a.Router.SetMetrics(ops)
 	ops.ObserveShards(a.bot.Shards)
 	a.ready = health.NewReadiness(a.bot.Shards, a.db.Ping)
 	mux := http.NewServeMux()
