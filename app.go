@@ -18,8 +18,12 @@ import (
 	"mazebot/cli"
 	"mazebot/commands"
 	"mazebot/contest"
+	"mazebot/health"
+	"mazebot/metrics"
+	"mazebot/metrics/prom"
 	"mazebot/play"
 	"mazebot/store"
+	"mazebot/store/guard"
 )
 
 // App is the whole bot wired together: store, commands, gateway. Tests
@@ -34,6 +38,11 @@ type App struct {
 	// learn an ephemeral port before Run.
 	httpSrv *http.Server
 	httpLn  net.Listener
+	// The metrics and health endpoints, when METRICS_ADDR is set; opened
+	// by NewApp for the same reasons.
+	opsSrv *http.Server
+	opsLn  net.Listener
+	ready  *health.Readiness
 }
 
 // httpShutdownTimeout bounds the wait for requests in flight on the HTTP
@@ -45,6 +54,9 @@ const httpShutdownTimeout = 10 * time.Second
 type Options struct {
 	Now   func() time.Time // nil: the real clock
 	Extra []commands.Feature
+	// IdentifyInterval, when set, replaces Discord's 5 s between the
+	// IDENTIFYs of a rate-limit bucket, for a fake Discord that allows it.
+	IdentifyInterval time.Duration
 }
 
 // NewApp opens the store and prepares the bot without connecting.
@@ -60,6 +72,10 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*A
 		}
 		publicKey = key
 	}
+	shards, err := parseSharding(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.APIBase != "" {
 		if err := bot.SetAPIBase(cfg.APIBase); err != nil {
 			return nil, err
@@ -70,22 +86,79 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*A
 	if now == nil {
 		now = time.Now
 	}
-	db, err := store.Open(ctx, cfg.DBPath)
+	var ops *prom.Metrics
+	var opsLn net.Listener
+	if cfg.MetricsAddr != "" {
+		if opsLn, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			return nil, fmt.Errorf("METRICS_ADDR %s: %w", cfg.MetricsAddr, err)
+		}
+		ops = prom.New()
+	}
+	raw, err := openStore(ctx, cfg.DBPath)
 	if err != nil {
+		closeListener(opsLn)
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	log.Info("database open", "store", store.Kind(cfg.DBPath), "db", store.Redact(cfg.DBPath))
-	app, err := wire(ctx, cfg, log, opts, now, db, publicKey)
+	var rec recorder = metrics.Nop{}
+	if ops != nil {
+		rec = ops
+	}
+	db := guard.Wrap(raw, rec, 0)
+	app, err := wire(ctx, cfg, log, opts, now, db, rec, publicKey, shards)
 	if err != nil {
+		closeListener(opsLn)
 		db.Close()
 		return nil, err
+	}
+	if ops != nil {
+		app.serveOps(ops, opsLn)
 	}
 	return app, nil
 }
 
+// recorder is what the parts report into: the Prometheus metrics with
+// METRICS_ADDR, else metrics.Nop.
+type recorder interface {
+	metrics.Interactions
+	metrics.Render
+	metrics.Store
+}
+
+// openStore opens the database MAZEBOT_DB names: SQLite, or PostgreSQL
+// for a postgres:// URL.
+func openStore(ctx context.Context, dsn string) (store.DB, error) { return store.Open(ctx, dsn) }
+
+// parseSharding reads DISCORD_SHARD_COUNT and DISCORD_SHARD_IDS into the
+// bot's configuration; an id beyond an explicit count is an error now,
+// one beyond Discord's recommendation when the bot starts.
+func parseSharding(cfg Config) (bot.Config, error) {
+	count, err := bot.ParseShardCount(cfg.ShardCount)
+	if err != nil {
+		return bot.Config{}, err
+	}
+	ids, err := bot.ParseShardIDs(cfg.ShardIDs)
+	if err != nil {
+		return bot.Config{}, err
+	}
+	if count > 0 {
+		if err := bot.CheckShardIDs(ids, count, false); err != nil {
+			return bot.Config{}, err
+		}
+	}
+	return bot.Config{ShardCount: count, ShardIDs: ids}, nil
+}
+
+func closeListener(ln net.Listener) {
+	if ln != nil {
+		_ = ln.Close() // never served: nothing to report
+	}
+}
+
 // wire builds everything on the open store db: the domain services, the
-// Discord features, the bot and, with HTTP_ADDR, the endpoint.
-func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, db store.DB, publicKey ed25519.PublicKey) (*App, error) {
+// Discord features, the bot and, with HTTP_ADDR, the endpoint. The parts
+// report into rec.
+func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, db store.DB, rec recorder, publicKey ed25519.PublicKey, shards bot.Config) (*App, error) {
 	// Play buttons are signed; every process sharing the database must use
 	// one key, so without MAZEBOT_SECRET the first process stores one there.
 	secret := []byte(cfg.Secret)
@@ -124,6 +197,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		commands.Help{},
 	}, opts.Extra...)
 	router := commands.NewRouter(commandLog, features...)
+	router.SetMetrics(rec)
 	tickers := []bot.Ticker{
 		{Name: "game cleanup", Run: func(ctx context.Context) error {
 			n, err := games.Cleanup(ctx)
@@ -135,7 +209,10 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		{Name: "events", Run: contests.Events.Tick},
 		{Name: "daily posts", Run: contests.Dailies.Tick},
 	}
-	b, err := bot.New(bot.Config{GuildID: cfg.GuildID}, session, router, tickers, log.With("component", "bot"))
+	botCfg := shards
+	botCfg.GuildID = cfg.GuildID
+	botCfg.IdentifyInterval = opts.IdentifyInterval
+	b, err := bot.New(botCfg, session, router, tickers, log.With("component", "bot"))
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +239,33 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	return app, nil
 }
 
+// serveOps prepares the metrics and health endpoints on ln; the shards
+// are read at each scrape.
+func (a *App) serveOps(ops *prom.Metrics, ln net.Listener) {
+	ops.ObserveShards(a.bot.Shards)
+	a.ready = health.NewReadiness(a.bot.Shards, a.db.Ping)
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", ops.Handler())
+	mux.Handle("/", health.Handler(a.ready))
+	a.opsLn = ln
+	a.opsSrv = &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		WriteTimeout:      10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
+	}
+}
+
+// MetricsAddr is the address the metrics and health endpoints listen on
+// ("" without METRICS_ADDR).
+func (a *App) MetricsAddr() string {
+	if a.opsLn == nil {
+		return ""
+	}
+	return a.opsLn.Addr().String()
+}
+
 // HTTPAddr is the address the interactions endpoint listens on ("" without
 // HTTP_ADDR): the real port when HTTP_ADDR asked for port 0.
 func (a *App) HTTPAddr() string {
@@ -171,27 +275,26 @@ func (a *App) HTTPAddr() string {
 	return a.httpLn.Addr().String()
 }
 
-// Run serves until ctx ends: the gateway, and the HTTP endpoint when set.
-// Either failing stops the other. At the end the endpoint stops taking
-// requests and finishes those in flight while the bot drains its replies.
+// Run serves until ctx ends: the gateway, the HTTP endpoint and the
+// metrics and health endpoints when set. Any of them failing stops the
+// others. At the end the interactions endpoint stops taking requests and
+// finishes those in flight while the bot drains its replies; the health
+// endpoints answer until the bot has stopped (/readyz 503, /healthz 200).
 func (a *App) Run(ctx context.Context) error {
-	if a.httpSrv == nil {
-		return a.bot.Run(ctx)
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	serveErr := make(chan error, 1)
-	go func() {
-		err := a.httpSrv.Serve(a.httpLn)
-		if errors.Is(err, http.ErrServerClosed) {
-			err = nil
-		} else {
-			err = fmt.Errorf("HTTP endpoint: %w", err)
-			cancel()
-		}
-		serveErr <- err
-	}()
-	a.log.Info("HTTP interactions endpoint listening", "addr", a.HTTPAddr(), "path", "/interactions")
+	opsErr := serve(a.opsSrv, a.opsLn, "metrics and health endpoints", cancel)
+	readyDone := make(chan struct{})
+	if a.ready != nil {
+		go func() { a.ready.Run(ctx); close(readyDone) }()
+		a.log.Info("metrics and health endpoints listening", "addr", a.MetricsAddr(), "paths", "/metrics /healthz /readyz")
+	} else {
+		close(readyDone)
+	}
+	httpErr := serve(a.httpSrv, a.httpLn, "HTTP endpoint", cancel)
+	if a.httpSrv != nil {
+		a.log.Info("HTTP interactions endpoint listening", "addr", a.HTTPAddr(), "path", "/interactions")
+	}
 	botErr := make(chan error, 1)
 	go func() {
 		err := a.bot.Run(ctx)
@@ -199,21 +302,51 @@ func (a *App) Run(ctx context.Context) error {
 		botErr <- err
 	}()
 	<-ctx.Done()
-	shutCtx, stop := context.WithTimeout(context.Background(), httpShutdownTimeout)
-	defer stop()
-	var shutErr error
-	if err := a.httpSrv.Shutdown(shutCtx); err != nil {
-		shutErr = fmt.Errorf("HTTP endpoint shutdown: %w", err)
-	}
-	return errors.Join(<-botErr, <-serveErr, shutErr)
+	errs := []error{shutdown(a.httpSrv, "HTTP endpoint"), <-botErr}
+	<-readyDone
+	errs = append(errs, shutdown(a.opsSrv, "metrics and health endpoints"), <-httpErr, <-opsErr)
+	return errors.Join(errs...)
 }
 
-// Close releases the store (and the endpoint's listener if Run never
-// served it). Call it after Run returns.
-func (a *App) Close() error {
-	if a.httpLn != nil {
-		_ = a.httpLn.Close() // already closed after Run: nothing to report
+// serve runs srv on ln (nothing when srv is nil) until it is shut down;
+// failing to serve cancels the app. The channel gets its error at the end.
+func serve(srv *http.Server, ln net.Listener, what string, cancel context.CancelFunc) <-chan error {
+	done := make(chan error, 1)
+	if srv == nil {
+		done <- nil
+		return done
 	}
+	go func() {
+		err := srv.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		} else {
+			err = fmt.Errorf("%s: %w", what, err)
+			cancel()
+		}
+		done <- err
+	}()
+	return done
+}
+
+// shutdown stops srv taking requests and waits for those in flight.
+func shutdown(srv *http.Server, what string) error {
+	if srv == nil {
+		return nil
+	}
+	ctx, stop := context.WithTimeout(context.Background(), httpShutdownTimeout)
+	defer stop()
+	if err := srv.Shutdown(ctx); err != nil {
+		return fmt.Errorf("%s shutdown: %w", what, err)
+	}
+	return nil
+}
+
+// Close releases the store (and the endpoints' listeners if Run never
+// served them). Call it after Run returns.
+func (a *App) Close() error {
+	closeListener(a.httpLn) // already closed after Run: nothing to report
+	closeListener(a.opsLn)
 	return a.db.Close()
 }
 

@@ -23,6 +23,14 @@ type Config struct {
 	HTTPAddr  string // HTTP_ADDR: also serve POST /interactions here
 	LogLevel  string // LOG_LEVEL
 	LogFormat string // LOG_FORMAT
+	// ShardCount is DISCORD_SHARD_COUNT: auto (the default) or a number.
+	ShardCount string
+	// ShardIDs is DISCORD_SHARD_IDS: all (the default) or a list of ids
+	// and ranges such as 0-2,5.
+	ShardIDs string
+	// MetricsAddr is METRICS_ADDR: serve /metrics, /healthz and /readyz
+	// on this address.
+	MetricsAddr string
 }
 
 // loadDotEnv reads .env into the environment if it exists.
@@ -44,6 +52,10 @@ func loadConfig(getenv func(string) string) Config {
 		HTTPAddr:  strings.TrimSpace(getenv("HTTP_ADDR")),
 		LogLevel:  strings.TrimSpace(getenv("LOG_LEVEL")),
 		LogFormat: strings.TrimSpace(getenv("LOG_FORMAT")),
+
+		ShardCount:  strings.TrimSpace(getenv("DISCORD_SHARD_COUNT")),
+		ShardIDs:    strings.TrimSpace(getenv("DISCORD_SHARD_IDS")),
+		MetricsAddr: strings.TrimSpace(getenv("METRICS_ADDR")),
 	}
 	if cfg.DBPath == "" {
 		cfg.DBPath = "mazebot.db"

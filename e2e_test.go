@@ -87,10 +87,16 @@ func launchApp(t testing.TB, dbPath string, extra ...commands.Command) *testApp 
 // it is connected and has synced its commands.
 func launchAppWith(t testing.TB, cfg Config, extra ...commands.Command) *testApp {
 	t.Helper()
+	return launchAppOptions(t, cfg, Options{Now: e2eClock, Extra: []commands.Feature{testCommands(extra)}})
+}
+
+// launchAppOptions is launchAppWith with the wiring's test options.
+func launchAppOptions(t testing.TB, cfg Config, opts Options) *testApp {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	app, err := NewApp(ctx, cfg, log, Options{Now: e2eClock, Extra: []commands.Feature{testCommands(extra)}})
+	app, err := NewApp(ctx, cfg, log, opts)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

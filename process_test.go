@@ -113,8 +113,9 @@ func mazebotBinary(t *testing.T) string {
 }
 
 // startProcess runs the binary in dir (no .env there) with its database in
-// dir, and kills it at the end of the test if it is still running.
-func startProcess(t *testing.T, dir string) *botProcess {
+// dir, and kills it at the end of the test if it is still running. env
+// adds to or overrides its environment ("NAME=value").
+func startProcess(t *testing.T, dir string, env ...string) *botProcess {
 	t.Helper()
 	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &syncBuffer{}, exited: make(chan struct{})}
 	p.cmd.Dir = dir
@@ -125,6 +126,8 @@ func startProcess(t *testing.T, dir string) *botProcess {
 		"MAZEBOT_DB="+filepath.Join(dir, "mazebot.db"),
 		"LOG_LEVEL=debug",
 	)
+	// exec keeps the last value of a name given twice.
+	p.cmd.Env = append(p.cmd.Env, env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -29,6 +29,16 @@ type Config struct {
 	DrainTimeout time.Duration
 	// TickEvery is how often scheduled work runs. Zero means 15 s.
 	TickEvery time.Duration
+	// ShardCount is the number of gateway shards; zero takes the count
+	// GET /gateway/bot recommends.
+	ShardCount int
+	// ShardIDs are the shards this process runs, ascending; nil runs all.
+	// Only the process that runs shard 0 syncs the commands.
+	ShardIDs []int
+	// IdentifyInterval spaces the IDENTIFYs of one rate-limit bucket.
+	// Zero means DefaultIdentifyInterval, Discord's rule; only a test
+	// against a fake Discord may shorten it.
+	IdentifyInterval time.Duration
 }
 
 // Dispatcher handles interactions; *commands.Router is one.
@@ -45,16 +55,17 @@ type Ticker struct {
 	Run  func(ctx context.Context) error
 }
 
-// Bot is a running gateway connection.
+// Bot is mazebot on Discord: one gateway session per shard it runs, and
+// one REST session that every reply and post goes through.
 type Bot struct {
 	cfg     Config
-	session *discordgo.Session
-	rest    restAPI // the session; tests substitute a recorder
+	session *discordgo.Session // REST, and the model of the shards' sessions
+	rest    restAPI            // the session; tests substitute a recorder
 	router  Dispatcher
 	tickers []Ticker
 	log     *slog.Logger
+	sleep   func(ctx context.Context, d time.Duration) error // between identify rounds
 
-	ready chan *discordgo.Ready
 	// work is cancelled only after the drain, so replies in flight at
 	// shutdown still reach Discord.
 	work       context.Context
@@ -62,11 +73,13 @@ type Bot struct {
 
 	mu       sync.Mutex
 	stopping bool
+	shards   []*shard // set once Run knows them
 	inflight sync.WaitGroup
 }
 
-// NewSession makes the discordgo session for a bot token, not yet
-// connected: a Poster can use its REST side before the Bot exists.
+// NewSession makes the discordgo session for a bot token, never connected
+// to the gateway itself: the Bot's REST session, which a Poster can use
+// before the Bot exists, and the model of its shards' sessions.
 func NewSession(token string) (*discordgo.Session, error) {
 	token = strings.TrimSpace(token)
 	if token == "" {
@@ -85,8 +98,8 @@ func NewSession(token string) (*discordgo.Session, error) {
 	return session, nil
 }
 
-// New prepares a bot on session, dispatching to router and running
-// tickers; Run connects it.
+// New prepares a bot on session (from NewSession), dispatching to router
+// and running tickers; Run connects its shards.
 func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ticker, log *slog.Logger) (*Bot, error) {
 	if cfg.AutoDeferAfter == 0 {
 		cfg.AutoDeferAfter = 1500 * time.Millisecond
@@ -100,43 +113,45 @@ func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ti
 	if cfg.TickEvery == 0 {
 		cfg.TickEvery = 15 * time.Second
 	}
+	if cfg.IdentifyInterval == 0 {
+		cfg.IdentifyInterval = DefaultIdentifyInterval
+	}
+	if cfg.ShardCount < 0 || cfg.ShardCount > MaxShards {
+		return nil, fmt.Errorf("shard count %d: want 0 (auto) to %d", cfg.ShardCount, MaxShards)
+	}
+	if cfg.ShardCount > 0 {
+		if err := CheckShardIDs(cfg.ShardIDs, cfg.ShardCount, false); err != nil {
+			return nil, err
+		}
+	}
 	work, cancel := context.WithCancel(context.Background())
-	b := &Bot{cfg: cfg, session: session, rest: session, router: router, tickers: tickers, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
-	session.AddHandler(b.onReady)
-	session.AddHandler(b.onInteraction)
-	session.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) { log.Info("gateway resumed") })
-	session.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) { log.Warn("gateway disconnected; reconnecting") })
+	b := &Bot{cfg: cfg, session: session, rest: session, router: router, tickers: tickers, log: log, sleep: sleepCtx, work: work, cancelWork: cancel}
 	return b, nil
 }
 
-func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
-	b.log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))
-	select {
-	case b.ready <- r:
-	default: // a later READY (after a full reconnect) needs no sync
-	}
-}
-
-// Run connects, syncs the commands and serves until ctx ends; then it stops
-// taking interactions, lets the ones in flight finish, and disconnects.
+// Run connects the shards, syncs the commands when it runs shard 0, and
+// serves until ctx ends; then it stops taking interactions, lets the ones
+// in flight finish, and disconnects.
 func (b *Bot) Run(ctx context.Context) error {
-	if err := b.session.Open(); err != nil {
-		return fmt.Errorf("open gateway: %w", err)
-	}
 	defer b.close()
-	var ready *discordgo.Ready
-	select {
-	case ready = <-b.ready:
-	case <-ctx.Done():
-		return nil
-	case <-time.After(30 * time.Second):
-		return errors.New("gateway: no READY within 30 s")
+	ready, err := b.connect(ctx)
+	if ctx.Err() != nil {
+		return nil // asked to stop while connecting: not a failure
 	}
-	if err := b.syncCommands(ctx, ready); err != nil {
-		if ctx.Err() != nil {
-			return nil // asked to stop while syncing: not a failure
-		}
+	if err != nil {
 		return err
+	}
+	// Only the process that runs shard 0 writes the commands, once per
+	// start: N processes must not make N writes.
+	if ready != nil {
+		if err := b.syncCommands(ctx, ready); err != nil {
+			if ctx.Err() != nil {
+				return nil // asked to stop while syncing: not a failure
+			}
+			return err
+		}
+	} else {
+		b.log.Info("not syncing commands: the process that runs shard 0 does")
 	}
 	b.tickLoop(ctx)
 	return nil
@@ -219,10 +234,14 @@ func (b *Bot) close() {
 		b.log.Warn("shutdown: replies still in flight after the drain timeout")
 	}
 	b.cancelWork()
-	if err := b.session.Close(); err != nil {
-		b.log.Warn("close gateway", "err", err)
-	}
+	b.closeShards()
 	b.log.Info("disconnected")
+}
+
+func (b *Bot) isStopping() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stopping
 }
 
 // begin registers one interaction as in flight, unless shutting down.

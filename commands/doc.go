@@ -11,6 +11,6 @@
 // registered on the Router only when configured. The Announcer makes the
 // domain's channel posts.
 //
-// It imports mazecore, play, contest and render; never bot, database/sql
-// or a store adapter.
+// It imports mazecore, play, contest, render and metrics (interfaces
+// only); never bot, database/sql, Prometheus or a store adapter.
 package commands

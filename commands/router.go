@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/metrics"
 )
 
 // Handler handles one interaction.
@@ -54,6 +56,7 @@ func (in *Interaction) UserID() string {
 // Router dispatches interactions to the features' commands and buttons.
 type Router struct {
 	log        *slog.Logger
+	metrics    metrics.Interactions
 	commands   map[string]Command
 	order      []string
 	components map[string]Component
@@ -62,7 +65,7 @@ type Router struct {
 // NewRouter routes to the commands and buttons of features; a later
 // command with the same name replaces an earlier one.
 func NewRouter(log *slog.Logger, features ...Feature) *Router {
-	r := &Router{log: log, commands: map[string]Command{}, components: map[string]Component{}}
+	r := &Router{log: log, metrics: metrics.Nop{}, commands: map[string]Command{}, components: map[string]Component{}}
 	for _, f := range features {
 		for _, c := range f.Commands() {
 			if _, dup := r.commands[c.Definition.Name]; !dup {
@@ -77,6 +80,9 @@ func NewRouter(log *slog.Logger, features ...Feature) *Router {
 	}
 	return r
 }
+
+// SetMetrics reports every interaction to m. Call it before serving.
+func (r *Router) SetMetrics(m metrics.Interactions) { r.metrics = m }
 
 // Definitions lists the command definitions for the bulk overwrite.
 func (r *Router) Definitions() []*discordgo.ApplicationCommand {
@@ -94,32 +100,57 @@ func (r *Router) Definitions() []*discordgo.ApplicationCommand {
 func (r *Router) Dispatch(ctx context.Context, ix *discordgo.Interaction, respond Responder) {
 	in := &Interaction{Interaction: ix, Respond: respond}
 	log := r.log.With("interaction", ix.ID, "type", ix.Type.String(), "user", in.UserID())
+	start := time.Now()
+	// Deferred first so that it runs last, after a panic is recovered.
+	kind, name, outcome := kindOf(ix.Type), metrics.OutcomeUnknown, metrics.OutcomePanic
+	defer func() { r.metrics.Interaction(kind, name, outcome, time.Since(start)) }()
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("handler panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			sendError(ctx, in, log, "Sorry, that went wrong on my side and I could not finish it. Please try again; the rest of me is still working.")
 		}
 	}()
-	handler, name := r.route(ix)
+	handler, routed := r.route(ix)
 	if handler == nil {
-		log.Warn("no handler", "name", name)
+		// The name stays "unknown" in metrics: an unknown custom_id could
+		// be anything, and each would be a new series.
+		outcome = metrics.OutcomeUnknown
+		log.Warn("no handler", "name", routed)
 		sendError(ctx, in, log, "I don't know that command any more. It may have been removed; try /help.")
 		return
 	}
+	name = routed
 	log = log.With("name", name)
-	start := time.Now()
 	err := handler(ctx, in)
 	log.Debug("handled", "elapsed", time.Since(start))
 	if err == nil {
+		outcome = metrics.OutcomeOK
 		return
 	}
 	message, internal := UserMessage(err)
 	if internal {
+		outcome = metrics.OutcomeError
 		log.Error("handler failed", "err", err)
 	} else {
+		outcome = metrics.OutcomeRefused
 		log.Info("refused", "reason", err)
 	}
 	sendError(ctx, in, log, message)
+}
+
+// kindOf names an interaction type for metrics.
+func kindOf(t discordgo.InteractionType) string {
+	switch t {
+	case discordgo.InteractionApplicationCommand:
+		return "command"
+	case discordgo.InteractionMessageComponent:
+		return "component"
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return "autocomplete"
+	case discordgo.InteractionModalSubmit:
+		return "modal"
+	}
+	return "other"
 }
 
 func (r *Router) route(ix *discordgo.Interaction) (Handler, string) {

@@ -89,18 +89,20 @@ func OpenMemory(ctx context.Context) (*DB, error) {
 	return Open(ctx, Memory)
 }
 
-// Ping tells whether the database answers: for readiness checks.
-func (db *DB) Ping(ctx context.Context) error {
-	if err := db.db.PingContext(ctx); err != nil {
-		return fmt.Errorf("ping sqlite: %w", err)
-	}
-	return nil
-}
-
 // Close closes the database. For a file database the last connection to
 // close checkpoints the WAL back into the main file.
 func (db *DB) Close() error {
 	return db.db.Close()
+}
+
+// Ping tells whether the database answers: it reads the migrations
+// table, so a file that cannot be read fails, not only a closed handle.
+func (db *DB) Ping(ctx context.Context) error {
+	var n int
+	if err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM migrations`).Scan(&n); err != nil {
+		return fmt.Errorf("ping sqlite: %w", err)
+	}
+	return nil
 }
 
 // migrate applies the embedded migrations in name order, each in its own

@@ -395,3 +395,31 @@ func TestRunningEventIndex(t *testing.T) {
 		t.Fatalf("err=%v, want a UNIQUE constraint failure", err)
 	}
 }
+
+func TestPing(t *testing.T) {
+	ctx := context.Background()
+	t.Run("OK", func(t *testing.T) {
+		if err := MustOpenFile(t, filepath.Join(t.TempDir(), "mazebot.db")).Ping(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("ErrClosed", func(t *testing.T) {
+		db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "mazebot.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Ping(ctx); err == nil {
+			t.Fatal("Ping on a closed database succeeded")
+		}
+	})
+	t.Run("ErrCancelled", func(t *testing.T) {
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if err := MustOpen(t).Ping(cancelled); err == nil {
+			t.Fatal("Ping with a cancelled context succeeded")
+		}
+	})
+}

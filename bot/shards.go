@@ -1,0 +1,180 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/metrics"
+)
+
+// readyTimeout bounds the wait for a shard's READY after its IDENTIFY.
+const readyTimeout = 30 * time.Second
+
+// shard is one gateway session, identifying as [id, count]. Every shard
+// hands its interactions to the one dispatch, and every reply goes over
+// the bot's REST session, so which shard an interaction came in on makes
+// no difference to how it is handled.
+type shard struct {
+	id      int
+	session *discordgo.Session
+	log     *slog.Logger
+	ready   chan *discordgo.Ready // the first READY; buffered
+	first   *discordgo.Ready      // the first READY, once open returns
+	// everReady: a READY has arrived, so DataReady means a session and not
+	// a connection still identifying.
+	everReady atomic.Bool
+}
+
+// newShard makes shard id's session from the bot's: the same token and
+// intents, and its HTTP client and REST rate limiter, so the shards'
+// requests (GET /gateway) count against the same limits.
+func (b *Bot) newShard(id, count int) (*shard, error) {
+	s, err := discordgo.New(b.session.Token)
+	if err != nil {
+		return nil, fmt.Errorf("shard %d: %w", id, err)
+	}
+	s.Identify.Intents = b.session.Identify.Intents
+	s.LogLevel = b.session.LogLevel
+	s.Client = b.session.Client
+	s.Ratelimiter = b.session.Ratelimiter
+	// discordgo sends shard [ShardID, ShardCount] in IDENTIFY when
+	// ShardCount > 1; with one shard it sends none, which Discord reads
+	// as [0, 1].
+	s.ShardID, s.ShardCount = id, count
+	sh := &shard{id: id, session: s, log: b.log.With("shard", id), ready: make(chan *discordgo.Ready, 1)}
+	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
+		sh.everReady.Store(true)
+		sh.log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))
+		select {
+		case sh.ready <- r:
+		default: // a later READY (after a full reconnect) needs no sync
+		}
+	})
+	s.AddHandler(b.onInteraction)
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) { sh.log.Info("gateway resumed") })
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
+		if !b.isStopping() {
+			sh.log.Warn("gateway disconnected; reconnecting")
+		}
+	})
+	return sh, nil
+}
+
+// open connects the shard and waits for its READY.
+func (sh *shard) open(ctx context.Context) error {
+	if err := sh.session.Open(); err != nil {
+		return fmt.Errorf("shard %d: open gateway: %w", sh.id, err)
+	}
+	select {
+	case sh.first = <-sh.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(readyTimeout):
+		return fmt.Errorf("shard %d: no READY within %v", sh.id, readyTimeout)
+	}
+}
+
+// connected reports whether the shard has a session on a live connection.
+// discordgo sets DataReady under the session's lock once a connection has
+// READY or RESUMED and sent a heartbeat, and clears it when the connection
+// closes. The lock is held for the whole handshake while reconnecting, so
+// a lock that stays taken means "not connected" rather than a wait.
+func (sh *shard) connected() bool {
+	if !sh.everReady.Load() {
+		return false
+	}
+	for range 5 {
+		if sh.session.TryRLock() {
+			ok := sh.session.DataReady
+			sh.session.RUnlock()
+			return ok
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return false
+}
+
+// connect learns the shard count and max_concurrency from GET
+// /gateway/bot, makes this process's shards and opens them in identify
+// rounds. It returns the first READY of shard 0 when this process runs
+// it, for the command sync.
+func (b *Bot) connect(ctx context.Context) (*discordgo.Ready, error) {
+	gwCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	gw, gwErr := b.session.GatewayBot(discordgo.WithContext(gwCtx))
+	cancel()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	plan, err := planShards(b.cfg, gw, gwErr)
+	if err != nil {
+		return nil, err
+	}
+	if gwErr != nil {
+		b.log.Warn("GET /gateway/bot failed; identifying one shard at a time", "err", gwErr)
+	}
+	shards := make([]*shard, 0, len(plan.ids))
+	for _, id := range plan.ids {
+		sh, err := b.newShard(id, plan.count)
+		if err != nil {
+			return nil, err
+		}
+		shards = append(shards, sh)
+	}
+	b.mu.Lock()
+	b.shards = shards
+	b.mu.Unlock()
+	rounds := identifyRounds(plan.ids, plan.maxConcurrency)
+	b.log.Info("connecting shards", "shards", len(plan.ids), "of", plan.count, "max_concurrency", plan.maxConcurrency, "rounds", len(rounds))
+	byID := map[int]*shard{}
+	for _, sh := range shards {
+		byID[sh.id] = sh
+	}
+	open := func(ctx context.Context, id int) error { return byID[id].open(ctx) }
+	if err := openInRounds(ctx, rounds, b.cfg.IdentifyInterval, open, b.sleep); err != nil {
+		return nil, err
+	}
+	if sh := byID[0]; sh != nil {
+		return sh.first, nil
+	}
+	return nil, nil
+}
+
+// Shards reports the shards this process runs, by id: none before Run has
+// learnt which.
+func (b *Bot) Shards() []metrics.ShardState {
+	b.mu.Lock()
+	shards := b.shards
+	b.mu.Unlock()
+	out := make([]metrics.ShardState, len(shards))
+	for i, sh := range shards {
+		out[i] = metrics.ShardState{ID: sh.id, Connected: sh.connected()}
+	}
+	slices.SortFunc(out, func(a, b metrics.ShardState) int { return a.ID - b.ID })
+	return out
+}
+
+// closeShards disconnects every shard at once: discordgo's Close waits
+// about a second each.
+func (b *Bot) closeShards() {
+	b.mu.Lock()
+	shards := b.shards
+	b.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, sh := range shards {
+		wg.Go(func() {
+			if err := sh.session.Close(); err != nil && !errors.Is(err, discordgo.ErrWSNotFound) {
+				sh.log.Warn("close gateway", "err", err)
+			}
+		})
+	}
+	wg.Wait()
+}

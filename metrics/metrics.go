@@ -1,0 +1,56 @@
+package metrics
+
+import "time"
+
+// Outcomes of an interaction, for Interactions.Interaction.
+const (
+	OutcomeOK      = "ok"      // handled
+	OutcomeRefused = "refused" // the member was told why not (a UserError)
+	OutcomeError   = "error"   // an internal error; the member got an apology
+	OutcomePanic   = "panic"   // the handler panicked; the member got an apology
+	OutcomeUnknown = "unknown" // no handler for the command or button
+)
+
+// Interactions is told about every interaction handled.
+type Interactions interface {
+	// Interaction reports one interaction: its kind (command, component,
+	// autocomplete, modal), the command name or button prefix, one of the
+	// Outcome constants, and how long handling took, replies included.
+	Interaction(kind, name, outcome string, took time.Duration)
+}
+
+// Render is what a render worker pool reports.
+type Render interface {
+	// RenderQueueDepth reports how many renders wait for a worker now.
+	RenderQueueDepth(n int)
+	// Rendered reports one render: how long it waited for a worker, and
+	// how long it took once it had one.
+	Rendered(wait, took time.Duration)
+}
+
+// Store is told about failed store calls: not the contract's answers
+// such as "not found" or "conflict", but a database that did not answer
+// or answered with an error.
+type Store interface {
+	StoreError(op string)
+}
+
+// ShardState is one gateway shard that a process runs.
+type ShardState struct {
+	ID        int
+	Connected bool
+}
+
+// Nop discards everything.
+type Nop struct{}
+
+func (Nop) Interaction(string, string, string, time.Duration) {}
+func (Nop) RenderQueueDepth(int)                              {}
+func (Nop) Rendered(time.Duration, time.Duration)             {}
+func (Nop) StoreError(string)                                 {}
+
+var (
+	_ Interactions = Nop{}
+	_ Render       = Nop{}
+	_ Store        = Nop{}
+)

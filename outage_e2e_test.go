@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"mazebot/internal/fakediscord"
+)
+
+// TestE2EDatabaseLockedOut: while another process holds SQLite's write
+// lock, a command that must write gets the generic apology, privately and
+// well inside the 15 s a deferred reply has, and the bot stays up; the
+// failure is counted, and the command works once the lock is gone.
+// (A PostgreSQL that stops is the same path: store/guard bounds each call.)
+func TestE2EDatabaseLockedOut(t *testing.T) {
+	fake.Reset()
+	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
+	app := launchAppWith(t, Config{Token: fakediscord.DefaultToken, DBPath: dbPath, MetricsAddr: "127.0.0.1:0"})
+	ctx := testContext(t)
+
+	other, err := sql.Open("sqlite", dbPath+"?_pragma=busy_timeout(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	locked := true
+	unlock := func() {
+		if locked {
+			locked = false
+			if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	defer unlock()
+
+	sent := time.Now()
+	ix := slash(t, "maze", opt("size", 7))
+	msg, err := ix.WaitFollowup(ctx, 0)
+	if err != nil {
+		t.Fatalf("no apology: %v (rejections %v)", err, ix.Rejections())
+	}
+	if took := time.Since(sent); !msg.Ephemeral() || !strings.Contains(msg.Content, "Sorry") || took > 15*time.Second {
+		t.Fatalf("after %v: %q (ephemeral %v), want a private apology within 15 s", took, msg.Content, msg.Ephemeral())
+	}
+	if orig := ix.Original(); orig != nil && !orig.Deleted {
+		t.Fatalf("a public placeholder stays: %+v", orig)
+	}
+	_, metrics := fetch(t, "http://"+app.MetricsAddr()+"/metrics")
+	if n, _ := sample(metrics, `mazebot_store_errors_total{op="AddPost"}`); n != 1 {
+		t.Fatalf("mazebot_store_errors_total{op=\"AddPost\"} = %v, want 1", n)
+	}
+	if code, _ := fetch(t, "http://"+app.MetricsAddr()+"/healthz"); code != http.StatusOK {
+		t.Fatalf("/healthz = %d during the outage", code)
+	}
+
+	unlock()
+	if next := final(t, slash(t, "maze", opt("size", 9))); !strings.Contains(next.Content, "9×9") {
+		t.Fatalf("after the lock, /maze gave %q", next.Content)
+	}
+}

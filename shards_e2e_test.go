@@ -1,0 +1,523 @@
+package main
+
+// End-to-end tests of sharding, metrics and health: one App running every
+// shard against the fake's identify rate limit, and three processes of
+// the real binary splitting six shards over one database.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/pgtest"
+	"mazebot/mazecore"
+)
+
+// sharedDatabase is the MAZEBOT_DB that the processes of a test share:
+// a fresh PostgreSQL schema when MAZEBOT_TEST_POSTGRES names a server (as
+// under .ci/run; pgtest fails the test under CI without one), else a
+// SQLite file, which WAL lets several processes on one machine use.
+func sharedDatabase(t *testing.T) string {
+	if os.Getenv(pgtest.Env) != "" || os.Getenv("CI") == "true" {
+		return pgtest.Schema(t)
+	}
+	t.Logf("%s is not set: the processes share a SQLite file instead of PostgreSQL", pgtest.Env)
+	return filepath.Join(t.TempDir(), "shared.db")
+}
+
+// guildOnShard is a guild id that Discord routes to shard among count:
+// (guild_id >> 22) % count == shard.
+func guildOnShard(t testing.TB, shard, count int) string {
+	t.Helper()
+	base, err := strconv.ParseUint(fakediscord.DefaultGuildID, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	high := base >> 22
+	high += uint64((shard - int(high%uint64(count)) + count) % count)
+	id := strconv.FormatUint(high<<22|1, 10)
+	if got := fakediscord.ShardOf(id, count); got != shard {
+		t.Fatalf("guild %s is on shard %d, want %d", id, got, shard)
+	}
+	return id
+}
+
+var managerPerms = strconv.FormatInt(discordgo.PermissionManageGuild|discordgo.PermissionViewChannel|discordgo.PermissionSendMessages, 10)
+
+// fetch GETs url and returns the status and body.
+func fetch(t testing.TB, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	return resp.StatusCode, string(body)
+}
+
+// waitReadyz polls /readyz until it is 200, for at most within.
+func waitReadyz(t testing.TB, base string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		code, body := fetch(t, base+"/readyz")
+		if code == http.StatusOK {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz still %d %q after %v", code, body, within)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sample is the value of the metric sample whose line starts with series
+// (name and labels exactly as exposed), and whether there is one.
+func sample(metrics, series string) (float64, bool) {
+	for line := range strings.Lines(metrics) {
+		if rest, ok := strings.CutPrefix(line, series+" "); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+			return v, err == nil
+		}
+	}
+	return 0, false
+}
+
+var shardsConnectedLine = regexp.MustCompile(`(?m)^mazebot_shards_connected\{shard="(\d+)"\} (\S+)$`)
+
+// shardsConnected sums mazebot_shards_connected and lists its shards.
+func shardsConnected(metrics string) (sum float64, shards []int) {
+	for _, m := range shardsConnectedLine.FindAllStringSubmatch(metrics, -1) {
+		id, _ := strconv.Atoi(m[1])
+		v, _ := strconv.ParseFloat(m[2], 64)
+		sum += v
+		shards = append(shards, id)
+	}
+	slices.Sort(shards)
+	return sum, shards
+}
+
+// checkOps checks what a process running shards serves: /healthz and
+// /readyz 200, and /metrics with every shard connected.
+func checkOps(t testing.TB, base string, shards []int) string {
+	t.Helper()
+	waitReadyz(t, base, 20*time.Second)
+	if code, _ := fetch(t, base+"/healthz"); code != http.StatusOK {
+		t.Fatalf("/healthz = %d", code)
+	}
+	code, metrics := fetch(t, base+"/metrics")
+	if code != http.StatusOK {
+		t.Fatalf("/metrics = %d", code)
+	}
+	sum, ids := shardsConnected(metrics)
+	if sum != float64(len(shards)) || !slices.Equal(ids, shards) {
+		t.Fatalf("mazebot_shards_connected sums to %v over shards %v, want %d over %v", sum, ids, len(shards), shards)
+	}
+	if n, _ := sample(metrics, "mazebot_shards"); n != float64(len(shards)) {
+		t.Fatalf("mazebot_shards = %v, want %d", n, len(shards))
+	}
+	for _, name := range []string{"mazebot_render_queue_depth", "go_goroutines", "process_resident_memory_bytes"} {
+		if _, ok := sample(metrics, name); !ok {
+			t.Fatalf("/metrics lacks %s", name)
+		}
+	}
+	return metrics
+}
+
+// mazeOnEveryShard sends /maze in a guild of each shard, and checks that
+// it came in on that shard and was answered. It returns the interactions
+// by shard.
+func mazeOnEveryShard(t testing.TB, count int) []*fakediscord.Interaction {
+	t.Helper()
+	var out []*fakediscord.Interaction
+	for shard := range count {
+		ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "maze", GuildID: guildOnShard(t, shard, count), Options: []fakediscord.Option{opt("size", 5)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := final(t, ix); ix.Shard != shard || !strings.Contains(msg.Content, "5×5") {
+			t.Fatalf("/maze in a guild of shard %d came in on shard %d and answered %q", shard, ix.Shard, msg.Content)
+		}
+		out = append(out, ix)
+	}
+	return out
+}
+
+// commandWrites counts the requests that wrote application commands.
+func commandWrites() int {
+	n := 0
+	for _, r := range fake.Requests("") {
+		if r.Method != http.MethodGet && strings.Contains(r.Path, "/commands") {
+			n++
+		}
+	}
+	return n
+}
+
+// waitIdentifyWindow waits until every rate-limit bucket is free again: an
+// earlier test's IDENTIFY less than interval ago would get ours refused.
+func waitIdentifyWindow(interval time.Duration) {
+	log := fake.IdentifyLog()
+	for i := len(log) - 1; i >= 0; i-- {
+		if log[i].SessionID != "" {
+			time.Sleep(time.Until(log[i].Time.Add(interval + 50*time.Millisecond)))
+			return
+		}
+	}
+}
+
+// TestE2EShards: an App running all four shards that GET /gateway/bot
+// recommends, with max_concurrency 2, identifies them in two rounds the
+// interval apart, which the fake enforces; every shard's guilds are
+// answered, DMs come in on shard 0; the commands are written once; the
+// metrics and health endpoints say so.
+func TestE2EShards(t *testing.T) {
+	const count, interval = 4, 300 * time.Millisecond
+	fake.Reset()
+	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: 2, IdentifyInterval: interval, EnforceIdentifyLimit: true})
+	t.Cleanup(fake.Reset)
+	waitIdentifyWindow(interval)
+	logStart := len(fake.IdentifyLog())
+	app := launchAppOptions(t, Config{Token: fakediscord.DefaultToken, DBPath: filepath.Join(t.TempDir(), "mazebot.db"), MetricsAddr: "127.0.0.1:0"},
+		Options{IdentifyInterval: interval})
+
+	identified := map[int]time.Time{}
+	for _, r := range fake.IdentifyLog()[logStart:] {
+		if r.SessionID == "" || r.TooSoon || r.Count != count {
+			t.Fatalf("IDENTIFY %+v: want every shard of %d accepted at its first try", r, count)
+		}
+		identified[r.Shard] = r.Time
+	}
+	if len(identified) != count {
+		t.Fatalf("shards identified: %v, want 0 to %d", identified, count-1)
+	}
+	// Buckets 0 and 1: shards 0 and 1 together, then 2 and 3.
+	if gap := identified[2].Sub(identified[0]); gap < interval {
+		t.Fatalf("shard 2 identified %v after shard 0, in the same bucket: want at least %v", gap, interval)
+	}
+	if gap := identified[3].Sub(identified[1]); gap < interval {
+		t.Fatalf("shard 3 identified %v after shard 1, in the same bucket: want at least %v", gap, interval)
+	}
+	for _, first := range []int{0, 1} {
+		for _, second := range []int{2, 3} {
+			if !identified[first].Before(identified[second]) {
+				t.Fatalf("identified at %v: want shards 0 and 1 (the first round) before 2 and 3", identified)
+			}
+		}
+	}
+
+	ctx := testContext(t)
+	mazeOnEveryShard(t, count)
+	dm, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "help", DM: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := final(t, dm); dm.Shard != 0 || len(msg.Embeds) != 1 {
+		t.Fatalf("/help in a DM came in on shard %d and answered %+v", dm.Shard, msg)
+	}
+	if n := commandWrites(); n != 1 {
+		t.Fatalf("%d command writes, want 1", n)
+	}
+
+	metrics := checkOps(t, "http://"+app.MetricsAddr(), []int{0, 1, 2, 3})
+	for series, want := range map[string]float64{
+		`mazebot_interactions_total{kind="command",name="maze",outcome="ok"}`:    count,
+		`mazebot_interactions_total{kind="command",name="help",outcome="ok"}`:    1,
+		`mazebot_interaction_duration_seconds_count{kind="command",name="maze"}`: count,
+	} {
+		if got, _ := sample(metrics, series); got != want {
+			t.Errorf("%s = %v, want %v", series, got, want)
+		}
+	}
+
+	// A dropped shard makes the process unready until it resumes.
+	fake.DropShard(3)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if code, body := fetch(t, "http://"+app.MetricsAddr()+"/readyz"); code == http.StatusServiceUnavailable {
+			if !strings.Contains(body, "(3)") {
+				t.Fatalf("/readyz %q does not name shard 3", body)
+			}
+			break
+		} else if time.Now().After(deadline) {
+			// discordgo may have resumed before a probe saw the gap: only
+			// a resume proves the drop happened.
+			if fake.Shard(3).Resumes == 0 {
+				t.Fatal("/readyz stayed 200 and shard 3 never resumed")
+			}
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := fake.WaitShardReady(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	waitReadyz(t, "http://"+app.MetricsAddr(), 20*time.Second)
+}
+
+// metricsAddrRE finds the address in the log line of a process's metrics
+// and health endpoints (METRICS_ADDR with port 0 picks a free one).
+var metricsAddrRE = regexp.MustCompile(`msg="metrics and health endpoints listening" addr=(\S+)`)
+
+func (p *botProcess) metricsBase(t *testing.T) string {
+	t.Helper()
+	var addr string
+	waitFor(t, "the metrics endpoint's address in the logs", func() bool {
+		m := metricsAddrRE.FindStringSubmatch(p.logs.String())
+		if m != nil {
+			addr = m[1]
+		}
+		return m != nil
+	})
+	return "http://" + addr
+}
+
+// dailyZone is a time zone in which it is now between 01:00 and 23:00,
+// so that a daily set for 00:00 is due, and stays on today's date while
+// the test runs.
+func dailyZone() string {
+	if h := time.Now().UTC().Hour(); h >= 1 && h < 23 {
+		return "UTC"
+	}
+	return "Etc/GMT-2" // UTC+2: 23:xx and 00:xx UTC are 01:xx and 02:xx
+}
+
+// TestProcessShards: three processes of the real binary hold shards 0-1,
+// 2-3 and 4-5 of six and share one database. The commands are written
+// once; each guild's commands are answered by the process that runs its
+// shard; a game goes on after its process is killed and restarted (which
+// identifies afresh); dailies due in three guilds are posted once each
+// while all three processes tick; /readyz and /metrics answer for each.
+func TestProcessShards(t *testing.T) {
+	const count = 6
+	fake.Reset()
+	// max_concurrency 6 puts every shard in a bucket of its own, so the
+	// three processes identify at once without breaking the limit the
+	// fake enforces; the limit's 1 s keeps the restart below short.
+	const interval = time.Second
+	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: count, IdentifyInterval: interval, EnforceIdentifyLimit: true, RejectMixedShardCounts: true})
+	t.Cleanup(fake.Reset)
+	waitIdentifyWindow(interval)
+	logStart := len(fake.IdentifyLog())
+
+	db := sharedDatabase(t)
+	lists := []string{"0-1", "2-3", "4-5"}
+	owner := func(shard int) string { return lists[shard/2] }
+	start := func(list string) *botProcess {
+		return startProcess(t, t.TempDir(), "MAZEBOT_DB="+db, "DISCORD_SHARD_COUNT=6", "DISCORD_SHARD_IDS="+list, "METRICS_ADDR=127.0.0.1:0")
+	}
+	procs := map[string]*botProcess{}
+	for _, list := range lists { // all at once: they race to migrate the database too
+		procs[list] = start(list)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	if err := fake.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range fake.IdentifyLog()[logStart:] {
+		if r.SessionID == "" || r.TooSoon || r.Count != count {
+			t.Fatalf("IDENTIFY %+v: want each shard of %d accepted at its first try", r, count)
+		}
+	}
+	waitFor(t, "the command sync", func() bool { return commandWrites() > 0 })
+
+	// Every shard's guilds, and DMs, reach the process that runs the shard.
+	answeredBy := func(ix *fakediscord.Interaction, list string) {
+		t.Helper()
+		waitFor(t, "the handler's log line", func() bool { return strings.Contains(procs[list].logs.String(), "interaction="+ix.ID) })
+		for _, other := range lists {
+			if other != list && strings.Contains(procs[other].logs.String(), "interaction="+ix.ID) {
+				t.Fatalf("interaction %s on shard %d was handled by the process of %s too", ix.ID, ix.Shard, other)
+			}
+		}
+	}
+	for shard, ix := range mazeOnEveryShard(t, count) {
+		answeredBy(ix, owner(shard))
+	}
+	dm, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", DM: true, Options: []fakediscord.Option{opt("size", 5)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final(t, dm); dm.Shard != 0 {
+		t.Fatalf("a DM came in on shard %d, want 0", dm.Shard)
+	}
+	answeredBy(dm, "0-1")
+
+	for list, want := range map[string]float64{"0-1": 3, "2-3": 2, "4-5": 2} {
+		first, _ := strconv.Atoi(list[:1])
+		metrics := checkOps(t, procs[list].metricsBase(t), []int{first, first + 1})
+		if got, _ := sample(metrics, `mazebot_interactions_total{kind="command",name="maze",outcome="ok"}`); got != want {
+			t.Errorf("the process of %s counted %v /maze, want %v", list, got, want)
+		}
+	}
+
+	// A game in a guild of shard 2 goes on across a kill -9 of its process.
+	gameGuild := guildOnShard(t, 2, count)
+	mazeIx, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", GuildID: gameGuild, Options: []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 11), opt("seed", 9)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mazeMsg := final(t, mazeIx)
+	m, err := mazecore.Generate(mazeIDIn(t, mazeMsg.Content))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
+	p.click(p.next())
+	killed := procs["2-3"]
+	if err := killed.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-killed.exited
+	identifiesBefore, resumesBefore := fake.Shard(2).Identifies, fake.Shard(2).Resumes
+	// As a supervisor's restart delay would: discordgo answers a refused
+	// IDENTIFY (op 9) at once, again and again, so a restart inside the
+	// window would only test that.
+	waitIdentifyWindow(interval)
+	procs["2-3"] = start("2-3")
+	if err := fake.WaitShardReady(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := fake.WaitShardReady(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	if s := fake.Shard(2); s.Identifies != identifiesBefore+1 || s.Resumes != resumesBefore {
+		t.Fatalf("shard 2 after the restart: %d identifies and %d resumes, want a fresh IDENTIFY (%d, %d)", s.Identifies, s.Resumes, identifiesBefore+1, resumesBefore)
+	}
+	checkOps(t, procs["2-3"].metricsBase(t), []int{2, 3})
+	p.walk()
+	if !p.won() || !strings.Contains(procs["2-3"].logs.String(), "name=mv") {
+		t.Fatalf("the game did not finish on the restarted process:\n%s", p.msg.Content)
+	}
+
+	// Dailies in guilds of each process, due since 00:00 today: the next
+	// ticks (every 15 s; those of 0-1 and 4-5, started together, nearly
+	// in step) race to post them.
+	store, err := openStore(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	zone := dailyZone()
+	dailies := map[string]string{} // channel -> guild
+	for _, shard := range []int{1, 3, 5} {
+		guild, channel := guildOnShard(t, shard, count), fmt.Sprintf("13000000000000007%02d", shard)
+		setup := fakediscord.Option{Name: "setup", Options: []fakediscord.Option{opt("channel", channel), opt("time", "00:00"), opt("timezone", zone)}}
+		ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "daily", GuildID: guild, Options: []fakediscord.Option{setup}, Permissions: managerPerms})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := final(t, ix); !strings.Contains(msg.Content, "<#"+channel+">") {
+			t.Fatalf("/daily setup in shard %d's guild answered %q", shard, msg.Content)
+		}
+		dailies[channel] = guild
+		// A setup made after today's post time starts tomorrow: make it
+		// yesterday's, through the database the processes share.
+		s, err := store.DailySettings(ctx, guild)
+		if err != nil || s.ChannelID != channel {
+			t.Fatalf("guild %s's settings in the shared database: %+v, %v", guild, s, err)
+		}
+		s.UpdatedAt = s.UpdatedAt.Add(-24 * time.Hour)
+		if err := store.SaveDailySettings(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Each daily is posted, once; then every process ticks at least once
+	// more (every 15 s, and the restarted one at its start) without
+	// posting it again.
+	var lastPost time.Time
+	for channel, guild := range dailies {
+		post, err := fake.WaitChannelMessage(ctx, channel, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "Daily challenge") })
+		if err != nil {
+			t.Fatalf("the daily of guild %s never came: %v", guild, err)
+		}
+		if post.Timestamp.After(lastPost) {
+			lastPost = post.Timestamp
+		}
+	}
+	time.Sleep(time.Until(lastPost.Add(16 * time.Second)))
+	for channel, guild := range dailies {
+		if n := len(fake.ChannelMessages(channel)); n != 1 {
+			t.Errorf("guild %s's daily was posted %d times, want once", guild, n)
+		}
+	}
+
+	// Only the process of shard 0 writes commands: once per start.
+	if n := commandWrites(); n != 1 {
+		t.Fatalf("%d command writes with a restart of another process, want 1", n)
+	}
+	first := procs["0-1"]
+	if err := first.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-first.exited
+	if first.exitErr != nil {
+		t.Fatalf("the process of shards 0-1 exited with %v after SIGTERM", first.exitErr)
+	}
+	waitIdentifyWindow(interval)
+	procs["0-1"] = start("0-1")
+	waitFor(t, "the restarted shard 0's command sync", func() bool { return commandWrites() == 2 })
+	checkOps(t, procs["0-1"].metricsBase(t), []int{0, 1})
+	dm, err = fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "help", DM: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	final(t, dm)
+	answeredBy(dm, "0-1")
+	for _, r := range fake.IdentifyLog()[logStart:] {
+		if r.TooSoon || r.SessionID == "" {
+			t.Fatalf("IDENTIFY %+v broke the rate limit or was refused", r)
+		}
+	}
+}
+
+// TestBadShardConfigStops: a bad DISCORD_SHARD_COUNT or DISCORD_SHARD_IDS
+// is an error at start that names the variable, before the database is
+// touched.
+func TestBadShardConfigStops(t *testing.T) {
+	for _, tc := range []struct {
+		name, count, ids, want string
+	}{
+		{"ErrCount", "six", "", "DISCORD_SHARD_COUNT"},
+		{"ErrIDs", "", "0-", "DISCORD_SHARD_IDS"},
+		{"ErrIDBeyondCount", "2", "1-2", "lists shard 2, but DISCORD_SHARD_COUNT is 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dbPath := filepath.Join(t.TempDir(), "mazebot.db")
+			cfg := Config{Token: fakediscord.DefaultToken, DBPath: dbPath, ShardCount: tc.count, ShardIDs: tc.ids}
+			app, err := NewApp(context.Background(), cfg, slog.New(slog.DiscardHandler), Options{})
+			if err == nil {
+				app.Close()
+				t.Fatal("NewApp accepted it")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q, want it to say %q", err, tc.want)
+			}
+			if _, err := os.Stat(dbPath); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("the database was created: %v", err)
+			}
+		})
+	}
+}
