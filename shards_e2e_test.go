@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,19 +27,32 @@ import (
 
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/pgtest"
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 )
 
 // sharedDatabase is the MAZEBOT_DB that the processes of a test share:
 // a fresh PostgreSQL schema when MAZEBOT_TEST_POSTGRES names a server (as
-// under .ci/run; pgtest fails the test under CI without one), else a
-// SQLite file, which WAL lets several processes on one machine use.
-func sharedDatabase(t *testing.T) string {
-	if os.Getenv(pgtest.Env) != "" || os.Getenv("CI") == "true" {
-		return pgtest.Schema(t)
+// under .ci/run; pgtest fails the test under CI without one), reached
+// through a proxy whose link the test can cut; else a SQLite file, which
+// WAL lets several processes on one machine use, and no proxy.
+func sharedDatabase(t *testing.T) (string, *testkit.Proxy) {
+	if os.Getenv(pgtest.Env) == "" && os.Getenv("CI") != "true" {
+		t.Logf("%s is not set: the processes share a SQLite file instead of PostgreSQL", pgtest.Env)
+		return filepath.Join(t.TempDir(), "shared.db"), nil
 	}
-	t.Logf("%s is not set: the processes share a SQLite file instead of PostgreSQL", pgtest.Env)
-	return filepath.Join(t.TempDir(), "shared.db")
+	dsn := pgtest.Schema(t)
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatalf("%s: %v", pgtest.Env, err) // not the URL: it may hold a password
+	}
+	link, err := testkit.NewProxy(u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(link.Close)
+	u.Host = link.Addr()
+	return u.String(), link
 }
 
 // guildOnShard is a guild id that Discord routes to shard among count:
@@ -320,7 +334,7 @@ func TestProcessShards(t *testing.T) {
 	waitIdentifyWindow(interval)
 	logStart := len(fake.IdentifyLog())
 
-	db := sharedDatabase(t)
+	db, link := sharedDatabase(t)
 	lists := []string{"0-1", "2-3", "4-5"}
 	owner := func(shard int) string { return lists[shard/2] }
 	start := func(list string) *botProcess {
@@ -491,6 +505,80 @@ func TestProcessShards(t *testing.T) {
 			t.Fatalf("IDENTIFY %+v broke the rate limit or was refused", r)
 		}
 	}
+	if link != nil {
+		databaseOutage(t, link, procs, lists, count)
+	}
+}
+
+// databaseOutage cuts the processes off PostgreSQL for a few seconds:
+// every /readyz turns 503 within 10 s while /healthz stays 200; a command
+// that needs the database gets a private apology in time; no process
+// exits; within 30 s of the return every /readyz is 200 again and the
+// command works.
+func databaseOutage(t *testing.T, link *testkit.Proxy, procs map[string]*botProcess, lists []string, count int) {
+	t.Helper()
+	link.Cut()
+	cut := time.Now()
+	for _, list := range lists {
+		base := procs[list].metricsBase(t)
+		waitFor(t, "shards "+list+" unready without the database", func() bool {
+			code, body := fetch(t, base+"/readyz")
+			return code == 503 && strings.Contains(body, "database")
+		})
+		if code, _ := fetch(t, base+"/healthz"); code != 200 {
+			t.Fatalf("shards %s: /healthz %d during the outage, want 200", list, code)
+		}
+	}
+	if waited := time.Since(cut); waited > 10*time.Second {
+		t.Fatalf("/readyz took %v to notice the outage, want within 10 s", waited)
+	}
+	ctx := testContext(t)
+	for shard := range count {
+		ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", GuildID: guildOnShard(t, shard, count), Options: []fakediscord.Option{opt("size", 9)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Wait(ctx); err != nil {
+			t.Fatalf("shard %d: /maze during the outage was not acknowledged: %v", shard, err)
+		}
+		msg, err := ix.WaitFinal(ctx, func(m *fakediscord.Message) bool { return m.Ephemeral() && !m.Loading() })
+		if err != nil {
+			t.Fatalf("shard %d: no private apology during the outage: %v", shard, err)
+		}
+		if !strings.Contains(msg.Content, "Sorry") || time.Since(ix.Dispatched) > 15*time.Second {
+			t.Fatalf("shard %d: %q after %v, want an apology within 15 s", shard, msg.Content, time.Since(ix.Dispatched))
+		}
+	}
+	for _, list := range lists {
+		select {
+		case <-procs[list].exited:
+			t.Fatalf("shards %s: the process exited during the outage: %v", list, procs[list].exitErr)
+		default:
+		}
+	}
+	time.Sleep(time.Until(cut.Add(5 * time.Second)))
+	if err := link.Restore(); err != nil {
+		t.Fatal(err)
+	}
+	for _, list := range lists {
+		waitReadyz(t, procs[list].metricsBase(t), 30*time.Second)
+	}
+	for shard := range count {
+		msg := final(t, slashIn(t, guildOnShard(t, shard, count), opt("size", 9)))
+		if msg.Ephemeral() || !strings.Contains(msg.Content, "9×9") {
+			t.Fatalf("shard %d: /maze after the outage gave %q", shard, msg.Content)
+		}
+	}
+}
+
+// slashIn sends /maze in a guild.
+func slashIn(t *testing.T, guildID string, opts ...fakediscord.Option) *fakediscord.Interaction {
+	t.Helper()
+	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "maze", GuildID: guildID, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
 }
 
 // TestBadShardConfigStops: a bad DISCORD_SHARD_COUNT or DISCORD_SHARD_IDS

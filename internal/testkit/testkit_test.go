@@ -2,6 +2,9 @@ package testkit
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -188,5 +191,70 @@ func TestCheckGrid(t *testing.T) {
 				t.Fatal("CheckGrid passed a grid that is not the maze")
 			}
 		})
+	}
+}
+
+// TestProxy: data goes through; a cut drops the link and refuses new
+// connections; a restore takes them again on the same address.
+func TestProxy(t *testing.T) {
+	echo, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer echo.Close()
+	go func() {
+		for {
+			c, err := echo.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(c, c); c.Close() }()
+		}
+	}()
+	p, err := NewProxy(echo.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	roundTrip := func(c net.Conn) error {
+		if _, err := c.Write([]byte("ping")); err != nil {
+			return err
+		}
+		buf := make([]byte, 4)
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := io.ReadFull(c, buf); err != nil {
+			return err
+		}
+		if string(buf) != "ping" {
+			return fmt.Errorf("echoed %q", buf)
+		}
+		return nil
+	}
+	c, err := net.Dial("tcp", p.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := roundTrip(c); err != nil {
+		t.Fatalf("through the proxy: %v", err)
+	}
+	p.Cut()
+	if err := roundTrip(c); err == nil {
+		t.Fatal("a connection lived through the cut")
+	}
+	if c2, err := net.Dial("tcp", p.Addr()); err == nil {
+		c2.Close()
+		t.Fatal("a new connection was taken while cut")
+	}
+	if err := p.Restore(); err != nil {
+		t.Fatal(err)
+	}
+	c3, err := net.Dial("tcp", p.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c3.Close()
+	if err := roundTrip(c3); err != nil {
+		t.Fatalf("after the restore: %v", err)
 	}
 }
