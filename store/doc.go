@@ -1,7 +1,8 @@
 // Package store is the home of mazebot's storage adapters. Each one, in a
 // package of its own named after what it wraps, implements the store
 // interfaces that the domain packages declare: play.Store,
-// contest.DailyStore, contest.EventStore and contest.Posts.
+// contest.DailyStore, contest.EventStore and contest.Posts, and the bot's
+// ReplayGuard, which remembers the interactions already handled.
 //
 //   - store/sqlite: embedded SQLite (modernc.org/sqlite, pure Go), the
 //     default that needs nothing.
