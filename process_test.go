@@ -113,8 +113,9 @@ func mazebotBinary(t *testing.T) string {
 }
 
 // startProcess runs the binary in dir (no .env there) with its database in
-// dir, and kills it at the end of the test if it is still running.
-func startProcess(t *testing.T, dir string) *botProcess {
+// dir and the extra environment env, and kills it at the end of the test if
+// it is still running. Its output must show no secret.
+func startProcess(t *testing.T, dir string, env ...string) *botProcess {
 	t.Helper()
 	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &syncBuffer{}, exited: make(chan struct{})}
 	p.cmd.Dir = dir
@@ -123,8 +124,10 @@ func startProcess(t *testing.T, dir string) *botProcess {
 		"DISCORD_API_BASE="+fake.URL(),
 		"DISCORD_GUILD_ID=",
 		"MAZEBOT_DB="+filepath.Join(dir, "mazebot.db"),
+		"MAZEBOT_SECRET="+e2eSecret,
 		"LOG_LEVEL=debug",
 	)
+	p.cmd.Env = append(p.cmd.Env, env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -133,6 +136,9 @@ func startProcess(t *testing.T, dir string) *botProcess {
 	t.Cleanup(func() {
 		_ = p.cmd.Process.Kill() // fails harmlessly once it has exited
 		<-p.exited
+		if leaked := leakedSecrets(p.logs.String(), e2eSecret); len(leaked) > 0 {
+			t.Errorf("secrets in the bot's output: %v", leaked)
+		}
 		if t.Failed() {
 			t.Logf("bot output:\n%s", p.logs.String())
 		}

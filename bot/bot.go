@@ -82,6 +82,12 @@ func NewSession(token string) (*discordgo.Session, error) {
 	// Interactions reach a bot whatever its intents; ask for nothing more.
 	session.Identify.Intents = discordgo.IntentsGuilds
 	session.LogLevel = discordgo.LogWarning
+	// No blind retries: discordgo sleeps through a 429 whatever the
+	// caller's deadline, and resends any request answered 502, which
+	// Discord may have carried out (a POST then posts twice). Callers that
+	// can afford to retry say so (the command sync) or retry themselves.
+	session.ShouldRetryOnRateLimit = false
+	session.MaxRestRetries = 0
 	return session, nil
 }
 
@@ -101,7 +107,7 @@ func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ti
 		cfg.TickEvery = 15 * time.Second
 	}
 	work, cancel := context.WithCancel(context.Background())
-	b := &Bot{cfg: cfg, session: session, rest: session, router: router, tickers: tickers, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
+	b := &Bot{cfg: cfg, session: session, rest: newInteractionREST(session), router: router, tickers: tickers, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
 	session.AddHandler(b.onReady)
 	session.AddHandler(b.onInteraction)
 	session.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) { log.Info("gateway resumed") })
@@ -194,7 +200,10 @@ func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {
 		appID = ready.Application.ID
 	}
 	defs := b.router.Definitions()
-	synced, err := b.session.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, defs, discordgo.WithContext(ctx))
+	// An overwrite is idempotent and nothing waits on it: discordgo may
+	// retry it through rate limits and 502s.
+	synced, err := b.session.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, defs, discordgo.WithContext(ctx),
+		discordgo.WithRetryOnRatelimit(true), discordgo.WithRestRetries(3))
 	if err != nil {
 		return fmt.Errorf("sync %d commands: %w", len(defs), err)
 	}
@@ -237,7 +246,7 @@ func (b *Bot) begin() bool {
 }
 
 func (b *Bot) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionCreate) {
-	b.dispatch(&responder{api: b.rest, ix: ev.Interaction})
+	b.dispatch(newResponder(b.rest, ev.Interaction, nil, b.log))
 }
 
 // dispatch is the one path every interaction takes, from the gateway or the

@@ -132,7 +132,7 @@ func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discord
 	sink := &inlineSink{ch: make(chan *discordgo.InteractionResponse, 1), written: make(chan struct{})}
 	// Also on the error paths: a responder waiting to edit must not hang.
 	defer close(sink.written)
-	r := &responder{api: b.rest, ix: ix, inline: sink}
+	r := newResponder(b.rest, ix, sink, b.log)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -291,7 +291,6 @@ func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.Interactio
 }
 
 func notAcknowledgedYet(err error) bool {
-	re, ok := errors.AsType[*discordgo.RESTError](err)
-	return ok && re.Message != nil &&
-		(re.Message.Code == discordgo.ErrCodeUnknownWebhook || re.Message.Code == discordgo.ErrCodeUnknownMessage)
+	code := apiCode(err)
+	return code == discordgo.ErrCodeUnknownWebhook || code == discordgo.ErrCodeUnknownMessage
 }

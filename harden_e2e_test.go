@@ -1,0 +1,158 @@
+package main
+
+// End-to-end tests of the bot under abuse and faults (issue 9):
+// rate-limited first responses and timeouts that must not leak tokens into
+// logs.
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands"
+	"mazebot/internal/fakediscord"
+)
+
+const callbackRoute = "POST /interactions/{id}/{token}/callback"
+
+// callbacksOf lists the fake's requests to ix's callback route.
+func callbacksOf(ix *fakediscord.Interaction) []fakediscord.Request {
+	return fake.Requests("POST /interactions/" + ix.ID + "/{token}/callback")
+}
+
+// waitLog waits until the app's logs hold n lines containing each of parts.
+func waitLog(t *testing.T, app *testApp, n int, parts ...string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		count := 0
+		for line := range strings.Lines(app.logs.String()) {
+			all := true
+			for _, p := range parts {
+				all = all && strings.Contains(line, p)
+			}
+			if all {
+				count++
+			}
+		}
+		if count >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the logs have %d lines with %q, want %d", count, parts, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestE2ERateLimitedFirstResponse (row 8): first responses are never slept
+// on past their deadline.
+func TestE2ERateLimitedFirstResponse(t *testing.T) {
+	app := startApp(t)
+	// Interaction routes are exempt from the global limit: a global 429
+	// there is retried at once, and every member is answered in time.
+	t.Run("OKGlobal429", func(t *testing.T) {
+		fake.InjectFault(callbackRoute, 3, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 6 * time.Second, Scope: fakediscord.ScopeGlobal}})
+		var wg sync.WaitGroup
+		for i, user := range []string{"1300000000000000101", "1300000000000000102", "1300000000000000103"} {
+			wg.Go(func() {
+				ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "maze", UserID: user, Options: []fakediscord.Option{opt("size", 9+2*i)}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				resp, err := ix.Wait(testContext(t))
+				if err != nil || resp.Type != 4 {
+					t.Errorf("member %d: %+v, %v (rejections %v), want an answer in time", i, resp, err, ix.Rejections())
+				}
+			})
+		}
+		wg.Wait()
+	})
+	// A retry_after that ends in time is waited out, not through
+	// discordgo's bucket.
+	t.Run("OKShortRouteLimit", func(t *testing.T) {
+		fake.InjectFault(callbackRoute, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 500 * time.Millisecond}})
+		ix := slash(t, "maze", opt("size", 13))
+		if resp, err := ix.Wait(testContext(t)); err != nil || resp.Type != 4 {
+			t.Fatalf("%+v, %v (rejections %v), want an answer in time", resp, err, ix.Rejections())
+		}
+		reqs := callbacksOf(ix)
+		if len(reqs) != 2 || reqs[0].Status != 429 || reqs[1].Time.Sub(reqs[0].Time) < 500*time.Millisecond {
+			t.Fatalf("callbacks %+v, want a 429 and a retry at least 500 ms later", reqs)
+		}
+	})
+	// A longer one cannot end in time: give up at once, say so in the log,
+	// and ask Discord no more.
+	t.Run("ErrLongRouteLimit", func(t *testing.T) {
+		fake.InjectFault(callbackRoute, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 10 * time.Second}})
+		ix := slash(t, "maze", opt("size", 15))
+		waitLog(t, app, 1, "the first response cannot be sent before the deadline", "interaction="+ix.ID)
+		if reqs := callbacksOf(ix); len(reqs) != 1 || reqs[0].Status != 429 {
+			t.Fatalf("callbacks %+v, want only the rate-limited one", reqs)
+		}
+		if reqs := callbacksOf(ix)[0]; time.Since(reqs.Time) > 3*time.Second {
+			t.Fatalf("gave up %v after the 429, want within the response window", time.Since(reqs.Time))
+		}
+		// The bot is not held up: the member's next command is answered.
+		if msg := final(t, slash(t, "maze", opt("size", 17))); !strings.Contains(msg.Content, "17×17") {
+			t.Fatalf("the next /maze gave %q", msg.Content)
+		}
+	})
+}
+
+// TestE2ETimeoutsLeaveNoTokens (row 6): REST calls that time out while the
+// fake holds them are logged without the URL, which carries the
+// interaction's token; the logs hold no token or secret at all.
+func TestE2ETimeoutsLeaveNoTokens(t *testing.T) {
+	short := func(ctx context.Context) (context.Context, context.CancelFunc) {
+		return context.WithTimeout(ctx, 300*time.Millisecond)
+	}
+	app := startApp(t,
+		commands.Command{
+			Definition: &discordgo.ApplicationCommand{Name: "hastycallback", Description: "replies with a short deadline"},
+			Handle: func(ctx context.Context, in *commands.Interaction) error {
+				c, cancel := short(ctx)
+				defer cancel()
+				return in.Respond.Reply(c, commands.Reply{Content: "hasty"})
+			},
+		},
+		commands.Command{
+			Definition: &discordgo.ApplicationCommand{Name: "hastyedit", Description: "edits with a short deadline"},
+			Handle: func(ctx context.Context, in *commands.Interaction) error {
+				if err := in.Respond.Defer(ctx, false); err != nil {
+					return err
+				}
+				c, cancel := short(ctx)
+				defer cancel()
+				if err := in.Respond.Reply(c, commands.Reply{Content: "hasty"}); err != nil {
+					return err
+				}
+				return nil
+			},
+		},
+	)
+	// One at a time, so each fault strikes the request it is meant for.
+	// The member is told something went wrong, in a second try: in the
+	// first response, or privately after the public deferral.
+	hold := fakediscord.Fault{Hold: 2 * time.Second}
+	fake.InjectFault(callbackRoute, 1, hold)
+	a := slash(t, "hastycallback")
+	if msg := final(t, a); !strings.Contains(msg.Content, "Sorry") {
+		t.Fatalf("/%s ended with %q, want the apology", a.CommandName, msg.Content)
+	}
+	fake.InjectFault("PATCH /webhooks/{app}/{token}/messages/@original", 1, hold)
+	b := slash(t, "hastyedit")
+	if msg, err := b.WaitFollowup(testContext(t), 0); err != nil || !strings.Contains(msg.Content, "Sorry") {
+		t.Fatalf("/%s followup %+v, %v, want the apology", b.CommandName, msg, err)
+	}
+	waitLog(t, app, 2, "handler failed", "context deadline exceeded")
+	app.stop()
+	if leaked := leakedSecrets(app.logs.String(), e2eSecret); len(leaked) > 0 {
+		t.Fatalf("secrets in the logs: %v", leaked)
+	}
+}
