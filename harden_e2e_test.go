@@ -1,11 +1,12 @@
 package main
 
 // End-to-end tests of the bot under abuse and faults (issue 9):
-// rate-limited first responses and timeouts that must not leak tokens into
-// logs.
+// rate-limited first responses, timeouts that must not leak tokens into
+// logs, and malformed gateway payloads.
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -154,5 +155,68 @@ func TestE2ETimeoutsLeaveNoTokens(t *testing.T) {
 	app.stop()
 	if leaked := leakedSecrets(app.logs.String(), e2eSecret); len(leaked) > 0 {
 		t.Fatalf("secrets in the logs: %v", leaked)
+	}
+}
+
+// TestE2EMalformedInteractions (row 7): INTERACTION_CREATE dispatches that
+// are null, blank, half-filled or wrong-typed are dropped with a log line,
+// also while the bot is shutting down, and never crash it.
+func TestE2EMalformedInteractions(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	app := startApp(t, commands.Command{
+		Definition: &discordgo.ApplicationCommand{Name: "hold", Description: "holds until released"},
+		Handle: func(ctx context.Context, in *commands.Interaction) error {
+			started <- struct{}{}
+			<-release
+			return in.Respond.Reply(ctx, commands.Reply{Content: "released"})
+		},
+	})
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	user := `"member":{"user":{"id":"1300000000000000200","username":"x"}}`
+	payloads := []string{
+		`null`,
+		`{}`,
+		`{"id":123,"type":"command","token":7}`,
+		`{"id":"1300000000000000201","application_id":"` + fakediscord.DefaultAppID + `","type":2,"token":"t",` + user + `}`,
+		`{"id":"1300000000000000202","application_id":"` + fakediscord.DefaultAppID + `","type":2,"token":"t",` + user + `,"data":"maze"}`,
+		`{"id":"1300000000000000203","application_id":"` + fakediscord.DefaultAppID + `","type":3,"token":"t",` + user + `,"data":{"component_type":2}}`,
+		`{"id":"1300000000000000204","application_id":"` + fakediscord.DefaultAppID + `","type":99,"token":"t",` + user + `,"data":{}}`,
+		`{"id":"1300000000000000205","application_id":"` + fakediscord.DefaultAppID + `","type":2,"token":"t","data":{"name":"maze","type":1}}`,
+	}
+	for _, p := range payloads {
+		if _, err := fake.SendDispatch(0, "INTERACTION_CREATE", json.RawMessage(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitLog(t, app, len(payloads), "dropped a malformed interaction")
+	if msg := final(t, slash(t, "maze", opt("size", 9))); !strings.Contains(msg.Content, "9×9") {
+		t.Fatalf("after the malformed dispatches /maze gave %q", msg.Content)
+	}
+
+	// While it shuts down, waiting for a reply in flight.
+	held := slash(t, "hold")
+	<-started
+	app.cancel()
+	waitLog(t, app, 1, "stopping: no new interactions")
+	for _, p := range payloads[:2] {
+		if _, err := fake.SendDispatch(0, "INTERACTION_CREATE", json.RawMessage(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitLog(t, app, len(payloads)+2, "dropped a malformed interaction")
+	late := slash(t, "maze", opt("size", 11))
+	if msg := final(t, late); !msg.Ephemeral() || !strings.Contains(msg.Content, "restarting") {
+		t.Fatalf("during shutdown /maze gave %q (ephemeral %v), want the restarting notice", msg.Content, msg.Ephemeral())
+	}
+	close(release)
+	if msg := final(t, held); msg.Content != "released" {
+		t.Fatalf("the held reply is %q", msg.Content)
 	}
 }

@@ -220,6 +220,7 @@ func (b *Bot) close() {
 	b.mu.Lock()
 	b.stopping = true
 	b.mu.Unlock()
+	b.log.Info("stopping: no new interactions; waiting for the replies in flight")
 	drained := make(chan struct{})
 	go func() { b.inflight.Wait(); close(drained) }()
 	select {
@@ -246,15 +247,44 @@ func (b *Bot) begin() bool {
 }
 
 func (b *Bot) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionCreate) {
-	b.dispatch(newResponder(b.rest, ev.Interaction, nil, b.log))
+	// "d": null decodes to a nil *Interaction inside a non-nil event.
+	var ix *discordgo.Interaction
+	if ev != nil {
+		ix = ev.Interaction
+	}
+	b.dispatch(newResponder(b.rest, ix, nil, b.log))
 }
 
+// outcome is what dispatch did with an interaction; the HTTP endpoint
+// answers by it.
+type outcome uint8
+
+const (
+	handled   outcome = iota // the router ran, or the member was told why not
+	malformed                // dropped: not an interaction that can be answered
+)
+
 // dispatch is the one path every interaction takes, from the gateway or the
-// HTTP endpoint (which gives r an inline sink for its first callback):
-// in-flight tracking, refusal during shutdown, a panic guard, the automatic
-// deferral and the handler timeout.
-func (b *Bot) dispatch(r *responder) {
+// HTTP endpoint (which gives r an inline sink for its first callback): a
+// panic guard, checks of the payload, in-flight tracking, refusal during
+// shutdown, the automatic deferral and the handler timeout.
+func (b *Bot) dispatch(r *responder) (out outcome) {
+	// First of all: nothing in this goroutine may take the process down.
+	// The router recovers handler panics itself.
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("interaction panicked outside the router", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
 	ix := r.ix
+	if why := unanswerable(ix); why != "" {
+		id := ""
+		if ix != nil {
+			id = ix.ID
+		}
+		b.log.Warn("dropped a malformed interaction", "reason", why, "interaction", id)
+		return malformed
+	}
 	ctx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
 	defer cancel()
 	if !b.begin() {
@@ -263,16 +293,9 @@ func (b *Bot) dispatch(r *responder) {
 		if err != nil {
 			b.log.Warn("refuse during shutdown", "err", err)
 		}
-		return
+		return handled
 	}
 	defer b.inflight.Done()
-	// A last guard: the router recovers handler panics itself, but nothing
-	// in this goroutine may take the process down.
-	defer func() {
-		if p := recover(); p != nil {
-			b.log.Error("interaction panicked outside the router", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-		}
-	}()
 	timer := time.AfterFunc(b.cfg.AutoDeferAfter, func() {
 		if err := r.autoDefer(ctx); err != nil {
 			b.log.Warn("auto-defer", "interaction", ix.ID, "err", err)
@@ -280,4 +303,37 @@ func (b *Bot) dispatch(r *responder) {
 	})
 	defer timer.Stop()
 	b.router.Dispatch(ctx, ix, r)
+	return handled
+}
+
+// unanswerable says why ix cannot be handled, or "" when it can. discordgo
+// hands handlers whatever it could decode: nothing for "d": null, a blank
+// or half-filled interaction when a field has the wrong type.
+func unanswerable(ix *discordgo.Interaction) string {
+	if ix == nil {
+		return "no interaction"
+	}
+	if ix.ID == "" || ix.Token == "" || ix.AppID == "" {
+		return "no id, token or application id"
+	}
+	if (ix.Member == nil || ix.Member.User == nil) && ix.User == nil {
+		return "no user"
+	}
+	switch ix.Type {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		if d, ok := ix.Data.(discordgo.ApplicationCommandInteractionData); !ok || d.Name == "" {
+			return "no command data"
+		}
+	case discordgo.InteractionMessageComponent:
+		if d, ok := ix.Data.(discordgo.MessageComponentInteractionData); !ok || d.CustomID == "" {
+			return "no component data"
+		}
+	case discordgo.InteractionModalSubmit:
+		if d, ok := ix.Data.(discordgo.ModalSubmitInteractionData); !ok || d.CustomID == "" {
+			return "no modal data"
+		}
+	default:
+		return fmt.Sprintf("unknown type %d", int(ix.Type))
+	}
+	return ""
 }

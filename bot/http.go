@@ -106,6 +106,7 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, req *http.Request
 	}
 	var ix discordgo.Interaction
 	if err := json.Unmarshal(body, &ix); err != nil {
+		h.b.log.Warn("dropped a malformed interaction", "reason", "undecodable", "err", err)
 		http.Error(w, "invalid interaction", http.StatusBadRequest)
 		return
 	}
@@ -126,17 +127,19 @@ func (h *interactionsHandler) verified(req *http.Request) bool {
 }
 
 // answerInline dispatches ix and writes its first callback as the HTTP
-// response. Nothing by the deadline: 202, which leaves the callback to the
-// REST route (where a late one then goes).
+// response. A malformed interaction is refused 400. Nothing by the
+// deadline: 202, which leaves the callback to the REST route (where a late
+// one then goes).
 func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discordgo.Interaction) {
 	sink := &inlineSink{ch: make(chan *discordgo.InteractionResponse, 1), written: make(chan struct{})}
 	// Also on the error paths: a responder waiting to edit must not hang.
 	defer close(sink.written)
 	r := newResponder(b.rest, ix, sink, b.log)
 	done := make(chan struct{})
+	var out outcome // written before done closes
 	go func() {
 		defer close(done)
-		b.dispatch(r)
+		out = b.dispatch(r)
 	}()
 	backstop := time.NewTimer(inlineWait)
 	defer backstop.Stop()
@@ -165,6 +168,16 @@ func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discord
 		// Stop waiting; a callback offered meanwhile is still taken.
 		resp = sink.close()
 	}
+	if resp == nil {
+		select {
+		case <-done:
+			if out == malformed {
+				refuse(w, http.StatusBadRequest, "invalid interaction")
+				return
+			}
+		default:
+		}
+	}
 	if req.Context().Err() != nil {
 		b.log.Warn("interactions endpoint: the request ended before the response", "interaction", ix.ID)
 		return
@@ -176,6 +189,12 @@ func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discord
 	}
 	b.log.Debug("interaction answered in the HTTP response", "interaction", ix.ID, "type", int(resp.Type))
 	writeResponse(w, resp)
+}
+
+// refuse answers status and closes the connection.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, status)
 }
 
 func writeResponse(w http.ResponseWriter, resp *discordgo.InteractionResponse) {

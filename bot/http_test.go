@@ -108,8 +108,8 @@ func (e *endpoint) calls() string {
 
 const (
 	pingJSON    = `{"id":"1","application_id":"2","type":1,"token":"t","version":1}`
-	commandJSON = `{"id":"1","application_id":"2","type":2,"token":"t","version":1,"data":{"id":"3","name":"maze","type":1}}`
-	buttonJSON  = `{"id":"1","application_id":"2","type":3,"token":"t","version":1,"data":{"custom_id":"solve:x","component_type":2}}`
+	commandJSON = `{"id":"1","application_id":"2","type":2,"token":"t","version":1,"member":{"user":{"id":"9"}},"data":{"id":"3","name":"maze","type":1}}`
+	buttonJSON  = `{"id":"1","application_id":"2","type":3,"token":"t","version":1,"member":{"user":{"id":"9"}},"data":{"custom_id":"solve:x","component_type":2}}`
 )
 
 func replyWith(reply commands.Reply) stubRouter {
