@@ -134,7 +134,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		{Name: "events", Run: contests.Events.Tick},
 		{Name: "daily posts", Run: contests.Dailies.Tick},
 	}
-	b, err := bot.New(bot.Config{GuildID: cfg.GuildID}, session, router, tickers, log.With("component", "bot"))
+	b, err := bot.New(bot.Config{GuildID: cfg.GuildID, Replays: db}, session, router, tickers, log.With("component", "bot"))
 	if err != nil {
 		return nil, err
 	}

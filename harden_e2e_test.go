@@ -1,12 +1,17 @@
 package main
 
-// End-to-end tests of the bot under abuse and faults (issue 9):
-// rate-limited first responses, timeouts that must not leak tokens into
-// logs, and malformed gateway payloads.
+// End-to-end tests of the bot under abuse and faults (issue 9): replayed
+// interactions, rate-limited first responses, timeouts that must not leak
+// tokens into logs, and malformed gateway payloads.
 
 import (
+	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
+	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -47,6 +52,85 @@ func waitLog(t *testing.T, app *testApp, n int, parts ...string) {
 			t.Fatalf("the logs have %d lines with %q, want %d", count, parts, n)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// signedPost POSTs body to url signed with key now, as Discord (or someone
+// who captured a request) would.
+func signedPost(ctx context.Context, t *testing.T, url string, key ed25519.PrivateKey, body []byte) int {
+	t.Helper()
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(key, append([]byte(ts), body...))))
+	req.Header.Set("X-Signature-Timestamp", ts)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// TestE2EReplayHTTP (issue 9, row 1): a validly signed interaction POSTed
+// again, with its original or a fresh signature, to the same process or
+// another sharing the database, runs nothing and is refused.
+func TestE2EReplayHTTP(t *testing.T) {
+	app := startHTTPApp(t)
+	ctx := testContext(t)
+	ix := slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
+	final(t, ix)
+	edits := len(fake.Requests("PATCH /webhooks/{app}/{token}/messages/@original"))
+	for _, fresh := range []bool{false, true} {
+		status, body, err := fake.ReplayHTTP(ctx, ix, fresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if status != http.StatusConflict {
+			t.Fatalf("replay (fresh signature %v) answered %d %q, want 409", fresh, status, body)
+		}
+	}
+	// A second process on the same database knows it too.
+	other := launchAppWith(t, Config{Token: fakediscord.DefaultToken, DBPath: app.dbPath, HTTPAddr: "127.0.0.1:0", PublicKey: hex.EncodeToString(httpKey(t).Public().(ed25519.PublicKey))})
+	if status := signedPost(ctx, t, "http://"+other.HTTPAddr()+"/interactions", httpKey(t), ix.Payload); status != http.StatusConflict {
+		t.Fatalf("replay to another process answered %d, want 409", status)
+	}
+	if got := len(fake.Requests("PATCH /webhooks/{app}/{token}/messages/@original")); got != edits {
+		t.Fatalf("the replays edited the reply again: %d edits, want %d", got, edits)
+	}
+	waitLog(t, app, 2, "dropped a replayed interaction", "interaction="+ix.ID)
+	// Something new still runs.
+	checkSidewinder21(t, slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
+}
+
+// httpKey is the key the fake signs HTTP deliveries with.
+func httpKey(t *testing.T) ed25519.PrivateKey {
+	t.Helper()
+	_, key := fake.HTTPEndpoint()
+	if key == nil {
+		t.Fatal("the fake has no HTTP endpoint")
+	}
+	return key
+}
+
+// TestE2EReplayGateway (row 1): an INTERACTION_CREATE dispatched again is
+// dropped with a log line; the bot does not answer it twice.
+func TestE2EReplayGateway(t *testing.T) {
+	app := startApp(t)
+	ix := slash(t, "maze", opt("size", 11))
+	final(t, ix)
+	if _, err := fake.SendDispatch(0, "INTERACTION_CREATE", ix.Payload); err != nil {
+		t.Fatal(err)
+	}
+	waitLog(t, app, 1, "dropped a replayed interaction", "interaction="+ix.ID)
+	if n := len(callbacksOf(ix)); n != 1 {
+		t.Fatalf("%d callbacks for the interaction, want 1", n)
+	}
+	if errs := fake.RESTErrors(); len(errs) > 0 {
+		t.Fatalf("the fake rejected requests: %+v", errs)
 	}
 }
 

@@ -29,7 +29,27 @@ type Config struct {
 	DrainTimeout time.Duration
 	// TickEvery is how often scheduled work runs. Zero means 15 s.
 	TickEvery time.Duration
+	// Replays remembers the interactions handled, so one sent again runs
+	// once; nil runs every delivery.
+	Replays ReplayGuard
 }
+
+// ReplayGuard remembers which interactions have been handled, where every
+// process sharing the database sees it. store/sqlite implements it.
+type ReplayGuard interface {
+	// FirstSeen records that the interaction id arrived at at and reports
+	// whether it is new: true for exactly one caller per id, in whichever
+	// process, until ForgetSeen removes it.
+	FirstSeen(ctx context.Context, interactionID string, at time.Time) (bool, error)
+	// ForgetSeen deletes the ids seen before before.
+	ForgetSeen(ctx context.Context, before time.Time) (int64, error)
+}
+
+// ReplayWindow is how long a handled interaction's id is remembered: an
+// interaction token lives 15 minutes, after which nothing can be answered
+// anyway (and the HTTP endpoint refuses timestamps older than 5 minutes);
+// 5 more allow for clocks that differ between processes.
+const ReplayWindow = 20 * time.Minute
 
 // Dispatcher handles interactions; *commands.Router is one.
 type Dispatcher interface {
@@ -105,6 +125,12 @@ func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ti
 	}
 	if cfg.TickEvery == 0 {
 		cfg.TickEvery = 15 * time.Second
+	}
+	if cfg.Replays != nil {
+		tickers = append(tickers, Ticker{Name: "replay guard cleanup", Run: func(ctx context.Context) error {
+			_, err := cfg.Replays.ForgetSeen(ctx, time.Now().Add(-ReplayWindow))
+			return err
+		}})
 	}
 	work, cancel := context.WithCancel(context.Background())
 	b := &Bot{cfg: cfg, session: session, rest: newInteractionREST(session), router: router, tickers: tickers, log: log, ready: make(chan *discordgo.Ready, 1), work: work, cancelWork: cancel}
@@ -262,12 +288,14 @@ type outcome uint8
 const (
 	handled   outcome = iota // the router ran, or the member was told why not
 	malformed                // dropped: not an interaction that can be answered
+	replayed                 // dropped: this interaction was handled before
 )
 
 // dispatch is the one path every interaction takes, from the gateway or the
 // HTTP endpoint (which gives r an inline sink for its first callback): a
 // panic guard, checks of the payload, in-flight tracking, refusal during
-// shutdown, the automatic deferral and the handler timeout.
+// shutdown, the replay guard, the automatic deferral and the handler
+// timeout.
 func (b *Bot) dispatch(r *responder) (out outcome) {
 	// First of all: nothing in this goroutine may take the process down.
 	// The router recovers handler panics itself.
@@ -296,12 +324,30 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 		return handled
 	}
 	defer b.inflight.Done()
+	// Started before the replay check, so a slow store cannot make the
+	// interaction miss its deadline.
 	timer := time.AfterFunc(b.cfg.AutoDeferAfter, func() {
 		if err := r.autoDefer(ctx); err != nil {
 			b.log.Warn("auto-defer", "interaction", ix.ID, "err", err)
 		}
 	})
 	defer timer.Stop()
+	if b.cfg.Replays != nil {
+		first, err := b.cfg.Replays.FirstSeen(ctx, ix.ID, time.Now())
+		if err != nil {
+			// Fail closed: running an interaction twice (a second post, a
+			// daily re-enabled) is worse than asking the member to retry.
+			b.log.Error("replay guard: cannot record the interaction; refusing it", "interaction", ix.ID, "err", err)
+			if err := r.Reply(ctx, commands.Reply{Content: "⚠️ Sorry, I could not take that just now. Please try again in a moment.", Ephemeral: true}); err != nil {
+				b.log.Warn("refuse after the replay guard failed", "interaction", ix.ID, "err", err)
+			}
+			return handled
+		}
+		if !first {
+			b.log.Warn("dropped a replayed interaction: it was handled before", "interaction", ix.ID)
+			return replayed
+		}
+	}
 	b.router.Dispatch(ctx, ix, r)
 	return handled
 }

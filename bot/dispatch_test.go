@@ -2,12 +2,82 @@ package bot
 
 import (
 	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/commands"
 )
+
+// memGuard is a ReplayGuard in memory.
+type memGuard struct {
+	mu   sync.Mutex
+	seen map[string]time.Time
+	err  error
+}
+
+func (g *memGuard) FirstSeen(_ context.Context, id string, at time.Time) (bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.err != nil {
+		return false, g.err
+	}
+	if _, ok := g.seen[id]; ok {
+		return false, nil
+	}
+	g.seen[id] = at
+	return true, nil
+}
+
+func (g *memGuard) ForgetSeen(_ context.Context, before time.Time) (int64, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var n int64
+	for id, at := range g.seen {
+		if at.Before(before) {
+			delete(g.seen, id)
+			n++
+		}
+	}
+	return n, nil
+}
+
+func TestInteractionsEndpointReplays(t *testing.T) {
+	var runs atomic.Int32
+	e := newEndpoint(t, func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+		runs.Add(1)
+		_ = r.Reply(ctx, commands.Reply{Content: "once"})
+	})
+	guard := &memGuard{seen: map[string]time.Time{}}
+	e.bot.cfg.Replays = guard
+	if typ, data := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 4 || data["content"] != "once" {
+		t.Fatalf("first delivery answered type %d %v", typ, data)
+	}
+	for range 2 {
+		if rec := e.post(commandJSON, e.priv, time.Now()); rec.Code != http.StatusConflict {
+			t.Fatalf("replay answered %d %q, want 409", rec.Code, rec.Body)
+		}
+	}
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("the handler ran %d times, want once", n)
+	}
+	// Fail closed: a store that cannot record refuses, privately.
+	guard.err = errors.New("database is locked")
+	other := strings.Replace(commandJSON, `"id":"1"`, `"id":"5"`, 1)
+	typ, data := decode(t, e.post(other, e.priv, time.Now()))
+	if flags, _ := data["flags"].(float64); typ != 4 || flags != 64 || !strings.Contains(data["content"].(string), "try again") {
+		t.Fatalf("with the guard failing: type %d %v, want a private apology", typ, data)
+	}
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("the handler ran with the guard failing")
+	}
+}
 
 func TestUnanswerable(t *testing.T) {
 	user := &discordgo.Member{User: &discordgo.User{ID: "9"}}

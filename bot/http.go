@@ -127,9 +127,9 @@ func (h *interactionsHandler) verified(req *http.Request) bool {
 }
 
 // answerInline dispatches ix and writes its first callback as the HTTP
-// response. A malformed interaction is refused 400. Nothing by the
-// deadline: 202, which leaves the callback to the REST route (where a late
-// one then goes).
+// response. An interaction handled before is refused 409, a malformed one
+// 400. Nothing by the deadline: 202, which leaves the callback to the REST
+// route (where a late one then goes).
 func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discordgo.Interaction) {
 	sink := &inlineSink{ch: make(chan *discordgo.InteractionResponse, 1), written: make(chan struct{})}
 	// Also on the error paths: a responder waiting to edit must not hang.
@@ -171,7 +171,11 @@ func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discord
 	if resp == nil {
 		select {
 		case <-done:
-			if out == malformed {
+			switch out {
+			case replayed:
+				refuse(w, http.StatusConflict, "interaction already received")
+				return
+			case malformed:
 				refuse(w, http.StatusBadRequest, "invalid interaction")
 				return
 			}
