@@ -1,16 +1,21 @@
 package main
 
 // End-to-end tests of the bot under abuse and faults (issue 9): replayed
-// interactions, rate-limited first responses, timeouts that must not leak
-// tokens into logs, and malformed gateway payloads.
+// interactions, requests refused from their headers, rate-limited first
+// responses, timeouts that must not leak tokens into logs, and malformed
+// gateway payloads.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,6 +137,75 @@ func TestE2EReplayGateway(t *testing.T) {
 	if errs := fake.RESTErrors(); len(errs) > 0 {
 		t.Fatalf("the fake rejected requests: %+v", errs)
 	}
+}
+
+// rawProbe sends head (request line and headers, no body) on a new
+// connection and keeps the connection open, as a client trickling its body
+// would, and reads the answer, failing if it takes longer than within.
+func rawProbe(t *testing.T, addr, head string, within time.Duration) *http.Response {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := conn.Write([]byte(head)); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.SetReadDeadline(time.Now().Add(within)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer within %v: %v", within, err)
+	}
+	res.Body.Close()
+	return res
+}
+
+// TestE2EHTTPEndpointRefusesEarly (row 2): a request whose signature
+// headers are missing, malformed or stale, or whose body is announced too
+// large, is refused within a second without the body being read, and the
+// connection closed; signed interactions go on being answered.
+func TestE2EHTTPEndpointRefusesEarly(t *testing.T) {
+	app := startHTTPApp(t)
+	endpoint, _ := fake.HTTPEndpoint()
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := strconv.FormatInt(time.Now().Unix(), 10)
+	goodSig := strings.Repeat("ab", ed25519.SignatureSize) // well-formed, wrong
+	for _, tc := range []struct {
+		name    string
+		headers string
+		length  int
+		want    int
+	}{
+		{"ErrNoSignature", "X-Signature-Timestamp: " + now + "\r\n", 100000, 401},
+		{"ErrNoTimestamp", "X-Signature-Ed25519: " + goodSig + "\r\n", 100000, 401},
+		{"ErrSignatureNotHex", "X-Signature-Ed25519: " + strings.Repeat("zz", ed25519.SignatureSize) + "\r\nX-Signature-Timestamp: " + now + "\r\n", 100000, 401},
+		{"ErrSignatureShort", "X-Signature-Ed25519: " + goodSig[:126] + "\r\nX-Signature-Timestamp: " + now + "\r\n", 100000, 401},
+		{"ErrTimestampNotNumber", "X-Signature-Ed25519: " + goodSig + "\r\nX-Signature-Timestamp: soon\r\n", 100000, 401},
+		{"ErrTimestampStale", "X-Signature-Ed25519: " + goodSig + "\r\nX-Signature-Timestamp: " + strconv.FormatInt(time.Now().Add(-10*time.Minute).Unix(), 10) + "\r\n", 100000, 401},
+		{"ErrBodyTooLarge", "X-Signature-Ed25519: " + goodSig + "\r\nX-Signature-Timestamp: " + now + "\r\n", 10 << 20, 413},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			head := fmt.Sprintf("POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n", u.RequestURI(), u.Host, tc.length, tc.headers)
+			res := rawProbe(t, u.Host, head, time.Second)
+			if res.StatusCode != tc.want || !res.Close {
+				t.Fatalf("answered %d (Connection: close %v), want %d and the connection closed", res.StatusCode, res.Close, tc.want)
+			}
+		})
+	}
+	t.Run("ErrSignedButMalformed", func(t *testing.T) {
+		body := []byte(`{"id":"1300000000000000001","application_id":"` + fakediscord.DefaultAppID + `","type":2,"token":"x","version":1}`)
+		if status := signedPost(testContext(t), t, endpoint, httpKey(t), body); status != http.StatusBadRequest {
+			t.Fatalf("a signed interaction without data or user answered %d, want 400", status)
+		}
+		waitLog(t, app, 1, "dropped a malformed interaction")
+	})
+	checkSidewinder21(t, slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
 }
 
 // TestE2ERateLimitedFirstResponse (row 8): first responses are never slept
