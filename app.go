@@ -212,6 +212,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	botCfg := shards
 	botCfg.GuildID = cfg.GuildID
 	botCfg.IdentifyInterval = opts.IdentifyInterval
+	botCfg.Replays = db
 	b, err := bot.New(botCfg, session, router, tickers, log.With("component", "bot"))
 	if err != nil {
 		return nil, err
@@ -225,6 +226,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		if err != nil {
 			return nil, fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
+		app.httpLn = bot.LimitListener(app.httpLn, bot.MaxConnections)
 		mux := http.NewServeMux()
 		mux.Handle("/interactions", handler)
 		app.httpSrv = &http.Server{
@@ -233,6 +235,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 			ReadTimeout:       10 * time.Second,
 			WriteTimeout:      10 * time.Second,
 			IdleTimeout:       2 * time.Minute,
+			MaxHeaderBytes:    bot.MaxHeaderBytes,
 			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		}
 	}

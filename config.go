@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/joho/godotenv"
+
+	"mazebot/bot"
 )
 
 // Config is the bot's configuration, read from the environment after
@@ -72,7 +74,7 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 			return nil, fmt.Errorf("LOG_LEVEL %q: use debug, info, warn or error", level)
 		}
 	}
-	opts := &slog.HandlerOptions{Level: lvl}
+	opts := &slog.HandlerOptions{Level: lvl, ReplaceAttr: redactTokens}
 	switch strings.ToLower(format) {
 	case "", "text":
 		return slog.New(slog.NewTextHandler(w, opts)), nil
@@ -80,6 +82,24 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("LOG_FORMAT %q: use text or json", format)
+}
+
+// redactTokens keeps interaction and webhook tokens out of every log line,
+// whichever error or text carries their URL.
+func redactTokens(_ []string, a slog.Attr) slog.Attr {
+	switch a.Value.Kind() {
+	case slog.KindString:
+		if s := a.Value.String(); bot.RedactTokens(s) != s {
+			a.Value = slog.StringValue(bot.RedactTokens(s))
+		}
+	case slog.KindAny:
+		if err, ok := a.Value.Any().(error); ok && err != nil {
+			if s := err.Error(); bot.RedactTokens(s) != s {
+				a.Value = slog.StringValue(bot.RedactTokens(s))
+			}
+		}
+	}
+	return a
 }
 
 const noTokenHelp = `mazebot: DISCORD_TOKEN is not set, so the bot cannot connect to Discord.

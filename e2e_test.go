@@ -47,7 +47,33 @@ type testApp struct {
 	*App
 	logs   *syncBuffer
 	dbPath string
+	cancel func() // asks Run to stop, as SIGTERM does, without waiting
 	stop   func() // disconnects and closes the store; idempotent
+}
+
+// e2eSecret is MAZEBOT_SECRET for the apps the tests start: a secret the
+// logs must never show.
+const e2eSecret = "e2e-play-secret-8d1f3a5c"
+
+// leakedSecrets lists which secrets appear in logs: the bot token, any
+// interaction token the fake issued, and the extra ones given.
+func leakedSecrets(logs string, extra ...string) []string {
+	var leaked []string
+	if strings.Contains(logs, strings.TrimPrefix(fakediscord.DefaultToken, "Bot ")) {
+		leaked = append(leaked, "the bot token")
+	}
+	for _, tok := range fake.InteractionTokens() {
+		if strings.Contains(logs, tok) {
+			leaked = append(leaked, "an interaction token")
+			break
+		}
+	}
+	for _, s := range extra {
+		if s != "" && strings.Contains(logs, s) {
+			leaked = append(leaked, fmt.Sprintf("a secret of %d characters", len(s)))
+		}
+	}
+	return leaked
 }
 
 // useClock makes the apps this test starts run on a clock set to start.
@@ -93,6 +119,9 @@ func launchAppWith(t testing.TB, cfg Config, extra ...commands.Command) *testApp
 // launchAppOptions is launchAppWith with the wiring's test options.
 func launchAppOptions(t testing.TB, cfg Config, opts Options) *testApp {
 	t.Helper()
+	if cfg.Secret == "" {
+		cfg.Secret = e2eSecret
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -119,8 +148,8 @@ func launchAppOptions(t testing.TB, cfg Config, opts Options) *testApp {
 			if err := app.Close(); err != nil {
 				t.Errorf("Close: %v", err)
 			}
-			if s := logs.String(); strings.Contains(s, "fake.discord.token") || (cfg.PublicKey != "" && strings.Contains(s, cfg.PublicKey)) {
-				t.Error("the bot token or the public key appeared in the logs")
+			if leaked := leakedSecrets(logs.String(), cfg.Secret, cfg.PublicKey); len(leaked) > 0 {
+				t.Errorf("secrets appeared in the logs: %v", leaked)
 			}
 			if t.Failed() {
 				t.Logf("bot logs:\n%s", logs.String())
@@ -143,7 +172,7 @@ func launchAppOptions(t testing.TB, cfg Config, opts Options) *testApp {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	return &testApp{App: app, logs: logs, dbPath: cfg.DBPath, stop: stop}
+	return &testApp{App: app, logs: logs, dbPath: cfg.DBPath, cancel: cancel, stop: stop}
 }
 
 func testContext(t testing.TB) context.Context {

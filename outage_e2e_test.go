@@ -13,9 +13,11 @@ import (
 )
 
 // TestE2EDatabaseLockedOut: while another process holds SQLite's write
-// lock, a command that must write gets the generic apology, privately and
-// well inside the 15 s a deferred reply has, and the bot stays up; the
-// failure is counted, and the command works once the lock is gone.
+// lock, a command gets an apology, privately and well inside the 15 s a
+// deferred reply has, and the bot stays up; the failure is counted, and
+// the command works once the lock is gone. The first write is the replay
+// guard's record of the interaction, which fails closed: no command runs
+// without it.
 // (A PostgreSQL that stops is the same path: store/guard bounds each call.)
 func TestE2EDatabaseLockedOut(t *testing.T) {
 	fake.Reset()
@@ -60,8 +62,8 @@ func TestE2EDatabaseLockedOut(t *testing.T) {
 		t.Fatalf("a public placeholder stays: %+v", orig)
 	}
 	_, metrics := fetch(t, "http://"+app.MetricsAddr()+"/metrics")
-	if n, _ := sample(metrics, `mazebot_store_errors_total{op="AddPost"}`); n != 1 {
-		t.Fatalf("mazebot_store_errors_total{op=\"AddPost\"} = %v, want 1", n)
+	if n, _ := sample(metrics, `mazebot_store_errors_total{op="FirstSeen"}`); n != 1 {
+		t.Fatalf("mazebot_store_errors_total{op=\"FirstSeen\"} = %v, want 1", n)
 	}
 	if code, _ := fetch(t, "http://"+app.MetricsAddr()+"/healthz"); code != http.StatusOK {
 		t.Fatalf("/healthz = %d during the outage", code)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -114,7 +116,8 @@ func mazebotBinary(t *testing.T) string {
 
 // startProcess runs the binary in dir (no .env there) with its database in
 // dir, and kills it at the end of the test if it is still running. env
-// adds to or overrides its environment ("NAME=value").
+// adds to or overrides its environment ("NAME=value"). Its output must
+// show no secret.
 func startProcess(t *testing.T, dir string, env ...string) *botProcess {
 	t.Helper()
 	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &syncBuffer{}, exited: make(chan struct{})}
@@ -124,6 +127,7 @@ func startProcess(t *testing.T, dir string, env ...string) *botProcess {
 		"DISCORD_API_BASE="+fake.URL(),
 		"DISCORD_GUILD_ID=",
 		"MAZEBOT_DB="+filepath.Join(dir, "mazebot.db"),
+		"MAZEBOT_SECRET="+e2eSecret,
 		"LOG_LEVEL=debug",
 	)
 	// exec keeps the last value of a name given twice.
@@ -136,6 +140,9 @@ func startProcess(t *testing.T, dir string, env ...string) *botProcess {
 	t.Cleanup(func() {
 		_ = p.cmd.Process.Kill() // fails harmlessly once it has exited
 		<-p.exited
+		if leaked := leakedSecrets(p.logs.String(), e2eSecret); len(leaked) > 0 {
+			t.Errorf("secrets in the bot's output: %v", leaked)
+		}
 		if t.Failed() {
 			t.Logf("bot output:\n%s", p.logs.String())
 		}
@@ -200,5 +207,76 @@ func TestProcessKillKeepsResults(t *testing.T) {
 	}
 	if _, err := db.LastPost(ctx, mazeMsg.ChannelID); err != nil {
 		t.Fatalf("the posted maze was lost: %v", err)
+	}
+}
+
+// endpointAddr waits for the process to log where its HTTP endpoint
+// listens, and returns that address.
+func endpointAddr(t *testing.T, p *botProcess) string {
+	t.Helper()
+	var addr string
+	waitFor(t, "the HTTP endpoint", func() bool {
+		for line := range strings.Lines(p.logs.String()) {
+			if _, rest, ok := strings.Cut(line, `msg="HTTP interactions endpoint listening" addr=`); ok {
+				addr, _, _ = strings.Cut(rest, " ")
+				return true
+			}
+		}
+		return false
+	})
+	return addr
+}
+
+// TestProcessReplayAfterKill (issue 9, row 1): an interaction answered over
+// the HTTP endpoint and sent again after the bot was killed with SIGKILL and
+// restarted on the same database is refused, and runs nothing: no second
+// edit of the reply, no second record of the post.
+func TestProcessReplayAfterKill(t *testing.T) {
+	fake.Reset()
+	dir := t.TempDir()
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "DISCORD_PUBLIC_KEY=" + hex.EncodeToString(pub)
+	first := startProcess(t, dir, "HTTP_ADDR=127.0.0.1:0", key)
+	addr := endpointAddr(t, first)
+	waitFor(t, "command sync", func() bool { _, _, puts := fake.Commands(); return puts > 0 })
+	fake.UseHTTPEndpoint("http://"+addr+"/interactions", priv)
+	t.Cleanup(func() { fake.UseHTTPEndpoint("", nil) })
+	ix := slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
+	id := mazeIDIn(t, final(t, ix).Content)
+	const edits = "PATCH /webhooks/{app}/{token}/messages/@original"
+	editsBefore := len(fake.Requests(edits))
+
+	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-first.exited
+	second := startProcess(t, dir, "HTTP_ADDR="+addr, key)
+	endpointAddr(t, second)
+
+	ctx := testContext(t)
+	status, body, err := fake.ReplayHTTP(ctx, ix, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != 409 {
+		t.Fatalf("the replay after a restart answered %d %q, want 409", status, body)
+	}
+	if got := len(fake.Requests(edits)); got != editsBefore {
+		t.Fatalf("the replay edited the reply again (%d edits, want %d)", got, editsBefore)
+	}
+	raw, err := sql.Open("sqlite", filepath.Join(dir, "mazebot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var posts int
+	if err := raw.QueryRowContext(ctx, `SELECT count(*) FROM posts WHERE maze_id = ?`, id.String()).Scan(&posts); err != nil {
+		t.Fatal(err)
+	}
+	if posts != 1 {
+		t.Fatalf("maze %s recorded %d times, want once", id, posts)
 	}
 }

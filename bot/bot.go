@@ -39,7 +39,27 @@ type Config struct {
 	// Zero means DefaultIdentifyInterval, Discord's rule; only a test
 	// against a fake Discord may shorten it.
 	IdentifyInterval time.Duration
+	// Replays remembers the interactions handled, so one sent again runs
+	// once; nil runs every delivery.
+	Replays ReplayGuard
 }
+
+// ReplayGuard remembers which interactions have been handled, where every
+// process sharing the database sees it. store/sqlite implements it.
+type ReplayGuard interface {
+	// FirstSeen records that the interaction id arrived at at and reports
+	// whether it is new: true for exactly one caller per id, in whichever
+	// process, until ForgetSeen removes it.
+	FirstSeen(ctx context.Context, interactionID string, at time.Time) (bool, error)
+	// ForgetSeen deletes the ids seen before before.
+	ForgetSeen(ctx context.Context, before time.Time) (int64, error)
+}
+
+// ReplayWindow is how long a handled interaction's id is remembered: an
+// interaction token lives 15 minutes, after which nothing can be answered
+// anyway (and the HTTP endpoint refuses timestamps older than 5 minutes);
+// 5 more allow for clocks that differ between processes.
+const ReplayWindow = 20 * time.Minute
 
 // Dispatcher handles interactions; *commands.Router is one.
 type Dispatcher interface {
@@ -95,6 +115,12 @@ func NewSession(token string) (*discordgo.Session, error) {
 	// Interactions reach a bot whatever its intents; ask for nothing more.
 	session.Identify.Intents = discordgo.IntentsGuilds
 	session.LogLevel = discordgo.LogWarning
+	// No blind retries: discordgo sleeps through a 429 whatever the
+	// caller's deadline, and resends any request answered 502, which
+	// Discord may have carried out (a POST then posts twice). Callers that
+	// can afford to retry say so (the command sync) or retry themselves.
+	session.ShouldRetryOnRateLimit = false
+	session.MaxRestRetries = 0
 	return session, nil
 }
 
@@ -124,8 +150,14 @@ func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ti
 			return nil, err
 		}
 	}
+	if cfg.Replays != nil {
+		tickers = append(tickers, Ticker{Name: "replay guard cleanup", Run: func(ctx context.Context) error {
+			_, err := cfg.Replays.ForgetSeen(ctx, time.Now().Add(-ReplayWindow))
+			return err
+		}})
+	}
 	work, cancel := context.WithCancel(context.Background())
-	b := &Bot{cfg: cfg, session: session, rest: session, router: router, tickers: tickers, log: log, sleep: sleepCtx, work: work, cancelWork: cancel}
+	b := &Bot{cfg: cfg, session: session, rest: newInteractionREST(session), router: router, tickers: tickers, log: log, sleep: sleepCtx, work: work, cancelWork: cancel}
 	return b, nil
 }
 
@@ -209,7 +241,10 @@ func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {
 		appID = ready.Application.ID
 	}
 	defs := b.router.Definitions()
-	synced, err := b.session.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, defs, discordgo.WithContext(ctx))
+	// An overwrite is idempotent and nothing waits on it: discordgo may
+	// retry it through rate limits and 502s.
+	synced, err := b.session.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, defs, discordgo.WithContext(ctx),
+		discordgo.WithRetryOnRatelimit(true), discordgo.WithRestRetries(3))
 	if err != nil {
 		return fmt.Errorf("sync %d commands: %w", len(defs), err)
 	}
@@ -226,6 +261,7 @@ func (b *Bot) close() {
 	b.mu.Lock()
 	b.stopping = true
 	b.mu.Unlock()
+	b.log.Info("stopping: no new interactions; waiting for the replies in flight")
 	drained := make(chan struct{})
 	go func() { b.inflight.Wait(); close(drained) }()
 	select {
@@ -256,15 +292,46 @@ func (b *Bot) begin() bool {
 }
 
 func (b *Bot) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionCreate) {
-	b.dispatch(&responder{api: b.rest, ix: ev.Interaction})
+	// "d": null decodes to a nil *Interaction inside a non-nil event.
+	var ix *discordgo.Interaction
+	if ev != nil {
+		ix = ev.Interaction
+	}
+	b.dispatch(newResponder(b.rest, ix, nil, b.log))
 }
 
+// outcome is what dispatch did with an interaction; the HTTP endpoint
+// answers by it.
+type outcome uint8
+
+const (
+	handled   outcome = iota // the router ran, or the member was told why not
+	malformed                // dropped: not an interaction that can be answered
+	replayed                 // dropped: this interaction was handled before
+)
+
 // dispatch is the one path every interaction takes, from the gateway or the
-// HTTP endpoint (which gives r an inline sink for its first callback):
-// in-flight tracking, refusal during shutdown, a panic guard, the automatic
-// deferral and the handler timeout.
-func (b *Bot) dispatch(r *responder) {
+// HTTP endpoint (which gives r an inline sink for its first callback): a
+// panic guard, checks of the payload, in-flight tracking, refusal during
+// shutdown, the replay guard, the automatic deferral and the handler
+// timeout.
+func (b *Bot) dispatch(r *responder) (out outcome) {
+	// First of all: nothing in this goroutine may take the process down.
+	// The router recovers handler panics itself.
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("interaction panicked outside the router", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
 	ix := r.ix
+	if why := unanswerable(ix); why != "" {
+		id := ""
+		if ix != nil {
+			id = ix.ID
+		}
+		b.log.Warn("dropped a malformed interaction", "reason", why, "interaction", id)
+		return malformed
+	}
 	ctx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
 	defer cancel()
 	if !b.begin() {
@@ -273,21 +340,65 @@ func (b *Bot) dispatch(r *responder) {
 		if err != nil {
 			b.log.Warn("refuse during shutdown", "err", err)
 		}
-		return
+		return handled
 	}
 	defer b.inflight.Done()
-	// A last guard: the router recovers handler panics itself, but nothing
-	// in this goroutine may take the process down.
-	defer func() {
-		if p := recover(); p != nil {
-			b.log.Error("interaction panicked outside the router", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-		}
-	}()
+	// Started before the replay check, so a slow store cannot make the
+	// interaction miss its deadline.
 	timer := time.AfterFunc(b.cfg.AutoDeferAfter, func() {
 		if err := r.autoDefer(ctx); err != nil {
 			b.log.Warn("auto-defer", "interaction", ix.ID, "err", err)
 		}
 	})
 	defer timer.Stop()
+	if b.cfg.Replays != nil {
+		first, err := b.cfg.Replays.FirstSeen(ctx, ix.ID, time.Now())
+		if err != nil {
+			// Fail closed: running an interaction twice (a second post, a
+			// daily re-enabled) is worse than asking the member to retry.
+			b.log.Error("replay guard: cannot record the interaction; refusing it", "interaction", ix.ID, "err", err)
+			if err := r.Reply(ctx, commands.Reply{Content: "⚠️ Sorry, I could not take that just now. Please try again in a moment.", Ephemeral: true}); err != nil {
+				b.log.Warn("refuse after the replay guard failed", "interaction", ix.ID, "err", err)
+			}
+			return handled
+		}
+		if !first {
+			b.log.Warn("dropped a replayed interaction: it was handled before", "interaction", ix.ID)
+			return replayed
+		}
+	}
 	b.router.Dispatch(ctx, ix, r)
+	return handled
+}
+
+// unanswerable says why ix cannot be handled, or "" when it can. discordgo
+// hands handlers whatever it could decode: nothing for "d": null, a blank
+// or half-filled interaction when a field has the wrong type.
+func unanswerable(ix *discordgo.Interaction) string {
+	if ix == nil {
+		return "no interaction"
+	}
+	if ix.ID == "" || ix.Token == "" || ix.AppID == "" {
+		return "no id, token or application id"
+	}
+	if (ix.Member == nil || ix.Member.User == nil) && ix.User == nil {
+		return "no user"
+	}
+	switch ix.Type {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		if d, ok := ix.Data.(discordgo.ApplicationCommandInteractionData); !ok || d.Name == "" {
+			return "no command data"
+		}
+	case discordgo.InteractionMessageComponent:
+		if d, ok := ix.Data.(discordgo.MessageComponentInteractionData); !ok || d.CustomID == "" {
+			return "no component data"
+		}
+	case discordgo.InteractionModalSubmit:
+		if d, ok := ix.Data.(discordgo.ModalSubmitInteractionData); !ok || d.CustomID == "" {
+			return "no modal data"
+		}
+	default:
+		return fmt.Sprintf("unknown type %d", int(ix.Type))
+	}
+	return ""
 }

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -21,9 +20,30 @@ import (
 )
 
 const (
-	// maxInteractionBody bounds what an unauthenticated client can make us
-	// read before the signature is checked; interactions are a few KiB.
-	maxInteractionBody = 1 << 20
+	// maxInteractionBody is the largest body read. Most interactions are a
+	// few KiB; the largest Discord can send mazebot is its message command
+	// on a big message, which carries that message whole: 4000 characters
+	// of content and 6000 of embeds (up to 12 bytes each when JSON escapes
+	// them), 10 attachments, and a user object per mention, about 200 KB in
+	// all. This leaves more than twice that.
+	maxInteractionBody = 512 << 10
+	// smallBody: a body up to this size is always read. Nearly every
+	// interaction is one (a command is 2 to 4 KiB, a click carries the
+	// message it is on: about 12 KiB for a full emoji maze), and hundreds
+	// of them at once hold only megabytes.
+	smallBody = 32 << 10
+	// bigBodyBudget bounds the bytes of larger bodies being read at once,
+	// before their signatures can be checked: 16 at the largest size. A
+	// request that does not fit is refused at once (503), not queued.
+	bigBodyBudget = 8 << 20
+	// MaxHeaderBytes bounds a request's headers (net/http allows 1 MiB).
+	// Discord's are well under 2 KiB.
+	MaxHeaderBytes = 16 << 10
+	// MaxConnections caps the endpoint's open connections (see
+	// LimitListener). An idle or refused one costs some 20 KiB (goroutine,
+	// buffers), so the cap holds that to about 20 MiB; Discord needs far
+	// fewer, as each interaction is one request answered within 3 s.
+	MaxConnections = 1024
 	// maxClockSkew: VerifyInteraction does not look at the timestamp, so a
 	// captured request could be replayed forever without this bound.
 	maxClockSkew = 5 * time.Minute
@@ -62,33 +82,41 @@ func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) (http.Handler, er
 	if len(publicKey) != ed25519.PublicKeySize {
 		return nil, errors.New("interactions endpoint: the public key must be 32 bytes")
 	}
-	return &interactionsHandler{b: b, key: publicKey, now: time.Now}, nil
+	return &interactionsHandler{b: b, key: publicKey, now: time.Now, budget: &readBudget{left: bigBodyBudget}}, nil
 }
 
 type interactionsHandler struct {
-	b   *Bot
-	key ed25519.PublicKey
-	now func() time.Time
+	b      *Bot
+	key    ed25519.PublicKey
+	now    func() time.Time
+	budget *readBudget
 }
 
+// ServeHTTP refuses what it can from the headers alone before reading a
+// byte of the body (a missing, malformed or stale signature, a body larger
+// than allowed), then reads the body within a memory budget, verifies the
+// signature, and dispatches.
 func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		http.Error(w, "use POST", http.StatusMethodNotAllowed)
+		refuse(w, http.StatusMethodNotAllowed, "use POST")
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, maxInteractionBody))
-	if err != nil {
-		if _, tooBig := errors.AsType[*http.MaxBytesError](err); tooBig {
-			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
-			return
-		}
-		http.Error(w, "cannot read body", http.StatusBadRequest)
-		return
-	}
-	req.Body = io.NopCloser(bytes.NewReader(body))
-	if !h.verified(req) {
+	sig, ts, why := h.signatureHeaders(req)
+	if why != "" {
 		// Discord probes with bad signatures on purpose: routine, so debug.
+		h.b.log.Debug("interactions endpoint: refused from the headers", "reason", why, "remote", req.RemoteAddr)
+		refuse(w, http.StatusUnauthorized, "invalid request signature")
+		return
+	}
+	body, status := h.readBody(w, req)
+	if status != 0 {
+		h.b.log.Debug("interactions endpoint: refused the body", "status", status, "length", req.ContentLength, "remote", req.RemoteAddr)
+		refuse(w, status, http.StatusText(status))
+		return
+	}
+	msg := make([]byte, 0, len(ts)+len(body))
+	if !ed25519.Verify(h.key, append(append(msg, ts...), body...), sig) {
 		h.b.log.Debug("interactions endpoint: rejected an unverified request", "remote", req.RemoteAddr)
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
@@ -106,37 +134,120 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, req *http.Request
 	}
 	var ix discordgo.Interaction
 	if err := json.Unmarshal(body, &ix); err != nil {
+		h.b.log.Warn("dropped a malformed interaction", "reason", "undecodable", "err", err)
 		http.Error(w, "invalid interaction", http.StatusBadRequest)
 		return
 	}
 	h.b.answerInline(w, req, &ix)
 }
 
-// verified checks the timestamp's age, then the signature over
-// timestamp+body.
-func (h *interactionsHandler) verified(req *http.Request) bool {
-	ts, err := strconv.ParseInt(req.Header.Get("X-Signature-Timestamp"), 10, 64)
+// signatureHeaders reads X-Signature-Ed25519 (64 bytes in hex) and
+// X-Signature-Timestamp (Unix seconds within maxClockSkew of now), or says
+// what is wrong with them.
+func (h *interactionsHandler) signatureHeaders(req *http.Request) (sig []byte, ts, why string) {
+	hexSig, ts := req.Header.Get("X-Signature-Ed25519"), req.Header.Get("X-Signature-Timestamp")
+	if hexSig == "" || ts == "" {
+		return nil, "", "no signature or timestamp"
+	}
+	if len(hexSig) != 2*ed25519.SignatureSize {
+		return nil, "", "signature of the wrong length"
+	}
+	sig, err := hex.DecodeString(hexSig)
 	if err != nil {
+		return nil, "", "signature not hex"
+	}
+	secs, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return nil, "", "timestamp not a number"
+	}
+	// VerifyInteraction does not look at the timestamp, so a captured
+	// request could be replayed forever without this bound.
+	if age := h.now().Sub(time.Unix(secs, 0)); age > maxClockSkew || age < -maxClockSkew {
+		return nil, "", "timestamp out of the window"
+	}
+	return sig, ts, ""
+}
+
+// readBody reads a body whose signature headers looked right, or returns
+// the status to refuse it with: 413 when it says it is too large (nothing
+// is read), 503 when larger bodies already being read hold the budget, 400
+// when it does not arrive whole.
+func (h *interactionsHandler) readBody(w http.ResponseWriter, req *http.Request) ([]byte, int) {
+	n := req.ContentLength
+	if n > maxInteractionBody {
+		return nil, http.StatusRequestEntityTooLarge
+	}
+	reserve := n
+	if n < 0 {
+		reserve = maxInteractionBody // chunked: the length is unknown
+	}
+	if reserve > smallBody {
+		if !h.budget.take(reserve) {
+			return nil, http.StatusServiceUnavailable
+		}
+		defer h.budget.give(reserve)
+	}
+	if n < 0 {
+		body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, maxInteractionBody))
+		if err != nil {
+			if _, tooBig := errors.AsType[*http.MaxBytesError](err); tooBig {
+				return nil, http.StatusRequestEntityTooLarge
+			}
+			return nil, http.StatusBadRequest
+		}
+		return body, 0
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(req.Body, body); err != nil {
+		return nil, http.StatusBadRequest
+	}
+	return body, 0
+}
+
+// refuse answers status without reading the body and closes the
+// connection: with the connection kept, net/http would first read and
+// discard up to 256 KiB of the unread body, at the client's pace.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, status)
+}
+
+// readBudget is the bytes that larger bodies being read may hold at once.
+type readBudget struct {
+	mu   sync.Mutex
+	left int64
+}
+
+func (b *readBudget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n > b.left {
 		return false
 	}
-	if age := h.now().Sub(time.Unix(ts, 0)); age > maxClockSkew || age < -maxClockSkew {
-		return false
-	}
-	return discordgo.VerifyInteraction(req, h.key)
+	b.left -= n
+	return true
+}
+
+func (b *readBudget) give(n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.left += n
 }
 
 // answerInline dispatches ix and writes its first callback as the HTTP
-// response. Nothing by the deadline: 202, which leaves the callback to the
-// REST route (where a late one then goes).
+// response. An interaction handled before is refused 409, a malformed one
+// 400. Nothing by the deadline: 202, which leaves the callback to the REST
+// route (where a late one then goes).
 func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discordgo.Interaction) {
 	sink := &inlineSink{ch: make(chan *discordgo.InteractionResponse, 1), written: make(chan struct{})}
 	// Also on the error paths: a responder waiting to edit must not hang.
 	defer close(sink.written)
-	r := &responder{api: b.rest, ix: ix, inline: sink}
+	r := newResponder(b.rest, ix, sink, b.log)
 	done := make(chan struct{})
+	var out outcome // written before done closes
 	go func() {
 		defer close(done)
-		b.dispatch(r)
+		out = b.dispatch(r)
 	}()
 	backstop := time.NewTimer(inlineWait)
 	defer backstop.Stop()
@@ -164,6 +275,20 @@ func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discord
 	if resp == nil {
 		// Stop waiting; a callback offered meanwhile is still taken.
 		resp = sink.close()
+	}
+	if resp == nil {
+		select {
+		case <-done:
+			switch out {
+			case replayed:
+				refuse(w, http.StatusConflict, "interaction already received")
+				return
+			case malformed:
+				refuse(w, http.StatusBadRequest, "invalid interaction")
+				return
+			}
+		default:
+		}
 	}
 	if req.Context().Err() != nil {
 		b.log.Warn("interactions endpoint: the request ended before the response", "interaction", ix.ID)
@@ -291,7 +416,6 @@ func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.Interactio
 }
 
 func notAcknowledgedYet(err error) bool {
-	re, ok := errors.AsType[*discordgo.RESTError](err)
-	return ok && re.Message != nil &&
-		(re.Message.Code == discordgo.ErrCodeUnknownWebhook || re.Message.Code == discordgo.ErrCodeUnknownMessage)
+	code := apiCode(err)
+	return code == discordgo.ErrCodeUnknownWebhook || code == discordgo.ErrCodeUnknownMessage
 }

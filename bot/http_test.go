@@ -34,7 +34,7 @@ type editREST struct {
 	failEdits int // the first n edits fail as Discord does before it has the deferral
 }
 
-func (f *editREST) InteractionResponseEdit(ix *discordgo.Interaction, edit *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error) {
+func (f *editREST) EditOriginal(ctx context.Context, ix *discordgo.Interaction, edit *discordgo.WebhookEdit) (*discordgo.Message, error) {
 	for _, file := range edit.Files {
 		data, _ := io.ReadAll(file.Reader)
 		f.record("edit file %s=%s", file.Name, data)
@@ -45,9 +45,9 @@ func (f *editREST) InteractionResponseEdit(ix *discordgo.Interaction, edit *disc
 	f.mu.Unlock()
 	if fail {
 		f.record("edit rejected")
-		return nil, &discordgo.RESTError{Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownWebhook, Message: "Unknown Webhook"}}
+		return nil, &restError{route: routeEdit, status: http.StatusNotFound, code: discordgo.ErrCodeUnknownWebhook, msg: "Unknown Webhook"}
 	}
-	return f.fakeREST.InteractionResponseEdit(ix, edit, opts...)
+	return f.fakeREST.EditOriginal(ctx, ix, edit)
 }
 
 type endpoint struct {
@@ -108,8 +108,8 @@ func (e *endpoint) calls() string {
 
 const (
 	pingJSON    = `{"id":"1","application_id":"2","type":1,"token":"t","version":1}`
-	commandJSON = `{"id":"1","application_id":"2","type":2,"token":"t","version":1,"data":{"id":"3","name":"maze","type":1}}`
-	buttonJSON  = `{"id":"1","application_id":"2","type":3,"token":"t","version":1,"data":{"custom_id":"solve:x","component_type":2}}`
+	commandJSON = `{"id":"1","application_id":"2","type":2,"token":"t","version":1,"member":{"user":{"id":"9"}},"data":{"id":"3","name":"maze","type":1}}`
+	buttonJSON  = `{"id":"1","application_id":"2","type":3,"token":"t","version":1,"member":{"user":{"id":"9"}},"data":{"custom_id":"solve:x","component_type":2}}`
 )
 
 func replyWith(reply commands.Reply) stubRouter {

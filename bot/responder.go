@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -15,13 +17,21 @@ import (
 // errAlreadyReplied tells the caller to use a followup instead.
 var errAlreadyReplied = errors.New("interaction already answered")
 
-// restAPI is the part of *discordgo.Session the responder uses.
+// restAPI answers interactions over REST: *interactionREST; tests
+// substitute a recorder.
 type restAPI interface {
-	InteractionRespond(ix *discordgo.Interaction, resp *discordgo.InteractionResponse, options ...discordgo.RequestOption) error
-	InteractionResponseEdit(ix *discordgo.Interaction, edit *discordgo.WebhookEdit, options ...discordgo.RequestOption) (*discordgo.Message, error)
-	InteractionResponseDelete(ix *discordgo.Interaction, options ...discordgo.RequestOption) error
-	FollowupMessageCreate(ix *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	// Respond sends the first response. It returns an error wrapping
+	// errPastDeadline when Discord rate-limits it beyond ctx's deadline.
+	Respond(ctx context.Context, ix *discordgo.Interaction, resp *discordgo.InteractionResponse) error
+	EditOriginal(ctx context.Context, ix *discordgo.Interaction, edit *discordgo.WebhookEdit) (*discordgo.Message, error)
+	DeleteOriginal(ctx context.Context, ix *discordgo.Interaction) error
+	Followup(ctx context.Context, ix *discordgo.Interaction, params *discordgo.WebhookParams) (*discordgo.Message, error)
 }
+
+// firstResponseWindow is how long after an interaction arrives its first
+// response may still go out: Discord's 3 s, less a margin for the time it
+// took to reach us.
+const firstResponseWindow = 2900 * time.Millisecond
 
 type replyState uint8
 
@@ -42,10 +52,21 @@ type responder struct {
 	// inline, when set, takes the first callback for the HTTP request that
 	// delivered the interaction; everything later goes over REST.
 	inline *inlineSink
+	// deadline is when Discord stops taking a first response.
+	deadline time.Time
+	log      *slog.Logger
 
 	mu                sync.Mutex
 	state             replyState
 	deferredEphemeral bool
+	// lost is why the first response can no longer be sent: later tries
+	// fail at once instead of asking Discord again.
+	lost error
+}
+
+// newResponder answers ix, which arrived just now.
+func newResponder(api restAPI, ix *discordgo.Interaction, inline *inlineSink, log *slog.Logger) *responder {
+	return &responder{api: api, ix: ix, inline: inline, deadline: time.Now().Add(firstResponseWindow), log: log}
 }
 
 var _ commands.Responder = (*responder)(nil)
@@ -99,7 +120,7 @@ func (r *responder) Reply(ctx context.Context, reply commands.Reply) error {
 		}
 		// Visibility is fixed when deferring: replace the placeholder by a
 		// followup with the wanted visibility.
-		if err := r.api.InteractionResponseDelete(r.ix, discordgo.WithContext(ctx)); err != nil {
+		if err := r.api.DeleteOriginal(ctx, r.ix); err != nil {
 			return fmt.Errorf("delete placeholder: %w", err)
 		}
 		r.state = answered
@@ -159,12 +180,28 @@ func (r *responder) respond(ctx context.Context, kind discordgo.InteractionRespo
 }
 
 // callback sends the first response: into the waiting HTTP response when
-// there is one, else to the REST callback route.
+// there is one, else to the REST callback route, never past the deadline.
+// Once it cannot succeed in time, it says so without asking Discord again.
 func (r *responder) callback(ctx context.Context, resp *discordgo.InteractionResponse) error {
 	if r.inline.offer(resp) {
 		return nil
 	}
-	return r.api.InteractionRespond(r.ix, resp, discordgo.WithContext(ctx))
+	if r.lost != nil {
+		return r.lost
+	}
+	if !r.deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, r.deadline)
+		defer cancel()
+	}
+	err := r.api.Respond(ctx, r.ix, resp)
+	if err != nil && (errors.Is(err, errPastDeadline) || !r.deadline.IsZero() && !time.Now().Before(r.deadline)) {
+		r.lost = fmt.Errorf("first response lost: %w", err)
+		if r.log != nil {
+			r.log.Warn("interaction: the first response cannot be sent before the deadline; giving up", "interaction", r.ix.ID, "err", err)
+		}
+	}
+	return err
 }
 
 func (r *responder) editOriginal(ctx context.Context, reply commands.Reply) error {
@@ -180,7 +217,7 @@ func (r *responder) editOriginal(ctx context.Context, reply commands.Reply) erro
 		Files:       discordFiles(reply.Files),
 		Attachments: &[]*discordgo.MessageAttachment{},
 	}
-	if _, err := r.api.InteractionResponseEdit(r.ix, edit, discordgo.WithContext(ctx)); err != nil {
+	if _, err := r.api.EditOriginal(ctx, r.ix, edit); err != nil {
 		return fmt.Errorf("edit original: %w", err)
 	}
 	r.state = answered
@@ -197,7 +234,7 @@ func (r *responder) followup(ctx context.Context, reply commands.Reply) error {
 	if reply.Ephemeral {
 		params.Flags = discordgo.MessageFlagsEphemeral
 	}
-	if _, err := r.api.FollowupMessageCreate(r.ix, true, params, discordgo.WithContext(ctx)); err != nil {
+	if _, err := r.api.Followup(ctx, r.ix, params); err != nil {
 		return fmt.Errorf("followup: %w", err)
 	}
 	return nil

@@ -25,7 +25,7 @@ func (f *fakeREST) record(format string, args ...any) {
 	f.calls = append(f.calls, fmt.Sprintf(format, args...))
 }
 
-func (f *fakeREST) InteractionRespond(_ *discordgo.Interaction, resp *discordgo.InteractionResponse, _ ...discordgo.RequestOption) error {
+func (f *fakeREST) Respond(_ context.Context, _ *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
 	flags, files := 0, ""
 	if resp.Data != nil {
 		flags = int(resp.Data.Flags)
@@ -38,17 +38,17 @@ func (f *fakeREST) InteractionRespond(_ *discordgo.Interaction, resp *discordgo.
 	return nil
 }
 
-func (f *fakeREST) InteractionResponseEdit(_ *discordgo.Interaction, edit *discordgo.WebhookEdit, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+func (f *fakeREST) EditOriginal(_ context.Context, _ *discordgo.Interaction, edit *discordgo.WebhookEdit) (*discordgo.Message, error) {
 	f.record("edit content=%q attachments-cleared=%v", *edit.Content, edit.Attachments != nil && len(*edit.Attachments) == 0)
 	return &discordgo.Message{}, nil
 }
 
-func (f *fakeREST) InteractionResponseDelete(*discordgo.Interaction, ...discordgo.RequestOption) error {
+func (f *fakeREST) DeleteOriginal(context.Context, *discordgo.Interaction) error {
 	f.record("delete original")
 	return nil
 }
 
-func (f *fakeREST) FollowupMessageCreate(_ *discordgo.Interaction, _ bool, p *discordgo.WebhookParams, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+func (f *fakeREST) Followup(_ context.Context, _ *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
 	f.record("followup flags=%d content=%q", p.Flags, p.Content)
 	return &discordgo.Message{}, nil
 }

@@ -98,6 +98,10 @@ func (r *Router) Definitions() []*discordgo.ApplicationCommand {
 // a generic apology with the detail in the log), and a panic becomes an
 // apology with the stack in the log.
 func (r *Router) Dispatch(ctx context.Context, ix *discordgo.Interaction, respond Responder) {
+	if ix == nil {
+		r.log.Warn("no interaction to dispatch")
+		return
+	}
 	in := &Interaction{Interaction: ix, Respond: respond}
 	log := r.log.With("interaction", ix.ID, "type", ix.Type.String(), "user", in.UserID())
 	start := time.Now()

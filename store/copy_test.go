@@ -201,6 +201,11 @@ func seed(t *testing.T, dsn string) {
 			t.Fatalf("post %d: %v", i, err)
 		}
 	}
+	for i, id := range []string{"1500000000000000001", "1500000000000000002"} {
+		if first, err := db.FirstSeen(ctx, id, at(i)); err != nil || !first {
+			t.Fatalf("FirstSeen(%s)=%v, %v", id, first, err)
+		}
+	}
 	seoul, err := time.LoadLocation("Asia/Seoul")
 	ok(t, err)
 	ok(t, db.SaveDailySettings(ctx, contest.DailySettings{GuildID: "g1", ChannelID: "c1", PostAt: 9 * 60, Zone: seoul, Algorithm: mazecore.Sidewinder, Size: 31, Enabled: true, UpdatedAt: at(1)}))

@@ -2,7 +2,8 @@
 // copies one database into another. Each adapter, in a package of its own
 // named after what it wraps, implements the store interfaces that the
 // domain packages declare: play.Store, contest.DailyStore,
-// contest.EventStore and contest.Posts, and Secret.
+// contest.EventStore and contest.Posts, Secret, and the bot's
+// ReplayGuard, which remembers the interactions already handled.
 //
 //   - store/sqlite: embedded SQLite (modernc.org/sqlite, pure Go), the
 //     default that needs nothing.

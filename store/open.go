@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"mazebot/contest"
 	"mazebot/play"
@@ -22,6 +23,10 @@ type DB interface {
 	// Secret returns the value kept under key, storing generate's result
 	// the first time; processes racing to create it all get the same one.
 	Secret(ctx context.Context, key string, generate func() ([]byte, error)) ([]byte, error)
+	// FirstSeen and ForgetSeen keep the interactions handled: the bot's
+	// ReplayGuard.
+	FirstSeen(ctx context.Context, interactionID string, at time.Time) (bool, error)
+	ForgetSeen(ctx context.Context, before time.Time) (int64, error)
 	// Ping tells whether the database answers: for readiness checks.
 	Ping(ctx context.Context) error
 	Close() error

@@ -93,6 +93,11 @@
 // shaped byte by byte (no or malformed signature, a lying Content-Length);
 // HTTPEndpoint gives a test the URL and key to craft its own.
 //
+// # Secrets
+//
+// InteractionTokens lists every interaction token the fake issued, across
+// Reset, so a test can check that none reached a log.
+//
 // # Not modelled
 //
 // Rate limits other than injected 429s and the gateway's send limit (normal

@@ -512,6 +512,7 @@ func (s *Server) sendInteractionLocked(a actor, typ discordgo.InteractionType, d
 	s.channels[a.channelID] = channelInfo{guildID: a.guildID, dm: a.dm}
 	s.interactions[id] = ix
 	s.byToken[ix.Token] = ix
+	s.issued = append(s.issued, ix.Token)
 	ix.sentAt = time.Now()
 	ix.Dispatched = ix.sentAt
 	ix.deadline = s.deadline

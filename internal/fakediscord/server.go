@@ -107,6 +107,7 @@ type Server struct {
 	order        []string // message ids in creation order
 	interactions map[string]*Interaction
 	byToken      map[string]*Interaction
+	issued       []string                                   // every interaction token, kept across Reset
 	channels     map[string]channelInfo                     // what interactions told about channels
 	commands     map[string][]*discordgo.ApplicationCommand // by guild id, "" = global
 	cmdGuild     string

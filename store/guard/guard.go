@@ -188,5 +188,13 @@ func (g *guarded) Ping(ctx context.Context) error {
 	return do(g, ctx, "Ping", g.s.Ping)
 }
 
+func (g *guarded) FirstSeen(ctx context.Context, id string, at time.Time) (bool, error) {
+	return get(g, ctx, "FirstSeen", func(ctx context.Context) (bool, error) { return g.s.FirstSeen(ctx, id, at) })
+}
+
+func (g *guarded) ForgetSeen(ctx context.Context, before time.Time) (int64, error) {
+	return get(g, ctx, "ForgetSeen", func(ctx context.Context) (int64, error) { return g.s.ForgetSeen(ctx, before) })
+}
+
 // Close is not bounded: it waits for the calls in flight, each bounded.
 func (g *guarded) Close() error { return g.s.Close() }

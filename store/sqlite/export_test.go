@@ -18,4 +18,5 @@ const (
 	DailyTotalsSQL    = codec.DailyTotalsSQL
 	SolvedDatesSQL    = codec.SolvedDatesSQL
 	RunningEventsSQL  = runningEventsSQL
+	ForgetSeenSQL     = forgetSeenSQL
 )

@@ -334,6 +334,7 @@ func TestQueryPlans(t *testing.T) {
 		{"DailyTotals", sqlite.DailyTotalsSQL, []any{"daily:g1:2026-11-01", "daily:g1:2026-11-30"}, "SEARCH finishes USING INDEX finishes_context (context>? AND context<?)", false},
 		{"SolvedDates", sqlite.SolvedDatesSQL, []any{"daily:g1:0001-01-01", "daily:g1:2026-11-30", "u"}, "SEARCH finishes USING INDEX finishes_context (context>? AND context<?)", true},
 		{"RunningEvents", sqlite.RunningEventsSQL, nil, "SCAN events USING INDEX events_running_end", true},
+		{"ForgetSeen", sqlite.ForgetSeenSQL, []any{0}, "SEARCH seen_interactions USING INDEX seen_interactions_seen_at (seen_at<?)", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			plan := queryPlan(t, db, tt.query, tt.args...)

@@ -2,7 +2,8 @@
 // behavioural test suite, Run, that an adapter's own tests call with a way
 // to open a fresh database. It tests the adapter only through the domain's
 // interfaces (play.Store, contest.DailyStore, contest.EventStore,
-// contest.Posts and Secret), so store/sqlite and store/postgres are held
+// contest.Posts, Secret, and FirstSeen and ForgetSeen, which the bot
+// uses against replayed interactions), so store/sqlite and store/postgres are held
 // to the same rules: optimistic writes on a game's seq, claims that
 // happen exactly once however many processes race, rankings and streaks.
 //

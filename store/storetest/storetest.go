@@ -21,6 +21,14 @@ type Store interface {
 	// Secret returns the value kept under key, storing generate's result
 	// the first time; processes racing to create it all get the same one.
 	Secret(ctx context.Context, key string, generate func() ([]byte, error)) ([]byte, error)
+	// FirstSeen records that an interaction arrived at at and reports
+	// whether its id is new: true for exactly one caller per id, whichever
+	// process asks, until ForgetSeen removes it. An empty id is refused.
+	// (The bot's ReplayGuard.)
+	FirstSeen(ctx context.Context, interactionID string, at time.Time) (bool, error)
+	// ForgetSeen deletes the ids seen strictly before before and returns
+	// how many it deleted.
+	ForgetSeen(ctx context.Context, before time.Time) (int64, error)
 }
 
 // opener is Run's open: a fresh, empty database's store, and a function
@@ -47,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"Events", testEvents},
 		{"Posts", testPosts},
 		{"Secret", testSecret},
+		{"Seen", testSeen},
 	} {
 		t.Run(area.name, func(t *testing.T) { area.run(t, open) })
 	}

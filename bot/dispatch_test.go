@@ -1,0 +1,133 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands"
+)
+
+// memGuard is a ReplayGuard in memory.
+type memGuard struct {
+	mu   sync.Mutex
+	seen map[string]time.Time
+	err  error
+}
+
+func (g *memGuard) FirstSeen(_ context.Context, id string, at time.Time) (bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.err != nil {
+		return false, g.err
+	}
+	if _, ok := g.seen[id]; ok {
+		return false, nil
+	}
+	g.seen[id] = at
+	return true, nil
+}
+
+func (g *memGuard) ForgetSeen(_ context.Context, before time.Time) (int64, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var n int64
+	for id, at := range g.seen {
+		if at.Before(before) {
+			delete(g.seen, id)
+			n++
+		}
+	}
+	return n, nil
+}
+
+func TestInteractionsEndpointReplays(t *testing.T) {
+	var runs atomic.Int32
+	e := newEndpoint(t, func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+		runs.Add(1)
+		_ = r.Reply(ctx, commands.Reply{Content: "once"})
+	})
+	guard := &memGuard{seen: map[string]time.Time{}}
+	e.bot.cfg.Replays = guard
+	if typ, data := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 4 || data["content"] != "once" {
+		t.Fatalf("first delivery answered type %d %v", typ, data)
+	}
+	for range 2 {
+		if rec := e.post(commandJSON, e.priv, time.Now()); rec.Code != http.StatusConflict {
+			t.Fatalf("replay answered %d %q, want 409", rec.Code, rec.Body)
+		}
+	}
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("the handler ran %d times, want once", n)
+	}
+	// Fail closed: a store that cannot record refuses, privately.
+	guard.err = errors.New("database is locked")
+	other := strings.Replace(commandJSON, `"id":"1"`, `"id":"5"`, 1)
+	typ, data := decode(t, e.post(other, e.priv, time.Now()))
+	if flags, _ := data["flags"].(float64); typ != 4 || flags != 64 || !strings.Contains(data["content"].(string), "try again") {
+		t.Fatalf("with the guard failing: type %d %v, want a private apology", typ, data)
+	}
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("the handler ran with the guard failing")
+	}
+}
+
+func TestUnanswerable(t *testing.T) {
+	user := &discordgo.Member{User: &discordgo.User{ID: "9"}}
+	base := func() *discordgo.Interaction {
+		return &discordgo.Interaction{ID: "1", AppID: "2", Token: "t", Type: discordgo.InteractionApplicationCommand, Member: user,
+			Data: discordgo.ApplicationCommandInteractionData{Name: "maze"}}
+	}
+	for name, tc := range map[string]struct {
+		change func(ix *discordgo.Interaction) *discordgo.Interaction
+		want   string
+	}{
+		"OK":         {func(ix *discordgo.Interaction) *discordgo.Interaction { return ix }, ""},
+		"OKDM":       {func(ix *discordgo.Interaction) *discordgo.Interaction { ix.Member, ix.User = nil, user.User; return ix }, ""},
+		"ErrNil":     {func(*discordgo.Interaction) *discordgo.Interaction { return nil }, "no interaction"},
+		"ErrBlank":   {func(*discordgo.Interaction) *discordgo.Interaction { return &discordgo.Interaction{} }, "no id, token or application id"},
+		"ErrNoToken": {func(ix *discordgo.Interaction) *discordgo.Interaction { ix.Token = ""; return ix }, "no id, token or application id"},
+		"ErrNoUser":  {func(ix *discordgo.Interaction) *discordgo.Interaction { ix.Member = nil; return ix }, "no user"},
+		"ErrNoData":  {func(ix *discordgo.Interaction) *discordgo.Interaction { ix.Data = nil; return ix }, "no command data"},
+		"ErrEmptyCommand": {func(ix *discordgo.Interaction) *discordgo.Interaction {
+			ix.Data = discordgo.ApplicationCommandInteractionData{}
+			return ix
+		}, "no command data"},
+		"ErrWrongData": {func(ix *discordgo.Interaction) *discordgo.Interaction {
+			ix.Type = discordgo.InteractionMessageComponent
+			return ix
+		}, "no component data"},
+		"ErrPing": {func(ix *discordgo.Interaction) *discordgo.Interaction { ix.Type = discordgo.InteractionPing; return ix }, "unknown type 1"},
+		"ErrModalNoData": {func(ix *discordgo.Interaction) *discordgo.Interaction {
+			ix.Type = discordgo.InteractionModalSubmit
+			return ix
+		}, "no modal data"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := unanswerable(tc.change(base())); got != tc.want {
+				t.Fatalf("unanswerable=%q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A nil interaction during shutdown (INTERACTION_CREATE with "d": null)
+// is dropped, not answered with a panic.
+func TestDispatchNilWhileStopping(t *testing.T) {
+	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) { t.Error("dispatched") })
+	e.bot.stopping = true
+	if out := e.bot.dispatch(newResponder(e.rest, nil, nil, nil)); out != malformed {
+		t.Fatalf("outcome %d, want malformed", out)
+	}
+	e.bot.onInteraction(nil, &discordgo.InteractionCreate{})
+	if got := e.calls(); got != "" {
+		t.Fatalf("REST requests %q for a nil interaction", got)
+	}
+}

@@ -1,0 +1,139 @@
+package bot
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands"
+)
+
+// noRead is a body that fails the test if it is read.
+type noRead struct{ t *testing.T }
+
+func (b noRead) Read([]byte) (int, error) {
+	b.t.Error("the body was read")
+	return 0, io.EOF
+}
+
+func TestInteractionsEndpointRefusesBeforeReading(t *testing.T) {
+	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) { t.Error("dispatched") })
+	now := strconv.FormatInt(time.Now().Unix(), 10)
+	sig := strings.Repeat("ab", ed25519.SignatureSize)
+	for name, tc := range map[string]struct {
+		sig, ts string
+		length  int64
+		want    int
+	}{
+		"ErrNoSignature":        {"", now, 100000, 401},
+		"ErrNoTimestamp":        {sig, "", 100000, 401},
+		"ErrSignatureNotHex":    {strings.Repeat("zz", ed25519.SignatureSize), now, 100000, 401},
+		"ErrSignatureLong":      {sig + "ab", now, 100000, 401},
+		"ErrTimestampNotNumber": {sig, "1e9", 100000, 401},
+		"ErrTimestampStale":     {sig, strconv.FormatInt(time.Now().Add(-time.Hour).Unix(), 10), 100000, 401},
+		"ErrTooLarge":           {sig, now, maxInteractionBody + 1, 413},
+	} {
+		t.Run(name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodPost, "/interactions", io.NopCloser(noRead{t}))
+			req.ContentLength = tc.length
+			if tc.sig != "" {
+				req.Header.Set("X-Signature-Ed25519", tc.sig)
+			}
+			if tc.ts != "" {
+				req.Header.Set("X-Signature-Timestamp", tc.ts)
+			}
+			rec := httptest.NewRecorder()
+			e.h.ServeHTTP(rec, req)
+			if rec.Code != tc.want || rec.Header().Get("Connection") != "close" {
+				t.Fatalf("answered %d, Connection %q; want %d, close", rec.Code, rec.Header().Get("Connection"), tc.want)
+			}
+		})
+	}
+}
+
+// Larger bodies share a budget; small ones are read whatever it holds.
+func TestInteractionsEndpointReadBudget(t *testing.T) {
+	e := newEndpoint(t, replyWith(commands.Reply{Content: "ok"}))
+	h := e.h.(*interactionsHandler)
+	if !h.budget.take(bigBodyBudget) {
+		t.Fatal("the budget is not whole")
+	}
+	big := `{"pad":"` + strings.Repeat("x", smallBody) + `"}`
+	if rec := e.post(big, e.priv, time.Now()); rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Connection") != "close" {
+		t.Fatalf("a large body with the budget taken answered %d, want 503 and close", rec.Code)
+	}
+	if typ, _ := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 4 {
+		t.Fatalf("a small signed interaction answered type %d, want 4", typ)
+	}
+	h.budget.give(bigBodyBudget)
+	// A large body is read when it fits, and signed, it is answered.
+	var ix map[string]any
+	if err := json.Unmarshal([]byte(commandJSON), &ix); err != nil {
+		t.Fatal(err)
+	}
+	ix["pad"] = strings.Repeat("x", smallBody)
+	body, _ := json.Marshal(ix)
+	if typ, _ := decode(t, e.post(string(body), e.priv, time.Now())); typ != 4 {
+		t.Fatalf("a large signed interaction answered type %d, want 4", typ)
+	}
+	if h.budget.left != bigBodyBudget {
+		t.Fatalf("budget left %d after the reads, want all %d back", h.budget.left, bigBodyBudget)
+	}
+}
+
+func TestLimitListener(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := LimitListener(inner, 2)
+	defer l.Close()
+	accepted := make(chan net.Conn, 3)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				close(accepted)
+				return
+			}
+			accepted <- c
+		}
+	}()
+	for range 3 {
+		c, err := net.Dial("tcp", inner.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	first, second := <-accepted, <-accepted
+	select {
+	case <-accepted:
+		t.Fatal("a third connection was accepted while two were open")
+	case <-time.After(100 * time.Millisecond):
+	}
+	first.Close()
+	first.Close() // a second close frees nothing more
+	third := <-accepted
+	select {
+	case c := <-accepted:
+		t.Fatalf("accepted %v beyond the cap", c)
+	case <-time.After(50 * time.Millisecond):
+	}
+	second.Close()
+	third.Close()
+	l.Close()
+	if _, ok := <-accepted; ok {
+		t.Fatal("Accept went on after Close")
+	}
+}
