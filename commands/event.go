@@ -181,19 +181,17 @@ func eventChannel(in *Interaction, opts options) (string, error) {
 	return id, nil
 }
 
-var nameMarkup = strings.NewReplacer("@", "＠", "\n", " ", "\r", " ", "`", "'", "*", `\*`, "_", `\_`, "~", `\~`, "|", `\|`)
-
-// eventName trims and defaults the name, and defuses mentions and markup
-// so a name can't ping anyone or break the messages it appears in.
+// eventName trims and defaults the name, and makes it safe to post
+// (postableName).
 func eventName(text string) (string, error) {
-	name := strings.Join(strings.Fields(text), " ")
+	name := strings.Join(strings.Fields(stripControls(text)), " ")
 	if name == "" {
 		return defaultEventName, nil
 	}
 	if n := utf8.RuneCountInString(name); n > maxEventName {
 		return "", userErrorf("An event name is at most %d characters; yours has %d.", maxEventName, n)
 	}
-	return nameMarkup.Replace(name), nil
+	return postableName(name)
 }
 
 func (f *Events) start(ctx context.Context, in *Interaction, opts options) error {

@@ -91,7 +91,7 @@ func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	switch req.mode {
 	case renderAuto, renderEmoji, renderPNG, renderGIF:
 	default:
-		return req, userErrorf("Unknown render %q: use auto, emoji, png or gif.", sanitize(req.mode))
+		return req, userErrorf("Unknown render `%s`: use auto, emoji, png or gif.", sanitize(req.mode))
 	}
 	algo, err := opts.algorithm(defaultAlgorithm)
 	if err != nil {

@@ -76,7 +76,7 @@ func (o options) algorithm(fallback mazecore.Algorithm) (mazecore.Algorithm, err
 	}
 	algo, err := mazecore.ParseAlgorithm(name)
 	if err != nil {
-		return 0, userError(err, fmt.Sprintf("Unknown algorithm %q: choose one of %s.", sanitize(name), algorithmList()))
+		return 0, userError(err, fmt.Sprintf("Unknown algorithm `%s`: choose one of %s.", sanitize(name), algorithmList()))
 	}
 	return algo, nil
 }

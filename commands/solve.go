@@ -135,13 +135,3 @@ func (f *Mazes) sendSolution(ctx context.Context, in *Interaction, id mazecore.I
 	}
 	return answer(ctx, in, reply)
 }
-
-// sanitize keeps a member's text from breaking out of a code span or
-// pinging anyone when echoed back.
-func sanitize(s string) string {
-	s = strings.NewReplacer("`", "'", "@", "＠", "\n", " ").Replace(s)
-	if len([]rune(s)) > 40 {
-		s = string([]rune(s)[:40]) + "…"
-	}
-	return s
-}
