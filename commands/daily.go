@@ -109,7 +109,10 @@ func (f *Daily) setup(ctx context.Context, in *Interaction, opts options) error 
 	if err != nil {
 		return err
 	}
-	if s.ChannelID = opts.string("channel", ""); s.ChannelID == "" {
+	if s.ChannelID, err = guildChannel(in, opts, ""); err != nil {
+		return err
+	}
+	if s.ChannelID == "" {
 		return userErrorf("Pick the channel to post the daily in.")
 	}
 	var ok bool

@@ -429,12 +429,17 @@ func slash(tb testing.TB, name string, opts map[string]any) *discordgo.Interacti
 // given permissions (a decimal string, as Discord sends it).
 func subcommandIx(tb testing.TB, name, sub string, opts map[string]any, user, perms string) *discordgo.Interaction {
 	tb.Helper()
+	data := map[string]any{"id": "c-" + name, "name": name, "type": 1, "options": []map[string]any{
+		{"name": sub, "type": discordgo.ApplicationCommandOptionSubCommand, "options": optionList(opts)},
+	}}
+	// Discord resolves a channel option's channel (a partial channel).
+	if ch, ok := opts["channel"].(string); ok {
+		data["resolved"] = map[string]any{"channels": map[string]any{ch: map[string]any{"id": ch, "name": "c" + ch, "type": 0, "permissions": "0"}}}
+	}
 	return decodeInteraction(tb, map[string]any{
 		"type":   discordgo.InteractionApplicationCommand,
 		"member": map[string]any{"user": map[string]any{"id": user, "username": user}, "permissions": perms},
-		"data": map[string]any{"id": "c-" + name, "name": name, "type": 1, "options": []map[string]any{
-			{"name": sub, "type": discordgo.ApplicationCommandOptionSubCommand, "options": optionList(opts)},
-		}},
+		"data":   data,
 	})
 }
 

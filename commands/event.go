@@ -173,12 +173,7 @@ func eventChannel(in *Interaction, opts options) (string, error) {
 	if !canonicalNumber(id) {
 		return "", userErrorf("That is not a channel I can use: pick one from the list.")
 	}
-	if res := in.ApplicationCommandData().Resolved; res != nil {
-		if ch, ok := res.Channels[id]; ok && ch.GuildID != "" && ch.GuildID != in.GuildID {
-			return "", userErrorf("Pick a channel of this server.")
-		}
-	}
-	return id, nil
+	return guildChannel(in, opts, in.ChannelID)
 }
 
 // eventName trims and defaults the name, and makes it safe to post
@@ -231,6 +226,9 @@ func (f *Events) end(ctx context.Context, in *Interaction, opts options) error {
 		return err
 	}
 	e, err := f.events.RunningIn(ctx, channelID)
+	if err == nil && e.GuildID != in.GuildID {
+		err = contest.ErrNotFound // another server's: as if there were none
+	}
 	if errors.Is(err, contest.ErrNotFound) {
 		return userError(err, fmt.Sprintf("There is no running event in <#%s>. Start one with /event start.", channelID))
 	}

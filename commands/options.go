@@ -97,6 +97,26 @@ func algorithmOption(description string, required bool) *discordgo.ApplicationCo
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "algorithm", Description: description, Choices: choices, Required: required}
 }
 
+// guildChannel is the channel option, or fallback when it is absent,
+// refused unless it is a channel of the invoking server. Discord resolves
+// an option's channel (resolved.channels) only among those the member can
+// pick in the server the command is used in; a channel it did not resolve,
+// or resolved in another server, comes only from a forged interaction.
+func guildChannel(in *Interaction, opts options, fallback string) (string, error) {
+	id := opts.string("channel", "")
+	if id == "" {
+		return fallback, nil
+	}
+	var ch *discordgo.Channel
+	if res := in.ApplicationCommandData().Resolved; res != nil {
+		ch = res.Channels[id]
+	}
+	if ch == nil || (ch.GuildID != "" && ch.GuildID != in.GuildID) {
+		return "", userErrorf("That is not a channel of this server: pick one from the list.")
+	}
+	return id, nil
+}
+
 // channelOption picks a text or announcement channel.
 func channelOption(description string, required bool) *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{
