@@ -69,8 +69,9 @@ type poster struct {
 	next     int
 	messages map[string]*posted // by message ID
 	order    []string
-	fail     error  // what Post returns while set
-	onEdit   func() // if set, runs before each edit is recorded
+	nonces   map[string]string // channel|nonce → message ID, as Discord dedupes
+	fail     error             // what Post returns while set
+	onEdit   func()            // if set, runs before each edit is recorded
 }
 
 // posted is one channel message and its later versions.
@@ -81,19 +82,25 @@ type posted struct {
 	edits   []Reply // later versions, oldest first
 }
 
-func (p *poster) Post(_ context.Context, channelID string, r Reply) (string, error) {
+func (p *poster) Post(_ context.Context, channelID, nonce string, r Reply) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.fail != nil {
 		return "", p.fail
 	}
 	if p.messages == nil {
-		p.messages = map[string]*posted{}
+		p.messages, p.nonces = map[string]*posted{}, map[string]string{}
+	}
+	if id, ok := p.nonces[channelID+"|"+nonce]; ok && nonce != "" {
+		return id, nil
 	}
 	p.next++
 	id := fmt.Sprintf("msg%d", p.next)
 	p.messages[id] = &posted{channel: channelID, id: id, reply: r}
 	p.order = append(p.order, id)
+	if nonce != "" {
+		p.nonces[channelID+"|"+nonce] = id
+	}
 	return id, nil
 }
 

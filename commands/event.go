@@ -238,12 +238,18 @@ func (f *Events) end(ctx context.Context, in *Interaction, opts options) error {
 	if err := deferReply(ctx, in, true); err != nil {
 		return err
 	}
-	if err := f.events.End(ctx, e); errors.Is(err, contest.ErrConflict) {
+	content := fmt.Sprintf("🏁 **%s** ended. The final ranking and the solution are posted in <#%s>.", e.Name, channelID)
+	switch err := f.events.End(ctx, e); {
+	case errors.Is(err, contest.ErrConflict):
 		return userError(err, fmt.Sprintf("**%s** has just ended on its own; the results are in <#%s>.", e.Name, channelID))
-	} else if err != nil {
+	case errors.Is(err, contest.ErrPostsPending) && errors.Is(err, contest.ErrRefused):
+		// It ended: say so, and what is wrong with the channel.
+		content = fmt.Sprintf("🏁 **%s** ended, but I can't post in <#%s>: check that I can see it and send messages and files there. I'll try again for a while.", e.Name, channelID)
+	case errors.Is(err, contest.ErrPostsPending):
+		content = fmt.Sprintf("🏁 **%s** ended. Discord didn't take all of its closing posts yet; I'll post the final ranking and the solution in <#%s> within a minute.", e.Name, channelID)
+	case err != nil:
 		return err
 	}
-	content := fmt.Sprintf("🏁 **%s** ended. The final ranking and the solution are posted in <#%s>.", e.Name, channelID)
 	return answer(ctx, in, Reply{Content: content, Ephemeral: true})
 }
 

@@ -32,12 +32,6 @@ const (
 	// DailyMaxSize keeps the daily a quick game for everyone: Play on a
 	// 41×41 maze takes a few dozen clicks.
 	DailyMaxSize = 41
-	// DailyRetryAfter: a claim older than this whose post never completed
-	// (a crash, a Discord error) may be claimed again.
-	DailyRetryAfter = 5 * time.Minute
-	// DailyMaxAttempts bounds the tries of one day's post, so a channel
-	// the bot can't write to isn't tried every few seconds all day.
-	DailyMaxAttempts = 3
 )
 
 // dailyEpoch is the day of daily #1. Numbers count calendar days in the
@@ -134,7 +128,9 @@ type DailyPost struct {
 	State     PostState
 	// Attempts counts the claims. A claim is written only over the one
 	// before it, so of two processes claiming at once one wins.
-	Attempts  int
+	Attempts int
+	// Refused counts the attempts the channel refused (ErrRefused).
+	Refused   int
 	ClaimedAt time.Time // the last claim
 }
 
@@ -153,12 +149,14 @@ type DailyStore interface {
 	// ErrConflict: another process claimed first. The day keeps the maze
 	// of its first claim; the channel follows the latest.
 	ClaimDailyPost(ctx context.Context, p DailyPost) error
-	// SetDailyPosted records the message of a claimed day; ErrConflict
-	// when the day is not being posted.
+	// SetDailyPosted records the message of a claimed day, also one whose
+	// latest attempt failed (an earlier one may still land); ErrConflict
+	// when the day is posted already or was never claimed.
 	SetDailyPosted(ctx context.Context, guildID string, date Date, messageID string) error
-	// SetDailyFailed releases a claimed day whose post failed; ErrConflict
-	// when the day is not being posted.
-	SetDailyFailed(ctx context.Context, guildID string, date Date) error
+	// SetDailyFailed releases claim number attempt of a day whose post
+	// failed, counting it in Refused when refused; ErrConflict when that
+	// claim is not the day's latest or the day is not being posted.
+	SetDailyFailed(ctx context.Context, guildID string, date Date, attempt int, refused bool) error
 	// DayRuns returns each member's best run on a server's daily of a
 	// date, best first.
 	DayRuns(ctx context.Context, guildID string, date Date) ([]Run, error)
@@ -267,26 +265,27 @@ func (d *Dailies) Tick(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// post makes a server's due post: claim the day, post, record. Of the
-// processes ticking at once exactly one claim succeeds; a claim that
-// crashed or failed is taken over once it is DailyRetryAfter old.
+// post makes a server's due post by the protocol of retry.go: claim the
+// day, post with the day's nonce, record. Of the processes ticking at once
+// exactly one claim succeeds; a claim that failed, crashed or hangs is
+// taken over once its retry delay is over, and the nonce keeps a post that
+// did land from being made twice.
 func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) error {
 	date, due := s.Schedule().Due(now)
 	if !due {
 		return nil
 	}
-	claim := DailyPost{
-		GuildID: s.GuildID, Date: date, ChannelID: s.ChannelID, MazeID: MazeFor(s.GuildID, date, s.Algorithm, s.Size),
-		State: Posting, Attempts: 1, ClaimedAt: now,
-	}
+	claim := DailyPost{GuildID: s.GuildID, Date: date, ChannelID: s.ChannelID, State: Posting, Attempts: 1, ClaimedAt: now}
 	switch prev, err := d.store.DailyPost(ctx, s.GuildID, date); {
 	case err == nil:
-		if prev.State == Posted || now.Sub(prev.ClaimedAt) < DailyRetryAfter || prev.Attempts >= DailyMaxAttempts {
+		if prev.State == Posted || !mayRetry(prev.Attempts, prev.Refused, prev.ClaimedAt, now) {
 			return nil
 		}
 		// The day's maze was fixed by its first claim.
-		claim.MazeID, claim.Attempts = prev.MazeID, prev.Attempts+1
-	case !errors.Is(err, ErrNotFound):
+		claim.MazeID, claim.Attempts, claim.Refused = prev.MazeID, prev.Attempts+1, prev.Refused
+	case errors.Is(err, ErrNotFound):
+		claim.MazeID = MazeFor(s.GuildID, date, s.Algorithm, s.Size)
+	default:
 		return err
 	}
 	if err := d.store.ClaimDailyPost(ctx, claim); errors.Is(err, ErrConflict) {
@@ -295,13 +294,33 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 		return err
 	}
 	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zone, MazeID: claim.MazeID}
-	messageID, err := d.announce.PostDaily(ctx, day, s.ChannelID)
+	messageID, err := d.announce.PostDaily(ctx, day, s.ChannelID, nonce(dailyPostKey(s.GuildID, date)))
 	if messageID == "" {
-		return errors.Join(fmt.Errorf("post daily %s in %s: %w", date, s.ChannelID, err), d.store.SetDailyFailed(ctx, s.GuildID, date))
+		refused := errors.Is(err, ErrRefused)
+		err = fmt.Errorf("post daily %s in %s (attempt %d): %w", date, s.ChannelID, claim.Attempts, err)
+		ferr := d.store.SetDailyFailed(ctx, s.GuildID, date, claim.Attempts, refused)
+		if errors.Is(ferr, ErrConflict) {
+			ferr = nil // another process took the claim over, or posted the day
+		}
+		if refused {
+			claim.Refused++
+		}
+		if exhausted(claim.Attempts, claim.Refused) {
+			d.log.Error("daily post given up for the day", "guild", s.GuildID, "date", date.String(), "channel", s.ChannelID,
+				"attempts", claim.Attempts, "refused", claim.Refused)
+		}
+		return errors.Join(err, ferr)
 	}
-	d.log.Info("daily posted", "guild", s.GuildID, "date", date.String(), "channel", s.ChannelID, "maze", claim.MazeID.String())
-	return errors.Join(err, d.store.SetDailyPosted(ctx, s.GuildID, date, messageID))
+	d.log.Info("daily posted", "guild", s.GuildID, "date", date.String(), "channel", s.ChannelID, "maze", claim.MazeID.String(), "attempt", claim.Attempts)
+	perr := d.store.SetDailyPosted(ctx, s.GuildID, date, messageID)
+	if errors.Is(perr, ErrConflict) {
+		perr = nil // a process that took the claim over recorded it first
+	}
+	return errors.Join(err, perr)
 }
+
+// dailyPostKey names a server's daily post of a date (its nonce's key).
+func dailyPostKey(guildID string, date Date) string { return "daily|" + guildID + "|" + date.String() }
 
 // contestFor is the daily a new game on maze counts for, if the maze is
 // today's daily of the game's server.

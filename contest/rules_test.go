@@ -170,6 +170,26 @@ func TestMazeFor(t *testing.T) {
 	}
 }
 
+func TestNonce(t *testing.T) {
+	a, b := nonce("daily|g1|2026-11-30"), nonce("daily|g1|2026-12-01")
+	if len(a) > 25 || a == b || nonce("daily|g1|2026-11-30") != a {
+		t.Fatalf("nonces %q, %q: want at most 25 characters, stable, one per key", a, b)
+	}
+}
+
+func TestRetryDelay(t *testing.T) {
+	for _, tc := range []struct {
+		attempts, refused int
+		want              time.Duration
+	}{
+		{1, 0, RetryAfter}, {2, 0, 2 * RetryAfter}, {3, 0, 4 * RetryAfter}, {10, 0, RetryMax}, {1, 1, RefusedRetryAfter},
+	} {
+		if got := retryDelay(tc.attempts, tc.refused); got != tc.want {
+			t.Errorf("retryDelay(%d, %d)=%v, want %v", tc.attempts, tc.refused, got, tc.want)
+		}
+	}
+}
+
 func TestStreak(t *testing.T) {
 	for _, tc := range []struct {
 		dates []string

@@ -115,11 +115,12 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 	return expectOne(res, what)
 }
 
-// SetDailyPosted records the message of a claimed day.
+// SetDailyPosted records the message of a claimed day, also one whose
+// latest attempt failed: an earlier attempt's post may land late.
 func (db *DB) SetDailyPosted(ctx context.Context, guildID string, date contest.Date, messageID string) error {
 	what := fmt.Sprintf("mark daily post %s/%s posted", guildID, date)
 	res, err := db.db.ExecContext(ctx, `
-		UPDATE daily_posts SET status = 'posted', message_id = ? WHERE guild_id = ? AND date = ? AND status = 'posting'`,
+		UPDATE daily_posts SET status = 'posted', message_id = ? WHERE guild_id = ? AND date = ? AND status <> 'posted'`,
 		messageID, guildID, date.String())
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -127,13 +128,15 @@ func (db *DB) SetDailyPosted(ctx context.Context, guildID string, date contest.D
 	return expectOne(res, what)
 }
 
-// SetDailyFailed releases a claimed day whose post failed, so that a
-// later claim may try again.
-func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.Date) error {
-	what := fmt.Sprintf("mark daily post %s/%s failed", guildID, date)
+// SetDailyFailed releases claim number attempt of a day whose post
+// failed, so that a later claim may try again; refused counts the attempt
+// as one the channel refused. A claim taken over since changes nothing.
+func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.Date, attempt int, refused bool) error {
+	what := fmt.Sprintf("mark daily post %s/%s #%d failed", guildID, date, attempt)
 	res, err := db.db.ExecContext(ctx, `
-		UPDATE daily_posts SET status = 'failed' WHERE guild_id = ? AND date = ? AND status = 'posting'`,
-		guildID, date.String())
+		UPDATE daily_posts SET status = 'failed', refused = refused + ?
+		WHERE guild_id = ? AND date = ? AND status = 'posting' AND attempts = ?`,
+		refused, guildID, date.String(), attempt)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -149,9 +152,9 @@ func (db *DB) DailyPost(ctx context.Context, guildID string, date contest.Date) 
 		claimed          int64
 	)
 	err := db.db.QueryRowContext(ctx, `
-		SELECT guild_id, date, channel_id, maze_id, message_id, status, attempts, claimed_at
+		SELECT guild_id, date, channel_id, maze_id, message_id, status, attempts, refused, claimed_at
 		FROM daily_posts WHERE guild_id = ? AND date = ?`, guildID, date.String()).Scan(
-		&p.GuildID, &day, &p.ChannelID, &maze, &p.MessageID, &state, &p.Attempts, &claimed)
+		&p.GuildID, &day, &p.ChannelID, &maze, &p.MessageID, &state, &p.Attempts, &p.Refused, &claimed)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = contest.ErrNotFound
 	}

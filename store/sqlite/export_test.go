@@ -14,4 +14,5 @@ const (
 	DailyTotalsSQL    = dailyTotalsSQL
 	SolvedDatesSQL    = solvedDatesSQL
 	RunningEventsSQL  = runningEventsSQL
+	ClosingEventsSQL  = closingEventsSQL
 )

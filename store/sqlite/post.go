@@ -19,12 +19,21 @@ const lastPostSQL = `
 		LIMIT 1`
 
 // AddPost records that a maze was posted. A message holds one maze, so a
-// second post with the same MessageID is an error.
+// second post of another maze with the same MessageID is an error; the
+// same post again (a retried post that Discord answered with the message
+// it had made) is recorded once.
 func (db *DB) AddPost(ctx context.Context, p contest.Post) error {
 	_, err := db.db.ExecContext(ctx, `
 		INSERT INTO posts (maze_id, guild_id, channel_id, message_id, posted_at)
 		VALUES (?, ?, ?, ?, ?)`,
 		p.MazeID.String(), p.GuildID, p.ChannelID, p.MessageID, toMillis(p.PostedAt))
+	if isUnique(err) {
+		var maze, channel string
+		if db.db.QueryRowContext(ctx, `SELECT maze_id, channel_id FROM posts WHERE message_id = ?`, p.MessageID).Scan(&maze, &channel) == nil &&
+			maze == p.MazeID.String() && channel == p.ChannelID {
+			return nil
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("add post %s in channel %s: %w", p.MessageID, p.ChannelID, err)
 	}

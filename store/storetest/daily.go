@@ -151,7 +151,7 @@ func testDailyPosts(t *testing.T, open opener) {
 		want := second
 		want.MazeID = firstClaim.MazeID
 		wantDailyPost(t, s, want)
-		ok(t, s.SetDailyFailed(ctx, "g1", date(30)))
+		ok(t, s.SetDailyFailed(ctx, "g1", date(30), second.Attempts, false))
 		want.State = contest.Failed
 		wantDailyPost(t, s, want)
 		third := retry(second, "c3", at(20))
@@ -177,7 +177,7 @@ func testDailyPosts(t *testing.T, open opener) {
 		{"ErrConflictStale", claimed(firstClaim, second), second},
 		{"ErrConflictStaleFailed", func(t *testing.T, s Store) {
 			claimed(firstClaim, second)(t, s)
-			ok(t, s.SetDailyFailed(t.Context(), "g1", date(30)))
+			ok(t, s.SetDailyFailed(t.Context(), "g1", date(30), second.Attempts, false))
 		}, second},
 		// A posted day is never claimed again, however old.
 		{"ErrConflictPosted", func(t *testing.T, s Store) {
@@ -217,7 +217,7 @@ func testDailyPosts(t *testing.T, open opener) {
 		for attempt := 1; attempt <= 3; attempt++ {
 			if attempt == 3 {
 				for round := range rounds {
-					ok(t, h[0].SetDailyFailed(ctx, "g1", date(1+round)))
+					ok(t, h[0].SetDailyFailed(ctx, "g1", date(1+round), 2, false))
 				}
 			}
 			winners := raceOne(t, h, func(s Store, round, i int) error { return s.ClaimDailyPost(ctx, claim(round, attempt, i)) })
@@ -230,6 +230,67 @@ func testDailyPosts(t *testing.T, open opener) {
 				wantDailyPost(t, h[1], want)
 			}
 		}
+	})
+}
+
+// testDailyPostOutcomes: what failed and made attempts record.
+func testDailyPostOutcomes(t *testing.T, open opener) {
+	second := retry(firstClaim, "c2", at(10))
+	// Refused attempts are counted and kept through later claims.
+	t.Run("OKRefusedCounted", func(t *testing.T) {
+		s := fresh(t, open)
+		ctx := t.Context()
+		claimed(firstClaim)(t, s)
+		ok(t, s.SetDailyFailed(ctx, "g1", date(30), 1, true))
+		want := firstClaim
+		want.State, want.Refused = contest.Failed, 1
+		wantDailyPost(t, s, want)
+		ok(t, s.ClaimDailyPost(ctx, second))
+		want = second
+		want.MazeID, want.Refused = firstClaim.MazeID, 1
+		wantDailyPost(t, s, want)
+		ok(t, s.SetDailyFailed(ctx, "g1", date(30), 2, false))
+		want.State = contest.Failed
+		wantDailyPost(t, s, want)
+	})
+	// The failure of a claim that was taken over since changes nothing.
+	t.Run("ErrConflictFailTakenOver", func(t *testing.T) {
+		s := fresh(t, open)
+		claimed(firstClaim, second)(t, s)
+		wantConflict(t, "SetDailyFailed of claim 1 under claim 2", s.SetDailyFailed(t.Context(), "g1", date(30), 1, true))
+		want := second
+		want.MazeID = firstClaim.MazeID
+		wantDailyPost(t, s, want)
+	})
+	t.Run("ErrConflictFailNotClaimed", func(t *testing.T) {
+		wantConflict(t, "SetDailyFailed of a day never claimed", fresh(t, open).SetDailyFailed(t.Context(), "g1", date(30), 1, false))
+	})
+	// An attempt's post may land after the attempt was given up as
+	// failed: it is recorded.
+	t.Run("OKPostedAfterFailed", func(t *testing.T) {
+		s := fresh(t, open)
+		claimed(firstClaim)(t, s)
+		ok(t, s.SetDailyFailed(t.Context(), "g1", date(30), 1, false))
+		ok(t, s.SetDailyPosted(t.Context(), "g1", date(30), "late"))
+		want := firstClaim
+		want.State, want.MessageID = contest.Posted, "late"
+		wantDailyPost(t, s, want)
+	})
+	// A posted day keeps its message.
+	t.Run("ErrConflictPostedTwice", func(t *testing.T) {
+		s := fresh(t, open)
+		claimed(firstClaim)(t, s)
+		ok(t, s.SetDailyPosted(t.Context(), "g1", date(30), "msg1"))
+		wantConflict(t, "second SetDailyPosted", s.SetDailyPosted(t.Context(), "g1", date(30), "msg2"))
+		want := firstClaim
+		want.State, want.MessageID = contest.Posted, "msg1"
+		wantDailyPost(t, s, want)
+	})
+	t.Run("ErrConflictPostedNotClaimed", func(t *testing.T) {
+		s := fresh(t, open)
+		wantConflict(t, "SetDailyPosted of a day never claimed", s.SetDailyPosted(t.Context(), "g1", date(30), "msg1"))
+		_, err := s.DailyPost(t.Context(), "g1", date(30))
+		wantNotFound(t, "DailyPost after a refused record", err)
 	})
 }
 

@@ -47,6 +47,19 @@ func testPosts(t *testing.T, open opener) {
 			t.Fatalf("LastPost=%+v, want the first post of the message, %+v", got, first)
 		}
 	})
+	// The same post again (a retry that Discord answered with the message
+	// made before) is kept once.
+	t.Run("OKSamePostAgain", func(t *testing.T) {
+		s := fresh(t, open)
+		first := contest.Post{MazeID: maze(1), GuildID: "g1", ChannelID: "c", MessageID: "m1", PostedAt: at(0)}
+		addPosts(t, s, first, contest.Post{MazeID: maze(2), GuildID: "g1", ChannelID: "c", PostedAt: at(1)})
+		again := first
+		again.PostedAt = at(2)
+		addPosts(t, s, again)
+		if got := read(t, s.LastPost, "c"); got.MazeID != maze(2) {
+			t.Fatalf("LastPost=%+v, want the later post: the repeat added none", got)
+		}
+	})
 	// A reply whose message ID is unknown is recorded with "": those repeat.
 	t.Run("OKUnknownMessageIDs", func(t *testing.T) {
 		s := fresh(t, open)

@@ -42,9 +42,11 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"Results", testResults},
 		{"DailySettings", testDailySettings},
 		{"DailyPosts", testDailyPosts},
+		{"DailyPostOutcomes", testDailyPostOutcomes},
 		{"Rankings", testRankings},
 		{"Streaks", testStreaks},
 		{"Events", testEvents},
+		{"Closing", testClosing},
 		{"Posts", testPosts},
 		{"Secret", testSecret},
 	} {
