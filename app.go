@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -99,6 +101,10 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 			return nil, fmt.Errorf("play secret: %w", err)
 		}
 	}
+	dailyKey, err := dailyKey(ctx, cfg, db)
+	if err != nil {
+		return nil, err
+	}
 	session, err := bot.NewSession(cfg.Token)
 	if err != nil {
 		return nil, err
@@ -106,7 +112,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	contestLog := log.With("component", "contest")
 	announcer := commands.NewAnnouncer(bot.NewPoster(session), db, now)
 	contests := contest.Contests{
-		Dailies: contest.NewDailies(db, announcer, now, contestLog),
+		Dailies: contest.NewDailies(db, announcer, dailyKey, now, contestLog),
 		Events:  contest.NewEvents(db, announcer, now, contestLog),
 	}
 	games := play.NewService(db, now)
@@ -159,6 +165,27 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		}
 	}
 	return app, nil
+}
+
+// dailyKey is the key the dailies' mazes are derived under, so that nobody
+// can work out a future daily: derived from MAZEBOT_SECRET when it is set
+// (every process sharing the database has it), else generated once and
+// kept in the database, as the button key is.
+func dailyKey(ctx context.Context, cfg Config, db *sqlite.DB) ([]byte, error) {
+	if cfg.Secret != "" {
+		mac := hmac.New(sha256.New, []byte(cfg.Secret))
+		mac.Write([]byte("mazebot daily maze key"))
+		return mac.Sum(nil), nil
+	}
+	key, err := db.Secret(ctx, "daily-hmac", func() ([]byte, error) {
+		b := make([]byte, 32)
+		_, err := rand.Read(b)
+		return b, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("daily key: %w", err)
+	}
+	return key, nil
 }
 
 // HTTPAddr is the address the interactions endpoint listens on ("" without

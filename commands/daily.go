@@ -85,7 +85,7 @@ func dailyMessage(day contest.Daily) (Reply, error) {
 }
 
 func (f *Daily) today(ctx context.Context, in *Interaction) error {
-	day, err := f.dailies.Today(ctx, in.GuildID)
+	day, err := f.dailies.Show(ctx, in.GuildID)
 	if err != nil {
 		return err
 	}

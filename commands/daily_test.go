@@ -60,7 +60,7 @@ func utc(year int, month time.Month, day, hour, min int) time.Time {
 
 // dailyOf is the daily maze of g1 on a date with the default settings.
 func dailyOf(date contest.Date) mazecore.ID {
-	return contest.MazeFor("g1", date, mazecore.Backtracking, 21)
+	return contest.MazeFor(testDailyKey, "g1", date, mazecore.Backtracking, 21)
 }
 
 // opensAt is the "solutions open" stamp of a daily header; opensPattern

@@ -181,6 +181,10 @@ type envOptions struct {
 	extra  []Feature // test-only commands
 }
 
+// testDailyKey is the dailies' key in every env: processes sharing a
+// database share it.
+var testDailyKey = []byte("commands test daily key")
+
 // env is one bot process in a test: the features built as app.go's wire
 // builds them, on a real SQLite store, a settable clock and a recording
 // Poster.
@@ -233,7 +237,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 	log := slog.New(slog.DiscardHandler)
 	announcer := NewAnnouncer(e.poster, db, e.clock.Now)
 	e.contests = contest.Contests{
-		Dailies: contest.NewDailies(db, announcer, e.clock.Now, log),
+		Dailies: contest.NewDailies(db, announcer, testDailyKey, e.clock.Now, log),
 		Events:  contest.NewEvents(db, announcer, e.clock.Now, log),
 	}
 	e.games = play.NewService(db, e.clock.Now)

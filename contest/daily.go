@@ -2,6 +2,7 @@ package contest
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -77,11 +78,26 @@ func (d Daily) SolutionsOpen() time.Time { return d.Date.End(d.Zone) }
 func Number(date Date) int { return int(date.t.Sub(dailyEpoch.t)/(24*time.Hour)) + 1 }
 
 // MazeFor is the maze of a server's day: the configured algorithm and
-// size, and a seed from a hash of the server and the date, so it is the
-// same for everyone, on every machine, forever. 32 bits keep the ID short.
-func MazeFor(guildID string, date Date, algo mazecore.Algorithm, size int) mazecore.ID {
-	sum := sha256.Sum256([]byte("mazebot daily|" + guildID + "|" + date.String()))
+// size, and a seed from a keyed hash (HMAC-SHA256) of the server and the
+// date under key, a secret of the bot's, so it is the same for everyone and
+// in every process sharing the key, and nobody can work out a day's maze
+// (and so its solution) before it is shown. 32 bits keep the ID short.
+//
+// The first show or claim of a day fixes its maze in the store
+// (FixDailyMaze): a new key, or new settings, change only the days not
+// shown yet.
+func MazeFor(key []byte, guildID string, date Date, algo mazecore.Algorithm, size int) mazecore.ID {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("mazebot daily|" + guildID + "|" + date.String()))
+	sum := mac.Sum(nil)
 	return mazecore.ID{Algorithm: algo, Width: size, Height: size, Seed: uint64(binary.BigEndian.Uint32(sum[:4]))}
+}
+
+// DailyMaze is the maze fixed for a server's daily of a date.
+type DailyMaze struct {
+	GuildID string
+	Date    Date
+	MazeID  mazecore.ID
 }
 
 // Streak counts consecutive days solved, from dates (newest first, none
@@ -157,6 +173,14 @@ type DailyStore interface {
 	// failed, counting it in Refused when refused; ErrConflict when that
 	// claim is not the day's latest or the day is not being posted.
 	SetDailyFailed(ctx context.Context, guildID string, date Date, attempt int, refused bool) error
+	// DailyMaze returns the maze fixed for a server's date, or ErrNotFound.
+	DailyMaze(ctx context.Context, guildID string, date Date) (mazecore.ID, error)
+	// FixDailyMaze records m as its server's daily of its date unless one
+	// is recorded already, and returns the recorded maze: the first show
+	// or claim of a day fixes its maze.
+	FixDailyMaze(ctx context.Context, m DailyMaze) (mazecore.ID, error)
+	// DailiesOnMaze lists every server day whose fixed daily is maze.
+	DailiesOnMaze(ctx context.Context, maze mazecore.ID) ([]DailyMaze, error)
 	// DayRuns returns each member's best run on a server's daily of a
 	// date, best first.
 	DayRuns(ctx context.Context, guildID string, date Date) ([]Run, error)
@@ -166,21 +190,22 @@ type DailyStore interface {
 	// SolvedDates lists the dates, newest first and none after upTo, on
 	// which a member finished the server's daily.
 	SolvedDates(ctx context.Context, guildID, userID string, upTo Date) ([]Date, error)
-	// GuildsWithMaze lists up to limit servers in which a maze was posted.
-	GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error)
 }
 
 // Dailies runs the daily challenge.
 type Dailies struct {
 	store    DailyStore
 	announce Announcer
+	key      []byte // MazeFor's
 	now      func() time.Time
 	log      *slog.Logger
 }
 
-// NewDailies runs dailies kept in s and posted through a, on the clock now.
-func NewDailies(s DailyStore, a Announcer, now func() time.Time, log *slog.Logger) *Dailies {
-	return &Dailies{store: s, announce: a, now: now, log: log}
+// NewDailies runs dailies kept in s and posted through a, on the clock now,
+// their mazes derived under key (MazeFor): a secret, the same in every
+// process that shares s.
+func NewDailies(s DailyStore, a Announcer, key []byte, now func() time.Time, log *slog.Logger) *Dailies {
+	return &Dailies{store: s, announce: a, key: key, now: now, log: log}
 }
 
 // Settings returns a server's settings: the defaults (UTC, backtracking
@@ -198,21 +223,42 @@ func (d *Dailies) Today(ctx context.Context, guildID string) (Daily, error) {
 	return d.on(ctx, guildID, d.now())
 }
 
-// on is the daily of a server at t. Once the day's post is claimed its
-// maze is fixed, so a settings change later that day doesn't move the maze
-// under the members playing it.
+// Show is the daily running now in a server, about to be shown: its maze
+// is fixed from now on, and /solve finds it held anywhere.
+func (d *Dailies) Show(ctx context.Context, guildID string) (Daily, error) {
+	s, err := d.Settings(ctx, guildID)
+	if err != nil {
+		return Daily{}, err
+	}
+	day := Daily{GuildID: guildID, Date: DateOf(d.now(), s.Zone), Zone: s.Zone}
+	day.MazeID, err = d.fix(ctx, s, day.Date)
+	return day, err
+}
+
+// fix fixes the maze of a server's date: the one shown or claimed first,
+// else the settings' maze. Read first: most shows find it fixed.
+func (d *Dailies) fix(ctx context.Context, s DailySettings, date Date) (mazecore.ID, error) {
+	if fixed, err := d.store.DailyMaze(ctx, s.GuildID, date); !errors.Is(err, ErrNotFound) {
+		return fixed, err
+	}
+	return d.store.FixDailyMaze(ctx, DailyMaze{GuildID: s.GuildID, Date: date, MazeID: MazeFor(d.key, s.GuildID, date, s.Algorithm, s.Size)})
+}
+
+// on is the daily of a server at t. Once the day's maze is shown or its
+// post claimed, it is fixed, so a settings change later that day doesn't
+// move the maze under the members playing it.
 func (d *Dailies) on(ctx context.Context, guildID string, t time.Time) (Daily, error) {
 	s, err := d.Settings(ctx, guildID)
 	if err != nil {
 		return Daily{}, err
 	}
 	day := Daily{GuildID: guildID, Date: DateOf(t, s.Zone), Zone: s.Zone}
-	post, err := d.store.DailyPost(ctx, guildID, day.Date)
+	fixed, err := d.store.DailyMaze(ctx, guildID, day.Date)
 	switch {
 	case err == nil:
-		day.MazeID = post.MazeID
+		day.MazeID = fixed
 	case errors.Is(err, ErrNotFound):
-		day.MazeID = MazeFor(guildID, day.Date, s.Algorithm, s.Size)
+		day.MazeID = MazeFor(d.key, guildID, day.Date, s.Algorithm, s.Size)
 	default:
 		return Daily{}, err
 	}
@@ -284,7 +330,9 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 		// The day's maze was fixed by its first claim.
 		claim.MazeID, claim.Attempts, claim.Refused = prev.MazeID, prev.Attempts+1, prev.Refused
 	case errors.Is(err, ErrNotFound):
-		claim.MazeID = MazeFor(s.GuildID, date, s.Algorithm, s.Size)
+		if claim.MazeID, err = d.fix(ctx, s, date); err != nil {
+			return err
+		}
 	default:
 		return err
 	}
@@ -392,18 +440,13 @@ func (d *Dailies) award(ctx context.Context, guildID string, date Date, r play.R
 }
 
 // held is the daily that holds maze's solution, asked in guildID: the
-// asking server's daily, or a running daily of a server where the maze
-// was posted (copied from a post into a DM or another server).
+// asking server's daily, or the running daily of any server whose day's
+// maze it is. A day's maze is fixed (and so found by its ID) when it is
+// first shown or claimed; before that nobody knows its ID, which only
+// the keyed MazeFor makes.
 func (d *Dailies) held(ctx context.Context, maze mazecore.ID, guildID string, now time.Time) (*Daily, error) {
-	guilds, err := d.store.GuildsWithMaze(ctx, maze, dailyGuildsChecked)
-	if err != nil {
-		return nil, err
-	}
 	if guildID != "" {
-		guilds = append([]string{guildID}, guilds...)
-	}
-	for _, g := range guilds {
-		day, err := d.on(ctx, g, now)
+		day, err := d.on(ctx, guildID, now)
 		if err != nil {
 			return nil, err
 		}
@@ -411,9 +454,21 @@ func (d *Dailies) held(ctx context.Context, maze mazecore.ID, guildID string, no
 			return &day, nil
 		}
 	}
+	days, err := d.store.DailiesOnMaze(ctx, maze)
+	if err != nil {
+		return nil, err
+	}
+	for _, fixed := range days {
+		if fixed.GuildID == guildID {
+			continue // seen above
+		}
+		day, err := d.on(ctx, fixed.GuildID, now)
+		if err != nil {
+			return nil, err
+		}
+		if day.Date == fixed.Date && day.MazeID == maze {
+			return &day, nil
+		}
+	}
 	return nil, nil
 }
-
-// dailyGuildsChecked bounds the servers checked for a maze ID that was
-// posted in many: a daily's ID is shown in its own server.
-const dailyGuildsChecked = 5

@@ -19,15 +19,15 @@ type memStore struct {
 	mu       sync.Mutex
 	settings map[string]DailySettings
 	posts    map[string]DailyPost // by guild|date
+	mazes    map[string]DailyMaze // by guild|date
 	runs     map[Key][]Run        // every finish, by contest
-	shown    map[mazecore.ID][]string
 	events   map[int64]Event
 	nextID   int64
 }
 
 func newMemStore() *memStore {
-	return &memStore{settings: map[string]DailySettings{}, posts: map[string]DailyPost{}, runs: map[Key][]Run{},
-		shown: map[mazecore.ID][]string{}, events: map[int64]Event{}}
+	return &memStore{settings: map[string]DailySettings{}, posts: map[string]DailyPost{}, mazes: map[string]DailyMaze{},
+		runs: map[Key][]Run{}, events: map[int64]Event{}}
 }
 
 func postKey(guildID string, date Date) string { return guildID + "|" + date.String() }
@@ -117,11 +117,37 @@ func (s *memStore) SetDailyFailed(_ context.Context, guildID string, date Date, 
 	return nil
 }
 
-func (s *memStore) GuildsWithMaze(_ context.Context, maze mazecore.ID, limit int) ([]string, error) {
+func (s *memStore) DailyMaze(_ context.Context, guildID string, date Date) (mazecore.ID, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := s.shown[maze]
-	return g[:min(len(g), limit)], nil
+	m, ok := s.mazes[postKey(guildID, date)]
+	if !ok {
+		return mazecore.ID{}, ErrNotFound
+	}
+	return m.MazeID, nil
+}
+
+func (s *memStore) FixDailyMaze(_ context.Context, m DailyMaze) (mazecore.ID, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := postKey(m.GuildID, m.Date)
+	if old, ok := s.mazes[k]; ok {
+		return old.MazeID, nil
+	}
+	s.mazes[k] = m
+	return m.MazeID, nil
+}
+
+func (s *memStore) DailiesOnMaze(_ context.Context, maze mazecore.ID) ([]DailyMaze, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []DailyMaze
+	for _, m := range s.mazes {
+		if m.MazeID == maze {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 // addRun records a finish in a contest.

@@ -132,7 +132,10 @@ func (e *dailyEnv) crashedClaim(t *testing.T, date Date, landed bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	maze := MazeFor("g1", date, s.Algorithm, s.Size)
+	maze, err := e.dailies.fix(ctx, s, date)
+	if err != nil {
+		t.Fatal(err)
+	}
 	claim := DailyPost{GuildID: "g1", Date: date, ChannelID: s.ChannelID, MazeID: maze, State: Posting, Attempts: 1, ClaimedAt: e.clock.Now()}
 	if err := e.store.ClaimDailyPost(ctx, claim); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package contest
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"testing"
 	"time"
 	_ "time/tzdata" // the zones under test, whatever the host has
@@ -154,19 +156,32 @@ func TestKey(t *testing.T) {
 
 func TestMazeFor(t *testing.T) {
 	d := mustDate(t, "2026-11-30")
-	a := MazeFor("g1", d, mazecore.Backtracking, 21)
-	// Locked: stored results and shared IDs rely on it forever.
-	if want := (mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 0x7911fc71}); a != want {
+	key := []byte("a fixed key")
+	a := MazeFor(key, "g1", d, mazecore.Backtracking, 21)
+	// Locked: the derivation of a day's maze from its key. Processes that
+	// share a key must agree on it, across releases. Deploying the keyed
+	// derivation (or another key) changes every daily not yet shown or
+	// claimed (today's unposted dailies change once); the shown ones are
+	// fixed in the store.
+	if want := (mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 0xf1f01db}); a != want {
 		t.Fatalf("daily of g1 on 2026-11-30 = %+v, want %+v", a, want)
 	}
-	if MazeFor("g2", d, mazecore.Backtracking, 21) == a {
+	if MazeFor([]byte("another key"), "g1", d, mazecore.Backtracking, 21) == a {
+		t.Fatal("two keys give one daily")
+	}
+	if MazeFor(key, "g2", d, mazecore.Backtracking, 21) == a {
 		t.Fatal("two servers share a daily")
 	}
-	if MazeFor("g1", d.AddDays(1), mazecore.Backtracking, 21) == a {
+	if MazeFor(key, "g1", d.AddDays(1), mazecore.Backtracking, 21) == a {
 		t.Fatal("two days share a daily")
 	}
-	if b := MazeFor("g1", d, mazecore.Sidewinder, 31); b.Seed != a.Seed || b.Algorithm != mazecore.Sidewinder || b.Width != 31 || b.Height != 31 {
+	if b := MazeFor(key, "g1", d, mazecore.Sidewinder, 31); b.Seed != a.Seed || b.Algorithm != mazecore.Sidewinder || b.Width != 31 || b.Height != 31 {
 		t.Fatalf("settings change the seed or are ignored: %+v", b)
+	}
+	// The unkeyed hash of old: anyone could compute it.
+	old := sha256.Sum256([]byte("mazebot daily|g1|" + d.String()))
+	if a.Seed == uint64(binary.BigEndian.Uint32(old[:4])) {
+		t.Fatal("the seed is the public, unkeyed hash")
 	}
 }
 

@@ -18,6 +18,9 @@ import (
 
 var quiet = slog.New(slog.DiscardHandler)
 
+// testKey is the dailies' MazeFor key in these tests.
+var testKey = []byte("contest test key")
+
 type dailyEnv struct {
 	store    *memStore
 	announce *announcer
@@ -28,13 +31,13 @@ type dailyEnv struct {
 func newDailyEnv(t *testing.T, now time.Time) *dailyEnv {
 	t.Helper()
 	e := &dailyEnv{store: newMemStore(), announce: &announcer{}, clock: testkit.NewClock(now)}
-	e.dailies = NewDailies(e.store, e.announce, e.clock.Now, quiet)
+	e.dailies = NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
 	return e
 }
 
 // another is a second process on the same store and channel.
 func (e *dailyEnv) another() *Dailies {
-	return NewDailies(e.store, e.announce, e.clock.Now, quiet)
+	return NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
 }
 
 func (e *dailyEnv) setup(t *testing.T, at string, zone string) time.Time {
@@ -67,7 +70,7 @@ func TestDailies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := MazeFor("g1", mustDate(t, "2026-11-30"), DefaultAlgorithm, DefaultSize); day.MazeID != want || day.Zone != time.UTC {
+		if want := MazeFor(testKey, "g1", mustDate(t, "2026-11-30"), DefaultAlgorithm, DefaultSize); day.MazeID != want || day.Zone != time.UTC {
 			t.Fatalf("default daily %+v, want %v in UTC", day, want)
 		}
 		if got := day.SolutionsOpen(); !got.Equal(utc(2026, 12, 1, 0, 0)) {
@@ -159,7 +162,7 @@ func TestDailies(t *testing.T) {
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
 		date := mustDate(t, "2026-11-30")
-		crashed := DailyPost{GuildID: "g1", Date: date, ChannelID: "daily-ch", MazeID: MazeFor("g1", date, DefaultAlgorithm, DefaultSize), Attempts: 1, ClaimedAt: e.clock.Now()}
+		crashed := DailyPost{GuildID: "g1", Date: date, ChannelID: "daily-ch", MazeID: MazeFor(testKey, "g1", date, DefaultAlgorithm, DefaultSize), Attempts: 1, ClaimedAt: e.clock.Now()}
 		if err := e.store.ClaimDailyPost(ctx, crashed); err != nil {
 			t.Fatal(err)
 		}
@@ -460,12 +463,11 @@ func TestHeld(t *testing.T) {
 	ctx := context.Background()
 	store, announce := newMemStore(), &announcer{}
 	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
-	c := Contests{Dailies: NewDailies(store, announce, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
-	today, err := c.Dailies.Today(ctx, "g1")
+	c := Contests{Dailies: NewDailies(store, announce, testKey, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
+	today, err := c.Dailies.Show(ctx, "g1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	store.shown[today.MazeID] = []string{"g1"}
 	for _, tc := range []struct {
 		name  string
 		guild string
@@ -509,7 +511,7 @@ func TestFor(t *testing.T) {
 	ctx := context.Background()
 	store, announce := newMemStore(), &announcer{}
 	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
-	c := Contests{Dailies: NewDailies(store, announce, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
+	c := Contests{Dailies: NewDailies(store, announce, testKey, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
 	today, err := c.Dailies.Today(ctx, "g1")
 	if err != nil {
 		t.Fatal(err)

@@ -143,6 +143,64 @@ func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.D
 	return expectOne(res, what)
 }
 
+// DailyMaze returns the maze fixed for a server's date, or an error
+// wrapping contest.ErrNotFound.
+func (db *DB) DailyMaze(ctx context.Context, guildID string, date contest.Date) (mazecore.ID, error) {
+	var text string
+	err := db.db.QueryRowContext(ctx, `SELECT maze_id FROM daily_mazes WHERE guild_id = ? AND date = ?`, guildID, date.String()).Scan(&text)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = contest.ErrNotFound
+	}
+	var id mazecore.ID
+	if err == nil {
+		id, err = mazecore.Parse(text)
+	}
+	if err != nil {
+		return mazecore.ID{}, fmt.Errorf("daily maze %s/%s: %w", guildID, date, err)
+	}
+	return id, nil
+}
+
+// FixDailyMaze records m as its server's daily of its date unless one is
+// recorded, and returns the recorded maze. The primary key keeps the first
+// of two processes fixing a day at once.
+func (db *DB) FixDailyMaze(ctx context.Context, m contest.DailyMaze) (mazecore.ID, error) {
+	what := fmt.Sprintf("fix daily maze %s/%s", m.GuildID, m.Date)
+	if _, err := db.db.ExecContext(ctx, `
+		INSERT INTO daily_mazes (guild_id, date, maze_id) VALUES (?, ?, ?)
+		ON CONFLICT (guild_id, date) DO NOTHING`, m.GuildID, m.Date.String(), m.MazeID.String()); err != nil {
+		return mazecore.ID{}, fmt.Errorf("%s: %w", what, err)
+	}
+	return db.DailyMaze(ctx, m.GuildID, m.Date)
+}
+
+// dailiesOnMazeSQL is a constant so the tests can check its plan.
+const dailiesOnMazeSQL = `SELECT guild_id, date, maze_id FROM daily_mazes WHERE maze_id = ? ORDER BY guild_id, date`
+
+// DailiesOnMaze lists every server day whose fixed daily is maze: one,
+// almost always (32-bit seeds may collide).
+func (db *DB) DailiesOnMaze(ctx context.Context, maze mazecore.ID) ([]contest.DailyMaze, error) {
+	what := "dailies on maze " + maze.String()
+	rows, err := db.db.QueryContext(ctx, dailiesOnMazeSQL, maze.String())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return collect(rows, what, func(rows *sql.Rows) (contest.DailyMaze, error) {
+		var (
+			m          contest.DailyMaze
+			date, text string
+		)
+		err := rows.Scan(&m.GuildID, &date, &text)
+		if err == nil {
+			m.Date, err = contest.ParseDate(date)
+		}
+		if err == nil {
+			m.MazeID, err = mazecore.Parse(text)
+		}
+		return m, err
+	})
+}
+
 // DailyPost returns the post of a server's day, or an error wrapping
 // contest.ErrNotFound.
 func (db *DB) DailyPost(ctx context.Context, guildID string, date contest.Date) (contest.DailyPost, error) {

@@ -8,11 +8,11 @@ import "database/sql"
 func SQLDB(db *DB) *sql.DB { return db.db }
 
 const (
-	LastPostSQL       = lastPostSQL
-	GuildsWithMazeSQL = guildsWithMazeSQL
-	BestRunsSQL       = bestRunsSQL
-	DailyTotalsSQL    = dailyTotalsSQL
-	SolvedDatesSQL    = solvedDatesSQL
-	RunningEventsSQL  = runningEventsSQL
-	ClosingEventsSQL  = closingEventsSQL
+	LastPostSQL      = lastPostSQL
+	DailiesOnMazeSQL = dailiesOnMazeSQL
+	ClosingEventsSQL = closingEventsSQL
+	BestRunsSQL      = bestRunsSQL
+	DailyTotalsSQL   = dailyTotalsSQL
+	SolvedDatesSQL   = solvedDatesSQL
+	RunningEventsSQL = runningEventsSQL
 )

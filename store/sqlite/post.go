@@ -63,24 +63,6 @@ func (db *DB) LastPost(ctx context.Context, channelID string) (contest.Post, err
 	return p, nil
 }
 
-// guildsWithMazeSQL reads the servers of a maze's posts, not DMs (guild "").
-const guildsWithMazeSQL = `
-		SELECT DISTINCT guild_id FROM posts WHERE maze_id = ? AND guild_id <> '' ORDER BY guild_id LIMIT ?`
-
-// GuildsWithMaze lists up to limit servers in which a maze was posted
-// (by /maze, /daily or the daily post).
-func (db *DB) GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error) {
-	what := "servers with maze " + maze.String()
-	rows, err := db.db.QueryContext(ctx, guildsWithMazeSQL, maze.String(), limit)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return collect(rows, what, func(rows *sql.Rows) (string, error) {
-		var g string
-		return g, rows.Scan(&g)
-	})
-}
-
 // collect reads every row of rows with scan, closing them.
 func collect[T any](rows *sql.Rows, what string, scan func(*sql.Rows) (T, error)) ([]T, error) {
 	defer rows.Close()

@@ -221,7 +221,8 @@ func TestMigrate(t *testing.T) {
 		}
 	})
 
-	// 0008 counts the events ended before it as closed.
+	// 0008 counts the events ended before it as closed; 0009 keeps the
+	// mazes of the days claimed before it.
 	t.Run("OK/PostsOnceBackfill", func(t *testing.T) {
 		ctx := context.Background()
 		path, raw := migratedBefore(t, files, "0008")
@@ -248,6 +249,9 @@ func TestMigrate(t *testing.T) {
 		running, err := db.RunningEvent(ctx, "c2")
 		if err != nil || running.Closing != (contest.Closing{}) {
 			t.Fatalf("RunningEvent=%+v (%v), want a running event with no closing", running, err)
+		}
+		if got, err := db.DailyMaze(ctx, "g1", contest.MakeDate(2026, 11, 30)); err != nil || got != testMaze {
+			t.Fatalf("DailyMaze=%v (%v), want the claimed day's %v", got, err, testMaze)
 		}
 	})
 
@@ -368,7 +372,7 @@ func TestQueryPlans(t *testing.T) {
 		noSort      bool
 	}{
 		{"LastPost", sqlite.LastPostSQL, []any{"c"}, "SEARCH posts USING INDEX posts_channel_posted (channel_id=?)", true},
-		{"GuildsWithMaze", sqlite.GuildsWithMazeSQL, []any{"m", 5}, "SEARCH posts USING INDEX posts_maze (maze_id=?)", true},
+		{"DailiesOnMaze", sqlite.DailiesOnMazeSQL, []any{"m"}, "SEARCH daily_mazes USING INDEX daily_mazes_maze (maze_id=?)", false},
 		{"BestRuns", sqlite.BestRunsSQL, []any{"daily:g1:2026-11-30", 0}, "SEARCH finishes USING INDEX finishes_context (context=?)", false},
 		{"DailyTotals", sqlite.DailyTotalsSQL, []any{"daily:g1:2026-11-01", "daily:g1:2026-11-30"}, "SEARCH finishes USING INDEX finishes_context (context>? AND context<?)", false},
 		{"SolvedDates", sqlite.SolvedDatesSQL, []any{"daily:g1:0001-01-01", "daily:g1:2026-11-30", "u"}, "SEARCH finishes USING INDEX finishes_context (context>? AND context<?)", true},

@@ -1,7 +1,11 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 	_ "time/tzdata" // the zones under test, whatever the host has
@@ -291,6 +295,70 @@ func testDailyPostOutcomes(t *testing.T, open opener) {
 		wantConflict(t, "SetDailyPosted of a day never claimed", s.SetDailyPosted(t.Context(), "g1", date(30), "msg1"))
 		_, err := s.DailyPost(t.Context(), "g1", date(30))
 		wantNotFound(t, "DailyPost after a refused record", err)
+	})
+}
+
+// testDailyMazes: the first maze fixed for a server's day stays, and
+// every day on a maze is found by it.
+func testDailyMazes(t *testing.T, open opener) {
+	t.Run("OK", func(t *testing.T) {
+		s := fresh(t, open)
+		ctx := t.Context()
+		_, err := s.DailyMaze(ctx, "g1", date(30))
+		wantNotFound(t, "DailyMaze before a fix", err)
+		fix := func(guild string, day int, m uint64) {
+			t.Helper()
+			got, err := s.FixDailyMaze(ctx, contest.DailyMaze{GuildID: guild, Date: date(day), MazeID: maze(m)})
+			ok(t, err)
+			want := read(t, func(ctx context.Context, g string) (mazecore.ID, error) { return s.DailyMaze(ctx, g, date(day)) }, guild)
+			if got != want {
+				t.Fatalf("FixDailyMaze(%s, %d)=%v, DailyMaze=%v: want the same", guild, day, got, want)
+			}
+		}
+		fix("g1", 30, 1)
+		fix("g1", 30, 2) // too late: the day keeps maze 1
+		if got := read(t, func(ctx context.Context, g string) (mazecore.ID, error) { return s.DailyMaze(ctx, g, date(30)) }, "g1"); got != maze(1) {
+			t.Fatalf("DailyMaze=%v after a second fix, want the first, %v", got, maze(1))
+		}
+		fix("g1", 29, 3)
+		fix("g10", 30, 1) // a seed collision: two days on one maze
+		fix("g2", 30, 4)
+		got, err := s.DailiesOnMaze(ctx, maze(1))
+		ok(t, err)
+		slices.SortFunc(got, func(a, b contest.DailyMaze) int { return strings.Compare(a.GuildID, b.GuildID) })
+		want := []contest.DailyMaze{{GuildID: "g1", Date: date(30), MazeID: maze(1)}, {GuildID: "g10", Date: date(30), MazeID: maze(1)}}
+		if !slices.Equal(got, want) {
+			t.Fatalf("DailiesOnMaze=%+v, want %+v", got, want)
+		}
+		none, err := s.DailiesOnMaze(ctx, maze(2))
+		ok(t, err)
+		if len(none) != 0 {
+			t.Fatalf("DailiesOnMaze of a maze never fixed=%+v, want none", none)
+		}
+	})
+	// Processes fixing a day at once all get the one maze that stuck.
+	t.Run("OKOneFix", func(t *testing.T) {
+		h := handles(t, open)
+		ctx := t.Context()
+		var (
+			wg  sync.WaitGroup
+			got [racers]mazecore.ID
+		)
+		for i := range racers {
+			wg.Go(func() {
+				var err error
+				got[i], err = h[i%2].FixDailyMaze(ctx, contest.DailyMaze{GuildID: "g1", Date: date(30), MazeID: maze(uint64(i + 1))})
+				if err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		for i := range got {
+			if got[i] != got[0] {
+				t.Fatalf("racer %d got %v, racer 0 %v: want one maze", i, got[i], got[0])
+			}
+		}
 	})
 }
 

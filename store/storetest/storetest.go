@@ -43,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"DailySettings", testDailySettings},
 		{"DailyPosts", testDailyPosts},
 		{"DailyPostOutcomes", testDailyPostOutcomes},
+		{"DailyMazes", testDailyMazes},
 		{"Rankings", testRankings},
 		{"Streaks", testStreaks},
 		{"Events", testEvents},
