@@ -109,23 +109,26 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	if err != nil {
 		return nil, err
 	}
+	// One renderer for the process: its pool bounds the CPU and memory
+	// that pictures take, whatever asks for them.
+	renderer := commands.NewRenderer(commands.RenderConfig{}, now)
 	contestLog := log.With("component", "contest")
-	announcer := commands.NewAnnouncer(bot.NewPoster(session), db, now)
+	announcer := commands.NewAnnouncer(bot.NewPoster(session), db, renderer, now)
 	contests := contest.Contests{
 		Dailies: contest.NewDailies(db, announcer, dailyKey, now, contestLog),
 		Events:  contest.NewEvents(db, announcer, now, contestLog),
 	}
 	games := play.NewService(db, now)
 	commandLog := log.With("component", "commands")
-	playFeature, err := commands.NewPlay(games, contests, secret, commandLog)
+	playFeature, err := commands.NewPlay(games, contests, secret, renderer, commandLog)
 	if err != nil {
 		return nil, err
 	}
 	features := append([]commands.Feature{
-		commands.NewMazes(db, contests, randomSeed, now),
+		commands.NewMazes(db, contests, renderer, randomSeed, now),
 		playFeature,
 		commands.NewEvents(contests.Events, randomSeed),
-		commands.NewDaily(contests.Dailies, db, now),
+		commands.NewDaily(contests.Dailies, db, renderer, now),
 		commands.Help{},
 	}, opts.Extra...)
 	router := commands.NewRouter(commandLog, features...)

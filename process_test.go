@@ -67,7 +67,7 @@ func TestProcessReconnects(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for !cond() {
@@ -93,7 +93,7 @@ var (
 )
 
 // mazebotBinary builds the binary once per test run.
-func mazebotBinary(t *testing.T) string {
+func mazebotBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mazebot-bin")
@@ -114,7 +114,7 @@ func mazebotBinary(t *testing.T) string {
 
 // startProcess runs the binary in dir (no .env there) with its database in
 // dir, and kills it at the end of the test if it is still running.
-func startProcess(t *testing.T, dir string) *botProcess {
+func startProcess(t testing.TB, dir string) *botProcess {
 	t.Helper()
 	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &syncBuffer{}, exited: make(chan struct{})}
 	p.cmd.Dir = dir

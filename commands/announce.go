@@ -25,17 +25,20 @@ type Poster interface {
 }
 
 // Announcer makes contest's posts on Discord: it draws them as the
-// commands do, sends them through a Poster with the nonces contest gives,
-// and records the mazes it shows for a bare /solve.
+// commands do (pictures on the renderer's pool), sends them through a
+// Poster with the nonces contest gives, and records the mazes it shows
+// for a bare /solve.
 type Announcer struct {
 	poster Poster
 	posts  PostLog
+	render *Renderer
 	now    func() time.Time
 }
 
-// NewAnnouncer posts through poster and records shown mazes in posts.
-func NewAnnouncer(poster Poster, posts PostLog, now func() time.Time) *Announcer {
-	return &Announcer{poster: poster, posts: posts, now: now}
+// NewAnnouncer posts through poster, drawing on render, and records shown
+// mazes in posts.
+func NewAnnouncer(poster Poster, posts PostLog, render *Renderer, now func() time.Time) *Announcer {
+	return &Announcer{poster: poster, posts: posts, render: render, now: now}
 }
 
 // refusal marks the errors of a channel that refuses the bot, as contest
@@ -61,7 +64,7 @@ var _ contest.Announcer = (*Announcer)(nil)
 // PostDaily posts a server's daily, which becomes the channel's latest
 // maze. A failure to record that after the post still returns the message.
 func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, nonce string) (string, error) {
-	reply, err := dailyMessage(d)
+	reply, err := a.render.maybe(ctx, pictured(d.MazeID, renderAuto), "", func() (Reply, error) { return dailyMessage(d) })
 	if err != nil {
 		return "", err
 	}
@@ -76,7 +79,7 @@ func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, n
 // the channel's latest, so a bare /solve there meets the embargo rather
 // than revealing an older maze.
 func (a *Announcer) PostEvent(ctx context.Context, e contest.Event, mazeNonce, boardNonce string) (mazeMsg, boardMsg string, err error) {
-	reply, err := eventMazeMessage(e, true)
+	reply, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), "", func() (Reply, error) { return eventMazeMessage(e, true) })
 	if err != nil {
 		return "", "", err
 	}
@@ -100,13 +103,16 @@ func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings 
 	return err
 }
 
-// PostSolution posts an ended event's solution, spoilered.
+// PostSolution posts an ended event's solution, spoilered: the same
+// message /solve gives once the event is over, so they share the cache.
 func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce string) error {
-	m, err := generate(e.MazeID)
-	if err != nil {
-		return err
-	}
-	solution, err := solutionMessage(m, false)
+	solution, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), solutionKey(e.MazeID), func() (Reply, error) {
+		m, err := generate(e.MazeID)
+		if err != nil {
+			return Reply{}, err
+		}
+		return solutionMessage(m, false)
+	})
 	if err != nil {
 		return err
 	}

@@ -18,13 +18,14 @@ import (
 type Daily struct {
 	dailies *contest.Dailies
 	posts   PostLog
+	render  *Renderer
 	now     func() time.Time
 }
 
-// NewDaily serves the daily challenge run by dailies, recording the mazes
-// it shows in posts.
-func NewDaily(dailies *contest.Dailies, posts PostLog, now func() time.Time) *Daily {
-	return &Daily{dailies: dailies, posts: posts, now: now}
+// NewDaily serves the daily challenge run by dailies, drawing on render
+// and recording the mazes it shows in posts.
+func NewDaily(dailies *contest.Dailies, posts PostLog, render *Renderer, now func() time.Time) *Daily {
+	return &Daily{dailies: dailies, posts: posts, render: render, now: now}
 }
 
 func (f *Daily) Commands() []Command {
@@ -89,7 +90,13 @@ func (f *Daily) today(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return err
 	}
-	reply, err := dailyMessage(day)
+	build := func() (Reply, error) { return dailyMessage(day) }
+	var reply Reply
+	if pictured(day.MazeID, renderAuto) {
+		reply, err = f.render.reply(ctx, in, picture{}, build)
+	} else {
+		reply, err = build()
+	}
 	if err != nil {
 		return err
 	}

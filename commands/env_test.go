@@ -179,6 +179,7 @@ type envOptions struct {
 	// as app.go does with random bytes; nil stores testSecret.
 	secret func() ([]byte, error)
 	extra  []Feature // test-only commands
+	render RenderConfig
 }
 
 // testDailyKey is the dailies' key in every env: processes sharing a
@@ -196,6 +197,7 @@ type env struct {
 	contests contest.Contests
 	games    *play.Service
 	mazes    *Mazes
+	render   *Renderer
 	router   *Router
 }
 
@@ -235,22 +237,23 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		tb.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	announcer := NewAnnouncer(e.poster, db, e.clock.Now)
+	e.render = NewRenderer(opts.render, e.clock.Now)
+	announcer := NewAnnouncer(e.poster, db, e.render, e.clock.Now)
 	e.contests = contest.Contests{
 		Dailies: contest.NewDailies(db, announcer, testDailyKey, e.clock.Now, log),
 		Events:  contest.NewEvents(db, announcer, e.clock.Now, log),
 	}
 	e.games = play.NewService(db, e.clock.Now)
-	playFeature, err := NewPlay(e.games, e.contests, secret, log)
+	playFeature, err := NewPlay(e.games, e.contests, secret, e.render, log)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.mazes = NewMazes(db, e.contests, func() uint64 { return seed }, e.clock.Now)
+	e.mazes = NewMazes(db, e.contests, e.render, func() uint64 { return seed }, e.clock.Now)
 	features := append([]Feature{
 		e.mazes,
 		playFeature,
 		NewEvents(e.contests.Events, func() uint64 { return seed }),
-		NewDaily(e.contests.Dailies, db, e.clock.Now),
+		NewDaily(e.contests.Dailies, db, e.render, e.clock.Now),
 		Help{},
 	}, opts.extra...)
 	e.router = NewRouter(log, features...)

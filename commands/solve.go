@@ -120,18 +120,19 @@ func (f *Mazes) sendSolution(ctx context.Context, in *Interaction, id mazecore.I
 	if hold.Held() {
 		return userErrorf("%s", heldMessage(hold, id, in.GuildID))
 	}
-	m, err := generate(id)
-	if err != nil {
-		return err
+	build := func() (Reply, error) {
+		m, err := generate(id)
+		if err != nil {
+			return Reply{}, err
+		}
+		return solutionMessage(m, ephemeral)
 	}
-	if isSlowPNG(m) {
-		if err := deferReply(ctx, in, ephemeral); err != nil {
+	if !pictured(id, renderAuto) {
+		reply, err := build()
+		if err != nil {
 			return err
 		}
+		return answer(ctx, in, reply)
 	}
-	reply, err := solutionMessage(m, ephemeral)
-	if err != nil {
-		return err
-	}
-	return answer(ctx, in, reply)
+	return f.render.answer(ctx, in, picture{key: solutionKey(id), big: bigRender(id, renderPNG), ephemeral: ephemeral}, build)
 }
