@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -173,27 +175,34 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 			return nil, fmt.Errorf("play secret: %w", err)
 		}
 	}
+	dailyKey, err := dailyKey(ctx, cfg, db)
+	if err != nil {
+		return nil, err
+	}
 	session, err := bot.NewSession(cfg.Token)
 	if err != nil {
 		return nil, err
 	}
+	// One renderer for the process: its pool bounds the CPU and memory
+	// that pictures take, whatever asks for them.
+	renderer := commands.NewRenderer(commands.RenderConfig{}, now)
 	contestLog := log.With("component", "contest")
-	announcer := commands.NewAnnouncer(bot.NewPoster(session), db, now)
+	announcer := commands.NewAnnouncer(bot.NewPoster(session), db, renderer, now)
 	contests := contest.Contests{
-		Dailies: contest.NewDailies(db, announcer, now, contestLog),
+		Dailies: contest.NewDailies(db, announcer, dailyKey, now, contestLog),
 		Events:  contest.NewEvents(db, announcer, now, contestLog),
 	}
 	games := play.NewService(db, now)
 	commandLog := log.With("component", "commands")
-	playFeature, err := commands.NewPlay(games, contests, secret, commandLog)
+	playFeature, err := commands.NewPlay(games, contests, secret, renderer, commandLog)
 	if err != nil {
 		return nil, err
 	}
 	features := append([]commands.Feature{
-		commands.NewMazes(db, contests, randomSeed, now),
+		commands.NewMazes(db, contests, renderer, randomSeed, now),
 		playFeature,
 		commands.NewEvents(contests.Events, randomSeed),
-		commands.NewDaily(contests.Dailies, db, now),
+		commands.NewDaily(contests.Dailies, db, renderer, now),
 		commands.Help{},
 	}, opts.Extra...)
 	router := commands.NewRouter(commandLog, features...)
@@ -267,6 +276,27 @@ func (a *App) MetricsAddr() string {
 		return ""
 	}
 	return a.opsLn.Addr().String()
+}
+
+// dailyKey is the key the dailies' mazes are derived under, so that nobody
+// can work out a future daily: derived from MAZEBOT_SECRET when it is set
+// (every process sharing the database has it), else generated once and
+// kept in the database, as the button key is.
+func dailyKey(ctx context.Context, cfg Config, db store.DB) ([]byte, error) {
+	if cfg.Secret != "" {
+		mac := hmac.New(sha256.New, []byte(cfg.Secret))
+		mac.Write([]byte("mazebot daily maze key"))
+		return mac.Sum(nil), nil
+	}
+	key, err := db.Secret(ctx, "daily-hmac", func() ([]byte, error) {
+		b := make([]byte, 32)
+		_, err := rand.Read(b)
+		return b, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("daily key: %w", err)
+	}
+	return key, nil
 }
 
 // HTTPAddr is the address the interactions endpoint listens on ("" without

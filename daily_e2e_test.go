@@ -121,7 +121,11 @@ func TestE2EDailyHard(t *testing.T) {
 	}
 	today := final(t, slash(t, "daily", fakediscord.Option{Name: "today"}))
 	id := mazeIDIn(t, today.Content)
-	want, err := contest.MazeFor(contest.DailySettings{GuildID: fakediscord.DefaultGuildID, Algorithm: mazecore.Backtracking, Size: 25, Difficulty: mazecore.Hard},
+	key, err := dailyKey(testContext(t), Config{Secret: e2eSecret}, nil) // the apps' key, from MAZEBOT_SECRET
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := contest.MazeFor(key, contest.DailySettings{GuildID: fakediscord.DefaultGuildID, Algorithm: mazecore.Backtracking, Size: 25, Difficulty: mazecore.Hard},
 		contest.MakeDate(2026, 11, 30))
 	if err != nil {
 		t.Fatal(err)

@@ -69,7 +69,7 @@ func TestProcessReconnects(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for !cond() {
@@ -95,7 +95,7 @@ var (
 )
 
 // mazebotBinary builds the binary once per test run.
-func mazebotBinary(t *testing.T) string {
+func mazebotBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mazebot-bin")
@@ -118,7 +118,7 @@ func mazebotBinary(t *testing.T) string {
 // dir, and kills it at the end of the test if it is still running. env
 // adds to or overrides its environment ("NAME=value"). Its output must
 // show no secret.
-func startProcess(t *testing.T, dir string, env ...string) *botProcess {
+func startProcess(t testing.TB, dir string, env ...string) *botProcess {
 	t.Helper()
 	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &syncBuffer{}, exited: make(chan struct{})}
 	p.cmd.Dir = dir

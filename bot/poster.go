@@ -16,15 +16,48 @@ type Poster struct{ session *discordgo.Session }
 // NewPoster posts through session's REST side.
 func NewPoster(session *discordgo.Session) *Poster { return &Poster{session: session} }
 
-// Post sends a message to a channel.
-func (p *Poster) Post(ctx context.Context, channelID string, r commands.Reply) (string, error) {
-	msg, err := p.session.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
-		Content:         r.Content,
-		Embeds:          r.Embeds,
-		Components:      r.Components,
-		Files:           discordFiles(r.Files),
-		AllowedMentions: noPings,
-	}, discordgo.WithContext(ctx))
+// messageSend is a channel message create with the fields discordgo
+// v0.29.0's MessageSend lacks: nonce and enforce_nonce.
+type messageSend struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce,omitempty"`
+	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
+}
+
+// Post sends a message to a channel, with nonce ("" for none) enforced:
+// Discord then answers a repeat (discordgo's own retry of a 502, a retry
+// by contest, another process's attempt) with the message it made the
+// first time. ChannelMessageSendComplex cannot carry a nonce, so the
+// request is made here with discordgo's REST helpers, on the same route and
+// rate-limit bucket.
+func (p *Poster) Post(ctx context.Context, channelID, nonce string, r commands.Reply) (string, error) {
+	data := messageSend{
+		MessageSend: &discordgo.MessageSend{
+			Content:         r.Content,
+			Embeds:          r.Embeds,
+			Components:      r.Components,
+			AllowedMentions: noPings,
+		},
+		Nonce: nonce, EnforceNonce: nonce != "",
+	}
+	endpoint := discordgo.EndpointChannelMessages(channelID)
+	var (
+		body []byte
+		err  error
+	)
+	if files := discordFiles(r.Files); len(files) > 0 {
+		var contentType string
+		contentType, body, err = discordgo.MultipartBodyWithJSON(data, files)
+		if err == nil {
+			body, err = p.session.RequestRaw("POST", endpoint, contentType, body, endpoint, 0, discordgo.WithContext(ctx))
+		}
+	} else {
+		body, err = p.session.RequestWithBucketID("POST", endpoint, data, endpoint, discordgo.WithContext(ctx))
+	}
+	var msg discordgo.Message
+	if err == nil {
+		err = discordgo.Unmarshal(body, &msg)
+	}
 	if err != nil {
 		return "", fmt.Errorf("post to channel %s: %w", channelID, err)
 	}

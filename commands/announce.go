@@ -2,7 +2,12 @@ package commands
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net/http"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"mazebot/contest"
 )
@@ -11,34 +16,59 @@ import (
 // bot implements it over the REST API; tests use a fake Discord or a
 // recorder.
 type Poster interface {
-	Post(ctx context.Context, channelID string, r Reply) (messageID string, err error)
+	// Post sends r to a channel. A nonce ("" for none) is sent with
+	// enforce_nonce: Discord then answers a repeat within a few minutes
+	// with the message it made before, instead of making another. Errors
+	// wrap the *discordgo.RESTError of a refused request.
+	Post(ctx context.Context, channelID, nonce string, r Reply) (messageID string, err error)
 	Edit(ctx context.Context, channelID, messageID string, r Reply) error
 }
 
 // Announcer makes contest's posts on Discord: it draws them as the
-// commands do, sends them through a Poster, and records the mazes it
-// shows for a bare /solve.
+// commands do (pictures on the renderer's pool), sends them through a
+// Poster with the nonces contest gives, and records the mazes it shows
+// for a bare /solve.
 type Announcer struct {
 	poster Poster
 	posts  PostLog
+	render *Renderer
 	now    func() time.Time
 }
 
-// NewAnnouncer posts through poster and records shown mazes in posts.
-func NewAnnouncer(poster Poster, posts PostLog, now func() time.Time) *Announcer {
-	return &Announcer{poster: poster, posts: posts, now: now}
+// NewAnnouncer posts through poster, drawing on render, and records shown
+// mazes in posts.
+func NewAnnouncer(poster Poster, posts PostLog, render *Renderer, now func() time.Time) *Announcer {
+	return &Announcer{poster: poster, posts: posts, render: render, now: now}
+}
+
+// refusal marks the errors of a channel that refuses the bot, as contest
+// needs to tell them from passing failures: 403 (no access, no
+// permission) and 404 (the channel is gone).
+func refusal(err error) error {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil &&
+		(re.Response.StatusCode == http.StatusForbidden || re.Response.StatusCode == http.StatusNotFound) {
+		return fmt.Errorf("%w: %w", contest.ErrRefused, err)
+	}
+	return err
+}
+
+// post sends r with nonce, telling refusals apart.
+func (a *Announcer) post(ctx context.Context, channelID, nonce string, r Reply) (string, error) {
+	id, err := a.poster.Post(ctx, channelID, nonce, r)
+	return id, refusal(err)
 }
 
 var _ contest.Announcer = (*Announcer)(nil)
 
 // PostDaily posts a server's daily, which becomes the channel's latest
 // maze. A failure to record that after the post still returns the message.
-func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID string) (string, error) {
-	reply, err := dailyMessage(d)
+func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, nonce string) (string, error) {
+	reply, err := a.render.maybe(ctx, pictured(d.MazeID, renderAuto), "", func() (Reply, error) { return dailyMessage(d) })
 	if err != nil {
 		return "", err
 	}
-	messageID, err := a.poster.Post(ctx, channelID, reply)
+	messageID, err := a.post(ctx, channelID, nonce, reply)
 	if err != nil {
 		return "", err
 	}
@@ -48,15 +78,15 @@ func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID st
 // PostEvent posts the event's maze and its board. The event maze becomes
 // the channel's latest, so a bare /solve there meets the embargo rather
 // than revealing an older maze.
-func (a *Announcer) PostEvent(ctx context.Context, e contest.Event) (mazeMsg, boardMsg string, err error) {
-	reply, err := eventMazeMessage(e, true)
+func (a *Announcer) PostEvent(ctx context.Context, e contest.Event, mazeNonce, boardNonce string) (mazeMsg, boardMsg string, err error) {
+	reply, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), "", func() (Reply, error) { return eventMazeMessage(e, true) })
 	if err != nil {
 		return "", "", err
 	}
-	if mazeMsg, err = a.poster.Post(ctx, e.ChannelID, reply); err != nil {
+	if mazeMsg, err = a.post(ctx, e.ChannelID, mazeNonce, reply); err != nil {
 		return "", "", err
 	}
-	if boardMsg, err = a.poster.Post(ctx, e.ChannelID, boardMessage(e, nil)); err != nil {
+	if boardMsg, err = a.post(ctx, e.ChannelID, boardNonce, boardMessage(e, nil)); err != nil {
 		return "", "", err
 	}
 	return mazeMsg, boardMsg, recordPost(ctx, a.posts, e.GuildID, e.ChannelID, mazeMsg, e.MazeID, a.now())
@@ -64,34 +94,37 @@ func (a *Announcer) PostEvent(ctx context.Context, e contest.Event) (mazeMsg, bo
 
 // EditBoard shows standings on the event's board.
 func (a *Announcer) EditBoard(ctx context.Context, e contest.Event, standings []contest.Standing) error {
-	return a.poster.Edit(ctx, e.ChannelID, e.BoardMessageID, boardMessage(e, standings))
+	return refusal(a.poster.Edit(ctx, e.ChannelID, e.BoardMessageID, boardMessage(e, standings)))
 }
 
 // PostResults announces an ended event's ranking.
-func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings []contest.Standing) error {
-	_, err := a.poster.Post(ctx, e.ChannelID, resultsMessage(e, standings))
+func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings []contest.Standing, nonce string) error {
+	_, err := a.post(ctx, e.ChannelID, nonce, resultsMessage(e, standings))
 	return err
 }
 
-// PostSolution posts an ended event's solution, spoilered.
-func (a *Announcer) PostSolution(ctx context.Context, e contest.Event) error {
-	m, err := generate(e.MazeID)
+// PostSolution posts an ended event's solution, spoilered: the same
+// message /solve gives once the event is over, so they share the cache.
+func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce string) error {
+	solution, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), solutionKey(e.MazeID), func() (Reply, error) {
+		m, err := generate(e.MazeID)
+		if err != nil {
+			return Reply{}, err
+		}
+		return solutionMessage(m, false)
+	})
 	if err != nil {
 		return err
 	}
-	solution, err := solutionMessage(m, false)
-	if err != nil {
-		return err
-	}
-	_, err = a.poster.Post(ctx, e.ChannelID, solution)
+	_, err = a.post(ctx, e.ChannelID, nonce, solution)
 	return err
 }
 
 // RevealMaze gives the ended event's maze message its Solve button back.
 func (a *Announcer) RevealMaze(ctx context.Context, e contest.Event) error {
-	reply, err := eventMazeMessage(e, false)
+	reply, err := eventMazeMessage(e, false) // no picture: the edit keeps the attachment
 	if err != nil {
 		return err
 	}
-	return a.poster.Edit(ctx, e.ChannelID, e.MazeMessageID, reply)
+	return refusal(a.poster.Edit(ctx, e.ChannelID, e.MazeMessageID, reply))
 }

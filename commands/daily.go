@@ -19,13 +19,14 @@ import (
 type Daily struct {
 	dailies *contest.Dailies
 	posts   PostLog
+	render  *Renderer
 	now     func() time.Time
 }
 
-// NewDaily serves the daily challenge run by dailies, recording the mazes
-// it shows in posts.
-func NewDaily(dailies *contest.Dailies, posts PostLog, now func() time.Time) *Daily {
-	return &Daily{dailies: dailies, posts: posts, now: now}
+// NewDaily serves the daily challenge run by dailies, drawing on render
+// and recording the mazes it shows in posts.
+func NewDaily(dailies *contest.Dailies, posts PostLog, render *Renderer, now func() time.Time) *Daily {
+	return &Daily{dailies: dailies, posts: posts, render: render, now: now}
 }
 
 func (f *Daily) Commands() []Command {
@@ -88,11 +89,17 @@ func dailyMessage(day contest.Daily) (Reply, error) {
 }
 
 func (f *Daily) today(ctx context.Context, in *Interaction) error {
-	day, err := f.dailies.Today(ctx, in.GuildID)
+	day, err := f.dailies.Show(ctx, in.GuildID)
 	if err != nil {
 		return err
 	}
-	reply, err := dailyMessage(day)
+	build := func() (Reply, error) { return dailyMessage(day) }
+	var reply Reply
+	if pictured(day.MazeID, renderAuto) {
+		reply, err = f.render.reply(ctx, in, picture{}, build)
+	} else {
+		reply, err = build()
+	}
 	if err != nil {
 		return err
 	}
@@ -112,7 +119,10 @@ func (f *Daily) setup(ctx context.Context, in *Interaction, opts options) error 
 	if err != nil {
 		return err
 	}
-	if s.ChannelID = opts.string("channel", ""); s.ChannelID == "" {
+	if s.ChannelID, err = guildChannel(in, opts, ""); err != nil {
+		return err
+	}
+	if s.ChannelID == "" {
 		return userErrorf("Pick the channel to post the daily in.")
 	}
 	var ok bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -61,7 +62,7 @@ func utc(year int, month time.Month, day, hour, min int) time.Time {
 // dailyOf is the daily maze of g1 on a date with the default settings.
 func dailyOf(tb testing.TB, date contest.Date) mazecore.ID {
 	tb.Helper()
-	id, err := contest.MazeFor(contest.DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21}, date)
+	id, err := contest.MazeFor(testDailyKey, contest.DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21}, date)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -377,7 +378,7 @@ func TestDailyPost(t *testing.T) {
 		if err := e.db.ClaimDailyPost(ctx, crashed); err != nil {
 			t.Fatalf("claim: %v", err)
 		}
-		e.clock.Advance(contest.DailyRetryAfter - time.Second)
+		e.clock.Advance(contest.RetryAfter - time.Second)
 		e.tick(t)
 		if n := len(e.poster.all()); n != 0 {
 			t.Fatalf("a fresh claim of another process was taken over (%d posts)", n)
@@ -389,22 +390,22 @@ func TestDailyPost(t *testing.T) {
 			t.Fatalf("%d posts after the crashed claim went stale, want 1", n)
 		}
 	})
-	// A channel the bot can't post in is tried DailyMaxAttempts times, not
-	// all day.
+	// A channel the bot can't post in (Discord answers 403) is tried
+	// MaxRefusals times, not all day.
 	t.Run("OKGivesUp", func(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
-		e.poster.failWith(errors.New("403 Missing Access"))
+		e.poster.failWith(&discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusForbidden}, Message: &discordgo.APIErrorMessage{Code: 50001, Message: "Missing Access"}})
 		failures := 0
-		for range 24 * 4 {
+		for e.clock.Now().Before(utc(2026, 12, 1, 0, 0)) {
 			if err := e.tickErr(ctx); err != nil {
 				failures++
 			}
-			e.clock.Advance(contest.DailyRetryAfter)
+			e.clock.Advance(contest.RetryAfter)
 		}
-		if failures != contest.DailyMaxAttempts {
-			t.Fatalf("%d failed attempts over the day, want %d", failures, contest.DailyMaxAttempts)
+		if failures != contest.MaxRefusals {
+			t.Fatalf("%d failed attempts over the day, want %d", failures, contest.MaxRefusals)
 		}
 	})
 	// A failed post is retried after a delay, not on every tick.
@@ -417,12 +418,12 @@ func TestDailyPost(t *testing.T) {
 			t.Fatal("a failed post was not reported")
 		}
 		e.poster.failWith(nil)
-		e.clock.Advance(time.Minute)
+		e.clock.Advance(contest.RetryAfter - time.Second)
 		e.tick(t)
 		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("retried after a minute (%d posts), want after %v", n, contest.DailyRetryAfter)
+			t.Fatalf("retried within %v (%d posts), want after it", contest.RetryAfter, n)
 		}
-		e.clock.Advance(contest.DailyRetryAfter)
+		e.clock.Advance(time.Second)
 		e.tick(t)
 		e.tick(t)
 		if n := len(e.poster.all()); n != 1 {
@@ -438,8 +439,9 @@ func TestDailyDifficulty(t *testing.T) {
 	t.Run("OKUnchangedWithout", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		e.setup(t, "09:00", "UTC")
-		// TestMazeFor's locked daily of g1 on this day.
-		if id, _ := e.today(t); id != (mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 0x7911fc71}) {
+		// The keyed hash's maze, as TestMazeFor locks it: no choosing among
+		// candidates, no loops.
+		if id, _ := e.today(t); id != dailyOf(t, today) || id.Loops != 0 {
 			t.Fatalf("today %+v, want the maze of before difficulty and loops", id)
 		}
 	})
@@ -450,7 +452,7 @@ func TestDailyDifficulty(t *testing.T) {
 			t.Fatalf("setup answered %+v, want a confirmation naming hard and loops 30 %%", rec.replies)
 		}
 		settings := contest.DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 41, Difficulty: mazecore.Hard, Loops: 30}
-		want, err := contest.MazeFor(settings, today)
+		want, err := contest.MazeFor(testDailyKey, settings, today)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -69,8 +69,9 @@ type poster struct {
 	next     int
 	messages map[string]*posted // by message ID
 	order    []string
-	fail     error  // what Post returns while set
-	onEdit   func() // if set, runs before each edit is recorded
+	nonces   map[string]string // channel|nonce → message ID, as Discord dedupes
+	fail     error             // what Post returns while set
+	onEdit   func()            // if set, runs before each edit is recorded
 }
 
 // posted is one channel message and its later versions.
@@ -81,19 +82,25 @@ type posted struct {
 	edits   []Reply // later versions, oldest first
 }
 
-func (p *poster) Post(_ context.Context, channelID string, r Reply) (string, error) {
+func (p *poster) Post(_ context.Context, channelID, nonce string, r Reply) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.fail != nil {
 		return "", p.fail
 	}
 	if p.messages == nil {
-		p.messages = map[string]*posted{}
+		p.messages, p.nonces = map[string]*posted{}, map[string]string{}
+	}
+	if id, ok := p.nonces[channelID+"|"+nonce]; ok && nonce != "" {
+		return id, nil
 	}
 	p.next++
 	id := fmt.Sprintf("msg%d", p.next)
 	p.messages[id] = &posted{channel: channelID, id: id, reply: r}
 	p.order = append(p.order, id)
+	if nonce != "" {
+		p.nonces[channelID+"|"+nonce] = id
+	}
 	return id, nil
 }
 
@@ -172,7 +179,12 @@ type envOptions struct {
 	// as app.go does with random bytes; nil stores testSecret.
 	secret func() ([]byte, error)
 	extra  []Feature // test-only commands
+	render RenderConfig
 }
+
+// testDailyKey is the dailies' key in every env: processes sharing a
+// database share it.
+var testDailyKey = []byte("commands test daily key")
 
 // env is one bot process in a test: the features built as app.go's wire
 // builds them, on a real SQLite store, a settable clock and a recording
@@ -185,6 +197,7 @@ type env struct {
 	contests contest.Contests
 	games    *play.Service
 	mazes    *Mazes
+	render   *Renderer
 	router   *Router
 }
 
@@ -224,22 +237,23 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		tb.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	announcer := NewAnnouncer(e.poster, db, e.clock.Now)
+	e.render = NewRenderer(opts.render, e.clock.Now)
+	announcer := NewAnnouncer(e.poster, db, e.render, e.clock.Now)
 	e.contests = contest.Contests{
-		Dailies: contest.NewDailies(db, announcer, e.clock.Now, log),
+		Dailies: contest.NewDailies(db, announcer, testDailyKey, e.clock.Now, log),
 		Events:  contest.NewEvents(db, announcer, e.clock.Now, log),
 	}
 	e.games = play.NewService(db, e.clock.Now)
-	playFeature, err := NewPlay(e.games, e.contests, secret, log)
+	playFeature, err := NewPlay(e.games, e.contests, secret, e.render, log)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.mazes = NewMazes(db, e.contests, func() uint64 { return seed }, e.clock.Now)
+	e.mazes = NewMazes(db, e.contests, e.render, func() uint64 { return seed }, e.clock.Now)
 	features := append([]Feature{
 		e.mazes,
 		playFeature,
 		NewEvents(e.contests.Events, func() uint64 { return seed }),
-		NewDaily(e.contests.Dailies, db, e.clock.Now),
+		NewDaily(e.contests.Dailies, db, e.render, e.clock.Now),
 		Help{},
 	}, opts.extra...)
 	e.router = NewRouter(log, features...)
@@ -429,12 +443,17 @@ func slash(tb testing.TB, name string, opts map[string]any) *discordgo.Interacti
 // given permissions (a decimal string, as Discord sends it).
 func subcommandIx(tb testing.TB, name, sub string, opts map[string]any, user, perms string) *discordgo.Interaction {
 	tb.Helper()
+	data := map[string]any{"id": "c-" + name, "name": name, "type": 1, "options": []map[string]any{
+		{"name": sub, "type": discordgo.ApplicationCommandOptionSubCommand, "options": optionList(opts)},
+	}}
+	// Discord resolves a channel option's channel (a partial channel).
+	if ch, ok := opts["channel"].(string); ok {
+		data["resolved"] = map[string]any{"channels": map[string]any{ch: map[string]any{"id": ch, "name": "c" + ch, "type": 0, "permissions": "0"}}}
+	}
 	return decodeInteraction(tb, map[string]any{
 		"type":   discordgo.InteractionApplicationCommand,
 		"member": map[string]any{"user": map[string]any{"id": user, "username": user}, "permissions": perms},
-		"data": map[string]any{"id": "c-" + name, "name": name, "type": 1, "options": []map[string]any{
-			{"name": sub, "type": discordgo.ApplicationCommandOptionSubCommand, "options": optionList(opts)},
-		}},
+		"data":   data,
 	})
 }
 

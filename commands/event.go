@@ -184,27 +184,20 @@ func eventChannel(in *Interaction, opts options) (string, error) {
 	if !canonicalNumber(id) {
 		return "", userErrorf("That is not a channel I can use: pick one from the list.")
 	}
-	if res := in.ApplicationCommandData().Resolved; res != nil {
-		if ch, ok := res.Channels[id]; ok && ch.GuildID != "" && ch.GuildID != in.GuildID {
-			return "", userErrorf("Pick a channel of this server.")
-		}
-	}
-	return id, nil
+	return guildChannel(in, opts, in.ChannelID)
 }
 
-var nameMarkup = strings.NewReplacer("@", "＠", "\n", " ", "\r", " ", "`", "'", "*", `\*`, "_", `\_`, "~", `\~`, "|", `\|`)
-
-// eventName trims and defaults the name, and defuses mentions and markup
-// so a name can't ping anyone or break the messages it appears in.
+// eventName trims and defaults the name, and makes it safe to post
+// (postableName).
 func eventName(text string) (string, error) {
-	name := strings.Join(strings.Fields(text), " ")
+	name := strings.Join(strings.Fields(stripControls(text)), " ")
 	if name == "" {
 		return defaultEventName, nil
 	}
 	if n := utf8.RuneCountInString(name); n > maxEventName {
 		return "", userErrorf("An event name is at most %d characters; yours has %d.", maxEventName, n)
 	}
-	return nameMarkup.Replace(name), nil
+	return postableName(name)
 }
 
 func (f *Events) start(ctx context.Context, in *Interaction, opts options) error {
@@ -244,6 +237,9 @@ func (f *Events) end(ctx context.Context, in *Interaction, opts options) error {
 		return err
 	}
 	e, err := f.events.RunningIn(ctx, channelID)
+	if err == nil && e.GuildID != in.GuildID {
+		err = contest.ErrNotFound // another server's: as if there were none
+	}
 	if errors.Is(err, contest.ErrNotFound) {
 		return userError(err, fmt.Sprintf("There is no running event in <#%s>. Start one with /event start.", channelID))
 	}
@@ -253,12 +249,18 @@ func (f *Events) end(ctx context.Context, in *Interaction, opts options) error {
 	if err := deferReply(ctx, in, true); err != nil {
 		return err
 	}
-	if err := f.events.End(ctx, e); errors.Is(err, contest.ErrConflict) {
+	content := fmt.Sprintf("🏁 **%s** ended. The final ranking and the solution are posted in <#%s>.", e.Name, channelID)
+	switch err := f.events.End(ctx, e); {
+	case errors.Is(err, contest.ErrConflict):
 		return userError(err, fmt.Sprintf("**%s** has just ended on its own; the results are in <#%s>.", e.Name, channelID))
-	} else if err != nil {
+	case errors.Is(err, contest.ErrPostsPending) && errors.Is(err, contest.ErrRefused):
+		// It ended: say so, and what is wrong with the channel.
+		content = fmt.Sprintf("🏁 **%s** ended, but I can't post in <#%s>: check that I can see it and send messages and files there. I'll try again for a while.", e.Name, channelID)
+	case errors.Is(err, contest.ErrPostsPending):
+		content = fmt.Sprintf("🏁 **%s** ended. Discord didn't take all of its closing posts yet; I'll post the final ranking and the solution in <#%s> within a minute.", e.Name, channelID)
+	case err != nil:
 		return err
 	}
-	content := fmt.Sprintf("🏁 **%s** ended. The final ranking and the solution are posted in <#%s>.", e.Name, channelID)
 	return answer(ctx, in, Reply{Content: content, Ephemeral: true})
 }
 

@@ -100,7 +100,7 @@ func (f *Daily) handleLeaderboard(ctx context.Context, in *Interaction) error {
 		}
 		empty = "No daily results yet. Start with /daily today, then **Play**."
 	default:
-		return userErrorf("Unknown period %q: use daily, week or all.", sanitize(period))
+		return userErrorf("Unknown period `%s`: use daily, week or all.", sanitize(period))
 	}
 
 	var top []string

@@ -37,14 +37,16 @@ type Embargo interface {
 type Mazes struct {
 	posts   PostLog
 	embargo Embargo
+	render  *Renderer
 	seed    func() uint64
 	now     func() time.Time
 }
 
-// NewMazes makes mazes with random seeds from seed, records where they
-// are shown in posts, and holds back the solutions embargo holds.
-func NewMazes(posts PostLog, embargo Embargo, seed func() uint64, now func() time.Time) *Mazes {
-	return &Mazes{posts: posts, embargo: embargo, seed: seed, now: now}
+// NewMazes makes mazes with random seeds from seed, drawing pictures on
+// render, records where they are shown in posts, and holds back the
+// solutions embargo holds.
+func NewMazes(posts PostLog, embargo Embargo, render *Renderer, seed func() uint64, now func() time.Time) *Mazes {
+	return &Mazes{posts: posts, embargo: embargo, render: render, seed: seed, now: now}
 }
 
 func (f *Mazes) Commands() []Command {
@@ -93,7 +95,7 @@ func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	switch req.mode {
 	case renderAuto, renderEmoji, renderPNG, renderGIF:
 	default:
-		return req, userErrorf("Unknown render %q: use auto, emoji, png or gif.", sanitize(req.mode))
+		return req, userErrorf("Unknown render `%s`: use auto, emoji, png or gif.", sanitize(req.mode))
 	}
 	algo, err := opts.algorithm(defaultAlgorithm)
 	if err != nil {
@@ -141,16 +143,19 @@ func (f *Mazes) handleMaze(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return err
 	}
-	m, err := generate(req.id)
-	if err != nil {
-		return err
-	}
-	if req.mode == renderGIF || (req.mode != renderEmoji && isSlowPNG(m)) {
-		if err := deferReply(ctx, in, false); err != nil {
-			return err
+	build := func() (Reply, error) {
+		m, err := generate(req.id)
+		if err != nil {
+			return Reply{}, err
 		}
+		return mazeMessage(m, req.mode)
 	}
-	reply, err := mazeMessage(m, req.mode)
+	var reply Reply
+	if pictured(req.id, req.mode) {
+		reply, err = f.render.reply(ctx, in, picture{key: mazeKey(req.id, req.mode), big: bigRender(req.id, req.mode)}, build)
+	} else {
+		reply, err = build()
+	}
 	if err != nil {
 		return err
 	}

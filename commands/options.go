@@ -77,7 +77,7 @@ func (o options) algorithm(fallback mazecore.Algorithm) (mazecore.Algorithm, err
 	}
 	algo, err := mazecore.ParseAlgorithm(name)
 	if err != nil {
-		return 0, userError(err, fmt.Sprintf("Unknown algorithm %q: choose one of %s.", sanitize(name), algorithmList()))
+		return 0, userError(err, fmt.Sprintf("Unknown algorithm `%s`: choose one of %s.", sanitize(name), algorithmList()))
 	}
 	return algo, nil
 }
@@ -128,6 +128,26 @@ func difficultyOption(description string) *discordgo.ApplicationCommandOption {
 
 func loopsOption(description string) *discordgo.ApplicationCommandOption {
 	return intOption("loops", description, 0, mazecore.MaxLoops)
+}
+
+// guildChannel is the channel option, or fallback when it is absent,
+// refused unless it is a channel of the invoking server. Discord resolves
+// an option's channel (resolved.channels) only among those the member can
+// pick in the server the command is used in; a channel it did not resolve,
+// or resolved in another server, comes only from a forged interaction.
+func guildChannel(in *Interaction, opts options, fallback string) (string, error) {
+	id := opts.string("channel", "")
+	if id == "" {
+		return fallback, nil
+	}
+	var ch *discordgo.Channel
+	if res := in.ApplicationCommandData().Resolved; res != nil {
+		ch = res.Channels[id]
+	}
+	if ch == nil || (ch.GuildID != "" && ch.GuildID != in.GuildID) {
+		return "", userErrorf("That is not a channel of this server: pick one from the list.")
+	}
+	return id, nil
 }
 
 // channelOption picks a text or announcement channel.

@@ -71,17 +71,18 @@ type Play struct {
 	// secret signs the buttons; every process sharing the store must use
 	// the same one.
 	secret []byte
+	render *Renderer
 	log    *slog.Logger
 }
 
 // NewPlay runs games in games, counting them for contests, with buttons
-// signed by secret. An empty secret would make buttons forgeable: it is
-// refused.
-func NewPlay(games *play.Service, contests Contests, secret []byte, log *slog.Logger) (*Play, error) {
+// signed by secret and maps drawn on render. An empty secret would make
+// buttons forgeable: it is refused.
+func NewPlay(games *play.Service, contests Contests, secret []byte, render *Renderer, log *slog.Logger) (*Play, error) {
 	if len(secret) == 0 {
 		return nil, errors.New("play: no secret to sign buttons with")
 	}
-	return &Play{games: games, contests: contests, secret: secret, log: log}, nil
+	return &Play{games: games, contests: contests, secret: secret, render: render, log: log}, nil
 }
 
 func (f *Play) Commands() []Command { return nil }
@@ -203,7 +204,7 @@ func (f *Play) handleMove(ctx context.Context, in *Interaction) error {
 		if err != nil {
 			return gameError(err)
 		}
-		return sendMap(ctx, in, g)
+		return f.sendMap(ctx, in, g)
 	}
 	action := play.Action{Kind: play.Move, Dir: actionDirs[btn.action], Seq: btn.seq}
 	if btn.action == actGiveUp {
@@ -352,11 +353,14 @@ func (f *Play) finalMessage(ctx context.Context, in *Interaction, g *play.Game, 
 	if win == (render.Window{}) {
 		return nil
 	}
-	file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), ov)
+	whole, err := f.render.draw(ctx, "", func() (Reply, error) {
+		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), ov)
+		return Reply{Content: "🗺️ The whole maze, with your trail.", Files: []File{file}, Ephemeral: true}, err
+	})
 	if err != nil {
 		return err
 	}
-	if err := in.Respond.Followup(ctx, Reply{Content: "🗺️ The whole maze, with your trail.", Files: []File{file}, Ephemeral: true}); err != nil {
+	if err := in.Respond.Followup(ctx, whole); err != nil {
 		return fmt.Errorf("followup: %w", err)
 	}
 	return nil
@@ -371,15 +375,13 @@ func wonLine(g *play.Game, par int) string {
 
 // sendMap answers the Map button with a new private message holding the
 // whole maze, the trail and the player as a PNG. The game message stays.
-func sendMap(ctx context.Context, in *Interaction, g *play.Game) error {
-	file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d-map.png", g.MazeID, g.ID), playOverlay(g))
-	if err != nil {
-		return err
-	}
-	return answer(ctx, in, Reply{
-		Content:   fmt.Sprintf("🗺️ Your game on `%s` after %d clicks: you are the blue dot, your trail light blue.", g.MazeID, g.Clicks),
-		Files:     []File{file},
-		Ephemeral: true,
+func (f *Play) sendMap(ctx context.Context, in *Interaction, g *play.Game) error {
+	return f.render.answer(ctx, in, picture{ephemeral: true}, func() (Reply, error) {
+		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d-map.png", g.MazeID, g.ID), playOverlay(g))
+		return Reply{
+			Content: fmt.Sprintf("🗺️ Your game on `%s` after %d clicks: you are the blue dot, your trail light blue.", g.MazeID, g.Clicks),
+			Files:   []File{file},
+		}, err
 	})
 }
 

@@ -206,7 +206,7 @@ func TestPlayStart(t *testing.T) {
 	// Buttons signed with no key could be forged by anyone.
 	t.Run("ErrNoSecret", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		if _, err := NewPlay(e.games, e.contests, nil, slog.New(slog.DiscardHandler)); err == nil {
+		if _, err := NewPlay(e.games, e.contests, nil, e.render, slog.New(slog.DiscardHandler)); err == nil {
 			t.Fatal("NewPlay accepted an empty secret")
 		}
 	})

@@ -265,6 +265,3 @@ func playable(id mazecore.ID) bool { return id.Width <= play.MaxSide && id.Heigh
 func playButtonFor(id mazecore.ID) discordgo.Button {
 	return discordgo.Button{Label: "Play", Style: discordgo.PrimaryButton, CustomID: playPrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}}
 }
-
-// isSlowPNG tells whether drawing m as a PNG may take long enough to defer.
-func isSlowPNG(m *mazecore.Maze) bool { return m.Width()*m.Height() > slowPNGTiles }

@@ -120,28 +120,19 @@ func (f *Mazes) sendSolution(ctx context.Context, in *Interaction, id mazecore.I
 	if hold.Held() {
 		return userErrorf("%s", heldMessage(hold, id, in.GuildID))
 	}
-	m, err := generate(id)
-	if err != nil {
-		return err
+	build := func() (Reply, error) {
+		m, err := generate(id)
+		if err != nil {
+			return Reply{}, err
+		}
+		return solutionMessage(m, ephemeral)
 	}
-	if isSlowPNG(m) {
-		if err := deferReply(ctx, in, ephemeral); err != nil {
+	if !pictured(id, renderAuto) {
+		reply, err := build()
+		if err != nil {
 			return err
 		}
+		return answer(ctx, in, reply)
 	}
-	reply, err := solutionMessage(m, ephemeral)
-	if err != nil {
-		return err
-	}
-	return answer(ctx, in, reply)
-}
-
-// sanitize keeps a member's text from breaking out of a code span or
-// pinging anyone when echoed back.
-func sanitize(s string) string {
-	s = strings.NewReplacer("`", "'", "@", "＠", "\n", " ").Replace(s)
-	if len([]rune(s)) > 40 {
-		s = string([]rune(s)[:40]) + "…"
-	}
-	return s
+	return f.render.answer(ctx, in, picture{key: solutionKey(id), big: bigRender(id, renderPNG), ephemeral: ephemeral}, build)
 }

@@ -10,19 +10,25 @@ import (
 // Announcer makes the posts that no member asked for: the daily in its
 // channel, an event's maze and board, its results. Package commands
 // implements it on Discord.
+//
+// A post carries a nonce (see retry.go): a post repeated with the same
+// nonce within Discord's nonce window returns the message already made,
+// with its ID, and makes no second one. An error wrapping ErrRefused means
+// the channel refuses the bot.
 type Announcer interface {
 	// PostDaily posts a server's daily in a channel. A message ID with an
 	// error means the post was made and only something after it failed.
-	PostDaily(ctx context.Context, d Daily, channelID string) (messageID string, err error)
-	// PostEvent posts a starting event's maze and its (empty) board.
-	PostEvent(ctx context.Context, e Event) (mazeMessageID, boardMessageID string, err error)
+	PostDaily(ctx context.Context, d Daily, channelID, nonce string) (messageID string, err error)
+	// PostEvent posts a starting event's maze and its (empty) board, each
+	// with its nonce.
+	PostEvent(ctx context.Context, e Event, mazeNonce, boardNonce string) (mazeMessageID, boardMessageID string, err error)
 	// EditBoard shows standings on the event's board: live while e runs,
 	// final once it has ended.
 	EditBoard(ctx context.Context, e Event, standings []Standing) error
 	// PostResults announces an ended event's final ranking.
-	PostResults(ctx context.Context, e Event, standings []Standing) error
+	PostResults(ctx context.Context, e Event, standings []Standing, nonce string) error
 	// PostSolution posts an ended event's solution.
-	PostSolution(ctx context.Context, e Event) error
+	PostSolution(ctx context.Context, e Event, nonce string) error
 	// RevealMaze edits an ended event's maze message so that it offers its
 	// solution.
 	RevealMaze(ctx context.Context, e Event) error
@@ -41,7 +47,8 @@ type Post struct {
 // Posts records the mazes shown in channels.
 type Posts interface {
 	// AddPost records a post; a message shows one maze, so a second post
-	// with the same non-empty MessageID is an error.
+	// of another maze with the same non-empty MessageID is an error, and
+	// the same post again is kept once.
 	AddPost(ctx context.Context, p Post) error
 	// LastPost returns the newest post in a channel, or ErrNotFound.
 	LastPost(ctx context.Context, channelID string) (Post, error)

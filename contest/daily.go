@@ -2,6 +2,7 @@ package contest
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -32,12 +33,6 @@ const (
 	// DailyMaxSize keeps the daily a quick game for everyone: Play on a
 	// 41×41 maze takes a few dozen clicks.
 	DailyMaxSize = 41
-	// DailyRetryAfter: a claim older than this whose post never completed
-	// (a crash, a Discord error) may be claimed again.
-	DailyRetryAfter = 5 * time.Minute
-	// DailyMaxAttempts bounds the tries of one day's post, so a channel
-	// the bot can't write to isn't tried every few seconds all day.
-	DailyMaxAttempts = 3
 )
 
 // dailyEpoch is the day of daily #1. Numbers count calendar days in the
@@ -87,20 +82,33 @@ func (d Daily) SolutionsOpen() time.Time { return d.Date.End(d.Zone) }
 func Number(date Date) int { return int(date.t.Sub(dailyEpoch.t)/(24*time.Hour)) + 1 }
 
 // MazeFor is the maze of a server's day: the settings' algorithm, size and
-// loops, with a seed from a hash of the server and the date, so it is the
-// same for everyone, on every machine, forever (32 bits keep the ID short).
-// A difficulty other than any then picks, by mazecore.Choose, among the
-// candidates of that seed: the ID still names the maze alone. With any
-// and no loops, what every server had before those settings existed, the
-// day's maze is the hashed one as it always was.
-func MazeFor(s DailySettings, date Date) (mazecore.ID, error) {
-	sum := sha256.Sum256([]byte("mazebot daily|" + s.GuildID + "|" + date.String()))
+// loops, with a seed from a keyed hash (HMAC-SHA256) of the server and the
+// date under key, a secret of the bot's, so it is the same for everyone
+// and in every process sharing the key, and nobody can work out a day's
+// maze (and so its solution) before it is shown. 32 bits keep the ID
+// short. A difficulty other than any then picks, by mazecore.Choose, among
+// the candidates of that seed: the ID still names the maze alone.
+//
+// The first show or claim of a day fixes its maze in the store
+// (FixDailyMaze): a new key, or new settings, change only the days not
+// shown yet.
+func MazeFor(key []byte, s DailySettings, date Date) (mazecore.ID, error) {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("mazebot daily|" + s.GuildID + "|" + date.String()))
+	sum := mac.Sum(nil)
 	base := mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size, Seed: uint64(binary.BigEndian.Uint32(sum[:4])), Loops: s.Loops}
 	id, err := mazecore.Choose(base, s.Difficulty)
 	if err != nil {
 		return mazecore.ID{}, fmt.Errorf("daily maze of %s on %s: %w", s.GuildID, date, err)
 	}
 	return id, nil
+}
+
+// DailyMaze is the maze fixed for a server's daily of a date.
+type DailyMaze struct {
+	GuildID string
+	Date    Date
+	MazeID  mazecore.ID
 }
 
 // Streak counts consecutive days solved, from dates (newest first, none
@@ -147,7 +155,9 @@ type DailyPost struct {
 	State     PostState
 	// Attempts counts the claims. A claim is written only over the one
 	// before it, so of two processes claiming at once one wins.
-	Attempts  int
+	Attempts int
+	// Refused counts the attempts the channel refused (ErrRefused).
+	Refused   int
 	ClaimedAt time.Time // the last claim
 }
 
@@ -166,12 +176,22 @@ type DailyStore interface {
 	// ErrConflict: another process claimed first. The day keeps the maze
 	// of its first claim; the channel follows the latest.
 	ClaimDailyPost(ctx context.Context, p DailyPost) error
-	// SetDailyPosted records the message of a claimed day; ErrConflict
-	// when the day is not being posted.
+	// SetDailyPosted records the message of a claimed day, also one whose
+	// latest attempt failed (an earlier one may still land); ErrConflict
+	// when the day is posted already or was never claimed.
 	SetDailyPosted(ctx context.Context, guildID string, date Date, messageID string) error
-	// SetDailyFailed releases a claimed day whose post failed; ErrConflict
-	// when the day is not being posted.
-	SetDailyFailed(ctx context.Context, guildID string, date Date) error
+	// SetDailyFailed releases claim number attempt of a day whose post
+	// failed, counting it in Refused when refused; ErrConflict when that
+	// claim is not the day's latest or the day is not being posted.
+	SetDailyFailed(ctx context.Context, guildID string, date Date, attempt int, refused bool) error
+	// DailyMaze returns the maze fixed for a server's date, or ErrNotFound.
+	DailyMaze(ctx context.Context, guildID string, date Date) (mazecore.ID, error)
+	// FixDailyMaze records m as its server's daily of its date unless one
+	// is recorded already, and returns the recorded maze: the first show
+	// or claim of a day fixes its maze.
+	FixDailyMaze(ctx context.Context, m DailyMaze) (mazecore.ID, error)
+	// DailiesOnMaze lists every server day whose fixed daily is maze.
+	DailiesOnMaze(ctx context.Context, maze mazecore.ID) ([]DailyMaze, error)
 	// DayRuns returns each member's best run on a server's daily of a
 	// date, best first.
 	DayRuns(ctx context.Context, guildID string, date Date) ([]Run, error)
@@ -181,21 +201,22 @@ type DailyStore interface {
 	// SolvedDates lists the dates, newest first and none after upTo, on
 	// which a member finished the server's daily.
 	SolvedDates(ctx context.Context, guildID, userID string, upTo Date) ([]Date, error)
-	// GuildsWithMaze lists up to limit servers in which a maze was posted.
-	GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error)
 }
 
 // Dailies runs the daily challenge.
 type Dailies struct {
 	store    DailyStore
 	announce Announcer
+	key      []byte // MazeFor's
 	now      func() time.Time
 	log      *slog.Logger
 }
 
-// NewDailies runs dailies kept in s and posted through a, on the clock now.
-func NewDailies(s DailyStore, a Announcer, now func() time.Time, log *slog.Logger) *Dailies {
-	return &Dailies{store: s, announce: a, now: now, log: log}
+// NewDailies runs dailies kept in s and posted through a, on the clock now,
+// their mazes derived under key (MazeFor): a secret, the same in every
+// process that shares s.
+func NewDailies(s DailyStore, a Announcer, key []byte, now func() time.Time, log *slog.Logger) *Dailies {
+	return &Dailies{store: s, announce: a, key: key, now: now, log: log}
 }
 
 // Settings returns a server's settings: the defaults (UTC, backtracking
@@ -213,21 +234,46 @@ func (d *Dailies) Today(ctx context.Context, guildID string) (Daily, error) {
 	return d.on(ctx, guildID, d.now())
 }
 
-// on is the daily of a server at t. Once the day's post is claimed its
-// maze is fixed, so a settings change later that day doesn't move the maze
-// under the members playing it.
+// Show is the daily running now in a server, about to be shown: its maze
+// is fixed from now on, and /solve finds it held anywhere.
+func (d *Dailies) Show(ctx context.Context, guildID string) (Daily, error) {
+	s, err := d.Settings(ctx, guildID)
+	if err != nil {
+		return Daily{}, err
+	}
+	day := Daily{GuildID: guildID, Date: DateOf(d.now(), s.Zone), Zone: s.Zone}
+	day.MazeID, err = d.fix(ctx, s, day.Date)
+	return day, err
+}
+
+// fix fixes the maze of a server's date: the one shown or claimed first,
+// else the settings' maze. Read first: most shows find it fixed.
+func (d *Dailies) fix(ctx context.Context, s DailySettings, date Date) (mazecore.ID, error) {
+	if fixed, err := d.store.DailyMaze(ctx, s.GuildID, date); !errors.Is(err, ErrNotFound) {
+		return fixed, err
+	}
+	maze, err := MazeFor(d.key, s, date)
+	if err != nil {
+		return mazecore.ID{}, err
+	}
+	return d.store.FixDailyMaze(ctx, DailyMaze{GuildID: s.GuildID, Date: date, MazeID: maze})
+}
+
+// on is the daily of a server at t. Once the day's maze is shown or its
+// post claimed, it is fixed, so a settings change later that day doesn't
+// move the maze under the members playing it.
 func (d *Dailies) on(ctx context.Context, guildID string, t time.Time) (Daily, error) {
 	s, err := d.Settings(ctx, guildID)
 	if err != nil {
 		return Daily{}, err
 	}
 	day := Daily{GuildID: guildID, Date: DateOf(t, s.Zone), Zone: s.Zone}
-	post, err := d.store.DailyPost(ctx, guildID, day.Date)
+	fixed, err := d.store.DailyMaze(ctx, guildID, day.Date)
 	switch {
 	case err == nil:
-		day.MazeID = post.MazeID
+		day.MazeID = fixed
 	case errors.Is(err, ErrNotFound):
-		if day.MazeID, err = MazeFor(s, day.Date); err != nil {
+		if day.MazeID, err = MazeFor(d.key, s, day.Date); err != nil {
 			return Daily{}, err
 		}
 	default:
@@ -282,9 +328,11 @@ func (d *Dailies) Tick(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// post makes a server's due post: claim the day, post, record. Of the
-// processes ticking at once exactly one claim succeeds; a claim that
-// crashed or failed is taken over once it is DailyRetryAfter old.
+// post makes a server's due post by the protocol of retry.go: claim the
+// day, post with the day's nonce, record. Of the processes ticking at once
+// exactly one claim succeeds; a claim that failed, crashed or hangs is
+// taken over once its retry delay is over, and the nonce keeps a post that
+// did land from being made twice.
 func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) error {
 	date, due := s.Schedule().Due(now)
 	if !due {
@@ -293,13 +341,13 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 	claim := DailyPost{GuildID: s.GuildID, Date: date, ChannelID: s.ChannelID, State: Posting, Attempts: 1, ClaimedAt: now}
 	switch prev, err := d.store.DailyPost(ctx, s.GuildID, date); {
 	case err == nil:
-		if prev.State == Posted || now.Sub(prev.ClaimedAt) < DailyRetryAfter || prev.Attempts >= DailyMaxAttempts {
+		if prev.State == Posted || !mayRetry(prev.Attempts, prev.Refused, prev.ClaimedAt, now) {
 			return nil
 		}
 		// The day's maze was fixed by its first claim.
-		claim.MazeID, claim.Attempts = prev.MazeID, prev.Attempts+1
+		claim.MazeID, claim.Attempts, claim.Refused = prev.MazeID, prev.Attempts+1, prev.Refused
 	case errors.Is(err, ErrNotFound):
-		if claim.MazeID, err = MazeFor(s, date); err != nil {
+		if claim.MazeID, err = d.fix(ctx, s, date); err != nil {
 			return err
 		}
 	default:
@@ -311,13 +359,33 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 		return err
 	}
 	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zone, MazeID: claim.MazeID}
-	messageID, err := d.announce.PostDaily(ctx, day, s.ChannelID)
+	messageID, err := d.announce.PostDaily(ctx, day, s.ChannelID, nonce(dailyPostKey(s.GuildID, date)))
 	if messageID == "" {
-		return errors.Join(fmt.Errorf("post daily %s in %s: %w", date, s.ChannelID, err), d.store.SetDailyFailed(ctx, s.GuildID, date))
+		refused := errors.Is(err, ErrRefused)
+		err = fmt.Errorf("post daily %s in %s (attempt %d): %w", date, s.ChannelID, claim.Attempts, err)
+		ferr := d.store.SetDailyFailed(ctx, s.GuildID, date, claim.Attempts, refused)
+		if errors.Is(ferr, ErrConflict) {
+			ferr = nil // another process took the claim over, or posted the day
+		}
+		if refused {
+			claim.Refused++
+		}
+		if exhausted(claim.Attempts, claim.Refused) {
+			d.log.Error("daily post given up for the day", "guild", s.GuildID, "date", date.String(), "channel", s.ChannelID,
+				"attempts", claim.Attempts, "refused", claim.Refused)
+		}
+		return errors.Join(err, ferr)
 	}
-	d.log.Info("daily posted", "guild", s.GuildID, "date", date.String(), "channel", s.ChannelID, "maze", claim.MazeID.String())
-	return errors.Join(err, d.store.SetDailyPosted(ctx, s.GuildID, date, messageID))
+	d.log.Info("daily posted", "guild", s.GuildID, "date", date.String(), "channel", s.ChannelID, "maze", claim.MazeID.String(), "attempt", claim.Attempts)
+	perr := d.store.SetDailyPosted(ctx, s.GuildID, date, messageID)
+	if errors.Is(perr, ErrConflict) {
+		perr = nil // a process that took the claim over recorded it first
+	}
+	return errors.Join(err, perr)
 }
+
+// dailyPostKey names a server's daily post of a date (its nonce's key).
+func dailyPostKey(guildID string, date Date) string { return "daily|" + guildID + "|" + date.String() }
 
 // contestFor is the daily a new game on maze counts for, if the maze is
 // today's daily of the game's server.
@@ -389,18 +457,13 @@ func (d *Dailies) award(ctx context.Context, guildID string, date Date, r play.R
 }
 
 // held is the daily that holds maze's solution, asked in guildID: the
-// asking server's daily, or a running daily of a server where the maze
-// was posted (copied from a post into a DM or another server).
+// asking server's daily, or the running daily of any server whose day's
+// maze it is. A day's maze is fixed (and so found by its ID) when it is
+// first shown or claimed; before that nobody knows its ID, which only
+// the keyed MazeFor makes.
 func (d *Dailies) held(ctx context.Context, maze mazecore.ID, guildID string, now time.Time) (*Daily, error) {
-	guilds, err := d.store.GuildsWithMaze(ctx, maze, dailyGuildsChecked)
-	if err != nil {
-		return nil, err
-	}
 	if guildID != "" {
-		guilds = append([]string{guildID}, guilds...)
-	}
-	for _, g := range guilds {
-		day, err := d.on(ctx, g, now)
+		day, err := d.on(ctx, guildID, now)
 		if err != nil {
 			return nil, err
 		}
@@ -408,9 +471,21 @@ func (d *Dailies) held(ctx context.Context, maze mazecore.ID, guildID string, no
 			return &day, nil
 		}
 	}
+	days, err := d.store.DailiesOnMaze(ctx, maze)
+	if err != nil {
+		return nil, err
+	}
+	for _, fixed := range days {
+		if fixed.GuildID == guildID {
+			continue // seen above
+		}
+		day, err := d.on(ctx, fixed.GuildID, now)
+		if err != nil {
+			return nil, err
+		}
+		if day.Date == fixed.Date && day.MazeID == maze {
+			return &day, nil
+		}
+	}
 	return nil, nil
 }
-
-// dailyGuildsChecked bounds the servers checked for a maze ID that was
-// posted in many: a daily's ID is shown in its own server.
-const dailyGuildsChecked = 5

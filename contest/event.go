@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"time"
 
 	"mazebot/mazecore"
@@ -58,10 +59,47 @@ type Event struct {
 	// BoardEditedAt is that edit, the zero Time if none.
 	BoardDirty    bool
 	BoardEditedAt time.Time
+	// Closing is the progress of the posts that close the event once it
+	// has ended.
+	Closing Closing
 }
 
 // Key names the event as a contest.
 func (e Event) Key() Key { return EventKey(e.ID) }
+
+// postKey names one of the event's posts (its nonce's key). The maze ID
+// keeps two databases' events of one number apart.
+func (e Event) postKey(what string) string {
+	return "event|" + strconv.FormatInt(e.ID, 10) + "|" + e.MazeID.String() + "|" + what
+}
+
+// EndSteps are the posts that close an ended event, as a set.
+type EndSteps uint8
+
+// The closing steps, in the order they are made: the ranking, then the
+// solution below it; the final board and the maze's Solve button are
+// edits of the event's messages.
+const (
+	StepResults EndSteps = 1 << iota
+	StepSolution
+	StepFinalBoard
+	StepRevealMaze
+
+	AllEndSteps = StepResults | StepSolution | StepFinalBoard | StepRevealMaze
+)
+
+// Closing is where an ended event's closing posts stand: which are made,
+// and the claims on making the rest, as retry.go describes. The store
+// records each step once made, so a closing cut short by an error or a
+// crash is finished by a later tick, each post once.
+type Closing struct {
+	Done      EndSteps
+	Attempts  int // claims; ending the event is the first
+	Refused   int // attempts the channel refused
+	ClaimedAt time.Time
+	// Closed: every step is made, or the attempts are used up.
+	Closed bool
+}
 
 // EventStore keeps community events and their runs.
 type EventStore interface {
@@ -79,10 +117,23 @@ type EventStore interface {
 	// RunningEvents lists every running event.
 	RunningEvents(ctx context.Context) ([]Event, error)
 	// EndEvent marks a running event ended at at, moving its end there if
-	// that is earlier and clearing its dirty board, or returns ErrConflict
-	// when it is not running (or not there): only the caller that ends it
-	// posts the results.
+	// that is earlier and clearing its dirty board, and claims its closing
+	// for the caller (attempt 1, at at); or returns ErrConflict when it is
+	// not running (or not there): only the caller that ends it closes it,
+	// until the claim's retry delay is over.
 	EndEvent(ctx context.Context, id int64, at time.Time) error
+	// ClosingEvents lists the ended events that are not closed.
+	ClosingEvents(ctx context.Context) ([]Event, error)
+	// ClaimClosing writes claim number attempt, at at, on the closing of
+	// an ended, unclosed event, over claim attempt−1; otherwise it changes
+	// nothing and returns ErrConflict.
+	ClaimClosing(ctx context.Context, id int64, attempt int, at time.Time) error
+	// SetClosingDone adds steps to the closing steps made.
+	SetClosingDone(ctx context.Context, id int64, steps EndSteps) error
+	// AddClosingRefusal counts an attempt the channel refused.
+	AddClosingRefusal(ctx context.Context, id int64) error
+	// SetClosed marks an ended event's closing finished.
+	SetClosed(ctx context.Context, id int64) error
 	// MarkBoardDirty notes that a running event's board is out of date.
 	MarkBoardDirty(ctx context.Context, id int64) error
 	// ClaimBoardEdit takes a running event's dirty board for an edit at
@@ -116,10 +167,22 @@ func NewEvents(s EventStore, a Announcer, now func() time.Time, log *slog.Logger
 // Now is the events' clock.
 func (ev *Events) Now() time.Time { return ev.now() }
 
+// startAttempts bounds the tries of an event's first posts while its
+// manager waits: a retry right away, with the same nonces, makes a post
+// whose answer was lost (a 5xx after Discord made it) once.
+const startAttempts = 3
+
+// startGrace is how long an event may lack its posts before a tick makes
+// them: longer than Start takes (a handler's time), so the tick finishes
+// only a start that was cut short (a crash).
+const startGrace = time.Minute
+
 // Start stores e as running from now for d and announces it. The row is
 // claimed before anything is posted, so a second start in the channel
 // (here or in another process) fails with ErrConflict and posts nothing;
-// the running event then comes back with it.
+// the running event then comes back with it. Posts that fail even when
+// tried again remove the event (ErrNotPosted); a start cut short by a
+// crash is finished by a tick.
 func (ev *Events) Start(ctx context.Context, e Event, d time.Duration) (Event, error) {
 	now := ev.now()
 	e.StartedAt, e.EndsAt, e.Status = now, now.Add(d), Running
@@ -133,7 +196,13 @@ func (ev *Events) Start(ctx context.Context, e Event, d time.Duration) (Event, e
 	} else if err != nil {
 		return Event{}, fmt.Errorf("create event: %w", err)
 	}
-	e.MazeMessageID, e.BoardMessageID, err = ev.announce.PostEvent(ctx, e)
+	for attempt := 1; ; attempt++ {
+		e.MazeMessageID, e.BoardMessageID, err = ev.announce.PostEvent(ctx, e, nonce(e.postKey("maze")), nonce(e.postKey("board")))
+		if err == nil || errors.Is(err, ErrRefused) || attempt == startAttempts || ctx.Err() != nil {
+			break
+		}
+		ev.log.Warn("event posts failed; trying again", "event", e.ID, "attempt", attempt, "err", err)
+	}
 	if err != nil {
 		if derr := ev.store.DeleteEvent(ctx, e.ID); derr != nil {
 			ev.log.Error("delete unposted event", "event", e.ID, "err", derr)
@@ -141,9 +210,25 @@ func (ev *Events) Start(ctx context.Context, e Event, d time.Duration) (Event, e
 		return Event{}, fmt.Errorf("%w: %w", ErrNotPosted, err)
 	}
 	if err := ev.store.SetEventMessages(ctx, e.ID, e.MazeMessageID, e.BoardMessageID); err != nil {
-		return Event{}, fmt.Errorf("event %d: %w", e.ID, err)
+		// The event runs and is posted: a tick records its messages
+		// (posting again with the same nonces finds them).
+		ev.log.Error("record event messages", "event", e.ID, "err", err)
 	}
 	return e, nil
+}
+
+// finishStart makes the posts of a running event whose start was cut short.
+func (ev *Events) finishStart(ctx context.Context, e Event) error {
+	maze, board, err := ev.announce.PostEvent(ctx, e, nonce(e.postKey("maze")), nonce(e.postKey("board")))
+	if errors.Is(err, ErrRefused) {
+		// As Start does: an event its channel refuses cannot run.
+		return errors.Join(fmt.Errorf("finish the start of event %d: %w", e.ID, err), ev.store.DeleteEvent(ctx, e.ID))
+	}
+	if err != nil {
+		return fmt.Errorf("finish the start of event %d: %w", e.ID, err)
+	}
+	ev.log.Info("event start finished", "event", e.ID, "channel", e.ChannelID)
+	return ev.store.SetEventMessages(ctx, e.ID, maze, board)
 }
 
 // RunningIn returns the running event of a channel, or ErrNotFound.
@@ -151,14 +236,21 @@ func (ev *Events) RunningIn(ctx context.Context, channelID string) (Event, error
 	return ev.store.RunningEvent(ctx, channelID)
 }
 
-// End ends e now and announces the results, or returns ErrConflict when
-// another caller (a tick, another process) ended it first.
-func (ev *Events) End(ctx context.Context, e Event) error { return ev.end(ctx, e, ev.now()) }
+// End ends e now and closes it, or returns ErrConflict when another
+// caller (a tick, another process) ended it first. Once it has ended, an
+// error wraps ErrPostsPending: the event is over, and a tick makes the
+// closing posts that failed.
+func (ev *Events) End(ctx context.Context, e Event) error {
+	err := ev.end(ctx, e, ev.now())
+	if errors.Is(err, ErrPostsPending) {
+		ev.log.Warn("event ended; closing posts pending", "event", e.ID, "err", err)
+	}
+	return err
+}
 
-// end ends e at now and announces the results. The store is marked
-// first, conditionally, so of two closers exactly one announces; the
-// other gets ErrConflict. An announcement that fails after that is not
-// retried: the results are at most once.
+// end ends e at now and closes it. The store is marked first,
+// conditionally, so of two closers exactly one goes on; the other gets
+// ErrConflict.
 func (ev *Events) end(ctx context.Context, e Event, now time.Time) error {
 	if err := ev.store.EndEvent(ctx, e.ID, now); err != nil {
 		return err
@@ -167,29 +259,60 @@ func (ev *Events) end(ctx context.Context, e Event, now time.Time) error {
 		e.EndsAt = now // as the store did: runs after an early end don't count
 	}
 	e.Status = Ended
+	e.Closing = Closing{Attempts: 1, ClaimedAt: now}
+	return ev.close(ctx, e)
+}
+
+// close makes the closing steps of an ended event that are not made yet,
+// under the claim in e.Closing, recording each as it is made. The posts
+// carry their nonces, so one whose answer was lost is not made twice.
+func (ev *Events) close(ctx context.Context, e Event) error {
 	standings, err := ev.Standings(ctx, e)
 	if err != nil {
-		return err
+		return fmt.Errorf("close event %d: %w: %w", e.ID, ErrPostsPending, err)
 	}
+	c := &e.Closing
 	var errs []error
-	if err := ev.announce.PostResults(ctx, e, standings); err != nil {
-		errs = append(errs, fmt.Errorf("post results: %w", err))
-	}
-	if err := ev.announce.PostSolution(ctx, e); err != nil {
-		errs = append(errs, fmt.Errorf("post solution: %w", err))
-	}
-	if err := ev.finalBoard(ctx, e, standings); err != nil {
-		errs = append(errs, err)
-	}
-	if e.MazeMessageID != "" {
-		if err := ev.announce.RevealMaze(ctx, e); err != nil {
-			errs = append(errs, fmt.Errorf("edit maze message: %w", err))
+	step := func(s EndSteps, what string, run func() error) {
+		if c.Done&s != 0 {
+			return
 		}
+		if err := run(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
+			return
+		}
+		if err := ev.store.SetClosingDone(ctx, e.ID, s); err != nil {
+			errs = append(errs, err)
+			return
+		}
+		c.Done |= s
 	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("close event %d: %w", e.ID, err)
+	step(StepResults, "post results", func() error {
+		return ev.announce.PostResults(ctx, e, standings, nonce(e.postKey("results")))
+	})
+	if c.Done&StepResults != 0 { // the solution goes below the ranking
+		step(StepSolution, "post solution", func() error { return ev.announce.PostSolution(ctx, e, nonce(e.postKey("solution"))) })
 	}
-	return nil
+	step(StepFinalBoard, "edit final board", func() error { return ev.finalBoard(ctx, e, standings) })
+	step(StepRevealMaze, "edit maze message", func() error {
+		if e.MazeMessageID == "" {
+			return nil
+		}
+		return ev.announce.RevealMaze(ctx, e)
+	})
+	if c.Done == AllEndSteps {
+		return ev.store.SetClosed(ctx, e.ID)
+	}
+	err = errors.Join(errs...)
+	if errors.Is(err, ErrRefused) {
+		c.Refused++
+		errs = append(errs, ev.store.AddClosingRefusal(ctx, e.ID))
+	}
+	if exhausted(c.Attempts, c.Refused) {
+		ev.log.Error("event closing given up", "event", e.ID, "channel", e.ChannelID, "attempts", c.Attempts, "refused", c.Refused, "done", int(c.Done))
+		errs = append(errs, ev.store.SetClosed(ctx, e.ID))
+	}
+	return fmt.Errorf("close event %d (attempt %d): %w: %w", e.ID, c.Attempts, ErrPostsPending, errors.Join(errs...))
 }
 
 // Standings ranks an event's runs up to its end.
@@ -206,7 +329,7 @@ func (ev *Events) finalBoard(ctx context.Context, e Event, standings []Standing)
 		return nil
 	}
 	if err := ev.announce.EditBoard(ctx, e, standings); err != nil {
-		return fmt.Errorf("edit final board: %w", err)
+		return err
 	}
 	return ev.store.SetBoardEdited(ctx, e.ID, ev.now())
 }
@@ -250,26 +373,68 @@ func (ev *Events) refreshBoard(ctx context.Context, e Event, now time.Time) ([]S
 }
 
 // Tick ends the events that are due (also those that ended while the bot
-// was down) and flushes the dirty boards.
+// was down), finishes the closings and starts cut short, and flushes the
+// dirty boards.
 func (ev *Events) Tick(ctx context.Context) error {
 	now := ev.now()
 	running, err := ev.store.RunningEvents(ctx)
 	if err != nil {
 		return err
 	}
+	var errs []error
+	for _, e := range running {
+		if (e.MazeMessageID == "" || e.BoardMessageID == "") && now.Sub(e.StartedAt) >= startGrace {
+			if err := ev.finishStart(ctx, e); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
 	due := slices.DeleteFunc(slices.Clone(running), func(e Event) bool { return e.EndsAt.After(now) })
 	slices.SortStableFunc(due, func(a, b Event) int { return cmp.Or(a.EndsAt.Compare(b.EndsAt), cmp.Compare(a.ID, b.ID)) })
-	var errs []error
 	for _, e := range due {
 		if err := ev.end(ctx, e, now); err != nil && !errors.Is(err, ErrConflict) {
 			errs = append(errs, err)
 		}
+	}
+	if err := ev.finishClosings(ctx, now); err != nil {
+		errs = append(errs, err)
 	}
 	for _, e := range running {
 		if e.EndsAt.After(now) && e.BoardDirty {
 			if _, err := ev.refreshBoard(ctx, e, now); err != nil {
 				errs = append(errs, err)
 			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// finishClosings takes over the closings whose claim's retry delay is
+// over (a post failed, or the process closing it died) and finishes them.
+func (ev *Events) finishClosings(ctx context.Context, now time.Time) error {
+	closing, err := ev.store.ClosingEvents(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range closing {
+		c := e.Closing
+		if exhausted(c.Attempts, c.Refused) {
+			errs = append(errs, ev.store.SetClosed(ctx, e.ID)) // given up by a process that died before saying so
+			continue
+		}
+		if !mayRetry(c.Attempts, c.Refused, c.ClaimedAt, now) {
+			continue
+		}
+		if err := ev.store.ClaimClosing(ctx, e.ID, c.Attempts+1, now); errors.Is(err, ErrConflict) {
+			continue
+		} else if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		e.Closing.Attempts, e.Closing.ClaimedAt = c.Attempts+1, now
+		if err := ev.close(ctx, e); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,15 +19,15 @@ type memStore struct {
 	mu       sync.Mutex
 	settings map[string]DailySettings
 	posts    map[string]DailyPost // by guild|date
+	mazes    map[string]DailyMaze // by guild|date
 	runs     map[Key][]Run        // every finish, by contest
-	shown    map[mazecore.ID][]string
 	events   map[int64]Event
 	nextID   int64
 }
 
 func newMemStore() *memStore {
-	return &memStore{settings: map[string]DailySettings{}, posts: map[string]DailyPost{}, runs: map[Key][]Run{},
-		shown: map[mazecore.ID][]string{}, events: map[int64]Event{}}
+	return &memStore{settings: map[string]DailySettings{}, posts: map[string]DailyPost{}, mazes: map[string]DailyMaze{},
+		runs: map[Key][]Run{}, events: map[int64]Event{}}
 }
 
 func postKey(guildID string, date Date) string { return guildID + "|" + date.String() }
@@ -82,30 +83,71 @@ func (s *memStore) ClaimDailyPost(_ context.Context, p DailyPost) error {
 	default:
 		return ErrConflict
 	}
-	p.State = Posting
-	s.posts[k] = p
-	return nil
-}
-
-func (s *memStore) setState(guildID string, date Date, state PostState, messageID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k := postKey(guildID, date)
-	p, ok := s.posts[k]
-	if !ok || p.State != Posting {
-		return ErrConflict
-	}
-	p.State, p.MessageID = state, messageID
+	p.State, p.Refused = Posting, old.Refused
 	s.posts[k] = p
 	return nil
 }
 
 func (s *memStore) SetDailyPosted(_ context.Context, guildID string, date Date, messageID string) error {
-	return s.setState(guildID, date, Posted, messageID)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := postKey(guildID, date)
+	p, ok := s.posts[k]
+	if !ok || p.State == Posted {
+		return ErrConflict
+	}
+	p.State, p.MessageID = Posted, messageID
+	s.posts[k] = p
+	return nil
 }
 
-func (s *memStore) SetDailyFailed(_ context.Context, guildID string, date Date) error {
-	return s.setState(guildID, date, Failed, "")
+func (s *memStore) SetDailyFailed(_ context.Context, guildID string, date Date, attempt int, refused bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := postKey(guildID, date)
+	p, ok := s.posts[k]
+	if !ok || p.State != Posting || p.Attempts != attempt {
+		return ErrConflict
+	}
+	p.State = Failed
+	if refused {
+		p.Refused++
+	}
+	s.posts[k] = p
+	return nil
+}
+
+func (s *memStore) DailyMaze(_ context.Context, guildID string, date Date) (mazecore.ID, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.mazes[postKey(guildID, date)]
+	if !ok {
+		return mazecore.ID{}, ErrNotFound
+	}
+	return m.MazeID, nil
+}
+
+func (s *memStore) FixDailyMaze(_ context.Context, m DailyMaze) (mazecore.ID, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := postKey(m.GuildID, m.Date)
+	if old, ok := s.mazes[k]; ok {
+		return old.MazeID, nil
+	}
+	s.mazes[k] = m
+	return m.MazeID, nil
+}
+
+func (s *memStore) DailiesOnMaze(_ context.Context, maze mazecore.ID) ([]DailyMaze, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []DailyMaze
+	for _, m := range s.mazes {
+		if m.MazeID == maze {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 // addRun records a finish in a contest.
@@ -189,13 +231,6 @@ func (s *memStore) SolvedDates(_ context.Context, guildID, userID string, upTo D
 	}
 	slices.SortFunc(out, func(a, b Date) int { return b.t.Compare(a.t) })
 	return out, nil
-}
-
-func (s *memStore) GuildsWithMaze(_ context.Context, maze mazecore.ID, limit int) ([]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g := s.shown[maze]
-	return g[:min(len(g), limit)], nil
 }
 
 func (s *memStore) CreateEvent(_ context.Context, e Event) (int64, error) {
@@ -285,11 +320,51 @@ func (s *memStore) EndEvent(_ context.Context, id int64, at time.Time) error {
 			return ErrConflict
 		}
 		e.Status, e.BoardDirty = Ended, false
+		e.Closing = Closing{Attempts: 1, ClaimedAt: at}
 		if at.Before(e.EndsAt) {
 			e.EndsAt = at
 		}
 		return nil
 	})
+}
+
+func (s *memStore) ClosingEvents(context.Context) ([]Event, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Event
+	for _, e := range s.events {
+		if e.Status == Ended && !e.Closing.Closed {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b Event) int { return int(a.ID - b.ID) })
+	return out, nil
+}
+
+func (s *memStore) ClaimClosing(_ context.Context, id int64, attempt int, at time.Time) error {
+	err := s.update(id, func(e *Event) error {
+		if e.Status != Ended || e.Closing.Closed || e.Closing.Attempts != attempt-1 {
+			return ErrConflict
+		}
+		e.Closing.Attempts, e.Closing.ClaimedAt = attempt, at
+		return nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		return ErrConflict
+	}
+	return err
+}
+
+func (s *memStore) SetClosingDone(_ context.Context, id int64, steps EndSteps) error {
+	return s.update(id, func(e *Event) error { e.Closing.Done |= steps; return nil })
+}
+
+func (s *memStore) AddClosingRefusal(_ context.Context, id int64) error {
+	return s.update(id, func(e *Event) error { e.Closing.Refused++; return nil })
+}
+
+func (s *memStore) SetClosed(_ context.Context, id int64) error {
+	return s.update(id, func(e *Event) error { e.Closing.Closed = true; return nil })
 }
 
 func (s *memStore) MarkBoardDirty(_ context.Context, id int64) error {
@@ -319,27 +394,84 @@ func (s *memStore) EventRuns(_ context.Context, k Key, until time.Time) ([]Run, 
 	return s.best(k, until), nil
 }
 
-// announcer records what contest asks to post; fail makes every call fail.
+// announcer records what contest asks to post, as Discord would make
+// it: a post whose nonce was used before returns the message made then
+// and makes none (Discord's nonce window is not modelled: tests retry
+// within minutes). faults make calls fail.
 type announcer struct {
 	mu     sync.Mutex
-	calls  []string
+	calls  []string // every post made and edit applied, in order
 	boards []string // the standings of each board edit, e.g. "live:ann#1,ben#1"
-	fail   error
+	nonces map[string]string
+	tries  []string // the nonce of every post attempt, made or not
+	faults []*fault
 	n      int
 	// failRecord makes PostDaily return its message with an error, as
 	// when the post is made but recording it fails.
 	failRecord error
 }
 
-func (a *announcer) record(call string) (string, error) {
+// fault makes the next times calls whose text starts with prefix ("" for
+// all) fail with err; after makes the call first (a post is made, an
+// edit applied), as with a 5xx after Discord processed the request.
+type fault struct {
+	prefix string
+	err    error
+	after  bool
+	times  int
+}
+
+// failNext makes the next times matching calls fail.
+func (a *announcer) failNext(prefix string, times int, err error, after bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.fail != nil {
-		return "", a.fail
+	a.faults = append(a.faults, &fault{prefix: prefix, err: err, after: after, times: times})
+}
+
+// failAll makes every call fail with err until clearFaults.
+func (a *announcer) failAll(err error) { a.failNext("", 1<<30, err, false) }
+
+func (a *announcer) clearFaults() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.faults = nil
+}
+
+// record makes call: a new message (or edit) unless nonce ("" for
+// edits) was used before.
+func (a *announcer) record(call, nonce string) (string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if nonce != "" {
+		a.tries = append(a.tries, nonce)
 	}
-	a.n++
-	a.calls = append(a.calls, call)
-	return fmt.Sprintf("msg%d", a.n), nil
+	var f *fault
+	for _, c := range a.faults {
+		if c.times > 0 && strings.HasPrefix(call, c.prefix) {
+			c.times--
+			f = c
+			break
+		}
+	}
+	if f != nil && !f.after {
+		return "", f.err
+	}
+	id, seen := a.nonces[nonce]
+	if !seen {
+		a.n++
+		id = fmt.Sprintf("msg%d", a.n)
+		a.calls = append(a.calls, call)
+		if nonce != "" {
+			if a.nonces == nil {
+				a.nonces = map[string]string{}
+			}
+			a.nonces[nonce] = id
+		}
+	}
+	if f != nil {
+		return "", f.err
+	}
+	return id, nil
 }
 
 func (a *announcer) all() []string {
@@ -348,20 +480,26 @@ func (a *announcer) all() []string {
 	return slices.Clone(a.calls)
 }
 
-func (a *announcer) PostDaily(_ context.Context, d Daily, channelID string) (string, error) {
-	id, err := a.record(fmt.Sprintf("daily %s %s #%d in %s", d.GuildID, d.Date, d.Number(), channelID))
+func (a *announcer) nonceTries() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.tries)
+}
+
+func (a *announcer) PostDaily(_ context.Context, d Daily, channelID, nonce string) (string, error) {
+	id, err := a.record(fmt.Sprintf("daily %s %s #%d in %s", d.GuildID, d.Date, d.Number(), channelID), nonce)
 	if err == nil && a.failRecord != nil {
 		return id, a.failRecord
 	}
 	return id, err
 }
 
-func (a *announcer) PostEvent(_ context.Context, e Event) (string, string, error) {
-	m, err := a.record("event " + e.Name)
+func (a *announcer) PostEvent(_ context.Context, e Event, mazeNonce, boardNonce string) (string, string, error) {
+	m, err := a.record("event "+e.Name, mazeNonce)
 	if err != nil {
 		return "", "", err
 	}
-	b, err := a.record("board " + e.Name)
+	b, err := a.record("board "+e.Name, boardNonce)
 	return m, b, err
 }
 
@@ -381,7 +519,7 @@ func standingsText(e Event, standings []Standing) string {
 }
 
 func (a *announcer) EditBoard(_ context.Context, e Event, standings []Standing) error {
-	_, err := a.record("edit board " + e.Name)
+	_, err := a.record("edit board "+e.Name, "")
 	if err == nil {
 		a.mu.Lock()
 		a.boards = append(a.boards, standingsText(e, standings))
@@ -390,18 +528,18 @@ func (a *announcer) EditBoard(_ context.Context, e Event, standings []Standing) 
 	return err
 }
 
-func (a *announcer) PostResults(_ context.Context, e Event, standings []Standing) error {
-	_, err := a.record("results " + e.Name + " " + standingsText(e, standings))
+func (a *announcer) PostResults(_ context.Context, e Event, standings []Standing, nonce string) error {
+	_, err := a.record("results "+e.Name+" "+standingsText(e, standings), nonce)
 	return err
 }
 
-func (a *announcer) PostSolution(_ context.Context, e Event) error {
-	_, err := a.record("solution " + e.Name)
+func (a *announcer) PostSolution(_ context.Context, e Event, nonce string) error {
+	_, err := a.record("solution "+e.Name, nonce)
 	return err
 }
 
 func (a *announcer) RevealMaze(_ context.Context, e Event) error {
-	_, err := a.record("reveal " + e.Name)
+	_, err := a.record("reveal "+e.Name, "")
 	return err
 }
 

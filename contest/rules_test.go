@@ -1,6 +1,8 @@
 package contest
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"testing"
 	"time"
 	_ "time/tzdata" // the zones under test, whatever the host has
@@ -160,7 +162,7 @@ func defaultMaze(tb testing.TB, guildID string, date Date) mazecore.ID {
 
 func mazeFor(tb testing.TB, s DailySettings, date Date) mazecore.ID {
 	tb.Helper()
-	id, err := MazeFor(s, date)
+	id, err := MazeFor(testKey, s, date)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -171,13 +173,25 @@ func TestMazeFor(t *testing.T) {
 	d := mustDate(t, "2026-11-30")
 	g1 := DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21}
 	a := mazeFor(t, g1, d)
-	// Locked: stored results and shared IDs rely on it forever, and a
-	// server that never chose a difficulty or loops keeps it.
-	if want := (mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 0x7911fc71}); a != want {
+	// Locked: the derivation of a day's maze from its key. Processes that
+	// share a key must agree on it, across releases, and a server that
+	// never chose a difficulty or loops keeps it. Deploying the keyed
+	// derivation (or another key) changes every daily not yet shown or
+	// claimed (today's unposted dailies change once); the shown ones are
+	// fixed in the store.
+	if want := (mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 0x148ccfde}); a != want {
 		t.Fatalf("daily of g1 on 2026-11-30 = %+v, want %+v", a, want)
 	}
 	if a != defaultMaze(t, "g1", d) {
 		t.Fatal("the defaults are not backtracking 21×21, any, no loops")
+	}
+	if b, err := MazeFor([]byte("another key"), g1, d); err != nil || b == a {
+		t.Fatalf("two keys give one daily (%v)", err)
+	}
+	// The unkeyed hash of old: anyone could compute it.
+	old := sha256.Sum256([]byte("mazebot daily|g1|" + d.String()))
+	if a.Seed == uint64(binary.BigEndian.Uint32(old[:4])) {
+		t.Fatal("the seed is the public, unkeyed hash")
 	}
 	if mazeFor(t, DailySettings{GuildID: "g2", Algorithm: mazecore.Backtracking, Size: 21}, d) == a {
 		t.Fatal("two servers share a daily")
@@ -222,11 +236,31 @@ func TestMazeFor(t *testing.T) {
 			"Difficulty": {GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21, Difficulty: 9},
 			"Size":       {GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 20},
 		} {
-			if id, err := MazeFor(s, d); err == nil {
+			if id, err := MazeFor(testKey, s, d); err == nil {
 				t.Fatalf("%s: %+v, want an error", name, id)
 			}
 		}
 	})
+}
+
+func TestNonce(t *testing.T) {
+	a, b := nonce("daily|g1|2026-11-30"), nonce("daily|g1|2026-12-01")
+	if len(a) > 25 || a == b || nonce("daily|g1|2026-11-30") != a {
+		t.Fatalf("nonces %q, %q: want at most 25 characters, stable, one per key", a, b)
+	}
+}
+
+func TestRetryDelay(t *testing.T) {
+	for _, tc := range []struct {
+		attempts, refused int
+		want              time.Duration
+	}{
+		{1, 0, RetryAfter}, {2, 0, 2 * RetryAfter}, {3, 0, 4 * RetryAfter}, {10, 0, RetryMax}, {1, 1, RefusedRetryAfter},
+	} {
+		if got := retryDelay(tc.attempts, tc.refused); got != tc.want {
+			t.Errorf("retryDelay(%d, %d)=%v, want %v", tc.attempts, tc.refused, got, tc.want)
+		}
+	}
 }
 
 func TestStreak(t *testing.T) {

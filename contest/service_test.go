@@ -3,6 +3,7 @@ package contest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -17,6 +18,9 @@ import (
 
 var quiet = slog.New(slog.DiscardHandler)
 
+// testKey is the dailies' MazeFor key in these tests.
+var testKey = []byte("contest test key")
+
 type dailyEnv struct {
 	store    *memStore
 	announce *announcer
@@ -27,12 +31,14 @@ type dailyEnv struct {
 func newDailyEnv(t *testing.T, now time.Time) *dailyEnv {
 	t.Helper()
 	e := &dailyEnv{store: newMemStore(), announce: &announcer{}, clock: testkit.NewClock(now)}
-	e.dailies = NewDailies(e.store, e.announce, e.clock.Now, quiet)
+	e.dailies = NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
 	return e
 }
 
 // another is a second process on the same store and channel.
-func (e *dailyEnv) another() *Dailies { return NewDailies(e.store, e.announce, e.clock.Now, quiet) }
+func (e *dailyEnv) another() *Dailies {
+	return NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
+}
 
 func (e *dailyEnv) setup(t *testing.T, at string, zone string) time.Time {
 	t.Helper()
@@ -184,7 +190,7 @@ func TestDailies(t *testing.T) {
 		if err := e.store.ClaimDailyPost(ctx, crashed); err != nil {
 			t.Fatal(err)
 		}
-		e.clock.Advance(DailyRetryAfter - time.Second)
+		e.clock.Advance(RetryAfter - time.Second)
 		e.tick(t)
 		if n := len(e.announce.all()); n != 0 {
 			t.Fatalf("a fresh claim of another process was taken over (%d posts)", n)
@@ -200,7 +206,7 @@ func TestDailies(t *testing.T) {
 		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
-		e.announce.fail = errDiscord
+		e.announce.failAll(errDiscord)
 		if err := e.dailies.Tick(ctx); err == nil {
 			t.Fatal("a failed post was not reported")
 		}
@@ -214,8 +220,8 @@ func TestDailies(t *testing.T) {
 		if err := e.store.SaveDailySettings(ctx, s); err != nil {
 			t.Fatal(err)
 		}
-		e.announce.fail = nil
-		e.clock.Advance(DailyRetryAfter)
+		e.announce.clearFaults()
+		e.clock.Advance(RetryAfter)
 		e.tick(t)
 		p, err := e.store.DailyPost(ctx, "g1", first.Date)
 		if err != nil || p.State != Posted || p.MazeID != first.MazeID {
@@ -226,39 +232,58 @@ func TestDailies(t *testing.T) {
 		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
-		e.announce.fail = errDiscord
+		e.announce.failAll(errDiscord)
 		if err := e.dailies.Tick(ctx); !errors.Is(err, errDiscord) {
 			t.Fatalf("Tick=%v, want the post's error", err)
 		}
-		e.announce.fail = nil
-		e.clock.Advance(time.Minute)
+		e.announce.clearFaults()
+		e.clock.Advance(RetryAfter - time.Second)
 		e.tick(t)
 		if n := len(e.announce.all()); n != 0 {
-			t.Fatalf("retried after a minute (%d posts), want after %v", n, DailyRetryAfter)
+			t.Fatalf("retried after %v (%d posts), want after %v", RetryAfter-time.Second, n, RetryAfter)
 		}
-		e.clock.Advance(DailyRetryAfter)
+		e.clock.Advance(time.Second)
 		e.tick(t)
 		e.tick(t)
 		if n := len(e.announce.all()); n != 1 {
 			t.Fatalf("%d posts after the retry delay, want 1", n)
 		}
 	})
-	t.Run("OKGivesUp", func(t *testing.T) {
-		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
-		e.setup(t, "09:00", "UTC")
-		e.clock.Set(utc(2026, 11, 30, 9, 0))
-		e.announce.fail = errors.New("403 Missing Access")
-		failures := 0
-		for range 24 * 4 {
-			if err := e.dailies.Tick(ctx); err != nil {
-				failures++
+	// A channel the bot may not post to is given up after MaxRefusals
+	// attempts, RefusedRetryAfter apart; transient failures after
+	// MaxAttempts, the delay doubling from RetryAfter.
+	for _, tc := range []struct {
+		name     string
+		err      error
+		attempts int
+		within   time.Duration // all of them happen in this time
+	}{
+		{"OKGivesUpRefused", fmt.Errorf("403 Missing Access: %w", ErrRefused), MaxRefusals, 2*RefusedRetryAfter + time.Minute},
+		{"OKGivesUpTransient", errDiscord, MaxAttempts, 3 * time.Hour},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newDailyEnv(t, utc(2026, 11, 30, 0, 0))
+			e.setup(t, "00:00", "UTC")
+			e.clock.Set(utc(2026, 11, 30, 0, 1))
+			start := e.clock.Now()
+			e.announce.failAll(tc.err)
+			failures := 0
+			var last time.Time
+			for e.clock.Now().Before(utc(2026, 12, 1, 0, 0)) { // the whole day
+				if err := e.dailies.Tick(ctx); err != nil {
+					failures++
+					last = e.clock.Now()
+				}
+				e.clock.Advance(RetryAfter)
 			}
-			e.clock.Advance(DailyRetryAfter)
-		}
-		if failures != DailyMaxAttempts {
-			t.Fatalf("%d failed attempts over the day, want %d", failures, DailyMaxAttempts)
-		}
-	})
+			if failures != tc.attempts || last.Sub(start) > tc.within {
+				t.Fatalf("%d failed attempts, the last after %v; want %d within %v", failures, last.Sub(start), tc.attempts, tc.within)
+			}
+			if tries := e.announce.nonceTries(); len(slices.Compact(tries)) != 1 {
+				t.Fatalf("the attempts used %d nonces, want one: %q", len(slices.Compact(tries)), tries)
+			}
+		})
+	}
 	// A post that was made but not recorded afterwards is not made again.
 	t.Run("OKPostedDespiteRecordError", func(t *testing.T) {
 		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
@@ -269,7 +294,7 @@ func TestDailies(t *testing.T) {
 			t.Fatal("the record error was not reported")
 		}
 		e.announce.failRecord = nil
-		e.clock.Advance(DailyRetryAfter + time.Minute)
+		e.clock.Advance(RetryAfter + time.Minute)
 		e.tick(t)
 		if n := len(e.announce.all()); n != 1 {
 			t.Fatalf("%d posts, want 1: the day was posted", n)
@@ -368,11 +393,11 @@ func TestEvents(t *testing.T) {
 	})
 	t.Run("ErrNotPostedFreesTheChannel", func(t *testing.T) {
 		e := newEventEnv(t)
-		e.announce.fail = errDiscord
+		e.announce.failAll(errDiscord)
 		if _, err := e.events.Start(ctx, Event{ChannelID: "c1", Name: "Doomed", MazeID: eventMaze}, time.Hour); !errors.Is(err, ErrNotPosted) {
 			t.Fatalf("err=%v, want ErrNotPosted", err)
 		}
-		e.announce.fail = nil
+		e.announce.clearFaults()
 		e.start(t, "c1")
 	})
 	t.Run("OKLiveBoardThrottled", func(t *testing.T) {
@@ -462,12 +487,11 @@ func TestHeld(t *testing.T) {
 	ctx := context.Background()
 	store, announce := newMemStore(), &announcer{}
 	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
-	c := Contests{Dailies: NewDailies(store, announce, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
-	today, err := c.Dailies.Today(ctx, "g1")
+	c := Contests{Dailies: NewDailies(store, announce, testKey, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
+	today, err := c.Dailies.Show(ctx, "g1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	store.shown[today.MazeID] = []string{"g1"}
 	for _, tc := range []struct {
 		name  string
 		guild string
@@ -511,7 +535,7 @@ func TestFor(t *testing.T) {
 	ctx := context.Background()
 	store, announce := newMemStore(), &announcer{}
 	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
-	c := Contests{Dailies: NewDailies(store, announce, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
+	c := Contests{Dailies: NewDailies(store, announce, testKey, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
 	today, err := c.Dailies.Today(ctx, "g1")
 	if err != nil {
 		t.Fatal(err)

@@ -215,7 +215,10 @@ func seed(t *testing.T, dsn string) {
 	ok(t, db.SetDailyPosted(ctx, "g1", day(29), "m29"))
 	claim.Date = day(30)
 	ok(t, db.ClaimDailyPost(ctx, claim))
-	ok(t, db.SetDailyFailed(ctx, "g1", day(30)))
+	ok(t, db.SetDailyFailed(ctx, "g1", day(30), 1, true))
+	if _, err := db.FixDailyMaze(ctx, contest.DailyMaze{GuildID: "g1", Date: day(29), MazeID: testMaze}); err != nil {
+		t.Fatal(err)
+	}
 
 	var events []contest.Event
 	for _, ch := range []string{"e1", "e2", "e3"} {
@@ -230,6 +233,8 @@ func seed(t *testing.T, dsn string) {
 	ok(t, db.ClaimBoardEdit(ctx, events[0].ID, time.Time{}, at(60)))
 	ok(t, db.MarkBoardDirty(ctx, events[0].ID))
 	ok(t, db.EndEvent(ctx, events[2].ID, at(1800)))
+	ok(t, db.SetClosingDone(ctx, events[2].ID, 1))
+	ok(t, db.AddClosingRefusal(ctx, events[2].ID))
 
 	// Results: daily runs over three days, event runs, a run in no
 	// contest; and games left playing and given up.
@@ -298,7 +303,7 @@ func wantSameBoards(t *testing.T, a, b string) {
 		defer db.Close()
 		ctx := t.Context()
 		now := func() time.Time { return at(0) }
-		dailies := contest.NewDailies(db, nil, now, slog.New(slog.DiscardHandler))
+		dailies := contest.NewDailies(db, nil, []byte("copy test key"), now, slog.New(slog.DiscardHandler))
 		events := contest.NewEvents(db, nil, now, slog.New(slog.DiscardHandler))
 		var (
 			bd  boards

@@ -14,6 +14,11 @@
 //   - uploaded files (multipart payload_json + files[N]) are kept byte for byte
 //     and served back at their attachment URL.
 //
+// A channel option comes with its resolved partial channel
+// (data.resolved.channels) when the channel is one of the invoking server's:
+// a channel the fake saw in another server or a DM is not resolved, as
+// Discord resolves only what the member can pick there.
+//
 // It enforces the rules a bot most often gets wrong, the way Discord does: the
 // Authorization header on bot routes (401), the first-response deadline (404
 // code 10062), a second acknowledgement (400 code 40060), message limits

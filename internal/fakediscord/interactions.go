@@ -252,8 +252,15 @@ func (s *Server) command(ctx context.Context, spec SlashSpec, typ discordgo.Inte
 		if len(opts) > 0 {
 			data["options"] = opts
 		}
+		res := map[string]any{}
 		if len(resolved) > 0 {
-			data["resolved"] = map[string]any{"users": resolved}
+			res["users"] = resolved
+		}
+		if channels := s.resolveChannelsLocked(a, opts); len(channels) > 0 {
+			res["channels"] = channels
+		}
+		if len(res) > 0 {
+			data["resolved"] = res
 		}
 		ix = s.sendInteractionLocked(a, typ, data, nil)
 		ix.CommandName = spec.Name
@@ -531,6 +538,34 @@ func (s *Server) sendInteractionLocked(a actor, typ discordgo.InteractionType, d
 	s.logf("interaction %s (type %d) dispatched", id, typ)
 	s.broadcastLocked()
 	return ix
+}
+
+// resolveChannelsLocked resolves the channel options among opts (encoded,
+// subcommands included) as Discord does: a partial channel (id, name, type,
+// permissions) for each channel of the invoking server. A channel the fake
+// saw in another server or a DM is left out, as Discord resolves only
+// channels the member can pick where the command is used; so is any
+// channel in a DM.
+func (s *Server) resolveChannelsLocked(a actor, opts []map[string]any) map[string]any {
+	out := map[string]any{}
+	var walk func([]map[string]any)
+	walk = func(opts []map[string]any) {
+		for _, o := range opts {
+			if sub, ok := o["options"].([]map[string]any); ok {
+				walk(sub)
+			}
+			id, ok := o["value"].(string)
+			if o["type"] != int(discordgo.ApplicationCommandOptionChannel) || !ok {
+				continue
+			}
+			if info, known := s.channels[id]; a.dm || (known && (info.dm || info.guildID != a.guildID)) {
+				continue
+			}
+			out[id] = map[string]any{"id": id, "name": "channel-" + id, "type": int(discordgo.ChannelTypeGuildText), "permissions": a.perms}
+		}
+	}
+	walk(opts)
+	return out
 }
 
 // encodeOptions renders options as Discord sends them, checked against defs

@@ -102,8 +102,8 @@ func (g *guarded) SetDailyPosted(ctx context.Context, guildID string, date conte
 	return do(g, ctx, "SetDailyPosted", func(ctx context.Context) error { return g.s.SetDailyPosted(ctx, guildID, date, messageID) })
 }
 
-func (g *guarded) SetDailyFailed(ctx context.Context, guildID string, date contest.Date) error {
-	return do(g, ctx, "SetDailyFailed", func(ctx context.Context) error { return g.s.SetDailyFailed(ctx, guildID, date) })
+func (g *guarded) SetDailyFailed(ctx context.Context, guildID string, date contest.Date, attempt int, refused bool) error {
+	return do(g, ctx, "SetDailyFailed", func(ctx context.Context) error { return g.s.SetDailyFailed(ctx, guildID, date, attempt, refused) })
 }
 
 func (g *guarded) DayRuns(ctx context.Context, guildID string, date contest.Date) ([]contest.Run, error) {
@@ -118,8 +118,16 @@ func (g *guarded) SolvedDates(ctx context.Context, guildID, userID string, upTo 
 	return get(g, ctx, "SolvedDates", func(ctx context.Context) ([]contest.Date, error) { return g.s.SolvedDates(ctx, guildID, userID, upTo) })
 }
 
-func (g *guarded) GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error) {
-	return get(g, ctx, "GuildsWithMaze", func(ctx context.Context) ([]string, error) { return g.s.GuildsWithMaze(ctx, maze, limit) })
+func (g *guarded) DailyMaze(ctx context.Context, guildID string, date contest.Date) (mazecore.ID, error) {
+	return get(g, ctx, "DailyMaze", func(ctx context.Context) (mazecore.ID, error) { return g.s.DailyMaze(ctx, guildID, date) })
+}
+
+func (g *guarded) FixDailyMaze(ctx context.Context, m contest.DailyMaze) (mazecore.ID, error) {
+	return get(g, ctx, "FixDailyMaze", func(ctx context.Context) (mazecore.ID, error) { return g.s.FixDailyMaze(ctx, m) })
+}
+
+func (g *guarded) DailiesOnMaze(ctx context.Context, maze mazecore.ID) ([]contest.DailyMaze, error) {
+	return get(g, ctx, "DailiesOnMaze", func(ctx context.Context) ([]contest.DailyMaze, error) { return g.s.DailiesOnMaze(ctx, maze) })
 }
 
 func (g *guarded) CreateEvent(ctx context.Context, e contest.Event) (int64, error) {
@@ -194,6 +202,26 @@ func (g *guarded) FirstSeen(ctx context.Context, id string, at time.Time) (bool,
 
 func (g *guarded) ForgetSeen(ctx context.Context, before time.Time) (int64, error) {
 	return get(g, ctx, "ForgetSeen", func(ctx context.Context) (int64, error) { return g.s.ForgetSeen(ctx, before) })
+}
+
+func (g *guarded) ClosingEvents(ctx context.Context) ([]contest.Event, error) {
+	return get(g, ctx, "ClosingEvents", func(ctx context.Context) ([]contest.Event, error) { return g.s.ClosingEvents(ctx) })
+}
+
+func (g *guarded) ClaimClosing(ctx context.Context, id int64, attempt int, at time.Time) error {
+	return do(g, ctx, "ClaimClosing", func(ctx context.Context) error { return g.s.ClaimClosing(ctx, id, attempt, at) })
+}
+
+func (g *guarded) SetClosingDone(ctx context.Context, id int64, steps contest.EndSteps) error {
+	return do(g, ctx, "SetClosingDone", func(ctx context.Context) error { return g.s.SetClosingDone(ctx, id, steps) })
+}
+
+func (g *guarded) AddClosingRefusal(ctx context.Context, id int64) error {
+	return do(g, ctx, "AddClosingRefusal", func(ctx context.Context) error { return g.s.AddClosingRefusal(ctx, id) })
+}
+
+func (g *guarded) SetClosed(ctx context.Context, id int64) error {
+	return do(g, ctx, "SetClosed", func(ctx context.Context) error { return g.s.SetClosed(ctx, id) })
 }
 
 // Close is not bounded: it waits for the calls in flight, each bounded.

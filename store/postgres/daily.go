@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"mazebot/contest"
+	"mazebot/mazecore"
 	"mazebot/store/internal/codec"
 )
 
@@ -63,7 +64,7 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 	if p.Attempts == 1 {
 		tag, err = db.pool.Exec(ctx, `
 			INSERT INTO daily_posts (`+codec.DailyPostColumns+`)
-			VALUES ($1, $2, $3, $4, '', 'posting', 1, $5)
+			VALUES ($1, $2, $3, $4, '', 'posting', 1, 0, $5)
 			ON CONFLICT (guild_id, date) DO NOTHING`,
 			p.GuildID, p.Date.String(), p.ChannelID, p.MazeID.String(), codec.Millis(p.ClaimedAt))
 	} else {
@@ -75,21 +76,58 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 	return expectOne(tag, err, fmt.Sprintf("claim daily post %s/%s #%d", p.GuildID, p.Date, p.Attempts))
 }
 
-// SetDailyPosted records the message of a claimed day.
+// SetDailyPosted records the message of a claimed day, also one whose
+// latest attempt failed: an earlier attempt's post may land late.
 func (db *DB) SetDailyPosted(ctx context.Context, guildID string, date contest.Date, messageID string) error {
 	tag, err := db.pool.Exec(ctx, `
-		UPDATE daily_posts SET status = 'posted', message_id = $1 WHERE guild_id = $2 AND date = $3 AND status = 'posting'`,
+		UPDATE daily_posts SET status = 'posted', message_id = $1 WHERE guild_id = $2 AND date = $3 AND status <> 'posted'`,
 		messageID, guildID, date.String())
 	return expectOne(tag, err, fmt.Sprintf("mark daily post %s/%s posted", guildID, date))
 }
 
-// SetDailyFailed releases a claimed day whose post failed, so that a
-// later claim may try again.
-func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.Date) error {
+// SetDailyFailed releases claim number attempt of a day whose post
+// failed, so that a later claim may try again; refused counts the attempt
+// as one the channel refused. A claim taken over since changes nothing.
+func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.Date, attempt int, refused bool) error {
+	n := 0
+	if refused {
+		n = 1
+	}
 	tag, err := db.pool.Exec(ctx, `
-		UPDATE daily_posts SET status = 'failed' WHERE guild_id = $1 AND date = $2 AND status = 'posting'`,
-		guildID, date.String())
-	return expectOne(tag, err, fmt.Sprintf("mark daily post %s/%s failed", guildID, date))
+		UPDATE daily_posts SET status = 'failed', refused = refused + $1
+		WHERE guild_id = $2 AND date = $3 AND status = 'posting' AND attempts = $4`,
+		n, guildID, date.String(), attempt)
+	return expectOne(tag, err, fmt.Sprintf("mark daily post %s/%s #%d failed", guildID, date, attempt))
+}
+
+// DailyMaze returns the maze fixed for a server's date, or an error
+// wrapping contest.ErrNotFound.
+func (db *DB) DailyMaze(ctx context.Context, guildID string, date contest.Date) (mazecore.ID, error) {
+	row := db.pool.QueryRow(ctx, `SELECT `+codec.DailyMazeColumns+` FROM daily_mazes WHERE guild_id = $1 AND date = $2`, guildID, date.String())
+	m, err := codec.One(row.Scan, pgx.ErrNoRows, codec.DailyMazeRow.DailyMaze)
+	if err != nil {
+		return mazecore.ID{}, fmt.Errorf("daily maze %s/%s: %w", guildID, date, err)
+	}
+	return m.MazeID, nil
+}
+
+// FixDailyMaze records m as its server's daily of its date unless one is
+// recorded, and returns the recorded maze. The primary key keeps the first
+// of two processes fixing a day at once.
+func (db *DB) FixDailyMaze(ctx context.Context, m contest.DailyMaze) (mazecore.ID, error) {
+	if _, err := db.pool.Exec(ctx, `
+		INSERT INTO daily_mazes (`+codec.DailyMazeColumns+`) VALUES ($1, $2, $3)
+		ON CONFLICT (guild_id, date) DO NOTHING`, m.GuildID, m.Date.String(), m.MazeID.String()); err != nil {
+		return mazecore.ID{}, fmt.Errorf("fix daily maze %s/%s: %w", m.GuildID, m.Date, err)
+	}
+	return db.DailyMaze(ctx, m.GuildID, m.Date)
+}
+
+// DailiesOnMaze lists every server day whose fixed daily is maze: one,
+// almost always (32-bit seeds may collide).
+func (db *DB) DailiesOnMaze(ctx context.Context, maze mazecore.ID) ([]contest.DailyMaze, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+codec.DailyMazeColumns+` FROM daily_mazes WHERE maze_id = $1 ORDER BY guild_id, date`, maze.String())
+	return collect(rows, "dailies on maze "+maze.String(), codec.DailyMazeRow.DailyMaze)
 }
 
 // DailyPost returns the post of a server's day, or an error wrapping

@@ -83,14 +83,57 @@ func (db *DB) RunningEvents(ctx context.Context) ([]contest.Event, error) {
 }
 
 // EndEvent marks a running event ended at at, moving its end to at if
-// that is earlier. If it is not running (another process or tick ended it
-// first) nothing changes and the error wraps contest.ErrConflict: only
-// the caller that gets nil posts the results.
+// that is earlier, and claims its closing (attempt 1, at at). If it is not
+// running (another process or tick ended it first) nothing changes and the
+// error wraps contest.ErrConflict: only the caller that gets nil closes it.
 func (db *DB) EndEvent(ctx context.Context, id int64, at time.Time) error {
 	tag, err := db.pool.Exec(ctx, `
-		UPDATE events SET status = 'ended', ends_at = LEAST(ends_at, $1), board_dirty = false
+		UPDATE events SET status = 'ended', ends_at = LEAST(ends_at, $1), board_dirty = false,
+			closing_attempts = 1, closing_claimed_at = $1
 		WHERE id = $2 AND status = 'running'`, codec.Millis(at), id)
 	return expectOne(tag, err, fmt.Sprintf("end event %d", id))
+}
+
+// ClosingEvents lists the ended events whose closing is unfinished,
+// through their partial index: a handful, however many have ended.
+func (db *DB) ClosingEvents(ctx context.Context) ([]contest.Event, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+codec.EventColumns+` FROM events WHERE status = 'ended' AND NOT closed ORDER BY id`)
+	return collect(rows, "closing events", codec.EventRow.Event)
+}
+
+// ClaimClosing writes claim number attempt on an ended event's closing,
+// over claim attempt−1, in one conditional update: of two processes
+// claiming at once one wins, the other's error wraps contest.ErrConflict.
+func (db *DB) ClaimClosing(ctx context.Context, id int64, attempt int, at time.Time) error {
+	tag, err := db.pool.Exec(ctx, `
+		UPDATE events SET closing_attempts = $1, closing_claimed_at = $2
+		WHERE id = $3 AND status = 'ended' AND NOT closed AND closing_attempts = $4`,
+		attempt, codec.Millis(at), id, attempt-1)
+	return expectOne(tag, err, fmt.Sprintf("claim closing of event %d #%d", id, attempt))
+}
+
+// SetClosingDone adds steps to the closing steps made.
+func (db *DB) SetClosingDone(ctx context.Context, id int64, steps contest.EndSteps) error {
+	if _, err := db.pool.Exec(ctx, `UPDATE events SET closing_done = closing_done | $1 WHERE id = $2`, int(steps), id); err != nil {
+		return fmt.Errorf("set closing steps of event %d: %w", id, err)
+	}
+	return nil
+}
+
+// AddClosingRefusal counts a closing attempt the channel refused.
+func (db *DB) AddClosingRefusal(ctx context.Context, id int64) error {
+	if _, err := db.pool.Exec(ctx, `UPDATE events SET closing_refused = closing_refused + 1 WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("count closing refusal of event %d: %w", id, err)
+	}
+	return nil
+}
+
+// SetClosed marks an ended event's closing finished.
+func (db *DB) SetClosed(ctx context.Context, id int64) error {
+	if _, err := db.pool.Exec(ctx, `UPDATE events SET closed = true WHERE id = $1 AND status = 'ended'`, id); err != nil {
+		return fmt.Errorf("close event %d: %w", id, err)
+	}
+	return nil
 }
 
 // MarkBoardDirty notes that a running event's board is out of date.

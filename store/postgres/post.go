@@ -7,7 +7,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"mazebot/contest"
-	"mazebot/mazecore"
 	"mazebot/store/internal/codec"
 )
 
@@ -18,6 +17,15 @@ func (db *DB) AddPost(ctx context.Context, p contest.Post) error {
 		INSERT INTO posts (maze_id, guild_id, channel_id, message_id, posted_at)
 		VALUES ($1, $2, $3, $4, $5)`,
 		p.MazeID.String(), p.GuildID, p.ChannelID, p.MessageID, codec.Millis(p.PostedAt))
+	if isUnique(err) {
+		// The same post again (a retried post that Discord answered with
+		// the message it had made) is recorded once.
+		var maze, channel string
+		if db.pool.QueryRow(ctx, `SELECT maze_id, channel_id FROM posts WHERE message_id = $1`, p.MessageID).Scan(&maze, &channel) == nil &&
+			maze == p.MazeID.String() && channel == p.ChannelID {
+			return nil
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("add post %s in channel %s: %w", p.MessageID, p.ChannelID, err)
 	}
@@ -38,13 +46,4 @@ func (db *DB) LastPost(ctx context.Context, channelID string) (contest.Post, err
 		return contest.Post{}, fmt.Errorf("last post in channel %s: %w", channelID, err)
 	}
 	return p, nil
-}
-
-// GuildsWithMaze lists up to limit servers in which a maze was posted
-// (by /maze, /daily or the daily post), not DMs (guild "").
-func (db *DB) GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error) {
-	rows, _ := db.pool.Query(ctx, `
-		SELECT DISTINCT guild_id FROM posts WHERE maze_id = $1 AND guild_id <> '' ORDER BY guild_id LIMIT $2`,
-		maze.String(), limit)
-	return collect(rows, "servers with maze "+maze.String(), codec.TextRow.Text)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mazebot/contest"
+	"mazebot/mazecore"
 	"mazebot/store/internal/codec"
 )
 
@@ -62,7 +63,7 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 	if p.Attempts == 1 {
 		res, err = db.db.ExecContext(ctx, `
 			INSERT INTO daily_posts (`+codec.DailyPostColumns+`)
-			VALUES (?, ?, ?, ?, '', 'posting', 1, ?)
+			VALUES (?, ?, ?, ?, '', 'posting', 1, 0, ?)
 			ON CONFLICT (guild_id, date) DO NOTHING`,
 			p.GuildID, p.Date.String(), p.ChannelID, p.MazeID.String(), codec.Millis(p.ClaimedAt))
 	} else {
@@ -77,11 +78,12 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 	return expectOne(res, what)
 }
 
-// SetDailyPosted records the message of a claimed day.
+// SetDailyPosted records the message of a claimed day, also one whose
+// latest attempt failed: an earlier attempt's post may land late.
 func (db *DB) SetDailyPosted(ctx context.Context, guildID string, date contest.Date, messageID string) error {
 	what := fmt.Sprintf("mark daily post %s/%s posted", guildID, date)
 	res, err := db.db.ExecContext(ctx, `
-		UPDATE daily_posts SET status = 'posted', message_id = ? WHERE guild_id = ? AND date = ? AND status = 'posting'`,
+		UPDATE daily_posts SET status = 'posted', message_id = ? WHERE guild_id = ? AND date = ? AND status <> 'posted'`,
 		messageID, guildID, date.String())
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -89,17 +91,52 @@ func (db *DB) SetDailyPosted(ctx context.Context, guildID string, date contest.D
 	return expectOne(res, what)
 }
 
-// SetDailyFailed releases a claimed day whose post failed, so that a
-// later claim may try again.
-func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.Date) error {
-	what := fmt.Sprintf("mark daily post %s/%s failed", guildID, date)
+// SetDailyFailed releases claim number attempt of a day whose post
+// failed, so that a later claim may try again; refused counts the attempt
+// as one the channel refused. A claim taken over since changes nothing.
+func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.Date, attempt int, refused bool) error {
+	what := fmt.Sprintf("mark daily post %s/%s #%d failed", guildID, date, attempt)
 	res, err := db.db.ExecContext(ctx, `
-		UPDATE daily_posts SET status = 'failed' WHERE guild_id = ? AND date = ? AND status = 'posting'`,
-		guildID, date.String())
+		UPDATE daily_posts SET status = 'failed', refused = refused + ?
+		WHERE guild_id = ? AND date = ? AND status = 'posting' AND attempts = ?`,
+		refused, guildID, date.String(), attempt)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return expectOne(res, what)
+}
+
+// DailyMaze returns the maze fixed for a server's date, or an error
+// wrapping contest.ErrNotFound.
+func (db *DB) DailyMaze(ctx context.Context, guildID string, date contest.Date) (mazecore.ID, error) {
+	row := db.db.QueryRowContext(ctx, `SELECT `+codec.DailyMazeColumns+` FROM daily_mazes WHERE guild_id = ? AND date = ?`, guildID, date.String())
+	m, err := codec.One(row.Scan, sql.ErrNoRows, codec.DailyMazeRow.DailyMaze)
+	if err != nil {
+		return mazecore.ID{}, fmt.Errorf("daily maze %s/%s: %w", guildID, date, err)
+	}
+	return m.MazeID, nil
+}
+
+// FixDailyMaze records m as its server's daily of its date unless one is
+// recorded, and returns the recorded maze. The primary key keeps the first
+// of two processes fixing a day at once.
+func (db *DB) FixDailyMaze(ctx context.Context, m contest.DailyMaze) (mazecore.ID, error) {
+	if _, err := db.db.ExecContext(ctx, `
+		INSERT INTO daily_mazes (`+codec.DailyMazeColumns+`) VALUES (?, ?, ?)
+		ON CONFLICT (guild_id, date) DO NOTHING`, m.GuildID, m.Date.String(), m.MazeID.String()); err != nil {
+		return mazecore.ID{}, fmt.Errorf("fix daily maze %s/%s: %w", m.GuildID, m.Date, err)
+	}
+	return db.DailyMaze(ctx, m.GuildID, m.Date)
+}
+
+// dailiesOnMazeSQL is a constant so the tests can check its plan.
+const dailiesOnMazeSQL = `SELECT ` + codec.DailyMazeColumns + ` FROM daily_mazes WHERE maze_id = ? ORDER BY guild_id, date`
+
+// DailiesOnMaze lists every server day whose fixed daily is maze: one,
+// almost always (32-bit seeds may collide).
+func (db *DB) DailiesOnMaze(ctx context.Context, maze mazecore.ID) ([]contest.DailyMaze, error) {
+	rows, err := db.db.QueryContext(ctx, dailiesOnMazeSQL, maze.String())
+	return collect(rows, err, "dailies on maze "+maze.String(), codec.DailyMazeRow.DailyMaze)
 }
 
 // DailyPost returns the post of a server's day, or an error wrapping

@@ -91,17 +91,67 @@ func (db *DB) RunningEvents(ctx context.Context) ([]contest.Event, error) {
 }
 
 // EndEvent marks a running event ended at at, moving its end to at if
-// that is earlier. If it is not running (another process or tick ended it
-// first) nothing changes and the error wraps contest.ErrConflict: only
-// the caller that gets nil posts the results.
+// that is earlier, and claims its closing (attempt 1, at at). If it is not
+// running (another process or tick ended it first) nothing changes and the
+// error wraps contest.ErrConflict: only the caller that gets nil closes it.
 func (db *DB) EndEvent(ctx context.Context, id int64, at time.Time) error {
 	res, err := db.db.ExecContext(ctx, `
-		UPDATE events SET status = 'ended', ends_at = min(ends_at, ?), board_dirty = 0
-		WHERE id = ? AND status = 'running'`, codec.Millis(at), id)
+		UPDATE events SET status = 'ended', ends_at = min(ends_at, ?), board_dirty = 0,
+			closing_attempts = 1, closing_claimed_at = ?
+		WHERE id = ? AND status = 'running'`, codec.Millis(at), codec.Millis(at), id)
 	if err != nil {
 		return fmt.Errorf("end event %d: %w", id, err)
 	}
 	return expectOne(res, fmt.Sprintf("end event %d", id))
+}
+
+// closingEventsSQL reads the ended events not closed through their
+// partial index: a handful, however many events have ended.
+const closingEventsSQL = `SELECT ` + codec.EventColumns + ` FROM events WHERE status = 'ended' AND closed = 0 ORDER BY id`
+
+// ClosingEvents lists the ended events whose closing is unfinished.
+func (db *DB) ClosingEvents(ctx context.Context) ([]contest.Event, error) {
+	rows, err := db.db.QueryContext(ctx, closingEventsSQL)
+	return collect(rows, err, "closing events", codec.EventRow.Event)
+}
+
+// ClaimClosing writes claim number attempt on an ended event's closing,
+// over claim attempt−1, in one conditional update: of two processes
+// claiming at once one wins, the other's error wraps contest.ErrConflict.
+func (db *DB) ClaimClosing(ctx context.Context, id int64, attempt int, at time.Time) error {
+	what := fmt.Sprintf("claim closing of event %d #%d", id, attempt)
+	res, err := db.db.ExecContext(ctx, `
+		UPDATE events SET closing_attempts = ?, closing_claimed_at = ?
+		WHERE id = ? AND status = 'ended' AND closed = 0 AND closing_attempts = ?`,
+		attempt, codec.Millis(at), id, attempt-1)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return expectOne(res, what)
+}
+
+// SetClosingDone adds steps to the closing steps made.
+func (db *DB) SetClosingDone(ctx context.Context, id int64, steps contest.EndSteps) error {
+	if _, err := db.db.ExecContext(ctx, `UPDATE events SET closing_done = closing_done | ? WHERE id = ?`, int(steps), id); err != nil {
+		return fmt.Errorf("set closing steps of event %d: %w", id, err)
+	}
+	return nil
+}
+
+// AddClosingRefusal counts a closing attempt the channel refused.
+func (db *DB) AddClosingRefusal(ctx context.Context, id int64) error {
+	if _, err := db.db.ExecContext(ctx, `UPDATE events SET closing_refused = closing_refused + 1 WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("count closing refusal of event %d: %w", id, err)
+	}
+	return nil
+}
+
+// SetClosed marks an ended event's closing finished.
+func (db *DB) SetClosed(ctx context.Context, id int64) error {
+	if _, err := db.db.ExecContext(ctx, `UPDATE events SET closed = 1 WHERE id = ? AND status = 'ended'`, id); err != nil {
+		return fmt.Errorf("close event %d: %w", id, err)
+	}
+	return nil
 }
 
 // MarkBoardDirty notes that a running event's board is out of date.

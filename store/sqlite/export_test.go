@@ -12,11 +12,12 @@ import (
 func SQLDB(db *DB) *sql.DB { return db.db }
 
 const (
-	LastPostSQL       = lastPostSQL
-	GuildsWithMazeSQL = guildsWithMazeSQL
-	BestRunsSQL       = codec.BestRunsSQL
-	DailyTotalsSQL    = codec.DailyTotalsSQL
-	SolvedDatesSQL    = codec.SolvedDatesSQL
-	RunningEventsSQL  = runningEventsSQL
-	ForgetSeenSQL     = forgetSeenSQL
+	LastPostSQL      = lastPostSQL
+	DailiesOnMazeSQL = dailiesOnMazeSQL
+	ClosingEventsSQL = closingEventsSQL
+	BestRunsSQL      = codec.BestRunsSQL
+	DailyTotalsSQL   = codec.DailyTotalsSQL
+	SolvedDatesSQL   = codec.SolvedDatesSQL
+	RunningEventsSQL = runningEventsSQL
+	ForgetSeenSQL    = forgetSeenSQL
 )

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"mazebot/contest"
-	"mazebot/mazecore"
 	"mazebot/store/internal/codec"
 )
 
@@ -19,12 +18,21 @@ const lastPostSQL = `
 		LIMIT 1`
 
 // AddPost records that a maze was posted. A message holds one maze, so a
-// second post with the same MessageID is an error.
+// second post of another maze with the same MessageID is an error; the
+// same post again (a retried post that Discord answered with the message
+// it had made) is recorded once.
 func (db *DB) AddPost(ctx context.Context, p contest.Post) error {
 	_, err := db.db.ExecContext(ctx, `
 		INSERT INTO posts (maze_id, guild_id, channel_id, message_id, posted_at)
 		VALUES (?, ?, ?, ?, ?)`,
 		p.MazeID.String(), p.GuildID, p.ChannelID, p.MessageID, codec.Millis(p.PostedAt))
+	if isUnique(err) {
+		var maze, channel string
+		if db.db.QueryRowContext(ctx, `SELECT maze_id, channel_id FROM posts WHERE message_id = ?`, p.MessageID).Scan(&maze, &channel) == nil &&
+			maze == p.MazeID.String() && channel == p.ChannelID {
+			return nil
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("add post %s in channel %s: %w", p.MessageID, p.ChannelID, err)
 	}
@@ -40,17 +48,6 @@ func (db *DB) LastPost(ctx context.Context, channelID string) (contest.Post, err
 		return contest.Post{}, fmt.Errorf("last post in channel %s: %w", channelID, err)
 	}
 	return p, nil
-}
-
-// guildsWithMazeSQL reads the servers of a maze's posts, not DMs (guild "").
-const guildsWithMazeSQL = `
-		SELECT DISTINCT guild_id FROM posts WHERE maze_id = ? AND guild_id <> '' ORDER BY guild_id LIMIT ?`
-
-// GuildsWithMaze lists up to limit servers in which a maze was posted
-// (by /maze, /daily or the daily post).
-func (db *DB) GuildsWithMaze(ctx context.Context, maze mazecore.ID, limit int) ([]string, error) {
-	rows, err := db.db.QueryContext(ctx, guildsWithMazeSQL, maze.String(), limit)
-	return collect(rows, err, "servers with maze "+maze.String(), codec.TextRow.Text)
 }
 
 // collect reads every row of a query (rows, err) into one of codec's row

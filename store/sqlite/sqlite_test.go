@@ -200,30 +200,7 @@ func TestMigrate(t *testing.T) {
 	// the posts.
 	t.Run("OK/PostsAuthorDropped", func(t *testing.T) {
 		ctx := context.Background()
-		path := filepath.Join(t.TempDir(), "mazebot.db")
-		raw, err := sql.Open("sqlite", path) // the driver store/sqlite registers
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer raw.Close()
-		if _, err := raw.Exec(`CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT`); err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			if filepath.Base(f) >= "0006" {
-				break
-			}
-			buf, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := raw.Exec(string(buf)); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			if _, err := raw.Exec(`INSERT INTO migrations (name, applied_at) VALUES (?, 0)`, filepath.Base(f)); err != nil {
-				t.Fatal(err)
-			}
-		}
+		path, raw := migratedBefore(t, files, "0006")
 		if _, err := raw.Exec(`INSERT INTO posts (maze_id, guild_id, channel_id, message_id, author_id, posted_at)
 			VALUES (?, 'g1', 'c1', 'msg1', 'u1', 1)`, testMaze.String()); err != nil {
 			t.Fatal(err)
@@ -244,6 +221,40 @@ func TestMigrate(t *testing.T) {
 		}
 	})
 
+	// 0008 counts the events ended before it as closed; 0009 keeps the
+	// mazes of the days claimed before it.
+	t.Run("OK/PostsOnceBackfill", func(t *testing.T) {
+		ctx := context.Background()
+		path, raw := migratedBefore(t, files, "0008")
+		for _, q := range []string{
+			`INSERT INTO daily_posts (guild_id, date, channel_id, maze_id, message_id, status, attempts, claimed_at)
+				VALUES ('g1', '2026-11-30', 'c1', '` + testMaze.String() + `', 'm1', 'posted', 1, 1)`,
+			`INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at, status)
+				VALUES ('g1', 'c1', 'old', '` + testMaze.String() + `', 'u', 1, 2, 'ended')`,
+			`INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at, status)
+				VALUES ('g1', 'c2', 'on', '` + testMaze.String() + `', 'u', 1, 2, 'running')`,
+		} {
+			if _, err := raw.Exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := raw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		db := MustOpenFile(t, path)
+		closing, err := db.ClosingEvents(ctx)
+		if err != nil || len(closing) != 0 {
+			t.Fatalf("ClosingEvents=%+v (%v), want none: the old ended event is closed", closing, err)
+		}
+		running, err := db.RunningEvent(ctx, "c2")
+		if err != nil || running.Closing != (contest.Closing{}) {
+			t.Fatalf("RunningEvent=%+v (%v), want a running event with no closing", running, err)
+		}
+		if got, err := db.DailyMaze(ctx, "g1", contest.MakeDate(2026, 11, 30)); err != nil || got != testMaze {
+			t.Fatalf("DailyMaze=%v (%v), want the claimed day's %v", got, err, testMaze)
+		}
+	})
+
 	t.Run("OK/NamesMatchFiles", func(t *testing.T) {
 		db := MustOpen(t)
 		var want []string
@@ -258,6 +269,38 @@ func TestMigrate(t *testing.T) {
 			t.Fatalf("migrations=%v, want %v", g, w)
 		}
 	})
+}
+
+// migratedBefore makes a database file with the migrations named before
+// prefix applied, as a release without the later ones left it, and returns
+// its path and a raw handle to fill it (close it before opening the store).
+func migratedBefore(t *testing.T, files []string, prefix string) (string, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mazebot.db")
+	raw, err := sql.Open("sqlite", path) // the driver store/sqlite registers
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	if _, err := raw.Exec(`CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT`); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if filepath.Base(f) >= prefix {
+			break
+		}
+		buf, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := raw.Exec(string(buf)); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if _, err := raw.Exec(`INSERT INTO migrations (name, applied_at) VALUES (?, 0)`, filepath.Base(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path, raw
 }
 
 // migrations lists the migrations table as "name@applied_at", in name order.
@@ -329,12 +372,13 @@ func TestQueryPlans(t *testing.T) {
 		noSort      bool
 	}{
 		{"LastPost", sqlite.LastPostSQL, []any{"c"}, "SEARCH posts USING INDEX posts_channel_posted (channel_id=?)", true},
-		{"GuildsWithMaze", sqlite.GuildsWithMazeSQL, []any{"m", 5}, "SEARCH posts USING INDEX posts_maze (maze_id=?)", true},
+		{"DailiesOnMaze", sqlite.DailiesOnMazeSQL, []any{"m"}, "SEARCH daily_mazes USING INDEX daily_mazes_maze (maze_id=?)", false},
 		{"BestRuns", sqlite.BestRunsSQL, []any{"daily:g1:2026-11-30", 0}, "SEARCH finishes USING INDEX finishes_context (context=?)", false},
 		{"DailyTotals", sqlite.DailyTotalsSQL, []any{"daily:g1:2026-11-01", "daily:g1:2026-11-30"}, "SEARCH finishes USING INDEX finishes_context (context>? AND context<?)", false},
 		{"SolvedDates", sqlite.SolvedDatesSQL, []any{"daily:g1:0001-01-01", "daily:g1:2026-11-30", "u"}, "SEARCH finishes USING INDEX finishes_context (context>? AND context<?)", true},
 		{"RunningEvents", sqlite.RunningEventsSQL, nil, "SCAN events USING INDEX events_running_end", true},
 		{"ForgetSeen", sqlite.ForgetSeenSQL, []any{0}, "SEARCH seen_interactions USING INDEX seen_interactions_seen_at (seen_at<?)", false},
+		{"ClosingEvents", sqlite.ClosingEventsSQL, nil, "SCAN events USING INDEX events_closing", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			plan := queryPlan(t, db, tt.query, tt.args...)

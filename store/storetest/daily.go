@@ -1,7 +1,11 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 	_ "time/tzdata" // the zones under test, whatever the host has
@@ -153,7 +157,7 @@ func testDailyPosts(t *testing.T, open opener) {
 		want := second
 		want.MazeID = firstClaim.MazeID
 		wantDailyPost(t, s, want)
-		ok(t, s.SetDailyFailed(ctx, "g1", date(30)))
+		ok(t, s.SetDailyFailed(ctx, "g1", date(30), second.Attempts, false))
 		want.State = contest.Failed
 		wantDailyPost(t, s, want)
 		third := retry(second, "c3", at(20))
@@ -179,7 +183,7 @@ func testDailyPosts(t *testing.T, open opener) {
 		{"ErrConflictStale", claimed(firstClaim, second), second},
 		{"ErrConflictStaleFailed", func(t *testing.T, s Store) {
 			claimed(firstClaim, second)(t, s)
-			ok(t, s.SetDailyFailed(t.Context(), "g1", date(30)))
+			ok(t, s.SetDailyFailed(t.Context(), "g1", date(30), second.Attempts, false))
 		}, second},
 		// A posted day is never claimed again, however old.
 		{"ErrConflictPosted", func(t *testing.T, s Store) {
@@ -219,7 +223,7 @@ func testDailyPosts(t *testing.T, open opener) {
 		for attempt := 1; attempt <= 3; attempt++ {
 			if attempt == 3 {
 				for round := range rounds {
-					ok(t, h[0].SetDailyFailed(ctx, "g1", date(1+round)))
+					ok(t, h[0].SetDailyFailed(ctx, "g1", date(1+round), 2, false))
 				}
 			}
 			winners := raceOne(t, h, func(s Store, round, i int) error { return s.ClaimDailyPost(ctx, claim(round, attempt, i)) })
@@ -230,6 +234,131 @@ func testDailyPosts(t *testing.T, open opener) {
 				want := claim(round, attempt, i)
 				want.MazeID = claim(round, 1, first[round]).MazeID
 				wantDailyPost(t, h[1], want)
+			}
+		}
+	})
+}
+
+// testDailyPostOutcomes: what failed and made attempts record.
+func testDailyPostOutcomes(t *testing.T, open opener) {
+	second := retry(firstClaim, "c2", at(10))
+	// Refused attempts are counted and kept through later claims.
+	t.Run("OKRefusedCounted", func(t *testing.T) {
+		s := fresh(t, open)
+		ctx := t.Context()
+		claimed(firstClaim)(t, s)
+		ok(t, s.SetDailyFailed(ctx, "g1", date(30), 1, true))
+		want := firstClaim
+		want.State, want.Refused = contest.Failed, 1
+		wantDailyPost(t, s, want)
+		ok(t, s.ClaimDailyPost(ctx, second))
+		want = second
+		want.MazeID, want.Refused = firstClaim.MazeID, 1
+		wantDailyPost(t, s, want)
+		ok(t, s.SetDailyFailed(ctx, "g1", date(30), 2, false))
+		want.State = contest.Failed
+		wantDailyPost(t, s, want)
+	})
+	// The failure of a claim that was taken over since changes nothing.
+	t.Run("ErrConflictFailTakenOver", func(t *testing.T) {
+		s := fresh(t, open)
+		claimed(firstClaim, second)(t, s)
+		wantConflict(t, "SetDailyFailed of claim 1 under claim 2", s.SetDailyFailed(t.Context(), "g1", date(30), 1, true))
+		want := second
+		want.MazeID = firstClaim.MazeID
+		wantDailyPost(t, s, want)
+	})
+	t.Run("ErrConflictFailNotClaimed", func(t *testing.T) {
+		wantConflict(t, "SetDailyFailed of a day never claimed", fresh(t, open).SetDailyFailed(t.Context(), "g1", date(30), 1, false))
+	})
+	// An attempt's post may land after the attempt was given up as
+	// failed: it is recorded.
+	t.Run("OKPostedAfterFailed", func(t *testing.T) {
+		s := fresh(t, open)
+		claimed(firstClaim)(t, s)
+		ok(t, s.SetDailyFailed(t.Context(), "g1", date(30), 1, false))
+		ok(t, s.SetDailyPosted(t.Context(), "g1", date(30), "late"))
+		want := firstClaim
+		want.State, want.MessageID = contest.Posted, "late"
+		wantDailyPost(t, s, want)
+	})
+	// A posted day keeps its message.
+	t.Run("ErrConflictPostedTwice", func(t *testing.T) {
+		s := fresh(t, open)
+		claimed(firstClaim)(t, s)
+		ok(t, s.SetDailyPosted(t.Context(), "g1", date(30), "msg1"))
+		wantConflict(t, "second SetDailyPosted", s.SetDailyPosted(t.Context(), "g1", date(30), "msg2"))
+		want := firstClaim
+		want.State, want.MessageID = contest.Posted, "msg1"
+		wantDailyPost(t, s, want)
+	})
+	t.Run("ErrConflictPostedNotClaimed", func(t *testing.T) {
+		s := fresh(t, open)
+		wantConflict(t, "SetDailyPosted of a day never claimed", s.SetDailyPosted(t.Context(), "g1", date(30), "msg1"))
+		_, err := s.DailyPost(t.Context(), "g1", date(30))
+		wantNotFound(t, "DailyPost after a refused record", err)
+	})
+}
+
+// testDailyMazes: the first maze fixed for a server's day stays, and
+// every day on a maze is found by it.
+func testDailyMazes(t *testing.T, open opener) {
+	t.Run("OK", func(t *testing.T) {
+		s := fresh(t, open)
+		ctx := t.Context()
+		_, err := s.DailyMaze(ctx, "g1", date(30))
+		wantNotFound(t, "DailyMaze before a fix", err)
+		fix := func(guild string, day int, m uint64) {
+			t.Helper()
+			got, err := s.FixDailyMaze(ctx, contest.DailyMaze{GuildID: guild, Date: date(day), MazeID: maze(m)})
+			ok(t, err)
+			want := read(t, func(ctx context.Context, g string) (mazecore.ID, error) { return s.DailyMaze(ctx, g, date(day)) }, guild)
+			if got != want {
+				t.Fatalf("FixDailyMaze(%s, %d)=%v, DailyMaze=%v: want the same", guild, day, got, want)
+			}
+		}
+		fix("g1", 30, 1)
+		fix("g1", 30, 2) // too late: the day keeps maze 1
+		if got := read(t, func(ctx context.Context, g string) (mazecore.ID, error) { return s.DailyMaze(ctx, g, date(30)) }, "g1"); got != maze(1) {
+			t.Fatalf("DailyMaze=%v after a second fix, want the first, %v", got, maze(1))
+		}
+		fix("g1", 29, 3)
+		fix("g10", 30, 1) // a seed collision: two days on one maze
+		fix("g2", 30, 4)
+		got, err := s.DailiesOnMaze(ctx, maze(1))
+		ok(t, err)
+		slices.SortFunc(got, func(a, b contest.DailyMaze) int { return strings.Compare(a.GuildID, b.GuildID) })
+		want := []contest.DailyMaze{{GuildID: "g1", Date: date(30), MazeID: maze(1)}, {GuildID: "g10", Date: date(30), MazeID: maze(1)}}
+		if !slices.Equal(got, want) {
+			t.Fatalf("DailiesOnMaze=%+v, want %+v", got, want)
+		}
+		none, err := s.DailiesOnMaze(ctx, maze(2))
+		ok(t, err)
+		if len(none) != 0 {
+			t.Fatalf("DailiesOnMaze of a maze never fixed=%+v, want none", none)
+		}
+	})
+	// Processes fixing a day at once all get the one maze that stuck.
+	t.Run("OKOneFix", func(t *testing.T) {
+		h := handles(t, open)
+		ctx := t.Context()
+		var (
+			wg  sync.WaitGroup
+			got [racers]mazecore.ID
+		)
+		for i := range racers {
+			wg.Go(func() {
+				var err error
+				got[i], err = h[i%2].FixDailyMaze(ctx, contest.DailyMaze{GuildID: "g1", Date: date(30), MazeID: maze(uint64(i + 1))})
+				if err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		for i := range got {
+			if got[i] != got[0] {
+				t.Fatalf("racer %d got %v, racer 0 %v: want one maze", i, got[i], got[0])
 			}
 		}
 	})

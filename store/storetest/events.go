@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -33,17 +34,23 @@ func wantEvent(tb testing.TB, s Store, want contest.Event) {
 // wantRunning fails unless the running events are those of ids.
 func wantRunning(tb testing.TB, s Store, ids ...int64) []contest.Event {
 	tb.Helper()
-	running, err := s.RunningEvents(tb.Context())
+	return wantListed(tb, "RunningEvents", s.RunningEvents, ids)
+}
+
+// wantListed fails unless list lists the events of ids, in any order.
+func wantListed(tb testing.TB, what string, list func(context.Context) ([]contest.Event, error), ids []int64) []contest.Event {
+	tb.Helper()
+	events, err := list(tb.Context())
 	ok(tb, err)
 	var got []int64
-	for _, e := range running {
+	for _, e := range events {
 		got = append(got, e.ID)
 	}
 	slices.Sort(got)
 	if !slices.Equal(got, slices.Sorted(slices.Values(ids))) {
-		tb.Fatalf("RunningEvents=%v, want %v", got, ids)
+		tb.Fatalf("%s=%v, want %v", what, got, ids)
 	}
-	return running
+	return events
 }
 
 func testEvents(t *testing.T, open opener) {
@@ -145,7 +152,7 @@ func testEndEvent(t *testing.T, open opener) {
 		keep := mustCreateEvent(t, s, newEvent("ch2"))
 		early := at(0).Add(20 * time.Minute)
 		ok(t, s.EndEvent(ctx, e.ID, early))
-		e.Status, e.EndsAt = contest.Ended, early
+		e.Status, e.EndsAt, e.Closing = contest.Ended, early, contest.Closing{Attempts: 1, ClaimedAt: early}
 		wantEvent(t, s, e)
 		_, err := s.RunningEvent(ctx, "ch1")
 		wantNotFound(t, "RunningEvent after the end", err)
@@ -160,7 +167,7 @@ func testEndEvent(t *testing.T, open opener) {
 		s := fresh(t, open)
 		e := mustCreateEvent(t, s, newEvent("ch1"))
 		ok(t, s.EndEvent(t.Context(), e.ID, e.EndsAt.Add(time.Hour)))
-		e.Status = contest.Ended
+		e.Status, e.Closing = contest.Ended, contest.Closing{Attempts: 1, ClaimedAt: e.EndsAt.Add(time.Hour)}
 		wantEvent(t, s, e)
 	})
 	t.Run("ErrConflictEnded", func(t *testing.T) {
@@ -169,8 +176,8 @@ func testEndEvent(t *testing.T, open opener) {
 		early := at(0).Add(20 * time.Minute)
 		ok(t, s.EndEvent(t.Context(), e.ID, early))
 		wantConflict(t, "second EndEvent", s.EndEvent(t.Context(), e.ID, at(1)))
-		e.Status, e.EndsAt = contest.Ended, early
-		wantEvent(t, s, e) // the second end did not move it
+		e.Status, e.EndsAt, e.Closing = contest.Ended, early, contest.Closing{Attempts: 1, ClaimedAt: early}
+		wantEvent(t, s, e) // the second end did not move it, nor claim it again
 	})
 	t.Run("ErrConflictNoEvent", func(t *testing.T) {
 		wantConflict(t, "EndEvent(999)", fresh(t, open).EndEvent(t.Context(), 999, at(1)))
@@ -182,7 +189,7 @@ func testEndEvent(t *testing.T, open opener) {
 		winners := raceOne(t, h, func(s Store, round, i int) error { return s.EndEvent(t.Context(), events[round].ID, at(1000+i)) })
 		for round, i := range winners {
 			e := events[round]
-			e.Status, e.EndsAt = contest.Ended, at(1000+i)
+			e.Status, e.EndsAt, e.Closing = contest.Ended, at(1000+i), contest.Closing{Attempts: 1, ClaimedAt: at(1000 + i)}
 			wantEvent(t, h[1], e)
 		}
 	})
@@ -279,4 +286,95 @@ func createEvents(t *testing.T, s Store) []contest.Event {
 func markDirty(t *testing.T, s Store, id int64) {
 	t.Helper()
 	ok(t, s.MarkBoardDirty(t.Context(), id))
+}
+
+// testClosing: the closing of an ended event, claimed attempt by attempt
+// like a daily post, its steps recorded as they are made.
+func testClosing(t *testing.T, open opener) {
+	// end creates an event in channel and ends it at at(10).
+	end := func(t *testing.T, s Store, channel string) contest.Event {
+		t.Helper()
+		e := mustCreateEvent(t, s, newEvent(channel))
+		ok(t, s.EndEvent(t.Context(), e.ID, at(10)))
+		return read(t, s.Event, e.ID)
+	}
+	wantClosing := func(t *testing.T, s Store, ids ...int64) {
+		t.Helper()
+		wantListed(t, "ClosingEvents", s.ClosingEvents, ids)
+	}
+	t.Run("OK", func(t *testing.T) {
+		s := fresh(t, open)
+		ctx := t.Context()
+		running := mustCreateEvent(t, s, newEvent("ch0"))
+		e := end(t, s, "ch1")
+		if want := (contest.Closing{Attempts: 1, ClaimedAt: at(10)}); e.Closing != want {
+			t.Fatalf("Closing=%+v after EndEvent, want %+v", e.Closing, want)
+		}
+		wantClosing(t, s, e.ID)
+		ok(t, s.SetClosingDone(ctx, e.ID, contest.StepResults))
+		ok(t, s.AddClosingRefusal(ctx, e.ID))
+		ok(t, s.ClaimClosing(ctx, e.ID, 2, at(20)))
+		ok(t, s.SetClosingDone(ctx, e.ID, contest.StepSolution|contest.StepFinalBoard))
+		ok(t, s.SetClosingDone(ctx, e.ID, contest.StepResults)) // again: no change
+		e.Closing = contest.Closing{Done: contest.StepResults | contest.StepSolution | contest.StepFinalBoard, Attempts: 2, Refused: 1, ClaimedAt: at(20)}
+		wantEvent(t, s, e)
+		ok(t, s.SetClosed(ctx, e.ID))
+		e.Closing.Closed = true
+		wantEvent(t, s, e)
+		wantClosing(t, s)
+		wantRunning(t, s, running.ID)
+	})
+	for _, tt := range []struct {
+		name    string
+		setup   func(t *testing.T, s Store) int64 // the event claimed
+		attempt int
+	}{
+		{"ErrConflictRunning", func(t *testing.T, s Store) int64 { return mustCreateEvent(t, s, newEvent("ch1")).ID }, 1},
+		{"ErrConflictRunningSecond", func(t *testing.T, s Store) int64 { return mustCreateEvent(t, s, newEvent("ch1")).ID }, 2},
+		{"ErrConflictNoEvent", func(*testing.T, Store) int64 { return 999 }, 2},
+		{"ErrConflictFirstTwice", func(t *testing.T, s Store) int64 { return end(t, s, "ch1").ID }, 1},
+		{"ErrConflictSkipped", func(t *testing.T, s Store) int64 { return end(t, s, "ch1").ID }, 3},
+		{"ErrConflictStale", func(t *testing.T, s Store) int64 {
+			e := end(t, s, "ch1")
+			ok(t, s.ClaimClosing(t.Context(), e.ID, 2, at(20)))
+			return e.ID
+		}, 2},
+		{"ErrConflictClosed", func(t *testing.T, s Store) int64 {
+			e := end(t, s, "ch1")
+			ok(t, s.SetClosed(t.Context(), e.ID))
+			return e.ID
+		}, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := fresh(t, open)
+			id := tt.setup(t, s)
+			before, err := s.Event(t.Context(), id)
+			if err != nil {
+				wantNotFound(t, "Event before the claim", err)
+			}
+			wantConflict(t, fmt.Sprintf("ClaimClosing #%d", tt.attempt), s.ClaimClosing(t.Context(), id, tt.attempt, at(99)))
+			if err == nil {
+				wantEvent(t, s, before)
+			}
+		})
+	}
+	// Ticks in two processes take over a closing at once: one wins each
+	// attempt.
+	t.Run("OKOneClaimPerAttempt", func(t *testing.T) {
+		h := handles(t, open)
+		events := createEvents(t, h[0])
+		for _, e := range events {
+			ok(t, h[0].EndEvent(t.Context(), e.ID, at(10)))
+		}
+		for attempt := 2; attempt <= 3; attempt++ {
+			winners := raceOne(t, h, func(s Store, round, i int) error {
+				return s.ClaimClosing(t.Context(), events[round].ID, attempt, at(100*attempt+i))
+			})
+			for round, i := range winners {
+				if got := read(t, h[1].Event, events[round].ID).Closing; got.Attempts != attempt || !got.ClaimedAt.Equal(at(100*attempt+i)) {
+					t.Fatalf("Closing=%+v, want attempt %d of racer %d", got, attempt, i)
+				}
+			}
+		}
+	})
 }

@@ -105,23 +105,23 @@ func CheckDailySettings(s contest.DailySettings) error {
 
 // DailyPostColumns are the columns of a daily_posts row, in DailyPostRow's
 // order.
-const DailyPostColumns = `guild_id, date, channel_id, maze_id, message_id, status, attempts, claimed_at`
+const DailyPostColumns = `guild_id, date, channel_id, maze_id, message_id, status, attempts, refused, claimed_at`
 
 // DailyPostRow is a daily_posts row.
 type DailyPostRow struct {
 	GuildID, Date, ChannelID, Maze, MessageID, Status string
-	Attempts                                          int
+	Attempts, Refused                                 int
 	ClaimedAt                                         int64
 }
 
 // Dest is the row's fields, for Scan.
 func (r *DailyPostRow) Dest() []any {
-	return []any{&r.GuildID, &r.Date, &r.ChannelID, &r.Maze, &r.MessageID, &r.Status, &r.Attempts, &r.ClaimedAt}
+	return []any{&r.GuildID, &r.Date, &r.ChannelID, &r.Maze, &r.MessageID, &r.Status, &r.Attempts, &r.Refused, &r.ClaimedAt}
 }
 
 // Post is the daily post the row holds.
 func (r DailyPostRow) Post() (contest.DailyPost, error) {
-	p := contest.DailyPost{GuildID: r.GuildID, ChannelID: r.ChannelID, MessageID: r.MessageID, Attempts: r.Attempts, ClaimedAt: Time(r.ClaimedAt)}
+	p := contest.DailyPost{GuildID: r.GuildID, ChannelID: r.ChannelID, MessageID: r.MessageID, Attempts: r.Attempts, Refused: r.Refused, ClaimedAt: Time(r.ClaimedAt)}
 	var err error
 	if p.Date, err = contest.ParseDate(r.Date); err != nil {
 		return contest.DailyPost{}, err
@@ -137,7 +137,8 @@ func (r DailyPostRow) Post() (contest.DailyPost, error) {
 
 // EventColumns are the columns of an events row, in EventRow's order.
 const EventColumns = `id, guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at,
-	maze_message_id, board_message_id, status, board_dirty, board_edited_at`
+	maze_message_id, board_message_id, status, board_dirty, board_edited_at,
+	closing_done, closing_attempts, closing_refused, closing_claimed_at, closed`
 
 // EventRow is an events row.
 type EventRow struct {
@@ -147,12 +148,17 @@ type EventRow struct {
 	MazeMessageID, BoardMessageID, Status     string
 	BoardDirty                                bool
 	BoardEditedAt                             int64
+	ClosingDone, ClosingAttempts              int
+	ClosingRefused                            int
+	ClosingClaimedAt                          int64
+	Closed                                    bool
 }
 
 // Dest is the row's fields, for Scan.
 func (r *EventRow) Dest() []any {
 	return []any{&r.ID, &r.GuildID, &r.ChannelID, &r.Name, &r.Maze, &r.CreatorID, &r.StartedAt, &r.EndsAt,
-		&r.MazeMessageID, &r.BoardMessageID, &r.Status, &r.BoardDirty, &r.BoardEditedAt}
+		&r.MazeMessageID, &r.BoardMessageID, &r.Status, &r.BoardDirty, &r.BoardEditedAt,
+		&r.ClosingDone, &r.ClosingAttempts, &r.ClosingRefused, &r.ClosingClaimedAt, &r.Closed}
 }
 
 // Event is the event the row holds.
@@ -161,6 +167,10 @@ func (r EventRow) Event() (contest.Event, error) {
 		ID: r.ID, GuildID: r.GuildID, ChannelID: r.ChannelID, Name: r.Name, CreatorID: r.CreatorID,
 		StartedAt: Time(r.StartedAt), EndsAt: Time(r.EndsAt), MazeMessageID: r.MazeMessageID, BoardMessageID: r.BoardMessageID,
 		BoardDirty: r.BoardDirty, BoardEditedAt: OptionalTime(r.BoardEditedAt),
+		Closing: contest.Closing{
+			Done: contest.EndSteps(r.ClosingDone), Attempts: r.ClosingAttempts, Refused: r.ClosingRefused,
+			ClaimedAt: OptionalTime(r.ClosingClaimedAt), Closed: r.Closed,
+		},
 	}
 	var err error
 	if e.MazeID, err = mazecore.Parse(r.Maze); err != nil {
@@ -170,6 +180,29 @@ func (r EventRow) Event() (contest.Event, error) {
 		return contest.Event{}, err
 	}
 	return e, nil
+}
+
+// DailyMazeColumns are the columns of a daily_mazes row, in DailyMazeRow's
+// order.
+const DailyMazeColumns = `guild_id, date, maze_id`
+
+// DailyMazeRow is a daily_mazes row.
+type DailyMazeRow struct{ GuildID, Date, Maze string }
+
+// Dest is the row's fields, for Scan.
+func (r *DailyMazeRow) Dest() []any { return []any{&r.GuildID, &r.Date, &r.Maze} }
+
+// DailyMaze is the server day's maze the row holds.
+func (r DailyMazeRow) DailyMaze() (contest.DailyMaze, error) {
+	m := contest.DailyMaze{GuildID: r.GuildID}
+	var err error
+	if m.Date, err = contest.ParseDate(r.Date); err != nil {
+		return contest.DailyMaze{}, err
+	}
+	if m.MazeID, err = mazecore.Parse(r.Maze); err != nil {
+		return contest.DailyMaze{}, err
+	}
+	return m, nil
 }
 
 // PostColumns are the columns LastPost reads of a posts row, in PostRow's

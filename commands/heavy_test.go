@@ -1,0 +1,176 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/testkit"
+	"mazebot/mazecore"
+)
+
+// TestRendererPool: no more pictures are made at once than there are
+// workers; whoever has to wait is deferred before it waits, and only
+// they are.
+func TestRendererPool(t *testing.T) {
+	r := NewRenderer(RenderConfig{Workers: 2}, time.Now)
+	release := make(chan struct{})
+	var (
+		running, peak atomic.Int32
+		started       = make(chan struct{}, 8)
+		wg            sync.WaitGroup
+		deferred      [6]atomic.Bool
+	)
+	build := func() (Reply, error) {
+		n := running.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		started <- struct{}{}
+		<-release
+		running.Add(-1)
+		return Reply{Content: "done"}, nil
+	}
+	// Two take the workers; then four more queue behind them.
+	for i := range deferred {
+		wg.Go(func() {
+			queued := func() error { deferred[i].Store(true); return nil }
+			if reply, err := r.drawQueued(context.Background(), "", queued, build); err != nil || reply.Content != "done" {
+				t.Errorf("draw %d: %q, %v", i, reply.Content, err)
+			}
+		})
+		if i < 2 {
+			<-started // the first two hold the workers before the rest arrive
+		}
+	}
+	// The four are deferred (queued) before any of them may run.
+	deadline := time.Now().Add(10 * time.Second)
+	for n := 0; n < 4 && time.Now().Before(deadline); {
+		n = 0
+		for i := range deferred {
+			if deferred[i].Load() {
+				n++
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	wg.Wait()
+	if p := peak.Load(); p != 2 {
+		t.Fatalf("%d pictures made at once, want the 2 workers", p)
+	}
+	for i := range deferred {
+		if got, want := deferred[i].Load(), i >= 2; got != want {
+			t.Fatalf("draw %d deferred=%v, want %v (only those that waited)", i, got, want)
+		}
+	}
+}
+
+// TestRendererBusy: a picture that cannot start before its interaction's
+// time is nearly up is refused as busy, leaving time to say so.
+func TestRendererBusy(t *testing.T) {
+	r := NewRenderer(RenderConfig{Workers: 1}, time.Now)
+	release := make(chan struct{})
+	defer close(release)
+	go r.draw(context.Background(), "", func() (Reply, error) { <-release; return Reply{}, nil }) //nolint:errcheck // holds the worker
+	for len(r.slots) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+50*time.Millisecond)
+	defer cancel()
+	_, err := r.draw(ctx, "", func() (Reply, error) { t.Error("built while the worker was busy"); return Reply{}, nil })
+	if !errors.Is(err, errBusy) || ctx.Err() != nil {
+		t.Fatalf("err=%v (ctx %v), want errBusy before the deadline", err, ctx.Err())
+	}
+}
+
+func TestReplyCache(t *testing.T) {
+	file := func(n int) Reply { return Reply{Files: []File{{Data: make([]byte, n)}}} }
+	c := newReplyCache(8 * 1000)
+	c.put("a", file(400))
+	c.put("b", file(400))
+	c.put("", file(10))       // no key: not kept
+	c.put("huge", file(1001)) // over an eighth of the budget
+	if _, ok := c.get("huge"); ok {
+		t.Fatal("an entry over an eighth of the budget was kept")
+	}
+	c.get("a") // a is now the most recent
+	for i := range 20 {
+		c.put(string(rune('c'+i)), file(400))
+		if c.used > c.max {
+			t.Fatalf("%d bytes kept, over the budget of %d", c.used, c.max)
+		}
+		if i < 10 {
+			c.get("a")
+		}
+	}
+	if _, ok := c.get("b"); ok {
+		t.Fatal("the least recently used entry is still there")
+	}
+	if _, ok := c.get(string(rune('c' + 19))); !ok {
+		t.Fatal("the newest entry was dropped")
+	}
+}
+
+// TestBigPictures: /solve of a big maze defers at once and counts against
+// the member's cooldown, which a second one meets with a private refusal
+// saying when to try again; a cached picture and another member don't
+// wait, nor do small mazes.
+func TestBigPictures(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	big := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 401, Height: 401, Seed: 1}
+	other := big
+	other.Seed = 2
+	solve := func(id mazecore.ID, user string) *recorder {
+		ix := slash(t, "solve", map[string]any{"id": id.String()})
+		ix.Member.User = &discordgo.User{ID: user}
+		return e.send(t, ix)
+	}
+	first := solve(big, "u1")
+	if len(first.deferred) != 1 || len(first.replies) != 1 || len(first.replies[0].Files) != 1 {
+		t.Fatalf("first /solve: deferred %v, replies %+v; want a deferral, then the PNG", first.deferred, first.replies)
+	}
+	msg := checkRefusal(t, solve(other, "u1"))
+	if !strings.Contains(msg, "Try again in 10 s") || !strings.Contains(msg, "<t:") {
+		t.Fatalf("second big /solve within the cooldown: %q, want when to try again", msg)
+	}
+	if rec := solve(big, "u1"); len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 || len(rec.deferred) != 0 {
+		t.Fatalf("a cached picture: deferred %v, replies %+v; want it at once, cooldown or not", rec.deferred, rec.replies)
+	}
+	if rec := solve(other, "u2"); len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 {
+		t.Fatalf("another member's big /solve: %+v, want the PNG", rec.replies)
+	}
+	small := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 101, Height: 101, Seed: 3}
+	if rec := solve(small, "u1"); len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 || len(rec.deferred) != 0 {
+		t.Fatalf("a 101×101 /solve during the cooldown: deferred %v, replies %+v; want the PNG at once", rec.deferred, rec.replies)
+	}
+	e.clock.Advance(DefaultCooldown)
+	if rec := solve(other, "u1"); len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 {
+		t.Fatalf("after the cooldown: %+v, want the PNG", rec.replies)
+	}
+}
+
+func TestCooldownForgetsExpired(t *testing.T) {
+	clock := testkit.NewClock(testNow)
+	r := NewRenderer(RenderConfig{Cooldown: time.Second}, clock.Now)
+	for i := range maxCooldowns {
+		r.until[strconv.Itoa(i)] = clock.Now()
+	}
+	clock.Advance(time.Second)
+	if err := r.take("new"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(r.until); n != 1 {
+		t.Fatalf("%d members remembered, want only the one in a cooldown", n)
+	}
+}

@@ -1,0 +1,343 @@
+package contest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var errServer = errors.New("500 Internal Server Error")
+
+// TestDailyPostExactlyOnce: whatever fails while the daily is posted (the
+// request, the answer, the process), the day ends up posted once, within
+// a tick or two of RetryAfter, every attempt with the day's one nonce.
+func TestDailyPostExactlyOnce(t *testing.T) {
+	ctx := context.Background()
+	date := MakeDate(2026, 11, 30)
+	for _, tc := range []struct {
+		name string
+		// fail breaks the first attempt; it runs after setup, at 09:00.
+		fail func(t *testing.T, e *dailyEnv)
+	}{
+		{"OKNoFault", func(*testing.T, *dailyEnv) {}},
+		{"OK5xxBefore", func(t *testing.T, e *dailyEnv) {
+			e.announce.failNext("daily", 1, errServer, false)
+			if err := e.dailies.Tick(ctx); err == nil {
+				t.Fatal("the failed post was not reported")
+			}
+		}},
+		// Discord made the message; its answer was lost.
+		{"OK5xxAfter", func(t *testing.T, e *dailyEnv) {
+			e.announce.failNext("daily", 1, errServer, true)
+			if err := e.dailies.Tick(ctx); err == nil {
+				t.Fatal("the failed post was not reported")
+			}
+		}},
+		// The process died with its claim written and the post on its
+		// way: never made, or made with the answer never read.
+		{"OKCrashBeforePost", func(t *testing.T, e *dailyEnv) { e.crashedClaim(t, date, false) }},
+		{"OKCrashAfterPost", func(t *testing.T, e *dailyEnv) { e.crashedClaim(t, date, true) }},
+		{"OKRecordFailed", func(t *testing.T, e *dailyEnv) {
+			e.announce.failRecord = errors.New("record post: disk full")
+			if err := e.dailies.Tick(ctx); err == nil {
+				t.Fatal("the record error was not reported")
+			}
+			e.announce.failRecord = nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+			e.setup(t, "09:00", "UTC")
+			e.clock.Set(utc(2026, 11, 30, 9, 0))
+			tc.fail(t, e)
+			// A tick right away (a restarted process) leaves a fresh claim
+			// alone; ticks every 15 s finish it after RetryAfter.
+			for range 3 {
+				e.tick(t)
+				e.clock.Advance(RetryAfter)
+			}
+			if got := e.announce.all(); !slices.Equal(got, []string{"daily g1 2026-11-30 #334 in daily-ch"}) {
+				t.Fatalf("posts %q, want the day's one", got)
+			}
+			p, err := e.store.DailyPost(ctx, "g1", date)
+			if err != nil || p.State != Posted || p.MessageID != "msg1" {
+				t.Fatalf("post %+v (%v), want posted as msg1", p, err)
+			}
+			if tries := e.announce.nonceTries(); len(slices.Compact(tries)) != 1 || len(tries[0]) > 25 {
+				t.Fatalf("the attempts sent nonces %q, want one of at most 25 characters", tries)
+			}
+		})
+	}
+	// Two processes taking over one stale claim at once: one wins.
+	t.Run("OKTakeoverRace", func(t *testing.T) {
+		e := staleClaim(t, date)
+		var wg sync.WaitGroup
+		for _, d := range []*Dailies{e.dailies, e.another(), e.another(), e.dailies} {
+			wg.Go(func() {
+				if err := d.Tick(ctx); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if n := len(e.announce.all()); n != 1 {
+			t.Fatalf("%d posts, want 1", n)
+		}
+		if p, _ := e.store.DailyPost(ctx, "g1", date); p.Attempts != 2 || p.State != Posted {
+			t.Fatalf("post %+v, want posted by the second attempt", p)
+		}
+	})
+	// A process that took over a slow claim posts with the same nonce:
+	// when the slow attempt lands too, one message, recorded once.
+	t.Run("OKSlowAttemptOvertaken", func(t *testing.T) {
+		e := staleClaim(t, date)
+		e.tick(t)
+		// The first attempt's post arrives late, and it records.
+		id, err := e.announce.PostDaily(ctx, Daily{GuildID: "g1", Date: date}, "daily-ch", nonce(dailyPostKey("g1", date)))
+		if err != nil || id != "msg1" {
+			t.Fatalf("late post %q (%v), want the message made, msg1", id, err)
+		}
+		if err := e.store.SetDailyPosted(ctx, "g1", date, id); !errors.Is(err, ErrConflict) {
+			t.Fatalf("late record: %v, want ErrConflict (posted already)", err)
+		}
+		if n := len(e.announce.all()); n != 1 {
+			t.Fatalf("%d posts, want 1", n)
+		}
+	})
+}
+
+// staleClaim is a day posted at 09:00 whose first claim, at 09:00, crashed
+// RetryAfter ago.
+func staleClaim(t *testing.T, date Date) *dailyEnv {
+	t.Helper()
+	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+	e.setup(t, "09:00", "UTC")
+	e.clock.Set(utc(2026, 11, 30, 9, 0))
+	e.crashedClaim(t, date, false)
+	e.clock.Advance(RetryAfter)
+	return e
+}
+
+// crashedClaim is a process that claimed the day's post and died; with
+// landed, its post reached Discord first.
+func (e *dailyEnv) crashedClaim(t *testing.T, date Date, landed bool) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := e.store.DailySettings(ctx, "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	maze, err := e.dailies.fix(ctx, s, date)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := DailyPost{GuildID: "g1", Date: date, ChannelID: s.ChannelID, MazeID: maze, State: Posting, Attempts: 1, ClaimedAt: e.clock.Now()}
+	if err := e.store.ClaimDailyPost(ctx, claim); err != nil {
+		t.Fatal(err)
+	}
+	if landed {
+		day := Daily{GuildID: "g1", Date: date, Zone: time.UTC, MazeID: maze}
+		if _, err := e.announce.PostDaily(ctx, day, s.ChannelID, nonce(dailyPostKey("g1", date))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestEventClosingExactlyOnce: an event's closing posts (results,
+// solution) and edits (final board, Solve button) are made once each,
+// whatever fails on the way, within a tick or two of RetryAfter.
+func TestEventClosingExactlyOnce(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		// fail breaks the end, made by /event end (End) unless it says
+		// otherwise; pending is whether End reports posts pending.
+		fail    func(t *testing.T, e *eventEnv, ev Event)
+		pending bool
+	}{
+		{"OKNoFault", nil, false},
+		{"OKResults5xxBefore", func(_ *testing.T, e *eventEnv, _ Event) { e.announce.failNext("results", 1, errServer, false) }, true},
+		{"OKResults5xxAfter", func(_ *testing.T, e *eventEnv, _ Event) { e.announce.failNext("results", 1, errServer, true) }, true},
+		{"OKSolution5xxAfter", func(_ *testing.T, e *eventEnv, _ Event) { e.announce.failNext("solution", 1, errServer, true) }, true},
+		{"OKEditsFail", func(_ *testing.T, e *eventEnv, _ Event) {
+			e.announce.failNext("edit board", 1, errServer, false)
+			e.announce.failNext("reveal", 1, errServer, false)
+		}, true},
+		{"OKFailsTwice", func(_ *testing.T, e *eventEnv, _ Event) { e.announce.failNext("results", 2, errServer, false) }, true},
+		// The process that ended the event died before any post, or after
+		// the results landed but before it recorded them.
+		{"OKCrashAfterEnd", func(t *testing.T, e *eventEnv, ev Event) { e.crashedEnd(t, ev, false) }, false},
+		{"OKCrashAfterResults", func(t *testing.T, e *eventEnv, ev Event) { e.crashedEnd(t, ev, true) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEventEnv(t)
+			ev := e.start(t, "c1")
+			e.win(t, ev, "ann", 2*time.Second)
+			e.clock.Advance(time.Minute)
+			from := len(e.announce.all())
+			if tc.fail != nil {
+				tc.fail(t, e, ev)
+			}
+			if stored, _ := e.store.Event(ctx, ev.ID); stored.Status == Running {
+				err := e.events.End(ctx, ev)
+				if tc.pending != errors.Is(err, ErrPostsPending) || (!tc.pending && err != nil) {
+					t.Fatalf("End=%v, want posts pending: %v", err, tc.pending)
+				}
+			}
+			for range 4 {
+				if err := e.events.Tick(ctx); err != nil && !errors.Is(err, ErrPostsPending) {
+					t.Fatal(err)
+				}
+				e.clock.Advance(RetryAfter)
+			}
+			e.checkClosed(t, ev, "Race c1", from)
+		})
+	}
+	// A channel that keeps refusing the bot is given up on.
+	t.Run("OKRefusedGivenUp", func(t *testing.T) {
+		e := newEventEnv(t)
+		ev := e.start(t, "c1")
+		e.announce.failNext("results", 1<<30, fmt.Errorf("403: %w", ErrRefused), false)
+		if err := e.events.End(ctx, ev); !errors.Is(err, ErrPostsPending) || !errors.Is(err, ErrRefused) {
+			t.Fatalf("End=%v, want posts pending, refused", err)
+		}
+		for range 100 {
+			_ = e.events.Tick(ctx)
+			e.clock.Advance(time.Minute)
+		}
+		s, err := e.store.Event(ctx, ev.ID)
+		if err != nil || !s.Closing.Closed || s.Closing.Refused != MaxRefusals || s.Closing.Attempts != MaxRefusals {
+			t.Fatalf("closing %+v (%v), want given up after %d refused attempts", s.Closing, err, MaxRefusals)
+		}
+		if calls := strings.Join(e.announce.all(), "\n"); strings.Contains(calls, "results") || strings.Contains(calls, "solution") {
+			t.Fatalf("posts made in a refusing channel:\n%s", calls)
+		}
+	})
+	// Two processes finishing one closing at once make each post once.
+	t.Run("OKTwoProcesses", func(t *testing.T) {
+		e := newEventEnv(t)
+		ev := e.start(t, "c1")
+		from := len(e.announce.all())
+		e.crashedEnd(t, ev, false)
+		e.clock.Advance(RetryAfter)
+		other := NewEvents(e.store, e.announce, e.clock.Now, quiet)
+		var wg sync.WaitGroup
+		for _, p := range []*Events{e.events, other, e.events, other} {
+			wg.Go(func() {
+				if err := p.Tick(ctx); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		e.checkClosed(t, ev, "Race c1", from)
+	})
+}
+
+// crashedEnd ends ev in the store as a process that died right after
+// would; with landed, its results post reached Discord first.
+func (e *eventEnv) crashedEnd(t *testing.T, ev Event, landed bool) {
+	t.Helper()
+	ctx := context.Background()
+	if err := e.store.EndEvent(ctx, ev.ID, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if landed {
+		ended, err := e.store.Event(ctx, ev.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		standings, err := e.events.Standings(ctx, ended)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.announce.PostResults(ctx, ended, standings, nonce(ended.postKey("results"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkClosed: every closing step of ev made once since the call from,
+// the results before the solution, and the event closed.
+func (e *eventEnv) checkClosed(t *testing.T, ev Event, name string, from int) {
+	t.Helper()
+	calls := e.announce.all()[from:]
+	var closing []string
+	for _, c := range calls {
+		for _, p := range []string{"results ", "solution ", "edit board ", "reveal "} {
+			if strings.HasPrefix(c, p) {
+				closing = append(closing, strings.TrimSpace(p))
+			}
+		}
+	}
+	count := func(what string) int { return strings.Count(","+strings.Join(closing, ",")+",", ","+what+",") }
+	if count("results") != 1 || count("solution") != 1 || count("edit board") != 1 || count("reveal") != 1 ||
+		slices.Index(closing, "results") > slices.Index(closing, "solution") {
+		t.Fatalf("closing calls %q (all: %q), want each once, the results before the solution", closing, calls)
+	}
+	s, err := e.store.Event(context.Background(), ev.ID)
+	if err != nil || s.Status != Ended || !s.Closing.Closed || s.Closing.Done != AllEndSteps {
+		t.Fatalf("event %+v (%v), want ended and closed with every step", s, err)
+	}
+	for _, c := range calls {
+		if strings.HasPrefix(c, "results ") && !strings.HasPrefix(c, "results "+name+" final:") {
+			t.Fatalf("results %q, want the final standings", c)
+		}
+	}
+}
+
+// TestEventStartExactlyOnce: an event's maze and board are posted once,
+// through a lost answer, and a start cut short by a crash is finished.
+func TestEventStartExactlyOnce(t *testing.T) {
+	ctx := context.Background()
+	t.Run("OKBoard5xxAfter", func(t *testing.T) {
+		e := newEventEnv(t)
+		e.announce.failNext("board", 1, errServer, true)
+		ev := e.start(t, "c1")
+		if got := e.announce.all(); !slices.Equal(got, []string{"event Race c1", "board Race c1"}) {
+			t.Fatalf("posts %q, want the maze and the board once", got)
+		}
+		if s, _ := e.store.Event(ctx, ev.ID); s.BoardMessageID != "msg2" || s.MazeMessageID != "msg1" {
+			t.Fatalf("stored %+v, want both messages recorded", s)
+		}
+	})
+	t.Run("OKRefusedNotRetried", func(t *testing.T) {
+		e := newEventEnv(t)
+		e.announce.failNext("event", 5, fmt.Errorf("403: %w", ErrRefused), false)
+		if _, err := e.events.Start(ctx, Event{ChannelID: "c1", Name: "Doomed", MazeID: eventMaze}, time.Hour); !errors.Is(err, ErrNotPosted) {
+			t.Fatalf("err=%v, want ErrNotPosted", err)
+		}
+		if n := len(e.announce.nonceTries()); n != 1 {
+			t.Fatalf("%d tries in a refusing channel, want 1", n)
+		}
+	})
+	t.Run("OKCrashFinishedByTick", func(t *testing.T) {
+		e := newEventEnv(t)
+		now := e.clock.Now()
+		id, err := e.store.CreateEvent(ctx, Event{GuildID: "g1", ChannelID: "c1", Name: "Cut short", MazeID: eventMaze, StartedAt: now, EndsAt: now.Add(time.Hour), Status: Running})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.events.Tick(ctx); err != nil || len(e.announce.all()) != 0 {
+			t.Fatalf("a fresh start was finished by a tick (%v, %q)", err, e.announce.all())
+		}
+		e.clock.Advance(startGrace)
+		if err := e.events.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.events.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.announce.all(); !slices.Equal(got, []string{"event Cut short", "board Cut short"}) {
+			t.Fatalf("posts %q, want the maze and the board once", got)
+		}
+		if s, _ := e.store.Event(ctx, id); s.BoardMessageID == "" || s.MazeMessageID == "" {
+			t.Fatalf("stored %+v, want its messages recorded", s)
+		}
+	})
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/contest"
+	"mazebot/internal/fakediscord"
+)
+
+// Two servers for the tests of guild boundaries: A holds the event and
+// the daily, B's manager tries to reach them.
+const (
+	guildA, channelA = "1200000000000000101", "1300000000000000101"
+	guildB, channelB = "1200000000000000202", "1300000000000000202"
+)
+
+// managerIn sends /name sub with opts as a manager of guild in channel.
+func managerIn(t *testing.T, guild, channel, name, sub string, opts ...fakediscord.Option) *fakediscord.Message {
+	t.Helper()
+	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{
+		Name: name, GuildID: guild, ChannelID: channel, UserID: "1400000000000000" + guild[len(guild)-3:], Permissions: e2eManagePerms,
+		Options: []fakediscord.Option{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return final(t, ix)
+}
+
+// TestE2EGuildBoundaries: a manager of server B cannot end, start or post
+// into server A's channels by naming them.
+func TestE2EGuildBoundaries(t *testing.T) {
+	app := startApp(t)
+	ctx := testContext(t)
+	started := managerIn(t, guildA, channelA, "event", "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "1h"), opt("name", "A race"))
+	if !strings.Contains(started.Content, "Event started") {
+		t.Fatalf("A's /event start answered %q", started.Content)
+	}
+	ev, err := app.db.RunningEvent(ctx, channelA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	posts := fake.MessagesCreated(channelA)
+	for _, tc := range []struct {
+		name, sub string
+		opts      []fakediscord.Option
+	}{
+		{"event", "end", []fakediscord.Option{opt("channel", channelA)}},
+		{"event", "start", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "1h"), opt("channel", channelA)}},
+		{"daily", "setup", []fakediscord.Option{opt("channel", channelA), opt("time", "09:00"), opt("timezone", "UTC")}},
+	} {
+		msg := managerIn(t, guildB, channelB, tc.name, tc.sub, tc.opts...)
+		if !msg.Ephemeral() || !strings.HasPrefix(msg.Content, "⚠️") {
+			t.Fatalf("B's /%s %s naming A's channel answered %q, want a private refusal", tc.name, tc.sub, msg.Content)
+		}
+	}
+	if got, err := app.db.Event(ctx, ev.ID); err != nil || got.Status != contest.Running {
+		t.Fatalf("A's event %+v (%v), want still running", got, err)
+	}
+	if n := fake.MessagesCreated(channelA); n != posts {
+		t.Fatalf("%d posts in A's channel, want %d: B posted there", n, posts)
+	}
+	if _, err := app.db.DailySettings(ctx, guildB); err == nil {
+		t.Fatal("B's daily was set up to post in A's channel")
+	}
+	// B's /daily off leaves A's daily alone.
+	if msg := managerIn(t, guildA, channelA, "daily", "setup", opt("channel", channelA), opt("time", "09:00"), opt("timezone", "UTC")); strings.HasPrefix(msg.Content, "⚠️") {
+		t.Fatalf("A's /daily setup answered %q", msg.Content)
+	}
+	managerIn(t, guildB, channelB, "daily", "off")
+	if s, err := app.db.DailySettings(ctx, guildA); err != nil || !s.Enabled {
+		t.Fatalf("A's daily %+v (%v), want still on", s, err)
+	}
+}

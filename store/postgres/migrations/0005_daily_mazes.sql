@@ -1,0 +1,18 @@
+-- A server day's maze, fixed when it is first shown or claimed. DailiesOnMaze
+-- reads it by maze: /solve keeps any running daily's solution hidden,
+-- anywhere.
+CREATE TABLE daily_mazes (
+	guild_id TEXT COLLATE "C" NOT NULL CHECK (guild_id <> ''),
+	date     TEXT COLLATE "C" NOT NULL CHECK (date ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'),
+	maze_id  TEXT COLLATE "C" NOT NULL CHECK (maze_id <> ''),
+	PRIMARY KEY (guild_id, date)
+);
+
+CREATE INDEX daily_mazes_maze ON daily_mazes (maze_id);
+
+-- The days claimed before keep their mazes.
+INSERT INTO daily_mazes (guild_id, date, maze_id)
+	SELECT guild_id, date, maze_id FROM daily_posts WHERE guild_id <> '' AND maze_id <> '';
+
+-- GuildsWithMaze is gone: daily_mazes answers its question.
+DROP INDEX posts_maze;
