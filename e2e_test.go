@@ -21,6 +21,7 @@ import (
 
 	"mazebot/bot"
 	"mazebot/commands"
+	"mazebot/commands/lang"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
@@ -369,7 +370,7 @@ func TestE2EBadInput(t *testing.T) {
 		}, "from 5 to 1001"},
 		{"ErrUnknownAlgorithm", func(ctx context.Context) (*fakediscord.Interaction, error) {
 			return fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", Options: []fakediscord.Option{opt("algorithm", "prim")}, SkipValidation: true})
-		}, "binary-tree, sidewinder, backtracking, digging"},
+		}, "Binary tree, Sidewinder, Recursive backtracking, Digging"},
 		{"ErrMalformedID", func(ctx context.Context) (*fakediscord.Interaction, error) {
 			return fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "solve", Options: []fakediscord.Option{opt("id", "hello-world")}})
 		}, "is not a maze ID"},
@@ -455,7 +456,7 @@ func TestE2EErrorAfterDeferralIsPrivate(t *testing.T) {
 		Definition: &discordgo.ApplicationCommand{Name: "slowfail", Description: "fails after 2 s"},
 		Handle: func(ctx context.Context, in *commands.Interaction) error {
 			time.Sleep(2 * time.Second)
-			return &commands.UserError{Message: "that was not allowed"}
+			return &commands.UserError{Msg: lang.M("error.no_maze_in_channel")}
 		},
 	})
 	ix := slash(t, "slowfail")
@@ -463,7 +464,7 @@ func TestE2EErrorAfterDeferralIsPrivate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no followup: %v (rejections %v)", err, ix.Rejections())
 	}
-	if !msg.Ephemeral() || !strings.Contains(msg.Content, "that was not allowed") {
+	if !msg.Ephemeral() || !strings.Contains(msg.Content, "No maze has been posted in this channel yet") {
 		t.Fatalf("followup %q ephemeral %v, want the private error", msg.Content, msg.Ephemeral())
 	}
 	if orig := ix.Original(); orig != nil && !orig.Deleted {
@@ -508,11 +509,28 @@ func TestE2ECommandSync(t *testing.T) {
 		}
 		return out
 	}
-	if got := subs("daily"); len(got) != 3 || got["setup"] != 7 {
-		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops) and off", got)
+	if got := subs("daily"); len(got) != 3 || got["setup"] != 8 {
+		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops, language) and off", got)
 	}
-	if got := subs("event"); len(got) != 2 || got["start"] != 7 {
-		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name, difficulty, loops) and end", got)
+	if got := subs("event"); len(got) != 2 || got["start"] != 8 {
+		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name, difficulty, loops, language) and end", got)
+	}
+	// As Discord stored them (the fake checked the localizations on the
+	// way in): every command named and described in Korean, within
+	// Discord's rules.
+	if err := lang.Validate(cmds); err != nil {
+		t.Fatalf("synced commands:\n%v", err)
+	}
+	for _, c := range cmds {
+		if c.NameLocalizations == nil || !lang.HasHangul((*c.NameLocalizations)[discordgo.Korean]) {
+			t.Errorf("%q synced without a Korean name", c.Name)
+		}
+		if c.Type != discordgo.MessageApplicationCommand && (c.DescriptionLocalizations == nil || !lang.HasHangul((*c.DescriptionLocalizations)[discordgo.Korean])) {
+			t.Errorf("/%s synced without a Korean description", c.Name)
+		}
+	}
+	if got := (*maze.NameLocalizations)[discordgo.Korean]; got != "미로" {
+		t.Errorf("/maze is %q in Korean", got)
 	}
 }
 

@@ -25,6 +25,8 @@ type player struct {
 	path   []mazecore.Point
 	msg    *fakediscord.Message // the game message, as last seen
 	clicks int
+	// locale is the player's Discord locale; "" is the fake's en-US.
+	locale string
 	// clock, if set, is moved on by step before each click.
 	clock *testkit.Clock
 	step  time.Duration
@@ -44,7 +46,13 @@ func postMaze(t testing.TB, opts ...fakediscord.Option) (*fakediscord.Message, *
 // startGame presses Play under a maze message.
 func startGame(t testing.TB, mazeMsg *fakediscord.Message, m *mazecore.Maze, userID string) *player {
 	t.Helper()
-	ix, err := fake.ClickButton(testContext(t), fakediscord.ButtonSpec{CustomID: "play:" + m.ID().String(), Message: mazeMsg, UserID: userID})
+	return startGameIn(t, mazeMsg, m, userID, "")
+}
+
+// startGameIn is startGame by a member whose Discord speaks locale.
+func startGameIn(t testing.TB, mazeMsg *fakediscord.Message, m *mazecore.Maze, userID, locale string) *player {
+	t.Helper()
+	ix, err := fake.ClickButton(testContext(t), fakediscord.ButtonSpec{CustomID: "play:" + m.ID().String(), Message: mazeMsg, UserID: userID, Locale: locale})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +63,7 @@ func startGame(t testing.TB, mazeMsg *fakediscord.Message, m *mazecore.Maze, use
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || !resp.Ephemeral() {
 		t.Fatalf("Play answered type %d ephemeral %v, want a private new message (4, flag 64)", resp.Type, resp.Ephemeral())
 	}
-	return &player{t: t, userID: userID, maze: m, path: mazecore.Solve(m), msg: final(t, ix)}
+	return &player{t: t, userID: userID, maze: m, path: mazecore.Solve(m), msg: final(t, ix), locale: locale}
 }
 
 // position finds the player emoji in the game message's grid.
@@ -112,7 +120,7 @@ func (p *player) click(d mazecore.Dir) {
 	if p.clock != nil {
 		p.clock.Advance(p.step)
 	}
-	ix, err := fake.ClickButton(testContext(p.t), fakediscord.ButtonSpec{CustomID: b.CustomID, Message: p.msg, UserID: p.userID})
+	ix, err := fake.ClickButton(testContext(p.t), fakediscord.ButtonSpec{CustomID: b.CustomID, Message: p.msg, UserID: p.userID, Locale: p.locale})
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -133,7 +141,9 @@ func (p *player) press(d mazecore.Dir) (string, error) {
 	return p.msg.Content, nil
 }
 
-func (p *player) won() bool { return strings.Contains(p.msg.Content, "🏁 Solved") }
+// won tells whether the game message shows a win: a line starting with 🏁,
+// in every language ("🏁 Solved in …", "🏁 완주했습니다! …").
+func (p *player) won() bool { return strings.Contains(p.msg.Content, "\n🏁 ") }
 
 // walk follows the solution to the goal.
 func (p *player) walk() {

@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/commands"
+	"mazebot/commands/lang"
 )
 
 // Config tunes the bot.
@@ -336,7 +337,7 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 	defer cancel()
 	if !b.begin() {
 		// Stopping: say so rather than let the interaction fail silently.
-		err := r.Reply(ctx, commands.Reply{Content: "⏳ mazebot is restarting. Please try again in a few seconds.", Ephemeral: true})
+		err := r.Reply(ctx, commands.Reply{Content: lang.For(ix.Locale).T("bot.restarting"), Ephemeral: true})
 		if err != nil {
 			b.log.Warn("refuse during shutdown", "err", err)
 		}
@@ -357,7 +358,7 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 			// Fail closed: running an interaction twice (a second post, a
 			// daily re-enabled) is worse than asking the member to retry.
 			b.log.Error("replay guard: cannot record the interaction; refusing it", "interaction", ix.ID, "err", err)
-			if err := r.Reply(ctx, commands.Reply{Content: "⚠️ Sorry, I could not take that just now. Please try again in a moment.", Ephemeral: true}); err != nil {
+			if err := r.Reply(ctx, commands.Reply{Content: lang.For(ix.Locale).T("bot.try_again"), Ephemeral: true}); err != nil {
 				b.log.Warn("refuse after the replay guard failed", "interaction", ix.ID, "err", err)
 			}
 			return handled

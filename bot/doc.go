@@ -12,6 +12,9 @@
 // outside discordgo's rate limiter and retries, so a first response never
 // waits past its deadline and no error carries an interaction's token.
 //
-// It imports commands, metrics and discordgo; it never imports store or
-// render, and holds no command logic of its own.
+// Its own two answers (restarting, try again) are worded in the member's
+// language by commands/lang.
+//
+// It imports commands (and its lang), metrics and discordgo; it never
+// imports store or render, and holds no command logic of its own.
 package bot

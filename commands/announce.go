@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 )
 
@@ -25,9 +26,10 @@ type Poster interface {
 }
 
 // Announcer makes contest's posts on Discord: it draws them as the
-// commands do (pictures on the renderer's pool), sends them through a
-// Poster with the nonces contest gives, and records the mazes it shows
-// for a bare /solve.
+// commands do (pictures on the renderer's pool), in the language stored
+// with the daily or the event (the server's, as /daily setup and /event
+// start recorded it), sends them through a Poster with the nonces contest
+// gives, and records the mazes it shows for a bare /solve.
 type Announcer struct {
 	poster Poster
 	posts  PostLog
@@ -61,10 +63,11 @@ func (a *Announcer) post(ctx context.Context, channelID, nonce string, r Reply) 
 
 var _ contest.Announcer = (*Announcer)(nil)
 
-// PostDaily posts a server's daily, which becomes the channel's latest
-// maze. A failure to record that after the post still returns the message.
+// PostDaily posts a server's daily, in its language, which becomes the
+// channel's latest maze. A failure to record that after the post still
+// returns the message.
 func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, nonce string) (string, error) {
-	reply, err := a.render.maybe(ctx, pictured(d.MazeID, renderAuto), "", func() (Reply, error) { return dailyMessage(d) })
+	reply, err := a.render.maybe(ctx, pictured(d.MazeID, renderAuto), "", func() (Reply, error) { return dailyMessage(lang.ByCode(d.Language), d) })
 	if err != nil {
 		return "", err
 	}
@@ -103,15 +106,17 @@ func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings 
 	return err
 }
 
-// PostSolution posts an ended event's solution, spoilered: the same
-// message /solve gives once the event is over, so they share the cache.
+// PostSolution posts an ended event's solution, spoilered, in the event's
+// language: the same message /solve gives once the event is over, so they
+// share the cache.
 func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce string) error {
-	solution, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), solutionKey(e.MazeID), func() (Reply, error) {
+	l := lang.ByCode(e.Language)
+	solution, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), solutionKey(l, e.MazeID), func() (Reply, error) {
 		m, err := generate(e.MazeID)
 		if err != nil {
 			return Reply{}, err
 		}
-		return solutionMessage(m, false)
+		return solutionMessage(l, m, false)
 	})
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
@@ -147,11 +148,11 @@ func TestMaze(t *testing.T) {
 func TestMazeDifficulty(t *testing.T) {
 	t.Run("OKHeader", func(t *testing.T) {
 		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 21, Seed: 12345})
-		if got, want := mazeHeader(m), "🧩 **Sidewinder** · 21×21 · ★☆☆☆☆ · par 11 · ID `2840heb0dw`"; got != want {
+		if got, want := mazeHeader(lang.English, m), "🧩 **Sidewinder** · 21×21 · ★☆☆☆☆ · par 11 · ID `2840heb0dw`"; got != want {
 			t.Fatalf("header=%q, want %q", got, want)
 		}
 		loops := mustMaze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 43, Height: 43, Seed: 12345, Loops: 100})
-		if got, want := mazeHeader(loops), "🧩 **Digging** · 43×43 · loops 100 % · ★★☆☆☆ · par 18 · ID `4g9h7eb0cjpg`"; got != want {
+		if got, want := mazeHeader(lang.English, loops), "🧩 **Digging** · 43×43 · loops 100 % · ★★☆☆☆ · par 18 · ID `4g9h7eb0cjpg`"; got != want {
 			t.Fatalf("header=%q, want %q", got, want)
 		}
 	})
@@ -226,8 +227,8 @@ func TestMazeDifficulty(t *testing.T) {
 		opts map[string]any
 		want string
 	}{
-		"ErrUnknownDifficulty": {map[string]any{"difficulty": "impossible"}, `Unknown difficulty "impossible": choose easy, medium, hard, any.`},
-		"ErrDifficultyEchoed":  {map[string]any{"difficulty": "`@everyone` " + strings.Repeat("x", 100)}, `"'＠everyone' ` + strings.Repeat("x", 28) + `…": choose`}, // 40 characters at most
+		"ErrUnknownDifficulty": {map[string]any{"difficulty": "impossible"}, "Unknown difficulty `impossible`: choose easy, medium, hard, any."},
+		"ErrDifficultyEchoed":  {map[string]any{"difficulty": "`@everyone` " + strings.Repeat("x", 100)}, "`'＠everyone' " + strings.Repeat("x", 28) + "…`: choose"}, // 40 characters at most
 		"ErrLoopsAbove100":     {map[string]any{"loops": 101}, "from 0 (a perfect maze) to 100 (no dead ends). You asked for 101."},
 		"ErrLoopsNegative":     {map[string]any{"loops": -1}, "You asked for -1."},
 		"ErrDifficultyTooBig":  {map[string]any{"size": 41, "height": DifficultyMaxSide + 2, "difficulty": "hard"}, "up to 201×201 tiles (it compares 32 mazes, too slow beyond); you asked for 41×203"},

@@ -45,6 +45,7 @@ func (f *Daily) Commands() []Command {
 					size,
 					difficultyOption("Among mazes like it: easy, medium or hard (default any)"),
 					loopsOption("Share of dead ends opened into loops, 0–100 (default 0: no loops)"),
+					languageOption("The language of the posts (default: the server's language)"),
 				}},
 				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "off", Description: "Stop posting the daily automatically (Manage Server)"},
 			},
@@ -57,7 +58,7 @@ func (f *Daily) Components() []Component { return nil }
 
 func (f *Daily) handleDaily(ctx context.Context, in *Interaction) error {
 	if in.GuildID == "" || in.Member == nil {
-		return userErrorf("The daily challenge belongs to a server: use /daily in a server channel, not in DMs.")
+		return refuse("error.daily_dm")
 	}
 	name, opts := subcommand(in)
 	switch name {
@@ -68,23 +69,27 @@ func (f *Daily) handleDaily(ctx context.Context, in *Interaction) error {
 	case "off":
 		return f.off(ctx, in)
 	}
-	return userErrorf("Use /daily today, /daily setup or /daily off.")
+	return refuse("error.daily_usage")
 }
+
+// dateOf writes a daily's date in l.
+func dateOf(l *lang.Lang, d contest.Date) string { return l.Date(d.Noon(time.UTC)) }
 
 // dailyHeader is the line above a daily maze.
-func dailyHeader(day contest.Daily) string {
-	return fmt.Sprintf("📅 **Daily challenge #%d** · %s · the same maze for everyone today · solutions open <t:%d:R>",
-		day.Number(), day.Date, day.SolutionsOpen().Unix())
+func dailyHeader(l *lang.Lang, day contest.Daily) string {
+	return l.T("daily.header", lang.Args{"Number": day.Number(), "Date": dateOf(l, day.Date), "Opens": day.SolutionsOpen().Unix()})
 }
 
-// dailyMessage is the daily's public message: header, maze and buttons.
-func dailyMessage(day contest.Daily) (Reply, error) {
+// dailyMessage is the daily's message in l: header, maze and buttons.
+// /daily today is in the member's language, the automatic post in the
+// server's.
+func dailyMessage(l *lang.Lang, day contest.Daily) (Reply, error) {
 	m, err := generate(day.MazeID)
 	if err != nil {
 		return Reply{}, err
 	}
-	reply, err := showMaze(m, renderAuto, dailyHeader(day)+"\n"+mazeHeader(m), true)
-	reply.Components = mazeButtons(day.MazeID)
+	reply, err := showMaze(l, m, renderAuto, dailyHeader(l, day)+"\n"+mazeHeader(l, m), true)
+	reply.Components = mazeButtons(l, day.MazeID)
 	return reply, err
 }
 
@@ -93,7 +98,7 @@ func (f *Daily) today(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return err
 	}
-	build := func() (Reply, error) { return dailyMessage(day) }
+	build := func() (Reply, error) { return dailyMessage(in.Lang(), day) }
 	var reply Reply
 	if pictured(day.MazeID, renderAuto) {
 		reply, err = f.render.reply(ctx, in, picture{}, build)
@@ -109,10 +114,8 @@ func (f *Daily) today(ctx context.Context, in *Interaction) error {
 	return answer(ctx, in, reply)
 }
 
-const dailyManagerHint = "Ask a server admin; anyone can play today's maze with /daily today."
-
 func (f *Daily) setup(ctx context.Context, in *Interaction, opts options) error {
-	if err := requireManager(in, "set up the daily challenge", dailyManagerHint); err != nil {
+	if err := requireManager(in, "error.daily_setup_manager"); err != nil {
 		return err
 	}
 	s, err := f.dailies.Settings(ctx, in.GuildID)
@@ -123,64 +126,81 @@ func (f *Daily) setup(ctx context.Context, in *Interaction, opts options) error 
 		return err
 	}
 	if s.ChannelID == "" {
-		return userErrorf("Pick the channel to post the daily in.")
+		return refuse("error.daily_no_channel")
 	}
 	var ok bool
 	if s.PostAt, ok = contest.ParseTimeOfDay(strings.TrimSpace(opts.string("time", ""))); !ok {
-		return userErrorf("`%s` is not a time of day. Use 24-hour HH:MM, from 00:00 to 23:59, e.g. 09:00 or 18:30.", sanitize(opts.string("time", "")))
+		return refuse("error.bad_time", lang.Args{"Text": sanitize(opts.string("time", ""))})
 	}
 	tz := strings.TrimSpace(opts.string("timezone", ""))
 	// "" and "Local" load too, but mean UTC and the bot host's zone.
 	if s.Zone, err = time.LoadLocation(tz); err != nil || tz == "" || tz == "Local" {
-		return userError(err, fmt.Sprintf("`%s` is not a time zone I know. Use an IANA name such as Asia/Seoul, America/Los_Angeles, Europe/Berlin or UTC.", sanitize(tz)))
+		return refuseWith(err, "error.bad_zone", lang.Args{"Text": sanitize(tz)})
 	}
 	if s.Algorithm, err = opts.algorithm(s.Algorithm); err != nil {
 		return err
 	}
-	var notice string
-	if s.Size, notice, err = opts.size("size", s.Size, contest.DailyMaxSize, ", so that it stays playable as an emoji grid"); err != nil {
+	var notice lang.Msg
+	if s.Size, notice, err = opts.size("size", s.Size, contest.DailyMaxSize, "size.why.daily"); err != nil {
 		return err
 	}
 	if s.Difficulty, s.Loops, err = opts.levelAndLoops(s.Difficulty, s.Loops); err != nil {
+		return err
+	}
+	// The server's language as Discord has it now, unless a manager
+	// chose one, now or at an earlier setup: a setup that leaves an option
+	// out keeps the server's setting.
+	fallback := s.Language
+	if fallback == "" {
+		fallback = in.GuildLang().Code()
+	}
+	if s.Language, err = opts.language(fallback); err != nil {
 		return err
 	}
 	next, err := f.dailies.Setup(ctx, s)
 	if err != nil {
 		return err
 	}
-	content := fmt.Sprintf("✅ The daily challenge will be posted in <#%s> every day at %s %s (%s, %d×%d%s). Next post: <t:%d:F> (<t:%d:R>). Turn it off with /daily off.",
-		s.ChannelID, s.PostAt, s.Zone, s.Algorithm.Title(), s.Size, s.Size, shape(s.Difficulty, s.Loops), next.Unix(), next.Unix())
-	if notice != "" {
-		content += "\nℹ️ " + notice
+	l := in.Lang()
+	content := l.T("daily.setup_done", lang.Args{
+		"Channel": s.ChannelID, "At": s.PostAt.String(), "Zone": s.Zone.String(),
+		"Maze":     shape(s.Algorithm, s.Size, s.Difficulty, s.Loops),
+		"Language": lang.ByCode(s.Language).Name(),
+		"Next":     next.Unix(),
+	})
+	if !notice.IsZero() {
+		content += "\nℹ️ " + notice.In(l)
 	}
 	return answer(ctx, in, Reply{Content: content, Ephemeral: true})
 }
 
 func (f *Daily) off(ctx context.Context, in *Interaction) error {
-	if err := requireManager(in, "turn off the daily challenge", dailyManagerHint); err != nil {
+	if err := requireManager(in, "error.daily_off_manager"); err != nil {
 		return err
 	}
 	if err := f.dailies.TurnOff(ctx, in.GuildID); errors.Is(err, contest.ErrNotEnabled) {
-		return userError(err, "The daily challenge isn't being posted in this server, so there is nothing to turn off. /daily setup starts it.")
+		return refuseWith(err, "error.daily_not_on")
 	} else if err != nil {
 		return err
 	}
-	return answer(ctx, in, Reply{Content: "✅ The daily challenge is no longer posted automatically. /daily today still shows today's maze; /daily setup turns the posts back on.", Ephemeral: true})
+	return answer(ctx, in, Reply{Content: in.Lang().T("daily.off_done"), Ephemeral: true})
 }
 
 // dailyAwardLines are the share lines and the day's rank of a daily win
 // on a maze of the given rating and par.
-func dailyAwardLines(a *contest.DailyAward, r play.Result, rating, par int) []string {
+func dailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result, rating, par int) []string {
 	share := dailyShare{number: a.Number, rating: rating, elapsed: r.Elapsed, clicks: r.Clicks, par: par, streak: a.Streak}
-	lines := []string{"📋 Share it: `" + share.line() + "`", "Share (text only): `" + share.text() + "`"}
+	lines := []string{l.T("daily.share", lang.Args{"Line": share.line(l)}), l.T("daily.share_text", lang.Args{"Line": share.text(l)})}
 	if a.Standing.UserID == "" {
 		return lines
 	}
-	line := fmt.Sprintf("🏆 Daily #%d: you're #%d of %d today", a.Number, a.Standing.Rank, a.Of)
+	args := lang.Args{"Number": a.Number, "Rank": a.Standing.Rank, "Of": a.Of}
+	rank := "daily.rank"
 	if best := a.Standing; best.Elapsed != r.Elapsed.Truncate(time.Millisecond) || best.Tiles != r.Tiles {
-		line += fmt.Sprintf(" with your best run (%s · %d tiles)", formatDuration(best.Elapsed, false), best.Tiles)
+		rank = "daily.rank_best"
+		args["Time"], args["Tiles"] = l.Clock(best.Elapsed), lang.M("count.tiles", lang.Args{"Count": best.Tiles})
 	}
-	return append(lines, line+". /leaderboard shows everyone.")
+	return append(lines, l.T(rank, args))
 }
 
 // dailyShare is what the share lines tell of a daily run: nothing that
@@ -193,8 +213,8 @@ type dailyShare struct {
 }
 
 // line is the share line: "mazebot daily #334 · ★★★ · 1:42 · par +2 · 🔥4".
-func (s dailyShare) line() string {
-	out := fmt.Sprintf("mazebot daily #%d · %s · %s · par %s", s.number, strings.Repeat("★", s.rating), formatDuration(s.elapsed, false), overPar(s.clicks, s.par))
+func (s dailyShare) line(l *lang.Lang) string {
+	out := l.T("share.line", lang.Args{"Number": s.number, "Stars": strings.Repeat("★", s.rating), "Time": l.Clock(s.elapsed), "OverPar": overPar(s.clicks, s.par)})
 	if s.streak > 0 {
 		out += fmt.Sprintf(" · 🔥%d", s.streak)
 	}
@@ -205,23 +225,23 @@ func (s dailyShare) line() string {
 // wherever stars and emoji don't come through: "mazebot daily 334,
 // difficulty 3 of 5, time 1 minute 42 seconds, 2 clicks over par, streak
 // 4 days".
-func (s dailyShare) text() string {
-	en := lang.English
-	parts := []string{
-		fmt.Sprintf("mazebot daily %d", s.number),
-		fmt.Sprintf("difficulty %d of %d", s.rating, maxRating),
-		"time " + en.Duration(s.elapsed.Truncate(time.Second)),
-	}
+func (s dailyShare) text(l *lang.Lang) string {
+	var par lang.Msg
 	switch d := s.clicks - s.par; {
 	case d > 0:
-		parts = append(parts, en.T("count.clicks", lang.Args{"Count": d})+" over par")
+		par = lang.M("share.over_par", lang.Args{"Count": d})
 	case d < 0:
-		parts = append(parts, en.T("count.clicks", lang.Args{"Count": -d})+" under par")
+		par = lang.M("share.under_par", lang.Args{"Count": -d})
 	default:
-		parts = append(parts, "at par")
+		par = lang.M("share.at_par")
 	}
+	id := "share.text"
 	if s.streak > 0 {
-		parts = append(parts, "streak "+en.T("unit.day", lang.Args{"Count": s.streak}))
+		id = "share.text_streak"
 	}
-	return strings.Join(parts, ", ")
+	return l.T(id, lang.Args{
+		"Number": s.number, "Rating": s.rating, "Of": maxRating,
+		"Time": l.Duration(s.elapsed.Truncate(time.Second)), "Par": par,
+		"Streak": lang.M("unit.day", lang.Args{"Count": s.streak}),
+	})
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
@@ -489,7 +490,7 @@ func TestDailySetupRefusals(t *testing.T) {
 		"ErrSizeTooBig":        {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "size": 43}, "41"},
 		"ErrSizeTooSmall":      {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "size": 3}, "41"},
 		"ErrUnknownAlgorithm":  {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "algorithm": "prim"}, "prim"},
-		"ErrUnknownDifficulty": {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "difficulty": "brutal"}, `"brutal": choose easy, medium, hard, any`},
+		"ErrUnknownDifficulty": {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "difficulty": "brutal"}, "`brutal`: choose easy, medium, hard, any"},
 		"ErrLoops":             {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "loops": 250}, "to 100 (no dead ends). You asked for 250."},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -518,7 +519,7 @@ func TestDailySetupRefusals(t *testing.T) {
 		}
 		s.Zone = nil
 		postAt, _ := contest.ParseTimeOfDay("07:05")
-		want := contest.DailySettings{GuildID: "g1", ChannelID: "c", PostAt: postAt, Algorithm: mazecore.Sidewinder, Size: 31, Enabled: true, UpdatedAt: utc(2026, 11, 30, 8, 0)}
+		want := contest.DailySettings{GuildID: "g1", ChannelID: "c", PostAt: postAt, Algorithm: mazecore.Sidewinder, Size: 31, Language: "en", Enabled: true, UpdatedAt: utc(2026, 11, 30, 8, 0)}
 		if s != want {
 			t.Fatalf("settings=%+v, want %+v", s, want)
 		}
@@ -551,10 +552,10 @@ func TestShareLine(t *testing.T) {
 			"mazebot daily 5, difficulty 5 of 5, time 45 seconds, at par"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.share.line(); got != tc.line {
+			if got := tc.share.line(lang.English); got != tc.line {
 				t.Fatalf("line=%q, want %q", got, tc.line)
 			}
-			text := tc.share.text()
+			text := tc.share.text(lang.English)
 			if text != tc.text {
 				t.Fatalf("text=%q, want %q", text, tc.text)
 			}
@@ -589,7 +590,7 @@ func TestDailyFinishStreak(t *testing.T) {
 		// Following the solution takes par clicks, 2 s each.
 		m := mustMaze(t, id)
 		rating, par := mazecore.Rate(m).Rating, play.Par(m)
-		line := fmt.Sprintf("📋 Share it: `mazebot daily #%d · %s · %s · par ±0 · 🔥%d`\n", tc.number, strings.Repeat("★", rating), formatDuration(time.Duration(par)*2*time.Second, false), tc.streak)
+		line := fmt.Sprintf("📋 Share it: `mazebot daily #%d · %s · %s · par ±0 · 🔥%d`\n", tc.number, strings.Repeat("★", rating), lang.English.Clock(time.Duration(par)*2*time.Second), tc.streak)
 		text := fmt.Sprintf("Share (text only): `mazebot daily %d, difficulty %d of 5, time ", tc.number, rating)
 		if !strings.Contains(final.Content, line) || !strings.Contains(final.Content, text) || !strings.Contains(final.Content, fmt.Sprintf("at par, streak %d day", tc.streak)) {
 			t.Fatalf("finish on %v lacks the share lines %q and %q…:\n%s", tc.day, line, text, final.Content)

@@ -11,6 +11,16 @@
 // registered on the Router only when configured. The Announcer makes the
 // domain's channel posts.
 //
-// It imports mazecore, play, contest, render and metrics (interfaces
-// only); never bot, database/sql, Prometheus or a store adapter.
+// Every text it sends comes from the catalogs of commands/lang, in the
+// language of whoever reads it: a reply in the member's (Interaction.Lang,
+// from the interaction's locale), a post nobody asked for (the daily, an
+// event's maze, board, results and solution) in the server's, which
+// /daily setup and /event start store with the daily or the event
+// (guild_locale, or their language option). Refusals are UserErrors that
+// carry a message, worded by the router for the member. The domain stays
+// language-free: contest keeps a language code it never reads.
+//
+// It imports mazecore, play, contest, render, metrics (interfaces only)
+// and commands/lang; never bot, database/sql, Prometheus or a store
+// adapter.
 package commands

@@ -180,6 +180,9 @@ type envOptions struct {
 	secret func() ([]byte, error)
 	extra  []Feature // test-only commands
 	render RenderConfig
+	// locale is the Discord locale of the members who press buttons
+	// (press, win, play); "" is the interactions' en-US.
+	locale string
 }
 
 // testDailyKey is the dailies' key in every env: processes sharing a
@@ -199,6 +202,7 @@ type env struct {
 	mazes    *Mazes
 	render   *Renderer
 	router   *Router
+	locale   string // envOptions.locale
 }
 
 func newEnv(tb testing.TB, opts envOptions) *env {
@@ -213,7 +217,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	e := &env{db: db, path: opts.path, clock: opts.clock, poster: opts.poster}
+	e := &env{db: db, path: opts.path, clock: opts.clock, poster: opts.poster, locale: opts.locale}
 	if e.clock == nil {
 		now := opts.now
 		if now.IsZero() {
@@ -295,7 +299,11 @@ func (e *env) press(tb testing.TB, customID, user string) *recorder {
 // pressIn clicks a button as user in channel.
 func (e *env) pressIn(tb testing.TB, channel, customID, user string) *recorder {
 	tb.Helper()
-	return e.send(tb, buttonIx(tb, channel, customID, user))
+	ix := buttonIx(tb, channel, customID, user)
+	if e.locale != "" {
+		ix.Locale = discordgo.Locale(e.locale)
+	}
+	return e.send(tb, ix)
 }
 
 // start presses Play under maze id as user in ch1 and returns the game

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 	"mazebot/mazecore"
 )
@@ -20,12 +21,9 @@ const (
 	// boardTop is how many members the board lists.
 	boardTop = 10
 	// maxEventName is the longest event name, in code points.
-	maxEventName       = 80
-	defaultEventName   = "Maze event"
-	eventSubStart      = "start"
-	eventSubEnd        = "end"
-	eventDurationUsage = "Use minutes, hours or days, like 30m, 2h, 1h30m or 1d: from 5 minutes to 7 days."
-	eventManagerHint   = "Ask a moderator, or join the running event with **Play** under its maze."
+	maxEventName  = 80
+	eventSubStart = "start"
+	eventSubEnd   = "end"
 )
 
 // Events is /event start and /event end.
@@ -64,6 +62,7 @@ func (f *Events) Commands() []Command {
 						{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The event's name", MaxLength: maxEventName},
 						difficultyOption("Among mazes like it: easy, medium or hard (default any)"),
 						loopsOption("Share of dead ends opened into loops, 0–100 (default 0: no loops)"),
+						languageOption("The language of its posts (default: the server's language)"),
 					},
 				},
 				{
@@ -78,9 +77,9 @@ func (f *Events) Commands() []Command {
 
 func (f *Events) handleEvent(ctx context.Context, in *Interaction) error {
 	if in.GuildID == "" || in.Member == nil {
-		return userErrorf("Events run in a server channel: use /event there.")
+		return refuse("error.event_dm")
 	}
-	if err := requireManager(in, "start or end events", eventManagerHint); err != nil {
+	if err := requireManager(in, "error.event_manager"); err != nil {
 		return err
 	}
 	sub, opts := subcommand(in)
@@ -90,7 +89,7 @@ func (f *Events) handleEvent(ctx context.Context, in *Interaction) error {
 	case eventSubEnd:
 		return f.end(ctx, in, opts)
 	}
-	return userErrorf("Use /event start or /event end.")
+	return refuse("error.event_usage")
 }
 
 // eventRequest is a validated /event start.
@@ -98,24 +97,24 @@ type eventRequest struct {
 	event    contest.Event
 	level    mazecore.Level // for the confirmation: the ID does not keep it
 	duration time.Duration
-	notice   string
+	notice   lang.Msg
 }
 
 func (f *Events) parseEventRequest(in *Interaction, opts options) (eventRequest, error) {
 	var req eventRequest
 	if _, ok := opts["algorithm"]; !ok {
-		return req, userErrorf("Pick an algorithm: %s.", algorithmList())
+		return req, refuse("error.event_no_algorithm", lang.Args{"Choices": algorithmChoices()})
 	}
 	algo, err := opts.algorithm(0)
 	if err != nil {
 		return req, err
 	}
-	side, notice, err := opts.size("size", 0, contest.EventMaxSide, ", so everyone can play it")
+	side, notice, err := opts.size("size", 0, contest.EventMaxSide, "size.why.event")
 	if err != nil {
 		return req, err
 	}
 	if side == 0 {
-		return req, userErrorf("Give the maze size: an odd number of tiles from %d to %d.", mazecore.MinSize, contest.EventMaxSide)
+		return req, refuse("error.event_no_size", lang.Args{"Min": mazecore.MinSize, "Max": contest.EventMaxSide})
 	}
 	req.notice = notice
 	if req.duration, err = parseEventDuration(opts.string("duration", "")); err != nil {
@@ -125,7 +124,12 @@ func (f *Events) parseEventRequest(in *Interaction, opts options) (eventRequest,
 	if err != nil {
 		return req, err
 	}
-	name, err := eventName(opts.string("name", ""))
+	language, err := opts.language(in.GuildLang().Code())
+	if err != nil {
+		return req, err
+	}
+	// The default name is in the language of the posts that show it.
+	name, err := eventName(opts.string("name", ""), lang.ByCode(language).T("event.default_name"))
 	if err != nil {
 		return req, err
 	}
@@ -140,7 +144,7 @@ func (f *Events) parseEventRequest(in *Interaction, opts options) (eventRequest,
 		return req, err
 	}
 	req.level = level
-	req.event = contest.Event{GuildID: in.GuildID, ChannelID: channelID, Name: name, CreatorID: in.UserID(), MazeID: maze}
+	req.event = contest.Event{GuildID: in.GuildID, ChannelID: channelID, Name: name, CreatorID: in.UserID(), MazeID: maze, Language: language}
 	return req, nil
 }
 
@@ -150,7 +154,8 @@ var daysPrefix = regexp.MustCompile(`^([0-9]{1,3})d`)
 // duration, within the bounds of an event.
 func parseEventDuration(text string) (time.Duration, error) {
 	s := strings.ToLower(strings.Join(strings.Fields(text), ""))
-	bad := userErrorf("`%s` is not a duration I understand. %s", sanitize(text), eventDurationUsage)
+	bounds := lang.Args{"Min": durationIn(contest.MinEventDuration), "Max": durationIn(contest.MaxEventDuration)}
+	bad := refuse("error.bad_duration", bounds, lang.Args{"Text": sanitize(text)})
 	if s == "" {
 		return 0, bad
 	}
@@ -168,9 +173,14 @@ func parseEventDuration(text string) (time.Duration, error) {
 		d += rest
 	}
 	if d < contest.MinEventDuration || d > contest.MaxEventDuration {
-		return 0, userErrorf("An event lasts from 5 minutes to 7 days; `%s` is %s. %s", sanitize(text), d, eventDurationUsage)
+		return 0, refuse("error.duration_range", bounds, lang.Args{"Text": sanitize(text), "Duration": durationIn(d)})
 	}
 	return d, nil
+}
+
+// durationIn writes d in the reader's language: "7 days", "7일".
+func durationIn(d time.Duration) lang.Func {
+	return func(l *lang.Lang) string { return l.Duration(d) }
 }
 
 // eventChannel is the channel option, or the channel the command was used
@@ -182,20 +192,20 @@ func eventChannel(in *Interaction, opts options) (string, error) {
 		return in.ChannelID, nil
 	}
 	if !canonicalNumber(id) {
-		return "", userErrorf("That is not a channel I can use: pick one from the list.")
+		return "", refuse("error.bad_channel")
 	}
 	return guildChannel(in, opts, in.ChannelID)
 }
 
-// eventName trims and defaults the name, and makes it safe to post
-// (postableName).
-func eventName(text string) (string, error) {
+// eventName trims the name, or takes fallback for none, and makes it safe
+// to post (postableName).
+func eventName(text, fallback string) (string, error) {
 	name := strings.Join(strings.Fields(stripControls(text)), " ")
 	if name == "" {
-		return defaultEventName, nil
+		return fallback, nil
 	}
 	if n := utf8.RuneCountInString(name); n > maxEventName {
-		return "", userErrorf("An event name is at most %d characters; yours has %d.", maxEventName, n)
+		return "", refuse("error.event_name_long", lang.Args{"Max": maxEventName, "Length": n})
 	}
 	return postableName(name)
 }
@@ -212,23 +222,42 @@ func (f *Events) start(ctx context.Context, in *Interaction, opts options) error
 	e, err := f.events.Start(ctx, req.event, req.duration)
 	switch {
 	case errors.Is(err, contest.ErrConflict) && e.ID != 0:
-		return userError(err, fmt.Sprintf("<#%s> already has a running event, **%s**, ending <t:%d:R>. One event runs per channel: end it with /event end, or pick another channel.",
-			e.ChannelID, e.Name, e.EndsAt.Unix()))
+		return refuseWith(err, "error.event_running", lang.Args{"Channel": e.ChannelID, "Name": e.Name, "Ends": e.EndsAt.Unix()})
 	case errors.Is(err, contest.ErrConflict):
 		// It ended between the two reads: say so without its details.
-		return userError(err, fmt.Sprintf("<#%s> had a running event a moment ago. Try again.", req.event.ChannelID))
+		return refuseWith(err, "error.event_just_ran", lang.Args{"Channel": req.event.ChannelID})
 	case errors.Is(err, contest.ErrNotPosted):
-		return userError(err, fmt.Sprintf("I couldn't post the event in <#%s>. Check that I can see that channel and send messages and files there.", req.event.ChannelID))
+		return refuseWith(err, "error.event_not_posted", lang.Args{"Channel": req.event.ChannelID})
 	case err != nil:
 		return err
 	}
-	id := e.MazeID
-	content := fmt.Sprintf("🏆 Event started: **%s** in <#%s>, a %d×%d %s maze%s. It ends <t:%d:f> (<t:%d:R>); the leaderboard there updates as results arrive. /event end closes it early.",
-		e.Name, e.ChannelID, id.Width, id.Height, id.Algorithm.Title(), shape(req.level, id.Loops), e.EndsAt.Unix(), e.EndsAt.Unix())
-	if req.notice != "" {
-		content += "\nℹ️ " + req.notice
+	l := in.Lang()
+	content := l.T("event.started", lang.Args{
+		"Name": e.Name, "Channel": e.ChannelID, "Ends": e.EndsAt.Unix(),
+		"Maze":     lang.M("maze.kind", lang.Args{"Size": sizeOf(e.MazeID), "Algorithm": algorithmName(e.MazeID.Algorithm)}),
+		"Shape":    eventShape(req.level, e.MazeID.Loops),
+		"Language": lang.ByCode(e.Language).Name(),
+	})
+	if !req.notice.IsZero() {
+		content += "\nℹ️ " + req.notice.In(l)
 	}
 	return answer(ctx, in, Reply{Content: content, Ephemeral: true})
+}
+
+// eventShape says what a difficulty and loops add to an event's maze:
+// " (hard, loops 30 %)", or nothing.
+func eventShape(level mazecore.Level, loops int) lang.Localizable {
+	var parts lang.List
+	if level != mazecore.AnyLevel {
+		parts = append(parts, lang.M("choice.difficulty."+level.String()))
+	}
+	if loops > 0 {
+		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": loops}))
+	}
+	if len(parts) == 0 {
+		return lang.Func(func(*lang.Lang) string { return "" })
+	}
+	return lang.M("format.aside", lang.Args{"Text": parts})
 }
 
 func (f *Events) end(ctx context.Context, in *Interaction, opts options) error {
@@ -241,7 +270,7 @@ func (f *Events) end(ctx context.Context, in *Interaction, opts options) error {
 		err = contest.ErrNotFound // another server's: as if there were none
 	}
 	if errors.Is(err, contest.ErrNotFound) {
-		return userError(err, fmt.Sprintf("There is no running event in <#%s>. Start one with /event start.", channelID))
+		return refuseWith(err, "error.no_event", lang.Args{"Channel": channelID})
 	}
 	if err != nil {
 		return fmt.Errorf("running event in %s: %w", channelID, err)
@@ -249,99 +278,103 @@ func (f *Events) end(ctx context.Context, in *Interaction, opts options) error {
 	if err := deferReply(ctx, in, true); err != nil {
 		return err
 	}
-	content := fmt.Sprintf("🏁 **%s** ended. The final ranking and the solution are posted in <#%s>.", e.Name, channelID)
+	args := lang.Args{"Name": e.Name, "Channel": channelID}
+	done := "event.ended"
 	switch err := f.events.End(ctx, e); {
 	case errors.Is(err, contest.ErrConflict):
-		return userError(err, fmt.Sprintf("**%s** has just ended on its own; the results are in <#%s>.", e.Name, channelID))
+		return refuseWith(err, "error.event_ended_itself", args)
 	case errors.Is(err, contest.ErrPostsPending) && errors.Is(err, contest.ErrRefused):
 		// It ended: say so, and what is wrong with the channel.
-		content = fmt.Sprintf("🏁 **%s** ended, but I can't post in <#%s>: check that I can see it and send messages and files there. I'll try again for a while.", e.Name, channelID)
+		done = "event.ended_refused"
 	case errors.Is(err, contest.ErrPostsPending):
-		content = fmt.Sprintf("🏁 **%s** ended. Discord didn't take all of its closing posts yet; I'll post the final ranking and the solution in <#%s> within a minute.", e.Name, channelID)
+		done = "event.ended_pending"
 	case err != nil:
 		return err
 	}
-	return answer(ctx, in, Reply{Content: content, Ephemeral: true})
+	return answer(ctx, in, Reply{Content: in.Lang().T(done, args), Ephemeral: true})
 }
 
 // eventMazeMessage is the event's maze: emoji or PNG as for /maze, with
 // Play only while it runs (no Solve), and both once it has ended. With
 // withFile false a PNG maze leaves its file out, for an edit that keeps
-// the attachment.
+// the attachment. It is in the event's language, as every post of it.
 func eventMazeMessage(e contest.Event, withFile bool) (Reply, error) {
+	l := lang.ByCode(e.Language)
 	m, err := generate(e.MazeID)
 	if err != nil {
 		return Reply{}, err
 	}
-	var header string
+	args := lang.Args{"Name": e.Name, "Ends": e.EndsAt.Unix()}
+	header := l.T("event.maze_running", args)
 	if e.Status == contest.Ended {
-		header = fmt.Sprintf("🏆 **%s** · ended <t:%d:f> · results below", e.Name, e.EndsAt.Unix())
-	} else {
-		header = fmt.Sprintf("🏆 **%s** · ends <t:%d:R> · press **Play**, fastest run wins", e.Name, e.EndsAt.Unix())
+		header = l.T("event.maze_ended", args)
 	}
-	reply, err := showMaze(m, renderAuto, header+"\n"+mazeHeader(m), withFile)
+	reply, err := showMaze(l, m, renderAuto, header+"\n"+mazeHeader(l, m), withFile)
 	if err != nil {
 		return Reply{}, err
 	}
-	reply.Components = mazeButtons(e.MazeID)
+	reply.Components = mazeButtons(l, e.MazeID)
 	if e.Status != contest.Ended {
-		reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{playButtonFor(e.MazeID)}}}
+		reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{playButtonFor(l, e.MazeID)}}}
 	}
 	return reply, nil
 }
 
+// finishers counts the members on a board.
+func finishers(n int) lang.Msg { return lang.M("count.finishers", lang.Args{"Count": n}) }
+
 // boardMessage is the live board, or the final one once e has ended.
 func boardMessage(e contest.Event, standings []contest.Standing) Reply {
+	l := lang.ByCode(e.Language)
+	args := lang.Args{"Name": e.Name, "Ends": e.EndsAt.Unix(), "Finishers": finishers(len(standings))}
 	var b strings.Builder
 	switch {
 	case e.Status == contest.Ended:
-		fmt.Fprintf(&b, "🏁 **Final results** — %s\n🏆 **%s** · ended <t:%d:f>", finishers(len(standings)), e.Name, e.EndsAt.Unix())
+		b.WriteString(l.T("event.board_final", args))
 	case len(standings) == 0:
-		fmt.Fprintf(&b, "📊 **Live leaderboard** — no finishers yet\n🏆 **%s** · ends <t:%d:R>", e.Name, e.EndsAt.Unix())
+		b.WriteString(l.T("event.board_empty", args))
 	default:
-		fmt.Fprintf(&b, "📊 **Live leaderboard** — %s\n🏆 **%s** · ends <t:%d:R>", finishers(len(standings)), e.Name, e.EndsAt.Unix())
+		b.WriteString(l.T("event.board_live", args))
 	}
-	writeStandings(&b, standings)
+	writeStandings(l, &b, standings)
 	return Reply{Content: b.String(), Components: []discordgo.MessageComponent{}}
 }
 
 // resultsMessage is the post that announces the end.
 func resultsMessage(e contest.Event, standings []contest.Standing) Reply {
+	l := lang.ByCode(e.Language)
 	var b strings.Builder
 	if len(standings) == 0 {
-		fmt.Fprintf(&b, "🏁 **%s** is over. Nobody reached the goal this time; the solution follows.", e.Name)
+		b.WriteString(l.T("event.results_none", lang.Args{"Name": e.Name}))
 	} else {
-		fmt.Fprintf(&b, "🏁 **%s** is over! Final ranking, %s:", e.Name, finishers(len(standings)))
+		b.WriteString(l.T("event.results", lang.Args{"Name": e.Name, "Finishers": finishers(len(standings))}))
 	}
-	writeStandings(&b, standings)
+	writeStandings(l, &b, standings)
 	return Reply{Content: b.String()}
 }
 
-func finishers(n int) string {
-	if n == 1 {
-		return "1 finisher"
-	}
-	return fmt.Sprintf("%d finishers", n)
-}
-
 // writeStandings lists the top of a ranking, one member a line.
-func writeStandings(b *strings.Builder, standings []contest.Standing) {
+func writeStandings(l *lang.Lang, b *strings.Builder, standings []contest.Standing) {
 	for i, r := range standings {
 		if i == boardTop {
-			fmt.Fprintf(b, "\n… and %d more", len(standings)-boardTop)
+			b.WriteString("\n" + l.T("event.more", lang.Args{"Count": len(standings) - boardTop}))
 			break
 		}
-		fmt.Fprintf(b, "\n%s <@%s> · %s · %d tiles · %d clicks", rankBadge(r.Rank), r.UserID, formatDuration(r.Elapsed, true), r.Tiles, r.Clicks)
+		fmt.Fprintf(b, "\n%s <@%s> · %s", rankBadge(r.Rank), r.UserID, l.T("event.line", lang.Args{
+			"Time":   l.RunTime(r.Elapsed),
+			"Tiles":  lang.M("count.tiles", lang.Args{"Count": r.Tiles}),
+			"Clicks": lang.M("count.clicks", lang.Args{"Count": r.Clicks}),
+		}))
 	}
 }
 
 // eventAwardLines tell a member where a won event game put them.
-func eventAwardLines(a *contest.EventAward) []string {
+func eventAwardLines(l *lang.Lang, a *contest.EventAward) []string {
 	if a.Late {
-		return []string{fmt.Sprintf("🏆 **%s** had already ended, so this run doesn't count for it.", a.Event.Name)}
+		return []string{l.T("event.award_late", lang.Args{"Name": a.Event.Name})}
 	}
 	if a.Standing.UserID == "" {
 		return nil
 	}
-	return []string{fmt.Sprintf("🏆 Your best run is **#%d** of %d in **%s** (ends <t:%d:R>).", a.Standing.Rank, a.Of, a.Event.Name, a.Event.EndsAt.Unix())}
+	return []string{l.T("event.award", lang.Args{"Rank": a.Standing.Rank, "Of": a.Of, "Name": a.Event.Name, "Ends": a.Event.EndsAt.Unix()})}
 }

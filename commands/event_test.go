@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
@@ -136,7 +137,7 @@ func TestParseEventDuration(t *testing.T) {
 		t.Run("Err"+text, func(t *testing.T) {
 			_, err := parseEventDuration(text)
 			var ue *UserError
-			if !errors.As(err, &ue) || !strings.Contains(ue.Message, "5 minutes to 7 days") {
+			if !errors.As(err, &ue) || !strings.Contains(ue.Error(), "5 minutes to 7 days") {
 				t.Fatalf("parseEventDuration(%q) err=%v, want a UserError saying what is allowed", text, err)
 			}
 		})
@@ -238,7 +239,7 @@ func TestEventStart(t *testing.T) {
 	t.Run("OKDifficultyAndLoops", func(t *testing.T) {
 		e := newEnv(t, eventOptions())
 		rec := e.command(t, "start", map[string]any{"algorithm": "digging", "size": 41, "duration": "1h", "difficulty": "medium", "loops": 20})
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "a 41×41 Digging maze, medium, loops 20 %.") {
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "a 41×41 digging maze (medium, loops 20 %).") {
 			t.Fatalf("replies=%+v, want a confirmation naming medium and loops 20 %%", rec.replies)
 		}
 		want, err := mazecore.Choose(mazecore.ID{Algorithm: mazecore.Digging, Width: 41, Height: 41, Seed: 4242, Loops: 20}, mazecore.Medium)
@@ -251,7 +252,7 @@ func TestEventStart(t *testing.T) {
 		}
 		// The event's maze message rates it and gives its par, as /maze does.
 		m := mustMaze(t, want)
-		if got := e.poster.message(ev.MazeMessageID).reply.Content; !strings.Contains(got, "\n"+mazeHeader(m)) || !strings.Contains(got, fmt.Sprintf(" · par %d · ", play.Par(m))) {
+		if got := e.poster.message(ev.MazeMessageID).reply.Content; !strings.Contains(got, "\n"+mazeHeader(lang.English, m)) || !strings.Contains(got, fmt.Sprintf(" · par %d · ", play.Par(m))) {
 			t.Fatalf("event maze post %q, want the maze header with stars and par", got)
 		}
 	})
@@ -275,7 +276,7 @@ func TestEventStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Name != defaultEventName {
+		if ev.Name != "Maze event" {
 			t.Fatalf("event=%+v, want the default name", ev)
 		}
 	})
@@ -291,7 +292,7 @@ func TestEventStart(t *testing.T) {
 		"ErrAlgorithm":     {map[string]any{"algorithm": "magic"}, "magic"},
 		"ErrNameTooLong":   {map[string]any{"name": strings.Repeat("x", 81)}, "at most 80"},
 		"ErrChannel":       {map[string]any{"channel": "general"}, "channel"},
-		"ErrDifficulty":    {map[string]any{"difficulty": "nightmare"}, `"nightmare": choose easy, medium, hard, any`},
+		"ErrDifficulty":    {map[string]any{"difficulty": "nightmare"}, "`nightmare`: choose easy, medium, hard, any"},
 		"ErrLoops":         {map[string]any{"loops": 101}, "You asked for 101."},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"mazebot/commands/lang"
 	"mazebot/mazecore"
 )
 
@@ -85,7 +86,7 @@ func NewRenderer(cfg RenderConfig, now func() time.Time) *Renderer {
 	}
 }
 
-var errBusy = userErrorf("⏳ I'm drawing a lot of mazes right now and couldn't get to yours in time. Please try again in a minute.")
+var errBusy = refuse("error.busy")
 
 // draw returns the reply build makes, built on the pool: from the cache
 // under key ("" caches nothing) if it is there.
@@ -197,9 +198,14 @@ func (r *Renderer) take(userID string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if until := r.until[userID]; now.Before(until) {
-		secs := int(math.Ceil(until.Sub(now).Seconds()))
-		return userErrorf("⏳ Big mazes take me a while to draw, so I make one for each member every %d seconds. Try again in %d s (<t:%d:R>); smaller ones (up to %d×%d) don't wait.",
-			int(math.Ceil(r.cooldown.Seconds())), secs, until.Unix()+1, bigSide, bigSide)
+		wait := time.Duration(math.Ceil(until.Sub(now).Seconds())) * time.Second
+		every := time.Duration(math.Ceil(r.cooldown.Seconds())) * time.Second
+		return refuse("error.cooldown", lang.Args{
+			"Every": durationIn(every),
+			"Wait":  durationIn(wait),
+			"At":    until.Unix() + 1,
+			"Small": lang.M("format.size", lang.Args{"Width": bigSide, "Height": bigSide}),
+		})
 	}
 	if len(r.until) >= maxCooldowns {
 		for u, t := range r.until {
@@ -237,9 +243,14 @@ func pictured(id mazecore.ID, mode string) bool {
 }
 
 // mazeKey and solutionKey are the cache keys of /maze's reply in a mode
-// and of a maze's (public) solution.
-func mazeKey(id mazecore.ID, mode string) string { return "maze|" + mode + "|" + id.String() }
-func solutionKey(id mazecore.ID) string          { return "solution|" + id.String() }
+// and of a maze's (public) solution, each in a language: the replies hold
+// their words as well as their pictures.
+func mazeKey(l *lang.Lang, id mazecore.ID, mode string) string {
+	return "maze|" + l.Code() + "|" + mode + "|" + id.String()
+}
+func solutionKey(l *lang.Lang, id mazecore.ID) string {
+	return "solution|" + l.Code() + "|" + id.String()
+}
 
 // replyCache keeps replies by key, least recently used first out, within
 // a budget of bytes (their files and text).

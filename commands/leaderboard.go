@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 )
 
@@ -56,12 +57,13 @@ func rankBadge(rank int) string {
 
 func (f *Daily) handleLeaderboard(ctx context.Context, in *Interaction) error {
 	if in.GuildID == "" {
-		return userErrorf("Leaderboards belong to a server: use /leaderboard in a server channel, not in DMs.")
+		return refuse("error.leaderboard_dm")
 	}
 	day, err := f.dailies.Today(ctx, in.GuildID)
 	if err != nil {
 		return err
 	}
+	l := in.Lang()
 	today := day.Date
 	period := commandOptions(in).string("period", periodDaily)
 	var (
@@ -76,44 +78,40 @@ func (f *Daily) handleLeaderboard(ctx context.Context, in *Interaction) error {
 			return err
 		}
 		for _, s := range standings {
-			lines = append(lines, boardLine{s.UserID, s.Rank, fmt.Sprintf("%s · %d tiles", formatDuration(s.Elapsed, false), s.Tiles)})
+			lines = append(lines, boardLine{s.UserID, s.Rank, l.T("board.day_line", lang.Args{"Time": l.Clock(s.Elapsed), "Tiles": lang.M("count.tiles", lang.Args{"Count": s.Tiles})})})
 		}
-		title = fmt.Sprintf("🏆 Daily #%d leaderboard · %s", day.Number(), today)
-		empty = "Nobody has solved today's daily yet. Be the first: /daily today, then **Play**."
+		title = l.T("board.title_day", lang.Args{"Number": day.Number(), "Date": dateOf(l, today)})
+		empty = l.T("board.empty_day")
 	case periodWeek, periodAll:
 		from := contest.FirstDate
-		title = "🏆 Daily leaderboard · all time"
+		title = l.T("board.title_all")
 		if period == periodWeek {
 			from = today.AddDays(-6)
-			title = fmt.Sprintf("🏆 Daily leaderboard · %s to %s", from, today)
+			title = l.T("board.title_week", lang.Args{"From": dateOf(l, from), "To": dateOf(l, today)})
 		}
 		totals, err := f.dailies.Totals(ctx, in.GuildID, from, today)
 		if err != nil {
 			return err
 		}
 		for _, t := range totals {
-			days := "days"
-			if t.Days == 1 {
-				days = "day"
-			}
-			lines = append(lines, boardLine{t.UserID, t.Rank, fmt.Sprintf("%d %s · %s total", t.Days, days, formatDuration(t.Elapsed, false))})
+			lines = append(lines, boardLine{t.UserID, t.Rank, l.T("board.total_line", lang.Args{"Days": lang.M("unit.day", lang.Args{"Count": t.Days}), "Time": l.Clock(t.Elapsed)})})
 		}
-		empty = "No daily results yet. Start with /daily today, then **Play**."
+		empty = l.T("board.empty")
 	default:
-		return userErrorf("Unknown period `%s`: use daily, week or all.", sanitize(period))
+		return refuse("error.unknown_period", lang.Args{"Name": sanitize(period)})
 	}
 
 	var top []string
-	for _, l := range lines[:min(len(lines), leaderboardTop)] {
-		line := fmt.Sprintf("%s <@%s> · %s", rankBadge(l.rank), l.userID, l.text)
-		streak, err := f.dailies.Streak(ctx, in.GuildID, l.userID, today)
+	for _, line := range lines[:min(len(lines), leaderboardTop)] {
+		text := fmt.Sprintf("%s <@%s> · %s", rankBadge(line.rank), line.userID, line.text)
+		streak, err := f.dailies.Streak(ctx, in.GuildID, line.userID, today)
 		if err != nil {
 			return err
 		}
 		if streak > 0 {
-			line += fmt.Sprintf(" · 🔥%d", streak)
+			text += fmt.Sprintf(" · 🔥%d", streak)
 		}
-		top = append(top, line)
+		top = append(top, text)
 	}
 	description := empty
 	if len(top) > 0 {
@@ -123,20 +121,20 @@ func (f *Daily) handleLeaderboard(ctx context.Context, in *Interaction) error {
 		Title:       title,
 		Description: description,
 		Color:       0xF1C40F,
-		Footer:      &discordgo.MessageEmbedFooter{Text: ownRank(lines, in.UserID(), period)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: ownRank(l, lines, in.UserID(), period)},
 	}
 	return answer(ctx, in, Reply{Embeds: []*discordgo.MessageEmbed{embed}})
 }
 
 // ownRank is the caller's line, also when outside the top.
-func ownRank(lines []boardLine, userID, period string) string {
-	for _, l := range lines {
-		if l.userID == userID {
-			return fmt.Sprintf("Your rank: #%d of %d · %s", l.rank, len(lines), l.text)
+func ownRank(l *lang.Lang, lines []boardLine, userID, period string) string {
+	for _, line := range lines {
+		if line.userID == userID {
+			return l.T("board.own_rank", lang.Args{"Rank": line.rank, "Of": len(lines), "Line": line.text})
 		}
 	}
 	if period == periodDaily {
-		return "Your rank: no result yet today. Play with /daily today."
+		return l.T("board.own_none_today")
 	}
-	return "Your rank: no result yet in this period. Play with /daily today."
+	return l.T("board.own_none")
 }

@@ -58,7 +58,7 @@ var nameMarkup = strings.NewReplacer(
 func postableName(name string) (string, error) {
 	lower := strings.ToLower(name)
 	if strings.Contains(lower, "://") || strings.Contains(lower, "discord.gg/") || strings.Contains(lower, "www.") {
-		return "", userErrorf("A name can't contain a link: I post it in the channel, where a link would be live. Pick a name without one.")
+		return "", refuse("error.name_link")
 	}
 	return nameMarkup.Replace(name), nil
 }

@@ -43,7 +43,7 @@ func TestEventName(t *testing.T) {
 		want     string // "" when refused
 	}{
 		{"OK", "Friday race", "Friday race"},
-		{"OKDefault", "  ", defaultEventName},
+		{"OKDefault", "  ", "Maze event"},
 		{"OKMarkdown", "*bold* _it_ ~~x~~ ||spoiler|| [x]", `\*bold\* \_it\_ \~\~x\~\~ \|\|spoiler\|\| \[x\]`},
 		{"OKMentions", "@everyone <@123> <#456>", "＠everyone ＜＠123\\> ＜\\#456\\>"},
 		{"OKTimestamp", "ends <t:0:R>", `ends ＜t:0:R\>`},
@@ -54,7 +54,7 @@ func TestEventName(t *testing.T) {
 		{"ErrAll", "[x](https://e.x) \u202e <t:0:R>", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := eventName(tc.in)
+			got, err := eventName(tc.in, "Maze event")
 			if tc.want == "" {
 				if err == nil {
 					t.Fatalf("eventName(%q)=%q, want refused", tc.in, got)
@@ -69,7 +69,7 @@ func TestEventName(t *testing.T) {
 			}
 		})
 	}
-	if _, err := eventName(strings.Repeat("é", maxEventName+1)); err == nil || utf8.RuneCountInString(err.Error()) > 200 {
+	if _, err := eventName(strings.Repeat("é", maxEventName+1), ""); err == nil || utf8.RuneCountInString(err.Error()) > 200 {
 		t.Fatalf("a long name: %v, want a short refusal", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 	"mazebot/mazecore"
 	"mazebot/render"
@@ -86,7 +87,7 @@ func (f *Mazes) Components() []Component {
 type mazeRequest struct {
 	id      mazecore.ID
 	mode    string
-	notices []string // said to the member privately, e.g. rounding
+	notices []lang.Msg // said to the member privately, e.g. rounding
 }
 
 func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
@@ -95,13 +96,13 @@ func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	switch req.mode {
 	case renderAuto, renderEmoji, renderPNG, renderGIF:
 	default:
-		return req, userErrorf("Unknown render `%s`: use auto, emoji, png or gif.", sanitize(req.mode))
+		return req, refuse("error.unknown_render", lang.Args{"Name": sanitize(req.mode)})
 	}
 	algo, err := opts.algorithm(defaultAlgorithm)
 	if err != nil {
 		return req, err
 	}
-	const why = " (emoji grids up to 43)"
+	const why = "size.why.maze"
 	width, notice, err := opts.size("size", defaultSize, PNGMaxSide, why)
 	if err != nil {
 		return req, err
@@ -110,8 +111,8 @@ func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	if err != nil {
 		return req, err
 	}
-	for _, n := range []string{notice, heightNotice} {
-		if n != "" {
+	for _, n := range []lang.Msg{notice, heightNotice} {
+		if !n.IsZero() {
 			req.notices = append(req.notices, n)
 		}
 	}
@@ -119,18 +120,24 @@ func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	if !ok {
 		seed = int64(f.seed() & maxSeed)
 	} else if seed < 0 || seed > maxSeed {
-		return req, userErrorf("The seed must be a whole number from 0 to %d.", int64(maxSeed))
+		return req, refuse("error.seed_range", lang.Args{"Max": int64(maxSeed)})
 	}
 	if req.mode == renderGIF && (width > render.GIFMaxSize || height > render.GIFMaxSize) {
-		return req, userErrorf("Animations go up to %d×%d tiles; you asked for %d×%d. Use render:png for big mazes.", render.GIFMaxSize, render.GIFMaxSize, width, height)
+		return req, refuse("error.gif_too_big", lang.Args{
+			"Max":   lang.M("format.size", lang.Args{"Width": render.GIFMaxSize, "Height": render.GIFMaxSize}),
+			"Asked": lang.M("format.size", lang.Args{"Width": width, "Height": height}),
+		})
 	}
 	level, loops, err := opts.levelAndLoops(mazecore.AnyLevel, 0)
 	if err != nil {
 		return req, err
 	}
 	if level != mazecore.AnyLevel && (width > DifficultyMaxSide || height > DifficultyMaxSide) {
-		return req, userErrorf("A difficulty is chosen for mazes up to %d×%d tiles (it compares %d mazes, too slow beyond); you asked for %d×%d. Leave difficulty at any, or pick a smaller size.",
-			DifficultyMaxSide, DifficultyMaxSide, mazecore.Candidates, width, height)
+		return req, refuse("error.difficulty_too_big", lang.Args{
+			"Max":        lang.M("format.size", lang.Args{"Width": DifficultyMaxSide, "Height": DifficultyMaxSide}),
+			"Candidates": mazecore.Candidates,
+			"Asked":      lang.M("format.size", lang.Args{"Width": width, "Height": height}),
+		})
 	}
 	// The seed is the base the level is chosen from; the reply's ID holds
 	// the chosen one.
@@ -143,16 +150,17 @@ func (f *Mazes) handleMaze(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return err
 	}
+	l := in.Lang()
 	build := func() (Reply, error) {
 		m, err := generate(req.id)
 		if err != nil {
 			return Reply{}, err
 		}
-		return mazeMessage(m, req.mode)
+		return mazeMessage(l, m, req.mode)
 	}
 	var reply Reply
 	if pictured(req.id, req.mode) {
-		reply, err = f.render.reply(ctx, in, picture{key: mazeKey(req.id, req.mode), big: bigRender(req.id, req.mode)}, build)
+		reply, err = f.render.reply(ctx, in, picture{key: mazeKey(l, req.id, req.mode), big: bigRender(req.id, req.mode)}, build)
 	} else {
 		reply, err = build()
 	}
@@ -169,7 +177,7 @@ func (f *Mazes) handleMaze(ctx context.Context, in *Interaction) error {
 		return err
 	}
 	for _, notice := range req.notices {
-		if err := in.Respond.Followup(ctx, Reply{Content: "ℹ️ " + notice, Ephemeral: true}); err != nil {
+		if err := in.Respond.Followup(ctx, Reply{Content: "ℹ️ " + notice.In(l), Ephemeral: true}); err != nil {
 			return fmt.Errorf("followup: %w", err)
 		}
 	}
@@ -189,7 +197,7 @@ func recordPost(ctx context.Context, posts PostLog, guildID, channelID, messageI
 func (f *Mazes) lastMaze(ctx context.Context, in *Interaction) (mazecore.ID, error) {
 	post, err := f.posts.LastPost(ctx, in.ChannelID)
 	if errors.Is(err, contest.ErrNotFound) {
-		return mazecore.ID{}, userError(err, "No maze has been posted in this channel yet. Make one with /maze, or give an ID: /solve id:<maze ID>.")
+		return mazecore.ID{}, refuseWith(err, "error.no_maze_in_channel")
 	}
 	if err != nil {
 		return mazecore.ID{}, fmt.Errorf("last post in %s: %w", in.ChannelID, err)

@@ -1,11 +1,9 @@
 package commands
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/mazecore"
 )
 
@@ -49,24 +47,38 @@ func (o options) int(name string) (int64, bool) {
 
 // size reads a maze side option, from mazecore.MinSize to max tiles, or
 // fallback when it is absent. An even size is rounded up, and the notice
-// says so; a size out of range is refused, with why the range is what it is.
-func (o options) size(name string, fallback, max int, why string) (side int, notice string, err error) {
+// says so; a size out of range is refused, with why the range is what it
+// is (why, a message). The option is "size" or "height", named as the
+// member's picker names it.
+func (o options) size(name string, fallback, max int, why string) (side int, notice lang.Msg, err error) {
 	raw, ok := o.int(name)
 	if !ok {
-		return fallback, "", nil
+		return fallback, lang.Msg{}, nil
 	}
 	clamped := raw
 	if clamped > int64(mazecore.MaxSize) || clamped < -1 {
 		clamped = mazecore.MaxSize + 1 // out of range either way; keeps the int conversion safe
 	}
+	// Every command's size option has /maze's name (lang.Localize checks
+	// the names per command; these two are alike everywhere).
+	option := lang.M("cmd.maze." + name + ".name")
 	side, rounded, err := mazecore.NormalizeSize(int(clamped), max)
 	if err != nil {
-		return 0, "", userError(err, fmt.Sprintf("The %s must be an odd number of tiles from %d to %d%s. You asked for %d.", name, mazecore.MinSize, max, why, raw))
+		return 0, lang.Msg{}, refuseWith(err, "error.size_range", lang.Args{"Option": option, "Min": mazecore.MinSize, "Max": max, "Asked": raw, "Why": lang.M(why)})
 	}
 	if rounded {
-		notice = fmt.Sprintf("Maze sides are odd (walls sit on even tiles), so %s %d was rounded up to %d.", name, raw, side)
+		notice = lang.M("maze.rounded", lang.Args{"Option": option, "Asked": raw, "Rounded": side})
 	}
 	return side, notice, nil
+}
+
+// algorithmChoices names the algorithms as the picker lists them.
+func algorithmChoices() lang.List {
+	var names lang.List
+	for _, a := range mazecore.Algorithms {
+		names = append(names, lang.M("choice.algorithm."+a.String()))
+	}
+	return names
 }
 
 // algorithm reads an algorithm option, or fallback when it is absent.
@@ -77,7 +89,7 @@ func (o options) algorithm(fallback mazecore.Algorithm) (mazecore.Algorithm, err
 	}
 	algo, err := mazecore.ParseAlgorithm(name)
 	if err != nil {
-		return 0, userError(err, fmt.Sprintf("Unknown algorithm `%s`: choose one of %s.", sanitize(name), algorithmList()))
+		return 0, refuseWith(err, "error.unknown_algorithm", lang.Args{"Name": sanitize(name), "Choices": algorithmChoices()})
 	}
 	return algo, nil
 }
@@ -88,16 +100,38 @@ func (o options) levelAndLoops(level mazecore.Level, loops int) (mazecore.Level,
 	if name := o.string("difficulty", ""); name != "" {
 		var err error
 		if level, err = mazecore.ParseLevel(name); err != nil {
-			return 0, 0, userError(err, fmt.Sprintf("Unknown difficulty %q: choose %s.", sanitize(name), strings.Join(mazecore.LevelNames(), ", ")))
+			var choices lang.List
+			for _, n := range mazecore.LevelNames() {
+				choices = append(choices, lang.M("choice.difficulty."+n))
+			}
+			return 0, 0, refuseWith(err, "error.unknown_difficulty", lang.Args{"Name": sanitize(name), "Choices": choices})
 		}
 	}
 	if n, ok := o.int("loops"); ok {
 		if n < 0 || n > mazecore.MaxLoops {
-			return 0, 0, userErrorf("Loops is the share of dead ends opened into loops: a whole number from 0 (a perfect maze) to %d (no dead ends). You asked for %d.", mazecore.MaxLoops, n)
+			return 0, 0, refuse("error.loops_range", lang.Args{"Max": mazecore.MaxLoops, "Asked": n})
 		}
 		loops = int(n)
 	}
 	return level, loops, nil
+}
+
+// language reads the language option: a language code, or fallback when
+// it is absent.
+func (o options) language(fallback string) (string, error) {
+	code := o.string(lang.LanguageOption, "")
+	if code == "" {
+		return fallback, nil
+	}
+	if _, ok := lang.Lookup(code); !ok {
+		return "", refuse("error.unknown_language", lang.Args{"Name": sanitize(code), "Choices": languageNames()})
+	}
+	return code, nil
+}
+
+// languageOption picks the language of a server's posts.
+func languageOption(description string) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: lang.LanguageOption, Description: description, Choices: lang.LanguageChoices()}
 }
 
 func intOption(name, description string, min, max float64) *discordgo.ApplicationCommandOption {
@@ -145,7 +179,7 @@ func guildChannel(in *Interaction, opts options, fallback string) (string, error
 		ch = res.Channels[id]
 	}
 	if ch == nil || (ch.GuildID != "" && ch.GuildID != in.GuildID) {
-		return "", userErrorf("That is not a channel of this server: pick one from the list.")
+		return "", refuse("error.foreign_channel")
 	}
 	return id, nil
 }
@@ -175,12 +209,14 @@ func subcommand(in *Interaction) (string, options) {
 // requireManager refuses DMs and members without Manage Server (or
 // Administrator, which implies it), as Discord computed for this channel:
 // the command's default permissions hide it, but overrides can change that.
-func requireManager(in *Interaction, action, hint string) error {
+// refusal is the message that says what needs the permission and what the
+// member can do instead.
+func requireManager(in *Interaction, refusal string) error {
 	if in.GuildID == "" || in.Member == nil {
-		return userErrorf("Only a server's managers can %s: use the command in a server channel.", action)
+		return refuse("error.manager_dm")
 	}
 	if in.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
-		return userErrorf("Only members with the **Manage Server** permission can %s. %s", action, hint)
+		return refuse(refusal)
 	}
 	return nil
 }

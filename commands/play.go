@@ -14,6 +14,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 	"mazebot/mazecore"
 	"mazebot/play"
@@ -113,7 +114,7 @@ type moveButton struct {
 
 // errInvalidButton covers every button that fails the checks: the member
 // learns nothing about which field was wrong.
-var errInvalidButton = userErrorf("That button isn't valid: it was changed, or it belongs to someone else's game. Press **Play** under a maze to start your own.")
+var errInvalidButton = refuse("error.invalid_button")
 
 // parseMoveID checks a move button's custom_id against the presser.
 func parseMoveID(secret []byte, customID, userID string) (moveButton, error) {
@@ -149,8 +150,8 @@ func canonicalNumber(s string) bool {
 }
 
 var (
-	errGameOver    = userErrorf("This game is over — press **Play** under the maze to start a new one.")
-	errGameExpired = userErrorf("This game has expired (a game lasts %d hours) — press **Play** under the maze to start a new one.", int(play.TTL.Hours()))
+	errGameOver    = refuse("error.game_over")
+	errGameExpired = refuse("error.game_expired", lang.Args{"Lasts": durationIn(play.TTL)})
 )
 
 // gameError turns play's refusals into what the member reads.
@@ -171,10 +172,10 @@ func (f *Play) handlePlay(ctx context.Context, in *Interaction) error {
 	_, text, _ := strings.Cut(in.MessageComponentData().CustomID, ":")
 	id, err := mazecore.Parse(text)
 	if err != nil {
-		return userError(err, fmt.Sprintf("`%s` is not a maze ID, so I can't start a game on it.", sanitize(text)))
+		return refuseWith(err, "error.play_bad_id", lang.Args{"Text": sanitize(text)})
 	}
 	if !playable(id) {
-		return userErrorf("Play works on mazes up to %d×%d tiles; this one is %d×%d. Make a smaller one with /maze.", play.MaxSide, play.MaxSide, id.Width, id.Height)
+		return refuse("error.play_too_big", lang.Args{"Max": lang.M("format.size", lang.Args{"Width": play.MaxSide, "Height": play.MaxSide}), "Size": sizeOf(id)})
 	}
 	m, err := generate(id)
 	if err != nil {
@@ -188,7 +189,7 @@ func (f *Play) handlePlay(ctx context.Context, in *Interaction) error {
 	if err != nil {
 		return err
 	}
-	reply := gameMessage(g, f.secret)
+	reply := gameMessage(in.Lang(), g, f.secret)
 	reply.Ephemeral = true
 	return answer(ctx, in, reply)
 }
@@ -219,12 +220,12 @@ func (f *Play) handleMove(ctx context.Context, in *Interaction) error {
 		return f.finalMessage(ctx, in, g, 0)
 	case play.Finished:
 		par := play.Par(g.Maze()) // once, for the result and the share lines
-		return f.finalMessage(ctx, in, g, par, f.awardLines(ctx, g, par)...)
+		return f.finalMessage(ctx, in, g, par, f.awardLines(ctx, in.Lang(), g, par)...)
 	}
 	// Moved; or Stale (a double click, another process moved first) and
 	// Blocked (only a hand-made interaction presses a disabled button):
 	// show the game as it now is.
-	return update(ctx, in, gameMessage(g, f.secret))
+	return update(ctx, in, gameMessage(in.Lang(), g, f.secret))
 }
 
 // showsWhole tells whether the game shows the whole maze, or a window
@@ -242,15 +243,15 @@ func playView(g *play.Game) render.Window {
 	return render.WindowAround(g.Maze(), g.Pos, playWindow, playWindow)
 }
 
-func playHeader(g *play.Game) string {
+func playHeader(l *lang.Lang, g *play.Game) string {
 	id := g.MazeID
-	return fmt.Sprintf("🎮 **%s** %d×%d · %s · clicks %d · tiles %d", id.Algorithm.Title(), id.Width, id.Height, idTag(id), g.Clicks, g.Tiles)
+	return l.T("play.header", lang.Args{"Algorithm": algorithmTitle(id.Algorithm), "Size": sizeOf(id), "ID": idTag(id), "Clicks": g.Clicks, "Tiles": g.Tiles})
 }
 
 // positionHint places a windowed view in the maze.
-func positionHint(g *play.Game) string {
+func positionHint(l *lang.Lang, g *play.Game) string {
 	m := g.Maze()
-	return fmt.Sprintf("📍 column %d of %d, row %d of %d · goal %s", g.Pos.X+1, m.Width(), g.Pos.Y+1, m.Height(), compass(g.Pos, m.Goal()))
+	return l.T("play.position", lang.Args{"Column": g.Pos.X + 1, "Width": m.Width(), "Row": g.Pos.Y + 1, "Height": m.Height(), "Goal": compass(l, g.Pos, m.Goal())})
 }
 
 // playOverlay draws the trail and the player.
@@ -261,17 +262,17 @@ func playOverlay(g *play.Game) render.Overlay {
 
 // gameMessage shows a game in progress: header, grid (with a position hint
 // when windowed) and the controls.
-func gameMessage(g *play.Game, secret []byte) Reply {
+func gameMessage(l *lang.Lang, g *play.Game, secret []byte) Reply {
 	win := playView(g)
 	grid := render.EmojiString(g.Maze(), render.DefaultTheme, playOverlay(g), win)
-	content := playHeader(g) + "\n" + grid
+	content := playHeader(l, g) + "\n" + grid
 	if win != (render.Window{}) {
-		content += "\n" + positionHint(g)
+		content += "\n" + positionHint(l, g)
 	}
-	return Reply{Content: content, Components: gameButtons(g, secret, win != (render.Window{}))}
+	return Reply{Content: content, Components: gameButtons(l, g, secret, win != (render.Window{}))}
 }
 
-func gameButtons(g *play.Game, secret []byte, windowed bool) []discordgo.MessageComponent {
+func gameButtons(l *lang.Lang, g *play.Game, secret []byte, windowed bool) []discordgo.MessageComponent {
 	button := func(action byte, emoji, label string, style discordgo.ButtonStyle, disabled bool) discordgo.MessageComponent {
 		return discordgo.Button{
 			CustomID: moveCustomID(secret, g.ID, g.Seq, action, g.UserID),
@@ -284,9 +285,9 @@ func gameButtons(g *play.Game, secret []byte, windowed bool) []discordgo.Message
 	}
 	extra := []discordgo.MessageComponent{}
 	if windowed {
-		extra = append(extra, button(actMap, "🗺️", "Map", discordgo.SecondaryButton, false))
+		extra = append(extra, button(actMap, "🗺️", l.T("button.map"), discordgo.SecondaryButton, false))
 	}
-	extra = append(extra, button(actGiveUp, "🏳️", "Give up", discordgo.DangerButton, false))
+	extra = append(extra, button(actGiveUp, "🏳️", l.T("button.give_up"), discordgo.DangerButton, false))
 	return []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			arrow(actWest, "⬅️"), arrow(actNorth, "⬆️"), arrow(actSouth, "⬇️"), arrow(actEast, "➡️"),
@@ -298,7 +299,7 @@ func gameButtons(g *play.Game, secret []byte, windowed bool) []discordgo.Message
 // awardLines records a stored win in its contest and says what it earned:
 // the share lines and the day's rank, or the event rank. Errors are
 // logged; they never undo the win.
-func (f *Play) awardLines(ctx context.Context, g *play.Game, par int) []string {
+func (f *Play) awardLines(ctx context.Context, l *lang.Lang, g *play.Game, par int) []string {
 	r := g.Result()
 	award, err := f.contests.Finish(ctx, r)
 	if err != nil {
@@ -307,9 +308,9 @@ func (f *Play) awardLines(ctx context.Context, g *play.Game, par int) []string {
 	}
 	switch {
 	case award.Daily != nil:
-		return dailyAwardLines(award.Daily, r, mazecore.Rate(g.Maze()).Rating, par)
+		return dailyAwardLines(l, award.Daily, r, mazecore.Rate(g.Maze()).Rating, par)
 	case award.Event != nil:
-		return eventAwardLines(award.Event)
+		return eventAwardLines(l, award.Event)
 	}
 	return nil
 }
@@ -320,12 +321,13 @@ func (f *Play) awardLines(ctx context.Context, g *play.Game, par int) []string {
 // the full picture as a PNG, in a message of its own so that the edit
 // stays small and fast.
 func (f *Play) finalMessage(ctx context.Context, in *Interaction, g *play.Game, par int, extra ...string) error {
+	l := in.Lang()
 	ov := playOverlay(g)
 	var result string
 	if g.Status == play.Won {
-		result = wonLine(g, par)
+		result = wonLine(l, g, par)
 	} else {
-		result = fmt.Sprintf("🏳️ You gave up after %d clicks and %d tiles.", g.Clicks, g.Tiles)
+		result = l.T("play.gave_up", lang.Args{"Clicks": lang.M("count.clicks", lang.Args{"Count": g.Clicks}), "Tiles": lang.M("count.tiles", lang.Args{"Count": g.Tiles})})
 		// Giving up must not reveal what /solve holds back: the maze of a
 		// running daily or event would then be easy to finish again.
 		hold, err := f.contests.Held(ctx, g.MazeID, in.GuildID)
@@ -333,17 +335,17 @@ func (f *Play) finalMessage(ctx context.Context, in *Interaction, g *play.Game, 
 			return err
 		}
 		if hold.Held() {
-			result += " " + heldMessage(hold, g.MazeID, in.GuildID)
+			result += " " + heldMessage(hold, g.MazeID, in.GuildID).In(l)
 		} else {
 			ov.Path = mazecore.Solve(g.Maze())
-			result += fmt.Sprintf(" The solution is %s, your trail %s.", render.DefaultTheme.Path, render.DefaultTheme.Trail)
+			result += " " + l.T("play.legend", lang.Args{"Path": render.DefaultTheme.Path, "Trail": render.DefaultTheme.Trail})
 		}
 	}
 	win := playView(g)
 	for _, line := range extra {
 		result += "\n" + line
 	}
-	content := playHeader(g) + "\n" + result + "\n" + render.EmojiString(g.Maze(), render.DefaultTheme, ov, win)
+	content := playHeader(l, g) + "\n" + result + "\n" + render.EmojiString(g.Maze(), render.DefaultTheme, ov, win)
 	if n := utf8.RuneCountInString(content); n > MaxContent {
 		return fmt.Errorf("game %d: final message of %d code points", g.ID, n)
 	}
@@ -355,7 +357,7 @@ func (f *Play) finalMessage(ctx context.Context, in *Interaction, g *play.Game, 
 	}
 	whole, err := f.render.draw(ctx, "", func() (Reply, error) {
 		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), ov)
-		return Reply{Content: "🗺️ The whole maze, with your trail.", Files: []File{file}, Ephemeral: true}, err
+		return Reply{Content: l.T("play.whole_maze"), Files: []File{file}, Ephemeral: true}, err
 	})
 	if err != nil {
 		return err
@@ -368,25 +370,32 @@ func (f *Play) finalMessage(ctx context.Context, in *Interaction, g *play.Game, 
 
 // wonLine is a won game's result: "🏁 Solved in 11 clicks (par 9, +2) ·
 // 57 tiles walked · 1:42 · efficiency 100 %".
-func wonLine(g *play.Game, par int) string {
-	return fmt.Sprintf("🏁 Solved in %d clicks (par %d, %s) · %d tiles walked · %s · efficiency %d %%",
-		g.Clicks, par, overPar(g.Clicks, par), g.Tiles, formatDuration(g.FinishedAt.Sub(g.StartedAt), false), play.Efficiency(play.ShortestTiles(g.Maze()), g.Tiles))
+func wonLine(l *lang.Lang, g *play.Game, par int) string {
+	return l.T("play.won", lang.Args{
+		"Clicks":     lang.M("count.clicks", lang.Args{"Count": g.Clicks}),
+		"Par":        par,
+		"OverPar":    overPar(g.Clicks, par),
+		"Tiles":      lang.M("count.tiles", lang.Args{"Count": g.Tiles}),
+		"Time":       l.Clock(g.FinishedAt.Sub(g.StartedAt)),
+		"Efficiency": play.Efficiency(play.ShortestTiles(g.Maze()), g.Tiles),
+	})
 }
 
 // sendMap answers the Map button with a new private message holding the
 // whole maze, the trail and the player as a PNG. The game message stays.
 func (f *Play) sendMap(ctx context.Context, in *Interaction, g *play.Game) error {
+	l := in.Lang()
 	return f.render.answer(ctx, in, picture{ephemeral: true}, func() (Reply, error) {
 		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d-map.png", g.MazeID, g.ID), playOverlay(g))
 		return Reply{
-			Content: fmt.Sprintf("🗺️ Your game on `%s` after %d clicks: you are the blue dot, your trail light blue.", g.MazeID, g.Clicks),
+			Content: l.T("play.map", lang.Args{"ID": g.MazeID.String(), "Clicks": lang.M("count.clicks", lang.Args{"Count": g.Clicks})}),
 			Files:   []File{file},
 		}, err
 	})
 }
 
-// compass is the arrow from p towards q.
-func compass(p, q mazecore.Point) string {
+// compass is the arrow from p towards q, or the word for "here".
+func compass(l *lang.Lang, p, q mazecore.Point) string {
 	sign := func(v int) int {
 		switch {
 		case v < 0:
@@ -398,8 +407,11 @@ func compass(p, q mazecore.Point) string {
 	}
 	arrows := [3][3]string{ // [dy][dx]
 		{"↖", "↑", "↗"},
-		{"←", "here", "→"},
+		{"←", "", "→"},
 		{"↙", "↓", "↘"},
 	}
-	return arrows[sign(q.Y-p.Y)][sign(q.X-p.X)]
+	if arrow := arrows[sign(q.Y-p.Y)][sign(q.X-p.X)]; arrow != "" {
+		return arrow
+	}
+	return l.T("play.here")
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/play"
@@ -253,7 +254,7 @@ func TestPlayScripted(t *testing.T) {
 			}
 			elapsed := time.Duration(clicks) * 3 * time.Second
 			// Along the solution: par exactly.
-			want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · %s · efficiency 100 %%", clicks, clicks, len(path)-1, formatDuration(elapsed, false))
+			want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · %s · efficiency 100 %%", clicks, clicks, len(path)-1, lang.English.Clock(elapsed))
 			if par := play.Par(m); clicks != par {
 				t.Fatalf("won along the solution in %d clicks, par is %d", clicks, par)
 			}
@@ -310,7 +311,7 @@ func TestPlayWanderEfficiency(t *testing.T) {
 	if want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, +%d) · ", g.Clicks, par, g.Clicks-par); g.Clicks <= par || !strings.Contains(msg.Content, want) {
 		t.Fatalf("clicks=%d (par %d), message:\n%s\nwant %q", g.Clicks, par, msg.Content, want)
 	}
-	if elapsed := formatDuration(g.FinishedAt.Sub(g.StartedAt), false); !strings.Contains(msg.Content, "· "+elapsed+" ·") {
+	if elapsed := lang.English.Clock(g.FinishedAt.Sub(g.StartedAt)); !strings.Contains(msg.Content, "· "+elapsed+" ·") {
 		t.Fatalf("final message lacks the time %s:\n%s", elapsed, msg.Content)
 	}
 }
@@ -332,7 +333,7 @@ func TestWonLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Clicks, g.Tiles, g.Status, g.FinishedAt = tc.clicks, play.ShortestTiles(m), play.Won, testNow.Add(102*time.Second)
-		if got, want := wonLine(g, tc.par), tc.want+fmt.Sprintf("%d tiles walked · 1:42 · efficiency 100 %%", g.Tiles); got != want {
+		if got, want := wonLine(lang.English, g, tc.par), tc.want+fmt.Sprintf("%d tiles walked · 1:42 · efficiency 100 %%", g.Tiles); got != want {
 			t.Fatalf("wonLine=%q, want %q", got, want)
 		}
 	}
@@ -717,29 +718,16 @@ func TestGameCleanup(t *testing.T) {
 	}
 }
 
-func TestFormatDuration(t *testing.T) {
-	for _, tt := range []struct {
-		d      time.Duration
-		tenths bool
-		want   string
-	}{
-		{0, false, "0:00"}, {-time.Second, false, "0:00"}, {102*time.Second + 900*time.Millisecond, false, "1:42"},
-		{59 * time.Minute, false, "59:00"}, {time.Hour + 2*time.Minute + 3*time.Second, false, "1:02:03"},
-		{102*time.Second + 950*time.Millisecond, true, "1:42.9"}, {time.Hour + 50*time.Millisecond, true, "1:00:00.0"},
-	} {
-		if got := formatDuration(tt.d, tt.tenths); got != tt.want {
-			t.Errorf("formatDuration(%v, %v)=%q, want %q", tt.d, tt.tenths, got, tt.want)
-		}
-	}
-}
-
 func TestCompass(t *testing.T) {
 	p := mazecore.Point{X: 5, Y: 5}
 	for q, want := range map[mazecore.Point]string{
 		{X: 9, Y: 9}: "↘", {X: 1, Y: 1}: "↖", {X: 5, Y: 1}: "↑", {X: 9, Y: 5}: "→", {X: 1, Y: 9}: "↙", {X: 5, Y: 5}: "here",
 	} {
-		if got := compass(p, q); got != want {
+		if got := compass(lang.English, p, q); got != want {
 			t.Errorf("compass(%v, %v)=%q, want %q", p, q, got, want)
 		}
+	}
+	if got := compass(lang.Korean, p, p); got != "바로 여기" {
+		t.Errorf("Korean compass at the goal=%q", got)
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/mazecore"
 	"mazebot/play"
 	"mazebot/render"
@@ -49,22 +49,35 @@ const (
 
 // idTag is how every message names its maze; idInContent reads it back,
 // so that "Solve this maze" finds the maze of a message without buttons.
+// It is a marker, not a word: the same in every language.
 func idTag(id mazecore.ID) string { return "ID `" + id.String() + "`" }
 
 var idInContent = regexp.MustCompile("ID `([0-9a-zA-Z]{1,40})`")
 
+// algorithmTitle is an algorithm's name at the start of a line or in bold,
+// and algorithmName in running text ("an 11×11 sidewinder maze").
+func algorithmTitle(a mazecore.Algorithm) lang.Msg {
+	return lang.M("algorithm." + a.String() + ".title")
+}
+func algorithmName(a mazecore.Algorithm) lang.Msg { return lang.M("algorithm." + a.String()) }
+
+// sizeOf writes a maze's size, "21×21".
+func sizeOf(id mazecore.ID) lang.Msg {
+	return lang.M("format.size", lang.Args{"Width": id.Width, "Height": id.Height})
+}
+
 // mazeHeader is the line above a maze: what it is, how hard (rating and,
 // for a maze Play takes, par) and how to get it again. Rating and par each
 // search the maze, so a message builds its header once.
-func mazeHeader(m *mazecore.Maze) string {
+func mazeHeader(l *lang.Lang, m *mazecore.Maze) string {
 	id := m.ID()
-	parts := []string{"🧩 **" + id.Algorithm.Title() + "**", fmt.Sprintf("%d×%d", id.Width, id.Height)}
+	parts := []string{"🧩 **" + algorithmTitle(id.Algorithm).In(l) + "**", sizeOf(id).In(l)}
 	if id.Loops > 0 {
-		parts = append(parts, fmt.Sprintf("loops %d %%", id.Loops))
+		parts = append(parts, l.T("maze.loops", lang.Args{"Loops": id.Loops}))
 	}
 	parts = append(parts, stars(mazecore.Rate(m).Rating))
 	if playable(id) {
-		parts = append(parts, fmt.Sprintf("par %d", play.Par(m)))
+		parts = append(parts, l.T("maze.par", lang.Args{"Par": play.Par(m)}))
 	}
 	return strings.Join(append(parts, idTag(id)), " · ")
 }
@@ -86,17 +99,18 @@ func overPar(clicks, par int) string {
 	return "±0"
 }
 
-// shape describes what a difficulty and loops add to a maze, for the
-// confirmations of /daily setup and /event start: ", hard, loops 30 %".
-func shape(level mazecore.Level, loops int) string {
-	var s string
+// shape describes a maze made from settings, for the confirmations of
+// /daily setup and /event start: "Recursive backtracking, 25×25, hard,
+// loops 30 %".
+func shape(algo mazecore.Algorithm, side int, level mazecore.Level, loops int) lang.List {
+	parts := lang.List{algorithmTitle(algo), sizeOf(mazecore.ID{Width: side, Height: side})}
 	if level != mazecore.AnyLevel {
-		s += ", " + level.String()
+		parts = append(parts, lang.M("choice.difficulty."+level.String()))
 	}
 	if loops > 0 {
-		s += fmt.Sprintf(", loops %d %%", loops)
+		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": loops}))
 	}
-	return s
+	return parts
 }
 
 // chooseLevel is the maze of the level among the candidates of id, whose
@@ -119,27 +133,6 @@ func generate(id mazecore.ID) (*mazecore.Maze, error) {
 	return m, nil
 }
 
-// algorithmList names the algorithms, for a refusal.
-func algorithmList() string { return strings.Join(mazecore.AlgorithmNames(), ", ") }
-
-// formatDuration writes a duration as m:ss, or h:mm:ss from an hour on;
-// with tenths, as m:ss.t: on a board, runs a fraction of a second apart
-// should not look tied.
-func formatDuration(d time.Duration, tenths bool) string {
-	t := int64(max(d, 0) / (100 * time.Millisecond))
-	s := t / 10
-	var out string
-	if s >= 3600 {
-		out = fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	} else {
-		out = fmt.Sprintf("%d:%02d", s/60, s%60)
-	}
-	if tenths {
-		out += fmt.Sprintf(".%d", t%10)
-	}
-	return out
-}
-
 // emojiFits reports whether the maze, with overlay markers, fits in one
 // message together with a header of the given length plus extra code points
 // (newline, spoiler bars).
@@ -153,7 +146,7 @@ func chooseEmoji(m *mazecore.Maze, mode, header string, extra int) (bool, error)
 	switch mode {
 	case renderEmoji:
 		if !emojiFits(m, header, extra) {
-			return false, userErrorf("A %d×%d maze is too big for an emoji grid: Discord allows %d characters a message, which fits up to 43×43. Use render:png, or a smaller size.", m.Width(), m.Height(), MaxContent)
+			return false, refuse("error.emoji_too_big", lang.Args{"Size": sizeOf(m.ID()), "Limit": MaxContent, "Max": maxEmojiSide})
 		}
 		return true, nil
 	case renderPNG:
@@ -182,9 +175,9 @@ func gifFile(id mazecore.ID) (File, error) {
 }
 
 // mazeMessage builds the public reply that shows a maze, with its buttons.
-func mazeMessage(m *mazecore.Maze, mode string) (Reply, error) {
-	reply, err := showMaze(m, mode, mazeHeader(m), true)
-	reply.Components = mazeButtons(m.ID())
+func mazeMessage(l *lang.Lang, m *mazecore.Maze, mode string) (Reply, error) {
+	reply, err := showMaze(l, m, mode, mazeHeader(l, m), true)
+	reply.Components = mazeButtons(l, m.ID())
 	return reply, err
 }
 
@@ -192,14 +185,14 @@ func mazeMessage(m *mazecore.Maze, mode string) (Reply, error) {
 // grid when mode allows and it fits, else a PNG (or, for render:gif, the
 // animation). withFile false leaves the picture out, for an edit that keeps
 // the attachment already on the message.
-func showMaze(m *mazecore.Maze, mode, header string, withFile bool) (Reply, error) {
+func showMaze(l *lang.Lang, m *mazecore.Maze, mode, header string, withFile bool) (Reply, error) {
 	id := m.ID()
 	if mode == renderGIF {
 		file, err := gifFile(id)
 		if err != nil {
 			return Reply{}, err
 		}
-		return Reply{Content: header + " · how it was carved", Files: []File{file}}, nil
+		return Reply{Content: header + " · " + l.T("maze.gif_caption"), Files: []File{file}}, nil
 	}
 	emoji, err := chooseEmoji(m, mode, header, 1)
 	if err != nil {
@@ -220,10 +213,13 @@ func showMaze(m *mazecore.Maze, mode, header string, withFile bool) (Reply, erro
 }
 
 // solutionMessage builds the spoilered solution of m.
-func solutionMessage(m *mazecore.Maze, ephemeral bool) (Reply, error) {
+func solutionMessage(l *lang.Lang, m *mazecore.Maze, ephemeral bool) (Reply, error) {
 	id := m.ID()
 	path := mazecore.Solve(m)
-	header := fmt.Sprintf("✅ Solution of **%s** %d×%d · %s · path %d tiles", id.Algorithm.Title(), id.Width, id.Height, idTag(id), len(path))
+	header := l.T("solve.header", lang.Args{
+		"Algorithm": algorithmTitle(id.Algorithm), "Size": sizeOf(id), "ID": idTag(id),
+		"Path": lang.M("count.tiles", lang.Args{"Count": len(path)}),
+	})
 	ov := render.Overlay{Path: path}
 	emoji, err := chooseEmoji(m, renderAuto, header, len("\n||||"))
 	if err != nil {
@@ -249,12 +245,12 @@ func solutionMessage(m *mazecore.Maze, ephemeral bool) (Reply, error) {
 const solvePrefix = "solve"
 
 // mazeButtons are Play (for mazes small enough to play) and Solve.
-func mazeButtons(id mazecore.ID) []discordgo.MessageComponent {
+func mazeButtons(l *lang.Lang, id mazecore.ID) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	if playable(id) {
-		buttons = append(buttons, playButtonFor(id))
+		buttons = append(buttons, playButtonFor(l, id))
 	}
-	buttons = append(buttons, discordgo.Button{Label: "Solve", Style: discordgo.SecondaryButton, CustomID: solvePrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
+	buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: solvePrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 }
 
@@ -262,6 +258,6 @@ func mazeButtons(id mazecore.ID) []discordgo.MessageComponent {
 func playable(id mazecore.ID) bool { return id.Width <= play.MaxSide && id.Height <= play.MaxSide }
 
 // playButtonFor is the Play button of maze id.
-func playButtonFor(id mazecore.ID) discordgo.Button {
-	return discordgo.Button{Label: "Play", Style: discordgo.PrimaryButton, CustomID: playPrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}}
+func playButtonFor(l *lang.Lang, id mazecore.ID) discordgo.Button {
+	return discordgo.Button{Label: l.T("button.play"), Style: discordgo.PrimaryButton, CustomID: playPrefix + ":" + id.String(), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands/lang"
 )
 
 // Reply is what a handler sends back. Files hold their bytes, not readers, so
@@ -42,34 +44,37 @@ type Responder interface {
 	Followup(ctx context.Context, r Reply) error
 }
 
-// UserError is an error whose message is safe and useful to show the member:
-// it says what went wrong and what is allowed.
+// UserError is an error whose message is safe and useful to show the
+// member: it says what went wrong and what is allowed. It carries a catalog
+// message, not text, so that the router words it in the language of
+// whoever reads it (Interaction.Lang); Error is the English, for logs.
 type UserError struct {
-	Message string
-	Err     error // the cause, for logs and errors.Is; may be nil
+	Msg lang.Msg
+	Err error // the cause, for logs and errors.Is; may be nil
 }
 
-func (e *UserError) Error() string { return e.Message }
+func (e *UserError) Error() string { return e.Msg.In(lang.English) }
 func (e *UserError) Unwrap() error { return e.Err }
 
-// userErrorf builds a UserError with a formatted message.
-func userErrorf(format string, args ...any) error {
-	return &UserError{Message: fmt.Sprintf(format, args...)}
+// refuse is a UserError with message id and its placeholders.
+func refuse(id string, args ...lang.Args) error {
+	return &UserError{Msg: lang.M(id, args...)}
 }
 
-// userError wraps a cause with the message to show.
-func userError(err error, message string) error {
-	return &UserError{Message: message, Err: err}
+// refuseWith is refuse that wraps the cause.
+func refuseWith(err error, id string, args ...lang.Args) error {
+	return &UserError{Msg: lang.M(id, args...), Err: err}
 }
 
-// UserMessage returns the message to show for err: its own for a UserError,
-// a generic apology otherwise (the detail goes to the log, not the member).
-func UserMessage(err error) (message string, internal bool) {
+// UserMessage returns the message to show for err in l: its own for a
+// UserError, a generic apology otherwise (the detail goes to the log, not
+// the member).
+func UserMessage(err error, l *lang.Lang) (message string, internal bool) {
 	var ue *UserError
 	if errors.As(err, &ue) {
-		return ue.Message, false
+		return ue.Msg.In(l), false
 	}
-	return "Sorry, something went wrong on my side while doing that. Please try again in a moment.", true
+	return l.T("error.internal"), true
 }
 
 // answer sends r as the interaction's reply.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/metrics"
 )
 
@@ -42,6 +43,22 @@ type Interaction struct {
 	Respond Responder
 }
 
+// Lang is the language of the member who caused the interaction: their
+// Discord client's locale, English when mazebot doesn't speak it. Every
+// reply to them, private or public, is in it.
+func (in *Interaction) Lang() *lang.Lang { return lang.For(in.Locale) }
+
+// GuildLang is the server's language as Discord reports it (guild_locale,
+// the server's "primary language" setting), English outside a server or
+// when mazebot doesn't speak it: what posts nobody asked for are in,
+// unless a manager chose another.
+func (in *Interaction) GuildLang() *lang.Lang {
+	if in.GuildID == "" || in.GuildLocale == nil {
+		return lang.English
+	}
+	return lang.For(*in.GuildLocale)
+}
+
 // UserID is the member or DM user who caused the interaction.
 func (in *Interaction) UserID() string {
 	if in.Member != nil && in.Member.User != nil {
@@ -71,7 +88,12 @@ func NewRouter(log *slog.Logger, features ...Feature) *Router {
 			if _, dup := r.commands[c.Definition.Name]; !dup {
 				r.order = append(r.order, c.Definition.Name)
 			}
-			localize(c.Definition)
+			// A text missing from a catalog leaves that language's
+			// localization out; the catalog tests fail on it, so only a
+			// test's own commands get here.
+			if err := lang.Localize([]*discordgo.ApplicationCommand{c.Definition}); err != nil {
+				log.Debug("command texts missing from a catalog", "command", c.Definition.Name, "err", err)
+			}
 			r.commands[c.Definition.Name] = c
 		}
 		for _, c := range f.Components() {
@@ -94,9 +116,9 @@ func (r *Router) Definitions() []*discordgo.ApplicationCommand {
 }
 
 // Dispatch runs the handler for ix. It never panics and returns nothing: a
-// handler's error becomes an ephemeral message (the UserError's own text, or
-// a generic apology with the detail in the log), and a panic becomes an
-// apology with the stack in the log.
+// handler's error becomes an ephemeral message in the member's language (the
+// UserError's own message, or a generic apology with the detail in the log),
+// and a panic becomes an apology with the stack in the log.
 func (r *Router) Dispatch(ctx context.Context, ix *discordgo.Interaction, respond Responder) {
 	if ix == nil {
 		r.log.Warn("no interaction to dispatch")
@@ -111,7 +133,7 @@ func (r *Router) Dispatch(ctx context.Context, ix *discordgo.Interaction, respon
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("handler panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			sendError(ctx, in, log, "Sorry, that went wrong on my side and I could not finish it. Please try again; the rest of me is still working.")
+			sendError(ctx, in, log, in.Lang().T("error.panic"))
 		}
 	}()
 	handler, routed := r.route(ix)
@@ -120,7 +142,11 @@ func (r *Router) Dispatch(ctx context.Context, ix *discordgo.Interaction, respon
 		// be anything, and each would be a new series.
 		outcome = metrics.OutcomeUnknown
 		log.Warn("no handler", "name", routed)
-		sendError(ctx, in, log, "I don't know that command any more. It may have been removed; try /help.")
+		unknown := "error.unknown_command"
+		if ix.Type == discordgo.InteractionMessageComponent {
+			unknown = "error.unknown_button"
+		}
+		sendError(ctx, in, log, in.Lang().T(unknown))
 		return
 	}
 	name = routed
@@ -131,7 +157,7 @@ func (r *Router) Dispatch(ctx context.Context, ix *discordgo.Interaction, respon
 		outcome = metrics.OutcomeOK
 		return
 	}
-	message, internal := UserMessage(err)
+	message, internal := UserMessage(err, in.Lang())
 	if internal {
 		outcome = metrics.OutcomeError
 		log.Error("handler failed", "err", err)

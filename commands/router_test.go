@@ -42,7 +42,7 @@ func TestRouterMetrics(t *testing.T) {
 	}
 	router := NewRouter(slog.New(slog.DiscardHandler), testCommands{
 		{Definition: def("fine"), Handle: handle(nil, false)},
-		{Definition: def("nope"), Handle: handle(userErrorf("not here"), false)},
+		{Definition: def("nope"), Handle: handle(refuse("error.internal"), false)},
 		{Definition: def("broken"), Handle: handle(errors.New("disk on fire"), false)},
 		{Definition: def("boom"), Handle: handle(nil, true)},
 	}, &Mazes{})

@@ -2,11 +2,11 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 	"mazebot/mazecore"
 )
@@ -47,7 +47,7 @@ func (f *Mazes) handleSolveMessage(ctx context.Context, in *Interaction) error {
 	}
 	id, ok := mazeIDInMessage(target, in.AppID)
 	if !ok {
-		return userErrorf("That message is not one of my mazes. Use “Solve this maze” on a message that shows a maze I posted, or /solve id:<maze ID>.")
+		return refuse("error.not_a_maze_message")
 	}
 	return f.sendSolution(ctx, in, id, true)
 }
@@ -56,10 +56,13 @@ func (f *Mazes) handleSolveMessage(ctx context.Context, in *Interaction) error {
 func parseMazeID(text string) (mazecore.ID, error) {
 	id, err := mazecore.Parse(text)
 	if err != nil {
-		return id, userError(err, fmt.Sprintf("`%s` is not a maze ID. IDs look like `2840g1w3`: copy one from a maze message.", sanitize(text)))
+		return id, refuseWith(err, "error.bad_maze_id", lang.Args{"Text": sanitize(text)})
 	}
 	if id.Width > PNGMaxSide || id.Height > PNGMaxSide {
-		return id, userErrorf("Maze `%s` is %d×%d, bigger than the %d×%d I draw in Discord. The command line draws it: `mazebot maze --id %s --solve`.", id, id.Width, id.Height, PNGMaxSide, PNGMaxSide, id)
+		return id, refuse("error.maze_too_big_to_draw", lang.Args{
+			"ID": id.String(), "Size": sizeOf(id),
+			"Max": lang.M("format.size", lang.Args{"Width": PNGMaxSide, "Height": PNGMaxSide}),
+		})
 	}
 	return id, nil
 }
@@ -95,19 +98,18 @@ func mazeIDInMessage(m *discordgo.Message, appID string) (mazecore.ID, bool) {
 
 // heldMessage explains why a maze's solution is held back, and when it
 // opens, asked in guildID.
-func heldMessage(h contest.Hold, id mazecore.ID, guildID string) string {
+func heldMessage(h contest.Hold, id mazecore.ID, guildID string) lang.Msg {
 	switch {
 	case h.Daily != nil:
-		what := "today's daily challenge"
+		which := "held.daily_today"
 		if h.Daily.GuildID != guildID {
-			what = "a server's running daily challenge"
+			which = "held.daily_elsewhere"
 		}
-		return fmt.Sprintf("That's %s, so its solution stays hidden while the day runs: solutions open <t:%d:R> (at midnight, %s). Try it with **Play**!",
-			what, h.Until().Unix(), h.Daily.Zone)
+		return lang.M(which, lang.Args{"Opens": h.Until().Unix(), "Zone": h.Daily.Zone.String()})
 	case h.Closing:
-		return fmt.Sprintf("Maze `%s` is the maze of the event **%s**, which is closing: its solution is posted in <#%s> in a moment.", id, h.Event.Name, h.Event.ChannelID)
+		return lang.M("held.event_closing", lang.Args{"ID": id.String(), "Name": h.Event.Name, "Channel": h.Event.ChannelID})
 	}
-	return fmt.Sprintf("Maze `%s` is the maze of the running event **%s**. Solutions open when the event ends <t:%d:R>; the bot posts it in <#%s> then.", id, h.Event.Name, h.Until().Unix(), h.Event.ChannelID)
+	return lang.M("held.event_running", lang.Args{"ID": id.String(), "Name": h.Event.Name, "Opens": h.Until().Unix(), "Channel": h.Event.ChannelID})
 }
 
 // sendSolution answers with the solution of id, unless the embargo holds
@@ -118,14 +120,15 @@ func (f *Mazes) sendSolution(ctx context.Context, in *Interaction, id mazecore.I
 		return err
 	}
 	if hold.Held() {
-		return userErrorf("%s", heldMessage(hold, id, in.GuildID))
+		return &UserError{Msg: heldMessage(hold, id, in.GuildID)}
 	}
+	l := in.Lang()
 	build := func() (Reply, error) {
 		m, err := generate(id)
 		if err != nil {
 			return Reply{}, err
 		}
-		return solutionMessage(m, ephemeral)
+		return solutionMessage(l, m, ephemeral)
 	}
 	if !pictured(id, renderAuto) {
 		reply, err := build()
@@ -134,5 +137,5 @@ func (f *Mazes) sendSolution(ctx context.Context, in *Interaction, id mazecore.I
 		}
 		return answer(ctx, in, reply)
 	}
-	return f.render.answer(ctx, in, picture{key: solutionKey(id), big: bigRender(id, renderPNG), ephemeral: ephemeral}, build)
+	return f.render.answer(ctx, in, picture{key: solutionKey(l, id), big: bigRender(id, renderPNG), ephemeral: ephemeral}, build)
 }

@@ -51,8 +51,12 @@ type DailySettings struct {
 	// values, any and 0, are what a server that never chose them has.
 	Difficulty mazecore.Level
 	Loops      int
-	Enabled    bool
-	UpdatedAt  time.Time // when the settings last changed
+	// Language is the code of the language the daily is posted in ("en",
+	// "ko"); contest keeps it for the Announcer and never reads it. ""
+	// is a server that never had one, posted in English.
+	Language  string
+	Enabled   bool
+	UpdatedAt time.Time // when the settings last changed
 }
 
 // Schedule is when the settings post the daily.
@@ -66,6 +70,8 @@ type Daily struct {
 	Date    Date
 	Zone    *time.Location
 	MazeID  mazecore.ID
+	// Language is the settings' Language, which the Announcer posts in.
+	Language string
 }
 
 // Number is the daily's number: #1 on 2026-01-01.
@@ -241,7 +247,7 @@ func (d *Dailies) Show(ctx context.Context, guildID string) (Daily, error) {
 	if err != nil {
 		return Daily{}, err
 	}
-	day := Daily{GuildID: guildID, Date: DateOf(d.now(), s.Zone), Zone: s.Zone}
+	day := Daily{GuildID: guildID, Date: DateOf(d.now(), s.Zone), Zone: s.Zone, Language: s.Language}
 	day.MazeID, err = d.fix(ctx, s, day.Date)
 	return day, err
 }
@@ -267,7 +273,7 @@ func (d *Dailies) on(ctx context.Context, guildID string, t time.Time) (Daily, e
 	if err != nil {
 		return Daily{}, err
 	}
-	day := Daily{GuildID: guildID, Date: DateOf(t, s.Zone), Zone: s.Zone}
+	day := Daily{GuildID: guildID, Date: DateOf(t, s.Zone), Zone: s.Zone, Language: s.Language}
 	fixed, err := d.store.DailyMaze(ctx, guildID, day.Date)
 	switch {
 	case err == nil:
@@ -358,7 +364,7 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 	} else if err != nil {
 		return err
 	}
-	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zone, MazeID: claim.MazeID}
+	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zone, MazeID: claim.MazeID, Language: s.Language}
 	messageID, err := d.announce.PostDaily(ctx, day, s.ChannelID, nonce(dailyPostKey(s.GuildID, date)))
 	if messageID == "" {
 		refused := errors.Is(err, ErrRefused)

@@ -47,6 +47,10 @@ type Event struct {
 	Name      string
 	MazeID    mazecore.ID
 	CreatorID string
+	// Language is the code of the language the event's posts are in;
+	// contest keeps it for the Announcer and never reads it. "" is
+	// English.
+	Language  string
 	StartedAt time.Time
 	// EndsAt is the end of the event. Ending it early moves EndsAt to the
 	// moment it ended, so runs after that don't count.

@@ -3,7 +3,9 @@ package lang
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -24,6 +26,25 @@ import (
 // "-" ("Solve this maze" → solve-this-maze). Choices are shared by every
 // option of that name: /maze, /daily setup and /event start list the same
 // algorithms.
+//
+// The choices of the language option (LanguageOption) are the exception:
+// each names its language in that language ("English", "한국어"), the same
+// for every reader, as language pickers do. They come from each catalog's
+// language.name, so a new language needs no message in the others.
+
+// LanguageOption is the name of the option whose choices are the
+// languages (LanguageChoices).
+const LanguageOption = "language"
+
+// LanguageChoices are the choices of a language option: every language,
+// by its own name, with its code as the value.
+func LanguageChoices() []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, l := range languages {
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: l.Name(), Value: l.code})
+	}
+	return out
+}
 
 // field is one localizable text of the definitions.
 type field struct {
@@ -31,6 +52,9 @@ type field struct {
 	id    string
 	kind  textKind
 	value string // the English in the definition
+	// endonym is the language code of a language choice, which is not
+	// localized: its text is that language's language.name.
+	endonym string
 	// locs returns the field's localizations, creating the map if asked.
 	locs func(create bool) map[discordgo.Locale]string
 }
@@ -73,11 +97,11 @@ func fields(cmds []*discordgo.ApplicationCommand) []field {
 		if !isChatInput(c) {
 			where, kind = fmt.Sprintf("%q", c.Name), kindMenuName
 		}
-		fs = append(fs, field{where + " name", id + ".name", kind, c.Name, commandLocs(&c.NameLocalizations)})
+		fs = append(fs, field{where: where + " name", id: id + ".name", kind: kind, value: c.Name, locs: commandLocs(&c.NameLocalizations)})
 		if !isChatInput(c) {
 			continue // context-menu commands have no description
 		}
-		fs = append(fs, field{where + " description", id + ".description", kindDescription, c.Description, commandLocs(&c.DescriptionLocalizations)})
+		fs = append(fs, field{where: where + " description", id: id + ".description", kind: kindDescription, value: c.Description, locs: commandLocs(&c.DescriptionLocalizations)})
 		fs = optionFields(fs, where, id, c.Options)
 	}
 	return fs
@@ -87,11 +111,15 @@ func optionFields(fs []field, where, id string, opts []*discordgo.ApplicationCom
 	for _, o := range opts {
 		where, id := where+" "+o.Name, id+"."+slug(o.Name)
 		fs = append(fs,
-			field{where + " name", id + ".name", kindName, o.Name, optionLocs(&o.NameLocalizations)},
-			field{where + " description", id + ".description", kindDescription, o.Description, optionLocs(&o.DescriptionLocalizations)})
+			field{where: where + " name", id: id + ".name", kind: kindName, value: o.Name, locs: optionLocs(&o.NameLocalizations)},
+			field{where: where + " description", id: id + ".description", kind: kindDescription, value: o.Description, locs: optionLocs(&o.DescriptionLocalizations)})
 		for _, ch := range o.Choices {
 			value := fmt.Sprint(ch.Value)
-			fs = append(fs, field{where + " choice " + value, "choice." + slug(o.Name) + "." + slug(value), kindChoice, ch.Name, optionLocs(&ch.NameLocalizations)})
+			f := field{where: where + " choice " + value, id: "choice." + slug(o.Name) + "." + slug(value), kind: kindChoice, value: ch.Name, locs: optionLocs(&ch.NameLocalizations)}
+			if o.Name == LanguageOption {
+				f.id, f.endonym = nameID, value
+			}
+			fs = append(fs, f)
 		}
 		fs = optionFields(fs, where, id, o.Options)
 	}
@@ -129,6 +157,9 @@ func optionLocs(p *map[discordgo.Locale]string) func(bool) map[discordgo.Locale]
 func Localize(cmds []*discordgo.ApplicationCommand) error {
 	var errs []error
 	for _, f := range fields(cmds) {
+		if f.endonym != "" {
+			continue // a language's own name reads the same for everyone
+		}
 		for _, l := range languages {
 			if l == English {
 				continue
@@ -156,6 +187,14 @@ func CheckEnglish(cmds []*discordgo.ApplicationCommand) error {
 	used := map[string]bool{}
 	for _, f := range fields(cmds) {
 		used[f.id] = true
+		if f.endonym != "" {
+			if l, ok := Lookup(f.endonym); !ok {
+				errs = append(errs, fmt.Errorf("%s: no language %q", f.where, f.endonym))
+			} else if l.Name() != f.value {
+				errs = append(errs, fmt.Errorf("%s: the %s catalog's %s is %q, the definition says %q", f.where, f.endonym, nameID, l.Name(), f.value))
+			}
+			continue
+		}
 		switch {
 		case !English.has(f.id):
 			errs = append(errs, fmt.Errorf("%s: no message %s in the English catalog (want %q)", f.where, f.id, f.value))
@@ -296,4 +335,97 @@ func uniqueNames(where string, group []named) []error {
 		}
 	}
 	return errs
+}
+
+// mention is a slash command named in a message: "/maze", "/daily today",
+// "/데일리 오늘". A slash after a letter or digit is no command (Asia/Seoul).
+var mention = regexp.MustCompile(`(?:^|[^\p{L}\p{N}/])/([\p{L}\p{N}_-]+)(?: ([\p{L}\p{N}_-]+))?`)
+
+// CheckMentions reports every slash command a message names that the
+// reader's picker would not show under that name: each language's
+// messages must name the commands and subcommands of cmds as that
+// language localizes them ("/데일리 오늘" in Korean, never "/daily
+// today"). cmd.* and choice.* texts are left out: they are the picker.
+func CheckMentions(cmds []*discordgo.ApplicationCommand) error {
+	var errs []error
+	for _, l := range languages {
+		local := func(name string, locs map[discordgo.Locale]string) string {
+			if text := locs[l.locales[0]]; text != "" && l != English {
+				return text
+			}
+			return name
+		}
+		subs := map[string]map[string]bool{} // command → its subcommands, as l names them
+		foreign := map[string]bool{}         // subcommand names of other languages
+		for _, c := range cmds {
+			if !isChatInput(c) {
+				continue
+			}
+			var locs map[discordgo.Locale]string
+			if c.NameLocalizations != nil {
+				locs = *c.NameLocalizations
+			}
+			name := local(c.Name, locs)
+			subs[name] = map[string]bool{}
+			for _, o := range c.Options {
+				if o.Type != discordgo.ApplicationCommandOptionSubCommand {
+					continue
+				}
+				subs[name][local(o.Name, o.NameLocalizations)] = true
+				foreign[o.Name] = true
+				for _, text := range o.NameLocalizations {
+					foreign[text] = true
+				}
+			}
+		}
+		for _, id := range slices.Sorted(maps.Keys(l.messages)) {
+			if strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.") {
+				continue
+			}
+			for _, src := range forms(l.messages[id]) {
+				for _, m := range mention.FindAllStringSubmatch(src, -1) {
+					name, err := withParticle(m[1], subs)
+					if err != nil {
+						errs = append(errs, fmt.Errorf("%s [%s]: /%s: %w", id, l.code, m[1], err))
+						continue
+					}
+					if m[2] == "" || !foreign[m[2]] {
+						continue
+					}
+					if _, err := withParticle(m[2], subs[name]); err != nil {
+						errs = append(errs, fmt.Errorf("%s [%s]: /%s %s: %w", id, l.code, m[1], m[2], err))
+					}
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// invariantParticles follow any word the same way.
+var invariantParticles = []string{"에서", "에게", "에", "의", "도", "만", "까지", "부터"}
+
+// withParticle finds the name a word of a message starts with, among
+// names: the word itself, or a name and a Korean particle after it ("/순위표
+// 에서" written together), which must then be the form the name takes.
+func withParticle[V any](word string, names map[string]V) (string, error) {
+	if _, ok := names[word]; ok {
+		return word, nil
+	}
+	for name := range names {
+		rest, ok := strings.CutPrefix(word, name)
+		if !ok {
+			continue
+		}
+		if slices.Contains(invariantParticles, rest) {
+			return name, nil
+		}
+		if p, ok := lookupParticle(rest); ok {
+			if want := p.choose(name); want != rest {
+				return "", fmt.Errorf("%s takes %s, not %s", name, want, rest)
+			}
+			return name, nil
+		}
+	}
+	return "", errors.New("no such name in this language")
 }

@@ -21,6 +21,15 @@ func definitions() []*discordgo.ApplicationCommand {
 	}
 	str, num, ch := discordgo.ApplicationCommandOptionString, discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionChannel
 	sub := discordgo.ApplicationCommandOptionSubCommand
+	difficulty := func(description string) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: str, Name: "difficulty", Description: description, Choices: []*discordgo.ApplicationCommandOptionChoice{
+			{Name: "easy", Value: "easy"}, {Name: "medium", Value: "medium"}, {Name: "hard", Value: "hard"}, {Name: "any", Value: "any"},
+		}}
+	}
+	loops := &discordgo.ApplicationCommandOption{Type: num, Name: "loops", Description: "Share of dead ends opened into loops, 0–100 (default 0: no loops)"}
+	language := func(description string) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: str, Name: LanguageOption, Description: description, Choices: LanguageChoices()}
+	}
 	return []*discordgo.ApplicationCommand{
 		{Name: "maze", Description: "Generate a fresh maze", Options: []*discordgo.ApplicationCommandOption{
 			{Type: str, Name: "algorithm", Description: "How to carve it (default: backtracking)", Choices: algorithms()},
@@ -30,6 +39,8 @@ func definitions() []*discordgo.ApplicationCommand {
 				{Name: "auto", Value: "auto"}, {Name: "emoji", Value: "emoji"}, {Name: "png", Value: "png"}, {Name: "gif (animated generation)", Value: "gif"},
 			}},
 			{Type: num, Name: "seed", Description: "Seed for a reproducible maze (default: random)"},
+			difficulty("Among mazes like it: easy, medium or hard (default any; up to 201×201)"),
+			loops,
 		}},
 		{Name: "solve", Description: "Reveal the shortest path of a maze (a spoiler)", Options: []*discordgo.ApplicationCommandOption{
 			{Type: str, Name: "id", Description: "The maze ID (default: the last maze in this channel)"},
@@ -44,6 +55,9 @@ func definitions() []*discordgo.ApplicationCommand {
 				{Type: str, Name: "timezone", Description: "IANA time zone, e.g. Asia/Seoul, America/Los_Angeles, UTC", Required: true},
 				{Type: str, Name: "algorithm", Description: "How to carve it (default: backtracking)", Choices: algorithms()},
 				{Type: num, Name: "size", Description: "Width in tiles, odd, 5–41 (default 21)"},
+				difficulty("Among mazes like it: easy, medium or hard (default any)"),
+				loops,
+				language("The language of the posts (default: the server's language)"),
 			}},
 			{Type: sub, Name: "off", Description: "Stop posting the daily automatically (Manage Server)"},
 		}},
@@ -59,6 +73,9 @@ func definitions() []*discordgo.ApplicationCommand {
 				{Type: str, Name: "duration", Description: "How long it runs: 30m, 2h, 1h30m, 1d (5 minutes to 7 days)", Required: true},
 				{Type: ch, Name: "channel", Description: "Where to run it (default: here)"},
 				{Type: str, Name: "name", Description: "The event's name"},
+				difficulty("Among mazes like it: easy, medium or hard (default any)"),
+				loops,
+				language("The language of its posts (default: the server's language)"),
 			}},
 			{Type: sub, Name: "end", Description: "End the running event now and post the results", Options: []*discordgo.ApplicationCommandOption{
 				{Type: ch, Name: "channel", Description: "The event's channel (default: here)"},
@@ -83,6 +100,13 @@ func TestLocalize(t *testing.T) {
 	n := 0
 	for _, f := range fields(cmds) {
 		n++
+		if f.endonym != "" {
+			// A language is named in itself, for every reader.
+			if f.locs(false) != nil {
+				t.Errorf("%s: localized %v", f.where, f.locs(false))
+			}
+			continue
+		}
 		text := f.locs(false)[discordgo.Korean]
 		if text == "" || !HasHangul(text) && text != "PNG" {
 			t.Errorf("%s (%s): Korean %q", f.where, f.id, text)
@@ -143,11 +167,17 @@ func TestLocalizeMissing(t *testing.T) {
 func TestCheckEnglishFindsDrift(t *testing.T) {
 	cmds := definitions()
 	cmds[0].Description = "Make a maze"
+	daily := cmds[4].Options[1].Options
+	lang := daily[len(daily)-1]
+	lang.Choices = append(lang.Choices, &discordgo.ApplicationCommandOptionChoice{Name: "Klingon", Value: "tlh"})
+	lang.Choices[1].Name = "Korean"
 	cmds = slices.DeleteFunc(cmds, func(c *discordgo.ApplicationCommand) bool { return c.Name == "help" })
 	err := CheckEnglish(cmds)
 	for _, want := range []string{
 		`cmd.maze.description is "Generate a fresh maze", the definition says "Make a maze"`,
 		"cmd.help.name: no command definition uses it",
+		`choice tlh: no language "tlh"`,
+		`the ko catalog's language.name is "한국어", the definition says "Korean"`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("CheckEnglish=%v, want %q", err, want)
@@ -208,7 +238,7 @@ func TestHelpNamesCommands(t *testing.T) {
 	if err := Localize(cmds); err != nil {
 		t.Fatal(err)
 	}
-	args := Args{"Algorithms": "x", "MinSize": 5, "MaxSize": 1001, "AutoEmojiWidth": 25}
+	args := Args{"Algorithms": "x", "MinSize": 5, "MaxSize": 1001, "AutoEmojiWidth": 25, "EmojiMax": 43, "Candidates": 32, "DifficultyMax": 201, "Languages": "x"}
 	for _, l := range Languages() {
 		help := l.T("help.body", args)
 		if help == "help.body" || strings.Contains(help, "{{") {
@@ -226,5 +256,39 @@ func TestHelpNamesCommands(t *testing.T) {
 				t.Errorf("%s help does not mention %s", l, name)
 			}
 		}
+	}
+}
+
+// TestCheckMentions: the catalogs name commands as each language's picker
+// does, and a wrong name is found.
+func TestCheckMentions(t *testing.T) {
+	cmds := definitions()
+	if err := Localize(cmds); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckMentions(cmds); err != nil {
+		t.Fatalf("CheckMentions:\n%v", err)
+	}
+	// Renamed in Korean: every Korean /미로 is now wrong, the English
+	// /maze still right.
+	(*cmds[0].NameLocalizations)[discordgo.Korean] = "미궁"
+	err := CheckMentions(cmds)
+	if err == nil || !strings.Contains(err.Error(), "[ko]: /미로: no such name") || strings.Contains(err.Error(), "[en]") {
+		t.Fatalf("CheckMentions=%v, want the Korean /미로 reported", err)
+	}
+	// A particle after a name must be the one the name takes.
+	for word, want := range map[string]string{"미로로": "", "미로에서": "", "순위표를": "", "미로으로": "미로 takes 로, not 으로", "도움말를": "도움말 takes 을, not 를", "미로들": "no such name"} {
+		_, err := withParticle(word, map[string]bool{"미로": true, "순위표": true, "도움말": true})
+		if (err == nil) != (want == "") || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("withParticle(%q)=%v, want %q", word, err, want)
+		}
+	}
+	for _, text := range []string{"Asia/Seoul", "HH:MM", "24/7"} {
+		if mention.MatchString(text) {
+			t.Errorf("%q read as a command", text)
+		}
+	}
+	if m := mention.FindStringSubmatch("use **/daily today** now"); m == nil || m[1] != "daily" || m[2] != "today" {
+		t.Errorf("mention=%q", m)
 	}
 }

@@ -76,6 +76,33 @@ func For[L ~string](locale L) *Lang {
 // Languages lists every language, English first.
 func Languages() []*Lang { return append([]*Lang(nil), languages...) }
 
+// Lookup finds a language by its code ("en", "ko"): the codes stored for
+// a server's posts and offered by the language option.
+func Lookup(code string) (*Lang, bool) {
+	for _, l := range languages {
+		if l.code == code {
+			return l, true
+		}
+	}
+	return nil, false
+}
+
+// ByCode is the language of a stored code, English for "" (a server that
+// never chose one) and for a code this build no longer speaks.
+func ByCode(code string) *Lang {
+	if l, ok := Lookup(code); ok {
+		return l
+	}
+	return English
+}
+
+// Name is the language's own name for itself, "English", "한국어": how a
+// language picker lists it, whatever the reader's language.
+func (l *Lang) Name() string { return l.T(nameID) }
+
+// nameID is the message that names each language in itself.
+const nameID = "language.name"
+
 // Code is the language's tag, which names its catalog: "en", "ko".
 func (l *Lang) Code() string { return l.code }
 
@@ -102,6 +129,7 @@ func (l *Lang) T(id string, args ...Args) string {
 			}
 		}
 	}
+	data = l.resolve(data)
 	cfg := &i18n.LocalizeConfig{MessageID: id, TemplateParser: parser}
 	if data != nil {
 		cfg.TemplateData = map[string]any(data)
@@ -119,6 +147,85 @@ func (l *Lang) T(id string, args ...Args) string {
 		}
 	}
 	return text
+}
+
+// Localizable is a placeholder value worded in the reader's language: T
+// words it in its own language before it fills the message, so a message
+// can be built before anyone knows who will read it (an error, a notice)
+// and nested in another (an algorithm's name inside a sentence).
+type Localizable interface {
+	In(l *Lang) string
+}
+
+// Msg is a message by ID with its placeholders, worded when it is read.
+type Msg struct {
+	ID   string
+	Args Args
+}
+
+// M is the message id with its placeholders (several Args are merged).
+func M(id string, args ...Args) Msg {
+	m := Msg{ID: id}
+	switch len(args) {
+	case 0:
+	case 1:
+		m.Args = args[0]
+	default:
+		m.Args = Args{}
+		for _, a := range args {
+			for k, v := range a {
+				m.Args[k] = v
+			}
+		}
+	}
+	return m
+}
+
+// In words the message in l.
+func (m Msg) In(l *Lang) string { return l.T(m.ID, m.Args) }
+
+// IsZero tells whether m names no message.
+func (m Msg) IsZero() bool { return m.ID == "" }
+
+// Func is a placeholder value that depends on the language but is no
+// message of its own: Func(func(l *Lang) string { return l.Duration(d) }).
+type Func func(l *Lang) string
+
+// In calls f with l.
+func (f Func) In(l *Lang) string { return f(l) }
+
+// List is a list of values, worded one by one and joined with commas:
+// "Binary tree, Sidewinder" / "이진 트리, 사이드와인더". Both languages
+// today join with ", "; a language that doesn't would make this a message.
+type List []Localizable
+
+// In words each item in l.
+func (ls List) In(l *Lang) string {
+	parts := make([]string, len(ls))
+	for i, v := range ls {
+		parts[i] = v.In(l)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// resolve words the Localizable values of data in l, on a copy.
+func (l *Lang) resolve(data Args) Args {
+	var out Args
+	for k, v := range data {
+		if lv, ok := v.(Localizable); ok {
+			if out == nil {
+				out = make(Args, len(data))
+				for k2, v2 := range data {
+					out[k2] = v2
+				}
+			}
+			out[k] = lv.In(l)
+		}
+	}
+	if out == nil {
+		return data
+	}
+	return out
 }
 
 // pluralCount converts a count to what go-i18n accepts: integers and

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -46,11 +47,11 @@ func TestT(t *testing.T) {
 		{Korean, "play.gave_up", Args{"Clicks": "클릭 1번", "Tiles": "12칸"}, "🏳️ 클릭 1번, 12칸 이동한 뒤 포기했습니다."},
 		{Korean, "maze.rounded", Args{"Option": "크기", "Asked": 20, "Rounded": 21}, "미로의 가로세로는 홀수여야 하므로(벽이 짝수 칸에 놓입니다) 크기 20을 21로 올렸습니다."},
 		{Korean, "maze.rounded", Args{"Option": "높이", "Asked": 100, "Rounded": 101}, "미로의 가로세로는 홀수여야 하므로(벽이 짝수 칸에 놓입니다) 높이 100을 101로 올렸습니다."},
-		{Korean, "event.ended", Args{"Name": "주말 미로", "Channel": "<#1>"}, "🏁 **주말 미로**가 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
-		{Korean, "event.ended", Args{"Name": "가을 대회", "Channel": "<#1>"}, "🏁 **가을 대회**가 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
-		{Korean, "event.ended", Args{"Name": "여름 이벤트", "Channel": "<#1>"}, "🏁 **여름 이벤트**가 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
-		{Korean, "event.ended", Args{"Name": "새해 첫 경주", "Channel": "<#1>"}, "🏁 **새해 첫 경주**가 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
-		{Korean, "event.ended", Args{"Name": "설날 특집", "Channel": "<#1>"}, "🏁 **설날 특집**이 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
+		{Korean, "event.ended", Args{"Name": "주말 미로", "Channel": "1"}, "🏁 **주말 미로**가 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
+		{Korean, "event.ended", Args{"Name": "가을 대회", "Channel": "1"}, "🏁 **가을 대회**가 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
+		{Korean, "event.ended", Args{"Name": "여름 이벤트", "Channel": "1"}, "🏁 **여름 이벤트**가 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
+		{Korean, "event.ended", Args{"Name": "새해 첫 경주", "Channel": "1"}, "🏁 **새해 첫 경주**가 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
+		{Korean, "event.ended", Args{"Name": "설날 특집", "Channel": "1"}, "🏁 **설날 특집**이 끝났습니다. 최종 순위와 풀이는 <#1>에 올렸습니다."},
 		// What T does when it cannot: the ID, never a panic or half a text.
 		{English, "no.such.message", nil, "no.such.message"},
 		{English, "maze.kind", Args{"Size": "5×5"}, "maze.kind"},
@@ -63,6 +64,60 @@ func TestT(t *testing.T) {
 	// Several Args are merged.
 	if got, want := English.T("maze.kind", Args{"Size": "8×8"}, Args{"Algorithm": "digging"}), "an 8×8 digging maze"; got != want {
 		t.Errorf("merged args: %q, want %q", got, want)
+	}
+}
+
+// TestLocalizable: placeholders worded in the reader's language, nested
+// messages, functions of the language and lists.
+func TestLocalizable(t *testing.T) {
+	size := M("format.size", Args{"Width": 11, "Height": 11})
+	kind := M("maze.kind", Args{"Size": size, "Algorithm": M("algorithm.backtracking")})
+	for _, tc := range []struct {
+		l    *Lang
+		v    Localizable
+		want string
+	}{
+		{English, kind, "an 11×11 recursive backtracking maze"},
+		{Korean, kind, "11×11 재귀적 백트래킹 미로"},
+		{Korean, M("maze.rounded", Args{"Option": M("cmd.maze.size.name"), "Asked": 20}, Args{"Rounded": 21}), "미로의 가로세로는 홀수여야 하므로(벽이 짝수 칸에 놓입니다) 크기 20을 21로 올렸습니다."},
+		{English, Func(func(l *Lang) string { return l.Duration(90 * time.Second) }), "1 minute 30 seconds"},
+		{Korean, Func(func(l *Lang) string { return l.Duration(90 * time.Second) }), "1분 30초"},
+		{English, List{M("choice.difficulty.easy"), M("choice.difficulty.hard")}, "easy, hard"},
+		{Korean, List{M("choice.difficulty.easy"), M("choice.difficulty.hard")}, "쉬움, 어려움"},
+	} {
+		if got := tc.v.In(tc.l); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.l, got, tc.want)
+		}
+	}
+	// The caller's Args are not changed by the wording.
+	args := Args{"Size": size, "Algorithm": "digging"}
+	_ = English.T("maze.kind", args)
+	if _, ok := args["Size"].(Msg); !ok {
+		t.Fatalf("T changed its Args: %v", args)
+	}
+	if !(Msg{}).IsZero() || M("x").IsZero() {
+		t.Fatal("IsZero")
+	}
+}
+
+func TestLanguageNames(t *testing.T) {
+	if English.Name() != "English" || Korean.Name() != "한국어" {
+		t.Fatalf("names %q %q", English.Name(), Korean.Name())
+	}
+	if l, ok := Lookup("ko"); !ok || l != Korean {
+		t.Fatal("Lookup(ko)")
+	}
+	for _, code := range []string{"", "KO", "ko-KR", "fr"} {
+		if _, ok := Lookup(code); ok {
+			t.Errorf("Lookup(%q) found a language; codes are exact", code)
+		}
+	}
+	if ByCode("") != English || ByCode("xx") != English || ByCode("ko") != Korean {
+		t.Fatal("ByCode")
+	}
+	choices := LanguageChoices()
+	if len(choices) != len(Languages()) || choices[0].Value != "en" || choices[1].Name != "한국어" {
+		t.Fatalf("LanguageChoices=%+v", choices)
 	}
 }
 

@@ -30,7 +30,15 @@
 // MessageCommand and SubmitModal build an INTERACTION_CREATE the way Discord
 // sends it and dispatch it over the gateway; the returned *Interaction reports
 // what the bot answered (Wait, WaitFinal, Followups). ChannelMessages, Message
-// and WaitChannelMessage show what the bot posted.
+// and WaitChannelMessage show what the bot posted. Sent lists every version
+// of every message the bot sent (replies, updates, followups, posts and their
+// edits, ephemeral ones too), and Message.Texts the texts a reader sees in
+// one: content, embeds, button labels.
+//
+// A command sync is checked as Discord checks it, name_localizations and
+// description_localizations included: known locales, names lowercase and
+// 1–32 letters, digits, - or _, descriptions and choices 1–100, and no
+// description on a context-menu command.
 //
 // discordgo reads its endpoints from package-level variables computed once from
 // EndpointDiscord, so a test must re-point every one of them at Server.URL()

@@ -296,6 +296,21 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 	if _, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "inc:1", Message: msg}); err == nil {
 		t.Error("clicking a button that is no longer on the message succeeded")
 	}
+	// Sent keeps both versions, with every text a reader sees.
+	sent := fake.Sent()
+	if len(sent) != 2 || sent[0].ID != msg.ID || sent[1].ID != msg.ID {
+		t.Fatalf("Sent=%+v, want the reply and its update", sent)
+	}
+	for i, wantTexts := range [][]string{{want, "+1", "Done"}, {want + " +1", "+1", "Done"}} {
+		if got := sent[i].Texts(); strings.Join(got, "|") != strings.Join(wantTexts, "|") {
+			t.Errorf("Sent()[%d].Texts()=%q, want %q", i, got, wantTexts)
+		}
+	}
+	embed := Message{Embeds: []*discordgo.MessageEmbed{{Title: "T", Description: "D", Fields: []*discordgo.MessageEmbedField{{Name: "N", Value: "V"}},
+		Footer: &discordgo.MessageEmbedFooter{Text: "F"}, Author: &discordgo.MessageEmbedAuthor{Name: "A"}}}}
+	if got := strings.Join(embed.Texts(), ""); got != "TDNVFA" {
+		t.Errorf("embed Texts=%q", got)
+	}
 }
 
 func TestMultipartReplyKeepsFile(t *testing.T) {
@@ -606,6 +621,65 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 	if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", bad); restCode(err) != 50035 {
 		t.Errorf("invalid command name: %v, want 50035", err)
 	}
+
+	// Localizations follow the rules of what they localize.
+	ko := func(s string) *map[discordgo.Locale]string { return &map[discordgo.Locale]string{discordgo.Korean: s} }
+	localized := []*discordgo.ApplicationCommand{
+		{Name: "maze", Description: "Make a maze", NameLocalizations: ko("미로"), DescriptionLocalizations: ko("미로를 만듭니다"), Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "algorithm", Description: "Algorithm",
+				NameLocalizations: map[discordgo.Locale]string{discordgo.Korean: "알고리즘"}, DescriptionLocalizations: map[discordgo.Locale]string{discordgo.Korean: "파는 방법"},
+				Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "Sidewinder", Value: "sidewinder", NameLocalizations: map[discordgo.Locale]string{discordgo.Korean: "사이드와인더"}}}},
+		}},
+		{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand, NameLocalizations: ko("이 미로 풀기")},
+	}
+	if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", localized); err != nil {
+		t.Fatalf("valid localizations refused: %v", err)
+	}
+	for name, mutate := range map[string]func(c []*discordgo.ApplicationCommand){
+		"name with a space": func(c []*discordgo.ApplicationCommand) {
+			(*c[0].NameLocalizations)[discordgo.Korean] = "오늘의 미로"
+		},
+		"name in capitals": func(c []*discordgo.ApplicationCommand) {
+			(*c[0].NameLocalizations)[discordgo.Greek] = "Λαβύρινθος"
+		},
+		"unknown locale": func(c []*discordgo.ApplicationCommand) { (*c[0].NameLocalizations)["kr"] = "미로" },
+		"long description": func(c []*discordgo.ApplicationCommand) {
+			(*c[0].DescriptionLocalizations)[discordgo.Korean] = strings.Repeat("미", 101)
+		},
+		"option name": func(c []*discordgo.ApplicationCommand) {
+			c[0].Options[0].NameLocalizations[discordgo.Korean] = "알고 리즘"
+		},
+		"empty option text": func(c []*discordgo.ApplicationCommand) {
+			c[0].Options[0].DescriptionLocalizations[discordgo.Korean] = ""
+		},
+		"long choice": func(c []*discordgo.ApplicationCommand) {
+			c[0].Options[0].Choices[0].NameLocalizations[discordgo.Korean] = strings.Repeat("가", 101)
+		},
+		"long menu name": func(c []*discordgo.ApplicationCommand) {
+			(*c[1].NameLocalizations)[discordgo.Korean] = strings.Repeat("가", 33)
+		},
+		"menu with descriptions": func(c []*discordgo.ApplicationCommand) { c[1].DescriptionLocalizations = ko("설명") },
+	} {
+		cmds := cloneCommands(t, localized)
+		mutate(cmds)
+		if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", cmds); restCode(err) != 50035 {
+			t.Errorf("%s: %v, want 50035", name, err)
+		}
+	}
+}
+
+// cloneCommands deep-copies command definitions through JSON.
+func cloneCommands(t *testing.T, cmds []*discordgo.ApplicationCommand) []*discordgo.ApplicationCommand {
+	t.Helper()
+	b, err := json.Marshal(cmds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*discordgo.ApplicationCommand
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func TestMessageCommandOnPlantedMessage(t *testing.T) {

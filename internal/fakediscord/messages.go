@@ -684,6 +684,9 @@ func (s *Server) newMessageLocked(channelID, guildID string, f *msgFields, flags
 	m.Attachments = s.storeFilesLocked(m, f.files)
 	s.messages[id] = m
 	s.order = append(s.order, id)
+	if !m.Loading() {
+		s.sent = append(s.sent, m.snapshot())
+	}
 	return m
 }
 
@@ -732,6 +735,65 @@ func (s *Server) applyEditLocked(m *Message, f *msgFields) {
 	m.Flags &^= FlagLoading
 	m.Edits++
 	m.EditedTimestamp = time.Now().UTC()
+	s.sent = append(s.sent, m.snapshot())
+}
+
+// Sent lists every message the bot sent, each version apart: a message as
+// created, then as each edit left it (type 7 updates, PATCHes, the edit
+// that ends a deferral; a deferral's empty "thinking" placeholder is left
+// out). Ephemeral messages, followups and channel posts are all there,
+// oldest first, as snapshots.
+func (s *Server) Sent() []*Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*Message, len(s.sent))
+	for i, m := range s.sent {
+		out[i] = m.snapshot()
+	}
+	return out
+}
+
+// Texts lists the texts of a message a reader sees, each on its own: the
+// content, each embed's title, description, field names and values,
+// footer and author, and the labels and placeholders of its components
+// (buttons, selects, sections). Empty ones are left out.
+func (m *Message) Texts() []string {
+	var out []string
+	add := func(ss ...string) {
+		for _, s := range ss {
+			if s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	add(m.Content)
+	for _, e := range m.Embeds {
+		add(e.Title, e.Description)
+		for _, f := range e.Fields {
+			add(f.Name, f.Value)
+		}
+		if e.Footer != nil {
+			add(e.Footer.Text)
+		}
+		if e.Author != nil {
+			add(e.Author.Name)
+		}
+	}
+	var comps []rawComponent
+	if len(m.ComponentsJSON) > 0 && json.Unmarshal(m.ComponentsJSON, &comps) == nil {
+		var walk func(cs []rawComponent)
+		walk = func(cs []rawComponent) {
+			for _, c := range cs {
+				add(c.Label, c.Placeholder, c.Title)
+				walk(c.Components)
+				if c.Accessory != nil {
+					walk([]rawComponent{*c.Accessory})
+				}
+			}
+		}
+		walk(comps)
+	}
+	return out
 }
 
 // newAttachment describes an upload.

@@ -498,15 +498,28 @@ func validateCommands(cmds []*discordgo.ApplicationCommand) *apiError {
 			fe.add(append(p, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
 		}
 		seen[key] = true
+		var names, descriptions map[discordgo.Locale]string
+		if c.NameLocalizations != nil {
+			names = *c.NameLocalizations
+		}
+		if c.DescriptionLocalizations != nil {
+			descriptions = *c.DescriptionLocalizations
+		}
 		switch t {
 		case discordgo.ChatApplicationCommand:
 			chat++
 			checkName(fe, append(p, "name"), c.Name)
 			checkDescription(fe, append(p, "description"), c.Description)
+			checkLocalizations(fe, append(p, "name_localizations"), names, checkName)
+			checkLocalizations(fe, append(p, "description_localizations"), descriptions, checkDescription)
 			checkOptions(fe, append(p, "options"), c.Options, 0)
 		case discordgo.UserApplicationCommand, discordgo.MessageApplicationCommand:
 			if n := runeLen(c.Name); n < 1 || n > 32 {
 				fe.add(append(p, "name"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
+			}
+			checkLocalizations(fe, append(p, "name_localizations"), names, checkMenuName)
+			if c.Description != "" || len(descriptions) > 0 {
+				fe.add(append(p, "description"), "APPLICATION_COMMAND_INVALID_DESCRIPTION", "Context menu commands cannot have a description.")
 			}
 			if len(c.Options) > 0 {
 				fe.add(append(p, "options"), "APPLICATION_COMMAND_OPTIONS_INVALID", "Context menu commands cannot have options.")
@@ -527,6 +540,32 @@ func validateCommands(cmds []*discordgo.ApplicationCommand) *apiError {
 func checkName(fe *formErrors, p []string, name string) {
 	if !commandNameRE.MatchString(name) || strings.ToLower(name) != name {
 		fe.add(p, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid (1-32 lowercase letters, digits, - or _).")
+	}
+}
+
+func checkMenuName(fe *formErrors, p []string, name string) {
+	if n := runeLen(name); n < 1 || n > 32 {
+		fe.add(p, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
+	}
+}
+
+func checkChoiceName(fe *formErrors, p []string, name string) {
+	if n := runeLen(name); n < 1 || n > 100 {
+		fe.add(p, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+	}
+}
+
+// checkLocalizations checks a name_localizations or
+// description_localizations map: keys are locales Discord has, values
+// follow the rule of the field they localize.
+func checkLocalizations(fe *formErrors, p []string, locs map[discordgo.Locale]string, check func(*formErrors, []string, string)) {
+	for loc, text := range locs {
+		lp := append(append([]string(nil), p...), string(loc))
+		if _, ok := discordgo.Locales[loc]; !ok || loc == discordgo.Unknown {
+			fe.add(lp, "BASE_TYPE_CHOICES", "Value must be one of Discord's locales.")
+			continue
+		}
+		check(fe, lp, text)
 	}
 }
 
@@ -552,6 +591,8 @@ func checkOptions(fe *formErrors, p []string, opts []*discordgo.ApplicationComma
 		}
 		checkName(fe, append(op, "name"), o.Name)
 		checkDescription(fe, append(op, "description"), o.Description)
+		checkLocalizations(fe, append(op, "name_localizations"), o.NameLocalizations, checkName)
+		checkLocalizations(fe, append(op, "description_localizations"), o.DescriptionLocalizations, checkDescription)
 		if seen[o.Name] {
 			fe.add(append(op, "name"), "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
 		}
@@ -595,9 +636,8 @@ func checkOptions(fe *formErrors, p []string, opts []*discordgo.ApplicationComma
 				if ch == nil {
 					continue
 				}
-				if n := runeLen(ch.Name); n < 1 || n > 100 {
-					fe.add(append(cp, "name"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-				}
+				checkChoiceName(fe, append(cp, "name"), ch.Name)
+				checkLocalizations(fe, append(cp, "name_localizations"), ch.NameLocalizations, checkChoiceName)
 				if !choiceFits(o.Type, ch.Value) {
 					fe.add(append(cp, "value"), "APPLICATION_COMMAND_OPTION_CHOICE_VALUE_INVALID", "Choice value does not match the option type.")
 				}

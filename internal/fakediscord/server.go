@@ -104,7 +104,8 @@ type Server struct {
 
 	// data
 	messages     map[string]*Message
-	order        []string // message ids in creation order
+	order        []string   // message ids in creation order
+	sent         []*Message // every version of every message the bot sent (Sent)
 	interactions map[string]*Interaction
 	byToken      map[string]*Interaction
 	issued       []string                                   // every interaction token, kept across Reset
@@ -233,6 +234,7 @@ func (s *Server) Reset() {
 func (s *Server) resetDataLocked() {
 	s.messages = make(map[string]*Message)
 	s.order = nil
+	s.sent = nil
 	s.interactions = make(map[string]*Interaction)
 	s.byToken = make(map[string]*Interaction)
 	s.channels = make(map[string]channelInfo)

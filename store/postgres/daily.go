@@ -21,10 +21,10 @@ func (db *DB) SaveDailySettings(ctx context.Context, s contest.DailySettings) er
 	}
 	_, err := db.pool.Exec(ctx, `
 		INSERT INTO daily_configs (`+codec.DailySettingsColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, post_at = excluded.post_at,
 			time_zone = excluded.time_zone, algorithm = excluded.algorithm, size = excluded.size,
-			difficulty = excluded.difficulty, loops = excluded.loops,
+			difficulty = excluded.difficulty, loops = excluded.loops, language = excluded.language,
 			enabled = excluded.enabled, updated_at = excluded.updated_at`,
 		codec.DailySettingsArgs(s)...)
 	if err != nil {

@@ -21,14 +21,17 @@ import (
 // then inserts nothing.
 func (db *DB) CreateEvent(ctx context.Context, e contest.Event) (int64, error) {
 	what := fmt.Sprintf("create event in channel %s", e.ChannelID)
+	if err := codec.CheckLanguage(e.Language); err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
 	var id int64
 	err := db.pool.QueryRow(ctx, `
-		INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at,
+		INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, language, started_at, ends_at,
 			maze_message_id, board_message_id, status, board_dirty, board_edited_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', false, 0)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'running', false, 0)
 		ON CONFLICT (channel_id) WHERE status = 'running' DO NOTHING
 		RETURNING id`,
-		e.GuildID, e.ChannelID, e.Name, e.MazeID.String(), e.CreatorID, codec.Millis(e.StartedAt), codec.Millis(e.EndsAt),
+		e.GuildID, e.ChannelID, e.Name, e.MazeID.String(), e.CreatorID, e.Language, codec.Millis(e.StartedAt), codec.Millis(e.EndsAt),
 		e.MazeMessageID, e.BoardMessageID).Scan(&id)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):

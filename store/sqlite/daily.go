@@ -20,10 +20,10 @@ func (db *DB) SaveDailySettings(ctx context.Context, s contest.DailySettings) er
 	}
 	_, err := db.db.ExecContext(ctx, `
 		INSERT INTO daily_configs (`+codec.DailySettingsColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, post_at = excluded.post_at,
 			time_zone = excluded.time_zone, algorithm = excluded.algorithm, size = excluded.size,
-			difficulty = excluded.difficulty, loops = excluded.loops,
+			difficulty = excluded.difficulty, loops = excluded.loops, language = excluded.language,
 			enabled = excluded.enabled, updated_at = excluded.updated_at`,
 		codec.DailySettingsArgs(s)...)
 	if err != nil {

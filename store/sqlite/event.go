@@ -18,12 +18,15 @@ import (
 // start one.
 func (db *DB) CreateEvent(ctx context.Context, e contest.Event) (int64, error) {
 	what := fmt.Sprintf("create event in channel %s", e.ChannelID)
+	if err := codec.CheckLanguage(e.Language); err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
 	res, err := db.db.ExecContext(ctx, `
-		INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at,
+		INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, language, started_at, ends_at,
 			maze_message_id, board_message_id, status, board_dirty, board_edited_at)
-		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', 0, 0
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', 0, 0
 		WHERE NOT EXISTS (SELECT 1 FROM events WHERE channel_id = ? AND status = 'running')`,
-		e.GuildID, e.ChannelID, e.Name, e.MazeID.String(), e.CreatorID, codec.Millis(e.StartedAt), codec.Millis(e.EndsAt),
+		e.GuildID, e.ChannelID, e.Name, e.MazeID.String(), e.CreatorID, e.Language, codec.Millis(e.StartedAt), codec.Millis(e.EndsAt),
 		e.MazeMessageID, e.BoardMessageID, e.ChannelID)
 	if isUnique(err) {
 		return 0, fmt.Errorf("%s: %w", what, contest.ErrConflict)

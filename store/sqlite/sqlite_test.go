@@ -225,22 +225,14 @@ func TestMigrate(t *testing.T) {
 	// mazes of the days claimed before it.
 	t.Run("OK/PostsOnceBackfill", func(t *testing.T) {
 		ctx := context.Background()
-		path, raw := migratedBefore(t, files, "0008")
-		for _, q := range []string{
+		path := migratedWith(t, files, "0008",
 			`INSERT INTO daily_posts (guild_id, date, channel_id, maze_id, message_id, status, attempts, claimed_at)
-				VALUES ('g1', '2026-11-30', 'c1', '` + testMaze.String() + `', 'm1', 'posted', 1, 1)`,
+				VALUES ('g1', '2026-11-30', 'c1', '`+testMaze.String()+`', 'm1', 'posted', 1, 1)`,
 			`INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at, status)
-				VALUES ('g1', 'c1', 'old', '` + testMaze.String() + `', 'u', 1, 2, 'ended')`,
+				VALUES ('g1', 'c1', 'old', '`+testMaze.String()+`', 'u', 1, 2, 'ended')`,
 			`INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at, status)
-				VALUES ('g1', 'c2', 'on', '` + testMaze.String() + `', 'u', 1, 2, 'running')`,
-		} {
-			if _, err := raw.Exec(q); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := raw.Close(); err != nil {
-			t.Fatal(err)
-		}
+				VALUES ('g1', 'c2', 'on', '`+testMaze.String()+`', 'u', 1, 2, 'running')`,
+		)
 		db := MustOpenFile(t, path)
 		closing, err := db.ClosingEvents(ctx)
 		if err != nil || len(closing) != 0 {
@@ -252,6 +244,25 @@ func TestMigrate(t *testing.T) {
 		}
 		if got, err := db.DailyMaze(ctx, "g1", contest.MakeDate(2026, 11, 30)); err != nil || got != testMaze {
 			t.Fatalf("DailyMaze=%v (%v), want the claimed day's %v", got, err, testMaze)
+		}
+	})
+
+	// 0012 gives the rows from before it no language: their posts stay
+	// in English.
+	t.Run("OK/LanguageDefault", func(t *testing.T) {
+		ctx := context.Background()
+		path := migratedWith(t, files, "0012",
+			`INSERT INTO daily_configs (guild_id, channel_id, post_at, time_zone, algorithm, size, enabled, updated_at)
+				VALUES ('g1', 'c1', '09:00', 'Asia/Seoul', 'sidewinder', 31, 1, 1000)`,
+			`INSERT INTO events (guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at, status)
+				VALUES ('g1', 'c2', 'on', '`+testMaze.String()+`', 'u', 1, 2, 'running')`,
+		)
+		db := MustOpenFile(t, path)
+		if s, err := db.DailySettings(ctx, "g1"); err != nil || s.Language != "" || s.Size != 31 {
+			t.Fatalf("DailySettings=%+v (%v), want the old settings with no language", s, err)
+		}
+		if e, err := db.RunningEvent(ctx, "c2"); err != nil || e.Language != "" || e.Name != "on" {
+			t.Fatalf("RunningEvent=%+v (%v), want the old event with no language", e, err)
 		}
 	})
 
@@ -301,6 +312,22 @@ func migratedBefore(t *testing.T, files []string, prefix string) (string, *sql.D
 		}
 	}
 	return path, raw
+}
+
+// migratedWith is migratedBefore with the rows that queries insert: a
+// database an older release filled, closed and ready to open.
+func migratedWith(t *testing.T, files []string, prefix string, queries ...string) string {
+	t.Helper()
+	path, raw := migratedBefore(t, files, prefix)
+	for _, q := range queries {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := raw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // migrations lists the migrations table as "name@applied_at", in name order.

@@ -28,7 +28,7 @@ func testDailySettings(t *testing.T, open opener) {
 	ok(t, err)
 	valid := contest.DailySettings{
 		GuildID: "g1", ChannelID: "c1", PostAt: 9 * 60, Zone: seoul,
-		Algorithm: mazecore.Sidewinder, Size: 31, Difficulty: mazecore.Hard, Loops: 30, Enabled: true, UpdatedAt: at(0),
+		Algorithm: mazecore.Sidewinder, Size: 31, Difficulty: mazecore.Hard, Loops: 30, Language: "ko", Enabled: true, UpdatedAt: at(0),
 	}
 	t.Run("OK", func(t *testing.T) {
 		s := fresh(t, open)
@@ -47,7 +47,7 @@ func testDailySettings(t *testing.T, open opener) {
 		ok(t, s.SaveDailySettings(ctx, want))
 		check()
 		// Setup again replaces; turning it off keeps the settings.
-		want.PostAt, want.Difficulty, want.Loops, want.Enabled, want.UpdatedAt = 18*60+30, mazecore.AnyLevel, 0, false, at(5)
+		want.PostAt, want.Difficulty, want.Loops, want.Language, want.Enabled, want.UpdatedAt = 18*60+30, mazecore.AnyLevel, 0, "en", false, at(5)
 		ok(t, s.SaveDailySettings(ctx, want))
 		check()
 		other := contest.DailySettings{
@@ -75,6 +75,7 @@ func testDailySettings(t *testing.T, open opener) {
 		{"ErrNoAlgorithm", func(s *contest.DailySettings) { s.Algorithm = 0 }},
 		{"ErrLoopsNegative", func(s *contest.DailySettings) { s.Loops = -1 }},
 		{"ErrLoopsOver100", func(s *contest.DailySettings) { s.Loops = mazecore.MaxLoops + 1 }},
+		{"ErrLanguageTooLong", func(s *contest.DailySettings) { s.Language = strings.Repeat("x", 17) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := fresh(t, open)

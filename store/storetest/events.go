@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 // newEvent is an hour-long event in a channel of g1, on maze(7).
 func newEvent(channel string) contest.Event {
 	return contest.Event{
-		GuildID: "g1", ChannelID: channel, Name: "Friday race", MazeID: maze(7), CreatorID: "mod",
+		GuildID: "g1", ChannelID: channel, Name: "Friday race", MazeID: maze(7), CreatorID: "mod", Language: "ko",
 		StartedAt: at(0), EndsAt: at(0).Add(time.Hour), Status: contest.Running,
 	}
 }
@@ -138,6 +139,20 @@ func testEvents(t *testing.T, open opener) {
 			want = append(want, running.ID)
 		}
 		wantRunning(t, h[0], want...)
+	})
+	// The language is kept as given, none ("", English) included; a code
+	// longer than any language's is refused.
+	t.Run("OKLanguage", func(t *testing.T) {
+		s := fresh(t, open)
+		plain := newEvent("ch1")
+		plain.Language = ""
+		plain = mustCreateEvent(t, s, plain)
+		wantEvent(t, s, plain)
+		long := newEvent("ch2")
+		long.Language = strings.Repeat("x", 17)
+		_, err := s.CreateEvent(t.Context(), long)
+		wantRefused(t, "CreateEvent with a 17-byte language", err)
+		wantRunning(t, s, plain.ID)
 	})
 	testEndEvent(t, open)
 	testBoard(t, open)

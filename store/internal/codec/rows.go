@@ -50,7 +50,7 @@ func (r GameRow) Record() (play.Record, error) {
 
 // DailySettingsColumns are the columns of a daily_configs row, in
 // DailySettingsRow's order.
-const DailySettingsColumns = `guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, enabled, updated_at`
+const DailySettingsColumns = `guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, language, enabled, updated_at`
 
 // DailySettingsRow is a daily_configs row.
 type DailySettingsRow struct {
@@ -59,18 +59,19 @@ type DailySettingsRow struct {
 	Size                    int
 	Difficulty              string
 	Loops                   int
+	Language                string
 	Enabled                 bool
 	UpdatedAt               int64
 }
 
 // Dest is the row's fields, for Scan.
 func (r *DailySettingsRow) Dest() []any {
-	return []any{&r.GuildID, &r.ChannelID, &r.PostAt, &r.Zone, &r.Algorithm, &r.Size, &r.Difficulty, &r.Loops, &r.Enabled, &r.UpdatedAt}
+	return []any{&r.GuildID, &r.ChannelID, &r.PostAt, &r.Zone, &r.Algorithm, &r.Size, &r.Difficulty, &r.Loops, &r.Language, &r.Enabled, &r.UpdatedAt}
 }
 
 // Settings are the settings the row holds.
 func (r DailySettingsRow) Settings() (contest.DailySettings, error) {
-	s := contest.DailySettings{GuildID: r.GuildID, ChannelID: r.ChannelID, Size: r.Size, Loops: r.Loops, Enabled: r.Enabled, UpdatedAt: Time(r.UpdatedAt)}
+	s := contest.DailySettings{GuildID: r.GuildID, ChannelID: r.ChannelID, Size: r.Size, Loops: r.Loops, Language: r.Language, Enabled: r.Enabled, UpdatedAt: Time(r.UpdatedAt)}
 	var ok bool
 	if s.PostAt, ok = contest.ParseTimeOfDay(r.PostAt); !ok {
 		return s, fmt.Errorf("post time %q", r.PostAt)
@@ -90,7 +91,7 @@ func (r DailySettingsRow) Settings() (contest.DailySettings, error) {
 
 // DailySettingsArgs are the values of s for DailySettingsColumns, in order.
 func DailySettingsArgs(s contest.DailySettings) []any {
-	return []any{s.GuildID, s.ChannelID, s.PostAt.String(), s.Zone.String(), s.Algorithm.String(), s.Size, s.Difficulty.String(), s.Loops, s.Enabled, Millis(s.UpdatedAt)}
+	return []any{s.GuildID, s.ChannelID, s.PostAt.String(), s.Zone.String(), s.Algorithm.String(), s.Size, s.Difficulty.String(), s.Loops, s.Language, s.Enabled, Millis(s.UpdatedAt)}
 }
 
 // CheckDailySettings refuses settings that Settings could not read back (a
@@ -100,7 +101,23 @@ func CheckDailySettings(s contest.DailySettings) error {
 	if s.PostAt < 0 || s.PostAt >= 24*60 {
 		return fmt.Errorf("post time %d minutes after midnight", int(s.PostAt))
 	}
+	if err := CheckLanguage(s.Language); err != nil {
+		return err
+	}
 	return (mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size, Loops: s.Loops}).Validate()
+}
+
+// MaxLanguage is the longest language code the schemas take: a BCP 47
+// tag as Discord spells locales ("en-US", "zh-TW") fits with room.
+const MaxLanguage = 16
+
+// CheckLanguage refuses a language code the schemas' CHECKs would refuse,
+// with a clearer error. The stores don't interpret the code.
+func CheckLanguage(code string) error {
+	if len(code) > MaxLanguage {
+		return fmt.Errorf("language code of %d bytes, at most %d", len(code), MaxLanguage)
+	}
+	return nil
 }
 
 // DailyPostColumns are the columns of a daily_posts row, in DailyPostRow's
@@ -136,7 +153,7 @@ func (r DailyPostRow) Post() (contest.DailyPost, error) {
 }
 
 // EventColumns are the columns of an events row, in EventRow's order.
-const EventColumns = `id, guild_id, channel_id, name, maze_id, creator_id, started_at, ends_at,
+const EventColumns = `id, guild_id, channel_id, name, maze_id, creator_id, language, started_at, ends_at,
 	maze_message_id, board_message_id, status, board_dirty, board_edited_at,
 	closing_done, closing_attempts, closing_refused, closing_claimed_at, closed`
 
@@ -144,6 +161,7 @@ const EventColumns = `id, guild_id, channel_id, name, maze_id, creator_id, start
 type EventRow struct {
 	ID                                        int64
 	GuildID, ChannelID, Name, Maze, CreatorID string
+	Language                                  string
 	StartedAt, EndsAt                         int64
 	MazeMessageID, BoardMessageID, Status     string
 	BoardDirty                                bool
@@ -156,7 +174,7 @@ type EventRow struct {
 
 // Dest is the row's fields, for Scan.
 func (r *EventRow) Dest() []any {
-	return []any{&r.ID, &r.GuildID, &r.ChannelID, &r.Name, &r.Maze, &r.CreatorID, &r.StartedAt, &r.EndsAt,
+	return []any{&r.ID, &r.GuildID, &r.ChannelID, &r.Name, &r.Maze, &r.CreatorID, &r.Language, &r.StartedAt, &r.EndsAt,
 		&r.MazeMessageID, &r.BoardMessageID, &r.Status, &r.BoardDirty, &r.BoardEditedAt,
 		&r.ClosingDone, &r.ClosingAttempts, &r.ClosingRefused, &r.ClosingClaimedAt, &r.Closed}
 }
@@ -164,7 +182,7 @@ func (r *EventRow) Dest() []any {
 // Event is the event the row holds.
 func (r EventRow) Event() (contest.Event, error) {
 	e := contest.Event{
-		ID: r.ID, GuildID: r.GuildID, ChannelID: r.ChannelID, Name: r.Name, CreatorID: r.CreatorID,
+		ID: r.ID, GuildID: r.GuildID, ChannelID: r.ChannelID, Name: r.Name, CreatorID: r.CreatorID, Language: r.Language,
 		StartedAt: Time(r.StartedAt), EndsAt: Time(r.EndsAt), MazeMessageID: r.MazeMessageID, BoardMessageID: r.BoardMessageID,
 		BoardDirty: r.BoardDirty, BoardEditedAt: OptionalTime(r.BoardEditedAt),
 		Closing: contest.Closing{

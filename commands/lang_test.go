@@ -1,0 +1,313 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands/lang"
+	"mazebot/mazecore"
+)
+
+// localized makes ix come from a member whose Discord speaks locale, in a
+// server whose language is guildLocale ("" for none given).
+func localized(ix *discordgo.Interaction, locale, guildLocale string) *discordgo.Interaction {
+	ix.Locale = discordgo.Locale(locale)
+	if guildLocale != "" {
+		gl := discordgo.Locale(guildLocale)
+		ix.GuildLocale = &gl
+	}
+	return ix
+}
+
+// TestDefinitionsLocalized: the router's real definitions match the English
+// catalog word for word, every command, option and choice has its Korean
+// name and description within Discord's rules, and the catalogs name the
+// commands as each language's picker shows them.
+func TestDefinitionsLocalized(t *testing.T) {
+	defs := newEnv(t, envOptions{}).router.Definitions()
+	if err := lang.CheckEnglish(defs); err != nil {
+		t.Fatalf("CheckEnglish:\n%v", err)
+	}
+	if err := lang.Validate(defs); err != nil {
+		t.Fatalf("Validate:\n%v", err)
+	}
+	if err := lang.CheckMentions(defs); err != nil {
+		t.Fatalf("CheckMentions:\n%v", err)
+	}
+	korean := func(what string, locs map[discordgo.Locale]string) {
+		t.Helper()
+		if text := locs[discordgo.Korean]; text == "" || !lang.HasHangul(text) && text != "PNG" {
+			t.Errorf("%s: Korean %q", what, text)
+		}
+	}
+	var walk func(path string, opts []*discordgo.ApplicationCommandOption)
+	walk = func(path string, opts []*discordgo.ApplicationCommandOption) {
+		for _, o := range opts {
+			p := path + " " + o.Name
+			korean(p+" name", o.NameLocalizations)
+			korean(p+" description", o.DescriptionLocalizations)
+			for _, c := range o.Choices {
+				if o.Name == lang.LanguageOption {
+					continue // each language by its own name, for everyone
+				}
+				korean(fmt.Sprintf("%s choice %v", p, c.Value), c.NameLocalizations)
+			}
+			walk(p, o.Options)
+		}
+	}
+	for _, def := range defs {
+		korean(def.Name+" name", *def.NameLocalizations)
+		if def.Type == discordgo.MessageApplicationCommand {
+			continue
+		}
+		korean("/"+def.Name+" description", *def.DescriptionLocalizations)
+		walk("/"+def.Name, def.Options)
+	}
+	// What the command sync sends.
+	raw, err := json.Marshal(defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"name":"difficulty","name_localizations":{"ko":"난이도"}`,
+		`"name":"loops","name_localizations":{"ko":"고리"}`,
+		`"name":"language","name_localizations":{"ko":"언어"}`,
+		`"name":"hard","name_localizations":{"ko":"어려움"},"value":"hard"`,
+		`"name":"any","name_localizations":{"ko":"상관없음"},"value":"any"`,
+		`{"name":"English","value":"en"},{"name":"한국어","value":"ko"}`,
+	} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the definitions' JSON lacks %s", want)
+		}
+	}
+}
+
+func TestHelpSpeaksTheMembersLanguage(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	for locale, want := range map[string]string{
+		"ko":    "새 미로를 만듭니다",
+		"en-US": "a fresh maze",
+		"en-GB": "a fresh maze",
+		"fr":    "a fresh maze",
+	} {
+		rec := e.send(t, localized(slash(t, "help", nil), locale, ""))
+		if len(rec.replies) != 1 || len(rec.replies[0].Embeds) != 1 {
+			t.Fatalf("%s: replies=%+v", locale, rec.replies)
+		}
+		desc := rec.replies[0].Embeds[0].Description
+		if !strings.Contains(desc, want) || strings.Contains(desc, "help.body") {
+			t.Fatalf("%s: help %q, want %q", locale, desc, want)
+		}
+		if n := utf8.RuneCountInString(desc); n > 4096 {
+			t.Fatalf("%s: help is %d characters, above an embed's 4096", locale, n)
+		}
+		// The languages are listed by their own names, 한국어 in every help.
+		if korean := locale == "ko"; korean != lang.HasHangul(strings.ReplaceAll(desc, lang.Korean.Name(), "")) {
+			t.Fatalf("%s: help %q", locale, desc)
+		}
+	}
+}
+
+// TestRepliesInMembersLanguage: replies, refusals, notices, buttons and
+// game messages are in the language of the member who asked, whatever the
+// server speaks; a language mazebot doesn't speak gets English.
+func TestRepliesInMembersLanguage(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	maze := localized(slash(t, "maze", map[string]any{"algorithm": "sidewinder", "size": 20, "seed": 1}), "ko", "en-US")
+	rec := e.send(t, maze)
+	if len(rec.replies) != 1 || len(rec.follows) != 1 {
+		t.Fatalf("replies=%+v follows=%+v", rec.replies, rec.follows)
+	}
+	header, _, _ := strings.Cut(rec.replies[0].Content, "\n")
+	if !strings.HasPrefix(header, "🧩 **사이드와인더** · 21×21 · ") || !strings.Contains(header, " · 기준 클릭 ") {
+		t.Fatalf("Korean header %q", header)
+	}
+	if got := rec.follows[0].Content; got != "ℹ️ 미로의 가로세로는 홀수여야 하므로(벽이 짝수 칸에 놓입니다) 크기 20을 21로 올렸습니다." {
+		t.Fatalf("Korean notice %q", got)
+	}
+	var labels []string
+	for _, b := range buttons(rec.replies[0]) {
+		labels = append(labels, b.Label)
+	}
+	if strings.Join(labels, ",") != "플레이,풀이 보기" {
+		t.Fatalf("button labels %v", labels)
+	}
+	id := idInReply(t, rec.replies[0])
+
+	// The same maze's Play pressed by an English and a Korean member.
+	for locale, want := range map[string]string{"en-US": "clicks 0 · tiles 0", "ko": "클릭 0번 · 0칸 이동", "ja": "clicks 0 · tiles 0"} {
+		rec := e.send(t, localized(buttonIx(t, "ch1", playPrefix+":"+id.String(), "u-"+locale), locale, ""))
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, want) {
+			t.Fatalf("%s: game %+v, want %q", locale, rec.replies, want)
+		}
+		giveUp := button(t, rec.replies[0], actGiveUp)
+		wantLabel := map[bool]string{true: "포기", false: "Give up"}[locale == "ko"]
+		if giveUp.Label != wantLabel {
+			t.Fatalf("%s: give up labelled %q", locale, giveUp.Label)
+		}
+		done := onlyUpdate(t, e.send(t, localized(buttonIx(t, "ch1", giveUp.CustomID, "u-"+locale), locale, "")))
+		wantDone := map[bool]string{true: "🏳️ 클릭 0번, 0칸 이동한 뒤 포기했습니다.", false: "🏳️ You gave up after 0 clicks and 0 tiles."}[locale == "ko"]
+		if !strings.Contains(done.Content, wantDone) {
+			t.Fatalf("%s: gave up %q, want %q", locale, done.Content, wantDone)
+		}
+	}
+
+	// Refusals, the router's own included.
+	for _, tc := range []struct {
+		ix   *discordgo.Interaction
+		want string
+	}{
+		{slash(t, "solve", map[string]any{"id": "hello"}), "⚠️ 미로 ID가 아닙니다: `hello`."},
+		{slash(t, "maze", map[string]any{"size": 3}), "⚠️ 크기는 5부터 1001까지의 홀수(타일 수)여야 합니다. 입력한 값은 3입니다."},
+		{slash(t, "maze", map[string]any{"height": 3}), "⚠️ 높이는 5부터"},
+		{slash(t, "gone", nil), "⚠️ 더 이상 없는 명령어입니다."},
+		{buttonIx(t, "ch1", "zzz:1", "u1"), "⚠️ 더 이상 작동하지 않는 버튼입니다."},
+		{buttonIx(t, "ch1", "mv:1:0:n:aaaaaaaaaa", "u1"), "⚠️ 사용할 수 없는 버튼입니다."},
+	} {
+		rec := e.send(t, localized(tc.ix, "ko", ""))
+		if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Content, tc.want) || !rec.replies[0].Ephemeral {
+			t.Errorf("replies=%+v, want an ephemeral %q", rec.replies, tc.want)
+		}
+	}
+}
+
+// TestPostsInServersLanguage: /daily setup records the server's language
+// (guild_locale) unless the language option names one; a later setup
+// keeps it; the scheduled post and an event's posts are in it, whoever
+// asked.
+func TestPostsInServersLanguage(t *testing.T) {
+	setup := func(e *env, locale, guildLocale string, opts map[string]any) Reply {
+		t.Helper()
+		all := map[string]any{"channel": "daily-ch", "time": "09:00", "timezone": "Asia/Seoul"}
+		for k, v := range opts {
+			all[k] = v
+		}
+		rec := e.send(t, localized(dailySlash(t, permsManager, "setup", all), locale, guildLocale))
+		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Content, "⚠️") {
+			t.Fatalf("setup answered %+v", rec.replies)
+		}
+		return rec.replies[0]
+	}
+	language := func(e *env) string {
+		t.Helper()
+		s, err := e.db.DailySettings(context.Background(), "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Language
+	}
+
+	t.Run("OKDailyFromGuildLocale", func(t *testing.T) {
+		e := newEnv(t, envOptions{now: utc(2026, 11, 29, 23, 0)})
+		// An English-speaking manager of a Korean server: the confirmation
+		// in English, the posts in Korean.
+		done := setup(e, "en-US", "ko", nil)
+		if !strings.Contains(done.Content, "in 한국어.") || !strings.HasPrefix(done.Content, "✅ The daily challenge") {
+			t.Fatalf("confirmation %q", done.Content)
+		}
+		if got := language(e); got != "ko" {
+			t.Fatalf("language=%q, want ko", got)
+		}
+		e.clock.Set(utc(2026, 11, 30, 0, 0))
+		e.tick(t)
+		posts := e.poster.in("daily-ch")
+		if len(posts) != 1 || !strings.HasPrefix(posts[0].reply.Content, "📅 **데일리 챌린지 #334** · 2026년 11월 30일 · ") {
+			t.Fatalf("daily post %+v, want it in Korean", posts)
+		}
+		if b := buttons(posts[0].reply); len(b) != 2 || b[0].Label != "플레이" {
+			t.Fatalf("daily post buttons %+v", b)
+		}
+		// /daily today is a reply: the member's language.
+		rec := e.send(t, localized(dailySlash(t, permsMember, "today", nil), "en-GB", "ko"))
+		if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Content, "📅 **Daily challenge #334** · 2026-11-30 · ") {
+			t.Fatalf("/daily today %+v, want it in English", rec.replies)
+		}
+	})
+	t.Run("OKDailyOptionWinsAndStays", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		done := setup(e, "ko", "ko", map[string]any{"language": "en"})
+		if !strings.Contains(done.Content, "게시 언어: English") {
+			t.Fatalf("confirmation %q", done.Content)
+		}
+		if got := language(e); got != "en" {
+			t.Fatalf("language=%q, want en", got)
+		}
+		setup(e, "ko", "ko", map[string]any{"time": "10:00"})
+		if got := language(e); got != "en" {
+			t.Fatalf("language after a setup without the option=%q, want en kept", got)
+		}
+		rec := e.send(t, localized(dailySlash(t, permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "language": "tlh"}), "ko", ""))
+		if msg := checkRefusal(t, rec); !strings.Contains(msg, "알 수 없는 언어입니다: `tlh`. 다음 중에서 고르십시오: English, 한국어.") {
+			t.Fatalf("refusal %q", msg)
+		}
+	})
+	t.Run("OKEventPosts", func(t *testing.T) {
+		for _, tc := range []struct {
+			name, guild string
+			opts        map[string]any
+			board       string
+			solution    string
+		}{
+			{"GuildKorean", "ko", nil, "📊 **실시간 순위표** — 아직 완주자 없음", "✅ **재귀적 백트래킹** 15×15 미로의 풀이"},
+			{"OptionEnglish", "ko", map[string]any{"language": "en"}, "📊 **Live leaderboard** — no finishers yet", "✅ Solution of **Recursive backtracking** 15×15"},
+			{"NoGuildLocale", "", nil, "📊 **Live leaderboard** — no finishers yet", "✅ Solution of **Recursive backtracking** 15×15"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				e := newEnv(t, eventOptions())
+				all := map[string]any{"algorithm": "backtracking", "size": eventSide, "duration": "30m"}
+				for k, v := range tc.opts {
+					all[k] = v
+				}
+				rec := e.send(t, localized(eventCommandIx(t, "start", all, eventManager, eventManagePerms), "en-US", tc.guild))
+				if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Content, "🏆 Event started:") {
+					t.Fatalf("/event start answered %+v, want the manager's English", rec.replies)
+				}
+				ev, err := e.db.RunningEvent(context.Background(), eventCh)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if board := e.board(ev).current().Content; !strings.HasPrefix(board, tc.board) {
+					t.Fatalf("board %q, want %q", board, tc.board)
+				}
+				e.clock.Advance(31 * time.Minute)
+				e.tick(t)
+				found := false
+				for _, p := range e.poster.in(eventCh) {
+					found = found || strings.HasPrefix(p.reply.Content, tc.solution)
+				}
+				if !found {
+					t.Fatalf("no solution post %q among %+v", tc.solution, e.poster.in(eventCh))
+				}
+				// /solve now: the member's language, from the same cache.
+				rec = e.send(t, localized(slash(t, "solve", map[string]any{"id": ev.MazeID.String()}), "ko", "en-US"))
+				if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Content, "✅ **재귀적 백트래킹** 15×15 미로의 풀이") {
+					t.Fatalf("/solve in Korean answered %+v", rec.replies)
+				}
+			})
+		}
+	})
+}
+
+// TestPictureCacheByLanguage: a cached picture reply is kept per language,
+// as it holds words.
+func TestPictureCacheByLanguage(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 61, Height: 41, Seed: 5}
+	for _, tc := range []struct{ locale, want string }{
+		{"en-US", "✅ Solution of **Recursive backtracking** 61×41"},
+		{"ko", "✅ **재귀적 백트래킹** 61×41 미로의 풀이"},
+		{"en-US", "✅ Solution of **Recursive backtracking** 61×41"},
+	} {
+		rec := e.send(t, localized(slash(t, "solve", map[string]any{"id": id.String()}), tc.locale, ""))
+		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 || !strings.HasPrefix(rec.replies[0].Content, tc.want) {
+			t.Fatalf("%s: %+v, want %q with the PNG", tc.locale, rec.replies, tc.want)
+		}
+	}
+}

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands/lang"
+	"mazebot/contest"
+	"mazebot/internal/fakediscord"
+	"mazebot/mazecore"
+)
+
+// TestE2ELanguages runs every command and button flow through the fake
+// Discord as a member (and a server) speaking Korean, then English, and
+// reads every text the bot sent (fake.Sent: replies, updates, followups,
+// channel posts and their edits; content, embeds and button labels). No
+// Korean text may hold an English sentence, no English text any Hangul.
+//
+// An English sentence, here, is two or more words of ASCII letters in a
+// row, separated by single spaces ("Give up", "no finishers yet"), once
+// the allowed words are taken out; and a Korean text with letters must have
+// Hangul, so that a lone English word (a button "Map") is found too. What
+// may stay is listed in koreanAllowed and englishAllowed below.
+func TestE2ELanguages(t *testing.T) {
+	for _, locale := range []string{"ko", "en-US"} {
+		t.Run(locale, func(t *testing.T) {
+			texts := runAllFlows(t, locale)
+			if len(texts) < 60 {
+				t.Fatalf("only %d texts collected", len(texts))
+			}
+			var bad []string
+			for _, text := range texts {
+				if problem := languageProblem(locale, text); problem != "" {
+					bad = append(bad, problem+":\n    "+strings.ReplaceAll(text, "\n", "\n    "))
+				}
+			}
+			if len(bad) > 0 {
+				t.Fatalf("%d of %d texts in %s are not:\n  %s", len(bad), len(texts), locale, strings.Join(bad, "\n  "))
+			}
+		})
+	}
+}
+
+// langEventName is the one name a member gives in the flows: a
+// user-supplied name may be in any language.
+const langEventName = "Night Race"
+
+var (
+	// Markup and values that are no words: Discord mentions and
+	// timestamps, URLs, one-word code spans (maze IDs, echoed input such
+	// as `hello-world`), IANA time zone names, the command line's command.
+	neutralMarkup = regexp.MustCompile("<(?:t:\\d+(?::[tTdDfFR])?|#\\d+|@!?\\d+|#[\\w-]+|@[\\w-]+)>|https?://\\S+|`[^`\\s]+`|\\b[A-Z][a-z]+/[A-Za-z_]+\\b|`mazebot maze --id \\S+ --solve`")
+	// koreanAllowed are the words of Latin letters a Korean text may
+	// hold: the bot's and Discord's names, file formats, abbreviations
+	// Korean writes in Latin letters, the time format, the English
+	// language's own name (how the language choice names it), and the
+	// name a member gave an event.
+	koreanAllowed = []string{"mazebot", "Discord", "PNG", "GIF", "ID", "DM", "IANA", "UTC", "HH:MM", lang.English.Name(), langEventName}
+	// englishAllowed are the texts with Hangul an English text may hold:
+	// the Korean language's own name, in the lists of languages.
+	englishAllowed = []string{lang.Korean.Name()}
+	// koreanWithoutHangul are Korean texts that are names alone.
+	koreanWithoutHangul = []string{"mazebot"}
+	englishRun          = regexp.MustCompile(`[A-Za-z][A-Za-z'’-]*(?: [A-Za-z][A-Za-z'’-]*)+`)
+	messageID           = regexp.MustCompile(`\b[a-z]+(?:\.[a-z0-9_-]+)+\b`)
+)
+
+// languageProblem says what is wrong with a text sent in locale, or "".
+func languageProblem(locale, text string) string {
+	ids := lang.IDs()
+	for _, m := range messageID.FindAllString(text, -1) {
+		if slices.Contains(ids, m) {
+			return "a message ID left unworded (" + m + ")"
+		}
+	}
+	stripped := neutralMarkup.ReplaceAllString(text, " ")
+	if locale != "ko" {
+		for _, allowed := range englishAllowed {
+			stripped = strings.ReplaceAll(stripped, allowed, " ")
+		}
+		if lang.HasHangul(stripped) {
+			return "Hangul in English"
+		}
+		return ""
+	}
+	for _, allowed := range koreanAllowed {
+		stripped = strings.ReplaceAll(stripped, allowed, " ")
+	}
+	if run := englishRun.FindString(stripped); run != "" {
+		return "an English sentence (" + run + ")"
+	}
+	if !slices.Contains(koreanWithoutHangul, text) && strings.ContainsFunc(stripped, unicode.IsLetter) && !lang.HasHangul(stripped) {
+		return "no Korean at all"
+	}
+	return ""
+}
+
+// TestLanguageProblem: the e2e test's rules on hand-made texts.
+func TestLanguageProblem(t *testing.T) {
+	for _, tc := range []struct {
+		locale, text string
+		bad          bool
+	}{
+		{"ko", "🧩 **사이드와인더** · 21×21 · 기준 클릭 9번 · ID `4840g08yam`", false},
+		{"ko", "풀이는 <t:1796050800:R>(Asia/Seoul 기준 자정)에 공개됩니다. <#1300000000000000777>", false},
+		{"ko", "**Night Race**가 끝났습니다. 게시 언어: English", false},
+		{"ko", "미로 ID가 아닙니다: `hello-world`. mazebot이 올린 PNG", false},
+		{"ko", "mazebot", false},
+		{"ko", "🏁 Solved in 9 clicks", true},
+		{"ko", "포기 · Give up", true},
+		{"ko", "Map", true},
+		{"ko", "error.internal", true},
+		{"en-US", "🏁 Solved in 9 clicks · ID `4840g08yam`", false},
+		{"en-US", "Replies in your language (English, 한국어)", false},
+		{"en-US", "🏁 **미로 이벤트** ended", true},
+		{"en-US", "maze.kind", true},
+	} {
+		if got := languageProblem(tc.locale, tc.text); (got != "") != tc.bad {
+			t.Errorf("%s %q: problem %q, want bad=%v", tc.locale, tc.text, got, tc.bad)
+		}
+	}
+}
+
+// langRun is one locale's pass through the flows.
+type langRun struct {
+	t      *testing.T
+	locale string
+	clock  interface {
+		Set(time.Time)
+		Advance(time.Duration)
+		Now() time.Time
+	}
+	app *testApp
+}
+
+func (r *langRun) slashSpec(spec fakediscord.SlashSpec) *fakediscord.Interaction {
+	r.t.Helper()
+	spec.Locale, spec.GuildLocale = r.locale, r.locale
+	ix, err := fake.SlashCommand(testContext(r.t), spec)
+	if err != nil {
+		r.t.Fatalf("/%s: %v", spec.Name, err)
+	}
+	return ix
+}
+
+// slash runs a command as a member and returns its final message.
+func (r *langRun) slash(name string, opts ...fakediscord.Option) *fakediscord.Message {
+	r.t.Helper()
+	return final(r.t, r.slashSpec(fakediscord.SlashSpec{Name: name, Options: opts}))
+}
+
+// sub runs /name sub as a member with perms.
+func (r *langRun) sub(name, sub, perms string, opts ...fakediscord.Option) *fakediscord.Message {
+	r.t.Helper()
+	return final(r.t, r.slashSpec(fakediscord.SlashSpec{Name: name, Permissions: perms, Options: []fakediscord.Option{
+		{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts},
+	}}))
+}
+
+// click presses a button on msg as the default member, or as user.
+func (r *langRun) click(msg *fakediscord.Message, customID string, user ...string) *fakediscord.Interaction {
+	r.t.Helper()
+	spec := fakediscord.ButtonSpec{CustomID: customID, Message: msg, Locale: r.locale}
+	if len(user) > 0 {
+		spec.UserID = user[0]
+	}
+	ix, err := fake.ClickButton(testContext(r.t), spec)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return ix
+}
+
+func (r *langRun) menu(target *fakediscord.Message) *fakediscord.Message {
+	r.t.Helper()
+	ix, err := fake.MessageCommand(testContext(r.t), fakediscord.MessageCommandSpec{Name: "Solve this maze", Target: target, Locale: r.locale})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return final(r.t, ix)
+}
+
+// refused checks that msg is a private warning.
+func (r *langRun) refused(what string, msg *fakediscord.Message) {
+	r.t.Helper()
+	if !msg.Ephemeral() || !strings.HasPrefix(msg.Content, "⚠️") {
+		r.t.Fatalf("%s answered %q (ephemeral %v), want a private refusal", what, msg.Content, msg.Ephemeral())
+	}
+}
+
+// runAllFlows runs every flow as a member speaking locale, in a server
+// speaking it, and returns every text the bot sent.
+func runAllFlows(t *testing.T, locale string) []string {
+	r := &langRun{t: t, locale: locale}
+	r.clock = useClock(t, time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)) // 08:00 in Seoul
+	r.app = startApp(t)
+	ctx := testContext(t)
+	opts := func(kv ...any) []fakediscord.Option {
+		var out []fakediscord.Option
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, opt(kv[i].(string), kv[i+1]))
+		}
+		return out
+	}
+
+	r.slash("help")
+
+	// Mazes: emoji, PNG, GIF, a rounded size; their solutions four ways.
+	mazeMsg := r.slash("maze", opts("algorithm", "sidewinder", "size", 21, "seed", 7)...)
+	mazeID := mazeIDIn(t, mazeMsg.Content)
+	if png := r.slash("maze", opts("algorithm", "backtracking", "size", 61, "render", "png")...); len(png.Attachments) != 1 {
+		t.Fatalf("PNG maze %+v", png)
+	}
+	if gif := r.slash("maze", opts("size", 11, "render", "gif")...); len(gif.Attachments) != 1 {
+		t.Fatalf("GIF maze %+v", gif)
+	}
+	rounded := r.slashSpec(fakediscord.SlashSpec{Name: "maze", Options: opts("size", 20)})
+	if _, err := rounded.WaitFollowup(ctx, 0); err != nil {
+		t.Fatalf("no rounding notice: %v", err)
+	}
+	r.slash("solve")
+	r.slash("solve", opts("id", mazeID.String())...)
+	final(t, r.click(mazeMsg, "solve:"+mazeID.String()))
+	r.menu(mazeMsg)
+
+	// Refusals.
+	r.refused("size 3", final(t, r.slashSpec(fakediscord.SlashSpec{Name: "maze", Options: opts("size", 3), SkipValidation: true})))
+	r.refused("algorithm prim", final(t, r.slashSpec(fakediscord.SlashSpec{Name: "maze", Options: opts("algorithm", "prim"), SkipValidation: true})))
+	r.refused("a malformed ID", r.slash("solve", opts("id", "hello-world")...))
+	r.refused("an empty channel", final(t, r.slashSpec(fakediscord.SlashSpec{Name: "solve", ChannelID: "1300000000000000999"})))
+	chat := fake.PostChannelMessage(fakediscord.DefaultChannelID, fakediscord.Message{Content: "just chatting", AuthorID: fakediscord.DefaultUserID})
+	r.refused("the menu on a chat message", r.menu(chat))
+	forged := &fakediscord.Message{ID: "1500000000000000001", ChannelID: fakediscord.DefaultChannelID, GuildID: fakediscord.DefaultGuildID,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{CustomID: "mv:1:0:n:aaaaaaaaaa", Label: "forged", Style: discordgo.PrimaryButton},
+			discordgo.Button{CustomID: "old:1", Label: "old", Style: discordgo.PrimaryButton},
+		}}}}
+	r.refused("a forged button", final(t, r.click(forged, "mv:1:0:n:aaaaaaaaaa")))
+	r.refused("a button of no command", final(t, r.click(forged, "old:1")))
+	r.refused("/event start by a member", r.sub("event", "start", fakediscord.DefaultPermissions, opts("algorithm", "digging", "size", 15, "duration", "30m")...))
+	r.refused("/daily off before setup", r.sub("daily", "off", e2eManagePerms))
+
+	// Play: a win, a give-up after a move, and a windowed game with its
+	// Map, given up too (the whole maze follows as a PNG).
+	m, err := mazecore.Generate(mazeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startGameIn(t, mazeMsg, m, fakediscord.DefaultUserID, locale)
+	p.walk()
+	quitter := startGameIn(t, mazeMsg, m, "1400000000000000002", locale)
+	quitter.click(quitter.next())
+	giveUp(t, r, quitter)
+	bigMsg := r.slash("maze", opts("algorithm", "backtracking", "size", 41, "seed", 3)...)
+	big, err := mazecore.Generate(mazeIDIn(t, bigMsg.Content))
+	if err != nil {
+		t.Fatal(err)
+	}
+	windowed := startGameIn(t, bigMsg, big, "1400000000000000003", locale)
+	windowed.click(windowed.next())
+	mapMsg := final(t, r.click(windowed.msg, actionButton(t, windowed.msg, "m").CustomID, windowed.userID))
+	if len(mapMsg.Attachments) != 1 || !mapMsg.Ephemeral() {
+		t.Fatalf("Map answered %+v, want a private PNG", mapMsg)
+	}
+	giveUp(t, r, windowed)
+
+	// The daily: set up (language chosen), today's maze, the scheduled
+	// post, a win with its share lines, the embargo, the leaderboards,
+	// off.
+	const dailyCh = "1300000000000000777"
+	r.sub("daily", "setup", e2eManagePerms, opts("channel", dailyCh, "time", "09:00", "timezone", "Asia/Seoul", "language", lang.For(locale).Code())...)
+	r.sub("daily", "today", "")
+	r.clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) // 09:00 in Seoul
+	if err := r.app.bot.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	post, err := fake.WaitChannelMessage(ctx, dailyCh, func(*fakediscord.Message) bool { return true })
+	if err != nil {
+		t.Fatalf("no daily post: %v", err)
+	}
+	dailyID := mazeIDIn(t, post.Content)
+	daily, err := mazecore.Generate(dailyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startGameIn(t, post, daily, fakediscord.DefaultUserID, locale).walk()
+	r.refused("/solve on the running daily", r.slash("solve", opts("id", dailyID.String())...))
+	for _, period := range []string{"daily", "week", "all"} {
+		if board := r.slash("leaderboard", opts("period", period)...); len(board.Embeds) != 1 {
+			t.Fatalf("/leaderboard %s: %+v", period, board)
+		}
+	}
+	r.sub("daily", "off", e2eManagePerms)
+
+	// An event: started in the server's language (no option), played,
+	// its board edited, ended by command: results, solution, final board
+	// and the maze's Solve button back.
+	started := r.sub("event", "start", e2eManagePerms, opts("algorithm", "backtracking", "size", 15, "duration", "30m", "name", langEventName)...)
+	if !started.Ephemeral() || strings.HasPrefix(started.Content, "⚠️") {
+		t.Fatalf("/event start answered %q", started.Content)
+	}
+	eventMsg, err := fake.WaitChannelMessage(ctx, fakediscord.DefaultChannelID, func(m *fakediscord.Message) bool {
+		return !m.Ephemeral() && strings.Contains(m.Content, "**"+langEventName+"**") && len(m.Buttons()) == 1
+	})
+	if err != nil {
+		t.Fatalf("no event maze: %v", err)
+	}
+	ev, err := mazecore.Generate(mazeIDIn(t, eventMsg.Content))
+	if err != nil {
+		t.Fatal(err)
+	}
+	startGameIn(t, eventMsg, ev, fakediscord.DefaultUserID, locale).walk()
+	r.clock.Advance(contest.BoardEditInterval)
+	if err := r.app.bot.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.sub("event", "end", e2eManagePerms)
+	waitEdits(t, eventMsg.ID, 1) // the maze's Solve button, the last closing step
+
+	var texts []string
+	for _, msg := range fake.Sent() {
+		texts = append(texts, msg.Texts()...)
+	}
+	return texts
+}
+
+// actionButton finds a game message's button of a move action ("m", "g").
+func actionButton(t *testing.T, msg *fakediscord.Message, action string) fakediscord.Button {
+	t.Helper()
+	for _, b := range msg.Buttons() {
+		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[3] == action {
+			return b
+		}
+	}
+	t.Fatalf("no %q button in %+v", action, msg.Buttons())
+	return fakediscord.Button{}
+}
+
+// giveUp presses Give up on a game message and waits for the result (and,
+// for a windowed game, the whole maze that follows).
+func giveUp(t *testing.T, r *langRun, p *player) {
+	t.Helper()
+	msg := p.msg
+	ix := r.click(msg, actionButton(t, msg, "g").CustomID, p.userID)
+	done := final(t, ix)
+	if len(done.Buttons()) != 0 || !strings.Contains(done.Content, "🏳️") {
+		t.Fatalf("give up left %q", done.Content)
+	}
+	if strings.Contains(msg.Content, "📍") {
+		if _, err := ix.WaitFollowup(testContext(t), 0); err != nil {
+			t.Fatalf("no whole maze after giving up a windowed game: %v", err)
+		}
+	}
+}
