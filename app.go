@@ -185,7 +185,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	}
 	// One renderer for the process: its pool bounds the CPU and memory
 	// that pictures take, whatever asks for them.
-	renderer := commands.NewRenderer(commands.RenderConfig{}, now)
+	renderer := commands.NewRenderer(commands.RenderConfig{Metrics: rec}, now)
 	contestLog := log.With("component", "contest")
 	announcer := commands.NewAnnouncer(bot.NewPoster(session), db, renderer, now)
 	contests := contest.Contests{
@@ -205,8 +205,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		commands.NewDaily(contests.Dailies, db, renderer, now),
 		commands.Help{},
 	}, opts.Extra...)
-	router := commands.NewRouter(commandLog, features...)
-	router.SetMetrics(rec)
+	router := commands.NewRouter(commandLog, rec, features...)
 	tickers := []bot.Ticker{
 		{Name: "game cleanup", Run: func(ctx context.Context) error {
 			n, err := games.Cleanup(ctx)

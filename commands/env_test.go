@@ -260,7 +260,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		NewDaily(e.contests.Dailies, db, e.render, e.clock.Now),
 		Help{},
 	}, opts.extra...)
-	e.router = NewRouter(log, features...)
+	e.router = NewRouter(log, nil, features...)
 	return e
 }
 

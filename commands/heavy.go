@@ -1,14 +1,16 @@
 package commands
 
 import (
-	"container/list"
 	"context"
+	"errors"
 	"math"
 	"runtime"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"mazebot/commands/lang"
+	"mazebot/internal/throttle"
+	"mazebot/metrics"
 	"mazebot/mazecore"
 )
 
@@ -54,19 +56,19 @@ type RenderConfig struct {
 	Workers    int           // pictures made at once; 0: GOMAXPROCS
 	CacheBytes int64         // 0: DefaultCacheBytes; negative: no cache
 	Cooldown   time.Duration // 0: DefaultCooldown; negative: none
+	Metrics    metrics.Render // hears the queue and each render; nil: none
 }
 
 // Renderer makes pictures on a bounded pool, caches them, and keeps each
 // member's cooldown. It is safe for concurrent use; one serves the whole
 // process.
 type Renderer struct {
-	slots    chan struct{}
-	cache    *replyCache
-	cooldown time.Duration
+	pool     *throttle.Pool
+	cache    *throttle.Cache[Reply]
+	cooldown *throttle.Cooldown // by member
 	now      func() time.Time
-
-	mu    sync.Mutex
-	until map[string]time.Time // member → end of their cooldown
+	metrics  metrics.Render
+	waiting  atomic.Int64 // renders waiting for a worker
 }
 
 // NewRenderer makes a renderer on the clock now.
@@ -80,9 +82,12 @@ func NewRenderer(cfg RenderConfig, now func() time.Time) *Renderer {
 	if cfg.Cooldown == 0 {
 		cfg.Cooldown = DefaultCooldown
 	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.Nop{}
+	}
 	return &Renderer{
-		slots: make(chan struct{}, cfg.Workers), cache: newReplyCache(max(cfg.CacheBytes, 0)),
-		cooldown: cfg.Cooldown, now: now, until: map[string]time.Time{},
+		pool: throttle.NewPool(cfg.Workers), cache: throttle.NewCache(max(cfg.CacheBytes, 0), replySize),
+		cooldown: throttle.NewCooldown(cfg.Cooldown, maxCooldowns, now), now: now, metrics: cfg.Metrics,
 	}
 }
 
@@ -107,39 +112,27 @@ func (r *Renderer) maybe(ctx context.Context, pictured bool, key string, build f
 // when none is free: an interaction defers there. A wait stops short of
 // ctx's deadline, leaving time to say the bot is busy.
 func (r *Renderer) drawQueued(ctx context.Context, key string, queued func() error, build func() (Reply, error)) (Reply, error) {
-	if reply, ok := r.cache.get(key); ok {
+	if reply, ok := r.cache.Get(key); ok {
 		return reply, nil
 	}
-	select {
-	case r.slots <- struct{}{}:
-	default:
-		if queued != nil {
-			if err := queued(); err != nil {
-				return Reply{}, err
-			}
-		}
-		wait := ctx
-		if deadline, ok := ctx.Deadline(); ok {
-			var cancel context.CancelFunc
-			wait, cancel = context.WithDeadline(ctx, deadline.Add(-busyMargin))
-			defer cancel()
-		}
-		select {
-		case r.slots <- struct{}{}:
-		case <-wait.Done():
-			if ctx.Err() != nil {
-				return Reply{}, ctx.Err()
-			}
-			return Reply{}, errBusy
-		}
+	asked := time.Now()
+	r.metrics.RenderQueueDepth(int(r.waiting.Add(1)))
+	err := r.pool.Acquire(ctx, busyMargin, queued)
+	r.metrics.RenderQueueDepth(int(r.waiting.Add(-1)))
+	if errors.Is(err, throttle.ErrBusy) {
+		return Reply{}, errBusy
+	} else if err != nil {
+		return Reply{}, err
 	}
-	defer func() { <-r.slots }()
-	if reply, ok := r.cache.get(key); ok { // drawn while this one waited
+	defer r.pool.Release()
+	if reply, ok := r.cache.Get(key); ok { // drawn while this one waited
 		return reply, nil
 	}
+	start := time.Now()
 	reply, err := build()
+	r.metrics.Rendered(start.Sub(asked), time.Since(start))
 	if err == nil {
-		r.cache.put(key, reply)
+		r.cache.Put(key, reply)
 	}
 	return reply, err
 }
@@ -155,7 +148,7 @@ type picture struct {
 // else, for a big one, after the member's cooldown and a deferral; else
 // on the pool, deferring first if it must wait.
 func (r *Renderer) reply(ctx context.Context, in *Interaction, p picture, build func() (Reply, error)) (Reply, error) {
-	if reply, ok := r.cache.get(p.key); ok {
+	if reply, ok := r.cache.Get(p.key); ok {
 		reply.Ephemeral = p.ephemeral
 		return reply, nil
 	}
@@ -191,31 +184,21 @@ func (r *Renderer) answer(ctx context.Context, in *Interaction, p picture, build
 
 // take starts a member's cooldown, or says how long it still runs.
 func (r *Renderer) take(userID string) error {
-	if r.cooldown < 0 || userID == "" {
+	if userID == "" {
 		return nil
 	}
-	now := r.now()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if until := r.until[userID]; now.Before(until) {
-		wait := time.Duration(math.Ceil(until.Sub(now).Seconds())) * time.Second
-		every := time.Duration(math.Ceil(r.cooldown.Seconds())) * time.Second
-		return refuse("error.cooldown", lang.Args{
-			"Every": durationIn(every),
-			"Wait":  durationIn(wait),
-			"At":    until.Unix() + 1,
-			"Small": lang.M("format.size", lang.Args{"Width": bigSide, "Height": bigSide}),
-		})
+	until := r.cooldown.Take(userID)
+	if until.IsZero() {
+		return nil
 	}
-	if len(r.until) >= maxCooldowns {
-		for u, t := range r.until {
-			if !now.Before(t) {
-				delete(r.until, u)
-			}
-		}
-	}
-	r.until[userID] = now.Add(r.cooldown)
-	return nil
+	wait := time.Duration(math.Ceil(until.Sub(r.now()).Seconds())) * time.Second
+	every := time.Duration(math.Ceil(r.cooldown.Period().Seconds())) * time.Second
+	return refuse("error.cooldown", lang.Args{
+		"Every": durationIn(every),
+		"Wait":  durationIn(wait),
+		"At":    until.Unix() + 1,
+		"Small": lang.M("format.size", lang.Args{"Width": bigSide, "Height": bigSide}),
+	})
 }
 
 // bigSide: a square maze up to this side is not a big picture (the old
@@ -252,26 +235,6 @@ func solutionKey(l *lang.Lang, id mazecore.ID) string {
 	return "solution|" + l.Code() + "|" + id.String()
 }
 
-// replyCache keeps replies by key, least recently used first out, within
-// a budget of bytes (their files and text).
-type replyCache struct {
-	mu    sync.Mutex
-	max   int64
-	used  int64
-	order *list.List // of *cached, most recent first
-	byKey map[string]*list.Element
-}
-
-type cached struct {
-	key   string
-	reply Reply
-	size  int64
-}
-
-func newReplyCache(maxBytes int64) *replyCache {
-	return &replyCache{max: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
-}
-
 // replySize is what a reply holds in memory, roughly.
 func replySize(r Reply) int64 {
 	n := int64(len(r.Content)) + 512 // the struct, the buttons
@@ -279,42 +242,4 @@ func replySize(r Reply) int64 {
 		n += int64(len(f.Data) + len(f.Name))
 	}
 	return n
-}
-
-func (c *replyCache) get(key string) (Reply, bool) {
-	if key == "" {
-		return Reply{}, false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.byKey[key]
-	if !ok {
-		return Reply{}, false
-	}
-	c.order.MoveToFront(el)
-	return el.Value.(*cached).reply, true
-}
-
-// put keeps reply under key, dropping the least recently used to make
-// room; one bigger than an eighth of the budget is not kept.
-func (c *replyCache) put(key string, reply Reply) {
-	size := replySize(reply)
-	if key == "" || size > c.max/8 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.byKey[key]; ok {
-		c.used -= el.Value.(*cached).size
-		c.order.Remove(el)
-	}
-	c.byKey[key] = c.order.PushFront(&cached{key: key, reply: reply, size: size})
-	c.used += size
-	for c.used > c.max {
-		last := c.order.Back()
-		old := last.Value.(*cached)
-		c.order.Remove(last)
-		delete(c.byKey, old.key)
-		c.used -= old.size
-	}
 }

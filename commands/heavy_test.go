@@ -3,7 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
-	"strconv"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 )
 
@@ -83,7 +82,7 @@ func TestRendererBusy(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	go r.draw(context.Background(), "", func() (Reply, error) { <-release; return Reply{}, nil }) //nolint:errcheck // holds the worker
-	for len(r.slots) == 0 {
+	for r.pool.Busy() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+50*time.Millisecond)
@@ -91,34 +90,6 @@ func TestRendererBusy(t *testing.T) {
 	_, err := r.draw(ctx, "", func() (Reply, error) { t.Error("built while the worker was busy"); return Reply{}, nil })
 	if !errors.Is(err, errBusy) || ctx.Err() != nil {
 		t.Fatalf("err=%v (ctx %v), want errBusy before the deadline", err, ctx.Err())
-	}
-}
-
-func TestReplyCache(t *testing.T) {
-	file := func(n int) Reply { return Reply{Files: []File{{Data: make([]byte, n)}}} }
-	c := newReplyCache(8 * 1000)
-	c.put("a", file(400))
-	c.put("b", file(400))
-	c.put("", file(10))       // no key: not kept
-	c.put("huge", file(1001)) // over an eighth of the budget
-	if _, ok := c.get("huge"); ok {
-		t.Fatal("an entry over an eighth of the budget was kept")
-	}
-	c.get("a") // a is now the most recent
-	for i := range 20 {
-		c.put(string(rune('c'+i)), file(400))
-		if c.used > c.max {
-			t.Fatalf("%d bytes kept, over the budget of %d", c.used, c.max)
-		}
-		if i < 10 {
-			c.get("a")
-		}
-	}
-	if _, ok := c.get("b"); ok {
-		t.Fatal("the least recently used entry is still there")
-	}
-	if _, ok := c.get(string(rune('c' + 19))); !ok {
-		t.Fatal("the newest entry was dropped")
 	}
 }
 
@@ -160,17 +131,42 @@ func TestBigPictures(t *testing.T) {
 	}
 }
 
-func TestCooldownForgetsExpired(t *testing.T) {
-	clock := testkit.NewClock(testNow)
-	r := NewRenderer(RenderConfig{Cooldown: time.Second}, clock.Now)
-	for i := range maxCooldowns {
-		r.until[strconv.Itoa(i)] = clock.Now()
+// renderLog is a metrics.Render that keeps what it hears.
+type renderLog struct {
+	mu       sync.Mutex
+	depths   []int
+	rendered int
+}
+
+func (l *renderLog) RenderQueueDepth(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.depths = append(l.depths, n)
+}
+
+func (l *renderLog) Rendered(wait, took time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if wait < 0 || took < 0 {
+		panic("negative duration")
 	}
-	clock.Advance(time.Second)
-	if err := r.take("new"); err != nil {
-		t.Fatal(err)
+	l.rendered++
+}
+
+// TestRendererMetrics: the queue's depth goes up while a render asks for
+// a worker and back down when it has one; each render made is reported,
+// one served from the cache is not.
+func TestRendererMetrics(t *testing.T) {
+	m := &renderLog{}
+	r := NewRenderer(RenderConfig{Workers: 1, Metrics: m}, time.Now)
+	for range 2 {
+		if _, err := r.draw(context.Background(), "k", func() (Reply, error) { return Reply{Content: "x"}, nil }); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if n := len(r.until); n != 1 {
-		t.Fatalf("%d members remembered, want only the one in a cooldown", n)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if fmt.Sprint(m.depths) != "[1 0]" || m.rendered != 1 {
+		t.Fatalf("depths %v, %d renders; want [1 0] and one render (the second came from the cache)", m.depths, m.rendered)
 	}
 }

@@ -197,7 +197,7 @@ func TestPlayStart(t *testing.T) {
 	// Without the Play feature the button is unknown: an apology, privately.
 	t.Run("ErrNotConfigured", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		router := NewRouter(slog.New(slog.DiscardHandler), e.mazes, Help{})
+		router := NewRouter(slog.New(slog.DiscardHandler), nil, e.mazes, Help{})
 		rec := &recorder{}
 		router.Dispatch(context.Background(), buttonIx(t, "ch1", "play:"+mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21}.String(), "u1"), rec)
 		if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {

@@ -81,8 +81,11 @@ type Router struct {
 
 // NewRouter routes to the commands and buttons of features; a later
 // command with the same name replaces an earlier one.
-func NewRouter(log *slog.Logger, features ...Feature) *Router {
-	r := &Router{log: log, metrics: metrics.Nop{}, commands: map[string]Command{}, components: map[string]Component{}}
+func NewRouter(log *slog.Logger, m metrics.Interactions, features ...Feature) *Router {
+	if m == nil {
+		m = metrics.Nop{}
+	}
+	r := &Router{log: log, metrics: m, commands: map[string]Command{}, components: map[string]Component{}}
 	for _, f := range features {
 		for _, c := range f.Commands() {
 			if _, dup := r.commands[c.Definition.Name]; !dup {
@@ -102,9 +105,6 @@ func NewRouter(log *slog.Logger, features ...Feature) *Router {
 	}
 	return r
 }
-
-// SetMetrics reports every interaction to m. Call it before serving.
-func (r *Router) SetMetrics(m metrics.Interactions) { r.metrics = m }
 
 // Definitions lists the command definitions for the bulk overwrite.
 func (r *Router) Definitions() []*discordgo.ApplicationCommand {

@@ -40,14 +40,13 @@ func TestRouterMetrics(t *testing.T) {
 	def := func(name string) *discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{Name: name, Description: name}
 	}
-	router := NewRouter(slog.New(slog.DiscardHandler), testCommands{
+	log := &interactionLog{}
+	router := NewRouter(slog.New(slog.DiscardHandler), log, testCommands{
 		{Definition: def("fine"), Handle: handle(nil, false)},
 		{Definition: def("nope"), Handle: handle(refuse("error.internal"), false)},
 		{Definition: def("broken"), Handle: handle(errors.New("disk on fire"), false)},
 		{Definition: def("boom"), Handle: handle(nil, true)},
 	}, &Mazes{})
-	log := &interactionLog{}
-	router.SetMetrics(log)
 	for _, ix := range []*discordgo.Interaction{
 		slash(t, "fine", nil), slash(t, "nope", nil), slash(t, "broken", nil), slash(t, "boom", nil), slash(t, "gone", nil),
 		buttonIx(t, "ch1", "solve:not-a-maze", "u1"), buttonIx(t, "ch1", "zzz:whatever-id-123", "u1"),

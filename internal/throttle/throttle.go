@@ -1,0 +1,179 @@
+package throttle
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// ErrBusy: no worker came free before the wait's deadline.
+var ErrBusy = errors.New("throttle: all workers busy")
+
+// Pool runs at most its size of jobs at once; the others wait in arrival
+// order.
+type Pool struct{ slots chan struct{} }
+
+// NewPool is a pool of workers jobs at once.
+func NewPool(workers int) *Pool { return &Pool{slots: make(chan struct{}, workers)} }
+
+// Busy tells how many workers are taken.
+func (p *Pool) Busy() int { return len(p.slots) }
+
+// Acquire takes a worker: at once when one is free; else it calls queued
+// (once, e.g. to acknowledge a request that now has to wait; its error is
+// returned) and waits, until margin before ctx's deadline at most, which
+// leaves the caller time to say it is busy: ErrBusy then. Release the
+// worker when done.
+func (p *Pool) Acquire(ctx context.Context, margin time.Duration, queued func() error) error {
+	select {
+	case p.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	if queued != nil {
+		if err := queued(); err != nil {
+			return err
+		}
+	}
+	wait := ctx
+	if deadline, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		wait, cancel = context.WithDeadline(ctx, deadline.Add(-margin))
+		defer cancel()
+	}
+	select {
+	case p.slots <- struct{}{}:
+		return nil
+	case <-wait.Done():
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return ErrBusy
+	}
+}
+
+// Release gives back a worker Acquire took.
+func (p *Pool) Release() { <-p.slots }
+
+// Cache keeps values by key, least recently used first out, within a
+// budget of bytes that size measures. It is safe for concurrent use.
+type Cache[V any] struct {
+	size func(V) int64
+
+	mu    sync.Mutex
+	max   int64
+	used  int64
+	order *list.List // of *entry[V], most recent first
+	byKey map[string]*list.Element
+}
+
+type entry[V any] struct {
+	key   string
+	value V
+	size  int64
+}
+
+// NewCache keeps at most maxBytes of values, each weighing size(v).
+func NewCache[V any](maxBytes int64, size func(V) int64) *Cache[V] {
+	return &Cache[V]{size: size, max: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
+}
+
+// Get returns the value under key; "" is never kept.
+func (c *Cache[V]) Get(key string) (V, bool) {
+	var zero V
+	if key == "" {
+		return zero, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.byKey[key]
+	if !ok {
+		return zero, false
+	}
+	c.order.MoveToFront(el)
+	return el.Value.(*entry[V]).value, true
+}
+
+// Put keeps v under key, dropping the least recently used to make room.
+// A value bigger than an eighth of the budget is not kept: one would
+// otherwise push out many.
+func (c *Cache[V]) Put(key string, v V) {
+	size := c.size(v)
+	if key == "" || size > c.max/8 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.byKey[key]; ok {
+		c.used -= el.Value.(*entry[V]).size
+		c.order.Remove(el)
+	}
+	c.byKey[key] = c.order.PushFront(&entry[V]{key: key, value: v, size: size})
+	c.used += size
+	for c.used > c.max {
+		last := c.order.Back()
+		old := last.Value.(*entry[V])
+		c.order.Remove(last)
+		delete(c.byKey, old.key)
+		c.used -= old.size
+	}
+}
+
+// Used is the bytes kept.
+func (c *Cache[V]) Used() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.used
+}
+
+// Cooldown lets each key act once per period. It remembers at most limit
+// keys in a cooldown, forgetting the expired ones first when full.
+type Cooldown struct {
+	period time.Duration
+	limit  int
+	now    func() time.Time
+
+	mu    sync.Mutex
+	until map[string]time.Time
+}
+
+// NewCooldown gives each key one turn per period, on the clock now; a
+// period of zero or less never makes anyone wait.
+func NewCooldown(period time.Duration, limit int, now func() time.Time) *Cooldown {
+	return &Cooldown{period: period, limit: limit, now: now, until: map[string]time.Time{}}
+}
+
+// Period is the time between two turns of a key.
+func (c *Cooldown) Period() time.Duration { return c.period }
+
+// Take starts key's turn, or says when its cooldown ends: the zero Time
+// when it may go now.
+func (c *Cooldown) Take(key string) (wait time.Time) {
+	if c.period <= 0 {
+		return time.Time{}
+	}
+	now := c.now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if until := c.until[key]; now.Before(until) {
+		return until
+	}
+	if len(c.until) >= c.limit {
+		for k, t := range c.until {
+			if !now.Before(t) {
+				delete(c.until, k)
+			}
+		}
+	}
+	c.until[key] = now.Add(c.period)
+	return time.Time{}
+}
+
+// Len is the keys remembered.
+func (c *Cooldown) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.until)
+}
