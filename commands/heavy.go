@@ -10,8 +10,8 @@ import (
 
 	"mazebot/commands/lang"
 	"mazebot/internal/throttle"
-	"mazebot/metrics"
 	"mazebot/mazecore"
+	"mazebot/metrics"
 )
 
 // Heavy work: a picture (PNG, GIF) of a big maze, with its generation and
@@ -53,9 +53,9 @@ const (
 
 // RenderConfig sizes a Renderer; zero fields take the defaults.
 type RenderConfig struct {
-	Workers    int           // pictures made at once; 0: GOMAXPROCS
-	CacheBytes int64         // 0: DefaultCacheBytes; negative: no cache
-	Cooldown   time.Duration // 0: DefaultCooldown; negative: none
+	Workers    int            // pictures made at once; 0: GOMAXPROCS
+	CacheBytes int64          // 0: DefaultCacheBytes; negative: no cache
+	Cooldown   time.Duration  // 0: DefaultCooldown; negative: none
 	Metrics    metrics.Render // hears the queue and each render; nil: none
 }
 
