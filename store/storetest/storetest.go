@@ -12,7 +12,9 @@ import (
 	"mazebot/play"
 )
 
-// Store is everything an adapter implements.
+// Store is everything an adapter implements: store.DB without its
+// lifetime (Ping, Close). It is spelled out here rather than taken from
+// package store, which imports the adapters this suite tests.
 type Store interface {
 	play.Store
 	contest.DailyStore
