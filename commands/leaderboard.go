@@ -59,12 +59,11 @@ func (f *Daily) handleLeaderboard(ctx context.Context, in *Interaction) error {
 	if in.GuildID == "" {
 		return refuse("error.leaderboard_dm")
 	}
-	day, err := f.dailies.Today(ctx, in.GuildID)
+	today, err := f.dailies.Date(ctx, in.GuildID)
 	if err != nil {
 		return err
 	}
 	l := in.Lang()
-	today := day.Date
 	period := commandOptions(in).string("period", periodDaily)
 	var (
 		lines []boardLine
@@ -80,7 +79,7 @@ func (f *Daily) handleLeaderboard(ctx context.Context, in *Interaction) error {
 		for _, s := range standings {
 			lines = append(lines, boardLine{s.UserID, s.Rank, l.T("board.day_line", lang.Args{"Time": l.Clock(s.Elapsed), "Tiles": lang.M("count.tiles", lang.Args{"Count": s.Tiles})})})
 		}
-		title = l.T("board.title_day", lang.Args{"Number": day.Number(), "Date": dateOf(l, today)})
+		title = l.T("board.title_day", lang.Args{"Number": contest.Number(today), "Date": dateOf(l, today)})
 		empty = l.T("board.empty_day")
 	case periodWeek, periodAll:
 		from := contest.FirstDate

@@ -235,6 +235,16 @@ func (d *Dailies) Settings(ctx context.Context, guildID string) (DailySettings, 
 	return s, err
 }
 
+// Date is the server's date now, in its zone: what a leaderboard needs,
+// without the day's maze.
+func (d *Dailies) Date(ctx context.Context, guildID string) (Date, error) {
+	s, err := d.Settings(ctx, guildID)
+	if err != nil {
+		return Date{}, err
+	}
+	return DateOf(d.now(), s.Zone), nil
+}
+
 // Today is the daily running now in a server.
 func (d *Dailies) Today(ctx context.Context, guildID string) (Daily, error) {
 	return d.on(ctx, guildID, d.now())
