@@ -169,7 +169,11 @@ func peakRSS(pid int) (int64, error) {
 func TestE2EHeavyRenders(t *testing.T) {
 	useClock(t, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) // frozen: the cooldown holds
 	startApp(t)
-	ctx := testContext(t)
+	// What is timed is the acknowledgements (Elapsed, measured by the fake);
+	// the pictures themselves may take a while on a loaded machine (24 of
+	// them under -race), and a deferred reply has the token's 15 minutes.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
 	const burst = 24
 	big := func(seed int) mazecore.ID {
 		return mazecore.ID{Algorithm: mazecore.Backtracking, Width: loadSide, Height: loadSide, Seed: uint64(seed)}

@@ -25,7 +25,7 @@ func TestE2EDatabaseLockedOut(t *testing.T) {
 	app := launchAppWith(t, Config{Token: fakediscord.DefaultToken, DBPath: dbPath, MetricsAddr: "127.0.0.1:0"})
 	ctx := testContext(t)
 
-	other, err := sql.Open("sqlite", dbPath+"?_pragma=busy_timeout(0)")
+	other, err := sql.Open("sqlite", dbPath+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}

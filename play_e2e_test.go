@@ -56,14 +56,38 @@ func startGameIn(t testing.TB, mazeMsg *fakediscord.Message, m *mazecore.Maze, u
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := ix.Wait(testContext(t))
+	msg, err := gameOpened(testContext(t), ix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || !resp.Ephemeral() {
-		t.Fatalf("Play answered type %d ephemeral %v, want a private new message (4, flag 64)", resp.Type, resp.Ephemeral())
+	return &player{t: t, userID: userID, maze: m, path: mazecore.Solve(m), msg: msg, locale: locale}
+}
+
+// gameOpened waits for the private game message a press of Play opens: the
+// first response (type 4) or, when the bot was slow and deferred keeping the
+// maze's message (type 6), a followup. Either way it must be ephemeral. It
+// is safe in any goroutine.
+func gameOpened(ctx context.Context, ix *fakediscord.Interaction) (*fakediscord.Message, error) {
+	resp, err := ix.Wait(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return &player{t: t, userID: userID, maze: m, path: mazecore.Solve(m), msg: final(t, ix), locale: locale}
+	var msg *fakediscord.Message
+	switch resp.Type {
+	case discordgo.InteractionResponseChannelMessageWithSource:
+		msg, err = ix.WaitFinal(ctx, nil)
+	case discordgo.InteractionResponseDeferredMessageUpdate:
+		msg, err = ix.WaitFollowup(ctx, 0)
+	default:
+		return nil, fmt.Errorf("play answered type %d, want a new message (4) or a deferral keeping the maze's (6)", resp.Type)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !msg.Ephemeral() {
+		return nil, fmt.Errorf("the game message %s is public, want it private", msg.ID)
+	}
+	return msg, nil
 }
 
 // position finds the player emoji in the game message's grid.
@@ -312,7 +336,7 @@ func playMoves(mazeMsg *fakediscord.Message, m *mazecore.Maze, user string, n in
 	if err != nil {
 		return nil, mazecore.Point{}, err
 	}
-	msg, err := ix.WaitFinal(ctx, nil)
+	msg, err := gameOpened(ctx, ix)
 	if err != nil {
 		return nil, mazecore.Point{}, err
 	}
@@ -329,7 +353,9 @@ func playMoves(mazeMsg *fakediscord.Message, m *mazecore.Maze, user string, n in
 		if err != nil {
 			return msg.Content, err
 		}
-		if resp.Type != discordgo.InteractionResponseUpdateMessage {
+		// 7, or 6 when the bot was slow: either way the game message is
+		// what changes.
+		if resp.Type != discordgo.InteractionResponseUpdateMessage && resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
 			return msg.Content, fmt.Errorf("move %d answered with type %d", moves, resp.Type)
 		}
 		if msg, err = ix.WaitFinal(ctx, nil); err != nil {
