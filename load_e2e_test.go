@@ -170,13 +170,17 @@ func TestE2EHeavyRenders(t *testing.T) {
 	useClock(t, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) // frozen: the cooldown holds
 	startApp(t)
 	// What is timed is the acknowledgements (Elapsed, measured by the fake);
-	// the pictures themselves may take a while on a loaded machine (24 of
-	// them under -race), and a deferred reply has the token's 15 minutes.
+	// the pictures themselves may take a while on a loaded machine, and a
+	// deferred reply has the token's 15 minutes. They are 501×501, big
+	// enough for the pool and the cooldown (over bigSide) yet a quarter of
+	// the load test's 1001×1001, so that under -race on a busy CI machine
+	// the last of 24 still starts within its handler's time instead of
+	// being refused as busy.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	const burst = 24
+	const burst, side = 24, 501
 	big := func(seed int) mazecore.ID {
-		return mazecore.ID{Algorithm: mazecore.Backtracking, Width: loadSide, Height: loadSide, Seed: uint64(seed)}
+		return mazecore.ID{Algorithm: mazecore.Backtracking, Width: side, Height: side, Seed: uint64(seed)}
 	}
 	user := func(i int) string { return fmt.Sprintf("15000000000%08d", i) }
 	solve := func(id mazecore.ID, userID string) *fakediscord.Interaction {

@@ -160,15 +160,21 @@ func (r *Renderer) reply(ctx context.Context, in *Interaction, p picture, build 
 		deferred = true
 		return deferReply(ctx, in, p.ephemeral)
 	}
+	giveBack := func() {}
 	if p.big {
-		if err := r.take(in.UserID()); err != nil {
+		var err error
+		if giveBack, err = r.take(in.UserID()); err != nil {
 			return Reply{}, err
 		}
 		if err := deferNow(); err != nil {
+			giveBack()
 			return Reply{}, err
 		}
 	}
 	reply, err := r.drawQueued(ctx, p.key, deferNow, build)
+	if errors.Is(err, errBusy) {
+		giveBack() // nothing was drawn: the member may try again at once
+	}
 	reply.Ephemeral = p.ephemeral
 	return reply, err
 }
@@ -182,18 +188,19 @@ func (r *Renderer) answer(ctx context.Context, in *Interaction, p picture, build
 	return answer(ctx, in, reply)
 }
 
-// take starts a member's cooldown, or says how long it still runs.
-func (r *Renderer) take(userID string) error {
+// take starts a member's cooldown, or says how long it still runs. The
+// turn it starts can be given back with giveBack.
+func (r *Renderer) take(userID string) (giveBack func(), err error) {
 	if userID == "" {
-		return nil
+		return func() {}, nil
 	}
-	until := r.cooldown.Take(userID)
-	if until.IsZero() {
-		return nil
+	until, ok := r.cooldown.Take(userID)
+	if ok {
+		return func() { r.cooldown.GiveBack(userID, until) }, nil
 	}
 	wait := time.Duration(math.Ceil(until.Sub(r.now()).Seconds())) * time.Second
 	every := time.Duration(math.Ceil(r.cooldown.Period().Seconds())) * time.Second
-	return refuse("error.cooldown", lang.Args{
+	return nil, refuse("error.cooldown", lang.Args{
 		"Every": durationIn(every),
 		"Wait":  durationIn(wait),
 		"At":    until.Unix() + 1,

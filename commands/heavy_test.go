@@ -93,6 +93,32 @@ func TestRendererBusy(t *testing.T) {
 	}
 }
 
+// TestBusyGivesTheTurnBack: a big picture refused as busy was never drawn,
+// so it does not count against the member's cooldown.
+func TestBusyGivesTheTurnBack(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	r := NewRenderer(RenderConfig{Workers: 1}, func() time.Time { return now })
+	release := make(chan struct{})
+	defer close(release)
+	go r.draw(context.Background(), "", func() (Reply, error) { <-release; return Reply{}, nil }) //nolint:errcheck // holds the worker
+	for r.pool.Busy() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	in := &Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}}, Respond: &recorder{}}
+	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+50*time.Millisecond)
+	defer cancel()
+	_, err := r.reply(ctx, in, picture{big: true}, func() (Reply, error) { t.Error("built while the worker was busy"); return Reply{}, nil })
+	if !errors.Is(err, errBusy) {
+		t.Fatalf("err=%v, want errBusy", err)
+	}
+	if _, err := r.take("u1"); err != nil {
+		t.Fatalf("after a busy refusal the member still waits: %v", err)
+	}
+	if _, err := r.take("u1"); err == nil {
+		t.Fatal("a drawn turn's cooldown did not hold") // the check above took one
+	}
+}
+
 // TestBigPictures: /solve of a big maze defers at once and counts against
 // the member's cooldown, which a second one meets with a private refusal
 // saying when to try again; a cached picture and another member don't

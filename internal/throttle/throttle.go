@@ -148,17 +148,18 @@ func NewCooldown(period time.Duration, limit int, now func() time.Time) *Cooldow
 // Period is the time between two turns of a key.
 func (c *Cooldown) Period() time.Duration { return c.period }
 
-// Take starts key's turn, or says when its cooldown ends: the zero Time
-// when it may go now.
-func (c *Cooldown) Take(key string) (wait time.Time) {
-	if c.period <= 0 {
-		return time.Time{}
-	}
+// Take starts key's turn, which runs until until, and reports ok; or, when
+// key is still in its cooldown, reports when that ends. With a period of
+// zero or less every turn is ok and ends at once.
+func (c *Cooldown) Take(key string) (until time.Time, ok bool) {
 	now := c.now()
+	if c.period <= 0 {
+		return now, true
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if until := c.until[key]; now.Before(until) {
-		return until
+		return until, false
 	}
 	if len(c.until) >= c.limit {
 		for k, t := range c.until {
@@ -168,7 +169,18 @@ func (c *Cooldown) Take(key string) (wait time.Time) {
 		}
 	}
 	c.until[key] = now.Add(c.period)
-	return time.Time{}
+	return c.until[key], true
+}
+
+// GiveBack ends the turn of key that Take started and said runs until
+// until, as if it had not been taken: for work that was then refused. A
+// later turn of key is left alone.
+func (c *Cooldown) GiveBack(key string, until time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.until[key]; ok && t.Equal(until) {
+		delete(c.until, key)
+	}
 }
 
 // Len is the keys remembered.

@@ -72,24 +72,49 @@ func TestCache(t *testing.T) {
 func TestCooldown(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	c := NewCooldown(10*time.Second, 3, func() time.Time { return now })
-	if wait := c.Take("u1"); !wait.IsZero() {
-		t.Fatalf("first turn waits until %v", wait)
+	if until, ok := c.Take("u1"); !ok || !until.Equal(now.Add(10*time.Second)) {
+		t.Fatalf("first turn: ok %v until %v, want a turn to the end of the cooldown", ok, until)
 	}
-	if wait := c.Take("u1"); !wait.Equal(now.Add(10 * time.Second)) {
-		t.Fatalf("second turn waits until %v, want the end of the cooldown", wait)
+	if wait, ok := c.Take("u1"); ok || !wait.Equal(now.Add(10*time.Second)) {
+		t.Fatalf("second turn: ok %v, waits until %v, want a wait to the end of the cooldown", ok, wait)
 	}
-	if wait := c.Take("u2"); !wait.IsZero() {
+	if _, ok := c.Take("u2"); !ok {
 		t.Fatal("another key waits")
 	}
 	now = now.Add(10 * time.Second)
-	if wait := c.Take("u1"); !wait.IsZero() {
+	if wait, ok := c.Take("u1"); !ok {
 		t.Fatalf("after the cooldown: waits until %v", wait)
 	}
 	none := NewCooldown(0, 3, func() time.Time { return now })
 	for turn := range 2 {
-		if wait := none.Take("u"); !wait.IsZero() {
+		if wait, ok := none.Take("u"); !ok {
 			t.Fatalf("turn %d: a zero period made a key wait until %v", turn, wait)
 		}
+	}
+}
+
+// TestCooldownGiveBack: a turn given back may be taken again at once; a
+// stale give-back leaves a later turn alone.
+func TestCooldownGiveBack(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	c := NewCooldown(10*time.Second, 3, func() time.Time { return now })
+	first, _ := c.Take("u")
+	c.GiveBack("u", first)
+	if wait, ok := c.Take("u"); !ok {
+		t.Fatalf("after giving the turn back: waits until %v", wait)
+	}
+	now = now.Add(10 * time.Second)
+	later, ok := c.Take("u")
+	if !ok {
+		t.Fatal("no turn after the cooldown")
+	}
+	c.GiveBack("u", first.Add(-time.Second)) // an older turn's end
+	if _, ok := c.Take("u"); ok {
+		t.Fatal("giving back an older turn ended the later one")
+	}
+	c.GiveBack("u", later)
+	if _, ok := c.Take("u"); !ok {
+		t.Fatal("the later turn, given back, still holds")
 	}
 }
 
@@ -103,7 +128,7 @@ func TestCooldownForgetsExpired(t *testing.T) {
 		c.Take(strconv.Itoa(i))
 	}
 	now = now.Add(time.Second)
-	if wait := c.Take("new"); !wait.IsZero() {
+	if wait, ok := c.Take("new"); !ok {
 		t.Fatal(wait)
 	}
 	if n := c.Len(); n != 1 {
