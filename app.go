@@ -221,6 +221,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	botCfg.GuildID = cfg.GuildID
 	botCfg.IdentifyInterval = opts.IdentifyInterval
 	botCfg.Replays = db
+	botCfg.IdentifyTurns = db
 	b, err := bot.New(botCfg, session, router, tickers, log.With("component", "bot"))
 	if err != nil {
 		return nil, err

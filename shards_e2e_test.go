@@ -612,3 +612,75 @@ func TestBadShardConfigStops(t *testing.T) {
 		})
 	}
 }
+
+// TestE2EIdentifyTurns: two processes (two Apps here) sharing a database
+// start at once, as a deploy restarts them, with shards 0 and 1 of two in
+// one rate-limit bucket (max_concurrency 1). The database gives the
+// bucket's turn to one at a time, so the fake Discord, which enforces the
+// limit, refuses no IDENTIFY; both are connected.
+func TestE2EIdentifyTurns(t *testing.T) {
+	const count, interval = 2, 500 * time.Millisecond
+	fake.Reset()
+	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: 1, IdentifyInterval: interval, EnforceIdentifyLimit: true})
+	t.Cleanup(fake.Reset)
+	waitIdentifyWindow(interval)
+	logStart := len(fake.IdentifyLog())
+	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, count)
+	var apps []*App
+	var logs []*syncBuffer
+	t.Cleanup(func() {
+		cancel()
+		for range apps {
+			if err := <-done; err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		}
+		for i, app := range apps {
+			if err := app.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+			if t.Failed() {
+				t.Logf("logs of the process with shard %d:\n%s", i, logs[i])
+			}
+		}
+	})
+	for id := range count {
+		buf := &syncBuffer{}
+		cfg := Config{Token: fakediscord.DefaultToken, DBPath: dbPath, Secret: e2eSecret, ShardCount: strconv.Itoa(count), ShardIDs: strconv.Itoa(id)}
+		app, err := NewApp(ctx, cfg, slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})), Options{IdentifyInterval: interval})
+		if err != nil {
+			t.Fatal(err)
+		}
+		apps, logs = append(apps, app), append(logs, buf)
+	}
+	for _, app := range apps {
+		go func() { done <- app.Run(ctx) }()
+	}
+	wait := testContext(t)
+	for id := range count {
+		if err := fake.WaitShardReady(wait, id); err != nil {
+			t.Fatalf("shard %d: %v", id, err)
+		}
+	}
+	var accepted []fakediscord.IdentifyRecord
+	for _, r := range fake.IdentifyLog()[logStart:] {
+		if r.TooSoon || r.SessionID == "" {
+			t.Fatalf("IDENTIFY %+v: want each accepted at its first try", r)
+		}
+		accepted = append(accepted, r)
+	}
+	if len(accepted) != count {
+		t.Fatalf("%d IDENTIFYs accepted, want %d", len(accepted), count)
+	}
+	if gap := accepted[1].Time.Sub(accepted[0].Time); gap < interval {
+		t.Fatalf("the second IDENTIFY came %v after the first, in the same bucket: want at least %v", gap, interval)
+	}
+	for i := range logs {
+		if strings.Contains(logs[i].String(), "waiting for its turn") {
+			return
+		}
+	}
+	t.Fatal("neither process logged that it waited for the other's turn")
+}

@@ -43,6 +43,22 @@ type Config struct {
 	// Replays remembers the interactions handled, so one sent again runs
 	// once; nil runs every delivery.
 	Replays ReplayGuard
+	// IdentifyTurns spaces the IDENTIFYs of a bucket across every process
+	// sharing the database; nil spaces only this process's own.
+	IdentifyTurns IdentifyTurns
+}
+
+// IdentifyTurns hands out turns at identifying: one per rate-limit bucket
+// every window, among all the processes that share it. Discord counts the
+// limit per bot, not per process, and answers an IDENTIFY too soon with
+// op 9, which discordgo answers with another IDENTIFY at once, and again:
+// processes that start together (a deploy) must take turns. store/sqlite
+// and store/postgres implement it.
+type IdentifyTurns interface {
+	// ClaimIdentify gives the caller bucket's turn, at at, when the
+	// bucket's last turn was window or more before; otherwise it reports
+	// when that turn's window ends.
+	ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (free time.Time, ok bool, err error)
 }
 
 // ReplayGuard remembers which interactions have been handled, where every

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -247,6 +248,72 @@ func TestOpenInRoundsStops(t *testing.T) {
 		err := openInRounds(ctx, [][]int{{0}, {1}}, time.Hour, s.open, sleep)
 		if !errors.Is(err, context.Canceled) || slices.Contains(s.events, "open 1") {
 			t.Fatalf("err %v, events %v; want it cancelled before shard 1", err, s.events)
+		}
+	})
+}
+
+// turnsStub answers ClaimIdentify from a script: a failure, or a wait
+// until free, or a turn.
+type turnsStub struct {
+	answers []error         // nil: a turn; errNotYet: wait; else: a failure
+	free    time.Time       // the wait's end
+	windows []time.Duration // the windows asked for
+}
+
+var errNotYet = errors.New("not yet")
+
+func (s *turnsStub) ClaimIdentify(_ context.Context, _ int, _ time.Time, window time.Duration) (time.Time, bool, error) {
+	s.windows = append(s.windows, window)
+	answer := s.answers[0]
+	s.answers = s.answers[1:]
+	switch {
+	case errors.Is(answer, errNotYet):
+		return s.free, false, nil
+	case answer != nil:
+		return time.Time{}, false, answer
+	}
+	return time.Now(), true, nil
+}
+
+// TestIdentifyTurn: a shard waits out another process's turn and asks
+// again; a database that fails lets it identify without a turn; the window
+// asked for is Discord's interval with a margin.
+func TestIdentifyTurn(t *testing.T) {
+	newBot := func(turns *turnsStub) (*Bot, *[]time.Duration) {
+		b, err := New(Config{IdentifyTurns: turns}, &discordgo.Session{}, nil, nil, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var slept []time.Duration
+		b.sleep = func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }
+		return b, &slept
+	}
+	t.Run("OKWaits", func(t *testing.T) {
+		turns := &turnsStub{answers: []error{errNotYet, nil}, free: time.Now().Add(3 * time.Second)}
+		b, slept := newBot(turns)
+		if err := b.identifyTurn(t.Context(), 0); err != nil {
+			t.Fatal(err)
+		}
+		if len(*slept) != 1 || (*slept)[0] < 2*time.Second || (*slept)[0] > 3*time.Second {
+			t.Fatalf("slept %v, want one wait of about 3 s", *slept)
+		}
+		if want := DefaultIdentifyInterval + identifyMargin; turns.windows[0] != want {
+			t.Fatalf("asked for a window of %v, want %v", turns.windows[0], want)
+		}
+	})
+	t.Run("OKDatabaseDown", func(t *testing.T) {
+		b, slept := newBot(&turnsStub{answers: []error{errors.New("connection refused")}})
+		if err := b.identifyTurn(t.Context(), 0); err != nil || len(*slept) != 0 {
+			t.Fatalf("err %v, slept %v: want to identify at once", err, *slept)
+		}
+	})
+	t.Run("ErrStopped", func(t *testing.T) {
+		b, _ := newBot(&turnsStub{answers: []error{errNotYet}, free: time.Now().Add(time.Hour)})
+		b.sleep = sleepCtx
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		if err := b.identifyTurn(ctx, 0); !errors.Is(err, context.Canceled) {
+			t.Fatalf("err %v, want the context's", err)
 		}
 	})
 }

@@ -138,7 +138,12 @@ func (b *Bot) connect(ctx context.Context) (*discordgo.Ready, error) {
 	for _, sh := range shards {
 		byID[sh.id] = sh
 	}
-	open := func(ctx context.Context, id int) error { return byID[id].open(ctx) }
+	open := func(ctx context.Context, id int) error {
+		if err := b.identifyTurn(ctx, id%plan.maxConcurrency); err != nil {
+			return err
+		}
+		return byID[id].open(ctx)
+	}
 	if err := openInRounds(ctx, rounds, b.cfg.IdentifyInterval, open, b.sleep); err != nil {
 		return nil, err
 	}
@@ -147,6 +152,39 @@ func (b *Bot) connect(ctx context.Context) (*discordgo.Ready, error) {
 	}
 	return nil, nil
 }
+
+// identifyTurn waits for bucket's turn to identify among the processes
+// sharing the database. The window has a margin over Discord's interval
+// for clocks that differ between machines, and for the time from a turn to
+// its IDENTIFY. A database that does not answer is no reason to stay
+// offline: the shard then identifies without a turn, as it would alone.
+func (b *Bot) identifyTurn(ctx context.Context, bucket int) error {
+	if b.cfg.IdentifyTurns == nil {
+		return nil
+	}
+	window := b.cfg.IdentifyInterval + min(identifyMargin, b.cfg.IdentifyInterval/5)
+	for {
+		free, ok, err := b.cfg.IdentifyTurns.ClaimIdentify(ctx, bucket, time.Now(), window)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			b.log.Warn("no identify turn from the database; identifying without one", "bucket", bucket, "err", err)
+			return nil
+		}
+		if ok {
+			return nil
+		}
+		wait := max(time.Until(free), time.Millisecond)
+		b.log.Info("another process is identifying in this bucket; waiting for its turn to pass", "bucket", bucket, "wait", wait)
+		if err := b.sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// identifyMargin is what a bucket's turn adds to Discord's interval.
+const identifyMargin = 250 * time.Millisecond
 
 // Shards reports the shards this process runs, by id: none before Run has
 // learnt which.

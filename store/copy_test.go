@@ -206,6 +206,11 @@ func seed(t *testing.T, dsn string) {
 			t.Fatalf("FirstSeen(%s)=%v, %v", id, first, err)
 		}
 	}
+	for bucket := range 2 {
+		if _, turn, err := db.ClaimIdentify(ctx, bucket, at(bucket), 5*time.Second); err != nil || !turn {
+			t.Fatalf("ClaimIdentify(%d)=%v, %v", bucket, turn, err)
+		}
+	}
 	seoul, err := time.LoadLocation("Asia/Seoul")
 	ok(t, err)
 	ok(t, db.SaveDailySettings(ctx, contest.DailySettings{GuildID: "g1", ChannelID: "c1", PostAt: 9 * 60, Zone: seoul, Algorithm: mazecore.Sidewinder, Size: 31, Enabled: true, UpdatedAt: at(1)}))

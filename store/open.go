@@ -27,6 +27,9 @@ type DB interface {
 	// ReplayGuard.
 	FirstSeen(ctx context.Context, interactionID string, at time.Time) (bool, error)
 	ForgetSeen(ctx context.Context, before time.Time) (int64, error)
+	// ClaimIdentify takes turns at identifying between the processes: the
+	// bot's IdentifyTurns.
+	ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (free time.Time, ok bool, err error)
 	// Ping tells whether the database answers: for readiness checks.
 	Ping(ctx context.Context) error
 	Close() error

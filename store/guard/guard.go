@@ -204,6 +204,18 @@ func (g *guarded) ForgetSeen(ctx context.Context, before time.Time) (int64, erro
 	return get(g, ctx, "ForgetSeen", func(ctx context.Context) (int64, error) { return g.s.ForgetSeen(ctx, before) })
 }
 
+func (g *guarded) ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (time.Time, bool, error) {
+	type turn struct {
+		free time.Time
+		ok   bool
+	}
+	t, err := get(g, ctx, "ClaimIdentify", func(ctx context.Context) (turn, error) {
+		free, ok, err := g.s.ClaimIdentify(ctx, bucket, at, window)
+		return turn{free, ok}, err
+	})
+	return t.free, t.ok, err
+}
+
 func (g *guarded) ClosingEvents(ctx context.Context) ([]contest.Event, error) {
 	return get(g, ctx, "ClosingEvents", func(ctx context.Context) ([]contest.Event, error) { return g.s.ClosingEvents(ctx) })
 }

@@ -31,6 +31,12 @@ type Store interface {
 	// ForgetSeen deletes the ids seen strictly before before and returns
 	// how many it deleted.
 	ForgetSeen(ctx context.Context, before time.Time) (int64, error)
+	// ClaimIdentify gives bucket's turn to identify, at at, to the caller
+	// when the bucket's last turn was window or more before, reporting ok
+	// and when the turn's window ends; otherwise it reports when the last
+	// turn's window ends. Of racing callers exactly one gets a turn. (The
+	// bot's IdentifyTurns.)
+	ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (free time.Time, ok bool, err error)
 }
 
 // opener is Run's open: a fresh, empty database's store, and a function
@@ -61,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"Posts", testPosts},
 		{"Secret", testSecret},
 		{"Seen", testSeen},
+		{"IdentifyTurns", testIdentifyTurns},
 	} {
 		t.Run(area.name, func(t *testing.T) { area.run(t, open) })
 	}

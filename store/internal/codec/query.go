@@ -3,6 +3,7 @@ package codec
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"mazebot/play"
 )
@@ -119,4 +120,39 @@ func Secret(key string, read func() ([]byte, error), noRows error, insertNew fun
 		return nil, fmt.Errorf("setting %q: %w", key, err)
 	}
 	return v, nil
+}
+
+// The identify turns' queries, with ? placeholders (store/postgres numbers
+// them).
+const (
+	// ClaimIdentifySQL takes a bucket's turn (bucket, time, window in ms):
+	// it writes the time unless the bucket's last turn is less than the
+	// window before it, so it changes one row exactly when the turn is
+	// the caller's.
+	ClaimIdentifySQL = `
+		INSERT INTO identify_turns (bucket, identified_at) VALUES (?, ?)
+		ON CONFLICT (bucket) DO UPDATE SET identified_at = excluded.identified_at
+		WHERE identify_turns.identified_at <= excluded.identified_at - ?`
+	// LastIdentifySQL reads a bucket's last turn.
+	LastIdentifySQL = `SELECT identified_at FROM identify_turns WHERE bucket = ?`
+)
+
+// ClaimIdentify is the stores' ClaimIdentify over their own SQL: claim
+// runs ClaimIdentifySQL and reports whether it changed a row; last runs
+// LastIdentifySQL.
+func ClaimIdentify(bucket int, at time.Time, window time.Duration, claim func(bucket int, at, window int64) (bool, error), last func(bucket int) (int64, error)) (free time.Time, ok bool, err error) {
+	if bucket < 0 {
+		return time.Time{}, false, fmt.Errorf("claim identify: bucket %d is negative", bucket)
+	}
+	if ok, err = claim(bucket, Millis(at), window.Milliseconds()); err != nil {
+		return time.Time{}, false, fmt.Errorf("claim identify of bucket %d: %w", bucket, err)
+	}
+	if ok {
+		return at.Add(window), true, nil
+	}
+	ms, err := last(bucket)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("claim identify of bucket %d: %w", bucket, err)
+	}
+	return Time(ms).Add(window), false, nil
 }
