@@ -29,7 +29,8 @@ func localized(ix *discordgo.Interaction, locale, guildLocale string) *discordgo
 // TestDefinitionsLocalized: the router's real definitions match the English
 // catalog word for word, every command, option and choice has its Korean
 // name and description within Discord's rules, and the catalogs name the
-// commands as each language's picker shows them.
+// commands, and show options as typed, as each language's picker shows
+// them.
 func TestDefinitionsLocalized(t *testing.T) {
 	defs := newEnv(t, envOptions{}).router.Definitions()
 	if err := lang.CheckEnglish(defs); err != nil {
@@ -40,6 +41,9 @@ func TestDefinitionsLocalized(t *testing.T) {
 	}
 	if err := lang.CheckMentions(defs); err != nil {
 		t.Fatalf("CheckMentions:\n%v", err)
+	}
+	if err := lang.CheckOptionMentions(defs); err != nil {
+		t.Fatalf("CheckOptionMentions:\n%v", err)
 	}
 	korean := func(what string, locs map[discordgo.Locale]string) {
 		t.Helper()

@@ -429,3 +429,92 @@ func withParticle[V any](word string, names map[string]V) (string, error) {
 	}
 	return "", errors.New("no such name in this language")
 }
+
+// optionMention is an option as a member types it: "render:png",
+// "표시방식:PNG", "id:<maze ID>", "difficulty:easy|medium|hard",
+// "loops:0–100".
+var optionMention = regexp.MustCompile("(?:^|[^\\p{L}\\p{N}_-])([\\p{L}\\p{N}_-]+):(<[^>]*>|[^\\s`.,;)”\"]+)")
+
+// numberValue is a number option's value as a message shows it: a number
+// or a range.
+var numberValue = regexp.MustCompile(`^\d+(?:[–-]\d+)?$`)
+
+// CheckOptionMentions reports every option a message shows as typed
+// (name:value) that the reader's picker would not take: each language's
+// messages must give the option's name in that language ("표시방식:PNG",
+// never "render:png" in Korean), and as its value one of its choices as
+// that language names them, a <placeholder>, or a number or range for a
+// number option. A name:value whose name is no option's in any language
+// ("HH:MM", "1:42") is not an option. cmd.* and choice.* texts are left
+// out: they are the picker.
+func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
+	var errs []error
+	for _, l := range languages {
+		local := func(name string, locs map[discordgo.Locale]string) string {
+			if text := locs[l.locales[0]]; text != "" && l != English {
+				return text
+			}
+			return name
+		}
+		named := map[string][]*discordgo.ApplicationCommandOption{} // l's name → the options so named
+		anyLanguage := map[string]bool{}
+		var walk func(opts []*discordgo.ApplicationCommandOption)
+		walk = func(opts []*discordgo.ApplicationCommandOption) {
+			for _, o := range opts {
+				if o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+					walk(o.Options)
+					continue
+				}
+				named[local(o.Name, o.NameLocalizations)] = append(named[local(o.Name, o.NameLocalizations)], o)
+				anyLanguage[o.Name] = true
+				for _, text := range o.NameLocalizations {
+					anyLanguage[text] = true
+				}
+			}
+		}
+		for _, c := range cmds {
+			if isChatInput(c) {
+				walk(c.Options)
+			}
+		}
+		takes := func(o *discordgo.ApplicationCommandOption, value string) bool {
+			if strings.HasPrefix(value, "<") {
+				return true
+			}
+			if len(o.Choices) == 0 {
+				number := o.Type == discordgo.ApplicationCommandOptionInteger || o.Type == discordgo.ApplicationCommandOptionNumber
+				return !number || numberValue.MatchString(value)
+			}
+			for alt := range strings.SplitSeq(value, "|") {
+				if !slices.ContainsFunc(o.Choices, func(c *discordgo.ApplicationCommandOptionChoice) bool {
+					return strings.EqualFold(alt, local(c.Name, c.NameLocalizations)) || strings.EqualFold(alt, fmt.Sprint(c.Value))
+				}) {
+					return false
+				}
+			}
+			return true
+		}
+		for _, id := range slices.Sorted(maps.Keys(l.messages)) {
+			if strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.") {
+				continue
+			}
+			for _, src := range forms(l.messages[id]) {
+				for _, m := range optionMention.FindAllStringSubmatch(src, -1) {
+					name, value := m[1], m[2]
+					if !anyLanguage[name] || strings.Contains(value, "{{") {
+						continue
+					}
+					opts := named[name]
+					if len(opts) == 0 {
+						errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: %q is not an option's name in this language", id, l.code, name, value, name))
+						continue
+					}
+					if !slices.ContainsFunc(opts, func(o *discordgo.ApplicationCommandOption) bool { return takes(o, value) }) {
+						errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: the picker offers no %q for %s", id, l.code, name, value, value, name))
+					}
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
