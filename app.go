@@ -187,7 +187,8 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	// that pictures take, whatever asks for them.
 	renderer := commands.NewRenderer(commands.RenderConfig{Metrics: rec}, now)
 	contestLog := log.With("component", "contest")
-	announcer := commands.NewAnnouncer(bot.NewPoster(session), db, renderer, now)
+	poster := bot.NewPoster(session)
+	announcer := commands.NewAnnouncer(poster, poster, db, renderer, now)
 	contests := contest.Contests{
 		Dailies: contest.NewDailies(db, announcer, dailyKey, now, contestLog),
 		Events:  contest.NewEvents(db, announcer, now, contestLog),

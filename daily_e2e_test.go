@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/lang"
 	"mazebot/contest"
 	"mazebot/internal/fakediscord"
 	"mazebot/mazecore"
@@ -146,5 +148,51 @@ func TestE2EDailyHard(t *testing.T) {
 	text := fmt.Sprintf("Share (text only): `mazebot daily 334, difficulty %d of 5, time %d seconds, at par, streak 1 day`", rating, 2*par)
 	if p.clicks != par || !strings.Contains(p.msg.Content, line) || !strings.Contains(p.msg.Content, text) {
 		t.Fatalf("after %d clicks (par %d) the final message lacks\n%s\n%s\n:\n%s", p.clicks, par, line, text, p.msg.Content)
+	}
+}
+
+// TestE2EDailyLegacyLanguage: a daily set up before languages (no language
+// stored) is posted in the server's primary language, which the bot asks
+// Discord for (GET /guilds/{id}).
+func TestE2EDailyLegacyLanguage(t *testing.T) {
+	const dailyChannel = "1300000000000000778"
+	clock := useClock(t, time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC))
+	app := startApp(t)
+	setup := fakediscord.Option{Name: "setup", Options: []fakediscord.Option{
+		opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul"),
+	}}
+	manager := strconv.FormatInt(discordgo.PermissionManageGuild|discordgo.PermissionViewChannel|discordgo.PermissionSendMessages, 10)
+	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "daily", Options: []fakediscord.Option{setup}, Permissions: manager})
+	if err != nil {
+		t.Fatal(err)
+	}
+	final(t, ix)
+	// As the language migration left every older row.
+	raw, err := sql.Open("sqlite", app.dbPath+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if res, err := raw.Exec(`UPDATE daily_configs SET language = ''`); err != nil {
+		t.Fatal(err)
+	} else if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("%d daily settings made legacy, want 1", n)
+	}
+	fake.SetGuildLocale(fakediscord.DefaultGuildID, "ko")
+
+	ctx := testContext(t)
+	clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) // 09:00 in Seoul
+	if err := app.bot.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "#334") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if header := strings.SplitN(post.Content, "\n", 2)[0]; !lang.HasHangul(header) {
+		t.Fatalf("the legacy daily in a Korean server: %q, want Korean", header)
+	}
+	if errs := fake.RESTErrors(); len(errs) != 0 {
+		t.Fatalf("REST errors: %+v", errs)
 	}
 }

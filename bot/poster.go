@@ -81,7 +81,20 @@ func (p *Poster) Edit(ctx context.Context, channelID, messageID string, r comman
 	return nil
 }
 
-var _ commands.Poster = (*Poster)(nil)
+// GuildLocale is a server's primary language as its admins set it in
+// Discord (preferred_locale, GET /guilds/{id}).
+func (p *Poster) GuildLocale(ctx context.Context, guildID string) (string, error) {
+	g, err := p.session.Guild(guildID, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", fmt.Errorf("server %s: %w", guildID, err)
+	}
+	return g.PreferredLocale, nil
+}
+
+var (
+	_ commands.Poster = (*Poster)(nil)
+	_ commands.Guilds = (*Poster)(nil)
+)
 
 // noPings lets a scheduled post name members (<@id> renders as their name)
 // without notifying each of them: a leaderboard is not a summons.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -25,22 +26,62 @@ type Poster interface {
 	Edit(ctx context.Context, channelID, messageID string, r Reply) error
 }
 
+// Guilds tells what Discord knows of a server.
+type Guilds interface {
+	// GuildLocale is the server's primary language as its admins set it in
+	// Discord (preferred_locale), such as "ko".
+	GuildLocale(ctx context.Context, guildID string) (string, error)
+}
+
 // Announcer makes contest's posts on Discord: it draws them as the
 // commands do (pictures on the renderer's pool), in the language stored
 // with the daily or the event (the server's, as /daily setup and /event
 // start recorded it), sends them through a Poster with the nonces contest
 // gives, and records the mazes it shows for a bare /solve.
+//
+// Dailies and events set up before languages have none stored: theirs is
+// the server's primary language, asked of Discord once per server and
+// process.
 type Announcer struct {
 	poster Poster
+	guilds Guilds
 	posts  PostLog
 	render *Renderer
 	now    func() time.Time
+
+	mu      sync.Mutex
+	locales map[string]string // server → language code, for those with none stored
 }
 
-// NewAnnouncer posts through poster, drawing on render, and records shown
-// mazes in posts.
-func NewAnnouncer(poster Poster, posts PostLog, render *Renderer, now func() time.Time) *Announcer {
-	return &Announcer{poster: poster, posts: posts, render: render, now: now}
+// NewAnnouncer posts through poster, asking guilds the language of servers
+// with none stored, drawing on render, and records shown mazes in posts.
+func NewAnnouncer(poster Poster, guilds Guilds, posts PostLog, render *Renderer, now func() time.Time) *Announcer {
+	return &Announcer{poster: poster, guilds: guilds, posts: posts, render: render, now: now, locales: map[string]string{}}
+}
+
+// language is the code of the language a server's posts are in: stored,
+// else the server's primary language in Discord. When Discord cannot say
+// (the server is gone, the request failed) it is English, as it always
+// was, and it is asked again next time.
+func (a *Announcer) language(ctx context.Context, guildID, stored string) string {
+	if stored != "" {
+		return stored
+	}
+	a.mu.Lock()
+	code, ok := a.locales[guildID]
+	a.mu.Unlock()
+	if ok {
+		return code
+	}
+	locale, err := a.guilds.GuildLocale(ctx, guildID)
+	if err != nil {
+		return lang.English.Code()
+	}
+	code = lang.For(discordgo.Locale(locale)).Code()
+	a.mu.Lock()
+	a.locales[guildID] = code
+	a.mu.Unlock()
+	return code
 }
 
 // refusal marks the errors of a channel that refuses the bot, as contest
@@ -67,6 +108,7 @@ var _ contest.Announcer = (*Announcer)(nil)
 // channel's latest maze. A failure to record that after the post still
 // returns the message.
 func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, nonce string) (string, error) {
+	d.Language = a.language(ctx, d.GuildID, d.Language)
 	reply, err := a.render.maybe(ctx, pictured(d.MazeID, renderAuto), "", func() (Reply, error) { return dailyMessage(lang.ByCode(d.Language), d) })
 	if err != nil {
 		return "", err
@@ -82,6 +124,7 @@ func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, n
 // the channel's latest, so a bare /solve there meets the embargo rather
 // than revealing an older maze.
 func (a *Announcer) PostEvent(ctx context.Context, e contest.Event, mazeNonce, boardNonce string) (mazeMsg, boardMsg string, err error) {
+	e.Language = a.language(ctx, e.GuildID, e.Language)
 	reply, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), "", func() (Reply, error) { return eventMazeMessage(e, true) })
 	if err != nil {
 		return "", "", err
@@ -97,11 +140,13 @@ func (a *Announcer) PostEvent(ctx context.Context, e contest.Event, mazeNonce, b
 
 // EditBoard shows standings on the event's board.
 func (a *Announcer) EditBoard(ctx context.Context, e contest.Event, standings []contest.Standing) error {
+	e.Language = a.language(ctx, e.GuildID, e.Language)
 	return refusal(a.poster.Edit(ctx, e.ChannelID, e.BoardMessageID, boardMessage(e, standings)))
 }
 
 // PostResults announces an ended event's ranking.
 func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings []contest.Standing, nonce string) error {
+	e.Language = a.language(ctx, e.GuildID, e.Language)
 	_, err := a.post(ctx, e.ChannelID, nonce, resultsMessage(e, standings))
 	return err
 }
@@ -110,6 +155,7 @@ func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings 
 // language: the same message /solve gives once the event is over, so they
 // share the cache.
 func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce string) error {
+	e.Language = a.language(ctx, e.GuildID, e.Language)
 	l := lang.ByCode(e.Language)
 	solution, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), solutionKey(l, e.MazeID), func() (Reply, error) {
 		m, err := generate(e.MazeID)
@@ -127,6 +173,7 @@ func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce str
 
 // RevealMaze gives the ended event's maze message its Solve button back.
 func (a *Announcer) RevealMaze(ctx context.Context, e contest.Event) error {
+	e.Language = a.language(ctx, e.GuildID, e.Language)
 	reply, err := eventMazeMessage(e, false) // no picture: the edit keeps the attachment
 	if err != nil {
 		return err

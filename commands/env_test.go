@@ -72,6 +72,20 @@ type poster struct {
 	nonces   map[string]string // channel|nonce → message ID, as Discord dedupes
 	fail     error             // what Post returns while set
 	onEdit   func()            // if set, runs before each edit is recorded
+	// locales are the servers' primary languages (GuildLocale); a server
+	// not in it is unknown to Discord. asked counts the questions.
+	locales map[string]string
+	asked   int
+}
+
+func (p *poster) GuildLocale(_ context.Context, guildID string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asked++
+	if l, ok := p.locales[guildID]; ok {
+		return l, nil
+	}
+	return "", errors.New("404 Unknown Guild")
 }
 
 // posted is one channel message and its later versions.
@@ -242,7 +256,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 	}
 	log := slog.New(slog.DiscardHandler)
 	e.render = NewRenderer(opts.render, e.clock.Now)
-	announcer := NewAnnouncer(e.poster, db, e.render, e.clock.Now)
+	announcer := NewAnnouncer(e.poster, e.poster, db, e.render, e.clock.Now)
 	e.contests = contest.Contests{
 		Dailies: contest.NewDailies(db, announcer, testDailyKey, e.clock.Now, log),
 		Events:  contest.NewEvents(db, announcer, e.clock.Now, log),

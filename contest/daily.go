@@ -53,7 +53,8 @@ type DailySettings struct {
 	Loops      int
 	// Language is the code of the language the daily is posted in ("en",
 	// "ko"); contest keeps it for the Announcer and never reads it. ""
-	// is a server that never had one, posted in English.
+	// is a server set up before languages, posted in its primary language
+	// in Discord.
 	Language  string
 	Enabled   bool
 	UpdatedAt time.Time // when the settings last changed

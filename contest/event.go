@@ -48,8 +48,9 @@ type Event struct {
 	MazeID    mazecore.ID
 	CreatorID string
 	// Language is the code of the language the event's posts are in;
-	// contest keeps it for the Announcer and never reads it. "" is
-	// English.
+	// contest keeps it for the Announcer and never reads it. "" is an
+	// event from before languages, posted in the server's primary
+	// language in Discord.
 	Language  string
 	StartedAt time.Time
 	// EndsAt is the end of the event. Ending it early moves EndsAt to the

@@ -1169,3 +1169,32 @@ func TestCleanCloseEndsSession(t *testing.T) {
 		t.Fatalf("session %s still resumable after a 1000 close: %v", sid, err)
 	}
 }
+
+// TestGuildPreferredLocale: GET /guilds/{id} answers a server the bot is in
+// with its preferred_locale, which its interactions carry as guild_locale;
+// a server it is not in is 10004 Unknown Guild.
+func TestGuildPreferredLocale(t *testing.T) {
+	ctx := setup(t)
+	const korean = "7000000000000000001"
+	fake.SetGuildLocale(korean, "ko")
+	g, err := sess.Guild(korean, discordgo.WithContext(ctx))
+	if err != nil || g.ID != korean || g.PreferredLocale != "ko" {
+		t.Fatalf("GET /guilds/%s = %+v (%v), want preferred_locale ko", korean, g, err)
+	}
+	if g, err := sess.Guild(DefaultGuildID, discordgo.WithContext(ctx)); err != nil || g.PreferredLocale != DefaultLocale {
+		t.Fatalf("GET /guilds/%s = %+v (%v), want preferred_locale %s", DefaultGuildID, g, err, DefaultLocale)
+	}
+	if _, err := sess.Guild("7000000000000000002", discordgo.WithContext(ctx)); restCode(err) != 10004 {
+		t.Fatalf("a server the bot is not in: %v, want 10004 Unknown Guild", err)
+	}
+	on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		return reply(s, i, &discordgo.InteractionResponseData{Content: string(*i.GuildLocale)})
+	})
+	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: korean, SkipValidation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := ix.Wait(ctx); err != nil || resp.Content != "ko" {
+		t.Fatalf("guild_locale of an interaction in the server: %+v (%v), want ko", resp, err)
+	}
+}

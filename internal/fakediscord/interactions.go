@@ -140,6 +140,9 @@ func (s *Server) actorLocked(dm bool, guild, channel, user, name, locale, perms,
 		}
 	}
 	a.guildLocale = DefaultLocale
+	if l, ok := s.guildLocales[a.guildID]; ok {
+		a.guildLocale = l
+	}
 	return a
 }
 

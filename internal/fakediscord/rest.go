@@ -160,6 +160,7 @@ func (s *Server) routeTable() []route {
 		r("GET", "applications/{app}/guilds/{guild}/commands", true, s.getCommands),
 		r("PUT", "applications/{app}/guilds/{guild}/commands", true, s.putCommands),
 		r("POST", "applications/{app}/guilds/{guild}/commands", true, s.postCommand),
+		r("GET", "guilds/{guild}", true, s.getGuild),
 		r("GET", "channels/{channel}", true, s.getChannel),
 		r("POST", "channels/{channel}/typing", true, s.postTyping),
 		r("GET", "channels/{channel}/messages", true, s.getChannelMessages),
@@ -684,6 +685,49 @@ func (s *Server) CommandsIn(guildID string) []*discordgo.ApplicationCommand {
 }
 
 // ---- channels ----
+
+// SetGuildLocale sets a server's primary language, Discord's
+// preferred_locale: what GET /guilds/{id} answers, and the guild_locale of
+// its interactions unless a spec gives another. Reset forgets it.
+func (s *Server) SetGuildLocale(guildID, locale string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.guildLocales[guildID] = locale
+}
+
+// getGuild answers a server the bot is in: the default one, one that an
+// interaction came from, or one with a locale set; else 10004 Unknown
+// Guild, as for a server that removed the bot. The object carries what
+// Discord's guild object must (discord-api-docs, resources/guild).
+func (s *Server) getGuild(w http.ResponseWriter, r *http.Request, p params) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := p["guild"]
+	_, known := s.guildLocales[id]
+	for _, c := range s.channels {
+		known = known || !c.dm && c.guildID == id
+	}
+	if !known && id != DefaultGuildID {
+		e := &apiError{Status: http.StatusNotFound, Code: 10004, Message: "Unknown Guild"}
+		s.recordLocked(r, e, nil)
+		writeAPIError(w, e)
+		return
+	}
+	locale := DefaultLocale
+	if l, ok := s.guildLocales[id]; ok {
+		locale = l
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id": id, "name": "guild-" + id, "icon": nil, "splash": nil, "discovery_splash": nil,
+		"owner_id": DefaultUserID, "afk_channel_id": nil, "afk_timeout": 300,
+		"verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+		"roles": []any{}, "emojis": []any{}, "features": []string{}, "mfa_level": 0,
+		"application_id": nil, "system_channel_id": nil, "system_channel_flags": 0, "rules_channel_id": nil,
+		"vanity_url_code": nil, "description": nil, "banner": nil, "premium_tier": 0,
+		"preferred_locale": locale, "public_updates_channel_id": nil, "nsfw_level": 0,
+		"premium_progress_bar_enabled": false, "safety_alerts_channel_id": nil,
+	})
+}
 
 func (s *Server) getChannel(w http.ResponseWriter, r *http.Request, p params) {
 	if !s.checkChannel(w, r, p["channel"], 0) {

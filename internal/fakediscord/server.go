@@ -110,6 +110,7 @@ type Server struct {
 	byToken      map[string]*Interaction
 	issued       []string                                   // every interaction token, kept across Reset
 	channels     map[string]channelInfo                     // what interactions told about channels
+	guildLocales map[string]string                          // a server's preferred_locale, when set
 	commands     map[string][]*discordgo.ApplicationCommand // by guild id, "" = global
 	cmdGuild     string
 	puts         int
@@ -238,6 +239,7 @@ func (s *Server) resetDataLocked() {
 	s.interactions = make(map[string]*Interaction)
 	s.byToken = make(map[string]*Interaction)
 	s.channels = make(map[string]channelInfo)
+	s.guildLocales = make(map[string]string)
 	s.commands = make(map[string][]*discordgo.ApplicationCommand)
 	s.cmdGuild = ""
 	s.puts = 0
