@@ -96,12 +96,12 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*A
 		}
 		ops = prom.New()
 	}
-	raw, err := openStore(ctx, cfg.DBPath)
+	raw, err := openStore(ctx, cfg.Database)
 	if err != nil {
 		closeListener(opsLn)
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	log.Info("database open", "store", store.Kind(cfg.DBPath), "db", store.Redact(cfg.DBPath))
+	log.Info("database open", "store", store.Kind(cfg.Database), "db", store.Redact(cfg.Database))
 	var rec recorder = metrics.Nop{}
 	if ops != nil {
 		rec = ops

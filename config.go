@@ -19,7 +19,7 @@ type Config struct {
 	Token     string // DISCORD_TOKEN; never logged
 	GuildID   string // DISCORD_GUILD_ID
 	APIBase   string // DISCORD_API_BASE
-	DBPath    string // MAZEBOT_DB: a SQLite file path or a postgres:// URL; logged only redacted
+	Database  string // MAZEBOT_DB: a SQLite file path or a postgres:// URL; logged only redacted
 	Secret    string // MAZEBOT_SECRET; never logged
 	PublicKey string // DISCORD_PUBLIC_KEY (hex); never logged
 	HTTPAddr  string // HTTP_ADDR: also serve POST /interactions here
@@ -48,7 +48,7 @@ func loadConfig(getenv func(string) string) Config {
 		Token:     strings.TrimSpace(getenv("DISCORD_TOKEN")),
 		GuildID:   strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
 		APIBase:   strings.TrimSpace(getenv("DISCORD_API_BASE")),
-		DBPath:    strings.TrimSpace(getenv("MAZEBOT_DB")),
+		Database:  strings.TrimSpace(getenv("MAZEBOT_DB")),
 		Secret:    getenv("MAZEBOT_SECRET"),
 		PublicKey: strings.TrimSpace(getenv("DISCORD_PUBLIC_KEY")),
 		HTTPAddr:  strings.TrimSpace(getenv("HTTP_ADDR")),
@@ -59,8 +59,8 @@ func loadConfig(getenv func(string) string) Config {
 		ShardIDs:    strings.TrimSpace(getenv("DISCORD_SHARD_IDS")),
 		MetricsAddr: strings.TrimSpace(getenv("METRICS_ADDR")),
 	}
-	if cfg.DBPath == "" {
-		cfg.DBPath = "mazebot.db"
+	if cfg.Database == "" {
+		cfg.Database = "mazebot.db"
 	}
 	return cfg
 }

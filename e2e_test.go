@@ -107,7 +107,7 @@ func startApp(t testing.TB, extra ...commands.Command) *testApp {
 // fake, so a test can restart the bot and keep Discord's state.
 func launchApp(t testing.TB, dbPath string, extra ...commands.Command) *testApp {
 	t.Helper()
-	return launchAppWith(t, Config{Token: fakediscord.DefaultToken, DBPath: dbPath}, extra...)
+	return launchAppWith(t, Config{Token: fakediscord.DefaultToken, Database: dbPath}, extra...)
 }
 
 // launchAppWith starts an App with the given configuration and waits until
@@ -173,7 +173,7 @@ func launchAppOptions(t testing.TB, cfg Config, opts Options) *testApp {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	return &testApp{App: app, logs: logs, dbPath: cfg.DBPath, cancel: cancel, stop: stop}
+	return &testApp{App: app, logs: logs, dbPath: cfg.Database, cancel: cancel, stop: stop}
 }
 
 func testContext(t testing.TB) context.Context {
@@ -538,7 +538,7 @@ func TestE2EGuildSync(t *testing.T) {
 	fake.Reset()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	app, err := NewApp(ctx, Config{Token: fakediscord.DefaultToken, GuildID: fakediscord.DefaultGuildID, DBPath: filepath.Join(t.TempDir(), "db")}, slog.New(slog.DiscardHandler), Options{})
+	app, err := NewApp(ctx, Config{Token: fakediscord.DefaultToken, GuildID: fakediscord.DefaultGuildID, Database: filepath.Join(t.TempDir(), "db")}, slog.New(slog.DiscardHandler), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

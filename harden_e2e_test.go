@@ -99,7 +99,7 @@ func TestE2EReplayHTTP(t *testing.T) {
 		}
 	}
 	// A second process on the same database knows it too.
-	other := launchAppWith(t, Config{Token: fakediscord.DefaultToken, DBPath: app.dbPath, HTTPAddr: "127.0.0.1:0", PublicKey: hex.EncodeToString(httpKey(t).Public().(ed25519.PublicKey))})
+	other := launchAppWith(t, Config{Token: fakediscord.DefaultToken, Database: app.dbPath, HTTPAddr: "127.0.0.1:0", PublicKey: hex.EncodeToString(httpKey(t).Public().(ed25519.PublicKey))})
 	if status := signedPost(ctx, t, "http://"+other.HTTPAddr()+"/interactions", httpKey(t), ix.Payload); status != http.StatusConflict {
 		t.Fatalf("replay to another process answered %d, want 409", status)
 	}

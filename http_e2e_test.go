@@ -33,7 +33,7 @@ func startHTTPApp(t *testing.T) *testApp {
 	}
 	app := launchAppWith(t, Config{
 		Token:     fakediscord.DefaultToken,
-		DBPath:    filepath.Join(t.TempDir(), "mazebot.db"),
+		Database:  filepath.Join(t.TempDir(), "mazebot.db"),
 		HTTPAddr:  "127.0.0.1:0",
 		PublicKey: hex.EncodeToString(pub),
 	})
@@ -121,7 +121,7 @@ func TestE2EHTTPEndpoint(t *testing.T) {
 
 func TestE2EHTTPEndpointNeedsPublicKey(t *testing.T) {
 	for _, key := range []string{"", "not-hex", strings.Repeat("ab", 31)} {
-		_, err := NewApp(context.Background(), Config{Token: fakediscord.DefaultToken, DBPath: filepath.Join(t.TempDir(), "db"), HTTPAddr: "127.0.0.1:0", PublicKey: key}, slog.New(slog.DiscardHandler), Options{})
+		_, err := NewApp(context.Background(), Config{Token: fakediscord.DefaultToken, Database: filepath.Join(t.TempDir(), "db"), HTTPAddr: "127.0.0.1:0", PublicKey: key}, slog.New(slog.DiscardHandler), Options{})
 		if err == nil || !strings.Contains(err.Error(), "DISCORD_PUBLIC_KEY") {
 			t.Fatalf("public key %q: err %v, want one naming DISCORD_PUBLIC_KEY", key, err)
 		}

@@ -22,7 +22,7 @@ import (
 func TestE2EDatabaseLockedOut(t *testing.T) {
 	fake.Reset()
 	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
-	app := launchAppWith(t, Config{Token: fakediscord.DefaultToken, DBPath: dbPath, MetricsAddr: "127.0.0.1:0"})
+	app := launchAppWith(t, Config{Token: fakediscord.DefaultToken, Database: dbPath, MetricsAddr: "127.0.0.1:0"})
 	ctx := testContext(t)
 
 	other, err := sql.Open("sqlite", dbPath+"?_pragma=busy_timeout(10000)")

@@ -212,7 +212,7 @@ func TestE2EShards(t *testing.T) {
 	t.Cleanup(fake.Reset)
 	waitIdentifyWindow(interval)
 	logStart := len(fake.IdentifyLog())
-	app := launchAppOptions(t, Config{Token: fakediscord.DefaultToken, DBPath: filepath.Join(t.TempDir(), "mazebot.db"), MetricsAddr: "127.0.0.1:0"},
+	app := launchAppOptions(t, Config{Token: fakediscord.DefaultToken, Database: filepath.Join(t.TempDir(), "mazebot.db"), MetricsAddr: "127.0.0.1:0"},
 		Options{IdentifyInterval: interval})
 
 	identified := map[int]time.Time{}
@@ -597,7 +597,7 @@ func TestBadShardConfigStops(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dbPath := filepath.Join(t.TempDir(), "mazebot.db")
-			cfg := Config{Token: fakediscord.DefaultToken, DBPath: dbPath, ShardCount: tc.count, ShardIDs: tc.ids}
+			cfg := Config{Token: fakediscord.DefaultToken, Database: dbPath, ShardCount: tc.count, ShardIDs: tc.ids}
 			app, err := NewApp(context.Background(), cfg, slog.New(slog.DiscardHandler), Options{})
 			if err == nil {
 				app.Close()
@@ -648,7 +648,7 @@ func TestE2EIdentifyTurns(t *testing.T) {
 	})
 	for id := range count {
 		buf := &syncBuffer{}
-		cfg := Config{Token: fakediscord.DefaultToken, DBPath: dbPath, Secret: e2eSecret, ShardCount: strconv.Itoa(count), ShardIDs: strconv.Itoa(id)}
+		cfg := Config{Token: fakediscord.DefaultToken, Database: dbPath, Secret: e2eSecret, ShardCount: strconv.Itoa(count), ShardIDs: strconv.Itoa(id)}
 		app, err := NewApp(ctx, cfg, slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})), Options{IdentifyInterval: interval})
 		if err != nil {
 			t.Fatal(err)
