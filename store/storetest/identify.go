@@ -1,9 +1,10 @@
 package storetest
 
 import (
-	"sync"
 	"testing"
 	"time"
+
+	"mazebot/play"
 )
 
 func testIdentifyTurns(t *testing.T, open opener) {
@@ -34,39 +35,13 @@ func testIdentifyTurns(t *testing.T, open opener) {
 	})
 	// However many processes start at once, one identifies per turn.
 	t.Run("OKRace", func(t *testing.T) {
-		h := handles(t, open)
-		for round := range rounds {
-			var (
-				wg    sync.WaitGroup
-				mu    sync.Mutex
-				won   int
-				start = make(chan struct{})
-			)
-			when := at(0).Add(time.Duration(round) * window)
-			for i := range racers {
-				wg.Go(func() {
-					<-start
-					_, turn, err := h[i%len(h)].ClaimIdentify(t.Context(), 7, when, window)
-					if err != nil {
-						t.Errorf("round %d, racer %d: %v", round, i, err)
-						return
-					}
-					if turn {
-						mu.Lock()
-						won++
-						mu.Unlock()
-					}
-				})
+		raceOne(t, handles(t, open), func(s Store, round, _ int) error {
+			_, turn, err := s.ClaimIdentify(t.Context(), 7, at(0).Add(time.Duration(round)*window), window)
+			if err == nil && !turn {
+				return play.ErrConflict // another racer's turn
 			}
-			close(start)
-			wg.Wait()
-			if t.Failed() {
-				t.FailNow()
-			}
-			if won != 1 {
-				t.Fatalf("round %d: %d of %d racers got the turn, want exactly one", round, won, racers)
-			}
-		}
+			return err
+		})
 	})
 	t.Run("ErrNegativeBucket", func(t *testing.T) {
 		s := fresh(t, open)

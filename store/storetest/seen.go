@@ -2,8 +2,9 @@ package storetest
 
 import (
 	"fmt"
-	"sync"
 	"testing"
+
+	"mazebot/play"
 )
 
 func testSeen(t *testing.T, open opener) {
@@ -33,39 +34,13 @@ func testSeen(t *testing.T, open opener) {
 	})
 	// However many processes receive one interaction at once, one runs it.
 	t.Run("OKRace", func(t *testing.T) {
-		h := handles(t, open)
-		for round := range rounds {
-			id := fmt.Sprintf("30%02d", round)
-			var (
-				wg    sync.WaitGroup
-				mu    sync.Mutex
-				won   int
-				start = make(chan struct{})
-			)
-			for i := range racers {
-				wg.Go(func() {
-					<-start
-					first, err := h[i%len(h)].FirstSeen(t.Context(), id, at(i))
-					if err != nil {
-						t.Errorf("round %d, racer %d: %v", round, i, err)
-						return
-					}
-					if first {
-						mu.Lock()
-						won++
-						mu.Unlock()
-					}
-				})
+		raceOne(t, handles(t, open), func(s Store, round, i int) error {
+			first, err := s.FirstSeen(t.Context(), fmt.Sprintf("30%02d", round), at(i))
+			if err == nil && !first {
+				return play.ErrConflict // another racer saw it first
 			}
-			close(start)
-			wg.Wait()
-			if t.Failed() {
-				t.FailNow()
-			}
-			if won != 1 {
-				t.Fatalf("round %d: %d of %d racers saw id %s first, want exactly one", round, won, racers, id)
-			}
-		}
+			return err
+		})
 	})
 	// ForgetSeen deletes what was seen strictly before the cut, and a
 	// forgotten id is new again.
