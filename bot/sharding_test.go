@@ -138,6 +138,12 @@ func TestIdentifyRounds(t *testing.T) {
 type schedule struct {
 	mu     sync.Mutex
 	events []string
+	opened map[int]bool
+	// round, when set, is the shards opened together with each: a shard
+	// is ready only once all of them have opened (or a second has passed,
+	// as when they are opened one after the other), however late the
+	// scheduler starts their goroutines.
+	round map[int][]int
 }
 
 func (s *schedule) add(format string, args ...any) {
@@ -147,10 +153,35 @@ func (s *schedule) add(format string, args ...any) {
 }
 
 func (s *schedule) open(_ context.Context, id int) error {
-	s.add("open %d", id)
-	time.Sleep(time.Millisecond) // let the others of a round start meanwhile
+	s.mu.Lock()
+	s.events = append(s.events, fmt.Sprintf("open %d", id))
+	if s.opened == nil {
+		s.opened = map[int]bool{}
+	}
+	s.opened[id] = true
+	s.mu.Unlock()
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		all := !slices.ContainsFunc(s.round[id], func(other int) bool { return !s.opened[other] })
+		s.mu.Unlock()
+		if all {
+			break
+		}
+	}
 	s.add("ready %d", id)
 	return nil
+}
+
+// together makes s wait for every shard of a round to open before any is
+// ready (see schedule.round).
+func (s *schedule) together(rounds [][]int) *schedule {
+	s.round = map[int][]int{}
+	for _, r := range rounds {
+		for _, id := range r {
+			s.round[id] = r
+		}
+	}
+	return s
 }
 
 func (s *schedule) sleep(_ context.Context, d time.Duration) error {
@@ -170,8 +201,8 @@ func TestOpenInRoundsSpacesBuckets(t *testing.T) {
 		}
 		for _, mc := range []int{1, 2, 3, 16} {
 			t.Run(fmt.Sprintf("%s/mc%d", list, mc), func(t *testing.T) {
-				s := &schedule{}
 				rounds := identifyRounds(ids, mc)
+				s := (&schedule{}).together(rounds)
 				if err := openInRounds(context.Background(), rounds, DefaultIdentifyInterval, s.open, s.sleep); err != nil {
 					t.Fatal(err)
 				}
