@@ -117,6 +117,22 @@ func sample(metrics, series string) (float64, bool) {
 	return 0, false
 }
 
+// waitSample waits until the metrics at base have series at want: the
+// router counts an interaction once its handler has returned, which may be
+// just after the reply reached the fake. It fails the test with the last
+// value after 10 s.
+func waitSample(t testing.TB, base, series string, want float64) {
+	t.Helper()
+	var got float64
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		_, metrics := fetch(t, base+"/metrics")
+		if got, _ = sample(metrics, series); got == want {
+			return
+		}
+	}
+	t.Errorf("%s = %v, want %v", series, got, want)
+}
+
 var shardsConnectedLine = regexp.MustCompile(`(?m)^mazebot_shards_connected\{shard="(\d+)"\} (\S+)$`)
 
 // shardsConnected sums mazebot_shards_connected and lists its shards.
@@ -133,7 +149,7 @@ func shardsConnected(metrics string) (sum float64, shards []int) {
 
 // checkOps checks what a process running shards serves: /healthz and
 // /readyz 200, and /metrics with every shard connected.
-func checkOps(t testing.TB, base string, shards []int) string {
+func checkOps(t testing.TB, base string, shards []int) {
 	t.Helper()
 	waitReadyz(t, base, 20*time.Second)
 	if code, _ := fetch(t, base+"/healthz"); code != http.StatusOK {
@@ -155,7 +171,6 @@ func checkOps(t testing.TB, base string, shards []int) string {
 			t.Fatalf("/metrics lacks %s", name)
 		}
 	}
-	return metrics
 }
 
 // mazeOnEveryShard sends /maze in a guild of each shard, and checks that
@@ -253,15 +268,13 @@ func TestE2EShards(t *testing.T) {
 		t.Fatalf("%d command writes, want 1", n)
 	}
 
-	metrics := checkOps(t, "http://"+app.MetricsAddr(), []int{0, 1, 2, 3})
+	checkOps(t, "http://"+app.MetricsAddr(), []int{0, 1, 2, 3})
 	for series, want := range map[string]float64{
 		`mazebot_interactions_total{kind="command",name="maze",outcome="ok"}`:    count,
 		`mazebot_interactions_total{kind="command",name="help",outcome="ok"}`:    1,
 		`mazebot_interaction_duration_seconds_count{kind="command",name="maze"}`: count,
 	} {
-		if got, _ := sample(metrics, series); got != want {
-			t.Errorf("%s = %v, want %v", series, got, want)
-		}
+		waitSample(t, "http://"+app.MetricsAddr(), series, want)
 	}
 
 	// A dropped shard makes the process unready until it resumes.
@@ -380,10 +393,9 @@ func TestProcessShards(t *testing.T) {
 
 	for list, want := range map[string]float64{"0-1": 3, "2-3": 2, "4-5": 2} {
 		first, _ := strconv.Atoi(list[:1])
-		metrics := checkOps(t, procs[list].metricsBase(t), []int{first, first + 1})
-		if got, _ := sample(metrics, `mazebot_interactions_total{kind="command",name="maze",outcome="ok"}`); got != want {
-			t.Errorf("the process of %s counted %v /maze, want %v", list, got, want)
-		}
+		base := procs[list].metricsBase(t)
+		checkOps(t, base, []int{first, first + 1})
+		waitSample(t, base, `mazebot_interactions_total{kind="command",name="maze",outcome="ok"}`, want)
 	}
 
 	// A game in a guild of shard 2 goes on across a kill -9 of its process.
