@@ -19,14 +19,7 @@ func (db *DB) SaveDailySettings(ctx context.Context, s contest.DailySettings) er
 	if err := codec.CheckDailySettings(s); err != nil {
 		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
 	}
-	_, err := db.pool.Exec(ctx, `
-		INSERT INTO daily_configs (`+codec.DailySettingsColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-		ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, post_at = excluded.post_at,
-			time_zone = excluded.time_zone, algorithm = excluded.algorithm, size = excluded.size,
-			difficulty = excluded.difficulty, loops = excluded.loops, language = excluded.language,
-			enabled = excluded.enabled, updated_at = excluded.updated_at`,
-		codec.DailySettingsArgs(s)...)
+	_, err := db.pool.Exec(ctx, saveDailySettingsSQL, codec.DailySettingsArgs(s)...)
 	if err != nil {
 		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
 	}
@@ -62,15 +55,10 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 		err error
 	)
 	if p.Attempts == 1 {
-		tag, err = db.pool.Exec(ctx, `
-			INSERT INTO daily_posts (`+codec.DailyPostColumns+`)
-			VALUES ($1, $2, $3, $4, '', 'posting', 1, 0, $5)
-			ON CONFLICT (guild_id, date) DO NOTHING`,
+		tag, err = db.pool.Exec(ctx, claimFirstDailyPostSQL,
 			p.GuildID, p.Date.String(), p.ChannelID, p.MazeID.String(), codec.Millis(p.ClaimedAt))
 	} else {
-		tag, err = db.pool.Exec(ctx, `
-			UPDATE daily_posts SET status = 'posting', attempts = $1, claimed_at = $2, channel_id = $3
-			WHERE guild_id = $4 AND date = $5 AND attempts = $6 AND status <> 'posted'`,
+		tag, err = db.pool.Exec(ctx, claimNextDailyPostSQL,
 			p.Attempts, codec.Millis(p.ClaimedAt), p.ChannelID, p.GuildID, p.Date.String(), p.Attempts-1)
 	}
 	return expectOne(tag, err, fmt.Sprintf("claim daily post %s/%s #%d", p.GuildID, p.Date, p.Attempts))
@@ -79,9 +67,7 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 // SetDailyPosted records the message of a claimed day, also one whose
 // latest attempt failed: an earlier attempt's post may land late.
 func (db *DB) SetDailyPosted(ctx context.Context, guildID string, date contest.Date, messageID string) error {
-	tag, err := db.pool.Exec(ctx, `
-		UPDATE daily_posts SET status = 'posted', message_id = $1 WHERE guild_id = $2 AND date = $3 AND status <> 'posted'`,
-		messageID, guildID, date.String())
+	tag, err := db.pool.Exec(ctx, dailyPostedSQL, messageID, guildID, date.String())
 	return expectOne(tag, err, fmt.Sprintf("mark daily post %s/%s posted", guildID, date))
 }
 
@@ -93,10 +79,7 @@ func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.D
 	if refused {
 		n = 1
 	}
-	tag, err := db.pool.Exec(ctx, `
-		UPDATE daily_posts SET status = 'failed', refused = refused + $1
-		WHERE guild_id = $2 AND date = $3 AND status = 'posting' AND attempts = $4`,
-		n, guildID, date.String(), attempt)
+	tag, err := db.pool.Exec(ctx, dailyFailedSQL, n, guildID, date.String(), attempt)
 	return expectOne(tag, err, fmt.Sprintf("mark daily post %s/%s #%d failed", guildID, date, attempt))
 }
 
@@ -115,9 +98,7 @@ func (db *DB) DailyMaze(ctx context.Context, guildID string, date contest.Date) 
 // recorded, and returns the recorded maze. The primary key keeps the first
 // of two processes fixing a day at once.
 func (db *DB) FixDailyMaze(ctx context.Context, m contest.DailyMaze) (mazecore.ID, error) {
-	if _, err := db.pool.Exec(ctx, `
-		INSERT INTO daily_mazes (`+codec.DailyMazeColumns+`) VALUES ($1, $2, $3)
-		ON CONFLICT (guild_id, date) DO NOTHING`, m.GuildID, m.Date.String(), m.MazeID.String()); err != nil {
+	if _, err := db.pool.Exec(ctx, fixDailyMazeSQL, m.GuildID, m.Date.String(), m.MazeID.String()); err != nil {
 		return mazecore.ID{}, fmt.Errorf("fix daily maze %s/%s: %w", m.GuildID, m.Date, err)
 	}
 	return db.DailyMaze(ctx, m.GuildID, m.Date)
@@ -142,11 +123,17 @@ func (db *DB) DailyPost(ctx context.Context, guildID string, date contest.Date) 
 	return p, nil
 }
 
-// The ranking queries are codec's, shared with SQLite.
+// Statements shared with SQLite (codec), numbered for PostgreSQL.
 var (
-	bestRunsSQL    = rebind(codec.BestRunsSQL)
-	dailyTotalsSQL = rebind(codec.DailyTotalsSQL)
-	solvedDatesSQL = rebind(codec.SolvedDatesSQL)
+	saveDailySettingsSQL   = rebind(codec.SaveDailySettingsSQL)
+	claimFirstDailyPostSQL = rebind(codec.ClaimFirstDailyPostSQL)
+	claimNextDailyPostSQL  = rebind(codec.ClaimNextDailyPostSQL)
+	dailyPostedSQL         = rebind(codec.DailyPostedSQL)
+	dailyFailedSQL         = rebind(codec.DailyFailedSQL)
+	fixDailyMazeSQL        = rebind(codec.FixDailyMazeSQL)
+	bestRunsSQL            = rebind(codec.BestRunsSQL)
+	dailyTotalsSQL         = rebind(codec.DailyTotalsSQL)
+	solvedDatesSQL         = rebind(codec.SolvedDatesSQL)
 )
 
 // bestRuns returns each member's best run in a contest up to until.

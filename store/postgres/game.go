@@ -42,13 +42,6 @@ func (db *DB) Game(ctx context.Context, id int64) (play.Record, error) {
 	return g, nil
 }
 
-// saveGameSQL writes a game over its state at seq−1 ($11) if that is
-// still playing.
-const saveGameSQL = `
-	UPDATE games SET x = $1, y = $2, clicks = $3, tiles = $4, trail = $5, seq = $6, status = $7,
-		updated_at = $8, finished_at = $9
-	WHERE id = $10 AND seq = $11 AND status = 'playing'`
-
 // SaveGame writes g over the stored game if that is still playing at
 // g.Seq−1, else changes nothing and returns an error wrapping
 // play.ErrConflict. Of two processes saving one seq at once, the second's
@@ -69,9 +62,7 @@ func (db *DB) SaveGame(ctx context.Context, g play.Record) error {
 			return err
 		}
 		r := g.Result()
-		if _, err := tx.Exec(ctx, `
-			INSERT INTO finishes (user_id, guild_id, maze_id, clicks, tiles, elapsed_ms, finished_at, context)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		if _, err := tx.Exec(ctx, addFinishSQL,
 			r.UserID, r.GuildID, r.MazeID.String(), r.Clicks, r.Tiles,
 			r.Elapsed.Milliseconds(), codec.Millis(r.FinishedAt), r.Contest); err != nil {
 			return fmt.Errorf("%s: record result: %w", what, err)
@@ -107,3 +98,9 @@ func (db *DB) Secret(ctx context.Context, key string, generate func() ([]byte, e
 	}
 	return codec.Secret(key, read, pgx.ErrNoRows, insertNew, generate)
 }
+
+// Statements shared with SQLite (codec), numbered for PostgreSQL.
+var (
+	saveGameSQL  = rebind(codec.SaveGameSQL)
+	addFinishSQL = rebind(codec.AddFinishSQL)
+)

@@ -13,15 +13,13 @@ import (
 // AddPost records that a maze was posted. A message holds one maze, so a
 // second post with the same MessageID is an error.
 func (db *DB) AddPost(ctx context.Context, p contest.Post) error {
-	_, err := db.pool.Exec(ctx, `
-		INSERT INTO posts (maze_id, guild_id, channel_id, message_id, posted_at)
-		VALUES ($1, $2, $3, $4, $5)`,
+	_, err := db.pool.Exec(ctx, addPostSQL,
 		p.MazeID.String(), p.GuildID, p.ChannelID, p.MessageID, codec.Millis(p.PostedAt))
 	if isUnique(err) {
 		// The same post again (a retried post that Discord answered with
 		// the message it had made) is recorded once.
 		var maze, channel string
-		if db.pool.QueryRow(ctx, `SELECT maze_id, channel_id FROM posts WHERE message_id = $1`, p.MessageID).Scan(&maze, &channel) == nil &&
+		if db.pool.QueryRow(ctx, postOfMessageSQL, p.MessageID).Scan(&maze, &channel) == nil &&
 			maze == p.MazeID.String() && channel == p.ChannelID {
 			return nil
 		}
@@ -47,3 +45,9 @@ func (db *DB) LastPost(ctx context.Context, channelID string) (contest.Post, err
 	}
 	return p, nil
 }
+
+// Statements shared with SQLite (codec), numbered for PostgreSQL.
+var (
+	addPostSQL       = rebind(codec.AddPostSQL)
+	postOfMessageSQL = rebind(codec.PostOfMessageSQL)
+)

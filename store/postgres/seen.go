@@ -17,9 +17,7 @@ func (db *DB) FirstSeen(ctx context.Context, id string, at time.Time) (bool, err
 	if id == "" {
 		return false, errors.New("first seen: empty interaction id")
 	}
-	tag, err := db.pool.Exec(ctx, `
-		INSERT INTO seen_interactions (id, seen_at) VALUES ($1, $2)
-		ON CONFLICT (id) DO NOTHING`, id, codec.Millis(at))
+	tag, err := db.pool.Exec(ctx, firstSeenSQL, id, codec.Millis(at))
 	if err != nil {
 		return false, fmt.Errorf("first seen %s: %w", id, err)
 	}
@@ -29,9 +27,15 @@ func (db *DB) FirstSeen(ctx context.Context, id string, at time.Time) (bool, err
 // ForgetSeen deletes the interactions seen before before and returns how
 // many it deleted.
 func (db *DB) ForgetSeen(ctx context.Context, before time.Time) (int64, error) {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM seen_interactions WHERE seen_at < $1`, codec.Millis(before))
+	tag, err := db.pool.Exec(ctx, forgetSeenSQL, codec.Millis(before))
 	if err != nil {
 		return 0, fmt.Errorf("forget interactions seen before %v: %w", before, err)
 	}
 	return tag.RowsAffected(), nil
 }
+
+// Statements shared with SQLite (codec), numbered for PostgreSQL.
+var (
+	firstSeenSQL  = rebind(codec.FirstSeenSQL)
+	forgetSeenSQL = rebind(codec.ForgetSeenSQL)
+)

@@ -18,14 +18,7 @@ func (db *DB) SaveDailySettings(ctx context.Context, s contest.DailySettings) er
 	if err := codec.CheckDailySettings(s); err != nil {
 		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
 	}
-	_, err := db.db.ExecContext(ctx, `
-		INSERT INTO daily_configs (`+codec.DailySettingsColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, post_at = excluded.post_at,
-			time_zone = excluded.time_zone, algorithm = excluded.algorithm, size = excluded.size,
-			difficulty = excluded.difficulty, loops = excluded.loops, language = excluded.language,
-			enabled = excluded.enabled, updated_at = excluded.updated_at`,
-		codec.DailySettingsArgs(s)...)
+	_, err := db.db.ExecContext(ctx, codec.SaveDailySettingsSQL, codec.DailySettingsArgs(s)...)
 	if err != nil {
 		return fmt.Errorf("save daily settings of %s: %w", s.GuildID, err)
 	}
@@ -61,15 +54,10 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 		err error
 	)
 	if p.Attempts == 1 {
-		res, err = db.db.ExecContext(ctx, `
-			INSERT INTO daily_posts (`+codec.DailyPostColumns+`)
-			VALUES (?, ?, ?, ?, '', 'posting', 1, 0, ?)
-			ON CONFLICT (guild_id, date) DO NOTHING`,
+		res, err = db.db.ExecContext(ctx, codec.ClaimFirstDailyPostSQL,
 			p.GuildID, p.Date.String(), p.ChannelID, p.MazeID.String(), codec.Millis(p.ClaimedAt))
 	} else {
-		res, err = db.db.ExecContext(ctx, `
-			UPDATE daily_posts SET status = 'posting', attempts = ?, claimed_at = ?, channel_id = ?
-			WHERE guild_id = ? AND date = ? AND attempts = ? AND status <> 'posted'`,
+		res, err = db.db.ExecContext(ctx, codec.ClaimNextDailyPostSQL,
 			p.Attempts, codec.Millis(p.ClaimedAt), p.ChannelID, p.GuildID, p.Date.String(), p.Attempts-1)
 	}
 	if err != nil {
@@ -82,9 +70,7 @@ func (db *DB) ClaimDailyPost(ctx context.Context, p contest.DailyPost) error {
 // latest attempt failed: an earlier attempt's post may land late.
 func (db *DB) SetDailyPosted(ctx context.Context, guildID string, date contest.Date, messageID string) error {
 	what := fmt.Sprintf("mark daily post %s/%s posted", guildID, date)
-	res, err := db.db.ExecContext(ctx, `
-		UPDATE daily_posts SET status = 'posted', message_id = ? WHERE guild_id = ? AND date = ? AND status <> 'posted'`,
-		messageID, guildID, date.String())
+	res, err := db.db.ExecContext(ctx, codec.DailyPostedSQL, messageID, guildID, date.String())
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -96,10 +82,7 @@ func (db *DB) SetDailyPosted(ctx context.Context, guildID string, date contest.D
 // as one the channel refused. A claim taken over since changes nothing.
 func (db *DB) SetDailyFailed(ctx context.Context, guildID string, date contest.Date, attempt int, refused bool) error {
 	what := fmt.Sprintf("mark daily post %s/%s #%d failed", guildID, date, attempt)
-	res, err := db.db.ExecContext(ctx, `
-		UPDATE daily_posts SET status = 'failed', refused = refused + ?
-		WHERE guild_id = ? AND date = ? AND status = 'posting' AND attempts = ?`,
-		refused, guildID, date.String(), attempt)
+	res, err := db.db.ExecContext(ctx, codec.DailyFailedSQL, refused, guildID, date.String(), attempt)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -121,9 +104,7 @@ func (db *DB) DailyMaze(ctx context.Context, guildID string, date contest.Date) 
 // recorded, and returns the recorded maze. The primary key keeps the first
 // of two processes fixing a day at once.
 func (db *DB) FixDailyMaze(ctx context.Context, m contest.DailyMaze) (mazecore.ID, error) {
-	if _, err := db.db.ExecContext(ctx, `
-		INSERT INTO daily_mazes (`+codec.DailyMazeColumns+`) VALUES (?, ?, ?)
-		ON CONFLICT (guild_id, date) DO NOTHING`, m.GuildID, m.Date.String(), m.MazeID.String()); err != nil {
+	if _, err := db.db.ExecContext(ctx, codec.FixDailyMazeSQL, m.GuildID, m.Date.String(), m.MazeID.String()); err != nil {
 		return mazecore.ID{}, fmt.Errorf("fix daily maze %s/%s: %w", m.GuildID, m.Date, err)
 	}
 	return db.DailyMaze(ctx, m.GuildID, m.Date)

@@ -19,5 +19,5 @@ const (
 	DailyTotalsSQL   = codec.DailyTotalsSQL
 	SolvedDatesSQL   = codec.SolvedDatesSQL
 	RunningEventsSQL = runningEventsSQL
-	ForgetSeenSQL    = forgetSeenSQL
+	ForgetSeenSQL    = codec.ForgetSeenSQL
 )

@@ -56,10 +56,7 @@ func (db *DB) SaveGame(ctx context.Context, g play.Record) error {
 	}
 	defer tx.Rollback() //nolint:errcheck // no-op after Commit
 
-	res, err := tx.ExecContext(ctx, `
-		UPDATE games SET x = ?, y = ?, clicks = ?, tiles = ?, trail = ?, seq = ?, status = ?,
-			updated_at = ?, finished_at = ?
-		WHERE id = ? AND seq = ? AND status = 'playing'`,
+	res, err := tx.ExecContext(ctx, codec.SaveGameSQL,
 		g.Pos.X, g.Pos.Y, g.Clicks, g.Tiles, codec.Blob(g.Trail), g.Seq, codec.GameStatuses[g.Status],
 		codec.Millis(g.UpdatedAt), codec.OptionalMillis(g.FinishedAt), g.ID, g.Seq-1)
 	if err != nil {
@@ -70,9 +67,7 @@ func (db *DB) SaveGame(ctx context.Context, g play.Record) error {
 	}
 	if g.Status == play.Won {
 		r := g.Result()
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO finishes (user_id, guild_id, maze_id, clicks, tiles, elapsed_ms, finished_at, context)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := tx.ExecContext(ctx, codec.AddFinishSQL,
 			r.UserID, r.GuildID, r.MazeID.String(), r.Clicks, r.Tiles,
 			r.Elapsed.Milliseconds(), codec.Millis(r.FinishedAt), r.Contest); err != nil {
 			return fmt.Errorf("%s: record result: %w", what, err)

@@ -22,13 +22,11 @@ const lastPostSQL = `
 // same post again (a retried post that Discord answered with the message
 // it had made) is recorded once.
 func (db *DB) AddPost(ctx context.Context, p contest.Post) error {
-	_, err := db.db.ExecContext(ctx, `
-		INSERT INTO posts (maze_id, guild_id, channel_id, message_id, posted_at)
-		VALUES (?, ?, ?, ?, ?)`,
+	_, err := db.db.ExecContext(ctx, codec.AddPostSQL,
 		p.MazeID.String(), p.GuildID, p.ChannelID, p.MessageID, codec.Millis(p.PostedAt))
 	if isUnique(err) {
 		var maze, channel string
-		if db.db.QueryRowContext(ctx, `SELECT maze_id, channel_id FROM posts WHERE message_id = ?`, p.MessageID).Scan(&maze, &channel) == nil &&
+		if db.db.QueryRowContext(ctx, codec.PostOfMessageSQL, p.MessageID).Scan(&maze, &channel) == nil &&
 			maze == p.MazeID.String() && channel == p.ChannelID {
 			return nil
 		}

@@ -17,9 +17,7 @@ func (db *DB) FirstSeen(ctx context.Context, id string, at time.Time) (bool, err
 	if id == "" {
 		return false, errors.New("first seen: empty interaction id")
 	}
-	res, err := db.db.ExecContext(ctx, `
-		INSERT INTO seen_interactions (id, seen_at) VALUES (?, ?)
-		ON CONFLICT (id) DO NOTHING`, id, codec.Millis(at))
+	res, err := db.db.ExecContext(ctx, codec.FirstSeenSQL, id, codec.Millis(at))
 	if err != nil {
 		return false, fmt.Errorf("first seen %s: %w", id, err)
 	}
@@ -30,13 +28,10 @@ func (db *DB) FirstSeen(ctx context.Context, id string, at time.Time) (bool, err
 	return n == 1, nil
 }
 
-// forgetSeenSQL is a constant so the tests can check its plan uses an index.
-const forgetSeenSQL = `DELETE FROM seen_interactions WHERE seen_at < ?`
-
 // ForgetSeen deletes the interactions seen before before and returns how
 // many it deleted.
 func (db *DB) ForgetSeen(ctx context.Context, before time.Time) (int64, error) {
-	res, err := db.db.ExecContext(ctx, forgetSeenSQL, codec.Millis(before))
+	res, err := db.db.ExecContext(ctx, codec.ForgetSeenSQL, codec.Millis(before))
 	if err != nil {
 		return 0, fmt.Errorf("forget interactions seen before %v: %w", before, err)
 	}

@@ -122,21 +122,6 @@ func Secret(key string, read func() ([]byte, error), noRows error, insertNew fun
 	return v, nil
 }
 
-// The identify turns' queries, with ? placeholders (store/postgres numbers
-// them).
-const (
-	// ClaimIdentifySQL takes a bucket's turn (bucket, time, window in ms):
-	// it writes the time unless the bucket's last turn is less than the
-	// window before it, so it changes one row exactly when the turn is
-	// the caller's.
-	ClaimIdentifySQL = `
-		INSERT INTO identify_turns (bucket, identified_at) VALUES (?, ?)
-		ON CONFLICT (bucket) DO UPDATE SET identified_at = excluded.identified_at
-		WHERE identify_turns.identified_at <= excluded.identified_at - ?`
-	// LastIdentifySQL reads a bucket's last turn.
-	LastIdentifySQL = `SELECT identified_at FROM identify_turns WHERE bucket = ?`
-)
-
 // ClaimIdentify is the stores' ClaimIdentify over their own SQL: claim
 // runs ClaimIdentifySQL and reports whether it changed a row; last runs
 // LastIdentifySQL.
