@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -116,8 +118,10 @@ type Bot struct {
 
 // NewSession makes the discordgo session for a bot token, never connected
 // to the gateway itself: the Bot's REST session, which a Poster can use
-// before the Bot exists, and the model of its shards' sessions.
-func NewSession(token string) (*discordgo.Session, error) {
+// before the Bot exists, and the model of its shards' sessions. Its calls
+// go to apiBase (nil: Discord) through its own transport, which the
+// shards' sessions share.
+func NewSession(token string, apiBase *url.URL) (*discordgo.Session, error) {
 	token = strings.TrimSpace(token)
 	if token == "" {
 		return nil, errors.New("no bot token")
@@ -129,6 +133,7 @@ func NewSession(token string) (*discordgo.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("discord session: %w", err)
 	}
+	session.Client = &http.Client{Timeout: session.Client.Timeout, Transport: Rebase(apiBase, nil)}
 	// Interactions reach a bot whatever its intents; ask for nothing more.
 	session.Identify.Intents = discordgo.IntentsGuilds
 	session.LogLevel = discordgo.LogWarning

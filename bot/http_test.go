@@ -59,7 +59,7 @@ type endpoint struct {
 
 func newEndpoint(t *testing.T, handle stubRouter) *endpoint {
 	t.Helper()
-	session, err := NewSession("test")
+	session, err := NewSession("test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

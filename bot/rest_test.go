@@ -73,24 +73,16 @@ func hangUp(w http.ResponseWriter) {
 
 const secretToken = "aW50ZXJhY3Rpb24tdG9rZW4tc2VjcmV0"
 
-// withDiscord points discordgo's endpoints at d for the test.
+// withDiscord sends the test's Discord calls to d.
 func withDiscord(t *testing.T, d *scriptedDiscord) *interactionREST {
 	t.Helper()
 	srv := httptest.NewServer(d)
 	t.Cleanup(srv.Close)
-	saved := map[string]string{}
-	for name, p := range apiEndpointStrings() {
-		saved[name] = *p
-	}
-	t.Cleanup(func() {
-		for name, p := range apiEndpointStrings() {
-			*p = saved[name]
-		}
-	})
-	if err := SetAPIBase(srv.URL); err != nil {
+	base, err := ParseAPIBase(srv.URL)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return &interactionREST{client: srv.Client(), userAgent: "test"}
+	return &interactionREST{client: &http.Client{Transport: Rebase(base, srv.Client().Transport)}, userAgent: "test"}
 }
 
 var restIx = &discordgo.Interaction{ID: "11", AppID: "22", Token: secretToken, Type: discordgo.InteractionApplicationCommand}

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -9,15 +9,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"mazebot/bot"
-	"mazebot/cli"
 	"mazebot/commands"
 	"mazebot/contest"
 	"mazebot/health"
@@ -28,8 +25,8 @@ import (
 	"mazebot/store/guard"
 )
 
-// App is the whole bot wired together: store, commands, gateway. Tests
-// build one against a fake Discord and an in-memory store.
+// App is the whole bot wired together: store, commands, gateway. The
+// end-to-end tests build one against a fake Discord.
 type App struct {
 	Router *commands.Router
 	db     store.DB
@@ -61,35 +58,27 @@ type Options struct {
 	IdentifyInterval time.Duration
 }
 
-// NewApp opens the store and prepares the bot without connecting.
-func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*App, error) {
+// Build opens the store and prepares the bot without connecting: the one
+// wiring, used by main and by the end-to-end tests.
+func Build(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*App, error) {
 	if cfg.Token == "" {
 		return nil, errors.New("DISCORD_TOKEN is not set")
 	}
-	var publicKey ed25519.PublicKey
-	if cfg.HTTPAddr != "" {
-		key, err := bot.ParsePublicKey(cfg.PublicKey)
-		if err != nil {
-			return nil, fmt.Errorf("HTTP_ADDR is set but %w", err)
-		}
-		publicKey = key
+	if cfg.HTTPAddr != "" && len(cfg.PublicKey) != ed25519.PublicKeySize {
+		return nil, errors.New("HTTP_ADDR is set but DISCORD_PUBLIC_KEY is not")
 	}
-	shards, err := parseSharding(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.APIBase != "" {
-		if err := bot.SetAPIBase(cfg.APIBase); err != nil {
-			return nil, err
-		}
-		log.Info("using a custom Discord API base", "base", cfg.APIBase)
+	if cfg.APIBase != nil {
+		log.Info("using a custom Discord API base", "base", cfg.APIBase.String())
 	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
-	var ops *prom.Metrics
-	var opsLn net.Listener
+	var (
+		ops   *prom.Metrics
+		opsLn net.Listener
+		err   error
+	)
 	if cfg.MetricsAddr != "" {
 		if opsLn, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
 			return nil, fmt.Errorf("METRICS_ADDR %s: %w", cfg.MetricsAddr, err)
@@ -107,7 +96,7 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*A
 		rec = ops
 	}
 	db := guard.Wrap(raw, rec, 0)
-	app, err := wire(ctx, cfg, log, opts, now, db, rec, publicKey, shards)
+	app, err := wire(ctx, cfg, log, opts, now, db, rec)
 	if err != nil {
 		closeListener(opsLn)
 		db.Close()
@@ -131,26 +120,6 @@ type recorder interface {
 // for a postgres:// URL.
 func openStore(ctx context.Context, dsn string) (store.DB, error) { return store.Open(ctx, dsn) }
 
-// parseSharding reads DISCORD_SHARD_COUNT and DISCORD_SHARD_IDS into the
-// bot's configuration; an id beyond an explicit count is an error now,
-// one beyond Discord's recommendation when the bot starts.
-func parseSharding(cfg Config) (bot.Config, error) {
-	count, err := bot.ParseShardCount(cfg.ShardCount)
-	if err != nil {
-		return bot.Config{}, err
-	}
-	ids, err := bot.ParseShardIDs(cfg.ShardIDs)
-	if err != nil {
-		return bot.Config{}, err
-	}
-	if count > 0 {
-		if err := bot.CheckShardIDs(ids, count, false); err != nil {
-			return bot.Config{}, err
-		}
-	}
-	return bot.Config{ShardCount: count, ShardIDs: ids}, nil
-}
-
 func closeListener(ln net.Listener) {
 	if ln != nil {
 		_ = ln.Close() // never served: nothing to report
@@ -160,10 +129,10 @@ func closeListener(ln net.Listener) {
 // wire builds everything on the open store db: the domain services, the
 // Discord features, the bot and, with HTTP_ADDR, the endpoint. The parts
 // report into rec.
-func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, db store.DB, rec recorder, publicKey ed25519.PublicKey, shards bot.Config) (*App, error) {
+func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, db store.DB, rec recorder) (*App, error) {
 	// Play buttons are signed; every process sharing the database must use
 	// one key, so without MAZEBOT_SECRET the first process stores one there.
-	secret := []byte(cfg.Secret)
+	secret := cfg.Secret
 	if len(secret) == 0 {
 		var err error
 		secret, err = db.Secret(ctx, "play-hmac", func() ([]byte, error) {
@@ -179,7 +148,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	if err != nil {
 		return nil, err
 	}
-	session, err := bot.NewSession(cfg.Token)
+	session, err := bot.NewSession(cfg.Token, cfg.APIBase)
 	if err != nil {
 		return nil, err
 	}
@@ -218,8 +187,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		{Name: "events", Run: contests.Events.Tick},
 		{Name: "daily posts", Run: contests.Dailies.Tick},
 	}
-	botCfg := shards
-	botCfg.GuildID = cfg.GuildID
+	botCfg := bot.Config{ShardCount: cfg.ShardCount, ShardIDs: cfg.ShardIDs, GuildID: cfg.GuildID}
 	botCfg.IdentifyInterval = opts.IdentifyInterval
 	botCfg.Replays = db
 	botCfg.IdentifyTurns = db
@@ -229,7 +197,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	}
 	app := &App{Router: router, db: db, bot: b, log: log}
 	if cfg.HTTPAddr != "" {
-		handler, err := b.InteractionsHandler(publicKey)
+		handler, err := b.InteractionsHandler(cfg.PublicKey)
 		if err == nil {
 			app.httpLn, err = net.Listen("tcp", cfg.HTTPAddr)
 		}
@@ -284,8 +252,8 @@ func (a *App) MetricsAddr() string {
 // (every process sharing the database has it), else generated once and
 // kept in the database, as the button key is.
 func dailyKey(ctx context.Context, cfg Config, db store.DB) ([]byte, error) {
-	if cfg.Secret != "" {
-		mac := hmac.New(sha256.New, []byte(cfg.Secret))
+	if len(cfg.Secret) > 0 {
+		mac := hmac.New(sha256.New, cfg.Secret)
 		mac.Write([]byte("mazebot daily maze key"))
 		return mac.Sum(nil), nil
 	}
@@ -376,6 +344,13 @@ func shutdown(srv *http.Server, what string) error {
 	return nil
 }
 
+// Tick runs the scheduled work once (daily posts, ending events,
+// cleanup), as the bot does every tick: for tests that move a clock.
+func (a *App) Tick(ctx context.Context) error { return a.bot.Tick(ctx) }
+
+// Store is the app's database, for tests that look at what it kept.
+func (a *App) Store() store.DB { return a.db }
+
 // Close releases the store (and the endpoints' listeners if Run never
 // served them). Call it after Run returns.
 func (a *App) Close() error {
@@ -391,36 +366,4 @@ func randomSeed() uint64 {
 		panic(fmt.Sprintf("crypto/rand: %v", err)) // never fails on supported platforms
 	}
 	return uint64(binary.LittleEndian.Uint32(b[:]))
-}
-
-// runBotMode runs the Discord bot until ctx ends, returning the exit code.
-// Without a token it says how to set one and shows what mazebot does
-// offline instead, so the first command anyone runs shows a maze.
-func runBotMode(ctx context.Context, stdout, stderr io.Writer) int {
-	if err := loadDotEnv(".env"); err != nil {
-		fmt.Fprintln(stderr, "mazebot:", err)
-		return 1
-	}
-	cfg := loadConfig(os.Getenv)
-	log, err := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
-	if err != nil {
-		fmt.Fprintln(stderr, "mazebot:", err)
-		return 2
-	}
-	if cfg.Token == "" {
-		fmt.Fprint(stderr, noTokenHelp)
-		return cli.Run(ctx, []string{"maze", "backtracking", "21"}, stdout, stderr)
-	}
-	app, err := NewApp(ctx, cfg, log, Options{})
-	if err != nil {
-		log.Error("start", "err", err)
-		return 1
-	}
-	defer app.Close()
-	if err := app.Run(ctx); err != nil {
-		log.Error("stopped", "err", err)
-		return 1
-	}
-	log.Info("stopped cleanly")
-	return 0
 }
