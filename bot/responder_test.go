@@ -133,4 +133,3 @@ func TestResponderSecondReplyFails(t *testing.T) {
 		t.Fatalf("second Reply err=%v, want errAlreadyReplied (the router then sends a followup)", err)
 	}
 }
-

@@ -117,7 +117,10 @@ func TestRebase(t *testing.T) {
 				t.Fatal(err)
 			}
 			var sent *http.Request
-			next := roundTripFunc(func(r *http.Request) (*http.Response, error) { sent = r; return &http.Response{StatusCode: 200, Body: http.NoBody}, nil })
+			next := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				sent = r
+				return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+			})
 			req, err := http.NewRequest(http.MethodGet, tc.url, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -157,5 +160,3 @@ func TestParseAPIBase(t *testing.T) {
 		t.Fatalf("ParseAPIBase(https://discord.com/) = %v, %v", u, err)
 	}
 }
-
-
