@@ -10,7 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/lang"
 	"mazebot/contest"
 	"mazebot/internal/fakediscord"
 	"mazebot/mazecore"

@@ -21,7 +21,7 @@ import (
 
 	"mazebot/bot"
 	"mazebot/commands"
-	"mazebot/commands/lang"
+	"mazebot/lang"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"

@@ -16,11 +16,9 @@ import (
 
 	"mazebot/bot"
 	"mazebot/commands"
-	"mazebot/contest"
 	"mazebot/health"
 	"mazebot/metrics"
 	"mazebot/metrics/prom"
-	"mazebot/play"
 	"mazebot/store"
 	"mazebot/store/guard"
 )
@@ -28,7 +26,7 @@ import (
 // App is the whole bot wired together: store, commands, gateway. The
 // end-to-end tests build one against a fake Discord.
 type App struct {
-	Router *commands.Router
+	Router *bot.Router
 	db     store.DB
 	bot    *bot.Bot
 	log    *slog.Logger
@@ -52,7 +50,7 @@ const httpShutdownTimeout = 10 * time.Second
 // features (test-only commands) registered before the command sync.
 type Options struct {
 	Now   func() time.Time // nil: the real clock
-	Extra []commands.Feature
+	Extra []bot.Feature
 	// IdentifyInterval, when set, replaces Discord's 5 s between the
 	// IDENTIFYs of a rate-limit bucket, for a fake Discord that allows it.
 	IdentifyInterval time.Duration
@@ -152,50 +150,25 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	if err != nil {
 		return nil, err
 	}
-	// One renderer for the process: its pool bounds the CPU and memory
-	// that pictures take, whatever asks for them.
-	renderer := commands.NewRenderer(commands.RenderConfig{Metrics: rec}, now)
-	contestLog := log.With("component", "contest")
 	poster := bot.NewPoster(session)
-	announcer := commands.NewAnnouncer(poster, poster, db, renderer, now)
-	contests := contest.Contests{
-		Dailies: contest.NewDailies(db, announcer, dailyKey, now, contestLog),
-		Events:  contest.NewEvents(db, announcer, now, contestLog),
-	}
-	games := play.NewService(db, now)
-	commandLog := log.With("component", "commands")
-	playFeature, err := commands.NewPlay(games, contests, secret, renderer, commandLog)
+	set, err := commands.New(commands.Deps{
+		Store: db, Poster: poster, Guilds: poster,
+		PlaySecret: secret, DailyKey: dailyKey,
+		Now: now, Seed: randomSeed, Log: log, Metrics: rec,
+		Replays: db,
+		Extra:   opts.Extra,
+	})
 	if err != nil {
 		return nil, err
-	}
-	features := append([]commands.Feature{
-		commands.NewMazes(db, contests, renderer, randomSeed, now),
-		playFeature,
-		commands.NewEvents(contests.Events, randomSeed),
-		commands.NewDaily(contests.Dailies, db, renderer, now),
-		commands.Help{},
-	}, opts.Extra...)
-	router := commands.NewRouter(commandLog, rec, features...)
-	tickers := []bot.Ticker{
-		{Name: "game cleanup", Run: func(ctx context.Context) error {
-			n, err := games.Cleanup(ctx)
-			if n > 0 {
-				log.Info("deleted old games", "count", n)
-			}
-			return err
-		}},
-		{Name: "events", Run: contests.Events.Tick},
-		{Name: "daily posts", Run: contests.Dailies.Tick},
 	}
 	botCfg := bot.Config{ShardCount: cfg.ShardCount, ShardIDs: cfg.ShardIDs, GuildID: cfg.GuildID}
 	botCfg.IdentifyInterval = opts.IdentifyInterval
-	botCfg.Replays = db
 	botCfg.IdentifyTurns = db
-	b, err := bot.New(botCfg, session, router, tickers, log.With("component", "bot"))
+	b, err := bot.New(botCfg, session, set.Router, set.Tickers, log.With("component", "bot"))
 	if err != nil {
 		return nil, err
 	}
-	app := &App{Router: router, db: db, bot: b, log: log}
+	app := &App{Router: set.Router, db: db, bot: b, log: log}
 	if cfg.HTTPAddr != "" {
 		handler, err := b.InteractionsHandler(cfg.PublicKey)
 		if err == nil {

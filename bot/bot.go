@@ -14,16 +14,12 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands"
-	"mazebot/commands/lang"
+	"mazebot/lang"
 )
 
 // Config tunes the bot.
 type Config struct {
 	GuildID string // sync commands to this guild only (instant); "" = global
-	// AutoDeferAfter: a handler still working after this long is deferred
-	// for it, well inside Discord's 3 s limit. Zero means 1.5 s.
-	AutoDeferAfter time.Duration
 	// HandlerTimeout bounds one interaction's work, replies included.
 	// Zero means 30 s.
 	HandlerTimeout time.Duration
@@ -42,9 +38,6 @@ type Config struct {
 	// Zero means DefaultIdentifyInterval, Discord's rule; only a test
 	// against a fake Discord may shorten it.
 	IdentifyInterval time.Duration
-	// Replays remembers the interactions handled, so one sent again runs
-	// once; nil runs every delivery.
-	Replays ReplayGuard
 	// IdentifyTurns spaces the IDENTIFYs of a bucket across every process
 	// sharing the database; nil spaces only this process's own.
 	IdentifyTurns IdentifyTurns
@@ -63,26 +56,11 @@ type IdentifyTurns interface {
 	ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (free time.Time, ok bool, err error)
 }
 
-// ReplayGuard remembers which interactions have been handled, where every
-// process sharing the database sees it. store/sqlite implements it.
-type ReplayGuard interface {
-	// FirstSeen records that the interaction id arrived at at and reports
-	// whether it is new: true for exactly one caller per id, in whichever
-	// process, until ForgetSeen removes it.
-	FirstSeen(ctx context.Context, interactionID string, at time.Time) (bool, error)
-	// ForgetSeen deletes the ids seen before before.
-	ForgetSeen(ctx context.Context, before time.Time) (int64, error)
-}
-
-// ReplayWindow is how long a handled interaction's id is remembered: an
-// interaction token lives 15 minutes, after which nothing can be answered
-// anyway (and the HTTP endpoint refuses timestamps older than 5 minutes);
-// 5 more allow for clocks that differ between processes.
-const ReplayWindow = 20 * time.Minute
-
-// Dispatcher handles interactions; *commands.Router is one.
+// Dispatcher handles interactions; *Router is one.
 type Dispatcher interface {
-	Dispatch(ctx context.Context, ix *discordgo.Interaction, respond commands.Responder)
+	// Dispatch handles ix, answering through respond; ErrReplayed means
+	// it was dropped unanswered, any other error was told to the member.
+	Dispatch(ctx context.Context, ix *discordgo.Interaction, respond Responder) error
 	Definitions() []*discordgo.ApplicationCommand
 }
 
@@ -149,9 +127,6 @@ func NewSession(token string, apiBase *url.URL) (*discordgo.Session, error) {
 // New prepares a bot on session (from NewSession), dispatching to router
 // and running tickers; Run connects its shards.
 func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ticker, log *slog.Logger) (*Bot, error) {
-	if cfg.AutoDeferAfter == 0 {
-		cfg.AutoDeferAfter = 1500 * time.Millisecond
-	}
 	if cfg.HandlerTimeout == 0 {
 		cfg.HandlerTimeout = 30 * time.Second
 	}
@@ -171,12 +146,6 @@ func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ti
 		if err := CheckShardIDs(cfg.ShardIDs, cfg.ShardCount, false); err != nil {
 			return nil, err
 		}
-	}
-	if cfg.Replays != nil {
-		tickers = append(tickers, Ticker{Name: "replay guard cleanup", Run: func(ctx context.Context) error {
-			_, err := cfg.Replays.ForgetSeen(ctx, time.Now().Add(-ReplayWindow))
-			return err
-		}})
 	}
 	work, cancel := context.WithCancel(context.Background())
 	b := &Bot{cfg: cfg, session: session, rest: newInteractionREST(session), router: router, tickers: tickers, log: log, sleep: sleepCtx, work: work, cancelWork: cancel}
@@ -335,8 +304,8 @@ const (
 // dispatch is the one path every interaction takes, from the gateway or the
 // HTTP endpoint (which gives r an inline sink for its first callback): a
 // panic guard, checks of the payload, in-flight tracking, refusal during
-// shutdown, the replay guard, the automatic deferral and the handler
-// timeout.
+// shutdown and the handler timeout around the router, whose middleware
+// does the rest.
 func (b *Bot) dispatch(r *responder) (out outcome) {
 	// First of all: nothing in this goroutine may take the process down.
 	// The router recovers handler panics itself.
@@ -358,38 +327,16 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 	defer cancel()
 	if !b.begin() {
 		// Stopping: say so rather than let the interaction fail silently.
-		err := r.Reply(ctx, commands.Reply{Content: lang.For(ix.Locale).T("bot.restarting"), Ephemeral: true})
+		err := r.Reply(ctx, Reply{Content: lang.For(ix.Locale).T("bot.restarting"), Ephemeral: true})
 		if err != nil {
 			b.log.Warn("refuse during shutdown", "err", err)
 		}
 		return handled
 	}
 	defer b.inflight.Done()
-	// Started before the replay check, so a slow store cannot make the
-	// interaction miss its deadline.
-	timer := time.AfterFunc(b.cfg.AutoDeferAfter, func() {
-		if err := r.autoDefer(ctx); err != nil {
-			b.log.Warn("auto-defer", "interaction", ix.ID, "err", err)
-		}
-	})
-	defer timer.Stop()
-	if b.cfg.Replays != nil {
-		first, err := b.cfg.Replays.FirstSeen(ctx, ix.ID, time.Now())
-		if err != nil {
-			// Fail closed: running an interaction twice (a second post, a
-			// daily re-enabled) is worse than asking the member to retry.
-			b.log.Error("replay guard: cannot record the interaction; refusing it", "interaction", ix.ID, "err", err)
-			if err := r.Reply(ctx, commands.Reply{Content: lang.For(ix.Locale).T("bot.try_again"), Ephemeral: true}); err != nil {
-				b.log.Warn("refuse after the replay guard failed", "interaction", ix.ID, "err", err)
-			}
-			return handled
-		}
-		if !first {
-			b.log.Warn("dropped a replayed interaction: it was handled before", "interaction", ix.ID)
-			return replayed
-		}
+	if errors.Is(b.router.Dispatch(ctx, ix, r), ErrReplayed) {
+		return replayed
 	}
-	b.router.Dispatch(ctx, ix, r)
 	return handled
 }
 

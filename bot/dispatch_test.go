@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -11,8 +12,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-
-	"mazebot/commands"
 )
 
 // memGuard is a ReplayGuard in memory.
@@ -50,12 +49,11 @@ func (g *memGuard) ForgetSeen(_ context.Context, before time.Time) (int64, error
 
 func TestInteractionsEndpointReplays(t *testing.T) {
 	var runs atomic.Int32
-	e := newEndpoint(t, func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
-		runs.Add(1)
-		_ = r.Reply(ctx, commands.Reply{Content: "once"})
-	})
 	guard := &memGuard{seen: map[string]time.Time{}}
-	e.bot.cfg.Replays = guard
+	e := newEndpoint(t, func(ctx context.Context, in *Interaction) error {
+		runs.Add(1)
+		return in.Respond.Reply(ctx, Reply{Content: "once"})
+	}, Replays(guard, slog.New(slog.DiscardHandler)))
 	if typ, data := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 4 || data["content"] != "once" {
 		t.Fatalf("first delivery answered type %d %v", typ, data)
 	}
@@ -121,7 +119,7 @@ func TestUnanswerable(t *testing.T) {
 // A nil interaction during shutdown (INTERACTION_CREATE with "d": null)
 // is dropped, not answered with a panic.
 func TestDispatchNilWhileStopping(t *testing.T) {
-	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) { t.Error("dispatched") })
+	e := newEndpoint(t, func(context.Context, *Interaction) error { t.Error("dispatched"); return nil })
 	e.bot.stopping = true
 	if out := e.bot.dispatch(newResponder(e.rest, nil, nil, nil)); out != malformed {
 		t.Fatalf("outcome %d, want malformed", out)

@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-
-	"mazebot/commands"
 )
 
 const (
@@ -261,7 +259,7 @@ func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discord
 		go func() {
 			ctx, cancel := context.WithTimeout(b.work, 3*time.Second)
 			defer cancel()
-			if err := r.autoDefer(ctx); err != nil {
+			if err := r.Acknowledge(ctx); err != nil {
 				b.log.Warn("auto-defer", "interaction", ix.ID, "err", err)
 			}
 		}()
@@ -379,7 +377,7 @@ func (s *inlineSink) waitWritten(ctx context.Context) {
 // the HTTP body and the files in an edit of the original over REST, since
 // big multipart HTTP responses have been reported to fail. A component's
 // message is kept (type 6) and then edited, as an update would.
-func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.InteractionResponseType, reply commands.Reply) error {
+func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.InteractionResponseType, reply Reply) error {
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
 	state := deferredMessage
 	if kind == discordgo.InteractionResponseUpdateMessage {

@@ -16,17 +16,18 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-
-	"mazebot/commands"
 )
 
-// stubRouter dispatches every interaction to one function.
-type stubRouter func(ctx context.Context, ix *discordgo.Interaction, respond commands.Responder)
+// stubRouter dispatches every interaction to one handler.
+type stubRouter Handler
 
-func (f stubRouter) Dispatch(ctx context.Context, ix *discordgo.Interaction, respond commands.Responder) {
-	f(ctx, ix, respond)
+func (f stubRouter) Dispatch(ctx context.Context, ix *discordgo.Interaction, respond Responder) error {
+	return f(ctx, &Interaction{Interaction: ix, Respond: respond})
 }
 func (stubRouter) Definitions() []*discordgo.ApplicationCommand { return nil }
+
+// testAutoDefer is the tests' automatic deferral: soon, so they run fast.
+const testAutoDefer = 100 * time.Millisecond
 
 // editREST also records the files of edits.
 type editREST struct {
@@ -57,13 +58,18 @@ type endpoint struct {
 	priv ed25519.PrivateKey
 }
 
-func newEndpoint(t *testing.T, handle stubRouter) *endpoint {
+// newEndpoint serves handle behind the middleware given, or, when none
+// is, the automatic deferral after testAutoDefer.
+func newEndpoint(t *testing.T, handle Handler, mw ...Middleware) *endpoint {
 	t.Helper()
 	session, err := NewSession("test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := New(Config{AutoDeferAfter: 100 * time.Millisecond}, session, handle, nil, slog.New(slog.DiscardHandler))
+	if len(mw) == 0 {
+		mw = []Middleware{AutoDefer(testAutoDefer, slog.New(slog.DiscardHandler))}
+	}
+	b, err := New(Config{}, session, stubRouter(Stack(handle, mw...)), nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +118,12 @@ const (
 	buttonJSON  = `{"id":"1","application_id":"2","type":3,"token":"t","version":1,"member":{"user":{"id":"9"}},"data":{"custom_id":"solve:x","component_type":2}}`
 )
 
-func replyWith(reply commands.Reply) stubRouter {
-	return func(ctx context.Context, _ *discordgo.Interaction, respond commands.Responder) {
-		if err := respond.Reply(ctx, reply); err != nil {
+func replyWith(reply Reply) Handler {
+	return func(ctx context.Context, in *Interaction) error {
+		if err := in.Respond.Reply(ctx, reply); err != nil {
 			panic(err)
 		}
+		return nil
 	}
 }
 
@@ -138,7 +145,7 @@ func decode(t *testing.T, rec *httptest.ResponseRecorder) (typ int, data map[str
 
 func TestInteractionsEndpointRejects(t *testing.T) {
 	called := false
-	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) { called = true })
+	e := newEndpoint(t, func(context.Context, *Interaction) error { called = true; return nil })
 	_, other, _ := ed25519.GenerateKey(nil)
 	now := time.Now()
 	for _, tc := range []struct {
@@ -181,7 +188,7 @@ func TestInteractionsEndpointRejects(t *testing.T) {
 }
 
 func TestInteractionsEndpointPing(t *testing.T) {
-	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) { panic("PING dispatched") })
+	e := newEndpoint(t, func(context.Context, *Interaction) error { panic("PING dispatched") })
 	rec := e.post(pingJSON, e.priv, time.Now())
 	if typ, _ := decode(t, rec); typ != 1 || strings.TrimSpace(rec.Body.String()) != `{"type":1}` {
 		t.Fatalf("PING answered %q, want {\"type\":1}", rec.Body)
@@ -189,43 +196,43 @@ func TestInteractionsEndpointPing(t *testing.T) {
 }
 
 func TestInteractionsEndpointAnswers(t *testing.T) {
-	png := commands.Reply{Content: "maze", Files: []commands.File{{Name: "maze.png", Data: []byte("PNG")}}}
+	png := Reply{Content: "maze", Files: []File{{Name: "maze.png", Data: []byte("PNG")}}}
 	for _, tc := range []struct {
 		name      string
 		body      string
-		handle    stubRouter
+		handle    Handler
 		stopping  bool
 		wantType  int
 		wantFlags float64
 		wantData  string // content in the HTTP body
 		wantREST  string
 	}{
-		{name: "OKReplyInline", body: commandJSON, handle: replyWith(commands.Reply{Content: "hello"}),
+		{name: "OKReplyInline", body: commandJSON, handle: replyWith(Reply{Content: "hello"}),
 			wantType: 4, wantData: "hello"},
-		{name: "OKEphemeralInline", body: commandJSON, handle: replyWith(commands.Reply{Content: "psst", Ephemeral: true}),
+		{name: "OKEphemeralInline", body: commandJSON, handle: replyWith(Reply{Content: "psst", Ephemeral: true}),
 			wantType: 4, wantFlags: 64, wantData: "psst"},
-		{name: "OKUpdateInline", body: buttonJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
-			_ = r.Update(ctx, commands.Reply{Content: "updated"})
+		{name: "OKUpdateInline", body: buttonJSON, handle: func(ctx context.Context, in *Interaction) error {
+			return in.Respond.Update(ctx, Reply{Content: "updated"})
 		}, wantType: 7, wantData: "updated"},
 		{name: "OKFilesDeferThenEdit", body: commandJSON, handle: replyWith(png),
 			wantType: 5, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments-cleared=true"},
-		{name: "OKPrivateFilesDeferPrivately", body: commandJSON, handle: replyWith(commands.Reply{Content: "s", Ephemeral: true, Files: png.Files}),
+		{name: "OKPrivateFilesDeferPrivately", body: commandJSON, handle: replyWith(Reply{Content: "s", Ephemeral: true, Files: png.Files}),
 			wantType: 5, wantFlags: 64, wantREST: "edit file maze.png=PNG\nedit content=\"s\" attachments-cleared=true"},
-		{name: "OKButtonFilesDeferUpdate", body: buttonJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
-			_ = r.Update(ctx, png)
+		{name: "OKButtonFilesDeferUpdate", body: buttonJSON, handle: func(ctx context.Context, in *Interaction) error {
+			return in.Respond.Update(ctx, png)
 		}, wantType: 6, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments-cleared=true"},
-		{name: "OKSlowHandlerAutoDeferred", body: commandJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+		{name: "OKSlowHandlerAutoDeferred", body: commandJSON, handle: func(ctx context.Context, in *Interaction) error {
 			time.Sleep(300 * time.Millisecond)
-			_ = r.Reply(ctx, commands.Reply{Content: "late"})
+			return in.Respond.Reply(ctx, Reply{Content: "late"})
 		}, wantType: 5, wantREST: `edit content="late" attachments-cleared=true`},
-		{name: "OKFollowupOverREST", body: commandJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
-			_ = r.Reply(ctx, commands.Reply{Content: "first"})
-			_ = r.Followup(ctx, commands.Reply{Content: "second"})
+		{name: "OKFollowupOverREST", body: commandJSON, handle: func(ctx context.Context, in *Interaction) error {
+			_ = in.Respond.Reply(ctx, Reply{Content: "first"})
+			return in.Respond.Followup(ctx, Reply{Content: "second"})
 		}, wantType: 4, wantData: "first", wantREST: `followup flags=0 content="second"`},
-		{name: "OKRefusedWhileStopping", body: commandJSON, handle: replyWith(commands.Reply{Content: "not reached"}), stopping: true,
+		{name: "OKRefusedWhileStopping", body: commandJSON, handle: replyWith(Reply{Content: "not reached"}), stopping: true,
 			wantType: 4, wantFlags: 64, wantData: "⏳ mazebot is restarting. Please try again in a few seconds."},
-		{name: "OKPanicGuarded", body: commandJSON, handle: func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
-			_ = r.Reply(ctx, commands.Reply{Content: "before"})
+		{name: "OKPanicGuarded", body: commandJSON, handle: func(ctx context.Context, in *Interaction) error {
+			_ = in.Respond.Reply(ctx, Reply{Content: "before"})
 			panic("after the reply")
 		}, wantType: 4, wantData: "before"},
 	} {
@@ -246,7 +253,7 @@ func TestInteractionsEndpointAnswers(t *testing.T) {
 }
 
 func TestInteractionsEndpointEditRetriesUntilAcknowledged(t *testing.T) {
-	e := newEndpoint(t, replyWith(commands.Reply{Content: "m", Files: []commands.File{{Name: "a.png", Data: []byte("P")}}}))
+	e := newEndpoint(t, replyWith(Reply{Content: "m", Files: []File{{Name: "a.png", Data: []byte("P")}}}))
 	e.rest.failEdits = 2
 	if typ, _ := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 5 {
 		t.Fatalf("type %d, want a deferral", typ)
@@ -258,7 +265,7 @@ func TestInteractionsEndpointEditRetriesUntilAcknowledged(t *testing.T) {
 }
 
 func TestInteractionsEndpointNoAnswer(t *testing.T) {
-	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) {})
+	e := newEndpoint(t, func(context.Context, *Interaction) error { return nil })
 	rec := e.post(commandJSON, e.priv, time.Now())
 	if rec.Code != http.StatusAccepted || rec.Body.Len() != 0 {
 		t.Fatalf("status %d body %q, want an empty 202 when the router answered nothing", rec.Code, rec.Body)
@@ -289,11 +296,10 @@ func TestInteractionsEndpointBackstopDefers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits 2.5 s")
 	}
-	e := newEndpoint(t, func(ctx context.Context, _ *discordgo.Interaction, r commands.Responder) {
+	e := newEndpoint(t, func(ctx context.Context, in *Interaction) error {
 		time.Sleep(inlineWait + 200*time.Millisecond)
-		_ = r.Reply(ctx, commands.Reply{Content: "slow"})
-	})
-	e.bot.cfg.AutoDeferAfter = time.Minute // as if the auto-defer never fired
+		return in.Respond.Reply(ctx, Reply{Content: "slow"})
+	}, AutoDefer(time.Minute, slog.New(slog.DiscardHandler))) // as if the auto-defer never fired
 	start := time.Now()
 	typ, _ := decode(t, e.post(buttonJSON, e.priv, time.Now()))
 	if typ != 6 {

@@ -12,10 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/bwmarrin/discordgo"
-
-	"mazebot/commands"
 )
 
 // noRead is a body that fails the test if it is read.
@@ -27,7 +23,7 @@ func (b noRead) Read([]byte) (int, error) {
 }
 
 func TestInteractionsEndpointRefusesBeforeReading(t *testing.T) {
-	e := newEndpoint(t, func(context.Context, *discordgo.Interaction, commands.Responder) { t.Error("dispatched") })
+	e := newEndpoint(t, func(context.Context, *Interaction) error { t.Error("dispatched"); return nil })
 	now := strconv.FormatInt(time.Now().Unix(), 10)
 	sig := strings.Repeat("ab", ed25519.SignatureSize)
 	for name, tc := range map[string]struct {
@@ -63,7 +59,7 @@ func TestInteractionsEndpointRefusesBeforeReading(t *testing.T) {
 
 // Larger bodies share a budget; small ones are read whatever it holds.
 func TestInteractionsEndpointReadBudget(t *testing.T) {
-	e := newEndpoint(t, replyWith(commands.Reply{Content: "ok"}))
+	e := newEndpoint(t, replyWith(Reply{Content: "ok"}))
 	h := e.h.(*interactionsHandler)
 	if !h.budget.take(bigBodyBudget) {
 		t.Fatal("the budget is not whole")

@@ -5,12 +5,10 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
-
-	"mazebot/commands"
 )
 
 // Poster sends and edits channel messages over the REST API: the
-// commands.Poster of scheduled work. It needs no gateway connection.
+// poster of scheduled work (commands.Poster). It needs no gateway connection.
 type Poster struct{ session *discordgo.Session }
 
 // NewPoster posts through session's REST side.
@@ -30,7 +28,7 @@ type messageSend struct {
 // first time. ChannelMessageSendComplex cannot carry a nonce, so the
 // request is made here with discordgo's REST helpers, on the same route and
 // rate-limit bucket.
-func (p *Poster) Post(ctx context.Context, channelID, nonce string, r commands.Reply) (string, error) {
+func (p *Poster) Post(ctx context.Context, channelID, nonce string, r Reply) (string, error) {
 	data := messageSend{
 		MessageSend: &discordgo.MessageSend{
 			Content:         r.Content,
@@ -65,7 +63,7 @@ func (p *Poster) Post(ctx context.Context, channelID, nonce string, r commands.R
 }
 
 // Edit replaces a channel message's content, embeds and buttons.
-func (p *Poster) Edit(ctx context.Context, channelID, messageID string, r commands.Reply) error {
+func (p *Poster) Edit(ctx context.Context, channelID, messageID string, r Reply) error {
 	components := nonNilComponents(r.Components)
 	embeds := r.Embeds
 	if embeds == nil {
@@ -90,11 +88,6 @@ func (p *Poster) GuildLocale(ctx context.Context, guildID string) (string, error
 	}
 	return g.PreferredLocale, nil
 }
-
-var (
-	_ commands.Poster = (*Poster)(nil)
-	_ commands.Guilds = (*Poster)(nil)
-)
 
 // noPings lets a scheduled post name members (<@id> renders as their name)
 // without notifying each of them: a leaderboard is not a summons.

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-
-	"mazebot/commands"
 )
 
 // errAlreadyReplied tells the caller to use a followup instead.
@@ -69,7 +67,7 @@ func newResponder(api restAPI, ix *discordgo.Interaction, inline *inlineSink, lo
 	return &responder{api: api, ix: ix, inline: inline, deadline: time.Now().Add(firstResponseWindow), log: log}
 }
 
-var _ commands.Responder = (*responder)(nil)
+var _ Responder = (*responder)(nil)
 
 func (r *responder) Defer(ctx context.Context, ephemeral bool) error {
 	r.mu.Lock()
@@ -88,10 +86,10 @@ func (r *responder) Defer(ctx context.Context, ephemeral bool) error {
 	return nil
 }
 
-// autoDefer acknowledges an interaction whose handler is still working as
-// the response deadline nears: a button's message is kept (type 6), a
-// command shows "thinking" (type 5).
-func (r *responder) autoDefer(ctx context.Context) error {
+// Acknowledge defers for a handler still working as the response deadline
+// nears: a button's message is kept (type 6), a command shows "thinking"
+// (type 5).
+func (r *responder) Acknowledge(ctx context.Context) error {
 	if r.ix.Type != discordgo.InteractionMessageComponent {
 		return r.Defer(ctx, false)
 	}
@@ -108,7 +106,7 @@ func (r *responder) autoDefer(ctx context.Context) error {
 	return nil
 }
 
-func (r *responder) Reply(ctx context.Context, reply commands.Reply) error {
+func (r *responder) Reply(ctx context.Context, reply Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch r.state {
@@ -132,7 +130,7 @@ func (r *responder) Reply(ctx context.Context, reply commands.Reply) error {
 	return errAlreadyReplied
 }
 
-func (r *responder) Update(ctx context.Context, reply commands.Reply) error {
+func (r *responder) Update(ctx context.Context, reply Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state == unanswered {
@@ -145,7 +143,7 @@ func (r *responder) Update(ctx context.Context, reply commands.Reply) error {
 	return r.editOriginal(ctx, reply)
 }
 
-func (r *responder) Followup(ctx context.Context, reply commands.Reply) error {
+func (r *responder) Followup(ctx context.Context, reply Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state == unanswered {
@@ -154,7 +152,7 @@ func (r *responder) Followup(ctx context.Context, reply commands.Reply) error {
 	return r.followup(ctx, reply)
 }
 
-func (r *responder) respond(ctx context.Context, kind discordgo.InteractionResponseType, reply commands.Reply) error {
+func (r *responder) respond(ctx context.Context, kind discordgo.InteractionResponseType, reply Reply) error {
 	if len(reply.Files) > 0 && r.inline.open() {
 		return r.deferThenEdit(ctx, kind, reply)
 	}
@@ -204,7 +202,7 @@ func (r *responder) callback(ctx context.Context, resp *discordgo.InteractionRes
 	return err
 }
 
-func (r *responder) editOriginal(ctx context.Context, reply commands.Reply) error {
+func (r *responder) editOriginal(ctx context.Context, reply Reply) error {
 	components := nonNilComponents(reply.Components)
 	embeds := reply.Embeds
 	if embeds == nil {
@@ -224,7 +222,7 @@ func (r *responder) editOriginal(ctx context.Context, reply commands.Reply) erro
 	return nil
 }
 
-func (r *responder) followup(ctx context.Context, reply commands.Reply) error {
+func (r *responder) followup(ctx context.Context, reply Reply) error {
 	params := &discordgo.WebhookParams{
 		Content:    reply.Content,
 		Embeds:     reply.Embeds,
@@ -250,7 +248,7 @@ func nonNilComponents(c []discordgo.MessageComponent) []discordgo.MessageCompone
 }
 
 // discordFiles makes fresh readers each time: a discordgo.File drains once.
-func discordFiles(files []commands.File) []*discordgo.File {
+func discordFiles(files []File) []*discordgo.File {
 	if len(files) == 0 {
 		return nil
 	}

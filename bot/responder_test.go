@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
-
-	"mazebot/commands"
 )
 
 // fakeREST records the requests a responder makes.
@@ -57,8 +55,8 @@ func TestResponder(t *testing.T) {
 	ctx := context.Background()
 	command := &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand}
 	button := &discordgo.Interaction{Type: discordgo.InteractionMessageComponent}
-	public := commands.Reply{Content: "hi"}
-	private := commands.Reply{Content: "psst", Ephemeral: true}
+	public := Reply{Content: "hi"}
+	private := Reply{Content: "psst", Ephemeral: true}
 	for _, tc := range []struct {
 		name  string
 		ix    *discordgo.Interaction
@@ -90,13 +88,13 @@ func TestResponder(t *testing.T) {
 		{"OKButtonUpdate", button, func(r *responder) error { return r.Update(ctx, public) },
 			[]string{"respond type=7 flags=0"}},
 		{"OKAutoDeferButtonThenUpdate", button, func(r *responder) error {
-			if err := r.autoDefer(ctx); err != nil {
+			if err := r.Acknowledge(ctx); err != nil {
 				return err
 			}
 			return r.Update(ctx, public)
 		}, []string{"respond type=6 flags=0", `edit content="hi" attachments-cleared=true`}},
 		{"OKAutoDeferButtonThenReply", button, func(r *responder) error {
-			if err := r.autoDefer(ctx); err != nil {
+			if err := r.Acknowledge(ctx); err != nil {
 				return err
 			}
 			return r.Reply(ctx, private)
@@ -105,10 +103,10 @@ func TestResponder(t *testing.T) {
 			if err := r.Reply(ctx, public); err != nil {
 				return err
 			}
-			return r.autoDefer(ctx)
+			return r.Acknowledge(ctx)
 		}, []string{"respond type=4 flags=0"}},
 		{"OKFilesAreFreshEachTime", command, func(r *responder) error {
-			return r.Reply(ctx, commands.Reply{Files: []commands.File{{Name: "a.png", Data: []byte("PNG")}}})
+			return r.Reply(ctx, Reply{Files: []File{{Name: "a.png", Data: []byte("PNG")}}})
 		}, []string{"respond type=4 flags=0 file a.png=PNG"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -126,10 +124,10 @@ func TestResponder(t *testing.T) {
 
 func TestResponderSecondReplyFails(t *testing.T) {
 	r := &responder{api: &fakeREST{}, ix: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand}}
-	if err := r.Reply(context.Background(), commands.Reply{Content: "one"}); err != nil {
+	if err := r.Reply(context.Background(), Reply{Content: "one"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Reply(context.Background(), commands.Reply{Content: "two"}); err != errAlreadyReplied {
+	if err := r.Reply(context.Background(), Reply{Content: "two"}); err != errAlreadyReplied {
 		t.Fatalf("second Reply err=%v, want errAlreadyReplied (the router then sends a followup)", err)
 	}
 }

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-
-	"mazebot/commands"
 )
 
 // scriptedDiscord answers each request with the next of its answers and
@@ -215,11 +213,11 @@ func TestResponderGivesUpPastDeadline(t *testing.T) {
 	c := withDiscord(t, d)
 	r := newResponder(c, restIx, nil, nil)
 	for range 3 {
-		if err := r.Reply(context.Background(), commands.Reply{Content: "hi"}); !errors.Is(err, errPastDeadline) {
+		if err := r.Reply(context.Background(), Reply{Content: "hi"}); !errors.Is(err, errPastDeadline) {
 			t.Fatalf("err=%v, want errPastDeadline", err)
 		}
 	}
-	if err := r.autoDefer(context.Background()); !errors.Is(err, errPastDeadline) {
+	if err := r.Acknowledge(context.Background()); !errors.Is(err, errPastDeadline) {
 		t.Fatalf("auto-defer err=%v, want errPastDeadline", err)
 	}
 	if n := len(d.requests()); n != 1 {

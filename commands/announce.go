@@ -10,8 +10,12 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/bot"
+	"mazebot/commands/pictures"
+	"mazebot/commands/views"
 	"mazebot/contest"
+	"mazebot/lang"
+	"mazebot/render"
 )
 
 // Poster sends and edits channel messages outside any interaction. The
@@ -22,8 +26,8 @@ type Poster interface {
 	// enforce_nonce: Discord then answers a repeat within a few minutes
 	// with the message it made before, instead of making another. Errors
 	// wrap the *discordgo.RESTError of a refused request.
-	Post(ctx context.Context, channelID, nonce string, r Reply) (messageID string, err error)
-	Edit(ctx context.Context, channelID, messageID string, r Reply) error
+	Post(ctx context.Context, channelID, nonce string, r bot.Reply) (messageID string, err error)
+	Edit(ctx context.Context, channelID, messageID string, r bot.Reply) error
 }
 
 // Guilds tells what Discord knows of a server.
@@ -43,20 +47,20 @@ type Guilds interface {
 // the server's primary language, asked of Discord once per server and
 // process.
 type Announcer struct {
-	poster Poster
-	guilds Guilds
-	posts  PostLog
-	render *Renderer
-	now    func() time.Time
+	poster   Poster
+	guilds   Guilds
+	posts    PostLog
+	pictures *pictures.Queue
+	now      func() time.Time
 
 	mu      sync.Mutex
 	locales map[string]string // server → language code, for those with none stored
 }
 
 // NewAnnouncer posts through poster, asking guilds the language of servers
-// with none stored, drawing on render, and records shown mazes in posts.
-func NewAnnouncer(poster Poster, guilds Guilds, posts PostLog, render *Renderer, now func() time.Time) *Announcer {
-	return &Announcer{poster: poster, guilds: guilds, posts: posts, render: render, now: now, locales: map[string]string{}}
+// with none stored, drawing on the queue, and records shown mazes in posts.
+func NewAnnouncer(poster Poster, guilds Guilds, posts PostLog, q *pictures.Queue, now func() time.Time) *Announcer {
+	return &Announcer{poster: poster, guilds: guilds, posts: posts, pictures: q, now: now, locales: map[string]string{}}
 }
 
 // language is the code of the language a server's posts are in: stored,
@@ -97,7 +101,7 @@ func refusal(err error) error {
 }
 
 // post sends r with nonce, telling refusals apart.
-func (a *Announcer) post(ctx context.Context, channelID, nonce string, r Reply) (string, error) {
+func (a *Announcer) post(ctx context.Context, channelID, nonce string, r bot.Reply) (string, error) {
 	id, err := a.poster.Post(ctx, channelID, nonce, r)
 	return id, refusal(err)
 }
@@ -109,7 +113,7 @@ var _ contest.Announcer = (*Announcer)(nil)
 // returns the message.
 func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, nonce string) (string, error) {
 	d.Language = a.language(ctx, d.GuildID, d.Language)
-	reply, err := a.render.maybe(ctx, pictured(d.MazeID, renderAuto), "", func() (Reply, error) { return dailyMessage(lang.ByCode(d.Language), d) })
+	reply, err := showPost(ctx, a.pictures, d.MazeID, "", func() (bot.Reply, error) { return dailyMessage(lang.ByCode(d.Language), d, true) })
 	if err != nil {
 		return "", err
 	}
@@ -125,14 +129,14 @@ func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, n
 // than revealing an older maze.
 func (a *Announcer) PostEvent(ctx context.Context, e contest.Event, mazeNonce, boardNonce string) (mazeMsg, boardMsg string, err error) {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
-	reply, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), "", func() (Reply, error) { return eventMazeMessage(e, true) })
+	reply, err := showPost(ctx, a.pictures, e.MazeID, "", func() (bot.Reply, error) { return eventMazeMessage(e, true) })
 	if err != nil {
 		return "", "", err
 	}
 	if mazeMsg, err = a.post(ctx, e.ChannelID, mazeNonce, reply); err != nil {
 		return "", "", err
 	}
-	if boardMsg, err = a.post(ctx, e.ChannelID, boardNonce, boardMessage(e, nil)); err != nil {
+	if boardMsg, err = a.post(ctx, e.ChannelID, boardNonce, views.Board(e, nil)); err != nil {
 		return "", "", err
 	}
 	return mazeMsg, boardMsg, recordPost(ctx, a.posts, e.GuildID, e.ChannelID, mazeMsg, e.MazeID, a.now())
@@ -141,13 +145,13 @@ func (a *Announcer) PostEvent(ctx context.Context, e contest.Event, mazeNonce, b
 // EditBoard shows standings on the event's board.
 func (a *Announcer) EditBoard(ctx context.Context, e contest.Event, standings []contest.Standing) error {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
-	return refusal(a.poster.Edit(ctx, e.ChannelID, e.BoardMessageID, boardMessage(e, standings)))
+	return refusal(a.poster.Edit(ctx, e.ChannelID, e.BoardMessageID, views.Board(e, standings)))
 }
 
 // PostResults announces an ended event's ranking.
 func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings []contest.Standing, nonce string) error {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
-	_, err := a.post(ctx, e.ChannelID, nonce, resultsMessage(e, standings))
+	_, err := a.post(ctx, e.ChannelID, nonce, views.Results(e, standings))
 	return err
 }
 
@@ -157,17 +161,17 @@ func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings 
 func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce string) error {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
 	l := lang.ByCode(e.Language)
-	solution, err := a.render.maybe(ctx, pictured(e.MazeID, renderAuto), solutionKey(l, e.MazeID), func() (Reply, error) {
+	reply, err := showPost(ctx, a.pictures, e.MazeID, solutionKey(l, e.MazeID), func() (bot.Reply, error) {
 		m, err := generate(e.MazeID)
 		if err != nil {
-			return Reply{}, err
+			return bot.Reply{}, err
 		}
-		return solutionMessage(l, m, false)
+		return solution(l, m, false)
 	})
 	if err != nil {
 		return err
 	}
-	_, err = a.post(ctx, e.ChannelID, nonce, solution)
+	_, err = a.post(ctx, e.ChannelID, nonce, reply)
 	return err
 }
 
@@ -179,4 +183,20 @@ func (a *Announcer) RevealMaze(ctx context.Context, e contest.Event) error {
 		return err
 	}
 	return refusal(a.poster.Edit(ctx, e.ChannelID, e.MazeMessageID, reply))
+}
+
+// eventMazeMessage is the event's maze in its language (see
+// views.EventMaze); withFile false leaves a PNG out, for an edit that
+// keeps the attachment.
+func eventMazeMessage(e contest.Event, withFile bool) (bot.Reply, error) {
+	l := lang.ByCode(e.Language)
+	m, err := generate(e.MazeID)
+	if err != nil {
+		return bot.Reply{}, err
+	}
+	v := describe(m)
+	if err := picture(&v, m, renderAuto, views.EventMazeHeader(l, e, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", withFile); err != nil {
+		return bot.Reply{}, err
+	}
+	return views.EventMaze(e, v), nil
 }

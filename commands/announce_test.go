@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"mazebot/commands/lang"
 	"mazebot/contest"
+	"mazebot/lang"
 	"mazebot/mazecore"
 )
 

@@ -13,9 +13,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/bot"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
+	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/play"
 	"mazebot/render"
@@ -303,11 +304,11 @@ func TestSolve(t *testing.T) {
 }
 
 func TestPanicBecomesApology(t *testing.T) {
-	boom := Command{Definition: &discordgo.ApplicationCommand{Name: "boom", Description: "panics"}, Handle: func(context.Context, *Interaction) error {
-		var handlers map[string]Handler
+	boom := bot.Command{Definition: &discordgo.ApplicationCommand{Name: "boom", Description: "panics"}, Handle: func(context.Context, *bot.Interaction) error {
+		var handlers map[string]bot.Handler
 		return handlers["missing"](context.Background(), nil) // calling a nil func: a real runtime panic
 	}}
-	e := newEnv(t, envOptions{extra: []Feature{testCommands{boom}}})
+	e := newEnv(t, envOptions{extra: []bot.Feature{testCommands{boom}}})
 	rec := e.send(t, slash(t, "boom", nil))
 	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Content, "Sorry") {
 		t.Fatalf("replies=%+v, want an ephemeral apology", rec.replies)
@@ -318,10 +319,10 @@ func TestPanicBecomesApology(t *testing.T) {
 }
 
 func TestInternalErrorIsGeneric(t *testing.T) {
-	fail := Command{Definition: &discordgo.ApplicationCommand{Name: "fail", Description: "fails"}, Handle: func(context.Context, *Interaction) error {
+	fail := bot.Command{Definition: &discordgo.ApplicationCommand{Name: "fail", Description: "fails"}, Handle: func(context.Context, *bot.Interaction) error {
 		return errors.New("database password is hunter2")
 	}}
-	e := newEnv(t, envOptions{extra: []Feature{testCommands{fail}}})
+	e := newEnv(t, envOptions{extra: []bot.Feature{testCommands{fail}}})
 	rec := e.send(t, slash(t, "fail", nil))
 	if len(rec.replies) != 1 || strings.Contains(rec.replies[0].Content, "hunter2") || !rec.replies[0].Ephemeral {
 		t.Fatalf("replies=%+v, want an ephemeral generic message without internal detail", rec.replies)

@@ -16,9 +16,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/bot"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
+	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/play"
 	"mazebot/render"
@@ -37,7 +38,7 @@ func dailySlash(tb testing.TB, perms, sub string, opts map[string]any) *discordg
 }
 
 // setup runs /daily setup as a manager and checks it was accepted.
-func (e *env) setup(tb testing.TB, at, tz string) Reply {
+func (e *env) setup(tb testing.TB, at, tz string) bot.Reply {
 	tb.Helper()
 	rec := e.send(tb, dailySlash(tb, permsManager, "setup", map[string]any{"channel": "daily-ch", "time": at, "timezone": tz}))
 	if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Content, "⚠️") || !rec.replies[0].Ephemeral {
@@ -47,7 +48,7 @@ func (e *env) setup(tb testing.TB, at, tz string) Reply {
 }
 
 // today runs /daily today and returns the maze it shows.
-func (e *env) today(tb testing.TB) (mazecore.ID, Reply) {
+func (e *env) today(tb testing.TB) (mazecore.ID, bot.Reply) {
 	tb.Helper()
 	rec := e.send(tb, dailySlash(tb, permsMember, "today", nil))
 	if len(rec.replies) != 1 || rec.replies[0].Ephemeral {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mazebot/bot"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,9 +27,9 @@ import (
 type recorder struct {
 	mu       sync.Mutex
 	deferred []bool
-	replies  []Reply
-	updates  []Reply
-	follows  []Reply
+	replies  []bot.Reply
+	updates  []bot.Reply
+	follows  []bot.Reply
 }
 
 func (r *recorder) Defer(_ context.Context, ephemeral bool) error {
@@ -38,7 +39,7 @@ func (r *recorder) Defer(_ context.Context, ephemeral bool) error {
 	return nil
 }
 
-func (r *recorder) Reply(_ context.Context, reply Reply) error {
+func (r *recorder) Reply(_ context.Context, reply bot.Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.replies) > 0 {
@@ -48,14 +49,14 @@ func (r *recorder) Reply(_ context.Context, reply Reply) error {
 	return nil
 }
 
-func (r *recorder) Update(_ context.Context, reply Reply) error {
+func (r *recorder) Update(_ context.Context, reply bot.Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.updates = append(r.updates, reply)
 	return nil
 }
 
-func (r *recorder) Followup(_ context.Context, reply Reply) error {
+func (r *recorder) Followup(_ context.Context, reply bot.Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.follows = append(r.follows, reply)
@@ -92,11 +93,11 @@ func (p *poster) GuildLocale(_ context.Context, guildID string) (string, error) 
 type posted struct {
 	channel string
 	id      string
-	reply   Reply   // as posted
-	edits   []Reply // later versions, oldest first
+	reply   bot.Reply   // as posted
+	edits   []bot.Reply // later versions, oldest first
 }
 
-func (p *poster) Post(_ context.Context, channelID, nonce string, r Reply) (string, error) {
+func (p *poster) Post(_ context.Context, channelID, nonce string, r bot.Reply) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.fail != nil {
@@ -118,7 +119,7 @@ func (p *poster) Post(_ context.Context, channelID, nonce string, r Reply) (stri
 	return id, nil
 }
 
-func (p *poster) Edit(_ context.Context, channelID, messageID string, r Reply) error {
+func (p *poster) Edit(_ context.Context, channelID, messageID string, r bot.Reply) error {
 	if p.onEdit != nil {
 		p.onEdit()
 	}
@@ -165,7 +166,7 @@ func (p *poster) message(id string) posted {
 }
 
 // current is the message as it now reads.
-func (m posted) current() Reply {
+func (m posted) current() bot.Reply {
 	if len(m.edits) > 0 {
 		return m.edits[len(m.edits)-1]
 	}
@@ -192,7 +193,7 @@ type envOptions struct {
 	// secret makes the button key stored in the database the first time,
 	// as app.go does with random bytes; nil stores testSecret.
 	secret func() ([]byte, error)
-	extra  []Feature // test-only commands
+	extra  []bot.Feature // test-only commands
 	render RenderConfig
 	// locale is the Discord locale of the members who press buttons
 	// (press, win, play); "" is the interactions' en-US.
@@ -215,7 +216,7 @@ type env struct {
 	games    *play.Service
 	mazes    *Mazes
 	render   *Renderer
-	router   *Router
+	router   *bot.Router
 	locale   string // envOptions.locale
 }
 
@@ -267,14 +268,14 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		tb.Fatal(err)
 	}
 	e.mazes = NewMazes(db, e.contests, e.render, func() uint64 { return seed }, e.clock.Now)
-	features := append([]Feature{
+	features := append([]bot.Feature{
 		e.mazes,
 		playFeature,
 		NewEvents(e.contests.Events, func() uint64 { return seed }),
 		NewDaily(e.contests.Dailies, db, e.render, e.clock.Now),
 		Help{},
 	}, opts.extra...)
-	e.router = NewRouter(log, nil, features...)
+	e.router = bot.NewRouter(log, nil, features...)
 	return e
 }
 
@@ -322,12 +323,12 @@ func (e *env) pressIn(tb testing.TB, channel, customID, user string) *recorder {
 
 // start presses Play under maze id as user in ch1 and returns the game
 // message and the stored game.
-func (e *env) start(tb testing.TB, id mazecore.ID, user string) (Reply, play.Record) {
+func (e *env) start(tb testing.TB, id mazecore.ID, user string) (bot.Reply, play.Record) {
 	tb.Helper()
 	return e.startIn(tb, "ch1", id, user)
 }
 
-func (e *env) startIn(tb testing.TB, channel string, id mazecore.ID, user string) (Reply, play.Record) {
+func (e *env) startIn(tb testing.TB, channel string, id mazecore.ID, user string) (bot.Reply, play.Record) {
 	tb.Helper()
 	rec := e.pressIn(tb, channel, playPrefix+":"+id.String(), user)
 	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || len(rec.updates) != 0 {
@@ -352,7 +353,7 @@ func (e *env) game(tb testing.TB, id int64) play.Record {
 // off the stored game, so windowed views play too. Every click must
 // update the game message; check, if set, also sees each click's answer
 // and the game after it.
-func (e *env) win(tb testing.TB, msg Reply, g play.Record, step time.Duration, check func(rec *recorder, g play.Record)) (Reply, play.Record) {
+func (e *env) win(tb testing.TB, msg bot.Reply, g play.Record, step time.Duration, check func(rec *recorder, g play.Record)) (bot.Reply, play.Record) {
 	tb.Helper()
 	_, err := testkit.Follow(mustMaze(tb, g.MazeID),
 		func() (mazecore.Point, error) { return g.Pos, nil },
@@ -381,7 +382,7 @@ func (e *env) win(tb testing.TB, msg Reply, g play.Record, step time.Duration, c
 }
 
 // play starts a game on maze id as user in channel and wins it.
-func (e *env) play(tb testing.TB, channel string, id mazecore.ID, user string, step time.Duration) Reply {
+func (e *env) play(tb testing.TB, channel string, id mazecore.ID, user string, step time.Duration) bot.Reply {
 	tb.Helper()
 	msg, g := e.startIn(tb, channel, id, user)
 	final, _ := e.win(tb, msg, g, step, nil)
@@ -446,10 +447,10 @@ func (e *env) query(tb testing.TB, scan func(*sql.Rows) error, q string, args ..
 }
 
 // testCommands is a feature of test-only commands.
-type testCommands []Command
+type testCommands []bot.Command
 
-func (c testCommands) Commands() []Command   { return c }
-func (testCommands) Components() []Component { return nil }
+func (c testCommands) Commands() []bot.Command   { return c }
+func (testCommands) Components() []bot.Component { return nil }
 
 // slash builds an application command interaction the way discordgo decodes
 // one from the gateway (through JSON, so option values are float64).
@@ -526,7 +527,7 @@ func messageCommand(tb testing.TB, target map[string]any) *discordgo.Interaction
 }
 
 // botMessage is a message of the bot's (author "app") in ch1, showing r.
-func botMessage(r Reply) map[string]any {
+func botMessage(r bot.Reply) map[string]any {
 	return map[string]any{"id": "m1", "channel_id": "ch1", "content": r.Content, "author": map[string]any{"id": "app", "bot": true}, "components": r.Components}
 }
 
@@ -600,7 +601,7 @@ func mustMaze(tb testing.TB, id mazecore.ID) *mazecore.Maze {
 }
 
 // idInReply reads the maze ID a message names.
-func idInReply(tb testing.TB, r Reply) mazecore.ID {
+func idInReply(tb testing.TB, r bot.Reply) mazecore.ID {
 	tb.Helper()
 	m := idInContent.FindStringSubmatch(r.Content)
 	if m == nil {
@@ -614,7 +615,7 @@ func idInReply(tb testing.TB, r Reply) mazecore.ID {
 }
 
 // buttons lists a message's buttons.
-func buttons(msg Reply) []discordgo.Button {
+func buttons(msg bot.Reply) []discordgo.Button {
 	var out []discordgo.Button
 	for _, row := range msg.Components {
 		if r, ok := row.(discordgo.ActionsRow); ok {
@@ -629,7 +630,7 @@ func buttons(msg Reply) []discordgo.Button {
 }
 
 // button finds the button of a move action ('n', 'g', …).
-func button(tb testing.TB, msg Reply, action byte) discordgo.Button {
+func button(tb testing.TB, msg bot.Reply, action byte) discordgo.Button {
 	tb.Helper()
 	for _, b := range buttons(msg) {
 		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[3] == string(action) {
@@ -640,7 +641,7 @@ func button(tb testing.TB, msg Reply, action byte) discordgo.Button {
 	return discordgo.Button{}
 }
 
-func gameIDOf(tb testing.TB, msg Reply) int64 {
+func gameIDOf(tb testing.TB, msg bot.Reply) int64 {
 	tb.Helper()
 	var id int64
 	if _, err := fmt.Sscanf(strings.Split(button(tb, msg, actGiveUp).CustomID, ":")[1], "%d", &id); err != nil {
@@ -653,7 +654,7 @@ var dirActions = map[mazecore.Dir]byte{mazecore.North: actNorth, mazecore.East: 
 
 // checkCustomIDs: Discord refuses a custom_id over 100 characters, or two
 // alike in one message.
-func checkCustomIDs(tb testing.TB, msg Reply) {
+func checkCustomIDs(tb testing.TB, msg bot.Reply) {
 	tb.Helper()
 	seen := map[string]bool{}
 	for _, b := range buttons(msg) {
@@ -665,7 +666,7 @@ func checkCustomIDs(tb testing.TB, msg Reply) {
 }
 
 // onlyUpdate asserts a type-7 answer (Update) and nothing else.
-func onlyUpdate(tb testing.TB, rec *recorder) Reply {
+func onlyUpdate(tb testing.TB, rec *recorder) bot.Reply {
 	tb.Helper()
 	if len(rec.updates) != 1 || len(rec.replies) != 0 {
 		tb.Fatalf("updates=%+v replies=%+v, want one update and no reply", rec.updates, rec.replies)

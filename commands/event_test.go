@@ -12,9 +12,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/bot"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
+	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/play"
 )
@@ -68,7 +69,7 @@ func (e *env) startEvent(tb testing.TB, opts map[string]any) contest.Event {
 
 // race starts a game on the event's maze in its channel as user and wins
 // it, step apart on the clock per click.
-func (e *env) race(tb testing.TB, ev contest.Event, user string, step time.Duration) Reply {
+func (e *env) race(tb testing.TB, ev contest.Event, user string, step time.Duration) bot.Reply {
 	tb.Helper()
 	return e.play(tb, ev.ChannelID, ev.MazeID, user, step)
 }
@@ -136,9 +137,9 @@ func TestParseEventDuration(t *testing.T) {
 	for _, text := range []string{"", "30", "4m", "4m59s", "7d1m", "8d", "-1h", "1d-2h", "soon", "1w", "1d1d", "9999d", "1e9h"} {
 		t.Run("Err"+text, func(t *testing.T) {
 			_, err := parseEventDuration(text)
-			var ue *UserError
+			var ue *bot.UserError
 			if !errors.As(err, &ue) || !strings.Contains(ue.Error(), "5 minutes to 7 days") {
-				t.Fatalf("parseEventDuration(%q) err=%v, want a UserError saying what is allowed", text, err)
+				t.Fatalf("parseEventDuration(%q) err=%v, want a bot.UserError saying what is allowed", text, err)
 			}
 		})
 	}

@@ -13,8 +13,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/bot"
 	"mazebot/contest"
+	"mazebot/lang"
 	"mazebot/mazecore"
 )
 
@@ -29,7 +30,7 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files in testd
 
 // goldenText writes a reply as plain text: its content without the grid,
 // its embeds (title, description, fields, footer) and its buttons.
-func goldenText(r Reply) string {
+func goldenText(r bot.Reply) string {
 	var lines []string
 	grid := false
 	for _, line := range strings.Split(r.Content, "\n") {
@@ -102,7 +103,7 @@ func TestGolden(t *testing.T) {
 func goldenMessages(t *testing.T, l *lang.Lang) {
 	locale := string(l.Locales()[0])
 	in := func(ix *discordgo.Interaction) *discordgo.Interaction { return localized(ix, locale, locale) }
-	only := func(rec *recorder) Reply {
+	only := func(rec *recorder) bot.Reply {
 		t.Helper()
 		if len(rec.replies) != 1 {
 			t.Fatalf("replies=%+v, want one", rec.replies)
@@ -209,7 +210,7 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 	checkGolden(t, "event_board", l, goldenText(e.board(ev).current()))
 	e.clock.Set(ev.EndsAt.Add(time.Second))
 	e.tick(t)
-	var results Reply
+	var results bot.Reply
 	for _, p := range e.poster.in(eventCh) {
 		if strings.HasPrefix(p.reply.Content, "🏁") {
 			results = p.reply

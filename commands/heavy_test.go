@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mazebot/bot"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,7 +28,7 @@ func TestRendererPool(t *testing.T) {
 		wg            sync.WaitGroup
 		deferred      [6]atomic.Bool
 	)
-	build := func() (Reply, error) {
+	build := func() (bot.Reply, error) {
 		n := running.Add(1)
 		for {
 			p := peak.Load()
@@ -38,7 +39,7 @@ func TestRendererPool(t *testing.T) {
 		started <- struct{}{}
 		<-release
 		running.Add(-1)
-		return Reply{Content: "done"}, nil
+		return bot.Reply{Content: "done"}, nil
 	}
 	// Two take the workers; then four more queue behind them.
 	for i := range deferred {
@@ -81,13 +82,13 @@ func TestRendererBusy(t *testing.T) {
 	r := NewRenderer(RenderConfig{Workers: 1}, time.Now)
 	release := make(chan struct{})
 	defer close(release)
-	go r.draw(context.Background(), "", func() (Reply, error) { <-release; return Reply{}, nil }) //nolint:errcheck // holds the worker
+	go r.draw(context.Background(), "", func() (bot.Reply, error) { <-release; return bot.Reply{}, nil }) //nolint:errcheck // holds the worker
 	for r.pool.Busy() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+50*time.Millisecond)
 	defer cancel()
-	_, err := r.draw(ctx, "", func() (Reply, error) { t.Error("built while the worker was busy"); return Reply{}, nil })
+	_, err := r.draw(ctx, "", func() (bot.Reply, error) { t.Error("built while the worker was busy"); return bot.Reply{}, nil })
 	if !errors.Is(err, errBusy) || ctx.Err() != nil {
 		t.Fatalf("err=%v (ctx %v), want errBusy before the deadline", err, ctx.Err())
 	}
@@ -100,14 +101,14 @@ func TestBusyGivesTheTurnBack(t *testing.T) {
 	r := NewRenderer(RenderConfig{Workers: 1}, func() time.Time { return now })
 	release := make(chan struct{})
 	defer close(release)
-	go r.draw(context.Background(), "", func() (Reply, error) { <-release; return Reply{}, nil }) //nolint:errcheck // holds the worker
+	go r.draw(context.Background(), "", func() (bot.Reply, error) { <-release; return bot.Reply{}, nil }) //nolint:errcheck // holds the worker
 	for r.pool.Busy() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	in := &Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}}, Respond: &recorder{}}
+	in := &bot.Interaction{bot.Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}}, Respond: &recorder{}}
 	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+50*time.Millisecond)
 	defer cancel()
-	_, err := r.reply(ctx, in, picture{big: true}, func() (Reply, error) { t.Error("built while the worker was busy"); return Reply{}, nil })
+	_, err := r.reply(ctx, in, picture{big: true}, func() (bot.Reply, error) { t.Error("built while the worker was busy"); return bot.Reply{}, nil })
 	if !errors.Is(err, errBusy) {
 		t.Fatalf("err=%v, want errBusy", err)
 	}
@@ -186,7 +187,7 @@ func TestRendererMetrics(t *testing.T) {
 	m := &renderLog{}
 	r := NewRenderer(RenderConfig{Workers: 1, Metrics: m}, time.Now)
 	for range 2 {
-		if _, err := r.draw(context.Background(), "k", func() (Reply, error) { return Reply{Content: "x"}, nil }); err != nil {
+		if _, err := r.draw(context.Background(), "k", func() (bot.Reply, error) { return bot.Reply{Content: "x"}, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

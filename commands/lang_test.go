@@ -11,7 +11,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/bot"
+	"mazebot/lang"
 	"mazebot/mazecore"
 )
 
@@ -58,7 +59,7 @@ func TestDefinitionsLocalized(t *testing.T) {
 			korean(p+" name", o.NameLocalizations)
 			korean(p+" description", o.DescriptionLocalizations)
 			for _, c := range o.Choices {
-				if o.Name == lang.LanguageOption {
+				if o.Name == bot.LanguageOption {
 					continue // each language by its own name, for everyone
 				}
 				korean(fmt.Sprintf("%s choice %v", p, c.Value), c.NameLocalizations)
@@ -187,7 +188,7 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 // keeps it; the scheduled post and an event's posts are in it, whoever
 // asked.
 func TestPostsInServersLanguage(t *testing.T) {
-	setup := func(e *env, locale, guildLocale string, opts map[string]any) Reply {
+	setup := func(e *env, locale, guildLocale string, opts map[string]any) bot.Reply {
 		t.Helper()
 		all := map[string]any{"channel": "daily-ch", "time": "09:00", "timezone": "Asia/Seoul"}
 		for k, v := range opts {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"mazebot/bot"
 	"strings"
 	"unicode"
 )
@@ -58,7 +59,7 @@ var nameMarkup = strings.NewReplacer(
 func postableName(name string) (string, error) {
 	lower := strings.ToLower(name)
 	if strings.Contains(lower, "://") || strings.Contains(lower, "discord.gg/") || strings.Contains(lower, "www.") {
-		return "", refuse("error.name_link")
+		return "", bot.Refuse("error.name_link")
 	}
 	return nameMarkup.Replace(name), nil
 }

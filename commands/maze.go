@@ -8,8 +8,12 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/bot"
+	"mazebot/commands/customid"
+	"mazebot/commands/pictures"
+	"mazebot/commands/views"
 	"mazebot/contest"
+	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/render"
 )
@@ -36,51 +40,57 @@ type Embargo interface {
 
 // Mazes is /maze, /solve and its message menu, and the Solve button.
 type Mazes struct {
-	posts   PostLog
-	embargo Embargo
-	render  *Renderer
-	seed    func() uint64
-	now     func() time.Time
+	posts    PostLog
+	embargo  Embargo
+	pictures *pictures.Queue
+	seed     func() uint64
+	now      func() time.Time
 }
 
 // NewMazes makes mazes with random seeds from seed, drawing pictures on
-// render, records where they are shown in posts, and holds back the
+// the queue, records where they are shown in posts, and holds back the
 // solutions embargo holds.
-func NewMazes(posts PostLog, embargo Embargo, render *Renderer, seed func() uint64, now func() time.Time) *Mazes {
-	return &Mazes{posts: posts, embargo: embargo, render: render, seed: seed, now: now}
+func NewMazes(posts PostLog, embargo Embargo, q *pictures.Queue, seed func() uint64, now func() time.Time) *Mazes {
+	return &Mazes{posts: posts, embargo: embargo, pictures: q, seed: seed, now: now}
 }
 
-func (f *Mazes) Commands() []Command {
-	return []Command{
+func (f *Mazes) Commands() []bot.Command {
+	return []bot.Command{
 		{Definition: &discordgo.ApplicationCommand{
-			Name:        "maze",
-			Description: "Generate a fresh maze",
+			Name: "maze",
 			Options: []*discordgo.ApplicationCommandOption{
-				algorithmOption("How to carve it (default: backtracking)", false),
-				intOption("size", fmt.Sprintf("Width in tiles, odd, %d–%d (default %d)", mazecore.MinSize, PNGMaxSide, defaultSize), mazecore.MinSize, PNGMaxSide),
-				intOption("height", "Height in tiles if different from size", mazecore.MinSize, PNGMaxSide),
-				{Type: discordgo.ApplicationCommandOptionString, Name: "render", Description: "auto: emoji when small, PNG when big; gif animates the carving", Choices: []*discordgo.ApplicationCommandOptionChoice{
-					{Name: "auto", Value: renderAuto}, {Name: "emoji", Value: renderEmoji}, {Name: "png", Value: renderPNG},
-					{Name: "gif (animated generation)", Value: renderGIF},
+				algorithmOption(false),
+				sizeOption("size", views.PNGMaxSide),
+				sizeOption("height", views.PNGMaxSide),
+				{Type: discordgo.ApplicationCommandOptionString, Name: "render", Choices: []*discordgo.ApplicationCommandOptionChoice{
+					{Value: renderAuto}, {Value: renderEmoji}, {Value: renderPNG}, {Value: renderGIF},
 				}},
-				intOption("seed", "Seed for a reproducible maze (default: random)", 0, maxSeed),
-				difficultyOption(fmt.Sprintf("Among mazes like it: easy, medium or hard (default any; up to %d×%d)", DifficultyMaxSide, DifficultyMaxSide)),
-				loopsOption("Share of dead ends opened into loops, 0–100 (default 0: no loops)"),
+				intOption("seed", 0, maxSeed),
+				difficultyOption(),
+				loopsOption(),
 			},
 		}, Handle: f.handleMaze},
 		{Definition: &discordgo.ApplicationCommand{
-			Name:        "solve",
-			Description: "Reveal the shortest path of a maze (a spoiler)",
-			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionString, Name: "id", Description: "The maze ID (default: the last maze in this channel)", MaxLength: 40},
-			},
+			Name:    "solve",
+			Options: []*discordgo.ApplicationCommandOption{stringOption("id", 40, false)},
 		}, Handle: f.handleSolve},
 		{Definition: &discordgo.ApplicationCommand{Name: solveMessageCommandName, Type: discordgo.MessageApplicationCommand}, Handle: f.handleSolveMessage},
 	}
 }
 
-func (f *Mazes) Components() []Component {
-	return []Component{{Prefix: solvePrefix, Handle: f.handleSolveButton}}
+func (f *Mazes) Components() []bot.Component {
+	return []bot.Component{{Prefix: customid.SolvePrefix, Handle: f.handleSolveButton}}
+}
+
+// mazeOptions are /maze's options as typed.
+type mazeOptions struct {
+	Algorithm  string `option:"algorithm"`
+	Size       *int64 `option:"size"`
+	Height     *int64 `option:"height"`
+	Render     string `option:"render"`
+	Seed       *int64 `option:"seed"`
+	Difficulty string `option:"difficulty"`
+	Loops      *int64 `option:"loops"`
 }
 
 // mazeRequest is a validated /maze.
@@ -90,24 +100,27 @@ type mazeRequest struct {
 	notices []lang.Msg // said to the member privately, e.g. rounding
 }
 
-func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
-	opts := commandOptions(in)
-	req := mazeRequest{mode: opts.string("render", renderAuto)}
+func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
+	var o mazeOptions
+	bot.Options(in, &o)
+	req := mazeRequest{mode: o.Render}
 	switch req.mode {
+	case "":
+		req.mode = renderAuto
 	case renderAuto, renderEmoji, renderPNG, renderGIF:
 	default:
-		return req, refuse("error.unknown_render", lang.Args{"Name": sanitize(req.mode)})
+		return req, bot.Refuse("error.unknown_render", lang.Args{"Name": sanitize(req.mode)})
 	}
-	algo, err := opts.algorithm(defaultAlgorithm)
+	algo, err := algorithm(o.Algorithm, defaultAlgorithm)
 	if err != nil {
 		return req, err
 	}
 	const why = "size.why.maze"
-	width, notice, err := opts.size("size", defaultSize, PNGMaxSide, why)
+	width, notice, err := side("size", o.Size, defaultSize, views.PNGMaxSide, why)
 	if err != nil {
 		return req, err
 	}
-	height, heightNotice, err := opts.size("height", width, PNGMaxSide, why)
+	height, heightNotice, err := side("height", o.Height, width, views.PNGMaxSide, why)
 	if err != nil {
 		return req, err
 	}
@@ -116,27 +129,27 @@ func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
 			req.notices = append(req.notices, n)
 		}
 	}
-	seed, ok := opts.int("seed")
-	if !ok {
+	var seed int64
+	if o.Seed == nil {
 		seed = int64(f.seed() & maxSeed)
-	} else if seed < 0 || seed > maxSeed {
-		return req, refuse("error.seed_range", lang.Args{"Max": int64(maxSeed)})
+	} else if seed = *o.Seed; seed < 0 || seed > maxSeed {
+		return req, bot.Refuse("error.seed_range", lang.Args{"Max": int64(maxSeed)})
 	}
 	if req.mode == renderGIF && (width > render.GIFMaxSize || height > render.GIFMaxSize) {
-		return req, refuse("error.gif_too_big", lang.Args{
-			"Max":   lang.M("format.size", lang.Args{"Width": render.GIFMaxSize, "Height": render.GIFMaxSize}),
-			"Asked": lang.M("format.size", lang.Args{"Width": width, "Height": height}),
+		return req, bot.Refuse("error.gif_too_big", lang.Args{
+			"Max":   views.Side(render.GIFMaxSize),
+			"Asked": views.Size(mazecore.ID{Width: width, Height: height}),
 		})
 	}
-	level, loops, err := opts.levelAndLoops(mazecore.AnyLevel, 0)
+	level, loops, err := levelAndLoops(o.Difficulty, o.Loops, mazecore.AnyLevel, 0)
 	if err != nil {
 		return req, err
 	}
-	if level != mazecore.AnyLevel && (width > DifficultyMaxSide || height > DifficultyMaxSide) {
-		return req, refuse("error.difficulty_too_big", lang.Args{
-			"Max":        lang.M("format.size", lang.Args{"Width": DifficultyMaxSide, "Height": DifficultyMaxSide}),
+	if level != mazecore.AnyLevel && (width > views.DifficultyMaxSide || height > views.DifficultyMaxSide) {
+		return req, bot.Refuse("error.difficulty_too_big", lang.Args{
+			"Max":        views.Side(views.DifficultyMaxSide),
 			"Candidates": mazecore.Candidates,
-			"Asked":      lang.M("format.size", lang.Args{"Width": width, "Height": height}),
+			"Asked":      views.Size(mazecore.ID{Width: width, Height: height}),
 		})
 	}
 	// The seed is the base the level is chosen from; the reply's ID holds
@@ -145,25 +158,19 @@ func (f *Mazes) parseMazeRequest(in *Interaction) (mazeRequest, error) {
 	return req, err
 }
 
-func (f *Mazes) handleMaze(ctx context.Context, in *Interaction) error {
+func (f *Mazes) handleMaze(ctx context.Context, in *bot.Interaction) error {
 	req, err := f.parseMazeRequest(in)
 	if err != nil {
 		return err
 	}
 	l := in.Lang()
-	build := func() (Reply, error) {
+	reply, err := showReply(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: mazeKey(l, req.id, req.mode), Big: bigRender(req.id, req.mode)}, func() (bot.Reply, error) {
 		m, err := generate(req.id)
 		if err != nil {
-			return Reply{}, err
+			return bot.Reply{}, err
 		}
-		return mazeMessage(l, m, req.mode)
-	}
-	var reply Reply
-	if pictured(req.id, req.mode) {
-		reply, err = f.render.reply(ctx, in, picture{key: mazeKey(l, req.id, req.mode), big: bigRender(req.id, req.mode)}, build)
-	} else {
-		reply, err = build()
-	}
+		return card(l, m, req.mode)
+	})
 	if err != nil {
 		return err
 	}
@@ -177,7 +184,7 @@ func (f *Mazes) handleMaze(ctx context.Context, in *Interaction) error {
 		return err
 	}
 	for _, notice := range req.notices {
-		if err := in.Respond.Followup(ctx, Reply{Content: "ℹ️ " + notice.In(l), Ephemeral: true}); err != nil {
+		if err := in.Respond.Followup(ctx, bot.Reply{Content: views.Notice(l, notice), Ephemeral: true}); err != nil {
 			return fmt.Errorf("followup: %w", err)
 		}
 	}
@@ -194,10 +201,10 @@ func recordPost(ctx context.Context, posts PostLog, guildID, channelID, messageI
 }
 
 // lastMaze finds the last maze posted in the channel.
-func (f *Mazes) lastMaze(ctx context.Context, in *Interaction) (mazecore.ID, error) {
+func (f *Mazes) lastMaze(ctx context.Context, in *bot.Interaction) (mazecore.ID, error) {
 	post, err := f.posts.LastPost(ctx, in.ChannelID)
 	if errors.Is(err, contest.ErrNotFound) {
-		return mazecore.ID{}, refuseWith(err, "error.no_maze_in_channel")
+		return mazecore.ID{}, bot.RefuseWith(err, "error.no_maze_in_channel")
 	}
 	if err != nil {
 		return mazecore.ID{}, fmt.Errorf("last post in %s: %w", in.ChannelID, err)

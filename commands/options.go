@@ -1,176 +1,152 @@
 package commands
 
 import (
+	"fmt"
+
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/bot"
+	"mazebot/commands/views"
+	"mazebot/lang"
 	"mazebot/mazecore"
 )
 
-// options indexes a slash command's options by name.
-type options map[string]*discordgo.ApplicationCommandInteractionDataOption
+// The options several commands share, defined once: the same name,
+// choices and range wherever a command makes a maze.
 
-func commandOptions(in *Interaction) options {
-	opts := options{}
-	for _, o := range in.ApplicationCommandData().Options {
-		opts[o.Name] = o
+// algorithmOption is the algorithm choice of a command.
+func algorithmOption(required bool) *discordgo.ApplicationCommandOption {
+	choices := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(mazecore.Algorithms))
+	for _, a := range mazecore.Algorithms {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Value: a.String()})
 	}
-	return opts
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "algorithm", Choices: choices, Required: required}
 }
 
-func (o options) string(name, fallback string) string {
-	if opt, ok := o[name]; ok {
-		if s, ok := opt.Value.(string); ok {
-			return s
-		}
-	}
-	return fallback
+func intOption(name string, min, max float64) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: name, MinValue: &min, MaxValue: max}
 }
 
-// int reads an integer option. Discord sends integers as JSON numbers, which
-// discordgo decodes as float64.
-func (o options) int(name string) (int64, bool) {
-	opt, ok := o[name]
-	if !ok {
-		return 0, false
-	}
-	switch v := opt.Value.(type) {
-	case float64:
-		return int64(v), true
-	case int64:
-		return v, true
-	case int:
-		return int64(v), true
-	}
-	return 0, false
+// sizeOption is a maze side in tiles, up to max.
+func sizeOption(name string, max int) *discordgo.ApplicationCommandOption {
+	return intOption(name, mazecore.MinSize, float64(max))
 }
 
-// size reads a maze side option, from mazecore.MinSize to max tiles, or
-// fallback when it is absent. An even size is rounded up, and the notice
-// says so; a size out of range is refused, with why the range is what it
-// is (why, a message). The option is "size" or "height", named as the
-// member's picker names it.
-func (o options) size(name string, fallback, max int, why string) (side int, notice lang.Msg, err error) {
-	raw, ok := o.int(name)
-	if !ok {
+// difficultyOption and loopsOption shape a maze beyond its algorithm and
+// size, the same way wherever a command makes one.
+func difficultyOption() *discordgo.ApplicationCommandOption {
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, name := range mazecore.LevelNames() {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Value: name})
+	}
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "difficulty", Choices: choices}
+}
+
+func loopsOption() *discordgo.ApplicationCommandOption {
+	return intOption("loops", 0, mazecore.MaxLoops)
+}
+
+// languageOption picks the language of a server's posts.
+func languageOption() *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: bot.LanguageOption, Choices: bot.LanguageChoices()}
+}
+
+// channelOption picks a text or announcement channel.
+func channelOption(required bool) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionChannel, Name: "channel", Required: required,
+		ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews},
+	}
+}
+
+func stringOption(name string, maxLength int, required bool) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, MaxLength: maxLength, Required: required}
+}
+
+func subcommand(name string, options ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Options: options}
+}
+
+// The checks of the options' values, each refusing with what is allowed.
+
+// side reads a maze side option, from mazecore.MinSize to max tiles, or
+// fallback when it is absent (nil). An even size is rounded up, and the
+// notice says so; a size out of range is refused, with why the range is
+// what it is (why, a message). The option is "size" or "height", named as
+// the member's picker names it.
+func side(name string, raw *int64, fallback, max int, why string) (side int, notice lang.Msg, err error) {
+	if raw == nil {
 		return fallback, lang.Msg{}, nil
 	}
-	clamped := raw
+	clamped := *raw
 	if clamped > int64(mazecore.MaxSize) || clamped < -1 {
 		clamped = mazecore.MaxSize + 1 // out of range either way; keeps the int conversion safe
 	}
-	// Every command's size option has /maze's name (lang.Localize checks
+	// Every command's size option has /maze's name (bot.Localize checks
 	// the names per command; these two are alike everywhere).
 	option := lang.M("cmd.maze." + name + ".name")
 	side, rounded, err := mazecore.NormalizeSize(int(clamped), max)
 	if err != nil {
-		return 0, lang.Msg{}, refuseWith(err, "error.size_range", lang.Args{"Option": option, "Min": mazecore.MinSize, "Max": max, "Asked": raw, "Why": lang.M(why)})
+		return 0, lang.Msg{}, bot.RefuseWith(err, "error.size_range", lang.Args{"Option": option, "Min": mazecore.MinSize, "Max": max, "Asked": *raw, "Why": lang.M(why)})
 	}
 	if rounded {
-		notice = lang.M("maze.rounded", lang.Args{"Option": option, "Asked": raw, "Rounded": side})
+		notice = lang.M("maze.rounded", lang.Args{"Option": option, "Asked": *raw, "Rounded": side})
 	}
 	return side, notice, nil
 }
 
-// algorithmChoices names the algorithms as the picker lists them.
-func algorithmChoices() lang.List {
-	var names lang.List
-	for _, a := range mazecore.Algorithms {
-		names = append(names, lang.M("choice.algorithm."+a.String()))
-	}
-	return names
-}
-
 // algorithm reads an algorithm option, or fallback when it is absent.
-func (o options) algorithm(fallback mazecore.Algorithm) (mazecore.Algorithm, error) {
-	name := o.string("algorithm", "")
+func algorithm(name string, fallback mazecore.Algorithm) (mazecore.Algorithm, error) {
 	if name == "" {
 		return fallback, nil
 	}
 	algo, err := mazecore.ParseAlgorithm(name)
 	if err != nil {
-		return 0, refuseWith(err, "error.unknown_algorithm", lang.Args{"Name": sanitize(name), "Choices": algorithmChoices()})
+		return 0, bot.RefuseWith(err, "error.unknown_algorithm", lang.Args{"Name": sanitize(name), "Choices": views.AlgorithmChoices()})
 	}
 	return algo, nil
 }
 
 // levelAndLoops reads the difficulty and loops options, each of them
 // falling back to the given value when absent.
-func (o options) levelAndLoops(level mazecore.Level, loops int) (mazecore.Level, int, error) {
-	if name := o.string("difficulty", ""); name != "" {
+func levelAndLoops(name string, raw *int64, level mazecore.Level, loops int) (mazecore.Level, int, error) {
+	if name != "" {
 		var err error
 		if level, err = mazecore.ParseLevel(name); err != nil {
 			var choices lang.List
 			for _, n := range mazecore.LevelNames() {
 				choices = append(choices, lang.M("choice.difficulty."+n))
 			}
-			return 0, 0, refuseWith(err, "error.unknown_difficulty", lang.Args{"Name": sanitize(name), "Choices": choices})
+			return 0, 0, bot.RefuseWith(err, "error.unknown_difficulty", lang.Args{"Name": sanitize(name), "Choices": choices})
 		}
 	}
-	if n, ok := o.int("loops"); ok {
-		if n < 0 || n > mazecore.MaxLoops {
-			return 0, 0, refuse("error.loops_range", lang.Args{"Max": mazecore.MaxLoops, "Asked": n})
+	if raw != nil {
+		if *raw < 0 || *raw > mazecore.MaxLoops {
+			return 0, 0, bot.Refuse("error.loops_range", lang.Args{"Max": mazecore.MaxLoops, "Asked": *raw})
 		}
-		loops = int(n)
+		loops = int(*raw)
 	}
 	return level, loops, nil
 }
 
 // language reads the language option: a language code, or fallback when
 // it is absent.
-func (o options) language(fallback string) (string, error) {
-	code := o.string(lang.LanguageOption, "")
+func language(code, fallback string) (string, error) {
 	if code == "" {
 		return fallback, nil
 	}
 	if _, ok := lang.Lookup(code); !ok {
-		return "", refuse("error.unknown_language", lang.Args{"Name": sanitize(code), "Choices": languageNames()})
+		return "", bot.Refuse("error.unknown_language", lang.Args{"Name": sanitize(code), "Choices": views.LanguageNames()})
 	}
 	return code, nil
 }
 
-// languageOption picks the language of a server's posts.
-func languageOption(description string) *discordgo.ApplicationCommandOption {
-	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: lang.LanguageOption, Description: description, Choices: lang.LanguageChoices()}
-}
-
-func intOption(name, description string, min, max float64) *discordgo.ApplicationCommandOption {
-	return &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: description,
-		MinValue: &min, MaxValue: max,
-	}
-}
-
-// algorithmOption is the algorithm choice of a command.
-func algorithmOption(description string, required bool) *discordgo.ApplicationCommandOption {
-	choices := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(mazecore.Algorithms))
-	for _, a := range mazecore.Algorithms {
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: a.Title(), Value: a.String()})
-	}
-	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "algorithm", Description: description, Choices: choices, Required: required}
-}
-
-// difficultyOption and loopsOption shape a maze beyond its algorithm and
-// size, the same way wherever a command makes one.
-func difficultyOption(description string) *discordgo.ApplicationCommandOption {
-	var choices []*discordgo.ApplicationCommandOptionChoice
-	for _, name := range mazecore.LevelNames() {
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: name})
-	}
-	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "difficulty", Description: description, Choices: choices}
-}
-
-func loopsOption(description string) *discordgo.ApplicationCommandOption {
-	return intOption("loops", description, 0, mazecore.MaxLoops)
-}
-
-// guildChannel is the channel option, or fallback when it is absent,
+// guildChannel is the channel option id, or fallback when it is absent,
 // refused unless it is a channel of the invoking server. Discord resolves
 // an option's channel (resolved.channels) only among those the member can
 // pick in the server the command is used in; a channel it did not resolve,
 // or resolved in another server, comes only from a forged interaction.
-func guildChannel(in *Interaction, opts options, fallback string) (string, error) {
-	id := opts.string("channel", "")
+func guildChannel(in *bot.Interaction, id, fallback string) (string, error) {
 	if id == "" {
 		return fallback, nil
 	}
@@ -179,44 +155,17 @@ func guildChannel(in *Interaction, opts options, fallback string) (string, error
 		ch = res.Channels[id]
 	}
 	if ch == nil || (ch.GuildID != "" && ch.GuildID != in.GuildID) {
-		return "", refuse("error.foreign_channel")
+		return "", bot.Refuse("error.foreign_channel")
 	}
 	return id, nil
 }
 
-// channelOption picks a text or announcement channel.
-func channelOption(description string, required bool) *discordgo.ApplicationCommandOption {
-	return &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionChannel, Name: "channel", Description: description, Required: required,
-		ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews},
+// chooseLevel is the maze of the level among the candidates of id, whose
+// size and loops were checked on their way in.
+func chooseLevel(id mazecore.ID, level mazecore.Level) (mazecore.ID, error) {
+	chosen, err := mazecore.Choose(id, level)
+	if err != nil {
+		return mazecore.ID{}, fmt.Errorf("choose %s maze from %v: %w", level, id, err)
 	}
-}
-
-// subcommand returns the subcommand's name and its options.
-func subcommand(in *Interaction) (string, options) {
-	opts := options{}
-	data := in.ApplicationCommandData()
-	if len(data.Options) == 0 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
-		return "", opts
-	}
-	sub := data.Options[0]
-	for _, o := range sub.Options {
-		opts[o.Name] = o
-	}
-	return sub.Name, opts
-}
-
-// requireManager refuses DMs and members without Manage Server (or
-// Administrator, which implies it), as Discord computed for this channel:
-// the command's default permissions hide it, but overrides can change that.
-// refusal is the message that says what needs the permission and what the
-// member can do instead.
-func requireManager(in *Interaction, refusal string) error {
-	if in.GuildID == "" || in.Member == nil {
-		return refuse("error.manager_dm")
-	}
-	if in.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
-		return refuse(refusal)
-	}
-	return nil
+	return chosen, nil
 }

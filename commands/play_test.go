@@ -18,8 +18,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/lang"
+	"mazebot/bot"
 	"mazebot/internal/testkit"
+	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/play"
 	"mazebot/render"
@@ -28,7 +29,7 @@ import (
 // checkGameMessage compares a game message with the stored game: the walls
 // of the shown window, the player where the game says, the trail, and
 // arrows disabled exactly where walls are.
-func checkGameMessage(tb testing.TB, msg Reply, g play.Record) {
+func checkGameMessage(tb testing.TB, msg bot.Reply, g play.Record) {
 	tb.Helper()
 	checkCustomIDs(tb, msg)
 	m := mustMaze(tb, g.MazeID)
@@ -197,7 +198,7 @@ func TestPlayStart(t *testing.T) {
 	// Without the Play feature the button is unknown: an apology, privately.
 	t.Run("ErrNotConfigured", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		router := NewRouter(slog.New(slog.DiscardHandler), nil, e.mazes, Help{})
+		router := bot.NewRouter(slog.New(slog.DiscardHandler), nil, e.mazes, Help{})
 		rec := &recorder{}
 		router.Dispatch(context.Background(), buttonIx(t, "ch1", "play:"+mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21}.String(), "u1"), rec)
 		if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {
@@ -474,7 +475,7 @@ func TestPlayForged(t *testing.T) {
 
 func TestPlayStale(t *testing.T) {
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9}
-	firstOpen := func(t *testing.T, msg Reply) discordgo.Button {
+	firstOpen := func(t *testing.T, msg bot.Reply) discordgo.Button {
 		for _, a := range []byte{actEast, actSouth, actWest, actNorth} {
 			if b := button(t, msg, a); !b.Disabled {
 				return b
@@ -628,7 +629,7 @@ func TestPlayRestart(t *testing.T) {
 	}
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 2024}
 	solution := mazecore.Solve(mustMaze(t, id))
-	step := func(e *env, msg Reply, g play.Record) (Reply, play.Record) {
+	step := func(e *env, msg bot.Reply, g play.Record) (bot.Reply, play.Record) {
 		d, err := testkit.Toward(solution, g.Pos)
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"mazebot/bot"
 	"slices"
 	"sync"
 	"testing"
@@ -28,8 +29,8 @@ func (l *interactionLog) Interaction(kind, name, outcome string, took time.Durat
 }
 
 func TestRouterMetrics(t *testing.T) {
-	handle := func(err error, panics bool) Handler {
-		return func(context.Context, *Interaction) error {
+	handle := func(err error, panics bool) bot.Handler {
+		return func(context.Context, *bot.Interaction) error {
 			if panics {
 				var grid []int
 				_ = grid[1] // a real runtime panic
@@ -41,9 +42,9 @@ func TestRouterMetrics(t *testing.T) {
 		return &discordgo.ApplicationCommand{Name: name, Description: name}
 	}
 	log := &interactionLog{}
-	router := NewRouter(slog.New(slog.DiscardHandler), log, testCommands{
+	router := bot.NewRouter(slog.New(slog.DiscardHandler), log, testCommands{
 		{Definition: def("fine"), Handle: handle(nil, false)},
-		{Definition: def("nope"), Handle: handle(refuse("error.internal"), false)},
+		{Definition: def("nope"), Handle: handle(bot.Refuse("error.internal"), false)},
 		{Definition: def("broken"), Handle: handle(errors.New("disk on fire"), false)},
 		{Definition: def("boom"), Handle: handle(nil, true)},
 	}, &Mazes{})

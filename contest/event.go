@@ -236,9 +236,15 @@ func (ev *Events) finishStart(ctx context.Context, e Event) error {
 	return ev.store.SetEventMessages(ctx, e.ID, maze, board)
 }
 
-// RunningIn returns the running event of a channel, or ErrNotFound.
-func (ev *Events) RunningIn(ctx context.Context, channelID string) (Event, error) {
-	return ev.store.RunningEvent(ctx, channelID)
+// RunningIn returns the event running in a server's channel, or
+// ErrNotFound: also for another server's, which a member of this one may
+// not end (only a forged interaction names another server's channel).
+func (ev *Events) RunningIn(ctx context.Context, guildID, channelID string) (Event, error) {
+	e, err := ev.store.RunningEvent(ctx, channelID)
+	if err == nil && e.GuildID != guildID {
+		return Event{}, fmt.Errorf("running event in channel %s: another server's: %w", channelID, ErrNotFound)
+	}
+	return e, err
 }
 
 // End ends e now and closes it, or returns ErrConflict when another

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -94,6 +95,22 @@ func (p particlePair) choose(word string) string {
 	}
 	return p.both
 }
+
+// ParticleAfter tells whether particle is a Korean particle, and if it is,
+// whether it is the form it takes after word ("미로" takes 를, "/순위표"
+// 에서): want is that form. Checks of how messages name commands use it.
+func ParticleAfter(word, particle string) (isParticle bool, want string) {
+	if slices.Contains(invariantParticles, particle) {
+		return true, particle
+	}
+	if p, ok := lookupParticle(particle); ok {
+		return true, p.choose(word)
+	}
+	return false, ""
+}
+
+// invariantParticles follow any word the same way.
+var invariantParticles = []string{"에서", "에게", "에", "의", "도", "만", "까지", "부터"}
 
 // particleOnly is the template helper {{particle .Word "을/를"}}.
 func particleOnly(word any, name string) (string, error) {

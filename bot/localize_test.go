@@ -1,4 +1,4 @@
-package lang
+package bot
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/lang"
 )
 
 // definitions is a copy of the command definitions in package commands
@@ -108,7 +110,7 @@ func TestLocalize(t *testing.T) {
 			continue
 		}
 		text := f.locs(false)[discordgo.Korean]
-		if text == "" || !HasHangul(text) && text != "PNG" {
+		if text == "" || !lang.HasHangul(text) && text != "PNG" {
 			t.Errorf("%s (%s): Korean %q", f.where, f.id, text)
 		}
 		if _, ok := f.locs(false)[discordgo.EnglishUS]; ok {
@@ -238,16 +240,16 @@ func TestHelpNamesCommands(t *testing.T) {
 	if err := Localize(cmds); err != nil {
 		t.Fatal(err)
 	}
-	args := Args{"Algorithms": "x", "MinSize": 5, "MaxSize": 1001, "AutoEmojiWidth": 25, "EmojiMax": 43, "Candidates": 32, "DifficultyMax": 201, "Languages": "x"}
-	for _, l := range Languages() {
+	args := lang.Args{"Algorithms": "x", "MinSize": 5, "MaxSize": 1001, "AutoEmojiWidth": 25, "EmojiMax": 43, "Candidates": 32, "DifficultyMax": 201, "Languages": "x"}
+	for _, l := range lang.Languages() {
 		help := l.T("help.body", args)
 		if help == "help.body" || strings.Contains(help, "{{") {
 			t.Fatalf("%s help: %q", l, help)
 		}
 		for _, c := range cmds {
 			name := c.Name
-			if c.NameLocalizations != nil && (*c.NameLocalizations)[l.Locales()[0]] != "" {
-				name = (*c.NameLocalizations)[l.Locales()[0]]
+			if c.NameLocalizations != nil && (*c.NameLocalizations)[discordLocales(l)[0]] != "" {
+				name = (*c.NameLocalizations)[discordLocales(l)[0]]
 			}
 			if isChatInput(c) && c.Name != "help" {
 				name = "/" + name
@@ -290,5 +292,19 @@ func TestCheckMentions(t *testing.T) {
 	}
 	if m := mention.FindStringSubmatch("use **/daily today** now"); m == nil || m[1] != "daily" || m[2] != "today" {
 		t.Errorf("mention=%q", m)
+	}
+}
+
+// TestLocales: every locale a language serves is one Discord knows.
+func TestLocales(t *testing.T) {
+	if err := CheckLocales(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLanguageChoices(t *testing.T) {
+	choices := LanguageChoices()
+	if len(choices) != len(lang.Languages()) || choices[0].Value != "en" || choices[1].Name != "한국어" {
+		t.Fatalf("LanguageChoices=%+v", choices)
 	}
 }

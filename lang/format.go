@@ -69,3 +69,10 @@ func (l *Lang) Duration(d time.Duration) string {
 func (l *Lang) Date(t time.Time) string {
 	return l.T("format.date", Args{"Year": t.Year(), "Month": int(t.Month()), "Day": t.Day()})
 }
+
+// Span is a duration worded in the reader's language when it fills a
+// message: "7 days", "7일".
+type Span time.Duration
+
+// In writes the span in l.
+func (s Span) In(l *Lang) string { return l.Duration(time.Duration(s)) }

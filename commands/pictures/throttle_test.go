@@ -1,4 +1,4 @@
-package throttle
+package pictures
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // TestPoolBusy: with the one worker held, a job whose time is nearly up
 // is refused as busy before its deadline, after saying it is queued.
 func TestPoolBusy(t *testing.T) {
-	p := NewPool(1)
+	p := newPool(1)
 	if err := p.Acquire(context.Background(), 0, func() error { t.Error("queued with a free worker"); return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -20,8 +20,8 @@ func TestPoolBusy(t *testing.T) {
 	defer cancel()
 	queued := 0
 	err := p.Acquire(ctx, margin, func() error { queued++; return nil })
-	if !errors.Is(err, ErrBusy) || ctx.Err() != nil || queued != 1 {
-		t.Fatalf("err=%v (ctx %v), queued %d times; want ErrBusy before the deadline, queued once", err, ctx.Err(), queued)
+	if !errors.Is(err, errPoolBusy) || ctx.Err() != nil || queued != 1 {
+		t.Fatalf("err=%v (ctx %v), queued %d times; want errPoolBusy before the deadline, queued once", err, ctx.Err(), queued)
 	}
 	p.Release()
 	if err := p.Acquire(context.Background(), margin, nil); err != nil || p.Busy() != 1 {
@@ -31,7 +31,7 @@ func TestPoolBusy(t *testing.T) {
 
 // TestPoolQueuedError: the error of the queued callback stops the wait.
 func TestPoolQueuedError(t *testing.T) {
-	p := NewPool(1)
+	p := newPool(1)
 	_ = p.Acquire(context.Background(), 0, nil)
 	stop := errors.New("cannot defer")
 	if err := p.Acquire(context.Background(), 0, func() error { return stop }); !errors.Is(err, stop) {
@@ -40,7 +40,7 @@ func TestPoolQueuedError(t *testing.T) {
 }
 
 func TestCache(t *testing.T) {
-	c := NewCache(8*1000, func(n int) int64 { return int64(n) })
+	c := newCache(8*1000, func(n int) int64 { return int64(n) })
 	c.Put("a", 400)
 	c.Put("b", 400)
 	c.Put("", 10)       // no key: not kept
@@ -71,7 +71,7 @@ func TestCache(t *testing.T) {
 
 func TestCooldown(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	c := NewCooldown(10*time.Second, 3, func() time.Time { return now })
+	c := newCooldown(10*time.Second, 3, func() time.Time { return now })
 	if until, ok := c.Take("u1"); !ok || !until.Equal(now.Add(10*time.Second)) {
 		t.Fatalf("first turn: ok %v until %v, want a turn to the end of the cooldown", ok, until)
 	}
@@ -85,7 +85,7 @@ func TestCooldown(t *testing.T) {
 	if wait, ok := c.Take("u1"); !ok {
 		t.Fatalf("after the cooldown: waits until %v", wait)
 	}
-	none := NewCooldown(0, 3, func() time.Time { return now })
+	none := newCooldown(0, 3, func() time.Time { return now })
 	for turn := range 2 {
 		if wait, ok := none.Take("u"); !ok {
 			t.Fatalf("turn %d: a zero period made a key wait until %v", turn, wait)
@@ -97,7 +97,7 @@ func TestCooldown(t *testing.T) {
 // stale give-back leaves a later turn alone.
 func TestCooldownGiveBack(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	c := NewCooldown(10*time.Second, 3, func() time.Time { return now })
+	c := newCooldown(10*time.Second, 3, func() time.Time { return now })
 	first, _ := c.Take("u")
 	c.GiveBack("u", first)
 	if wait, ok := c.Take("u"); !ok {
@@ -123,7 +123,7 @@ func TestCooldownGiveBack(t *testing.T) {
 func TestCooldownForgetsExpired(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	const limit = 100
-	c := NewCooldown(time.Second, limit, func() time.Time { return now })
+	c := newCooldown(time.Second, limit, func() time.Time { return now })
 	for i := range limit {
 		c.Take(strconv.Itoa(i))
 	}

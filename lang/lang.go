@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	texttemplate "text/template"
 
 	"github.com/BurntSushi/toml"
-	"github.com/bwmarrin/discordgo"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/nicksnyder/go-i18n/v2/i18n/template"
 	"golang.org/x/text/language"
@@ -20,10 +21,11 @@ import (
 // languages is what mazebot speaks. English comes first: it is the fallback
 // for unknown locales and missing messages, and the language of the command
 // definitions. Adding a language is catalog/<code>.toml plus one line here
-// naming the Discord locales it serves.
+// naming the Discord locales it serves (Discord's codes, such as "en-US";
+// the Discord wing checks that Discord knows them).
 var languages = []*Lang{
-	newLang("en", discordgo.EnglishUS, discordgo.EnglishGB),
-	newLang("ko", discordgo.Korean),
+	newLang("en", "en-US", "en-GB"),
+	newLang("ko", "ko"),
 }
 
 // English and Korean are the languages the code names directly: English for
@@ -37,7 +39,7 @@ var (
 // A *Lang is safe for concurrent use.
 type Lang struct {
 	code     string
-	locales  []discordgo.Locale
+	locales  []string
 	messages map[string]*i18n.Message // this language's catalog, by ID
 	loc      *i18n.Localizer
 }
@@ -51,8 +53,8 @@ type Args map[string]any
 const countKey = "Count"
 
 // For returns the language for a Discord locale ("ko", "en-US"), or English
-// for a locale mazebot does not speak. It takes a string or a
-// discordgo.Locale, as interactions carry the latter and guilds the former.
+// for a locale mazebot does not speak. It takes any string type, as
+// interactions carry discordgo's Locale and guilds a string.
 func For[L ~string](locale L) *Lang {
 	s := string(locale)
 	for _, l := range languages {
@@ -98,16 +100,16 @@ func ByCode(code string) *Lang {
 
 // Name is the language's own name for itself, "English", "한국어": how a
 // language picker lists it, whatever the reader's language.
-func (l *Lang) Name() string { return l.T(nameID) }
+func (l *Lang) Name() string { return l.T(NameID) }
 
-// nameID is the message that names each language in itself.
-const nameID = "language.name"
+// NameID is the message that names each language in itself.
+const NameID = "language.name"
 
 // Code is the language's tag, which names its catalog: "en", "ko".
 func (l *Lang) Code() string { return l.code }
 
-// Locales are the Discord locales the language serves.
-func (l *Lang) Locales() []discordgo.Locale { return append([]discordgo.Locale(nil), l.locales...) }
+// Locales are the Discord locales the language serves, its main one first.
+func (l *Lang) Locales() []string { return append([]string(nil), l.locales...) }
 
 func (l *Lang) String() string { return l.code }
 
@@ -302,7 +304,7 @@ func loadCatalogs() (map[string]map[string]*i18n.Message, *i18n.Bundle) {
 	return all, b
 }
 
-func newLang(code string, locales ...discordgo.Locale) *Lang {
+func newLang(code string, locales ...string) *Lang {
 	return &Lang{
 		code:     code,
 		locales:  locales,
@@ -311,8 +313,22 @@ func newLang(code string, locales ...discordgo.Locale) *Lang {
 	}
 }
 
-// has reports whether the language's own catalog has the message.
-func (l *Lang) has(id string) bool {
+// Has reports whether the language's own catalog has the message (T
+// falls back to English for one it lacks).
+func (l *Lang) Has(id string) bool {
 	_, ok := l.messages[id]
 	return ok
+}
+
+// Sources lists the templates of every message of the language's own
+// catalog, by ID, each plural form apart: for checks of what the messages
+// say (the commands they name, say).
+func (l *Lang) Sources() map[string][]string {
+	out := make(map[string][]string, len(l.messages))
+	for id, m := range l.messages {
+		for _, form := range slices.Sorted(maps.Keys(forms(m))) {
+			out[id] = append(out[id], forms(m)[form])
+		}
+	}
+	return out
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 )
 
@@ -22,7 +21,7 @@ func TestCatalogs(t *testing.T) {
 // TestCheckFinds feeds Check broken catalogs: each must be reported.
 func TestCheckFinds(t *testing.T) {
 	en := func(id, other string) *i18n.Message { return &i18n.Message{ID: id, Other: other} }
-	langs := []*Lang{{code: "en", locales: []discordgo.Locale{discordgo.EnglishUS}}, {code: "ko", locales: []discordgo.Locale{discordgo.Korean}}}
+	langs := []*Lang{{code: "en", locales: []string{"en-US"}}, {code: "ko", locales: []string{"ko"}}}
 	for _, tc := range []struct {
 		name string
 		en   []*i18n.Message
@@ -57,7 +56,7 @@ func TestCheckFinds(t *testing.T) {
 	}
 	t.Run("Registry", func(t *testing.T) {
 		cats := map[string]map[string]*i18n.Message{"en": {}, "ko": {}, "ja": {}}
-		err := check(cats, append(langs, &Lang{code: "fr", locales: []discordgo.Locale{discordgo.French, discordgo.Korean}}))
+		err := check(cats, append(langs, &Lang{code: "fr", locales: []string{"fr", "ko"}}))
 		for _, want := range []string{"catalog/ja.toml has no line", "language fr has no catalog/fr.toml", "locale ko is served by both ko and fr"} {
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("check=%v, want %q", err, want)

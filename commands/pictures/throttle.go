@@ -1,4 +1,4 @@
-package throttle
+package pictures
 
 import (
 	"container/list"
@@ -8,25 +8,25 @@ import (
 	"time"
 )
 
-// ErrBusy: no worker came free before the wait's deadline.
-var ErrBusy = errors.New("throttle: all workers busy")
+// errPoolBusy: no worker came free before the wait's deadline.
+var errPoolBusy = errors.New("pictures: all workers busy")
 
-// Pool runs at most its size of jobs at once; the others wait in arrival
+// pool runs at most its size of jobs at once; the others wait in arrival
 // order.
-type Pool struct{ slots chan struct{} }
+type pool struct{ slots chan struct{} }
 
-// NewPool is a pool of workers jobs at once.
-func NewPool(workers int) *Pool { return &Pool{slots: make(chan struct{}, workers)} }
+// newPool is a pool of workers jobs at once.
+func newPool(workers int) *pool { return &pool{slots: make(chan struct{}, workers)} }
 
 // Busy tells how many workers are taken.
-func (p *Pool) Busy() int { return len(p.slots) }
+func (p *pool) Busy() int { return len(p.slots) }
 
 // Acquire takes a worker: at once when one is free; else it calls queued
 // (once, e.g. to acknowledge a request that now has to wait; its error is
 // returned) and waits, until margin before ctx's deadline at most, which
-// leaves the caller time to say it is busy: ErrBusy then. Release the
+// leaves the caller time to say it is busy: errPoolBusy then. Release the
 // worker when done.
-func (p *Pool) Acquire(ctx context.Context, margin time.Duration, queued func() error) error {
+func (p *pool) Acquire(ctx context.Context, margin time.Duration, queued func() error) error {
 	select {
 	case p.slots <- struct{}{}:
 		return nil
@@ -50,16 +50,16 @@ func (p *Pool) Acquire(ctx context.Context, margin time.Duration, queued func() 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		return ErrBusy
+		return errPoolBusy
 	}
 }
 
 // Release gives back a worker Acquire took.
-func (p *Pool) Release() { <-p.slots }
+func (p *pool) Release() { <-p.slots }
 
-// Cache keeps values by key, least recently used first out, within a
+// cache keeps values by key, least recently used first out, within a
 // budget of bytes that size measures. It is safe for concurrent use.
-type Cache[V any] struct {
+type cache[V any] struct {
 	size func(V) int64
 
 	mu    sync.Mutex
@@ -75,13 +75,13 @@ type entry[V any] struct {
 	size  int64
 }
 
-// NewCache keeps at most maxBytes of values, each weighing size(v).
-func NewCache[V any](maxBytes int64, size func(V) int64) *Cache[V] {
-	return &Cache[V]{size: size, max: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
+// newCache keeps at most maxBytes of values, each weighing size(v).
+func newCache[V any](maxBytes int64, size func(V) int64) *cache[V] {
+	return &cache[V]{size: size, max: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
 }
 
 // Get returns the value under key; "" is never kept.
-func (c *Cache[V]) Get(key string) (V, bool) {
+func (c *cache[V]) Get(key string) (V, bool) {
 	var zero V
 	if key == "" {
 		return zero, false
@@ -99,7 +99,7 @@ func (c *Cache[V]) Get(key string) (V, bool) {
 // Put keeps v under key, dropping the least recently used to make room.
 // A value bigger than an eighth of the budget is not kept: one would
 // otherwise push out many.
-func (c *Cache[V]) Put(key string, v V) {
+func (c *cache[V]) Put(key string, v V) {
 	size := c.size(v)
 	if key == "" || size > c.max/8 {
 		return
@@ -122,15 +122,15 @@ func (c *Cache[V]) Put(key string, v V) {
 }
 
 // Used is the bytes kept.
-func (c *Cache[V]) Used() int64 {
+func (c *cache[V]) Used() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.used
 }
 
-// Cooldown lets each key act once per period. It remembers at most limit
+// cooldown lets each key act once per period. It remembers at most limit
 // keys in a cooldown, forgetting the expired ones first when full.
-type Cooldown struct {
+type cooldown struct {
 	period time.Duration
 	limit  int
 	now    func() time.Time
@@ -139,19 +139,19 @@ type Cooldown struct {
 	until map[string]time.Time
 }
 
-// NewCooldown gives each key one turn per period, on the clock now; a
+// newCooldown gives each key one turn per period, on the clock now; a
 // period of zero or less never makes anyone wait.
-func NewCooldown(period time.Duration, limit int, now func() time.Time) *Cooldown {
-	return &Cooldown{period: period, limit: limit, now: now, until: map[string]time.Time{}}
+func newCooldown(period time.Duration, limit int, now func() time.Time) *cooldown {
+	return &cooldown{period: period, limit: limit, now: now, until: map[string]time.Time{}}
 }
 
 // Period is the time between two turns of a key.
-func (c *Cooldown) Period() time.Duration { return c.period }
+func (c *cooldown) Period() time.Duration { return c.period }
 
 // Take starts key's turn, which runs until until, and reports ok; or, when
 // key is still in its cooldown, reports when that ends. With a period of
 // zero or less every turn is ok and ends at once.
-func (c *Cooldown) Take(key string) (until time.Time, ok bool) {
+func (c *cooldown) Take(key string) (until time.Time, ok bool) {
 	now := c.now()
 	if c.period <= 0 {
 		return now, true
@@ -175,7 +175,7 @@ func (c *Cooldown) Take(key string) (until time.Time, ok bool) {
 // GiveBack ends the turn of key that Take started and said runs until
 // until, as if it had not been taken: for work that was then refused. A
 // later turn of key is left alone.
-func (c *Cooldown) GiveBack(key string, until time.Time) {
+func (c *cooldown) GiveBack(key string, until time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t, ok := c.until[key]; ok && t.Equal(until) {
@@ -184,7 +184,7 @@ func (c *Cooldown) GiveBack(key string, until time.Time) {
 }
 
 // Len is the keys remembered.
-func (c *Cooldown) Len() int {
+func (c *cooldown) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.until)

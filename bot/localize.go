@@ -1,4 +1,4 @@
-package lang
+package bot
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/lang"
 )
 
 // Catalog IDs of the command definitions follow the command path, so that
@@ -40,10 +42,33 @@ const LanguageOption = "language"
 // by its own name, with its code as the value.
 func LanguageChoices() []*discordgo.ApplicationCommandOptionChoice {
 	var out []*discordgo.ApplicationCommandOptionChoice
-	for _, l := range languages {
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: l.Name(), Value: l.code})
+	for _, l := range lang.Languages() {
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: l.Name(), Value: l.Code()})
 	}
 	return out
+}
+
+// discordLocales are the Discord locales a language serves.
+func discordLocales(l *lang.Lang) []discordgo.Locale {
+	var out []discordgo.Locale
+	for _, loc := range l.Locales() {
+		out = append(out, discordgo.Locale(loc))
+	}
+	return out
+}
+
+// CheckLocales reports every locale a language serves that Discord does
+// not know: its localizations would be refused at the command sync.
+func CheckLocales() error {
+	var errs []error
+	for _, l := range lang.Languages() {
+		for _, loc := range discordLocales(l) {
+			if _, ok := discordgo.Locales[loc]; !ok || loc == discordgo.Unknown {
+				errs = append(errs, fmt.Errorf("language %s: %q is not a Discord locale", l.Code(), string(loc)))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // field is one localizable text of the definitions.
@@ -57,6 +82,10 @@ type field struct {
 	endonym string
 	// locs returns the field's localizations, creating the map if asked.
 	locs func(create bool) map[discordgo.Locale]string
+	// set writes the English of a description or a choice, which the
+	// definitions leave to the English catalog; nil for a name, which is
+	// the code's own.
+	set func(english string)
 }
 
 type textKind int
@@ -101,7 +130,7 @@ func fields(cmds []*discordgo.ApplicationCommand) []field {
 		if !isChatInput(c) {
 			continue // context-menu commands have no description
 		}
-		fs = append(fs, field{where: where + " description", id: id + ".description", kind: kindDescription, value: c.Description, locs: commandLocs(&c.DescriptionLocalizations)})
+		fs = append(fs, field{where: where + " description", id: id + ".description", kind: kindDescription, value: c.Description, locs: commandLocs(&c.DescriptionLocalizations), set: func(s string) { c.Description = s }})
 		fs = optionFields(fs, where, id, c.Options)
 	}
 	return fs
@@ -112,12 +141,12 @@ func optionFields(fs []field, where, id string, opts []*discordgo.ApplicationCom
 		where, id := where+" "+o.Name, id+"."+slug(o.Name)
 		fs = append(fs,
 			field{where: where + " name", id: id + ".name", kind: kindName, value: o.Name, locs: optionLocs(&o.NameLocalizations)},
-			field{where: where + " description", id: id + ".description", kind: kindDescription, value: o.Description, locs: optionLocs(&o.DescriptionLocalizations)})
+			field{where: where + " description", id: id + ".description", kind: kindDescription, value: o.Description, locs: optionLocs(&o.DescriptionLocalizations), set: func(s string) { o.Description = s }})
 		for _, ch := range o.Choices {
 			value := fmt.Sprint(ch.Value)
-			f := field{where: where + " choice " + value, id: "choice." + slug(o.Name) + "." + slug(value), kind: kindChoice, value: ch.Name, locs: optionLocs(&ch.NameLocalizations)}
+			f := field{where: where + " choice " + value, id: "choice." + slug(o.Name) + "." + slug(value), kind: kindChoice, value: ch.Name, locs: optionLocs(&ch.NameLocalizations), set: func(s string) { ch.Name = s }}
 			if o.Name == LanguageOption {
-				f.id, f.endonym = nameID, value
+				f.id, f.endonym = lang.NameID, value
 			}
 			fs = append(fs, f)
 		}
@@ -150,27 +179,36 @@ func optionLocs(p *map[discordgo.Locale]string) func(bool) map[discordgo.Locale]
 	}
 }
 
-// Localize fills the name and description localizations of the commands,
-// their options and choices, for every language but English (the language
-// the definitions are written in), from the catalogs. A message missing from
-// a catalog is reported and its localization left out; the rest is filled.
+// Localize fills the texts of the commands, their options and choices,
+// from the catalogs: the English descriptions and choice names that a
+// definition leaves empty (English is written once, in its catalog; a name
+// is the code's own), and the name and description localizations of every
+// other language. A message missing from a catalog is reported and its
+// text left out; the rest is filled.
 func Localize(cmds []*discordgo.ApplicationCommand) error {
 	var errs []error
 	for _, f := range fields(cmds) {
 		if f.endonym != "" {
 			continue // a language's own name reads the same for everyone
 		}
-		for _, l := range languages {
-			if l == English {
+		if f.value == "" && f.set != nil {
+			if !lang.English.Has(f.id) {
+				errs = append(errs, fmt.Errorf("%s: no message %s in the English catalog", f.where, f.id))
+			} else {
+				f.set(lang.English.T(f.id))
+			}
+		}
+		for _, l := range lang.Languages() {
+			if l == lang.English {
 				continue
 			}
-			if !l.has(f.id) {
-				errs = append(errs, fmt.Errorf("%s: no message %s in the %s catalog", f.where, f.id, l.code))
+			if !l.Has(f.id) {
+				errs = append(errs, fmt.Errorf("%s: no message %s in the %s catalog", f.where, f.id, l.Code()))
 				continue
 			}
 			text := l.T(f.id)
 			m := f.locs(true)
-			for _, loc := range l.locales {
+			for _, loc := range discordLocales(l) {
 				m[loc] = text
 			}
 		}
@@ -179,30 +217,31 @@ func Localize(cmds []*discordgo.ApplicationCommand) error {
 }
 
 // CheckEnglish reports every text of the definitions that the English
-// catalog lacks or words differently, so that the catalog stays the one
-// place a translator reads, and every cmd.* or choice.* message that no
-// definition uses any more.
+// catalog lacks or words differently (a definition that writes its own
+// English), so that the catalog stays the one place a translator reads,
+// and every cmd.* or choice.* message that no definition uses any more.
+// Run it on localized definitions.
 func CheckEnglish(cmds []*discordgo.ApplicationCommand) error {
 	var errs []error
 	used := map[string]bool{}
 	for _, f := range fields(cmds) {
 		used[f.id] = true
 		if f.endonym != "" {
-			if l, ok := Lookup(f.endonym); !ok {
+			if l, ok := lang.Lookup(f.endonym); !ok {
 				errs = append(errs, fmt.Errorf("%s: no language %q", f.where, f.endonym))
 			} else if l.Name() != f.value {
-				errs = append(errs, fmt.Errorf("%s: the %s catalog's %s is %q, the definition says %q", f.where, f.endonym, nameID, l.Name(), f.value))
+				errs = append(errs, fmt.Errorf("%s: the %s catalog's %s is %q, the definition says %q", f.where, f.endonym, lang.NameID, l.Name(), f.value))
 			}
 			continue
 		}
 		switch {
-		case !English.has(f.id):
+		case !lang.English.Has(f.id):
 			errs = append(errs, fmt.Errorf("%s: no message %s in the English catalog (want %q)", f.where, f.id, f.value))
-		case English.T(f.id) != f.value:
-			errs = append(errs, fmt.Errorf("%s: the English catalog's %s is %q, the definition says %q", f.where, f.id, English.T(f.id), f.value))
+		case lang.English.T(f.id) != f.value:
+			errs = append(errs, fmt.Errorf("%s: the English catalog's %s is %q, the definition says %q", f.where, f.id, lang.English.T(f.id), f.value))
 		}
 	}
-	for _, id := range IDs() {
+	for _, id := range lang.IDs() {
 		if (strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.")) && !used[id] {
 			errs = append(errs, fmt.Errorf("%s: no command definition uses it", id))
 		}
@@ -348,9 +387,9 @@ var mention = regexp.MustCompile(`(?:^|[^\p{L}\p{N}/])/([\p{L}\p{N}_-]+)(?: ([\p
 // today"). cmd.* and choice.* texts are left out: they are the picker.
 func CheckMentions(cmds []*discordgo.ApplicationCommand) error {
 	var errs []error
-	for _, l := range languages {
+	for _, l := range lang.Languages() {
 		local := func(name string, locs map[discordgo.Locale]string) string {
-			if text := locs[l.locales[0]]; text != "" && l != English {
+			if text := locs[discordLocales(l)[0]]; text != "" && l != lang.English {
 				return text
 			}
 			return name
@@ -378,22 +417,23 @@ func CheckMentions(cmds []*discordgo.ApplicationCommand) error {
 				}
 			}
 		}
-		for _, id := range slices.Sorted(maps.Keys(l.messages)) {
+		sources := l.Sources()
+		for _, id := range slices.Sorted(maps.Keys(sources)) {
 			if strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.") {
 				continue
 			}
-			for _, src := range forms(l.messages[id]) {
+			for _, src := range sources[id] {
 				for _, m := range mention.FindAllStringSubmatch(src, -1) {
 					name, err := withParticle(m[1], subs)
 					if err != nil {
-						errs = append(errs, fmt.Errorf("%s [%s]: /%s: %w", id, l.code, m[1], err))
+						errs = append(errs, fmt.Errorf("%s [%s]: /%s: %w", id, l.Code(), m[1], err))
 						continue
 					}
 					if m[2] == "" || !foreign[m[2]] {
 						continue
 					}
 					if _, err := withParticle(m[2], subs[name]); err != nil {
-						errs = append(errs, fmt.Errorf("%s [%s]: /%s %s: %w", id, l.code, m[1], m[2], err))
+						errs = append(errs, fmt.Errorf("%s [%s]: /%s %s: %w", id, l.Code(), m[1], m[2], err))
 					}
 				}
 			}
@@ -401,9 +441,6 @@ func CheckMentions(cmds []*discordgo.ApplicationCommand) error {
 	}
 	return errors.Join(errs...)
 }
-
-// invariantParticles follow any word the same way.
-var invariantParticles = []string{"에서", "에게", "에", "의", "도", "만", "까지", "부터"}
 
 // withParticle finds the name a word of a message starts with, among
 // names: the word itself, or a name and a Korean particle after it ("/순위표
@@ -417,11 +454,8 @@ func withParticle[V any](word string, names map[string]V) (string, error) {
 		if !ok {
 			continue
 		}
-		if slices.Contains(invariantParticles, rest) {
-			return name, nil
-		}
-		if p, ok := lookupParticle(rest); ok {
-			if want := p.choose(name); want != rest {
+		if isParticle, want := lang.ParticleAfter(name, rest); isParticle {
+			if want != rest {
 				return "", fmt.Errorf("%s takes %s, not %s", name, want, rest)
 			}
 			return name, nil
@@ -449,9 +483,9 @@ var numberValue = regexp.MustCompile(`^\d+(?:[–-]\d+)?$`)
 // out: they are the picker.
 func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
 	var errs []error
-	for _, l := range languages {
+	for _, l := range lang.Languages() {
 		local := func(name string, locs map[discordgo.Locale]string) string {
-			if text := locs[l.locales[0]]; text != "" && l != English {
+			if text := locs[discordLocales(l)[0]]; text != "" && l != lang.English {
 				return text
 			}
 			return name
@@ -494,11 +528,12 @@ func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
 			}
 			return true
 		}
-		for _, id := range slices.Sorted(maps.Keys(l.messages)) {
+		sources := l.Sources()
+		for _, id := range slices.Sorted(maps.Keys(sources)) {
 			if strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.") {
 				continue
 			}
-			for _, src := range forms(l.messages[id]) {
+			for _, src := range sources[id] {
 				for _, m := range optionMention.FindAllStringSubmatch(src, -1) {
 					name, value := m[1], m[2]
 					if !anyLanguage[name] || strings.Contains(value, "{{") {
@@ -506,11 +541,11 @@ func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
 					}
 					opts := named[name]
 					if len(opts) == 0 {
-						errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: %q is not an option's name in this language", id, l.code, name, value, name))
+						errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: %q is not an option's name in this language", id, l.Code(), name, value, name))
 						continue
 					}
 					if !slices.ContainsFunc(opts, func(o *discordgo.ApplicationCommandOption) bool { return takes(o, value) }) {
-						errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: the picker offers no %q for %s", id, l.code, name, value, value, name))
+						errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: the picker offers no %q for %s", id, l.Code(), name, value, value, name))
 					}
 				}
 			}

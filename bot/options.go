@@ -1,0 +1,94 @@
+package bot
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Options decodes the options of a slash command, or of its subcommand,
+// into the struct dst points to, in one call: each field tagged
+// `option:"name"` gets that option's value. A field is a string, bool,
+// int64 or float64, or a pointer to one, which stays nil when the option
+// is absent. Discord sends integers as JSON numbers, which discordgo
+// decodes as float64; they fill int64 fields. A value of another type than
+// its field's (only a hand-made interaction sends one) counts as absent,
+// so the handler's defaults and checks apply to it.
+func Options(in *Interaction, dst any) {
+	opts := in.ApplicationCommandData().Options
+	if len(opts) > 0 && opts[0].Type == discordgo.ApplicationCommandOptionSubCommand {
+		opts = opts[0].Options
+	}
+	byName := make(map[string]any, len(opts))
+	for _, o := range opts {
+		byName[o.Name] = o.Value
+	}
+	v := reflect.ValueOf(dst).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		name, ok := t.Field(i).Tag.Lookup("option")
+		if !ok {
+			continue
+		}
+		value, ok := byName[name]
+		if !ok {
+			continue
+		}
+		field := v.Field(i)
+		if field.Kind() == reflect.Pointer {
+			elem := reflect.New(field.Type().Elem())
+			if set(elem.Elem(), value) {
+				field.Set(elem)
+			}
+			continue
+		}
+		set(field, value)
+	}
+}
+
+// set stores value in field if its type fits.
+func set(field reflect.Value, value any) bool {
+	switch field.Kind() {
+	case reflect.String:
+		s, ok := value.(string)
+		if ok {
+			field.SetString(s)
+		}
+		return ok
+	case reflect.Bool:
+		b, ok := value.(bool)
+		if ok {
+			field.SetBool(b)
+		}
+		return ok
+	case reflect.Int64:
+		switch n := value.(type) {
+		case float64:
+			field.SetInt(int64(n))
+		case int64:
+			field.SetInt(n)
+		case int:
+			field.SetInt(int64(n))
+		default:
+			return false
+		}
+		return true
+	case reflect.Float64:
+		n, ok := value.(float64)
+		if ok {
+			field.SetFloat(n)
+		}
+		return ok
+	}
+	panic(fmt.Sprintf("bot.Options: a field of kind %s", field.Kind()))
+}
+
+// Subcommand is the name of the subcommand used, "" for none.
+func Subcommand(in *Interaction) string {
+	opts := in.ApplicationCommandData().Options
+	if len(opts) > 0 && opts[0].Type == discordgo.ApplicationCommandOptionSubCommand {
+		return opts[0].Name
+	}
+	return ""
+}

@@ -1,0 +1,142 @@
+package customid
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"mazebot/mazecore"
+)
+
+// Prefixes of the custom IDs: the router routes a button by its prefix.
+const (
+	PlayPrefix  = "play"
+	SolvePrefix = "solve"
+	MovePrefix  = "mv"
+)
+
+// Play is the custom ID of the Play button of maze id.
+func Play(id mazecore.ID) string { return PlayPrefix + ":" + id.String() }
+
+// Solve is the custom ID of the Solve button of maze id.
+func Solve(id mazecore.ID) string { return SolvePrefix + ":" + id.String() }
+
+// Rest is what follows a custom ID's prefix: the maze ID's text of a Play
+// or Solve button, to be parsed (and refused) by the caller.
+func Rest(customID string) string {
+	_, rest, _ := strings.Cut(customID, ":")
+	return rest
+}
+
+// SolveMaze reads the maze of a Solve button, as found on a message.
+func SolveMaze(customID string) (mazecore.ID, bool) {
+	text, ok := strings.CutPrefix(customID, SolvePrefix+":")
+	if !ok {
+		return mazecore.ID{}, false
+	}
+	id, err := mazecore.Parse(text)
+	return id, err == nil
+}
+
+// Action is what a move button does.
+type Action byte
+
+// The actions of a game's buttons.
+const (
+	North  Action = 'n'
+	East   Action = 'e'
+	South  Action = 's'
+	West   Action = 'w'
+	GiveUp Action = 'g'
+	Map    Action = 'm'
+)
+
+// actions lists them, for parsing.
+const actions = "neswgm"
+
+// Dirs are the moves' directions.
+var Dirs = map[Action]mazecore.Dir{North: mazecore.North, East: mazecore.East, South: mazecore.South, West: mazecore.West}
+
+// macLength characters of base32 carry 50 bits: guessing one takes about
+// 10^15 clicks, each a rate-limited Discord interaction.
+const macLength = 10
+
+var macEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// ErrInvalid covers every move button that fails the checks: the member
+// learns nothing about which field was wrong.
+var ErrInvalid = errors.New("invalid button")
+
+// Signer signs and checks move buttons under one secret, which every
+// process sharing the store must use.
+type Signer struct{ secret []byte }
+
+// NewSigner signs with secret; an empty one would make buttons forgeable
+// and is refused.
+func NewSigner(secret []byte) (Signer, error) {
+	if len(secret) == 0 {
+		return Signer{}, errors.New("customid: no secret to sign buttons with")
+	}
+	return Signer{secret: secret}, nil
+}
+
+// mac signs one button for one member. Every field is part of the
+// message, the user ID included, so a button works only for its owner.
+func (s Signer) mac(game, seq, action, userID string) string {
+	h := hmac.New(sha256.New, s.secret)
+	fmt.Fprintf(h, "mv|%s|%s|%s|%s", game, seq, action, userID)
+	return strings.ToLower(macEncoding.EncodeToString(h.Sum(nil)))[:macLength]
+}
+
+// Move is the custom ID of a game's button: action on game at seq, for
+// userID.
+func (s Signer) Move(game int64, seq int, action Action, userID string) string {
+	g, q, a := strconv.FormatInt(game, 10), strconv.Itoa(seq), string(action)
+	return strings.Join([]string{MovePrefix, g, q, a, s.mac(g, q, a, userID)}, ":")
+}
+
+// MoveButton is a verified move button.
+type MoveButton struct {
+	Game   int64
+	Seq    int
+	Action Action
+}
+
+// ParseMove checks a move button's custom ID against the member who
+// pressed it: ErrInvalid unless it is a button signed for them.
+func (s Signer) ParseMove(customID, userID string) (MoveButton, error) {
+	parts := strings.Split(customID, ":")
+	if len(parts) != 5 || parts[0] != MovePrefix || !IsDecimal(parts[1]) || !IsDecimal(parts[2]) ||
+		len(parts[3]) != 1 || !strings.Contains(actions, parts[3]) || len(parts[4]) != macLength {
+		return MoveButton{}, ErrInvalid
+	}
+	want := s.mac(parts[1], parts[2], parts[3], userID)
+	if !hmac.Equal([]byte(parts[4]), []byte(want)) {
+		return MoveButton{}, ErrInvalid
+	}
+	game, err1 := strconv.ParseInt(parts[1], 10, 64)
+	seq, err2 := strconv.Atoi(parts[2])
+	if err1 != nil || err2 != nil || game <= 0 {
+		return MoveButton{}, ErrInvalid
+	}
+	return MoveButton{Game: game, Seq: seq, Action: Action(parts[3][0])}, nil
+}
+
+// IsDecimal accepts the decimal form strconv writes for a non-negative
+// number (a game, a sequence number, a Discord ID), so each has exactly
+// one spelling.
+func IsDecimal(s string) bool {
+	if s == "" || len(s) > 19 || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,183 @@
+package pictures
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"mazebot/bot"
+	"mazebot/lang"
+	"mazebot/metrics"
+)
+
+// Defaults of a Queue.
+const (
+	// DefaultCacheBytes bounds the cached pictures: about a hundred
+	// solutions of 1001×1001 mazes (some 300 KiB each).
+	DefaultCacheBytes = 32 << 20
+	// DefaultCooldown is the least time between two big pictures of one
+	// member.
+	DefaultCooldown = 10 * time.Second
+	// maxCooldowns bounds the members remembered; expired ones go first.
+	maxCooldowns = 100_000
+	// busyMargin is the part of an interaction's time a wait in the queue
+	// leaves for saying "busy" when it gives up.
+	busyMargin = 5 * time.Second
+)
+
+// Config sizes a Queue; zero fields take the defaults.
+type Config struct {
+	Workers    int            // pictures made at once; 0: GOMAXPROCS
+	CacheBytes int64          // 0: DefaultCacheBytes; negative: no cache
+	Cooldown   time.Duration  // 0: DefaultCooldown; negative: none
+	Metrics    metrics.Render // hears the queue and each picture; nil: none
+	// Small names the largest picture that is not big, for the cooldown's
+	// refusal ("pictures up to 301×301 come at once").
+	Small lang.Localizable
+}
+
+// Queue makes pictures on a bounded pool, caches them, and keeps each
+// member's cooldown. It is safe for concurrent use; one serves the whole
+// process.
+type Queue struct {
+	pool     *pool
+	cache    *cache[bot.Reply]
+	cooldown *cooldown // by member
+	now      func() time.Time
+	metrics  metrics.Render
+	small    lang.Localizable
+	waiting  atomic.Int64 // pictures waiting for a worker
+}
+
+// New makes a queue on the clock now.
+func New(cfg Config, now func() time.Time) *Queue {
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.CacheBytes == 0 {
+		cfg.CacheBytes = DefaultCacheBytes
+	}
+	if cfg.Cooldown == 0 {
+		cfg.Cooldown = DefaultCooldown
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.Nop{}
+	}
+	return &Queue{
+		pool: newPool(cfg.Workers), cache: newCache(max(cfg.CacheBytes, 0), replySize),
+		cooldown: newCooldown(cfg.Cooldown, maxCooldowns, now), now: now, metrics: cfg.Metrics, small: cfg.Small,
+	}
+}
+
+// ErrBusy is the refusal of a picture that waited for a worker until
+// nearly the end of its interaction's time.
+var ErrBusy = bot.Refuse("error.busy")
+
+// Draw returns the reply build makes, built on the pool: from the cache
+// under key ("" caches nothing) if it is there.
+func (q *Queue) Draw(ctx context.Context, key string, build func() (bot.Reply, error)) (bot.Reply, error) {
+	return q.draw(ctx, key, nil, build)
+}
+
+// draw is Draw that calls queued, once, before waiting for a worker when
+// none is free: an interaction defers there. A wait stops short of ctx's
+// deadline, leaving time to say the bot is busy.
+func (q *Queue) draw(ctx context.Context, key string, queued func() error, build func() (bot.Reply, error)) (bot.Reply, error) {
+	if reply, ok := q.cache.Get(key); ok {
+		return reply, nil
+	}
+	asked := time.Now()
+	q.metrics.RenderQueueDepth(int(q.waiting.Add(1)))
+	err := q.pool.Acquire(ctx, busyMargin, queued)
+	q.metrics.RenderQueueDepth(int(q.waiting.Add(-1)))
+	if errors.Is(err, errPoolBusy) {
+		return bot.Reply{}, ErrBusy
+	} else if err != nil {
+		return bot.Reply{}, err
+	}
+	defer q.pool.Release()
+	if reply, ok := q.cache.Get(key); ok { // drawn while this one waited
+		return reply, nil
+	}
+	start := time.Now()
+	reply, err := build()
+	q.metrics.Rendered(start.Sub(asked), time.Since(start))
+	if err == nil {
+		q.cache.Put(key, reply)
+	}
+	return reply, err
+}
+
+// Request is an interaction's reply that shows a picture.
+type Request struct {
+	Key       string // the cache key; "" caches nothing
+	Big       bool   // counts against the member's cooldown, and defers at once
+	Ephemeral bool
+}
+
+// Reply makes the picture reply to in that build makes: from the cache;
+// else, for a big one, after the member's cooldown and a deferral; else
+// on the pool, deferring first if it must wait.
+func (q *Queue) Reply(ctx context.Context, in *bot.Interaction, req Request, build func() (bot.Reply, error)) (bot.Reply, error) {
+	if reply, ok := q.cache.Get(req.Key); ok {
+		reply.Ephemeral = req.Ephemeral
+		return reply, nil
+	}
+	deferred := false
+	deferNow := func() error {
+		if deferred {
+			return nil
+		}
+		deferred = true
+		return in.Respond.Defer(ctx, req.Ephemeral)
+	}
+	giveBack := func() {}
+	if req.Big {
+		var err error
+		if giveBack, err = q.take(in.UserID()); err != nil {
+			return bot.Reply{}, err
+		}
+		if err := deferNow(); err != nil {
+			giveBack()
+			return bot.Reply{}, err
+		}
+	}
+	reply, err := q.draw(ctx, req.Key, deferNow, build)
+	if errors.Is(err, ErrBusy) {
+		giveBack() // nothing was drawn: the member may try again at once
+	}
+	reply.Ephemeral = req.Ephemeral
+	return reply, err
+}
+
+// take starts a member's cooldown, or says how long it still runs. The
+// turn it starts can be given back with giveBack.
+func (q *Queue) take(userID string) (giveBack func(), err error) {
+	if userID == "" {
+		return func() {}, nil
+	}
+	until, ok := q.cooldown.Take(userID)
+	if ok {
+		return func() { q.cooldown.GiveBack(userID, until) }, nil
+	}
+	wait := time.Duration(math.Ceil(until.Sub(q.now()).Seconds())) * time.Second
+	every := time.Duration(math.Ceil(q.cooldown.Period().Seconds())) * time.Second
+	return nil, bot.Refuse("error.cooldown", lang.Args{
+		"Every": lang.Span(every),
+		"Wait":  lang.Span(wait),
+		"At":    until.Unix() + 1,
+		"Small": q.small,
+	})
+}
+
+// replySize is what a reply holds in memory, roughly.
+func replySize(r bot.Reply) int64 {
+	n := int64(len(r.Content)) + 512 // the struct, the buttons
+	for _, f := range r.Files {
+		n += int64(len(f.Data) + len(f.Name))
+	}
+	return n
+}

@@ -1,0 +1,199 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"unicode/utf8"
+
+	"mazebot/bot"
+	"mazebot/commands/pictures"
+	"mazebot/commands/views"
+	"mazebot/lang"
+	"mazebot/mazecore"
+	"mazebot/play"
+	"mazebot/render"
+)
+
+// How a maze is shown, once, for every message that shows one: /maze,
+// /solve, the daily, an event's maze and solution.
+
+// Render modes of /maze.
+const (
+	renderAuto  = "auto"
+	renderEmoji = "emoji"
+	renderPNG   = "png"
+	renderGIF   = "gif"
+)
+
+// bigSide: a square maze up to this side is not a big picture (the old
+// slow-PNG bound, slowPNGTiles).
+const bigSide = 301
+
+// slowPNGTiles: above this many tiles a PNG may take long enough that the
+// handler defers before drawing, and counts against the member's cooldown.
+const slowPNGTiles = bigSide * bigSide
+
+// bigRender tells whether the picture of id in mode is big: a GIF, or more
+// tiles than slowPNGTiles. Big pictures defer at once and count against the
+// member's cooldown.
+func bigRender(id mazecore.ID, mode string) bool {
+	return mode == renderGIF || id.Width*id.Height > slowPNGTiles
+}
+
+// pictured tells whether the reply that shows id in mode is made on the
+// pool: a picture, or an emoji grid too big for a message, which is
+// refused only once the maze is made.
+func pictured(id mazecore.ID, mode string) bool {
+	switch mode {
+	case renderGIF, renderPNG:
+		return true
+	case renderEmoji:
+		return id.Width > views.MaxEmojiSide || id.Height > views.MaxEmojiSide
+	}
+	return id.Width > views.AutoEmojiMaxWidth || id.Height > views.MaxEmojiSide
+}
+
+// mazeKey and solutionKey are the cache keys of /maze's reply in a mode
+// and of a maze's (public) solution, each in a language: the replies hold
+// their words as well as their pictures.
+func mazeKey(l *lang.Lang, id mazecore.ID, mode string) string {
+	return "maze|" + l.Code() + "|" + mode + "|" + id.String()
+}
+func solutionKey(l *lang.Lang, id mazecore.ID) string {
+	return "solution|" + l.Code() + "|" + id.String()
+}
+
+// showReply makes the reply to in that shows maze id in mode: on the
+// picture queue when it is pictured, at once otherwise (emoji replies
+// don't wait behind pictures).
+func showReply(ctx context.Context, q *pictures.Queue, in *bot.Interaction, id mazecore.ID, mode string, req pictures.Request, build func() (bot.Reply, error)) (bot.Reply, error) {
+	if !pictured(id, mode) {
+		reply, err := build()
+		reply.Ephemeral = req.Ephemeral
+		return reply, err
+	}
+	return q.Reply(ctx, in, req, build)
+}
+
+// showPost makes a post nobody asked for that shows maze id: on the
+// queue when pictured, cached under key ("" for none).
+func showPost(ctx context.Context, q *pictures.Queue, id mazecore.ID, key string, build func() (bot.Reply, error)) (bot.Reply, error) {
+	if !pictured(id, renderAuto) {
+		return build()
+	}
+	return q.Draw(ctx, key, build)
+}
+
+// generate builds the maze of an ID that was validated on its way in: an
+// error here is a bug, reported with the ID.
+func generate(id mazecore.ID) (*mazecore.Maze, error) {
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		return nil, fmt.Errorf("generate %v: %w", id, err)
+	}
+	return m, nil
+}
+
+// describe measures m once for its messages: its rating and, for a maze
+// Play takes, its par. Each searches the maze.
+func describe(m *mazecore.Maze) views.Maze {
+	v := views.Maze{ID: m.ID(), Rating: mazecore.Rate(m).Rating}
+	if views.Playable(v.ID) {
+		v.Par = play.Par(m)
+	}
+	return v
+}
+
+// emojiFits reports whether the maze, with overlay markers, fits in one
+// message together with a header of the given length plus extra code points
+// (newline, spoiler bars).
+func emojiFits(m *mazecore.Maze, header string, extra int) bool {
+	limit := views.MaxContent - utf8.RuneCountInString(header) - extra
+	return render.FitsEmoji(m, render.DefaultTheme, render.Window{}, limit)
+}
+
+// chooseEmoji decides between emoji and PNG for a render mode.
+func chooseEmoji(m *mazecore.Maze, mode, header string, extra int) (bool, error) {
+	switch mode {
+	case renderEmoji:
+		if !emojiFits(m, header, extra) {
+			return false, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(m.ID()), "Limit": views.MaxContent, "Max": views.MaxEmojiSide})
+		}
+		return true, nil
+	case renderPNG:
+		return false, nil
+	default:
+		return m.Width() <= views.AutoEmojiMaxWidth && emojiFits(m, header, extra), nil
+	}
+}
+
+// picture is how v shows m below header in mode: the emoji grid when
+// mode allows and it fits with extra code points around it, else a PNG
+// named name (none when withFile is false: an edit that keeps the
+// attachment already on the message), both with the overlay ov.
+func picture(v *views.Maze, m *mazecore.Maze, mode, header string, extra int, ov render.Overlay, name string, withFile bool) error {
+	emoji, err := chooseEmoji(m, mode, header, extra)
+	if err != nil {
+		return err
+	}
+	if emoji {
+		v.Grid = views.Grid(m, ov, render.Window{})
+		return nil
+	}
+	if withFile {
+		file, err := pngFile(m, name, ov)
+		if err != nil {
+			return err
+		}
+		v.File = &file
+	}
+	return nil
+}
+
+// pngFile draws m as a PNG attachment.
+func pngFile(m *mazecore.Maze, name string, ov render.Overlay) (bot.File, error) {
+	var buf bytes.Buffer
+	if err := render.PNG(&buf, m, render.PNGOptions{Overlay: ov}); err != nil {
+		return bot.File{}, fmt.Errorf("draw %s: %w", name, err)
+	}
+	return bot.File{Name: name, ContentType: "image/png", Data: buf.Bytes()}, nil
+}
+
+// gifFile animates the generation of id.
+func gifFile(id mazecore.ID) (bot.File, error) {
+	var buf bytes.Buffer
+	if err := render.GIF(&buf, id, render.GIFOptions{}); err != nil {
+		return bot.File{}, fmt.Errorf("animate %s: %w", id, err)
+	}
+	return bot.File{Name: "maze-" + id.String() + ".gif", ContentType: "image/gif", Data: buf.Bytes()}, nil
+}
+
+// card is a maze's public message in mode, with its buttons: the GIF of
+// its generation, or the maze as emoji or PNG.
+func card(l *lang.Lang, m *mazecore.Maze, mode string) (bot.Reply, error) {
+	v := describe(m)
+	if mode == renderGIF {
+		file, err := gifFile(v.ID)
+		if err != nil {
+			return bot.Reply{}, err
+		}
+		v.File = &file
+		return views.GIFCard(l, v), nil
+	}
+	if err := picture(&v, m, mode, views.Header(l, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", true); err != nil {
+		return bot.Reply{}, err
+	}
+	return views.Card(l, v), nil
+}
+
+// solution is the spoilered solution of m.
+func solution(l *lang.Lang, m *mazecore.Maze, ephemeral bool) (bot.Reply, error) {
+	path := mazecore.Solve(m)
+	v := views.Maze{ID: m.ID()}
+	header := views.SolutionHeader(l, v.ID, len(path))
+	if err := picture(&v, m, renderAuto, header, views.SpoilerExtra, render.Overlay{Path: path}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
+		return bot.Reply{}, err
+	}
+	return views.Solution(header, v, ephemeral), nil
+}

@@ -1,0 +1,135 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"mazebot/bot"
+	"mazebot/contest"
+	"mazebot/lang"
+	"mazebot/play"
+)
+
+// Date writes a daily's date in l.
+func Date(l *lang.Lang, d contest.Date) string { return l.Date(d.Noon(time.UTC)) }
+
+// DailyHeader is the line above a daily maze.
+func DailyHeader(l *lang.Lang, day contest.Daily) string {
+	return l.T("daily.header", lang.Args{"Number": day.Number(), "Date": Date(l, day.Date), "Opens": day.SolutionsOpen().Unix()})
+}
+
+// DailyMazeHeader is what stands above the daily's maze: the day, and the
+// maze's own header.
+func DailyMazeHeader(l *lang.Lang, day contest.Daily, m Maze) string {
+	return DailyHeader(l, day) + "\n" + Header(l, m)
+}
+
+// Daily is the daily's message in l: header, maze and buttons. /daily
+// today is in the member's language, the automatic post in the server's.
+func Daily(l *lang.Lang, day contest.Daily, m Maze) bot.Reply {
+	reply := Show(DailyMazeHeader(l, day, m), m)
+	reply.Components = Buttons(l, day.MazeID)
+	return reply
+}
+
+// DailyAwardLines are the share lines and the day's rank of a daily win
+// r on a maze of the given rating and par.
+func DailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result, rating, par int) []string {
+	share := dailyShare{number: a.Number, rating: rating, elapsed: r.Elapsed, clicks: r.Clicks, par: par, streak: a.Streak}
+	lines := []string{l.T("daily.share", lang.Args{"Line": share.line(l)}), l.T("daily.share_text", lang.Args{"Line": share.text(l)})}
+	if a.Standing.UserID == "" {
+		return lines
+	}
+	args := lang.Args{"Number": a.Number, "Rank": a.Standing.Rank, "Of": a.Of}
+	rank := "daily.rank"
+	if best := a.Standing; best.Elapsed != r.Elapsed.Truncate(time.Millisecond) || best.Tiles != r.Tiles {
+		rank = "daily.rank_best"
+		args["Time"], args["Tiles"] = l.Clock(best.Elapsed), lang.M("count.tiles", lang.Args{"Count": best.Tiles})
+	}
+	return append(lines, l.T(rank, args))
+}
+
+// dailyShare is what the share lines tell of a daily run: nothing that
+// spoils the maze.
+type dailyShare struct {
+	number, rating int
+	elapsed        time.Duration
+	clicks, par    int
+	streak         int
+}
+
+// line is the share line: "mazebot daily #334 · ★★★ · 1:42 · par +2 · 🔥4".
+func (s dailyShare) line(l *lang.Lang) string {
+	out := l.T("share.line", lang.Args{"Number": s.number, "Stars": strings.Repeat("★", s.rating), "Time": l.Clock(s.elapsed), "OverPar": OverPar(s.clicks, s.par)})
+	if s.streak > 0 {
+		out += fmt.Sprintf(" · 🔥%d", s.streak)
+	}
+	return out
+}
+
+// text is the share line in words alone, for a screen reader and for
+// wherever stars and emoji don't come through: "mazebot daily 334,
+// difficulty 3 of 5, time 1 minute 42 seconds, 2 clicks over par, streak
+// 4 days".
+func (s dailyShare) text(l *lang.Lang) string {
+	var par lang.Msg
+	switch d := s.clicks - s.par; {
+	case d > 0:
+		par = lang.M("share.over_par", lang.Args{"Count": d})
+	case d < 0:
+		par = lang.M("share.under_par", lang.Args{"Count": -d})
+	default:
+		par = lang.M("share.at_par")
+	}
+	id := "share.text"
+	if s.streak > 0 {
+		id = "share.text_streak"
+	}
+	return l.T(id, lang.Args{
+		"Number": s.number, "Rating": s.rating, "Of": MaxRating,
+		"Time": l.Duration(s.elapsed.Truncate(time.Second)), "Par": par,
+		"Streak": lang.M("unit.day", lang.Args{"Count": s.streak}),
+	})
+}
+
+// AwardLines say what a win earned in its contest: the share lines and
+// the day's rank, or the event rank; nothing outside a contest.
+func AwardLines(l *lang.Lang, a contest.Award, r play.Result, rating, par int) []string {
+	switch {
+	case a.Daily != nil:
+		return DailyAwardLines(l, a.Daily, r, rating, par)
+	case a.Event != nil:
+		return EventAwardLines(l, a.Event)
+	}
+	return nil
+}
+
+// Held explains why a maze's solution is held back, and when it opens,
+// asked in guildID.
+func Held(h contest.Hold, guildID string) lang.Msg {
+	switch {
+	case h.Daily != nil:
+		which := "held.daily_today"
+		if h.Daily.GuildID != guildID {
+			which = "held.daily_elsewhere"
+		}
+		return lang.M(which, lang.Args{"Opens": h.Until().Unix(), "Zone": h.Daily.Zone.String()})
+	case h.Closing:
+		return lang.M("held.event_closing", lang.Args{"ID": h.Event.MazeID.String(), "Name": h.Event.Name, "Channel": h.Event.ChannelID})
+	}
+	return lang.M("held.event_running", lang.Args{"ID": h.Event.MazeID.String(), "Name": h.Event.Name, "Opens": h.Until().Unix(), "Channel": h.Event.ChannelID})
+}
+
+// SetupDone confirms /daily setup.
+func SetupDone(l *lang.Lang, s contest.DailySettings, next time.Time) string {
+	return l.T("daily.setup_done", lang.Args{
+		"Channel": s.ChannelID, "At": s.PostAt.String(), "Zone": s.Zone.String(),
+		"Maze":     Shape(s.Algorithm, s.Size, s.Difficulty, s.Loops),
+		"Language": lang.ByCode(s.Language).Name(),
+		"Next":     next.Unix(),
+	})
+}
+
+// Notice is a private note after a reply (a size rounded up, say).
+func Notice(l *lang.Lang, m lang.Msg) string { return "ℹ️ " + m.In(l) }

@@ -1,0 +1,139 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
+	"mazebot/contest"
+	"mazebot/lang"
+	"mazebot/mazecore"
+)
+
+// boardTop is how many members an event's board lists.
+const boardTop = 10
+
+// EventMaze is the event's maze: as /maze shows it, with Play only while
+// it runs (no Solve), and both once it has ended. It is in the event's
+// language, as every post of it.
+func EventMaze(e contest.Event, m Maze) bot.Reply {
+	l := lang.ByCode(e.Language)
+	reply := Show(EventMazeHeader(l, e, m), m)
+	reply.Components = Buttons(l, e.MazeID)
+	if e.Status != contest.Ended {
+		reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, e.MazeID)}}}
+	}
+	return reply
+}
+
+// EventMazeHeader is what stands above an event's maze: the event, and
+// the maze's own header.
+func EventMazeHeader(l *lang.Lang, e contest.Event, m Maze) string {
+	args := lang.Args{"Name": e.Name, "Ends": e.EndsAt.Unix()}
+	header := l.T("event.maze_running", args)
+	if e.Status == contest.Ended {
+		header = l.T("event.maze_ended", args)
+	}
+	return header + "\n" + Header(l, m)
+}
+
+// finishers counts the members on a board.
+func finishers(n int) lang.Msg { return lang.M("count.finishers", lang.Args{"Count": n}) }
+
+// Board is the live board, or the final one once e has ended.
+func Board(e contest.Event, standings []contest.Standing) bot.Reply {
+	l := lang.ByCode(e.Language)
+	args := lang.Args{"Name": e.Name, "Ends": e.EndsAt.Unix(), "Finishers": finishers(len(standings))}
+	var b strings.Builder
+	switch {
+	case e.Status == contest.Ended:
+		b.WriteString(l.T("event.board_final", args))
+	case len(standings) == 0:
+		b.WriteString(l.T("event.board_empty", args))
+	default:
+		b.WriteString(l.T("event.board_live", args))
+	}
+	writeStandings(l, &b, standings)
+	return bot.Reply{Content: b.String(), Components: []discordgo.MessageComponent{}}
+}
+
+// Results is the post that announces an event's end.
+func Results(e contest.Event, standings []contest.Standing) bot.Reply {
+	l := lang.ByCode(e.Language)
+	var b strings.Builder
+	if len(standings) == 0 {
+		b.WriteString(l.T("event.results_none", lang.Args{"Name": e.Name}))
+	} else {
+		b.WriteString(l.T("event.results", lang.Args{"Name": e.Name, "Finishers": finishers(len(standings))}))
+	}
+	writeStandings(l, &b, standings)
+	return bot.Reply{Content: b.String()}
+}
+
+// writeStandings lists the top of a ranking, one member a line.
+func writeStandings(l *lang.Lang, b *strings.Builder, standings []contest.Standing) {
+	for i, r := range standings {
+		if i == boardTop {
+			b.WriteString("\n" + l.T("event.more", lang.Args{"Count": len(standings) - boardTop}))
+			break
+		}
+		fmt.Fprintf(b, "\n%s <@%s> · %s", RankBadge(r.Rank), r.UserID, l.T("event.line", lang.Args{
+			"Time":   l.RunTime(r.Elapsed),
+			"Tiles":  lang.M("count.tiles", lang.Args{"Count": r.Tiles}),
+			"Clicks": lang.M("count.clicks", lang.Args{"Count": r.Clicks}),
+		}))
+	}
+}
+
+// EventAwardLines tell a member where a won event game put them.
+func EventAwardLines(l *lang.Lang, a *contest.EventAward) []string {
+	if a.Late {
+		return []string{l.T("event.award_late", lang.Args{"Name": a.Event.Name})}
+	}
+	if a.Standing.UserID == "" {
+		return nil
+	}
+	return []string{l.T("event.award", lang.Args{"Rank": a.Standing.Rank, "Of": a.Of, "Name": a.Event.Name, "Ends": a.Event.EndsAt.Unix()})}
+}
+
+// EventStarted confirms /event start, privately; level is the difficulty
+// asked for, which the maze ID does not keep.
+func EventStarted(l *lang.Lang, e contest.Event, level mazecore.Level) string {
+	return l.T("event.started", lang.Args{
+		"Name": e.Name, "Channel": e.ChannelID, "Ends": e.EndsAt.Unix(),
+		"Maze":     lang.M("maze.kind", lang.Args{"Size": Size(e.MazeID), "Algorithm": AlgorithmName(e.MazeID.Algorithm)}),
+		"Shape":    eventShape(level, e.MazeID.Loops),
+		"Language": lang.ByCode(e.Language).Name(),
+	})
+}
+
+// eventShape says what a difficulty and loops add to an event's maze:
+// " (hard, loops 30 %)", or nothing.
+func eventShape(level mazecore.Level, loops int) lang.Localizable {
+	var parts lang.List
+	if level != mazecore.AnyLevel {
+		parts = append(parts, lang.M("choice.difficulty."+level.String()))
+	}
+	if loops > 0 {
+		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": loops}))
+	}
+	if len(parts) == 0 {
+		return lang.Func(func(*lang.Lang) string { return "" })
+	}
+	return lang.M("format.aside", lang.Args{"Text": parts})
+}
+
+// RankBadge is a rank's medal, or its number.
+func RankBadge(rank int) string {
+	switch rank {
+	case 1:
+		return "🥇"
+	case 2:
+		return "🥈"
+	case 3:
+		return "🥉"
+	}
+	return fmt.Sprintf("`#%d`", rank)
+}

@@ -1,0 +1,190 @@
+package views
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
+	"mazebot/commands/customid"
+	"mazebot/lang"
+	"mazebot/mazecore"
+	"mazebot/play"
+	"mazebot/render"
+)
+
+// MaxRating is the top of mazecore.Rate's scale (1 to 5).
+const MaxRating = 5
+
+// Maze is a maze as a message shows it: what it is, how hard, and its
+// picture, an emoji grid or an attachment (neither: the message keeps the
+// attachment it has).
+type Maze struct {
+	ID     mazecore.ID
+	Rating int // mazecore.Rate's, 1–5
+	Par    int // play.Par's; 0 for a maze Play does not take
+	Grid   string
+	File   *bot.File
+}
+
+// IDTag is how every message names its maze; IDInContent reads it back,
+// so that "Solve this maze" finds the maze of a message without buttons.
+// It is a marker, not a word: the same in every language.
+func IDTag(id mazecore.ID) string { return "ID `" + id.String() + "`" }
+
+var idInContent = regexp.MustCompile("ID `([0-9a-zA-Z]{1,40})`")
+
+// IDInContent finds the maze a message's text names by its IDTag.
+func IDInContent(content string) (mazecore.ID, bool) {
+	match := idInContent.FindStringSubmatch(content)
+	if match == nil {
+		return mazecore.ID{}, false
+	}
+	id, err := mazecore.Parse(match[1])
+	return id, err == nil
+}
+
+// AlgorithmTitle is an algorithm's name at the start of a line or in
+// bold, and AlgorithmName in running text ("an 11×11 sidewinder maze").
+func AlgorithmTitle(a mazecore.Algorithm) lang.Msg {
+	return lang.M("algorithm." + a.String() + ".title")
+}
+
+// AlgorithmName is an algorithm's name in running text.
+func AlgorithmName(a mazecore.Algorithm) lang.Msg { return lang.M("algorithm." + a.String()) }
+
+// Size writes a maze's size, "21×21".
+func Size(id mazecore.ID) lang.Msg {
+	return lang.M("format.size", lang.Args{"Width": id.Width, "Height": id.Height})
+}
+
+// Side writes a square size, "201×201".
+func Side(side int) lang.Msg { return Size(mazecore.ID{Width: side, Height: side}) }
+
+// Playable tells whether Play takes maze id.
+func Playable(id mazecore.ID) bool { return id.Width <= play.MaxSide && id.Height <= play.MaxSide }
+
+// Header is the line above a maze: what it is, how hard (rating and, for
+// a maze Play takes, par) and how to get it again.
+func Header(l *lang.Lang, m Maze) string {
+	id := m.ID
+	parts := []string{"🧩 **" + AlgorithmTitle(id.Algorithm).In(l) + "**", Size(id).In(l)}
+	if id.Loops > 0 {
+		parts = append(parts, l.T("maze.loops", lang.Args{"Loops": id.Loops}))
+	}
+	parts = append(parts, Stars(m.Rating))
+	if Playable(id) {
+		parts = append(parts, l.T("maze.par", lang.Args{"Par": m.Par}))
+	}
+	return strings.Join(append(parts, IDTag(id)), " · ")
+}
+
+// Stars shows a rating out of MaxRating: ★★★☆☆ for 3.
+func Stars(rating int) string {
+	return strings.Repeat("★", rating) + strings.Repeat("☆", max(MaxRating-rating, 0))
+}
+
+// OverPar writes clicks against par: "+2", "−1" (a minus sign, not a
+// hyphen) or "±0".
+func OverPar(clicks, par int) string {
+	switch d := clicks - par; {
+	case d > 0:
+		return fmt.Sprintf("+%d", d)
+	case d < 0:
+		return fmt.Sprintf("−%d", -d)
+	}
+	return "±0"
+}
+
+// Shape describes a maze made from settings, for the confirmations of
+// /daily setup and /event start: "Recursive backtracking, 25×25, hard,
+// loops 30 %".
+func Shape(algo mazecore.Algorithm, side int, level mazecore.Level, loops int) lang.List {
+	parts := lang.List{AlgorithmTitle(algo), Side(side)}
+	if level != mazecore.AnyLevel {
+		parts = append(parts, lang.M("choice.difficulty."+level.String()))
+	}
+	if loops > 0 {
+		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": loops}))
+	}
+	return parts
+}
+
+// Show is a message of m below header: the grid on its own lines, or the
+// picture attached under header alone.
+func Show(header string, m Maze) bot.Reply {
+	if m.Grid != "" {
+		return bot.Reply{Content: header + "\n" + m.Grid}
+	}
+	reply := bot.Reply{Content: header}
+	if m.File != nil {
+		reply.Files = []bot.File{*m.File}
+	}
+	return reply
+}
+
+// Card is the public reply that shows a maze, with its buttons.
+func Card(l *lang.Lang, m Maze) bot.Reply {
+	reply := Show(Header(l, m), m)
+	reply.Components = Buttons(l, m.ID)
+	return reply
+}
+
+// GIFCard is the reply that shows the animation of a maze's generation.
+func GIFCard(l *lang.Lang, m Maze) bot.Reply {
+	reply := bot.Reply{Content: Header(l, m) + " · " + l.T("maze.gif_caption")}
+	if m.File != nil {
+		reply.Files = []bot.File{*m.File}
+	}
+	reply.Components = Buttons(l, m.ID)
+	return reply
+}
+
+// SolutionHeader is the line above a maze's solution, whose path is
+// pathTiles long.
+func SolutionHeader(l *lang.Lang, id mazecore.ID, pathTiles int) string {
+	return l.T("solve.header", lang.Args{
+		"Algorithm": AlgorithmTitle(id.Algorithm), "Size": Size(id), "ID": IDTag(id),
+		"Path": lang.M("count.tiles", lang.Args{"Count": pathTiles}),
+	})
+}
+
+// SpoilerExtra is what Solution adds around a grid, in code points.
+const SpoilerExtra = len("\n||||")
+
+// Solution is a maze's solution under header, spoilered: one spoiler
+// around the whole grid (Discord renders only about 198 spoiler tags a
+// message), or the picture, which must be named SPOILER_….
+func Solution(header string, m Maze, ephemeral bool) bot.Reply {
+	reply := bot.Reply{Content: header, Ephemeral: ephemeral}
+	if m.Grid != "" {
+		reply.Content = header + "\n||" + m.Grid + "||"
+		return reply
+	}
+	if m.File != nil {
+		reply.Files = []bot.File{*m.File}
+	}
+	return reply
+}
+
+// Buttons are Play (for mazes small enough to play) and Solve.
+func Buttons(l *lang.Lang, id mazecore.ID) []discordgo.MessageComponent {
+	var buttons []discordgo.MessageComponent
+	if Playable(id) {
+		buttons = append(buttons, PlayButton(l, id))
+	}
+	buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
+}
+
+// PlayButton is the Play button of maze id.
+func PlayButton(l *lang.Lang, id mazecore.ID) discordgo.Button {
+	return discordgo.Button{Label: l.T("button.play"), Style: discordgo.PrimaryButton, CustomID: customid.Play(id), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}}
+}
+
+// Grid is the emoji grid of a maze in the default theme.
+func Grid(m *mazecore.Maze, ov render.Overlay, win render.Window) string {
+	return render.EmojiString(m, render.DefaultTheme, ov, win)
+}

@@ -1,0 +1,82 @@
+package contest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// Games plays games on the contests' terms: a new game counts for the
+// contest its maze and channel are in, a win is recorded there, and a
+// given-up game shows its solution only where the embargo lets it.
+type Games struct {
+	play     *play.Service
+	contests Contests
+	log      *slog.Logger
+}
+
+// NewGames runs the games of p for contests; failures to record a win in
+// its contest go to log (they never undo the win).
+func NewGames(p *play.Service, contests Contests, log *slog.Logger) *Games {
+	return &Games{play: p, contests: contests, log: log}
+}
+
+// Start begins a game on m for the member and place in who, counting for
+// the contest that is running on m there.
+func (g *Games) Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error) {
+	key, err := g.contests.For(ctx, who.GuildID, who.ChannelID, m.ID())
+	if err != nil {
+		return nil, err
+	}
+	who.Contest = key.String()
+	return g.play.Start(ctx, m, who)
+}
+
+// Load returns a game that still takes moves from userID.
+func (g *Games) Load(ctx context.Context, id int64, userID string) (*play.Game, error) {
+	return g.play.Load(ctx, id, userID)
+}
+
+// Turn is what a press did to a game.
+type Turn struct {
+	Game    *play.Game
+	Outcome play.Outcome
+	// Award is what a win (Outcome Finished) earned in its contest.
+	Award Award
+	// Solution is set when a game given up (Outcome Abandoned) may show
+	// its solution; else Hold says why not.
+	Solution bool
+	Hold     Hold
+}
+
+// Press plays a member's press on game id. A win is recorded in its
+// contest; should that fail, the win stands and the failure is logged.
+// Giving up reveals the solution unless the contest holds it back: the
+// maze of a running daily or event would then be easy to finish again.
+func (g *Games) Press(ctx context.Context, id int64, userID string, a play.Action) (Turn, error) {
+	game, out, err := g.play.Press(ctx, id, userID, a)
+	if err != nil {
+		return Turn{}, err
+	}
+	turn := Turn{Game: game, Outcome: out}
+	switch out {
+	case play.Finished:
+		r := game.Result()
+		if turn.Award, err = g.contests.Finish(ctx, r); err != nil {
+			g.log.Error("contest finish", "maze", r.MazeID.String(), "user", r.UserID, "err", err)
+			turn.Award = Award{}
+		}
+	case play.Abandoned:
+		if turn.Hold, err = g.contests.Held(ctx, game.MazeID, game.GuildID); err != nil {
+			return Turn{}, fmt.Errorf("game %d given up: %w", id, err)
+		}
+		turn.Solution = !turn.Hold.Held()
+	}
+	return turn, nil
+}
+
+// Cleanup deletes old games (see play.Service.Cleanup).
+func (g *Games) Cleanup(ctx context.Context) (int64, error) { return g.play.Cleanup(ctx) }
