@@ -35,9 +35,9 @@ type Deps struct {
 	Now        func() time.Time
 	Seed       func() uint64 // the seeds of random mazes
 	// Log is the process's logger; the features log With their component.
-	Log *slog.Logger
-	Metrics    Metrics        // nil: none
-	Pictures   pictures.Config // Metrics fills its Metrics when unset
+	Log      *slog.Logger
+	Metrics  Metrics         // nil: none
+	Pictures pictures.Config // Metrics fills its Metrics when unset
 	// Replays runs each interaction once however often it is delivered;
 	// nil runs every delivery (feature tests, which repeat ids).
 	Replays bot.ReplayGuard

@@ -14,6 +14,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
+	"mazebot/commands/customid"
+	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/lang"
@@ -101,7 +103,7 @@ func TestMaze(t *testing.T) {
 		for size, wantPlay := range map[int]bool{play.MaxSide: true, play.MaxSide + 2: false} {
 			rec := e.send(t, slash(t, "maze", map[string]any{"size": size, "render": "png"}))
 			row := rec.replies[0].Components[0].(discordgo.ActionsRow)
-			hasPlay := strings.HasPrefix(row.Components[0].(discordgo.Button).CustomID, playPrefix+":")
+			hasPlay := strings.HasPrefix(row.Components[0].(discordgo.Button).CustomID, customid.PlayPrefix+":")
 			if hasPlay != wantPlay {
 				t.Fatalf("size %d: Play button %v, want %v", size, hasPlay, wantPlay)
 			}
@@ -109,16 +111,16 @@ func TestMaze(t *testing.T) {
 	})
 	t.Run("OKAutoPicksPNGWhenWide", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		rec := e.send(t, slash(t, "maze", map[string]any{"size": AutoEmojiMaxWidth + 2}))
+		rec := e.send(t, slash(t, "maze", map[string]any{"size": views.AutoEmojiMaxWidth + 2}))
 		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 {
-			t.Fatalf("replies=%+v, want a PNG above %d tiles", rec.replies, AutoEmojiMaxWidth)
+			t.Fatalf("replies=%+v, want a PNG above %d tiles", rec.replies, views.AutoEmojiMaxWidth)
 		}
 	})
 	t.Run("OKEmoji43", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": 43, "render": "emoji"}))
-		if len(rec.replies) != 1 || len([]rune(rec.replies[0].Content)) > MaxContent {
-			t.Fatalf("replies=%+v, want one emoji reply within %d code points", rec.replies, MaxContent)
+		if len(rec.replies) != 1 || len([]rune(rec.replies[0].Content)) > views.MaxContent {
+			t.Fatalf("replies=%+v, want one emoji reply within %d code points", rec.replies, views.MaxContent)
 		}
 	})
 	for name, opts := range map[string]map[string]any{
@@ -149,11 +151,11 @@ func TestMaze(t *testing.T) {
 func TestMazeDifficulty(t *testing.T) {
 	t.Run("OKHeader", func(t *testing.T) {
 		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 21, Seed: 12345})
-		if got, want := mazeHeader(lang.English, m), "🧩 **Sidewinder** · 21×21 · ★☆☆☆☆ · par 11 · ID `2840heb0dw`"; got != want {
+		if got, want := views.Header(lang.English, describe(m)), "🧩 **Sidewinder** · 21×21 · ★☆☆☆☆ · par 11 · ID `2840heb0dw`"; got != want {
 			t.Fatalf("header=%q, want %q", got, want)
 		}
 		loops := mustMaze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 43, Height: 43, Seed: 12345, Loops: 100})
-		if got, want := mazeHeader(lang.English, loops), "🧩 **Digging** · 43×43 · loops 100 % · ★★☆☆☆ · par 18 · ID `4g9h7eb0cjpg`"; got != want {
+		if got, want := views.Header(lang.English, describe(loops)), "🧩 **Digging** · 43×43 · loops 100 % · ★★☆☆☆ · par 18 · ID `4g9h7eb0cjpg`"; got != want {
 			t.Fatalf("header=%q, want %q", got, want)
 		}
 	})
@@ -171,7 +173,7 @@ func TestMazeDifficulty(t *testing.T) {
 			t.Fatalf("maze %+v, want the hard one %+v (not the base seed)", got, want)
 		}
 		m := mustMaze(t, want)
-		header := fmt.Sprintf(" · %s · par %d · ID `%s`", stars(mazecore.Rate(m).Rating), play.Par(m), want)
+		header := fmt.Sprintf(" · %s · par %d · ID `%s`", views.Stars(mazecore.Rate(m).Rating), play.Par(m), want)
 		if !strings.Contains(rec.replies[0].Content, header) {
 			t.Fatalf("reply %q lacks %q", rec.replies[0].Content, header)
 		}
@@ -200,7 +202,7 @@ func TestMazeDifficulty(t *testing.T) {
 	})
 	t.Run("OKAnyAboveTheDifficultyLimit", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		rec := e.send(t, slash(t, "maze", map[string]any{"size": DifficultyMaxSide + 2, "difficulty": "any", "loops": 10, "render": "png"}))
+		rec := e.send(t, slash(t, "maze", map[string]any{"size": views.DifficultyMaxSide + 2, "difficulty": "any", "loops": 10, "render": "png"}))
 		if len(rec.replies) != 1 || rec.replies[0].Ephemeral || len(rec.replies[0].Files) != 1 {
 			t.Fatalf("replies=%+v, want a public PNG", rec.replies)
 		}
@@ -211,8 +213,8 @@ func TestMazeDifficulty(t *testing.T) {
 	})
 	t.Run("OKDailiesAndEventsWithinTheLimit", func(t *testing.T) {
 		// Their handlers choose without a size check of their own.
-		if contest.DailyMaxSize > DifficultyMaxSide || contest.EventMaxSide > DifficultyMaxSide {
-			t.Fatalf("dailies (%d) or events (%d) go above DifficultyMaxSide (%d)", contest.DailyMaxSize, contest.EventMaxSide, DifficultyMaxSide)
+		if contest.DailyMaxSize > views.DifficultyMaxSide || contest.EventMaxSide > views.DifficultyMaxSide {
+			t.Fatalf("dailies (%d) or events (%d) go above views.DifficultyMaxSide (%d)", contest.DailyMaxSize, contest.EventMaxSide, views.DifficultyMaxSide)
 		}
 	})
 	t.Run("OKEmoji43Longest", func(t *testing.T) {
@@ -220,8 +222,8 @@ func TestMazeDifficulty(t *testing.T) {
 		// room for a 43×43 emoji grid.
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": 43, "render": "emoji", "loops": 100, "seed": maxSeed}))
-		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 0 || utf8.RuneCountInString(rec.replies[0].Content) > MaxContent {
-			t.Fatalf("replies=%+v, want one emoji grid within %d code points", rec.replies, MaxContent)
+		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 0 || utf8.RuneCountInString(rec.replies[0].Content) > views.MaxContent {
+			t.Fatalf("replies=%+v, want one emoji grid within %d code points", rec.replies, views.MaxContent)
 		}
 	})
 	for name, tc := range map[string]struct {
@@ -232,7 +234,7 @@ func TestMazeDifficulty(t *testing.T) {
 		"ErrDifficultyEchoed":  {map[string]any{"difficulty": "`@everyone` " + strings.Repeat("x", 100)}, "`'＠everyone' " + strings.Repeat("x", 28) + "…`: choose"}, // 40 characters at most
 		"ErrLoopsAbove100":     {map[string]any{"loops": 101}, "from 0 (a perfect maze) to 100 (no dead ends). You asked for 101."},
 		"ErrLoopsNegative":     {map[string]any{"loops": -1}, "You asked for -1."},
-		"ErrDifficultyTooBig":  {map[string]any{"size": 41, "height": DifficultyMaxSide + 2, "difficulty": "hard"}, "up to 201×201 tiles (it compares 32 mazes, too slow beyond); you asked for 41×203"},
+		"ErrDifficultyTooBig":  {map[string]any{"size": 41, "height": views.DifficultyMaxSide + 2, "difficulty": "hard"}, "up to 201×201 tiles (it compares 32 mazes, too slow beyond); you asked for 41×203"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, envOptions{path: tempDB(t)})
@@ -344,6 +346,52 @@ func TestDefinitions(t *testing.T) {
 	for _, want := range []string{"maze", "solve", "help", solveMessageCommandName, "daily", "leaderboard", "event"} {
 		if !names[want] {
 			t.Fatalf("definitions lack %q", want)
+		}
+	}
+}
+
+// TestDescriptionsNameTheLimits: the English of the definitions lives in
+// the catalog, once; where a description names a limit the code enforces,
+// it names the code's.
+func TestDescriptionsNameTheLimits(t *testing.T) {
+	defs := map[string]*discordgo.ApplicationCommand{}
+	for _, def := range newEnv(t, envOptions{}).router.Definitions() {
+		defs[def.Name] = def
+	}
+	option := func(path ...string) *discordgo.ApplicationCommandOption {
+		t.Helper()
+		opts := defs[path[0]].Options
+		var found *discordgo.ApplicationCommandOption
+		for _, name := range path[1:] {
+			found = nil
+			for _, o := range opts {
+				if o.Name == name {
+					found = o
+				}
+			}
+			if found == nil {
+				t.Fatalf("no option %v", path)
+			}
+			opts = found.Options
+		}
+		return found
+	}
+	for _, tc := range []struct {
+		path []string
+		want string
+	}{
+		{[]string{"maze", "size"}, fmt.Sprintf("%d–%d (default %d)", mazecore.MinSize, views.PNGMaxSide, defaultSize)},
+		{[]string{"maze", "difficulty"}, fmt.Sprintf("up to %d×%d", views.DifficultyMaxSide, views.DifficultyMaxSide)},
+		{[]string{"maze", "loops"}, fmt.Sprintf("0–%d", mazecore.MaxLoops)},
+		{[]string{"daily", "setup", "size"}, fmt.Sprintf("%d–%d (default %d)", mazecore.MinSize, contest.DailyMaxSize, defaultSize)},
+		{[]string{"event", "start", "size"}, fmt.Sprintf("%d–%d", mazecore.MinSize, contest.EventMaxSide)},
+	} {
+		o := option(tc.path...)
+		if !strings.Contains(o.Description, tc.want) {
+			t.Errorf("%v: description %q does not say %q", tc.path, o.Description, tc.want)
+		}
+		if max := int(o.MaxValue); o.Type == discordgo.ApplicationCommandOptionInteger && !strings.Contains(o.Description, fmt.Sprint(max)) {
+			t.Errorf("%v: description %q does not name the maximum %d", tc.path, o.Description, max)
 		}
 	}
 }

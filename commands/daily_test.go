@@ -12,11 +12,12 @@ import (
 	"testing"
 	"time"
 	_ "time/tzdata" // the zones under test, whatever the host has
-	"unicode"
 
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
+	"mazebot/commands/customid"
+	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/lang"
@@ -239,7 +240,7 @@ func TestDailyPost(t *testing.T) {
 			t.Fatalf("posts=%+v, want one in daily-ch", posts)
 		}
 		msg := posts[0].reply
-		if !strings.HasPrefix(msg.Content, "📅 **Daily challenge #334**") || len(buttons(msg)) != 2 || buttons(msg)[0].CustomID != playPrefix+":"+idInReply(t, msg).String() {
+		if !strings.HasPrefix(msg.Content, "📅 **Daily challenge #334**") || len(buttons(msg)) != 2 || buttons(msg)[0].CustomID != customid.PlayPrefix+":"+idInReply(t, msg).String() {
 			t.Fatalf("post %q with %d buttons, want the daily header and Play", msg.Content, len(buttons(msg)))
 		}
 		id, _ := e.today(t)
@@ -463,7 +464,7 @@ func TestDailyDifficulty(t *testing.T) {
 			t.Fatalf("today %+v, want %+v", id, want)
 		}
 		m := mustMaze(t, id)
-		header := fmt.Sprintf("🧩 **Recursive backtracking** · 41×41 · loops 30 %% · %s · par %d · ID `%s`", stars(mazecore.Rate(m).Rating), play.Par(m), id)
+		header := fmt.Sprintf("🧩 **Recursive backtracking** · 41×41 · loops 30 %% · %s · par %d · ID `%s`", views.Stars(mazecore.Rate(m).Rating), play.Par(m), id)
 		if lines := strings.SplitN(msg.Content, "\n", 3); len(lines) < 2 || lines[1] != header {
 			t.Fatalf("daily message %q, want the maze header %q", msg.Content, header)
 		}
@@ -534,40 +535,6 @@ func TestDailySetupRefusals(t *testing.T) {
 			}
 		}
 	})
-}
-
-func TestShareLine(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		share      dailyShare
-		line, text string
-	}{
-		{"OKOverPar", dailyShare{number: 334, rating: 3, elapsed: 102*time.Second + 400*time.Millisecond, clicks: 11, par: 9, streak: 4},
-			"mazebot daily #334 · ★★★ · 1:42 · par +2 · 🔥4",
-			"mazebot daily 334, difficulty 3 of 5, time 1 minute 42 seconds, 2 clicks over par, streak 4 days"},
-		{"OKUnderPar", dailyShare{number: 12, rating: 1, elapsed: 61 * time.Second, clicks: 8, par: 9, streak: 1},
-			"mazebot daily #12 · ★ · 1:01 · par −1 · 🔥1",
-			"mazebot daily 12, difficulty 1 of 5, time 1 minute 1 second, 1 click under par, streak 1 day"},
-		{"OKAtParNoStreak", dailyShare{number: 5, rating: 5, elapsed: 45 * time.Second, clicks: 9, par: 9},
-			"mazebot daily #5 · ★★★★★ · 0:45 · par ±0",
-			"mazebot daily 5, difficulty 5 of 5, time 45 seconds, at par"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.share.line(lang.English); got != tc.line {
-				t.Fatalf("line=%q, want %q", got, tc.line)
-			}
-			text := tc.share.text(lang.English)
-			if text != tc.text {
-				t.Fatalf("text=%q, want %q", text, tc.text)
-			}
-			// Words alone: nothing a screen reader spells out as a symbol.
-			for _, r := range text {
-				if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(" ,", r) {
-					t.Fatalf("text %q has %q, want words, digits, spaces and commas only", text, r)
-				}
-			}
-		})
-	}
 }
 
 // Playing the daily through Play counts; the finish shows the share line
@@ -681,7 +648,7 @@ func TestDailyGiveUpHidesSolution(t *testing.T) {
 	e.setup(t, "09:00", "Asia/Seoul")
 	id, _ := e.today(t)
 	msg, g := e.start(t, id, "u1")
-	final := onlyUpdate(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
+	final := onlyUpdate(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1"))
 	if strings.Contains(final.Content, render.DefaultTheme.Path) || !strings.Contains(final.Content, "You gave up") {
 		t.Fatalf("giving up the running daily shows:\n%s\nwant the give-up line and no solution", final.Content)
 	}
@@ -694,7 +661,7 @@ func TestDailyGiveUpHidesSolution(t *testing.T) {
 	// An ordinary maze still shows its solution on Give up.
 	other := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 15, Seed: 99}
 	msg, _ = e.start(t, other, "u1")
-	if final := onlyUpdate(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1")); !strings.Contains(final.Content, render.DefaultTheme.Path) {
+	if final := onlyUpdate(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1")); !strings.Contains(final.Content, render.DefaultTheme.Path) {
 		t.Fatalf("giving up an ordinary maze shows no solution:\n%s", final.Content)
 	}
 }

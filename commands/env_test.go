@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"log/slog"
 	"mazebot/bot"
+	"mazebot/commands/customid"
+	"mazebot/commands/pictures"
+	"mazebot/commands/views"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +30,7 @@ import (
 type recorder struct {
 	mu       sync.Mutex
 	deferred []bool
+	acked    int // automatic deferrals
 	replies  []bot.Reply
 	updates  []bot.Reply
 	follows  []bot.Reply
@@ -36,6 +40,13 @@ func (r *recorder) Defer(_ context.Context, ephemeral bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.deferred = append(r.deferred, ephemeral)
+	return nil
+}
+
+func (r *recorder) Acknowledge(_ context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.acked++
 	return nil
 }
 
@@ -192,9 +203,9 @@ type envOptions struct {
 	seed   uint64         // the "random" maze seed; 0: 12345
 	// secret makes the button key stored in the database the first time,
 	// as app.go does with random bytes; nil stores testSecret.
-	secret func() ([]byte, error)
-	extra  []bot.Feature // test-only commands
-	render RenderConfig
+	secret   func() ([]byte, error)
+	extra    []bot.Feature   // test-only commands
+	pictures pictures.Config // the picture queue's sizes
 	// locale is the Discord locale of the members who press buttons
 	// (press, win, play); "" is the interactions' en-US.
 	locale string
@@ -204,18 +215,18 @@ type envOptions struct {
 // database share it.
 var testDailyKey = []byte("commands test daily key")
 
-// env is one bot process in a test: the features built as app.go's wire
-// builds them, on a real SQLite store, a settable clock and a recording
-// Poster.
+// env is one bot process in a test: the features built by New, as the
+// bot builds them, on a real SQLite store, a settable clock and a
+// recording Poster.
 type env struct {
 	db       *sqlite.DB
 	path     string
 	clock    *testkit.Clock
 	poster   *poster
 	contests contest.Contests
-	games    *play.Service
+	games    *contest.Games
 	mazes    *Mazes
-	render   *Renderer
+	pictures *pictures.Queue
 	router   *bot.Router
 	locale   string // envOptions.locale
 }
@@ -255,27 +266,20 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	log := slog.New(slog.DiscardHandler)
-	e.render = NewRenderer(opts.render, e.clock.Now)
-	announcer := NewAnnouncer(e.poster, e.poster, db, e.render, e.clock.Now)
-	e.contests = contest.Contests{
-		Dailies: contest.NewDailies(db, announcer, testDailyKey, e.clock.Now, log),
-		Events:  contest.NewEvents(db, announcer, e.clock.Now, log),
-	}
-	e.games = play.NewService(db, e.clock.Now)
-	playFeature, err := NewPlay(e.games, e.contests, secret, e.render, log)
+	set, err := New(Deps{
+		Store: db, Poster: e.poster, Guilds: e.poster,
+		PlaySecret: secret, DailyKey: testDailyKey,
+		Now: e.clock.Now, Seed: func() uint64 { return seed },
+		Log: slog.New(slog.DiscardHandler), Pictures: opts.pictures,
+		// The recorder answers at once; a deferral made for a slow handler
+		// would only race the tests' own counts.
+		AutoDeferAfter: -1,
+		Extra:          opts.extra,
+	})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.mazes = NewMazes(db, e.contests, e.render, func() uint64 { return seed }, e.clock.Now)
-	features := append([]bot.Feature{
-		e.mazes,
-		playFeature,
-		NewEvents(e.contests.Events, func() uint64 { return seed }),
-		NewDaily(e.contests.Dailies, db, e.render, e.clock.Now),
-		Help{},
-	}, opts.extra...)
-	e.router = bot.NewRouter(log, nil, features...)
+	e.contests, e.games, e.mazes, e.pictures, e.router = set.Contests, set.Games, set.Mazes, set.Pictures, set.Router
 	return e
 }
 
@@ -330,7 +334,7 @@ func (e *env) start(tb testing.TB, id mazecore.ID, user string) (bot.Reply, play
 
 func (e *env) startIn(tb testing.TB, channel string, id mazecore.ID, user string) (bot.Reply, play.Record) {
 	tb.Helper()
-	rec := e.pressIn(tb, channel, playPrefix+":"+id.String(), user)
+	rec := e.pressIn(tb, channel, customid.PlayPrefix+":"+id.String(), user)
 	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || len(rec.updates) != 0 {
 		tb.Fatalf("Play answered replies=%+v updates=%+v, want one ephemeral reply", rec.replies, rec.updates)
 	}
@@ -603,13 +607,9 @@ func mustMaze(tb testing.TB, id mazecore.ID) *mazecore.Maze {
 // idInReply reads the maze ID a message names.
 func idInReply(tb testing.TB, r bot.Reply) mazecore.ID {
 	tb.Helper()
-	m := idInContent.FindStringSubmatch(r.Content)
-	if m == nil {
+	id, ok := views.IDInContent(r.Content)
+	if !ok {
 		tb.Fatalf("no maze ID in %q", r.Content)
-	}
-	id, err := mazecore.Parse(m[1])
-	if err != nil {
-		tb.Fatal(err)
 	}
 	return id
 }
@@ -630,7 +630,7 @@ func buttons(msg bot.Reply) []discordgo.Button {
 }
 
 // button finds the button of a move action ('n', 'g', …).
-func button(tb testing.TB, msg bot.Reply, action byte) discordgo.Button {
+func button(tb testing.TB, msg bot.Reply, action customid.Action) discordgo.Button {
 	tb.Helper()
 	for _, b := range buttons(msg) {
 		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[3] == string(action) {
@@ -644,13 +644,13 @@ func button(tb testing.TB, msg bot.Reply, action byte) discordgo.Button {
 func gameIDOf(tb testing.TB, msg bot.Reply) int64 {
 	tb.Helper()
 	var id int64
-	if _, err := fmt.Sscanf(strings.Split(button(tb, msg, actGiveUp).CustomID, ":")[1], "%d", &id); err != nil {
+	if _, err := fmt.Sscanf(strings.Split(button(tb, msg, customid.GiveUp).CustomID, ":")[1], "%d", &id); err != nil {
 		tb.Fatal(err)
 	}
 	return id
 }
 
-var dirActions = map[mazecore.Dir]byte{mazecore.North: actNorth, mazecore.East: actEast, mazecore.South: actSouth, mazecore.West: actWest}
+var dirActions = map[mazecore.Dir]customid.Action{mazecore.North: customid.North, mazecore.East: customid.East, mazecore.South: customid.South, mazecore.West: customid.West}
 
 // checkCustomIDs: Discord refuses a custom_id over 100 characters, or two
 // alike in one message.
@@ -672,4 +672,13 @@ func onlyUpdate(tb testing.TB, rec *recorder) bot.Reply {
 		tb.Fatalf("updates=%+v replies=%+v, want one update and no reply", rec.updates, rec.replies)
 	}
 	return rec.updates[0]
+}
+
+// moveCustomID is the custom ID of a move button signed with secret.
+func moveCustomID(secret []byte, game int64, seq int, action customid.Action, userID string) string {
+	sign, err := customid.NewSigner(secret)
+	if err != nil {
+		panic(err)
+	}
+	return sign.Move(game, seq, action, userID)
 }

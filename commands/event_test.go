@@ -13,6 +13,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
+	"mazebot/commands/customid"
+	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/lang"
@@ -22,9 +24,9 @@ import (
 
 var eventStart = time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC)
 
-// eventOptions are an env for events: its clock at eventStart, its mazes
+// eventEnv is an env for events: its clock at eventStart, its mazes
 // of seed 4242.
-func eventOptions() envOptions { return envOptions{now: eventStart, seed: 4242} }
+func eventEnv() envOptions { return envOptions{now: eventStart, seed: 4242} }
 
 const (
 	eventManager = "mod"
@@ -158,7 +160,7 @@ func TestEventPermissions(t *testing.T) {
 		"ErrEndNoPermission":    {"end", nil, "0", "Manage Server"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, eventOptions())
+			e := newEnv(t, eventEnv())
 			msg := checkRefusal(t, e.send(t, eventCommandIx(t, tc.sub, tc.opts, "u1", tc.perms)))
 			if !strings.Contains(msg, tc.want) {
 				t.Fatalf("refusal %q does not mention %q", msg, tc.want)
@@ -169,7 +171,7 @@ func TestEventPermissions(t *testing.T) {
 		})
 	}
 	t.Run("ErrDM", func(t *testing.T) {
-		e := newEnv(t, eventOptions())
+		e := newEnv(t, eventEnv())
 		ix := eventCommandIx(t, "start", startOpts, "u1", eventManagePerms)
 		ix.GuildID, ix.Member, ix.User = "", nil, &discordgo.User{ID: "u1"}
 		if msg := checkRefusal(t, e.send(t, ix)); !strings.Contains(msg, "server channel") {
@@ -177,7 +179,7 @@ func TestEventPermissions(t *testing.T) {
 		}
 	})
 	t.Run("OKAdministrator", func(t *testing.T) {
-		e := newEnv(t, eventOptions())
+		e := newEnv(t, eventEnv())
 		rec := e.send(t, eventCommandIx(t, "start", startOpts, "boss", strconv.FormatInt(discordgo.PermissionAdministrator, 10)))
 		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "Event started") {
 			t.Fatalf("an administrator got %+v", rec.replies)
@@ -185,7 +187,7 @@ func TestEventPermissions(t *testing.T) {
 	})
 	t.Run("Definition", func(t *testing.T) {
 		var def *discordgo.ApplicationCommand
-		for _, d := range newEnv(t, eventOptions()).router.Definitions() {
+		for _, d := range newEnv(t, eventEnv()).router.Definitions() {
 			if d.Name == "event" {
 				def = d
 			}
@@ -198,7 +200,7 @@ func TestEventPermissions(t *testing.T) {
 
 func TestEventStart(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		e := newEnv(t, eventOptions())
+		e := newEnv(t, eventEnv())
 		ev := e.startEvent(t, nil)
 		id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: eventSide, Height: eventSide, Seed: 4242}
 		if ev.MazeID != id || ev.Name != "Friday race" || ev.CreatorID != eventManager || ev.GuildID != "g1" ||
@@ -222,7 +224,7 @@ func TestEventStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		bs := buttons(maze)
-		if len(bs) != 1 || bs[0].CustomID != playPrefix+":"+id.String() {
+		if len(bs) != 1 || bs[0].CustomID != customid.PlayPrefix+":"+id.String() {
 			t.Fatalf("maze buttons=%+v, want Play only (no Solve during the event)", bs)
 		}
 		if got := posts[1].reply.Content; !strings.Contains(got, "Live leaderboard** — no finishers yet") {
@@ -238,7 +240,7 @@ func TestEventStart(t *testing.T) {
 		}
 	})
 	t.Run("OKDifficultyAndLoops", func(t *testing.T) {
-		e := newEnv(t, eventOptions())
+		e := newEnv(t, eventEnv())
 		rec := e.command(t, "start", map[string]any{"algorithm": "digging", "size": 41, "duration": "1h", "difficulty": "medium", "loops": 20})
 		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "a 41×41 digging maze (medium, loops 20 %).") {
 			t.Fatalf("replies=%+v, want a confirmation naming medium and loops 20 %%", rec.replies)
@@ -253,12 +255,12 @@ func TestEventStart(t *testing.T) {
 		}
 		// The event's maze message rates it and gives its par, as /maze does.
 		m := mustMaze(t, want)
-		if got := e.poster.message(ev.MazeMessageID).reply.Content; !strings.Contains(got, "\n"+mazeHeader(lang.English, m)) || !strings.Contains(got, fmt.Sprintf(" · par %d · ", play.Par(m))) {
+		if got := e.poster.message(ev.MazeMessageID).reply.Content; !strings.Contains(got, "\n"+views.Header(lang.English, describe(m))) || !strings.Contains(got, fmt.Sprintf(" · par %d · ", play.Par(m))) {
 			t.Fatalf("event maze post %q, want the maze header with stars and par", got)
 		}
 	})
 	t.Run("OKOtherChannelPNGRounded", func(t *testing.T) {
-		e := newEnv(t, eventOptions())
+		e := newEnv(t, eventEnv())
 		rec := e.command(t, "start", map[string]any{"algorithm": "sidewinder", "size": 50, "duration": "2h", "channel": "777"})
 		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "<#777>") || !strings.Contains(rec.replies[0].Content, "rounded up to 51") {
 			t.Fatalf("replies=%+v, want a confirmation naming <#777> and the rounding", rec.replies)
@@ -297,7 +299,7 @@ func TestEventStart(t *testing.T) {
 		"ErrLoops":         {map[string]any{"loops": 101}, "You asked for 101."},
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, eventOptions())
+			e := newEnv(t, eventEnv())
 			opts := map[string]any{"algorithm": "backtracking", "size": 15, "duration": "30m"}
 			for k, v := range tc.opts {
 				opts[k] = v
@@ -312,7 +314,7 @@ func TestEventStart(t *testing.T) {
 		})
 	}
 	t.Run("ErrPostFails", func(t *testing.T) {
-		e := newEnv(t, eventOptions())
+		e := newEnv(t, eventEnv())
 		e.poster.failWith(errors.New("403 Missing Access"))
 		msg := checkRefusal(t, e.command(t, "start", map[string]any{"algorithm": "backtracking", "size": 15, "duration": "30m"}))
 		if !strings.Contains(msg, "couldn't post") {
@@ -324,7 +326,7 @@ func TestEventStart(t *testing.T) {
 		}
 	})
 	t.Run("NameDefused", func(t *testing.T) {
-		e := newEnv(t, eventOptions())
+		e := newEnv(t, eventEnv())
 		ev := e.startEvent(t, map[string]any{"name": "@everyone **win**\nnow"})
 		if strings.Contains(ev.Name, "@") || strings.Contains(ev.Name, "\n") || strings.Contains(ev.Name, "**") {
 			t.Fatalf("name %q can ping or break markup", ev.Name)
@@ -334,7 +336,7 @@ func TestEventStart(t *testing.T) {
 
 func TestEventOnePerChannel(t *testing.T) {
 	t.Run("ErrSecondStart", func(t *testing.T) {
-		e := newEnv(t, eventOptions())
+		e := newEnv(t, eventEnv())
 		ev := e.startEvent(t, nil)
 		msg := checkRefusal(t, e.command(t, "start", map[string]any{"algorithm": "digging", "size": 21, "duration": "1h"}))
 		if !strings.Contains(msg, "already has a running event") || !strings.Contains(msg, "Friday race") ||
@@ -349,7 +351,7 @@ func TestEventOnePerChannel(t *testing.T) {
 	// Two bot processes on one database file, many starts at once: exactly
 	// one event, exactly one maze and one board posted.
 	t.Run("ConcurrentProcesses", func(t *testing.T) {
-		opts := eventOptions()
+		opts := eventEnv()
 		opts.path = tempDB(t)
 		envs := []*env{newEnv(t, opts), newEnv(t, opts)}
 		const n = 6
@@ -386,7 +388,7 @@ func TestEventOnePerChannel(t *testing.T) {
 // TestEventLiveBoard: results reach the board at once, then at most one
 // edit per contest.BoardEditInterval, the rest flushed by the next tick.
 func TestEventLiveBoard(t *testing.T) {
-	opts := eventOptions()
+	opts := eventEnv()
 	opts.path = tempDB(t)
 	e := newEnv(t, opts)
 	ev := e.startEvent(t, nil)
@@ -460,9 +462,9 @@ func TestEventBoardTop10(t *testing.T) {
 		ranking[i] = contest.Standing{Rank: i + 1, Run: contest.Run{UserID: fmt.Sprintf("u%d", i), Elapsed: time.Duration(i+1) * time.Second, Tiles: 20}}
 	}
 	ev := contest.Event{Name: "Big", EndsAt: eventStart, Status: contest.Running}
-	content := boardMessage(ev, ranking).Content
-	if got := boardUsers(content); len(got) != boardTop || got[0] != "u0" || got[9] != "u9" {
-		t.Fatalf("board lists %v, want the top %d", got, boardTop)
+	content := views.Board(ev, ranking).Content
+	if got := boardUsers(content); len(got) != views.BoardTop || got[0] != "u0" || got[9] != "u9" {
+		t.Fatalf("board lists %v, want the top %d", got, views.BoardTop)
 	}
 	if !strings.Contains(content, "12 finishers") || !strings.Contains(content, "… and 2 more") || !strings.Contains(content, "`#4` <@u3> · 0:04.0") {
 		t.Fatalf("board:\n%s", content)
@@ -470,7 +472,7 @@ func TestEventBoardTop10(t *testing.T) {
 }
 
 func TestEventEndByCommand(t *testing.T) {
-	e := newEnv(t, eventOptions())
+	e := newEnv(t, eventEnv())
 	ev := e.startEvent(t, nil)
 	e.race(t, ev, "ada", 2*time.Second)
 	e.race(t, ev, "bob", time.Second)
@@ -482,7 +484,7 @@ func TestEventEndByCommand(t *testing.T) {
 	for name, rec := range map[string]*recorder{
 		"/solve id":   e.send(t, slash(t, "solve", map[string]any{"id": id.String()})),
 		"bare /solve": e.send(t, slash(t, "solve", nil)),
-		"button":      e.pressIn(t, "ch9", solvePrefix+":"+id.String(), "u1"),
+		"button":      e.pressIn(t, "ch9", customid.SolvePrefix+":"+id.String(), "u1"),
 	} {
 		if msg := checkRefusal(t, rec); !strings.Contains(msg, "Solutions open when the event ends") {
 			t.Fatalf("%s: refusal %q", name, msg)
@@ -545,7 +547,7 @@ func TestEventEndByCommand(t *testing.T) {
 }
 
 func TestEventEndByDuration(t *testing.T) {
-	e := newEnv(t, eventOptions())
+	e := newEnv(t, eventEnv())
 	ev := e.startEvent(t, map[string]any{"duration": "1h"})
 	e.race(t, ev, "ada", time.Second)
 	e.clock.Set(ev.EndsAt.Add(-time.Millisecond))
@@ -579,7 +581,7 @@ func TestEventEndByDuration(t *testing.T) {
 // closed by the first tick of the next start, exactly once, even with two
 // processes starting together.
 func TestEventRestart(t *testing.T) {
-	opts := eventOptions()
+	opts := eventEnv()
 	opts.path = tempDB(t)
 	opts.poster = &poster{} // Discord's channels outlive the bot
 	before := newEnv(t, opts)
@@ -624,7 +626,7 @@ func TestEventRestart(t *testing.T) {
 }
 
 func TestEventGameContext(t *testing.T) {
-	e := newEnv(t, eventOptions())
+	e := newEnv(t, eventEnv())
 	ev := e.startEvent(t, nil)
 	// The same maze played in another channel is an ordinary game.
 	_, g := e.startIn(t, "ch9", ev.MazeID, "ada")
@@ -650,7 +652,7 @@ func TestEventGameContext(t *testing.T) {
 // another process ended the event must not leave the live board over the
 // final one.
 func TestEventLiveEditRacesEnd(t *testing.T) {
-	e := newEnv(t, eventOptions())
+	e := newEnv(t, eventEnv())
 	ev := e.startEvent(t, nil)
 	var once sync.Once
 	e.poster.onEdit = func() {
@@ -668,7 +670,7 @@ func TestEventLiveEditRacesEnd(t *testing.T) {
 }
 
 func TestEventEndOtherChannel(t *testing.T) {
-	e := newEnv(t, eventOptions())
+	e := newEnv(t, eventEnv())
 	ev := e.startEvent(t, map[string]any{"channel": "777"})
 	if msg := checkRefusal(t, e.command(t, "end", nil)); !strings.Contains(msg, "no running event in <#ch1>") {
 		t.Fatalf("/event end in ch1: %q", msg)

@@ -14,6 +14,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
+	"mazebot/commands/customid"
+	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/lang"
 	"mazebot/mazecore"
@@ -118,24 +120,24 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 	checkGolden(t, "maze_header", l, header+"\n")
 	id := idInReply(t, maze)
 
-	game := only(e.send(t, in(buttonIx(t, "ch1", playPrefix+":"+id.String(), "u1"))))
+	game := only(e.send(t, in(buttonIx(t, "ch1", customid.PlayPrefix+":"+id.String(), "u1"))))
 	g := e.game(t, gameIDOf(t, game))
 	won, _ := e.win(t, game, g, 2*time.Second, nil)
 	checkGolden(t, "game_won", l, goldenText(won))
 
-	game = only(e.send(t, in(buttonIx(t, "ch1", playPrefix+":"+id.String(), "u2"))))
+	game = only(e.send(t, in(buttonIx(t, "ch1", customid.PlayPrefix+":"+id.String(), "u2"))))
 	for _, b := range buttons(game) {
 		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && strings.Contains("nesw", parts[3]) && !b.Disabled {
 			game = onlyUpdate(t, e.send(t, in(buttonIx(t, "ch1", b.CustomID, "u2"))))
 			break
 		}
 	}
-	gaveUp := onlyUpdate(t, e.send(t, in(buttonIx(t, "ch1", button(t, game, actGiveUp).CustomID, "u2"))))
+	gaveUp := onlyUpdate(t, e.send(t, in(buttonIx(t, "ch1", button(t, game, customid.GiveUp).CustomID, "u2"))))
 	checkGolden(t, "game_gave_up", l, goldenText(gaveUp))
 
 	// A game on a maze too big to show whole: the position hint and Map.
 	big := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 3}
-	windowed := only(e.send(t, in(buttonIx(t, "ch1", playPrefix+":"+big.String(), "u1"))))
+	windowed := only(e.send(t, in(buttonIx(t, "ch1", customid.PlayPrefix+":"+big.String(), "u1"))))
 	checkGolden(t, "game_windowed", l, goldenText(windowed))
 
 	// The daily: set up in this language's server, posted by the scheduler,
@@ -155,17 +157,17 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 	checkGolden(t, "daily_post", l, goldenText(posts[0].reply))
 	e.addDailyRun(t, "u2", "2026-11-30", 95*time.Second, 61)
 	today := idInReply(t, posts[0].reply)
-	game = only(e.send(t, in(buttonIx(t, "daily-ch", playPrefix+":"+today.String(), "u1"))))
+	game = only(e.send(t, in(buttonIx(t, "daily-ch", customid.PlayPrefix+":"+today.String(), "u1"))))
 	dailyWon, _ := e.win(t, game, e.game(t, gameIDOf(t, game)), 2*time.Second, nil)
 	checkGolden(t, "daily_won", l, goldenText(dailyWon))
 	// The share lines of other runs: over and under par, no streak yet.
 	var shares []string
-	for _, sh := range []dailyShare{
-		{number: 334, rating: 3, elapsed: 102*time.Second + 400*time.Millisecond, clicks: 11, par: 9, streak: 4},
-		{number: 12, rating: 1, elapsed: 61 * time.Second, clicks: 8, par: 9, streak: 1},
-		{number: 5, rating: 5, elapsed: time.Hour + 2*time.Minute + 5*time.Second, clicks: 10, par: 9},
+	for _, sh := range []views.Share{
+		{Number: 334, Rating: 3, Elapsed: 102*time.Second + 400*time.Millisecond, Clicks: 11, Par: 9, Streak: 4},
+		{Number: 12, Rating: 1, Elapsed: 61 * time.Second, Clicks: 8, Par: 9, Streak: 1},
+		{Number: 5, Rating: 5, Elapsed: time.Hour + 2*time.Minute + 5*time.Second, Clicks: 10, Par: 9},
 	} {
-		shares = append(shares, sh.line(l), sh.text(l))
+		shares = append(shares, sh.Line(l), sh.Text(l))
 	}
 	checkGolden(t, "share", l, strings.Join(shares, "\n")+"\n")
 	e.addDailyRun(t, "u3", "2026-11-30", 3*time.Minute+2*time.Second, 140)
@@ -188,7 +190,7 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 	checkGolden(t, "refusals", l, strings.Join(refusals, "\n")+"\n")
 
 	// An event: started, two finishers, ended by its time.
-	opts := eventOptions()
+	opts := eventEnv()
 	opts.locale = locale
 	e = newEnv(t, opts)
 	started := only(e.send(t, in(eventCommandIx(t, "start", map[string]any{"algorithm": "sidewinder", "size": eventSide, "duration": "1h30m", "difficulty": "hard"}, eventManager, eventManagePerms))))
@@ -199,7 +201,7 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 	}
 	checkGolden(t, "event_maze", l, goldenText(e.poster.message(ev.MazeMessageID).reply))
 	for i, user := range []string{"u1", "u2"} {
-		game := only(e.send(t, in(buttonIx(t, eventCh, playPrefix+":"+ev.MazeID.String(), user))))
+		game := only(e.send(t, in(buttonIx(t, eventCh, customid.PlayPrefix+":"+ev.MazeID.String(), user))))
 		won, _ := e.win(t, game, e.game(t, gameIDOf(t, game)), time.Duration(i+2)*time.Second+300*time.Millisecond, nil)
 		if i == 0 {
 			checkGolden(t, "event_won", l, goldenText(won))

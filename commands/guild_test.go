@@ -63,7 +63,7 @@ func TestGuildBoundaries(t *testing.T) {
 		}, "not a channel of this server"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, eventOptions())
+			e := newEnv(t, eventEnv())
 			ev := e.startEvent(t, map[string]any{"channel": "777"}) // g1's event
 			posts := len(e.poster.all())
 			if msg := checkRefusal(t, e.send(t, tc.ix(t))); !strings.Contains(msg, tc.want) {

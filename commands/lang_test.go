@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
+	"mazebot/commands/customid"
 	"mazebot/lang"
 	"mazebot/mazecore"
 )
@@ -34,16 +35,16 @@ func localized(ix *discordgo.Interaction, locale, guildLocale string) *discordgo
 // them.
 func TestDefinitionsLocalized(t *testing.T) {
 	defs := newEnv(t, envOptions{}).router.Definitions()
-	if err := lang.CheckEnglish(defs); err != nil {
+	if err := bot.CheckEnglish(defs); err != nil {
 		t.Fatalf("CheckEnglish:\n%v", err)
 	}
-	if err := lang.Validate(defs); err != nil {
+	if err := bot.Validate(defs); err != nil {
 		t.Fatalf("Validate:\n%v", err)
 	}
-	if err := lang.CheckMentions(defs); err != nil {
+	if err := bot.CheckMentions(defs); err != nil {
 		t.Fatalf("CheckMentions:\n%v", err)
 	}
-	if err := lang.CheckOptionMentions(defs); err != nil {
+	if err := bot.CheckOptionMentions(defs); err != nil {
 		t.Fatalf("CheckOptionMentions:\n%v", err)
 	}
 	korean := func(what string, locs map[discordgo.Locale]string) {
@@ -148,11 +149,11 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 
 	// The same maze's Play pressed by an English and a Korean member.
 	for locale, want := range map[string]string{"en-US": "clicks 0 · tiles 0", "ko": "클릭 0번 · 0칸 이동", "ja": "clicks 0 · tiles 0"} {
-		rec := e.send(t, localized(buttonIx(t, "ch1", playPrefix+":"+id.String(), "u-"+locale), locale, ""))
+		rec := e.send(t, localized(buttonIx(t, "ch1", customid.PlayPrefix+":"+id.String(), "u-"+locale), locale, ""))
 		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, want) {
 			t.Fatalf("%s: game %+v, want %q", locale, rec.replies, want)
 		}
-		giveUp := button(t, rec.replies[0], actGiveUp)
+		giveUp := button(t, rec.replies[0], customid.GiveUp)
 		wantLabel := map[bool]string{true: "포기", false: "Give up"}[locale == "ko"]
 		if giveUp.Label != wantLabel {
 			t.Fatalf("%s: give up labelled %q", locale, giveUp.Label)
@@ -265,7 +266,7 @@ func TestPostsInServersLanguage(t *testing.T) {
 			{"NoGuildLocale", "", nil, "📊 **Live leaderboard** — no finishers yet", "✅ Solution of **Recursive backtracking** 15×15"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				e := newEnv(t, eventOptions())
+				e := newEnv(t, eventEnv())
 				all := map[string]any{"algorithm": "backtracking", "size": eventSide, "duration": "30m"}
 				for k, v := range tc.opts {
 					all[k] = v

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/play"
 )
@@ -74,8 +75,8 @@ func TestLeaderboardDaily(t *testing.T) {
 		t.Fatalf("title %q, want daily #334 of %s", embed.Title, today)
 	}
 	lines := strings.Split(embed.Description, "\n")
-	if len(lines) != leaderboardTop {
-		t.Fatalf("%d lines, want the top %d:\n%s", len(lines), leaderboardTop, embed.Description)
+	if len(lines) != views.LeaderboardTop {
+		t.Fatalf("%d lines, want the top %d:\n%s", len(lines), views.LeaderboardTop, embed.Description)
 	}
 	for i, want := range []string{
 		"🥇 <@a> · 1:00 · 50 tiles · 🔥2",

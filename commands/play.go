@@ -102,9 +102,11 @@ func (f *Play) handleMove(ctx context.Context, in *bot.Interaction) error {
 	l, g := in.Lang(), turn.Game
 	switch turn.Outcome {
 	case play.Abandoned:
-		end := views.Ending{Held: views.Held(turn.Hold, in.GuildID)}
+		var end views.Ending
 		if turn.Solution {
 			end.Solution = mazecore.Solve(g.Maze())
+		} else {
+			end.Held = views.Held(turn.Hold, in.GuildID)
 		}
 		return f.finish(ctx, in, g, end)
 	case play.Finished:

@@ -19,6 +19,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
+	"mazebot/commands/customid"
+	"mazebot/commands/views"
 	"mazebot/internal/testkit"
 	"mazebot/lang"
 	"mazebot/mazecore"
@@ -35,8 +37,8 @@ func checkGameMessage(tb testing.TB, msg bot.Reply, g play.Record) {
 	m := mustMaze(tb, g.MazeID)
 	pos := g.Pos
 	win := render.Window{X: 0, Y: 0, W: m.Width(), H: m.Height()}
-	if !showsWhole(m) {
-		win = render.WindowAround(m, pos, playWindow, playWindow)
+	if !views.ShowsWhole(m) {
+		win = render.WindowAround(m, pos, views.PlayWindow, views.PlayWindow)
 		if want := fmt.Sprintf("📍 column %d of %d, row %d of %d", pos.X+1, m.Width(), pos.Y+1, m.Height()); !strings.Contains(msg.Content, want) {
 			tb.Fatalf("message lacks the hint %q:\n%s", want, msg.Content)
 		}
@@ -108,42 +110,8 @@ func TestPlayButtonOnMaze(t *testing.T) {
 	checkCustomIDs(t, rec.replies[0])
 	// The largest ID any maze can have still makes a short Play button.
 	huge := mazecore.ID{Algorithm: mazecore.Backtracking, Width: mazecore.MaxSize, Height: mazecore.MaxSize, Seed: math.MaxUint64}
-	if n := len(playPrefix + ":" + huge.String()); n > 100 {
+	if n := len(customid.PlayPrefix + ":" + huge.String()); n > 100 {
 		t.Fatalf("play custom_id of %d characters", n)
-	}
-}
-
-func TestMoveCustomIDLength(t *testing.T) {
-	id := moveCustomID(testSecret, math.MaxInt64, math.MaxInt32, actGiveUp, "18446744073709551615")
-	if len(id) > 100 {
-		t.Fatalf("custom_id %q has %d characters, want ≤ 100", id, len(id))
-	}
-	if _, err := parseMoveID(testSecret, id, "18446744073709551615"); err != nil {
-		t.Fatalf("the longest custom_id does not parse: %v", err)
-	}
-}
-
-// TestParseMoveID checks the signature alone, without the store's own
-// owner check behind it.
-func TestParseMoveID(t *testing.T) {
-	id := moveCustomID(testSecret, 42, 7, actSouth, "u1")
-	got, err := parseMoveID(testSecret, id, "u1")
-	if err != nil || got != (moveButton{game: 42, seq: 7, action: actSouth}) {
-		t.Fatalf("parseMoveID=%+v, %v, want game 42 seq 7 south", got, err)
-	}
-	for name, c := range map[string]struct {
-		secret         []byte
-		customID, user string
-	}{
-		"ErrOtherUser":   {testSecret, id, "u2"},
-		"ErrOtherSecret": {[]byte("x"), id, "u1"},
-		"ErrGameZero":    {testSecret, moveCustomID(testSecret, 0, 7, actSouth, "u1"), "u1"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			if _, err := parseMoveID(c.secret, c.customID, c.user); err != errInvalidButton {
-				t.Fatalf("err=%v, want errInvalidButton", err)
-			}
-		})
 	}
 }
 
@@ -176,7 +144,7 @@ func TestPlayStart(t *testing.T) {
 		if !strings.Contains(msg.Content, "📍 column 2 of 41, row 2 of 41 · goal ↘") {
 			t.Fatalf("hint missing:\n%s", msg.Content)
 		}
-		button(t, msg, actMap)
+		button(t, msg, customid.Map)
 	})
 	t.Run("OKLargest", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
@@ -198,7 +166,8 @@ func TestPlayStart(t *testing.T) {
 	// Without the Play feature the button is unknown: an apology, privately.
 	t.Run("ErrNotConfigured", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		router := bot.NewRouter(slog.New(slog.DiscardHandler), nil, e.mazes, Help{})
+		router := bot.NewRouter(slog.New(slog.DiscardHandler), e.mazes, Help{})
+		router.Use(bot.ErrorReply(slog.New(slog.DiscardHandler)))
 		rec := &recorder{}
 		router.Dispatch(context.Background(), buttonIx(t, "ch1", "play:"+mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21}.String(), "u1"), rec)
 		if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {
@@ -207,9 +176,8 @@ func TestPlayStart(t *testing.T) {
 	})
 	// Buttons signed with no key could be forged by anyone.
 	t.Run("ErrNoSecret", func(t *testing.T) {
-		e := newEnv(t, envOptions{})
-		if _, err := NewPlay(e.games, e.contests, nil, e.render, slog.New(slog.DiscardHandler)); err == nil {
-			t.Fatal("NewPlay accepted an empty secret")
+		if _, err := New(Deps{Log: slog.New(slog.DiscardHandler), Now: time.Now}); err == nil {
+			t.Fatal("New accepted an empty play secret")
 		}
 	})
 }
@@ -241,7 +209,7 @@ func TestPlayScripted(t *testing.T) {
 					checkGameMessage(t, rec.updates[0], g)
 				}
 			})
-			if !showsWhole(m) {
+			if !views.ShowsWhole(m) {
 				if len(last.follows) != 1 || len(last.follows[0].Files) != 1 || !last.follows[0].Ephemeral {
 					t.Fatalf("followups=%+v, want one private PNG of the whole maze", last.follows)
 				}
@@ -265,7 +233,7 @@ func TestPlayScripted(t *testing.T) {
 			if msg.Components == nil || len(msg.Components) != 0 {
 				t.Fatalf("final components=%#v, want an empty list (removes the buttons)", msg.Components)
 			}
-			if n := utf8.RuneCountInString(msg.Content); n > MaxContent {
+			if n := utf8.RuneCountInString(msg.Content); n > views.MaxContent {
 				t.Fatalf("final message of %d code points", n)
 			}
 			if grid := testkit.Grid(msg.Content); len(grid) == 0 || !strings.Contains(msg.Content, render.DefaultTheme.Player) {
@@ -277,7 +245,7 @@ func TestPlayScripted(t *testing.T) {
 				t.Fatalf("results=%+v, want [%+v]", runs, wantRun)
 			}
 			// The finished game's buttons are stale now.
-			if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, g.ID, g.Seq, actEast, "u1"), "u1")); !strings.Contains(msg, "over") {
+			if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, g.ID, g.Seq, customid.East, "u1"), "u1")); !strings.Contains(msg, "over") {
 				t.Fatalf("refusal %q does not say the game is over", msg)
 			}
 		})
@@ -294,7 +262,7 @@ func TestPlayWanderEfficiency(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for g.Status == play.Playing {
 		var open []discordgo.Button
-		for _, a := range []byte{actNorth, actEast, actSouth, actWest} {
+		for _, a := range []customid.Action{customid.North, customid.East, customid.South, customid.West} {
 			if b := button(t, msg, a); !b.Disabled {
 				open = append(open, b)
 			}
@@ -334,7 +302,7 @@ func TestWonLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Clicks, g.Tiles, g.Status, g.FinishedAt = tc.clicks, play.ShortestTiles(m), play.Won, testNow.Add(102*time.Second)
-		if got, want := wonLine(lang.English, g, tc.par), tc.want+fmt.Sprintf("%d tiles walked · 1:42 · efficiency 100 %%", g.Tiles); got != want {
+		if got, want := views.WonLine(lang.English, g, tc.par), tc.want+fmt.Sprintf("%d tiles walked · 1:42 · efficiency 100 %%", g.Tiles); got != want {
 			t.Fatalf("wonLine=%q, want %q", got, want)
 		}
 	}
@@ -346,13 +314,13 @@ func TestPlayGiveUp(t *testing.T) {
 			e := newEnv(t, envOptions{path: tempDB(t)})
 			id := mazecore.ID{Algorithm: mazecore.Digging, Width: size, Height: size, Seed: 4}
 			msg, g := e.start(t, id, "u1")
-			rec := e.press(t, button(t, msg, actGiveUp).CustomID, "u1")
+			rec := e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1")
 			final := onlyUpdate(t, rec)
 			if final.Components == nil || len(final.Components) != 0 || !strings.Contains(final.Content, "gave up") {
 				t.Fatalf("give up answered %+v, want the solution and no buttons", final)
 			}
 			m := mustMaze(t, id)
-			if showsWhole(m) {
+			if views.ShowsWhole(m) {
 				// Every solution tile but the ends (start, goal; the player
 				// stands on the start) shows as path.
 				grid := testkit.Grid(final.Content)
@@ -370,7 +338,7 @@ func TestPlayGiveUp(t *testing.T) {
 			if runs := e.results(t, id); len(runs) != 0 {
 				t.Fatalf("giving up recorded %+v", runs)
 			}
-			checkRefusal(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
+			checkRefusal(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1"))
 		})
 	}
 }
@@ -378,7 +346,7 @@ func TestPlayGiveUp(t *testing.T) {
 func TestPlayMap(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 1}, "u1")
-	rec := e.press(t, button(t, msg, actMap).CustomID, "u1")
+	rec := e.press(t, button(t, msg, customid.Map).CustomID, "u1")
 	if len(rec.replies) != 1 || len(rec.updates) != 0 || !rec.replies[0].Ephemeral || len(rec.replies[0].Files) != 1 {
 		t.Fatalf("Map answered replies=%+v updates=%+v, want one new private message with a PNG", rec.replies, rec.updates)
 	}
@@ -398,7 +366,7 @@ func TestPlayForged(t *testing.T) {
 	msg, g := e.start(t, id, "u1")
 	_, other := e.start(t, id, "u1") // a real game id to point a forgery at
 	var genuine string
-	for _, a := range []byte{actEast, actSouth} {
+	for _, a := range []customid.Action{customid.East, customid.South} {
 		if b := button(t, msg, a); !b.Disabled {
 			genuine = b.CustomID
 		}
@@ -428,9 +396,9 @@ func TestPlayForged(t *testing.T) {
 		"ErrGiveUp":     {with(3, "g"), "u1"},
 		"ErrGameID":     {with(1, fmt.Sprint(other.ID)), "u1"},
 		"ErrMACFirst":   {with(4, flip(parts[4], 0)), "u1"},
-		"ErrMACLast":    {with(4, flip(parts[4], macLength-1)), "u1"},
+		"ErrMACLast":    {with(4, flip(parts[4], len(parts[4])-1)), "u1"},
 		"ErrMACUpper":   {with(4, strings.ToUpper(parts[4])), "u1"},
-		"ErrMACShort":   {with(4, parts[4][:macLength-1]), "u1"},
+		"ErrMACShort":   {with(4, parts[4][:len(parts[4])-1]), "u1"},
 		"ErrLeadZero":   {with(1, "0"+parts[1]), "u1"},
 		"ErrOtherUser":  {genuine, "u2"},
 		"ErrExtraField": {genuine + ":x", "u1"},
@@ -460,7 +428,7 @@ func TestPlayForged(t *testing.T) {
 	// A secret of another deployment signs nothing here.
 	t.Run("ErrOtherSecret", func(t *testing.T) {
 		before := e.game(t, g.ID)
-		checkRefusal(t, e.press(t, moveCustomID([]byte("another secret"), g.ID, 0, parts[3][0], "u1"), "u1"))
+		checkRefusal(t, e.press(t, moveCustomID([]byte("another secret"), g.ID, 0, customid.Action(parts[3][0]), "u1"), "u1"))
 		if after := e.game(t, g.ID); !reflect.DeepEqual(after, before) {
 			t.Fatal("changed")
 		}
@@ -476,7 +444,7 @@ func TestPlayForged(t *testing.T) {
 func TestPlayStale(t *testing.T) {
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9}
 	firstOpen := func(t *testing.T, msg bot.Reply) discordgo.Button {
-		for _, a := range []byte{actEast, actSouth, actWest, actNorth} {
+		for _, a := range []customid.Action{customid.East, customid.South, customid.West, customid.North} {
 			if b := button(t, msg, a); !b.Disabled {
 				return b
 			}
@@ -501,7 +469,7 @@ func TestPlayStale(t *testing.T) {
 		}
 		checkGameMessage(t, again, after)
 		// Give up from the old message is stale too.
-		onlyUpdate(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
+		onlyUpdate(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1"))
 		if now := e.game(t, g.ID); now.Status != play.Playing {
 			t.Fatalf("a stale Give up ended the game")
 		}
@@ -509,7 +477,7 @@ func TestPlayStale(t *testing.T) {
 	t.Run("OKBlockedDirection", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		msg, g := e.start(t, id, "u1")
-		north := button(t, msg, actNorth) // the start is on the top row
+		north := button(t, msg, customid.North) // the start is on the top row
 		if !north.Disabled {
 			t.Fatal("north of the start is open")
 		}
@@ -521,7 +489,7 @@ func TestPlayStale(t *testing.T) {
 	t.Run("ErrFinished", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		msg, _ := e.start(t, id, "u1")
-		onlyUpdate(t, e.press(t, button(t, msg, actGiveUp).CustomID, "u1"))
+		onlyUpdate(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1"))
 		if msg := checkRefusal(t, e.press(t, firstOpen(t, msg).CustomID, "u1")); !strings.Contains(msg, "game is over") || !strings.Contains(msg, "Play") {
 			t.Fatalf("refusal %q, want game over and how to start again", msg)
 		}
@@ -539,7 +507,7 @@ func TestPlayStale(t *testing.T) {
 	})
 	t.Run("ErrUnknownGame", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, 777, 0, actEast, "u1"), "u1")); !strings.Contains(msg, "game is over") {
+		if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, 777, 0, customid.East, "u1"), "u1")); !strings.Contains(msg, "game is over") {
 			t.Fatalf("refusal %q, want game over", msg)
 		}
 	})
@@ -560,7 +528,7 @@ func TestPlayConcurrent(t *testing.T) {
 		wg.Go(func() {
 			errs[i] = func() error {
 				user := fmt.Sprintf("u%d", i)
-				rec := e.press(t, playPrefix+":"+id.String(), user)
+				rec := e.press(t, customid.PlayPrefix+":"+id.String(), user)
 				if len(rec.replies) != 1 {
 					return fmt.Errorf("%s: Play answered %+v", user, rec.replies)
 				}
@@ -675,11 +643,11 @@ func BenchmarkMove(b *testing.B) {
 			msg, _ := e.start(b, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 2024}, "u1")
 			// Go back and forth along one corridor: every click a real
 			// move that never reaches the goal.
-			dir := actEast
-			if button(b, msg, actEast).Disabled {
-				dir = actSouth
+			dir := customid.East
+			if button(b, msg, customid.East).Disabled {
+				dir = customid.South
 			}
-			back := map[byte]byte{actEast: actWest, actSouth: actNorth}[dir]
+			back := map[customid.Action]customid.Action{customid.East: customid.West, customid.South: customid.North}[dir]
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
@@ -714,21 +682,7 @@ func TestGameCleanup(t *testing.T) {
 	e.game(t, recent.ID) // still there
 
 	// A click on the deleted game's button is refused clearly.
-	if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, old.ID, 0, actEast, "u1"), "u1")); !strings.Contains(msg, "game is over") {
+	if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, old.ID, 0, customid.East, "u1"), "u1")); !strings.Contains(msg, "game is over") {
 		t.Fatalf("refusal %q for a deleted game, want game over", msg)
-	}
-}
-
-func TestCompass(t *testing.T) {
-	p := mazecore.Point{X: 5, Y: 5}
-	for q, want := range map[mazecore.Point]string{
-		{X: 9, Y: 9}: "↘", {X: 1, Y: 1}: "↖", {X: 5, Y: 1}: "↑", {X: 9, Y: 5}: "→", {X: 1, Y: 9}: "↙", {X: 5, Y: 5}: "here",
-	} {
-		if got := compass(lang.English, p, q); got != want {
-			t.Errorf("compass(%v, %v)=%q, want %q", p, q, got, want)
-		}
-	}
-	if got := compass(lang.Korean, p, p); got != "바로 여기" {
-		t.Errorf("Korean compass at the goal=%q", got)
 	}
 }

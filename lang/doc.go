@@ -5,11 +5,11 @@
 // Every text a member sees lives in catalog/<code>.toml, embedded in the
 // binary. For maps a Discord locale to a *Lang, whose T formats a message by
 // its ID with named placeholders (Args); a "Count" placeholder selects the
-// CLDR plural form. Localize fills the name and description localizations of
-// the command definitions from the same catalogs, and Validate checks them
-// against Discord's rules. Adding a language is its catalog file plus one
-// line in the languages table (lang.go); Check fails until the catalog is
-// complete.
+// CLDR plural form. Adding a language is its catalog file plus one line in
+// the languages table (lang.go); Check fails until the catalog is
+// complete. What is Discord's (command names and their rules, the locales
+// Discord knows) is the Discord wing's: package bot localizes the command
+// definitions from these catalogs.
 //
 // The library is github.com/nicksnyder/go-i18n/v2 rather than
 // golang.org/x/text/message: it reads catalogs from files (TOML here, so
@@ -18,7 +18,6 @@
 // the particle and article helpers on a placeholder. x/text/message keeps
 // its catalogs in Go code or generated files and has no template helpers.
 //
-// lang imports only discordgo (for the command types and locales) and the
-// i18n libraries: never mazecore, store, bot or the commands package, which
-// imports it.
+// lang imports only the i18n libraries: never discordgo, mazecore, store,
+// bot or commands.
 package lang

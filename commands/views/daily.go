@@ -36,8 +36,8 @@ func Daily(l *lang.Lang, day contest.Daily, m Maze) bot.Reply {
 // DailyAwardLines are the share lines and the day's rank of a daily win
 // r on a maze of the given rating and par.
 func DailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result, rating, par int) []string {
-	share := dailyShare{number: a.Number, rating: rating, elapsed: r.Elapsed, clicks: r.Clicks, par: par, streak: a.Streak}
-	lines := []string{l.T("daily.share", lang.Args{"Line": share.line(l)}), l.T("daily.share_text", lang.Args{"Line": share.text(l)})}
+	share := Share{Number: a.Number, Rating: rating, Elapsed: r.Elapsed, Clicks: r.Clicks, Par: par, Streak: a.Streak}
+	lines := []string{l.T("daily.share", lang.Args{"Line": share.Line(l)}), l.T("daily.share_text", lang.Args{"Line": share.Text(l)})}
 	if a.Standing.UserID == "" {
 		return lines
 	}
@@ -50,31 +50,31 @@ func DailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result, rating,
 	return append(lines, l.T(rank, args))
 }
 
-// dailyShare is what the share lines tell of a daily run: nothing that
-// spoils the maze.
-type dailyShare struct {
-	number, rating int
-	elapsed        time.Duration
-	clicks, par    int
-	streak         int
+// Share is what the share lines tell of a daily run: nothing that spoils
+// the maze.
+type Share struct {
+	Number, Rating int
+	Elapsed        time.Duration
+	Clicks, Par    int
+	Streak         int
 }
 
-// line is the share line: "mazebot daily #334 · ★★★ · 1:42 · par +2 · 🔥4".
-func (s dailyShare) line(l *lang.Lang) string {
-	out := l.T("share.line", lang.Args{"Number": s.number, "Stars": strings.Repeat("★", s.rating), "Time": l.Clock(s.elapsed), "OverPar": OverPar(s.clicks, s.par)})
-	if s.streak > 0 {
-		out += fmt.Sprintf(" · 🔥%d", s.streak)
+// Line is the share line: "mazebot daily #334 · ★★★ · 1:42 · par +2 · 🔥4".
+func (s Share) Line(l *lang.Lang) string {
+	out := l.T("share.line", lang.Args{"Number": s.Number, "Stars": strings.Repeat("★", s.Rating), "Time": l.Clock(s.Elapsed), "OverPar": OverPar(s.Clicks, s.Par)})
+	if s.Streak > 0 {
+		out += fmt.Sprintf(" · 🔥%d", s.Streak)
 	}
 	return out
 }
 
-// text is the share line in words alone, for a screen reader and for
+// Text is the share line in words alone, for a screen reader and for
 // wherever stars and emoji don't come through: "mazebot daily 334,
 // difficulty 3 of 5, time 1 minute 42 seconds, 2 clicks over par, streak
 // 4 days".
-func (s dailyShare) text(l *lang.Lang) string {
+func (s Share) Text(l *lang.Lang) string {
 	var par lang.Msg
-	switch d := s.clicks - s.par; {
+	switch d := s.Clicks - s.Par; {
 	case d > 0:
 		par = lang.M("share.over_par", lang.Args{"Count": d})
 	case d < 0:
@@ -83,13 +83,13 @@ func (s dailyShare) text(l *lang.Lang) string {
 		par = lang.M("share.at_par")
 	}
 	id := "share.text"
-	if s.streak > 0 {
+	if s.Streak > 0 {
 		id = "share.text_streak"
 	}
 	return l.T(id, lang.Args{
-		"Number": s.number, "Rating": s.rating, "Of": MaxRating,
-		"Time": l.Duration(s.elapsed.Truncate(time.Second)), "Par": par,
-		"Streak": lang.M("unit.day", lang.Args{"Count": s.streak}),
+		"Number": s.Number, "Rating": s.Rating, "Of": MaxRating,
+		"Time": l.Duration(s.Elapsed.Truncate(time.Second)), "Par": par,
+		"Streak": lang.M("unit.day", lang.Args{"Count": s.Streak}),
 	})
 }
 

@@ -12,8 +12,8 @@ import (
 	"mazebot/mazecore"
 )
 
-// boardTop is how many members an event's board lists.
-const boardTop = 10
+// BoardTop is how many members an event's board lists.
+const BoardTop = 10
 
 // EventMaze is the event's maze: as /maze shows it, with Play only while
 // it runs (no Solve), and both once it has ended. It is in the event's
@@ -75,8 +75,8 @@ func Results(e contest.Event, standings []contest.Standing) bot.Reply {
 // writeStandings lists the top of a ranking, one member a line.
 func writeStandings(l *lang.Lang, b *strings.Builder, standings []contest.Standing) {
 	for i, r := range standings {
-		if i == boardTop {
-			b.WriteString("\n" + l.T("event.more", lang.Args{"Count": len(standings) - boardTop}))
+		if i == BoardTop {
+			b.WriteString("\n" + l.T("event.more", lang.Args{"Count": len(standings) - BoardTop}))
 			break
 		}
 		fmt.Fprintf(b, "\n%s <@%s> · %s", RankBadge(r.Rank), r.UserID, l.T("event.line", lang.Args{

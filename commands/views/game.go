@@ -12,28 +12,28 @@ import (
 )
 
 const (
-	// playWindow is the side of the emoji window shown around the player
+	// PlayWindow is the side of the emoji window shown around the player
 	// on a maze too big to show whole.
-	playWindow = 15
+	PlayWindow = 15
 	// playReserve is the room kept beside the grid for the header, hint and
 	// result lines. Deciding "whole or window" with a fixed reserve keeps
 	// the view from switching mid-game as the counters grow.
 	playReserve = 200
 )
 
-// showsWhole tells whether a game shows the whole maze, or a window
+// ShowsWhole tells whether a game shows the whole maze, or a window
 // around the player.
-func showsWhole(m *mazecore.Maze) bool {
+func ShowsWhole(m *mazecore.Maze) bool {
 	return m.Width() <= AutoEmojiMaxWidth && render.FitsEmoji(m, render.DefaultTheme, render.Window{}, MaxContent-playReserve)
 }
 
 // GameWindow is the window a game message shows: the whole maze (the
-// zero Window) or playWindow tiles square around the player.
+// zero Window) or PlayWindow tiles square around the player.
 func GameWindow(g *play.Game) render.Window {
-	if showsWhole(g.Maze()) {
+	if ShowsWhole(g.Maze()) {
 		return render.Window{}
 	}
-	return render.WindowAround(g.Maze(), g.Pos, playWindow, playWindow)
+	return render.WindowAround(g.Maze(), g.Pos, PlayWindow, PlayWindow)
 }
 
 func gameHeader(l *lang.Lang, g *play.Game) string {

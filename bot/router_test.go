@@ -1,0 +1,288 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// interactionLog is a metrics.Interactions that keeps what it is told.
+type interactionLog struct {
+	mu   sync.Mutex
+	seen []string // "kind name outcome"
+}
+
+func (l *interactionLog) Interaction(kind, name, outcome string, took time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if took < 0 {
+		outcome += " (negative time)"
+	}
+	l.seen = append(l.seen, kind+" "+name+" "+outcome)
+}
+
+// said is a Responder that keeps what a handler and the middleware sent.
+type said struct {
+	mu      sync.Mutex
+	replies []Reply
+	acked   int
+}
+
+func (s *said) Defer(context.Context, bool) error { return nil }
+func (s *said) Acknowledge(context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.acked++
+	return nil
+}
+func (s *said) Reply(_ context.Context, r Reply) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies = append(s.replies, r)
+	return nil
+}
+func (s *said) Update(ctx context.Context, r Reply) error   { return s.Reply(ctx, r) }
+func (s *said) Followup(ctx context.Context, r Reply) error { return s.Reply(ctx, r) }
+
+// features is a Feature of commands and buttons given.
+type features struct {
+	commands   []Command
+	components []Component
+}
+
+func (f features) Commands() []Command     { return f.commands }
+func (f features) Components() []Component { return f.components }
+
+func command(name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) *discordgo.Interaction {
+	return &discordgo.Interaction{ID: "1", Type: discordgo.InteractionApplicationCommand, Locale: discordgo.EnglishUS,
+		GuildID: "g1", Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}},
+		Data: discordgo.ApplicationCommandInteractionData{Name: name, Options: opts}}
+}
+
+func click(customID string) *discordgo.Interaction {
+	return &discordgo.Interaction{ID: "2", Type: discordgo.InteractionMessageComponent, Locale: discordgo.EnglishUS,
+		GuildID: "g1", Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}},
+		Data: discordgo.MessageComponentInteractionData{CustomID: customID}}
+}
+
+func def(name string) *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{Name: name, Description: name}
+}
+
+// TestRouterMetrics: every interaction is counted by kind, route and
+// outcome, whatever the handler did; the unknown ones under "unknown".
+func TestRouterMetrics(t *testing.T) {
+	handle := func(err error, panics bool) Handler {
+		return func(context.Context, *Interaction) error {
+			if panics {
+				var grid []int
+				_ = grid[1] // a real runtime panic
+			}
+			return err
+		}
+	}
+	log := slog.New(slog.DiscardHandler)
+	m := &interactionLog{}
+	router := NewRouter(log, features{
+		commands: []Command{
+			{Definition: def("fine"), Handle: handle(nil, false)},
+			{Definition: def("nope"), Handle: handle(Refuse("error.internal"), false)},
+			{Definition: def("broken"), Handle: handle(errors.New("disk on fire"), false)},
+			{Definition: def("boom"), Handle: handle(nil, true)},
+		},
+		components: []Component{{Prefix: "solve", Handle: handle(Refuse("error.bad_maze_id"), false)}},
+	})
+	router.Use(Metrics(m), ErrorReply(log), Recover(log))
+	for _, ix := range []*discordgo.Interaction{
+		command("fine"), command("nope"), command("broken"), command("boom"), command("gone"),
+		click("solve:not-a-maze"), click("zzz:whatever-id-123"),
+	} {
+		router.Dispatch(context.Background(), ix, &said{}) //nolint:errcheck // the metrics are what is checked
+	}
+	want := []string{
+		"command fine ok", "command nope refused", "command broken error", "command boom panic", "command unknown unknown",
+		"component solve refused", "component unknown unknown",
+	}
+	if !slices.Equal(m.seen, want) {
+		t.Fatalf("reported\n%q\nwant\n%q", m.seen, want)
+	}
+}
+
+// TestErrorReply: what the member reads for each kind of failure, always
+// privately; nothing for success or a replay.
+func TestErrorReply(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	for _, tc := range []struct {
+		name string
+		ix   *discordgo.Interaction
+		err  error
+		want string // "" for no message
+	}{
+		{"OK", command("x"), nil, ""},
+		{"OKReplayed", command("x"), ErrReplayed, ""},
+		{"ErrRefused", command("x"), Refuse("error.invalid_button"), "That button isn't valid"},
+		{"ErrInternal", command("x"), errors.New("disk on fire"), "Sorry, something went wrong"},
+		{"ErrUnknownCommand", command("gone"), nil, "I don't know that command"},
+		{"ErrUnknownButton", click("zzz:1"), nil, "That button doesn't work any more"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			router := NewRouter(log, features{commands: []Command{{Definition: def("x"), Handle: func(context.Context, *Interaction) error { return tc.err }}}})
+			router.Use(ErrorReply(log))
+			s := &said{}
+			err := router.Dispatch(context.Background(), tc.ix, s)
+			if tc.want == "" {
+				if len(s.replies) != 0 || !errors.Is(err, tc.err) {
+					t.Fatalf("replies %+v, err %v; want none and %v", s.replies, err, tc.err)
+				}
+				return
+			}
+			if len(s.replies) != 1 || !s.replies[0].Ephemeral || !strings.HasPrefix(s.replies[0].Content, "⚠️ ") || !strings.Contains(s.replies[0].Content, tc.want) {
+				t.Fatalf("replies %+v, want one private warning saying %q", s.replies, tc.want)
+			}
+			if err == nil {
+				t.Fatal("the error was not passed on to count")
+			}
+		})
+	}
+}
+
+// TestGuardMiddleware: GuildOnly and ManagersOnly refuse before the
+// handler runs; Subcommands routes and refuses the unknown one.
+func TestGuardMiddleware(t *testing.T) {
+	ran := ""
+	run := func(name string) Handler {
+		return func(context.Context, *Interaction) error { ran = name; return nil }
+	}
+	h := Stack(Subcommands(map[string]Handler{
+		"open":  run("open"),
+		"admin": Stack(run("admin"), ManagersOnly("error.event_manager")),
+	}, "error.event_usage"), GuildOnly("error.event_dm"))
+	sub := func(name string) *discordgo.ApplicationCommandInteractionDataOption {
+		return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionSubCommand}
+	}
+	dm := command("cmd", sub("open"))
+	dm.GuildID, dm.Member, dm.User = "", nil, &discordgo.User{ID: "u1"}
+	manager := command("cmd", sub("admin"))
+	manager.Member.Permissions = discordgo.PermissionManageGuild
+	admin := command("cmd", sub("admin"))
+	admin.Member.Permissions = discordgo.PermissionAdministrator
+	for _, tc := range []struct {
+		name    string
+		ix      *discordgo.Interaction
+		ran     string
+		refusal string
+	}{
+		{"OKOpen", command("cmd", sub("open")), "open", ""},
+		{"OKManager", manager, "admin", ""},
+		{"OKAdministrator", admin, "admin", ""},
+		{"ErrDM", dm, "", "error.event_dm"},
+		{"ErrNotManager", command("cmd", sub("admin")), "", "error.event_manager"},
+		{"ErrNoSubcommand", command("cmd"), "", "error.event_usage"},
+		{"ErrUnknownSubcommand", command("cmd", sub("teleport")), "", "error.event_usage"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ran = ""
+			err := h(context.Background(), &Interaction{Interaction: tc.ix, Respond: &said{}})
+			var ue *UserError
+			switch {
+			case ran != tc.ran:
+				t.Fatalf("ran %q, want %q", ran, tc.ran)
+			case tc.refusal == "" && err != nil:
+				t.Fatalf("err %v", err)
+			case tc.refusal != "" && (!errors.As(err, &ue) || ue.Msg.ID != tc.refusal):
+				t.Fatalf("err %v, want the refusal %s", err, tc.refusal)
+			}
+		})
+	}
+}
+
+// TestReplaysMiddleware: an id seen before ends unanswered in ErrReplayed;
+// a guard that cannot record refuses, privately, without running it.
+func TestReplaysMiddleware(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	guard := &memGuard{seen: map[string]time.Time{}}
+	runs := 0
+	h := Stack(func(context.Context, *Interaction) error { runs++; return nil }, Replays(guard, log))
+	in := func(id int) *Interaction {
+		ix := command("x")
+		ix.ID = strconv.Itoa(id)
+		return &Interaction{Interaction: ix, Respond: &said{}}
+	}
+	if err := h(context.Background(), in(1)); err != nil || runs != 1 {
+		t.Fatalf("first: err %v, %d runs", err, runs)
+	}
+	if err := h(context.Background(), in(1)); !errors.Is(err, ErrReplayed) || runs != 1 {
+		t.Fatalf("replay: err %v, %d runs; want ErrReplayed and no run", err, runs)
+	}
+	guard.err = errors.New("database is locked")
+	failing := in(2)
+	if err := h(context.Background(), failing); err != nil || runs != 1 {
+		t.Fatalf("guard failing: err %v, %d runs", err, runs)
+	}
+	if r := failing.Respond.(*said).replies; len(r) != 1 || !r[0].Ephemeral || !strings.Contains(r[0].Content, "try again") {
+		t.Fatalf("guard failing: replies %+v, want a private apology", r)
+	}
+}
+
+// TestAutoDefer: a handler slower than the wait is acknowledged while it
+// works; a quick one is not.
+func TestAutoDefer(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		sleep time.Duration
+		acked int
+	}{{"OKQuick", 0, 0}, {"OKSlow", 50 * time.Millisecond, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &said{}
+			h := Stack(func(context.Context, *Interaction) error { time.Sleep(tc.sleep); return nil }, AutoDefer(10*time.Millisecond, slog.New(slog.DiscardHandler)))
+			if tc.sleep == 0 {
+				h = Stack(func(context.Context, *Interaction) error { return nil }, AutoDefer(time.Hour, slog.New(slog.DiscardHandler)))
+			}
+			if err := h(context.Background(), &Interaction{Interaction: command("x"), Respond: s}); err != nil {
+				t.Fatal(err)
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.acked != tc.acked {
+				t.Fatalf("acknowledged %d times, want %d", s.acked, tc.acked)
+			}
+		})
+	}
+}
+
+// TestOptions: typed options from a command and from its subcommand;
+// absent and wrong-typed values leave their fields alone.
+func TestOptions(t *testing.T) {
+	opt := func(name string, v any) *discordgo.ApplicationCommandInteractionDataOption {
+		return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Value: v}
+	}
+	var o struct {
+		Name  string   `option:"name"`
+		Size  *int64   `option:"size"`
+		Seed  *int64   `option:"seed"`
+		Loops int64    `option:"loops"`
+		On    bool     `option:"on"`
+		Ratio *float64 `option:"ratio"`
+		Skip  string
+	}
+	o.Name = "default"
+	Options(&Interaction{Interaction: command("x", opt("size", float64(21)), opt("seed", "7"), opt("loops", float64(30)), opt("on", true), opt("ratio", 0.5))}, &o)
+	if o.Name != "default" || o.Size == nil || *o.Size != 21 || o.Seed != nil || o.Loops != 30 || !o.On || o.Ratio == nil || *o.Ratio != 0.5 {
+		t.Fatalf("decoded %+v", o)
+	}
+	sub := &discordgo.ApplicationCommandInteractionDataOption{Name: "setup", Type: discordgo.ApplicationCommandOptionSubCommand,
+		Options: []*discordgo.ApplicationCommandInteractionDataOption{opt("name", "inner")}}
+	in := &Interaction{Interaction: command("x", sub)}
+	Options(in, &o)
+	if o.Name != "inner" || Subcommand(in) != "setup" {
+		t.Fatalf("subcommand: %+v, %q", o, Subcommand(in))
+	}
+}

@@ -1,0 +1,163 @@
+package pictures
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mazebot/bot"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// TestQueuePool: no more pictures are made at once than there are
+// workers; whoever has to wait is deferred before it waits, and only
+// they are.
+func TestQueuePool(t *testing.T) {
+	r := New(Config{Workers: 2}, time.Now)
+	release := make(chan struct{})
+	var (
+		running, peak atomic.Int32
+		started       = make(chan struct{}, 8)
+		wg            sync.WaitGroup
+		deferred      [6]atomic.Bool
+	)
+	build := func() (bot.Reply, error) {
+		n := running.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		started <- struct{}{}
+		<-release
+		running.Add(-1)
+		return bot.Reply{Content: "done"}, nil
+	}
+	// Two take the workers; then four more queue behind them.
+	for i := range deferred {
+		wg.Go(func() {
+			queued := func() error { deferred[i].Store(true); return nil }
+			if reply, err := r.draw(context.Background(), "", queued, build); err != nil || reply.Content != "done" {
+				t.Errorf("draw %d: %q, %v", i, reply.Content, err)
+			}
+		})
+		if i < 2 {
+			<-started // the first two hold the workers before the rest arrive
+		}
+	}
+	// The four are deferred (queued) before any of them may run.
+	deadline := time.Now().Add(10 * time.Second)
+	for n := 0; n < 4 && time.Now().Before(deadline); {
+		n = 0
+		for i := range deferred {
+			if deferred[i].Load() {
+				n++
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	wg.Wait()
+	if p := peak.Load(); p != 2 {
+		t.Fatalf("%d pictures made at once, want the 2 workers", p)
+	}
+	for i := range deferred {
+		if got, want := deferred[i].Load(), i >= 2; got != want {
+			t.Fatalf("draw %d deferred=%v, want %v (only those that waited)", i, got, want)
+		}
+	}
+}
+
+// TestQueueBusy: a picture that cannot start before its interaction's
+// time is nearly up is refused as busy, leaving time to say so.
+func TestQueueBusy(t *testing.T) {
+	r := New(Config{Workers: 1}, time.Now)
+	release := make(chan struct{})
+	defer close(release)
+	go r.Draw(context.Background(), "", func() (bot.Reply, error) { <-release; return bot.Reply{}, nil }) //nolint:errcheck // holds the worker
+	for r.pool.Busy() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+50*time.Millisecond)
+	defer cancel()
+	_, err := r.Draw(ctx, "", func() (bot.Reply, error) { t.Error("built while the worker was busy"); return bot.Reply{}, nil })
+	if !errors.Is(err, ErrBusy) || ctx.Err() != nil {
+		t.Fatalf("err=%v (ctx %v), want ErrBusy before the deadline", err, ctx.Err())
+	}
+}
+
+// TestBusyGivesTheTurnBack: a big picture refused as busy was never drawn,
+// so it does not count against the member's cooldown.
+func TestBusyGivesTheTurnBack(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	r := New(Config{Workers: 1}, func() time.Time { return now })
+	release := make(chan struct{})
+	defer close(release)
+	go r.Draw(context.Background(), "", func() (bot.Reply, error) { <-release; return bot.Reply{}, nil }) //nolint:errcheck // holds the worker
+	for r.pool.Busy() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	in := &bot.Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}}, Respond: deferrer{}}
+	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+50*time.Millisecond)
+	defer cancel()
+	_, err := r.Reply(ctx, in, Request{Big: true}, func() (bot.Reply, error) { t.Error("built while the worker was busy"); return bot.Reply{}, nil })
+	if !errors.Is(err, ErrBusy) {
+		t.Fatalf("err=%v, want ErrBusy", err)
+	}
+	if _, err := r.take("u1"); err != nil {
+		t.Fatalf("after a busy refusal the member still waits: %v", err)
+	}
+	if _, err := r.take("u1"); err == nil {
+		t.Fatal("a drawn turn's cooldown did not hold") // the check above took one
+	}
+}
+
+// renderLog is a metrics.Render that keeps what it hears.
+type renderLog struct {
+	mu       sync.Mutex
+	depths   []int
+	rendered int
+}
+
+func (l *renderLog) RenderQueueDepth(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.depths = append(l.depths, n)
+}
+
+func (l *renderLog) Rendered(wait, took time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if wait < 0 || took < 0 {
+		panic("negative duration")
+	}
+	l.rendered++
+}
+
+// TestQueueMetrics: the queue's depth goes up while a render asks for
+// a worker and back down when it has one; each render made is reported,
+// one served from the cache is not.
+func TestQueueMetrics(t *testing.T) {
+	m := &renderLog{}
+	r := New(Config{Workers: 1, Metrics: m}, time.Now)
+	for range 2 {
+		if _, err := r.Draw(context.Background(), "k", func() (bot.Reply, error) { return bot.Reply{Content: "x"}, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if fmt.Sprint(m.depths) != "[1 0]" || m.rendered != 1 {
+		t.Fatalf("depths %v, %d renders; want [1 0] and one render (the second came from the cache)", m.depths, m.rendered)
+	}
+}
+
+// deferrer is a Responder that takes deferrals and nothing else.
+type deferrer struct{ bot.Responder }
+
+func (deferrer) Defer(context.Context, bool) error { return nil }
