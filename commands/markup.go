@@ -46,9 +46,11 @@ func isBidiControl(r rune) bool {
 
 // nameMarkup defuses what a posted name could do: mentions (<@…>, <#…>,
 // @everyone) and timestamps (<t:…>) lose their <  and @, Markdown (bold,
-// italics, strike, spoilers, code, masked links) is escaped.
+// italics, strike, spoilers, code, masked links) is escaped, and so is a
+// backslash, which would otherwise escape the escapes (\*x\* is live
+// italics) or, at the end of a name, the bold around it.
 var nameMarkup = strings.NewReplacer(
-	"@", "＠", "<", "＜", "`", "'",
+	`\`, `\\`, "@", "＠", "<", "＜", "`", "'",
 	"*", `\*`, "_", `\_`, "~", `\~`, "|", `\|`, "[", `\[`, "]", `\]`, "#", `\#`, ">", `\>`,
 )
 

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -19,6 +20,36 @@ func live(s string) string {
 		if strings.Contains(lower, bad) && !(bad == "](" && strings.Contains(lower, `\](`)) {
 			return bad
 		}
+	}
+	return ""
+}
+
+// liveMarkdown reads s as Discord's Markdown does its escapes: a
+// backslash escapes the character after it. It reports an unescaped
+// emphasis, spoiler or strike character inside the outer bold, or a bold
+// whose closing stars are escaped.
+func liveMarkdown(s string) string {
+	inner, ok := strings.CutPrefix(s, "**")
+	if !ok {
+		return "no bold"
+	}
+	inner, ok = strings.CutSuffix(inner, "**")
+	if !ok {
+		return "no closing bold"
+	}
+	escaped := false
+	for _, r := range inner {
+		switch {
+		case escaped:
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case strings.ContainsRune("*_~|`", r):
+			return fmt.Sprintf("a live %q", r)
+		}
+	}
+	if escaped {
+		return "the closing bold escaped"
 	}
 	return ""
 }
@@ -47,6 +78,8 @@ func TestEventName(t *testing.T) {
 		{"OKMarkdown", "*bold* _it_ ~~x~~ ||spoiler|| [x]", `\*bold\* \_it\_ \~\~x\~\~ \|\|spoiler\|\| \[x\]`},
 		{"OKMentions", "@everyone <@123> <#456>", "＠everyone ＜＠123\\> ＜\\#456\\>"},
 		{"OKTimestamp", "ends <t:0:R>", `ends ＜t:0:R\>`},
+		{"OKEscapedMarkdown", `\*x\*`, `\\\*x\\\*`},
+		{"OKTrailingBackslash", `race\`, `race\\`},
 		{"OKBidi", "race\u202e\u2066 night\u200f", "race night"},
 		{"ErrMaskedLink", "[x](https://evil.example)", ""},
 		{"ErrBareLink", "see https://evil.example", ""},
@@ -66,6 +99,9 @@ func TestEventName(t *testing.T) {
 			}
 			if what := live(got); what != "" {
 				t.Fatalf("eventName(%q)=%q keeps %s live", tc.in, got, what)
+			}
+			if what := liveMarkdown("**" + got + "**"); what != "" {
+				t.Fatalf("eventName(%q)=%q in bold: %s", tc.in, got, what)
 			}
 		})
 	}
