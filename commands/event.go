@@ -127,14 +127,11 @@ func (f *Events) parseEventRequest(in *bot.Interaction, o eventOptions) (eventRe
 	if err != nil {
 		return req, err
 	}
-	// Event mazes stay within DifficultyMaxSide: choosing costs at most
-	// ~10 ms at EventMaxSide.
-	maze, err := chooseLevel(mazecore.ID{Algorithm: algo, Width: side, Height: side, Seed: f.seed() & maxSeed, Loops: loops}, level)
-	if err != nil {
-		return req, err
-	}
+	// The maze of the level is chosen once the reply is deferred: at
+	// EventMaxSide that makes and rates Candidates mazes.
 	req.level = level
-	req.event = contest.Event{GuildID: in.GuildID, ChannelID: channelID, Name: name, CreatorID: in.UserID(), MazeID: maze, Language: language}
+	req.event = contest.Event{GuildID: in.GuildID, ChannelID: channelID, Name: name, CreatorID: in.UserID(),
+		MazeID: mazecore.ID{Algorithm: algo, Width: side, Height: side, Seed: f.seed() & maxSeed, Loops: loops}, Language: language}
 	return req, nil
 }
 
@@ -201,8 +198,12 @@ func (f *Events) start(ctx context.Context, in *bot.Interaction) error {
 	if err != nil {
 		return err
 	}
-	// Posting the maze (maybe a PNG) and the board takes a few calls.
+	// Choosing the maze and posting it (maybe a PNG) and the board take a
+	// while.
 	if err := deferReply(ctx, in, true); err != nil {
+		return err
+	}
+	if req.event.MazeID, err = chooseLevel(req.event.MazeID, req.level); err != nil {
 		return err
 	}
 	e, err := f.events.Start(ctx, req.event, req.duration)

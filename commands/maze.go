@@ -93,9 +93,12 @@ type mazeOptions struct {
 	Loops      *int64 `option:"loops"`
 }
 
-// mazeRequest is a validated /maze.
+// mazeRequest is a validated /maze: the maze of id, or at a level the
+// one of that level among the candidates of id, chosen when it is drawn
+// (choosing generates and rates mazecore.Candidates mazes).
 type mazeRequest struct {
 	id      mazecore.ID
+	level   mazecore.Level
 	mode    string
 	notices []lang.Msg // said to the member privately, e.g. rounding
 }
@@ -135,6 +138,10 @@ func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
 	} else if seed = *o.Seed; seed < 0 || seed > maxSeed {
 		return req, bot.Refuse("error.seed_range", lang.Args{"Max": int64(maxSeed)})
 	}
+	if req.mode == renderEmoji && (width > views.MaxEmojiSide || height > views.MaxEmojiSide) {
+		// Refused before any cooldown or queue: no grid that wide fits.
+		return req, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(mazecore.ID{Width: width, Height: height}), "Limit": views.MaxContent, "Max": views.MaxEmojiSide})
+	}
 	if req.mode == renderGIF && (width > render.GIFMaxSize || height > render.GIFMaxSize) {
 		return req, bot.Refuse("error.gif_too_big", lang.Args{
 			"Max":   views.Side(render.GIFMaxSize),
@@ -154,8 +161,9 @@ func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
 	}
 	// The seed is the base the level is chosen from; the reply's ID holds
 	// the chosen one.
-	req.id, err = chooseLevel(mazecore.ID{Algorithm: algo, Width: width, Height: height, Seed: uint64(seed), Loops: loops}, level)
-	return req, err
+	req.id = mazecore.ID{Algorithm: algo, Width: width, Height: height, Seed: uint64(seed), Loops: loops}
+	req.level = level
+	return req, nil
 }
 
 func (f *Mazes) handleMaze(ctx context.Context, in *bot.Interaction) error {
@@ -164,8 +172,15 @@ func (f *Mazes) handleMaze(ctx context.Context, in *bot.Interaction) error {
 		return err
 	}
 	l := in.Lang()
-	reply, err := showReply(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: mazeKey(l, req.id, req.mode), Big: bigRender(req.id, req.mode)}, func() (bot.Reply, error) {
-		m, err := generate(req.id)
+	// A level is chosen on the pool, with the picture: only a maze shown
+	// as emoji (43×43 at most, a few milliseconds) is chosen at once.
+	key := mazeKey(l, req.id, req.mode) + "|" + req.level.String()
+	reply, err := showReply(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: key, Big: big(cost(req.id, req.mode, req.level))}, func() (bot.Reply, error) {
+		id, err := chooseLevel(req.id, req.level)
+		if err != nil {
+			return bot.Reply{}, err
+		}
+		m, err := generate(id)
 		if err != nil {
 			return bot.Reply{}, err
 		}
@@ -174,10 +189,14 @@ func (f *Mazes) handleMaze(ctx context.Context, in *bot.Interaction) error {
 	if err != nil {
 		return err
 	}
+	shown, ok := views.MazeOf(reply)
+	if !ok {
+		return fmt.Errorf("maze %v: the reply names no maze", req.id)
+	}
 	// Recorded before it is shown, so a /solve typed the moment the maze
 	// appears finds it. A failed reply leaves a post whose maze nobody saw;
 	// /solve then reveals a maze that is only reachable by its ID anyway.
-	if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", req.id, f.now()); err != nil {
+	if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", shown, f.now()); err != nil {
 		return err
 	}
 	if err := answer(ctx, in, reply); err != nil {

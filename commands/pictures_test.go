@@ -47,3 +47,55 @@ func TestBigPictures(t *testing.T) {
 		t.Fatalf("after the cooldown: %+v, want the PNG", rec.replies)
 	}
 }
+
+// TestCooldownFollowsCost: what counts against a member's cooldown is the
+// work a reply takes, not its format (issue 16 rows 4, 5 and 13).
+func TestCooldownFollowsCost(t *testing.T) {
+	maze := func(e *env, user string, opts map[string]any) *recorder {
+		ix := slash(t, "maze", opts)
+		ix.Member.User = &discordgo.User{ID: user}
+		return e.send(t, ix)
+	}
+	picture := func(rec *recorder) bool { return len(rec.replies) == 1 && len(rec.replies[0].Files) == 1 }
+	t.Run("OKSmallGIFAfterABigPNG", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		if rec := maze(e, "u1", map[string]any{"algorithm": "backtracking", "size": 401, "render": "png"}); !picture(rec) {
+			t.Fatalf("401×401 PNG: %+v", rec.replies)
+		}
+		if rec := maze(e, "u1", map[string]any{"algorithm": "sidewinder", "size": 15, "render": "gif"}); !picture(rec) {
+			t.Fatalf("a 15×15 GIF within the cooldown: %+v, want it at once", rec.replies)
+		}
+		if msg := checkRefusal(t, maze(e, "u1", map[string]any{"size": 401, "render": "png", "seed": 9})); !strings.Contains(msg, "Try again in") {
+			t.Fatalf("a second big PNG within the cooldown: %q, want the cooldown", msg)
+		}
+	})
+	t.Run("ErrImpossibleAtOnce", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		maze(e, "u1", map[string]any{"size": 401, "render": "png"})
+		for _, opts := range []map[string]any{
+			{"size": 2001, "render": "png"},
+			{"size": 1001, "render": "emoji"},
+		} {
+			rec := maze(e, "u1", opts)
+			msg := checkRefusal(t, rec)
+			if strings.Contains(msg, "Try again in") || len(rec.deferred) != 0 {
+				t.Fatalf("%v during the cooldown: %q (deferred %v), want why it is impossible, at once", opts, msg, rec.deferred)
+			}
+		}
+	})
+	t.Run("OKDifficultyIsBig", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		opts := map[string]any{"size": 201, "render": "png", "difficulty": "hard", "loops": 100}
+		rec := maze(e, "u1", opts)
+		if !picture(rec) || len(rec.deferred) != 1 {
+			t.Fatalf("a hard 201×201 maze: deferred %v, replies %+v; want a deferral first, then the PNG", rec.deferred, rec.replies)
+		}
+		opts["seed"] = 77
+		if msg := checkRefusal(t, maze(e, "u1", opts)); !strings.Contains(msg, "Try again in") {
+			t.Fatalf("a second hard 201×201 maze within the cooldown: %q, want the cooldown", msg)
+		}
+		if rec := maze(e, "u2", opts); !picture(rec) {
+			t.Fatalf("another member's: %+v", rec.replies)
+		}
+	})
+}

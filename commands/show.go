@@ -26,20 +26,39 @@ const (
 	renderGIF   = "gif"
 )
 
-// bigSide: a square maze up to this side is not a big picture (the old
-// slow-PNG bound, slowPNGTiles).
+// bigSide: a square maze up to this side is not a big picture: its PNG
+// takes a few tens of milliseconds.
 const bigSide = 301
 
-// slowPNGTiles: above this many tiles a PNG may take long enough that the
-// handler defers before drawing, and counts against the member's cooldown.
-const slowPNGTiles = bigSide * bigSide
+// bigCost is the most work a reply may take and still come at once, in
+// tiles drawn (cost): a PNG of bigSide×bigSide. Above it the reply defers
+// at once and counts against the member's cooldown.
+const bigCost = bigSide * bigSide
 
-// bigRender tells whether the picture of id in mode is big: a GIF, or more
-// tiles than slowPNGTiles. Big pictures defer at once and count against the
-// member's cooldown.
-func bigRender(id mazecore.ID, mode string) bool {
-	return mode == renderGIF || id.Width*id.Height > slowPNGTiles
+// gifFrameCost is what a GIF costs per tile: it draws up to 150 frames,
+// each a fraction of the maze, and encodes them all; measured, a 15×15
+// GIF takes about as long as a 201×201 PNG (40 ms).
+const gifFrameCost = 150
+
+// cost is the work of the reply that shows id in mode, chosen at level,
+// in tiles drawn: the maze's tiles, times the frames a GIF draws, times
+// the candidates a difficulty generates and rates. It is what the
+// cooldown follows, not the format: a 15×15 GIF is cheap, a 201×201 maze
+// of a difficulty is not.
+func cost(id mazecore.ID, mode string, level mazecore.Level) int {
+	n := id.Width * id.Height
+	if mode == renderGIF {
+		n *= gifFrameCost
+	}
+	if level != mazecore.AnyLevel {
+		n *= mazecore.Candidates
+	}
+	return n
 }
+
+// big tells whether a reply of that cost defers at once and counts
+// against the member's cooldown.
+func big(cost int) bool { return cost > bigCost }
 
 // pictured tells whether the reply that shows id in mode is made on the
 // pool: a picture, or an emoji grid too big for a message, which is

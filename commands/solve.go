@@ -107,7 +107,7 @@ func (f *Mazes) sendSolution(ctx context.Context, in *bot.Interaction, id mazeco
 		return &bot.UserError{Msg: views.Held(hold, in.GuildID)}
 	}
 	l := in.Lang()
-	reply, err := showReply(ctx, f.pictures, in, id, renderAuto, pictures.Request{Key: solutionKey(l, id), Big: bigRender(id, renderPNG), Ephemeral: ephemeral}, func() (bot.Reply, error) {
+	reply, err := showReply(ctx, f.pictures, in, id, renderAuto, pictures.Request{Key: solutionKey(l, id), Big: big(cost(id, renderPNG, mazecore.AnyLevel)), Ephemeral: ephemeral}, func() (bot.Reply, error) {
 		m, err := generate(id)
 		if err != nil {
 			return bot.Reply{}, err
