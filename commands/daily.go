@@ -63,31 +63,48 @@ func (f *Daily) Commands() []bot.Command {
 
 func (f *Daily) Components() []bot.Component { return nil }
 
+// today answers /daily today privately: the day's maze belongs in one
+// post, which the answer links to once it is made, not in a new public
+// message each time a member asks (issue 16 row 6).
 func (f *Daily) today(ctx context.Context, in *bot.Interaction) error {
 	day, err := f.dailies.Show(ctx, in.GuildID)
 	if err != nil {
 		return err
 	}
-	reply, err := showReply(ctx, f.pictures, in, day.MazeID, renderAuto, pictures.Request{}, func() (bot.Reply, error) {
-		return dailyMessage(in.Lang(), day, true)
-	})
+	post, posted, err := f.dailies.Posted(ctx, in.GuildID, day.Date)
 	if err != nil {
 		return err
 	}
-	if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", day.MazeID, f.now()); err != nil {
+	link := ""
+	if posted {
+		link = views.MessageLink(post.GuildID, post.ChannelID, post.MessageID)
+	}
+	l := in.Lang()
+	reply, err := showReply(ctx, f.pictures, in, day.MazeID, renderAuto, pictures.Request{Ephemeral: true}, func() (bot.Reply, error) {
+		v, err := dailyMaze(l, day, true)
+		return views.DailyToday(l, day, v, link), err
+	})
+	if err != nil {
 		return err
 	}
 	return answer(ctx, in, reply)
 }
 
-// dailyMessage is the daily's message in l (see views.Daily).
-func dailyMessage(l *lang.Lang, day contest.Daily, withFile bool) (bot.Reply, error) {
+// dailyMaze is the daily's maze as its message in l shows it.
+func dailyMaze(l *lang.Lang, day contest.Daily, withFile bool) (views.Maze, error) {
 	m, err := generate(day.MazeID)
 	if err != nil {
-		return bot.Reply{}, err
+		return views.Maze{}, err
 	}
 	v := describe(m)
-	if err := picture(&v, m, renderAuto, views.DailyMazeHeader(l, day, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", withFile); err != nil {
+	err = picture(&v, m, renderAuto, views.DailyMazeHeader(l, day, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", withFile)
+	return v, err
+}
+
+// dailyMessage is the daily's post in l (see views.Daily).
+func dailyMessage(l *lang.Lang, day contest.Daily, withFile bool) (bot.Reply, error) {
+	v, err := dailyMaze(l, day, withFile)
+	if err != nil {
 		return bot.Reply{}, err
 	}
 	return views.Daily(l, day, v), nil

@@ -52,8 +52,8 @@ func (e *env) setup(tb testing.TB, at, tz string) bot.Reply {
 func (e *env) today(tb testing.TB) (mazecore.ID, bot.Reply) {
 	tb.Helper()
 	rec := e.send(tb, dailySlash(tb, permsMember, "today", nil))
-	if len(rec.replies) != 1 || rec.replies[0].Ephemeral {
-		tb.Fatalf("/daily today answered %+v, want one public maze", rec.replies)
+	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {
+		tb.Fatalf("/daily today answered %+v, want one private maze", rec.replies)
 	}
 	return idInReply(tb, rec.replies[0]), rec.replies[0]
 }
@@ -607,13 +607,19 @@ func TestDailyGameContext(t *testing.T) {
 // /solve on the running daily is refused until midnight in the server's
 // zone, by every road to a solution; the next day it works.
 func TestDailySolveRefused(t *testing.T) {
-	e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
-	e.setup(t, "09:00", "Asia/Seoul") // 17:00 in Seoul
+	e := newEnv(t, envOptions{now: utc(2026, 11, 29, 23, 0)})
+	e.setup(t, "09:00", "Asia/Seoul") // 08:00 in Seoul
+	e.clock.Set(utc(2026, 11, 30, 8, 0)) // 17:00 in Seoul
 	id, msg := e.today(t)
+	e.tick(t) // the day's post, the channel's latest maze
 	opens := fmt.Sprintf("<t:%d:R>", utc(2026, 11, 30, 15, 0).Unix())
 	roads := map[string]func() *discordgo.Interaction{
-		"Slash":       func() *discordgo.Interaction { return slash(t, "solve", map[string]any{"id": id.String()}) },
-		"Bare":        func() *discordgo.Interaction { return slash(t, "solve", nil) },
+		"Slash": func() *discordgo.Interaction { return slash(t, "solve", map[string]any{"id": id.String()}) },
+		"Bare": func() *discordgo.Interaction {
+			ix := slash(t, "solve", nil)
+			ix.ChannelID = "daily-ch"
+			return ix
+		},
 		"Button":      func() *discordgo.Interaction { return buttonIx(t, "ch1", "solve:"+id.String(), "u1") },
 		"ContextMenu": func() *discordgo.Interaction { return messageCommand(t, botMessage(msg)) },
 	}
@@ -663,5 +669,34 @@ func TestDailyGiveUpHidesSolution(t *testing.T) {
 	msg, _ = e.start(t, other, "u1")
 	if final := onlyUpdate(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1")); !strings.Contains(final.Content, render.DefaultTheme.Path) {
 		t.Fatalf("giving up an ordinary maze shows no solution:\n%s", final.Content)
+	}
+}
+
+// TestDailyTodayIsPrivate: /daily today shows the day's maze to the
+// member who asks, privately, with Play and no Solve (it could only
+// refuse all day), and links the day's post once it is made; it posts
+// nothing in the channel (issue 16 row 6).
+func TestDailyTodayIsPrivate(t *testing.T) {
+	e := newEnv(t, envOptions{now: utc(2026, 11, 29, 23, 0)})
+	e.setup(t, "09:00", "Asia/Seoul")
+	id, before := e.today(t)
+	if strings.Contains(before.Content, "discord.com/channels/") {
+		t.Fatalf("before the post: %q links a post", before.Content)
+	}
+	if bs := buttons(before); len(bs) != 1 || bs[0].CustomID != customid.Play(id) {
+		t.Fatalf("buttons %+v, want Play alone", bs)
+	}
+	e.clock.Set(utc(2026, 11, 30, 1, 0)) // 10:00 in Seoul
+	e.tick(t)
+	posts := e.poster.in("daily-ch")
+	if len(posts) != 1 {
+		t.Fatalf("daily posts %+v, want the day's one", posts)
+	}
+	_, after := e.today(t)
+	if want := "https://discord.com/channels/g1/daily-ch/" + posts[0].id; !strings.Contains(after.Content, want) {
+		t.Fatalf("after the post: %q, want a link %s", after.Content, want)
+	}
+	if n := len(e.poster.all()); n != 1 {
+		t.Fatalf("%d channel messages, want the day's post alone", n)
 	}
 }

@@ -263,6 +263,19 @@ func (d *Dailies) Show(ctx context.Context, guildID string) (Daily, error) {
 	return day, err
 }
 
+// Posted is the post of a server's daily of a date, once it is made
+// (ok false before, or when it is not posted at all).
+func (d *Dailies) Posted(ctx context.Context, guildID string, date Date) (post DailyPost, ok bool, err error) {
+	post, err = d.store.DailyPost(ctx, guildID, date)
+	if errors.Is(err, ErrNotFound) {
+		return DailyPost{}, false, nil
+	}
+	if err != nil {
+		return DailyPost{}, false, err
+	}
+	return post, post.State == Posted && post.MessageID != "", nil
+}
+
 // fix fixes the maze of a server's date: the one shown or claimed first,
 // else the settings' maze. Read first: most shows find it fixed.
 func (d *Dailies) fix(ctx context.Context, s DailySettings, date Date) (mazecore.ID, error) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"mazebot/bot"
 	"mazebot/contest"
 	"mazebot/lang"
@@ -31,6 +33,25 @@ func Daily(l *lang.Lang, day contest.Daily, m Maze) bot.Reply {
 	reply := Show(DailyMazeHeader(l, day, m), m)
 	reply.Components = Buttons(l, day.MazeID)
 	return reply
+}
+
+// DailyToday is /daily today's private answer: the day's maze with Play
+// (its Solve could only refuse all day), and where the day's post is when
+// it has been made (link "" for none).
+func DailyToday(l *lang.Lang, day contest.Daily, m Maze, link string) bot.Reply {
+	header := DailyMazeHeader(l, day, m)
+	if link != "" {
+		header += "\n" + l.T("daily.today_posted", lang.Args{"Link": link})
+	}
+	reply := Show(header, m)
+	reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, day.MazeID)}}}
+	reply.Ephemeral = true
+	return reply
+}
+
+// MessageLink is the address of a message in a server's channel.
+func MessageLink(guildID, channelID, messageID string) string {
+	return "https://discord.com/channels/" + guildID + "/" + channelID + "/" + messageID
 }
 
 // DailyAwardLines are the share lines and the day's rank of a daily win
