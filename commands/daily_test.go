@@ -608,7 +608,7 @@ func TestDailyGameContext(t *testing.T) {
 // zone, by every road to a solution; the next day it works.
 func TestDailySolveRefused(t *testing.T) {
 	e := newEnv(t, envOptions{now: utc(2026, 11, 29, 23, 0)})
-	e.setup(t, "09:00", "Asia/Seoul") // 08:00 in Seoul
+	e.setup(t, "09:00", "Asia/Seoul")    // 08:00 in Seoul
 	e.clock.Set(utc(2026, 11, 30, 8, 0)) // 17:00 in Seoul
 	id, msg := e.today(t)
 	e.tick(t) // the day's post, the channel's latest maze
