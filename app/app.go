@@ -169,6 +169,8 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		return nil, err
 	}
 	app := &App{Router: set.Router, db: db, bot: b, log: log}
+	// Watched whether or not anything probes: an outage is logged.
+	app.ready = health.NewReadiness(b.Shards, db.Ping, log.With("component", "health"))
 	if cfg.HTTPAddr != "" {
 		handler, err := b.InteractionsHandler(cfg.PublicKey)
 		if err == nil {
@@ -197,7 +199,6 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 // are read at each scrape.
 func (a *App) serveOps(ops *prom.Metrics, ln net.Listener) {
 	ops.ObserveShards(a.bot.Shards)
-	a.ready = health.NewReadiness(a.bot.Shards, a.db.Ping)
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", ops.Handler())
 	mux.Handle("/", health.Handler(a.ready))
@@ -260,11 +261,9 @@ func (a *App) Run(ctx context.Context) error {
 	defer cancel()
 	opsErr := serve(a.opsSrv, a.opsLn, "metrics and health endpoints", cancel)
 	readyDone := make(chan struct{})
-	if a.ready != nil {
-		go func() { a.ready.Run(ctx); close(readyDone) }()
+	go func() { a.ready.Run(ctx); close(readyDone) }()
+	if a.opsSrv != nil {
 		a.log.Info("metrics and health endpoints listening", "addr", a.MetricsAddr(), "paths", "/metrics /healthz /readyz")
-	} else {
-		close(readyDone)
 	}
 	httpErr := serve(a.httpSrv, a.httpLn, "HTTP endpoint", cancel)
 	if a.httpSrv != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -20,6 +21,8 @@ const (
 	PingEvery = 2 * time.Second
 	// PingTimeout bounds one ping.
 	PingTimeout = 2 * time.Second
+	// downReminder is how often an outage is logged again while it lasts.
+	downReminder = time.Minute
 )
 
 var (
@@ -30,20 +33,30 @@ var (
 // Readiness tells whether the process can serve. The shards are read
 // when asked; the database is pinged in the background by Run, so a
 // probe never waits on a database that hangs.
+//
+// An operator learns of an outage from the log too, whether or not anything
+// probes: the database going away is logged at once, again every minute
+// while it stays away, and its return with how long it was gone.
 type Readiness struct {
 	shards      func() []metrics.ShardState
 	ping        func(ctx context.Context) error
 	pingTimeout time.Duration
+	log         *slog.Logger
+	now         func() time.Time
 
 	mu       sync.Mutex
 	dbErr    error
 	stopping bool
+	// downSince is when the database stopped answering (zero: it
+	// answers); toldAt when that was last logged.
+	downSince, toldAt time.Time
 }
 
 // NewReadiness reads the shards from shards and pings the database with
-// ping. It reports not ready until Run has pinged once.
-func NewReadiness(shards func() []metrics.ShardState, ping func(ctx context.Context) error) *Readiness {
-	return &Readiness{shards: shards, ping: ping, pingTimeout: PingTimeout, dbErr: errNotChecked}
+// ping, logging its outages to log. It reports not ready until Run has
+// pinged once.
+func NewReadiness(shards func() []metrics.ShardState, ping func(ctx context.Context) error, log *slog.Logger) *Readiness {
+	return &Readiness{shards: shards, ping: ping, pingTimeout: PingTimeout, log: log, now: time.Now, dbErr: errNotChecked}
 }
 
 // Run pings the database now and then every PingEvery until ctx ends;
@@ -71,9 +84,23 @@ func (r *Readiness) pingOnce(ctx context.Context) {
 	if err != nil {
 		err = fmt.Errorf("database: %w", err)
 	}
+	now := r.now()
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.dbErr = err
-	r.mu.Unlock()
+	switch {
+	case err != nil && ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled):
+		// Stopping, not an outage.
+	case err != nil && r.downSince.IsZero():
+		r.downSince, r.toldAt = now, now
+		r.log.Error("database unreachable: the bot cannot keep games, dailies or events until it answers again; /readyz reports 503", "err", err)
+	case err != nil && now.Sub(r.toldAt) >= downReminder:
+		r.toldAt = now
+		r.log.Error("database still unreachable", "for", now.Sub(r.downSince).Round(time.Second).String(), "err", err)
+	case err == nil && !r.downSince.IsZero():
+		r.log.Info("database reachable again", "after", now.Sub(r.downSince).Round(time.Second).String())
+		r.downSince = time.Time{}
+	}
 }
 
 // Check is nil when the process is ready, else every reason it is not.

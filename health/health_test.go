@@ -1,8 +1,10 @@
 package health
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -39,6 +41,8 @@ func (w *world) set(f func(w *world)) {
 	f(w)
 }
 
+var discard = slog.New(slog.DiscardHandler)
+
 func get(t *testing.T, h http.Handler, path string) (int, string) {
 	t.Helper()
 	rec := httptest.NewRecorder()
@@ -48,7 +52,7 @@ func get(t *testing.T, h http.Handler, path string) (int, string) {
 
 func TestReadyz(t *testing.T) {
 	w := &world{}
-	r := NewReadiness(w.readShards, w.ping)
+	r := NewReadiness(w.readShards, w.ping, discard)
 	h := Handler(r)
 	check := func(t *testing.T, wantCode int, wantText ...string) {
 		t.Helper()
@@ -103,7 +107,7 @@ func TestReadyz(t *testing.T) {
 // report it within the ping's timeout instead of hanging /readyz.
 func TestPingThatHangs(t *testing.T) {
 	r := NewReadiness(func() []metrics.ShardState { return []metrics.ShardState{{ID: 0, Connected: true}} },
-		func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() })
+		func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }, discard)
 	r.pingTimeout = 10 * time.Millisecond
 	r.pingOnce(context.Background())
 	if err := r.Check(); err == nil || !strings.Contains(err.Error(), "database") {
@@ -113,7 +117,7 @@ func TestPingThatHangs(t *testing.T) {
 
 func TestRunStops(t *testing.T) {
 	r := NewReadiness(func() []metrics.ShardState { return []metrics.ShardState{{ID: 0, Connected: true}} },
-		func(context.Context) error { return nil })
+		func(context.Context) error { return nil }, discard)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
@@ -129,7 +133,7 @@ func TestRunStops(t *testing.T) {
 }
 
 func TestMethods(t *testing.T) {
-	h := Handler(NewReadiness(func() []metrics.ShardState { return nil }, func(context.Context) error { return nil }))
+	h := Handler(NewReadiness(func() []metrics.ShardState { return nil }, func(context.Context) error { return nil }, discard))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/healthz", nil))
 	if rec.Code != http.StatusMethodNotAllowed {
@@ -139,5 +143,42 @@ func TestMethods(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodHead, "/healthz", nil))
 	if rec.Code != http.StatusOK {
 		t.Fatalf("HEAD /healthz = %d, want 200", rec.Code)
+	}
+}
+
+// TestOutageIsLogged: the database going away is logged at once, again
+// each minute it stays away, and its return with how long it was gone;
+// a healthy database logs nothing (issue 16 row 9).
+func TestOutageIsLogged(t *testing.T) {
+	var logs bytes.Buffer
+	w := &world{shards: []metrics.ShardState{{ID: 0, Connected: true}}}
+	r := NewReadiness(w.readShards, w.ping, slog.New(slog.NewTextHandler(&logs, nil)))
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	r.now = func() time.Time { return now }
+	step := func(d time.Duration) { now = now.Add(d); r.pingOnce(context.Background()) }
+	step(0)
+	step(PingEvery)
+	if logs.Len() != 0 {
+		t.Fatalf("a healthy database logged %q", logs.String())
+	}
+	w.set(func(w *world) { w.dbErr = errors.New("dial tcp 127.0.0.1:5432: connect: connection refused") })
+	step(PingEvery)
+	step(PingEvery)
+	if got := strings.Count(logs.String(), "database unreachable"); got != 1 || !strings.Contains(logs.String(), "connection refused") {
+		t.Fatalf("after the database went away: %q, want one error with the cause", logs.String())
+	}
+	step(time.Minute)
+	if !strings.Contains(logs.String(), "database still unreachable") || !strings.Contains(logs.String(), "for=1m2s") {
+		t.Fatalf("a minute later: %q, want a reminder with how long", logs.String())
+	}
+	w.set(func(w *world) { w.dbErr = nil })
+	step(PingEvery)
+	if !strings.Contains(logs.String(), "database reachable again") || !strings.Contains(logs.String(), "after=1m4s") {
+		t.Fatalf("after the return: %q, want how long it was gone", logs.String())
+	}
+	before := logs.Len()
+	step(PingEvery)
+	if logs.Len() != before {
+		t.Fatalf("logged again once healthy: %q", logs.String()[before:])
 	}
 }
