@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -114,6 +115,9 @@ func (b *Bot) connect(ctx context.Context) (*discordgo.Ready, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	if refusedToken(gwErr) {
+		return nil, ErrTokenRefused
+	}
 	plan, err := planShards(b.cfg, gw, gwErr)
 	if err != nil {
 		return nil, err
@@ -151,6 +155,17 @@ func (b *Bot) connect(ctx context.Context) (*discordgo.Ready, error) {
 		return sh.first, nil
 	}
 	return nil, nil
+}
+
+// ErrTokenRefused is Discord's 401 to the bot's first request: the token
+// is not a bot token of any application (a typo, a reset token, the
+// client secret or public key pasted instead).
+var ErrTokenRefused = errors.New("bot token refused by Discord (HTTP 401 Unauthorized): DISCORD_TOKEN, in the environment or in .env, is not a valid bot token; copy it again from the Developer Portal (your application → Bot → Reset Token)")
+
+// refusedToken tells a 401 from Discord.
+func refusedToken(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized
 }
 
 // identifyTurn waits for bucket's turn to identify among the processes
