@@ -88,6 +88,9 @@ type Bot struct {
 	work       context.Context
 	cancelWork context.CancelFunc
 
+	// turns spaces this process's IDENTIFYs by bucket (identify.go).
+	turns turns
+
 	mu       sync.Mutex
 	stopping bool
 	shards   []*shard // set once Run knows them

@@ -37,7 +37,7 @@ type shard struct {
 // newShard makes shard id's session from the bot's: the same token and
 // intents, and its HTTP client and REST rate limiter, so the shards'
 // requests (GET /gateway) count against the same limits.
-func (b *Bot) newShard(id, count int) (*shard, error) {
+func (b *Bot) newShard(id, count, maxConcurrency int) (*shard, error) {
 	s, err := discordgo.New(b.session.Token)
 	if err != nil {
 		return nil, fmt.Errorf("shard %d: %w", id, err)
@@ -50,6 +50,13 @@ func (b *Bot) newShard(id, count int) (*shard, error) {
 	// ShardCount > 1; with one shard it sends none, which Discord reads
 	// as [0, 1].
 	s.ShardID, s.ShardCount = id, count
+	bucket := id % max(1, maxConcurrency)
+	// Every IDENTIFY, also those discordgo sends on its own, waits for
+	// the bucket's turn (identify.go); the work context ends the wait at
+	// shutdown.
+	s.Dialer = b.gatedDialer(id, func() error { return b.takeTurn(b.work, bucket) })
+	// Uncompressed, so that every frame can be read as it passes.
+	s.Identify.Compress = false
 	sh := &shard{id: id, session: s, log: b.log.With("shard", id), ready: make(chan *discordgo.Ready, 1)}
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		sh.everReady.Store(true)
@@ -127,7 +134,7 @@ func (b *Bot) connect(ctx context.Context) (*discordgo.Ready, error) {
 	}
 	shards := make([]*shard, 0, len(plan.ids))
 	for _, id := range plan.ids {
-		sh, err := b.newShard(id, plan.count)
+		sh, err := b.newShard(id, plan.count, plan.maxConcurrency)
 		if err != nil {
 			return nil, err
 		}
@@ -142,12 +149,8 @@ func (b *Bot) connect(ctx context.Context) (*discordgo.Ready, error) {
 	for _, sh := range shards {
 		byID[sh.id] = sh
 	}
-	open := func(ctx context.Context, id int) error {
-		if err := b.identifyTurn(ctx, id%plan.maxConcurrency); err != nil {
-			return err
-		}
-		return byID[id].open(ctx)
-	}
+	// The IDENTIFY each open sends waits for its bucket's turn there.
+	open := func(ctx context.Context, id int) error { return byID[id].open(ctx) }
 	if err := openInRounds(ctx, rounds, b.cfg.IdentifyInterval, open, b.sleep); err != nil {
 		return nil, err
 	}
@@ -177,7 +180,7 @@ func (b *Bot) identifyTurn(ctx context.Context, bucket int) error {
 	if b.cfg.IdentifyTurns == nil {
 		return nil
 	}
-	window := b.cfg.IdentifyInterval + min(identifyMargin, b.cfg.IdentifyInterval/5)
+	window := b.identifyWindow()
 	for {
 		free, ok, err := b.cfg.IdentifyTurns.ClaimIdentify(ctx, bucket, time.Now(), window)
 		if ctx.Err() != nil {
@@ -190,7 +193,10 @@ func (b *Bot) identifyTurn(ctx context.Context, bucket int) error {
 		if ok {
 			return nil
 		}
-		wait := max(time.Until(free), time.Millisecond)
+		// A turn far in the future comes from a clock that is ahead: it
+		// costs one window's wait at most, after which the store lets it
+		// be taken over.
+		wait := min(max(time.Until(free), time.Millisecond), window)
 		b.log.Info("another process is identifying in this bucket; waiting for its turn to pass", "bucket", bucket, "wait", wait)
 		if err := b.sleep(ctx, wait); err != nil {
 			return err
@@ -200,6 +206,13 @@ func (b *Bot) identifyTurn(ctx context.Context, bucket int) error {
 
 // identifyMargin is what a bucket's turn adds to Discord's interval.
 const identifyMargin = 250 * time.Millisecond
+
+// identifyWindow is a bucket's turn among the processes: Discord's
+// interval and a margin for clocks that differ between machines, and for
+// the time from a turn to its IDENTIFY.
+func (b *Bot) identifyWindow() time.Duration {
+	return b.cfg.IdentifyInterval + min(identifyMargin, b.cfg.IdentifyInterval/5)
+}
 
 // Shards reports the shards this process runs, by id: none before Run has
 // learnt which.
