@@ -172,24 +172,13 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	// Watched whether or not anything probes: an outage is logged.
 	app.ready = health.NewReadiness(b.Shards, db.Ping, log.With("component", "health"))
 	if cfg.HTTPAddr != "" {
-		handler, err := b.InteractionsHandler(cfg.PublicKey)
+		ln, err := net.Listen("tcp", cfg.HTTPAddr)
 		if err == nil {
-			app.httpLn, err = net.Listen("tcp", cfg.HTTPAddr)
+			app.httpSrv, app.httpLn, err = b.InteractionsServer(cfg.PublicKey, ln)
 		}
 		if err != nil {
+			closeListener(ln)
 			return nil, fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
-		}
-		app.httpLn = bot.LimitListener(app.httpLn, bot.MaxConnections)
-		mux := http.NewServeMux()
-		mux.Handle("/interactions", handler)
-		app.httpSrv = &http.Server{
-			Handler:           mux,
-			ReadHeaderTimeout: 5 * time.Second,
-			ReadTimeout:       10 * time.Second,
-			WriteTimeout:      10 * time.Second,
-			IdleTimeout:       2 * time.Minute,
-			MaxHeaderBytes:    bot.MaxHeaderBytes,
-			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		}
 	}
 	return app, nil

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -69,6 +71,35 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 		return nil, errors.New("DISCORD_PUBLIC_KEY is not a valid public key: want the 64 hex digits shown under General Information → Public Key")
 	}
 	return ed25519.PublicKey(k), nil
+}
+
+// InteractionsServer serves POST /interactions (InteractionsHandler) on
+// ln, capped at MaxConnections (ConnLimit), with timeouts that keep slow
+// clients from holding it. Any other path is answered 404 and its
+// connection closed: it has no business being kept alive.
+func (b *Bot) InteractionsServer(publicKey ed25519.PublicKey, ln net.Listener) (*http.Server, net.Listener, error) {
+	handler, err := b.InteractionsHandler(publicKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	limit := LimitListener(ln, MaxConnections)
+	mux := http.NewServeMux()
+	mux.Handle("/interactions", handler)
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Connection", "close")
+		http.Error(w, "not found: Discord posts interactions to /interactions", http.StatusNotFound)
+	})
+	srv := &http.Server{
+		Handler:           mux,
+		ConnState:         limit.ConnState,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(b.log.Handler(), slog.LevelWarn),
+	}
+	return srv, limit, nil
 }
 
 // InteractionsHandler serves Discord's Interactions Endpoint URL: it checks

@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -93,43 +96,91 @@ func TestLimitListener(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := LimitListener(inner, 2)
-	defer l.Close()
-	accepted := make(chan net.Conn, 3)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				close(accepted)
-				return
+	release := make(chan struct{})
+	var served atomic.Int32
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			served.Add(1)
+			if r.URL.Path == "/hold" {
+				<-release
 			}
-			accepted <- c
+			fmt.Fprint(w, "ok")
+		}),
+		ConnState:         l.ConnState,
+		ReadHeaderTimeout: time.Minute, // long: the limit must not rely on it
+		IdleTimeout:       time.Minute,
+	}
+	go srv.Serve(l) //nolint:errcheck // ends with the test
+	defer srv.Close()
+	addr := "http://" + inner.Addr().String()
+	client := func() *http.Client { return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}} }
+
+	// Two requests in progress hold both places: a third client waits.
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if resp, err := client().Get(addr + "/hold"); err == nil {
+				resp.Body.Close()
+			}
+		})
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
 		}
+	}
+	waitFor("two requests in progress", func() bool { return served.Load() == 2 })
+	third := make(chan error, 1)
+	go func() {
+		resp, err := client().Get(addr + "/")
+		if err == nil {
+			resp.Body.Close()
+		}
+		third <- err
 	}()
-	for range 3 {
-		c, err := net.Dial("tcp", inner.Addr().String())
+	select {
+	case err := <-third:
+		t.Fatalf("a third client was answered (%v) while two requests held both places", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	wg.Wait()
+	if err := <-third; err != nil {
+		t.Fatal(err)
+	}
+
+	// Idle keep-alives and silent connections hold places doing nothing:
+	// a new client takes the place of one, at once.
+	idle := client()
+	for range 2 {
+		resp, err := idle.Get(addr + "/")
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
 	}
-	first, second := <-accepted, <-accepted
-	select {
-	case <-accepted:
-		t.Fatal("a third connection was accepted while two were open")
-	case <-time.After(100 * time.Millisecond):
+	silent, err := net.Dial("tcp", inner.Addr().String())
+	if err != nil {
+		t.Fatal(err)
 	}
-	first.Close()
-	first.Close() // a second close frees nothing more
-	third := <-accepted
-	select {
-	case c := <-accepted:
-		t.Fatalf("accepted %v beyond the cap", c)
-	case <-time.After(50 * time.Millisecond):
+	defer silent.Close()
+	for range 3 {
+		start := time.Now()
+		resp, err := client().Get(addr + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("a client waited %v behind connections doing nothing", d)
+		}
 	}
-	second.Close()
-	third.Close()
 	l.Close()
-	if _, ok := <-accepted; ok {
+	if _, err := l.Accept(); err == nil {
 		t.Fatal("Accept went on after Close")
 	}
 }
