@@ -420,10 +420,21 @@ func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.Interactio
 		return fmt.Errorf("defer before files: %w", err)
 	}
 	r.state, r.deferredEphemeral = state, reply.Ephemeral
+	return r.editOriginal(ctx, reply)
+}
+
+// afterInline makes call, an edit of the original or a followup, once the
+// first response went back in the HTTP body: Discord applies that
+// asynchronously, and a call racing it finds no original yet (Unknown
+// Webhook/Message), so it waits for the body to be written and a moment
+// more, then retries such a refusal briefly (nothing was made by it). Over
+// the REST callback, the first response is applied before its answer, and
+// call is made at once.
+func (r *responder) afterInline(ctx context.Context, call func() error) error {
+	if !r.answeredInline {
+		return call()
+	}
 	r.inline.waitWritten(ctx)
-	// Discord applies the HTTP response asynchronously: an edit racing it
-	// finds no original yet (Unknown Webhook/Message). Give it a moment
-	// first, then retry briefly.
 	delay := 100 * time.Millisecond
 	select {
 	case <-ctx.Done():
@@ -431,8 +442,8 @@ func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.Interactio
 	case <-time.After(editAfterInline):
 	}
 	for attempt := 1; ; attempt++ {
-		err := r.editOriginal(ctx, reply)
-		if err == nil || attempt == 4 || !notAcknowledgedYet(err) {
+		err := call()
+		if err == nil || attempt == 5 || !notAcknowledgedYet(err) {
 			return err
 		}
 		select {

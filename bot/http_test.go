@@ -264,6 +264,27 @@ func TestInteractionsEndpointEditRetriesUntilAcknowledged(t *testing.T) {
 	}
 }
 
+// TestInteractionsEndpointEditAfterDeferRetries: a handler that defers
+// (the deferral goes back in the HTTP body) and then answers at once has
+// its edit refused while Discord has yet to apply the deferral; the edit
+// is retried until it lands, not left "thinking…" (issue 16 row 23).
+func TestInteractionsEndpointEditAfterDeferRetries(t *testing.T) {
+	e := newEndpoint(t, func(ctx context.Context, in *Interaction) error {
+		if err := in.Respond.Defer(ctx, true); err != nil {
+			return err
+		}
+		return in.Respond.Reply(ctx, Reply{Content: "started", Ephemeral: true})
+	})
+	e.rest.failEdits = 2
+	if typ, data := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 5 || data["flags"] != float64(64) {
+		t.Fatalf("type %d %v, want a private deferral", typ, data)
+	}
+	want := "edit rejected\nedit rejected\nedit content=\"started\" attachments-cleared=true"
+	if got := e.calls(); got != want {
+		t.Fatalf("REST requests:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestInteractionsEndpointNoAnswer(t *testing.T) {
 	e := newEndpoint(t, func(context.Context, *Interaction) error { return nil })
 	rec := e.post(commandJSON, e.priv, time.Now())

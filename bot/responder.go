@@ -60,6 +60,9 @@ type responder struct {
 	// lost is why the first response can no longer be sent: later tries
 	// fail at once instead of asking Discord again.
 	lost error
+	// answeredInline: the first response went back in the HTTP body,
+	// which Discord applies after the request (afterInline).
+	answeredInline bool
 }
 
 // newResponder answers ix, which arrived just now.
@@ -182,6 +185,7 @@ func (r *responder) respond(ctx context.Context, kind discordgo.InteractionRespo
 // Once it cannot succeed in time, it says so without asking Discord again.
 func (r *responder) callback(ctx context.Context, resp *discordgo.InteractionResponse) error {
 	if r.inline.offer(resp) {
+		r.answeredInline = true
 		return nil
 	}
 	if r.lost != nil {
@@ -208,14 +212,17 @@ func (r *responder) editOriginal(ctx context.Context, reply Reply) error {
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	edit := &discordgo.WebhookEdit{
-		Content:     &reply.Content,
-		Components:  &components,
-		Embeds:      &embeds,
-		Files:       discordFiles(reply.Files),
-		Attachments: &[]*discordgo.MessageAttachment{},
-	}
-	if _, err := r.api.EditOriginal(ctx, r.ix, edit); err != nil {
+	if err := r.afterInline(ctx, func() error {
+		// Files anew at each try: a discordgo.File's reader drains once.
+		_, err := r.api.EditOriginal(ctx, r.ix, &discordgo.WebhookEdit{
+			Content:     &reply.Content,
+			Components:  &components,
+			Embeds:      &embeds,
+			Files:       discordFiles(reply.Files),
+			Attachments: &[]*discordgo.MessageAttachment{},
+		})
+		return err
+	}); err != nil {
 		return fmt.Errorf("edit original: %w", err)
 	}
 	r.state = answered
@@ -223,16 +230,20 @@ func (r *responder) editOriginal(ctx context.Context, reply Reply) error {
 }
 
 func (r *responder) followup(ctx context.Context, reply Reply) error {
-	params := &discordgo.WebhookParams{
-		Content:    reply.Content,
-		Embeds:     reply.Embeds,
-		Components: reply.Components,
-		Files:      discordFiles(reply.Files),
-	}
+	var flags discordgo.MessageFlags
 	if reply.Ephemeral {
-		params.Flags = discordgo.MessageFlagsEphemeral
+		flags = discordgo.MessageFlagsEphemeral
 	}
-	if _, err := r.api.Followup(ctx, r.ix, params); err != nil {
+	if err := r.afterInline(ctx, func() error {
+		_, err := r.api.Followup(ctx, r.ix, &discordgo.WebhookParams{
+			Content:    reply.Content,
+			Embeds:     reply.Embeds,
+			Components: reply.Components,
+			Files:      discordFiles(reply.Files),
+			Flags:      flags,
+		})
+		return err
+	}); err != nil {
 		return fmt.Errorf("followup: %w", err)
 	}
 	return nil
