@@ -154,7 +154,8 @@ func kindOf(t discordgo.InteractionType) string {
 
 // ErrorReply tells the member, privately and in their language, what went
 // wrong: a UserError's own message, an apology for anything else (the
-// detail goes to the log), and what no route takes. It returns the error
+// detail goes to the log), and what no route takes; nothing for a message
+// Discord may have delivered (ErrMaybeDelivered). It returns the error
 // it told, so that the middleware around it can count it.
 func ErrorReply(log *slog.Logger) Middleware {
 	return func(next Handler) Handler {
@@ -170,6 +171,11 @@ func ErrorReply(log *slog.Logger) Middleware {
 				unknown *unknownRouteError
 			)
 			switch {
+			case errors.Is(err, ErrMaybeDelivered):
+				// A message that may have reached the member: an apology
+				// after it would say it failed.
+				log.Warn("a message Discord may have delivered failed; the member is not told", "name", in.Route, "err", err)
+				return err
 			case errors.Is(err, errPanicked):
 				message = l.T("error.panic")
 			case errors.As(err, &unknown):

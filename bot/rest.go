@@ -161,7 +161,7 @@ func (c *interactionREST) do(ctx context.Context, req *call) ([]byte, error) {
 		var wait time.Duration
 		switch {
 		case err != nil:
-			rerr := &restError{route: req.route, msg: "no answer", err: err}
+			rerr := &restError{route: req.route, msg: "no answer", err: err, maybeDone: !req.repeatable}
 			if !req.repeatable || attempt == maxAttempts || ctx.Err() != nil {
 				return nil, rerr
 			}
@@ -184,6 +184,7 @@ func (c *interactionREST) do(ctx context.Context, req *call) ([]byte, error) {
 			}
 		case status >= 500:
 			rerr := newAPIError(req.route, status, body)
+			rerr.maybeDone = !req.repeatable
 			if !req.repeatable || attempt == maxAttempts {
 				return nil, rerr
 			}
@@ -243,7 +244,19 @@ type restError struct {
 	msg        string        // Discord's message, or what went wrong
 	retryAfter time.Duration // of a 429
 	err        error         // the cause, if any: a context or transport error, errPastDeadline
+	// maybeDone: a request sent once (a followup), whose answer was a
+	// 5xx or never came: Discord may have carried it out.
+	maybeDone bool
 }
+
+// ErrMaybeDelivered matches the failure of a message sent once whose
+// outcome is unknown: Discord answered 5xx, or did not answer, after it
+// may have made the message. The member is not told of it as an error:
+// they may be reading the message.
+var ErrMaybeDelivered = errors.New("may have been delivered")
+
+// Is makes errors.Is(err, ErrMaybeDelivered) find an unsure send.
+func (e *restError) Is(target error) bool { return target == ErrMaybeDelivered && e.maybeDone }
 
 func newAPIError(route string, status int, body []byte) *restError {
 	e := &restError{route: route, status: status, msg: http.StatusText(status)}

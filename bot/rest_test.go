@@ -96,6 +96,7 @@ func TestInteractionREST(t *testing.T) {
 		requests int
 		wantErr  string // "" for success; else part of the error
 		pastDL   bool   // the error wraps errPastDeadline
+		maybe    bool   // the error is ErrMaybeDelivered
 	}{
 		{name: "OKRespond", call: respond(reply), requests: 1},
 		{name: "OKGlobal429RetriedAtOnce", answers: []func(http.ResponseWriter){tooMany(6, true)}, window: time.Second,
@@ -125,12 +126,12 @@ func TestInteractionREST(t *testing.T) {
 			call: func(ctx context.Context, c *interactionREST) error {
 				_, err := c.Followup(ctx, restIx, &discordgo.WebhookParams{Content: "more"})
 				return err
-			}, requests: 1, wantErr: "POST /webhooks/{application}/{token}: HTTP 502"},
+			}, requests: 1, wantErr: "POST /webhooks/{application}/{token}: HTTP 502", maybe: true},
 		{name: "ErrFollowupDropNotRepeated", answers: []func(http.ResponseWriter){hangUp},
 			call: func(ctx context.Context, c *interactionREST) error {
 				_, err := c.Followup(ctx, restIx, &discordgo.WebhookParams{Content: "more"})
 				return err
-			}, requests: 1, wantErr: "no answer"},
+			}, requests: 1, wantErr: "no answer", maybe: true},
 		{name: "ErrDeleteNotFound", answers: []func(http.ResponseWriter){status(404, `{"message":"Unknown Message","code":10008}`)},
 			call:     func(ctx context.Context, c *interactionREST) error { return c.DeleteOriginal(ctx, restIx) },
 			requests: 1, wantErr: "DELETE /webhooks/{application}/{token}/messages/@original: HTTP 404 code 10008, Unknown Message"},
@@ -153,6 +154,8 @@ func TestInteractionREST(t *testing.T) {
 				t.Fatalf("err=%v, want one saying %q", err, tc.wantErr)
 			case errors.Is(err, errPastDeadline) != tc.pastDL:
 				t.Fatalf("err=%v wraps errPastDeadline: %v, want %v", err, errors.Is(err, errPastDeadline), tc.pastDL)
+			case errors.Is(err, ErrMaybeDelivered) != tc.maybe:
+				t.Fatalf("err=%v is ErrMaybeDelivered: %v, want %v", err, errors.Is(err, ErrMaybeDelivered), tc.maybe)
 			}
 			if err != nil && strings.Contains(err.Error(), secretToken) {
 				t.Fatalf("the error shows the token: %v", err)

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strconv"
@@ -128,6 +129,9 @@ func TestErrorReply(t *testing.T) {
 	}{
 		{"OK", command("x"), nil, ""},
 		{"OKReplayed", command("x"), ErrReplayed, ""},
+		// A followup Discord may have made: no apology after it (issue 16
+		// row 22).
+		{"OKMaybeDelivered", command("x"), fmt.Errorf("followup: %w", &restError{route: routeFollowup, status: 502, maybeDone: true}), ""},
 		{"ErrRefused", command("x"), Refuse("error.invalid_button"), "That button isn't valid"},
 		{"ErrInternal", command("x"), errors.New("disk on fire"), "Sorry, something went wrong"},
 		{"ErrUnknownCommand", command("gone"), nil, "I don't know that command"},
