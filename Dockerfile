@@ -10,7 +10,8 @@ COPY . .
 # CGO_ENABLED=0: SQLite is pure Go (modernc.org/sqlite), so no C toolchain or
 # libc is needed at run time. The time zone database is embedded in the
 # binary (time/tzdata), so IANA zones work in the image.
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/mazebot . \
+ARG VERSION=""
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/mazebot . \
  && mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot
@@ -22,4 +23,8 @@ VOLUME ["/data"]
 # needs no inbound port.
 EXPOSE 8080
 USER 65532:65532
+# "bot" runs the bot, and exits non-zero without DISCORD_TOKEN, so an
+# orchestrator sees the mistake: docker run -e DISCORD_TOKEN=… IMAGE. The
+# command line works too: docker run IMAGE maze sidewinder 21.
 ENTRYPOINT ["/mazebot"]
+CMD ["bot"]

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -151,6 +152,49 @@ func TestLoggerRedactsTokens(t *testing.T) {
 		out := buf.String()
 		if strings.Contains(out, token) || strings.Count(out, "{token}") != 2 || !strings.Contains(out, "deadline exceeded") {
 			t.Fatalf("json=%v log line %q, want both URLs with {token} and the cause kept", json, out)
+		}
+	}
+}
+
+// TestVariablesDocumented: every variable the bot reads is listed for
+// --help and explained in .env.example, and .env.example sets no other.
+func TestVariablesDocumented(t *testing.T) {
+	raw, err := os.ReadFile("../.env.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inExample := map[string]bool{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if name, _, ok := strings.Cut(line, "="); ok && !strings.HasPrefix(line, "#") {
+			inExample[strings.TrimSpace(name)] = true
+		}
+	}
+	listed := map[string]bool{}
+	for _, v := range Variables {
+		listed[v.Name] = true
+		if !inExample[v.Name] {
+			t.Errorf("%s is not in .env.example", v.Name)
+		}
+		// Each is read: setting it to something unusable is noticed, or it
+		// changes the configuration.
+		if v.Name == "DISCORD_TOKEN" || v.Name == "MAZEBOT_SECRET" {
+			continue
+		}
+		vars := map[string]string{v.Name: "bogus value"}
+		if v.Name == "DISCORD_PUBLIC_KEY" {
+			vars["HTTP_ADDR"] = ":0" // read only for the endpoint
+		}
+		cfg, err := ParseConfig(env(vars))
+		switch {
+		case err != nil && !strings.Contains(err.Error(), v.Name):
+			t.Errorf("%s: the error %q does not name it", v.Name, err)
+		case err == nil && reflect.DeepEqual(cfg, Config{Database: DefaultDatabase}):
+			t.Errorf("%s: ParseConfig does not read it", v.Name)
+		}
+	}
+	for name := range inExample {
+		if !listed[name] {
+			t.Errorf(".env.example sets %s, which Variables does not list", name)
 		}
 	}
 }
