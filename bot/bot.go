@@ -191,11 +191,9 @@ func (b *Bot) tickLoop(ctx context.Context) {
 	defer ticker.Stop()
 	for {
 		if b.begin() {
-			tickCtx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
-			if err := b.Tick(tickCtx); err != nil {
+			if err := b.Tick(b.work); err != nil {
 				b.log.Error("scheduled work", "err", err)
 			}
-			cancel()
 			b.inflight.Done()
 		}
 		select {
@@ -206,14 +204,18 @@ func (b *Bot) tickLoop(ctx context.Context) {
 	}
 }
 
-// Tick runs every ticker once, now; their errors are joined. The loop
-// calls it, and so can a test that moves a clock.
+// Tick runs every ticker once, now; their errors are joined. Each has the
+// handler timeout to itself: one slow ticker (a big hour of daily posts)
+// does not leave the next without time. The loop calls it, and so can a
+// test that moves a clock.
 func (b *Bot) Tick(ctx context.Context) error {
 	var errs []error
 	for _, t := range b.tickers {
-		if err := runTicker(ctx, t); err != nil {
+		tctx, cancel := context.WithTimeout(ctx, b.cfg.HandlerTimeout)
+		if err := runTicker(tctx, t); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", t.Name, err))
 		}
+		cancel()
 	}
 	return errors.Join(errs...)
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	_ "time/tzdata" // the zones under test, whatever the host has
@@ -698,5 +699,41 @@ func TestDailyTodayIsPrivate(t *testing.T) {
 	}
 	if n := len(e.poster.all()); n != 1 {
 		t.Fatalf("%d channel messages, want the day's post alone", n)
+	}
+}
+
+// TestDailyPostsInParallel: many servers due at the same hour are posted
+// a few at a time, not one after another, and every one is posted once
+// (issue 16 row 19).
+func TestDailyPostsInParallel(t *testing.T) {
+	e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
+	const servers = 40
+	for i := range servers {
+		ix := dailySlash(t, permsManager, "setup", map[string]any{"channel": fmt.Sprintf("ch-%d", i), "time": "09:00", "timezone": "UTC"})
+		ix.GuildID = fmt.Sprintf("g-%d", i)
+		ix.ApplicationCommandData().Resolved.Channels[fmt.Sprintf("ch-%d", i)].GuildID = ix.GuildID
+		if rec := e.send(t, ix); len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Content, "⚠️") {
+			t.Fatalf("setup %d: %+v", i, rec.replies)
+		}
+	}
+	var now, peak atomic.Int32
+	e.poster.onPost = func() {
+		n := now.Add(1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		time.Sleep(100 * time.Millisecond) // a post's round trip to Discord
+		now.Add(-1)
+	}
+	e.clock.Set(utc(2026, 11, 30, 9, 0))
+	e.tick(t)
+	if got := len(e.poster.all()); got != servers {
+		t.Fatalf("%d posts, want %d", got, servers)
+	}
+	if p := peak.Load(); p < 2 || p > 8 {
+		t.Fatalf("%d posts at once at most, want a few (2 to 8)", p)
+	}
+	e.tick(t)
+	if got := len(e.poster.all()); got != servers {
+		t.Fatalf("after a second tick: %d posts, want still %d", got, servers)
 	}
 }

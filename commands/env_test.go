@@ -84,6 +84,7 @@ type poster struct {
 	nonces   map[string]string // channel|nonce → message ID, as Discord dedupes
 	fail     error             // what Post returns while set
 	onEdit   func()            // if set, runs before each edit is recorded
+	onPost   func()            // if set, runs before each post, unlocked
 	// locales are the servers' primary languages (GuildLocale); a server
 	// not in it is unknown to Discord. asked counts the questions.
 	locales map[string]string
@@ -109,6 +110,9 @@ type posted struct {
 }
 
 func (p *poster) Post(_ context.Context, channelID, nonce string, r bot.Reply) (string, error) {
+	if p.onPost != nil {
+		p.onPost()
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.fail != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"mazebot/mazecore"
@@ -340,6 +341,15 @@ func (d *Dailies) TurnOff(ctx context.Context, guildID string) error {
 	return d.store.SaveDailySettings(ctx, s)
 }
 
+// Posting several dailies at once: hundreds of servers may post at the
+// same hour, and one post after another (each a round trip to Discord)
+// would take minutes. A handful at a time, started at most postRate a
+// second, stays well inside Discord's 50 requests a second.
+const (
+	postWorkers = 8
+	postRate    = 40
+)
+
 // Tick posts each enabled server's daily once its local post time has
 // come. It runs at start too, so a day missed while the bot was down is
 // posted on its return, as long as that day is still running.
@@ -349,11 +359,45 @@ func (d *Dailies) Tick(ctx context.Context) error {
 		return err
 	}
 	now := d.now()
-	var errs []error
+	var due []DailySettings
 	for _, s := range all {
-		if err := d.post(ctx, s, now); err != nil {
-			errs = append(errs, fmt.Errorf("daily of %s: %w", s.GuildID, err))
+		if _, ok := s.Schedule().Due(now); ok {
+			due = append(due, s)
 		}
+	}
+	errs := make([]error, len(due))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(postWorkers, len(due)) {
+		wg.Go(func() {
+			for i := range next {
+				if err := d.post(ctx, due[i], now); err != nil {
+					errs[i] = fmt.Errorf("daily of %s: %w", due[i].GuildID, err)
+				}
+			}
+		})
+	}
+	pace := time.NewTicker(time.Second / postRate)
+	defer pace.Stop()
+feed:
+	for i := range due {
+		if i > 0 {
+			select {
+			case <-pace.C:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
