@@ -89,6 +89,16 @@ func (p *Poster) GuildLocale(ctx context.Context, guildID string) (string, error
 	return g.PreferredLocale, nil
 }
 
+// Recent lists a channel's newest messages, newest first (Read Message
+// History).
+func (p *Poster) Recent(ctx context.Context, channelID string, limit int) ([]*discordgo.Message, error) {
+	msgs, err := p.session.ChannelMessages(channelID, limit, "", "", "", discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("recent messages of channel %s: %w", channelID, err)
+	}
+	return msgs, nil
+}
+
 // noPings lets a scheduled post name members (<@id> renders as their name)
 // without notifying each of them: a leaderboard is not a summons.
 var noPings = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}

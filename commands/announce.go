@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
+	"mazebot/commands/customid"
 	"mazebot/commands/pictures"
 	"mazebot/commands/views"
 	"mazebot/contest"
@@ -28,6 +29,9 @@ type Poster interface {
 	// wrap the *discordgo.RESTError of a refused request.
 	Post(ctx context.Context, channelID, nonce string, r bot.Reply) (messageID string, err error)
 	Edit(ctx context.Context, channelID, messageID string, r bot.Reply) error
+	// Recent lists a channel's newest messages, at most limit, newest
+	// first.
+	Recent(ctx context.Context, channelID string, limit int) ([]*discordgo.Message, error)
 }
 
 // Guilds tells what Discord knows of a server.
@@ -122,6 +126,38 @@ func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, n
 		return "", err
 	}
 	return messageID, recordPost(ctx, a.posts, d.GuildID, channelID, messageID, d.MazeID, a.now())
+}
+
+// recentLooked is how many of a channel's newest messages FindDaily reads:
+// a daily post older than that has had a day's traffic after it, and is
+// posted again rather than searched for.
+const recentLooked = 50
+
+// FindDaily looks for the day's post among the channel's recent messages:
+// a message of the bot's with the day's Play button.
+func (a *Announcer) FindDaily(ctx context.Context, d contest.Daily, channelID string) (string, error) {
+	msgs, err := a.poster.Recent(ctx, channelID, recentLooked)
+	if err != nil {
+		return "", err
+	}
+	want := customid.Play(d.MazeID)
+	for _, m := range msgs {
+		if m.Author == nil || !m.Author.Bot {
+			continue
+		}
+		for _, row := range m.Components {
+			r, ok := row.(*discordgo.ActionsRow)
+			if !ok {
+				continue
+			}
+			for _, c := range r.Components {
+				if b, ok := c.(*discordgo.Button); ok && b.CustomID == want {
+					return m.ID, nil
+				}
+			}
+		}
+	}
+	return "", nil
 }
 
 // PostEvent posts the event's maze and its board. The event maze becomes

@@ -737,3 +737,29 @@ func TestDailyPostsInParallel(t *testing.T) {
 		t.Fatalf("after a second tick: %d posts, want still %d", got, servers)
 	}
 }
+
+// TestDailyPostFoundBeforeRepost: an attempt that made the day's post and
+// could not record it (the process died, a 502 after posting), retried
+// after Discord's nonce window, finds the post in the channel and records
+// it rather than post the day twice (issue 16 row 18).
+func TestDailyPostFoundBeforeRepost(t *testing.T) {
+	e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
+	e.setup(t, "09:00", "UTC")
+	e.clock.Set(utc(2026, 11, 30, 9, 0))
+	e.poster.failAfter = errors.New("502 Bad Gateway")
+	if err := e.tickErr(context.Background()); err == nil {
+		t.Fatal("the failing post reported no error")
+	}
+	e.poster.failAfter = nil
+	e.poster.forgetNonces()
+	e.clock.Advance(time.Hour) // past the retry delay and the nonce window
+	e.tick(t)
+	posts := e.poster.in("daily-ch")
+	if len(posts) != 1 {
+		t.Fatalf("%d daily posts, want the one made first", len(posts))
+	}
+	p, err := e.db.DailyPost(context.Background(), "g1", contest.MakeDate(2026, 11, 30))
+	if err != nil || p.State != contest.Posted || p.MessageID != posts[0].id {
+		t.Fatalf("the day's post record %+v, %v; want posted as %s", p, err, posts[0].id)
+	}
+}

@@ -83,8 +83,11 @@ type poster struct {
 	order    []string
 	nonces   map[string]string // channel|nonce → message ID, as Discord dedupes
 	fail     error             // what Post returns while set
-	onEdit   func()            // if set, runs before each edit is recorded
-	onPost   func()            // if set, runs before each post, unlocked
+	// failAfter is what Post returns, while set, after making the post:
+	// Discord's 502 after the fact, or a process that dies after posting.
+	failAfter error
+	onEdit    func() // if set, runs before each edit is recorded
+	onPost    func() // if set, runs before each post, unlocked
 	// locales are the servers' primary languages (GuildLocale); a server
 	// not in it is unknown to Discord. asked counts the questions.
 	locales map[string]string
@@ -131,7 +134,43 @@ func (p *poster) Post(_ context.Context, channelID, nonce string, r bot.Reply) (
 	if nonce != "" {
 		p.nonces[channelID+"|"+nonce] = id
 	}
+	if p.failAfter != nil {
+		return "", p.failAfter
+	}
 	return id, nil
+}
+
+// Recent lists a channel's messages as Discord's GET does, newest first:
+// the bot's, as they now read.
+func (p *poster) Recent(_ context.Context, channelID string, limit int) ([]*discordgo.Message, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*discordgo.Message
+	for i := len(p.order) - 1; i >= 0 && len(out) < limit; i-- {
+		m := p.messages[p.order[i]]
+		if m.channel != channelID {
+			continue
+		}
+		r := m.current()
+		// Through JSON, as discordgo decodes a message's components.
+		raw, err := json.Marshal(map[string]any{"id": m.id, "channel_id": m.channel, "content": r.Content, "components": r.Components, "author": map[string]any{"id": "app", "bot": true}})
+		if err != nil {
+			return nil, err
+		}
+		var msg discordgo.Message
+		if err := json.Unmarshal(raw, &msg); err != nil {
+			return nil, err
+		}
+		out = append(out, &msg)
+	}
+	return out, nil
+}
+
+// forgetNonces ends the nonces' window, as Discord's ends after minutes.
+func (p *poster) forgetNonces() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.nonces = map[string]string{}
 }
 
 func (p *poster) Edit(_ context.Context, channelID, messageID string, r bot.Reply) error {

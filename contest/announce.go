@@ -19,6 +19,11 @@ type Announcer interface {
 	// PostDaily posts a server's daily in a channel. A message ID with an
 	// error means the post was made and only something after it failed.
 	PostDaily(ctx context.Context, d Daily, channelID, nonce string) (messageID string, err error)
+	// FindDaily looks for a server's daily among the recent messages of
+	// a channel: a post an attempt made and could not record (the
+	// process died, Discord answered 502 after posting). It returns ""
+	// when there is none, or when it cannot tell.
+	FindDaily(ctx context.Context, d Daily, channelID string) (messageID string, err error)
 	// PostEvent posts a starting event's maze and its (empty) board, each
 	// with its nonce.
 	PostEvent(ctx context.Context, e Event, mazeNonce, boardNonce string) (mazeMessageID, boardMessageID string, err error)

@@ -433,6 +433,21 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 		return err
 	}
 	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zone, MazeID: claim.MazeID, Language: s.Language}
+	if claim.Attempts > 1 {
+		// An attempt before this one may have posted the day and died
+		// before recording it, beyond the nonce's few minutes: look
+		// before posting again.
+		if found, err := d.announce.FindDaily(ctx, day, s.ChannelID); err != nil {
+			d.log.Warn("could not look for an earlier post of the daily; posting it", "guild", s.GuildID, "date", date.String(), "err", err)
+		} else if found != "" {
+			d.log.Info("daily found posted by an earlier attempt; recording it", "guild", s.GuildID, "date", date.String(), "message", found)
+			perr := d.store.SetDailyPosted(ctx, s.GuildID, date, found)
+			if errors.Is(perr, ErrConflict) {
+				perr = nil
+			}
+			return perr
+		}
+	}
 	messageID, err := d.announce.PostDaily(ctx, day, s.ChannelID, nonce(dailyPostKey(s.GuildID, date)))
 	if messageID == "" {
 		refused := errors.Is(err, ErrRefused)

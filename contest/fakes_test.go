@@ -409,6 +409,10 @@ type announcer struct {
 	// failRecord makes PostDaily return its message with an error, as
 	// when the post is made but recording it fails.
 	failRecord error
+	// posted are the messages made, by what they are (a call's text);
+	// lookups is how often FindDaily looked.
+	posted  map[string]string
+	lookups int
 }
 
 // fault makes the next times calls whose text starts with prefix ("" for
@@ -461,6 +465,10 @@ func (a *announcer) record(call, nonce string) (string, error) {
 		a.n++
 		id = fmt.Sprintf("msg%d", a.n)
 		a.calls = append(a.calls, call)
+		if a.posted == nil {
+			a.posted = map[string]string{}
+		}
+		a.posted[call] = id
 		if nonce != "" {
 			if a.nonces == nil {
 				a.nonces = map[string]string{}
@@ -487,11 +495,22 @@ func (a *announcer) nonceTries() []string {
 }
 
 func (a *announcer) PostDaily(_ context.Context, d Daily, channelID, nonce string) (string, error) {
-	id, err := a.record(fmt.Sprintf("daily %s %s #%d in %s", d.GuildID, d.Date, d.Number(), channelID), nonce)
+	id, err := a.record(dailyCall(d, channelID), nonce)
 	if err == nil && a.failRecord != nil {
 		return id, a.failRecord
 	}
 	return id, err
+}
+
+func dailyCall(d Daily, channelID string) string {
+	return fmt.Sprintf("daily %s %s #%d in %s", d.GuildID, d.Date, d.Number(), channelID)
+}
+
+func (a *announcer) FindDaily(_ context.Context, d Daily, channelID string) (string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.lookups++
+	return a.posted[dailyCall(d, channelID)], nil
 }
 
 func (a *announcer) PostEvent(_ context.Context, e Event, mazeNonce, boardNonce string) (string, string, error) {
