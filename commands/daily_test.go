@@ -73,9 +73,17 @@ func dailyOf(tb testing.TB, date contest.Date) mazecore.ID {
 	return id
 }
 
-// opensAt is the "solutions open" stamp of a daily header; opensPattern
-// reads it back.
-func opensAt(t time.Time) string { return fmt.Sprintf("solutions open <t:%d:R>", t.Unix()) }
+// opensAt is the "solutions open" stamp of a daily header for a day that
+// ends at midnight: MaxClockSkew later. opensPattern reads it back.
+func opensAt(midnight time.Time) string {
+	return fmt.Sprintf("solutions open <t:%d:R>", midnight.Add(contest.MaxClockSkew).Unix())
+}
+
+// opensStamp is the timestamp of the solutions opening of a day that ends
+// at midnight.
+func opensStamp(midnight time.Time) string {
+	return fmt.Sprintf("<t:%d:R>", midnight.Add(contest.MaxClockSkew).Unix())
+}
 
 var opensPattern = regexp.MustCompile(`solutions open <t:([0-9]+):R>`)
 
@@ -153,8 +161,8 @@ func TestDailyDayBoundaries(t *testing.T) {
 		if !strings.Contains(msg.Content, "#334") || !strings.Contains(msg.Content, "2026-11-30") {
 			t.Fatalf("daily header %q, want #334 of 2026-11-30", msg.Content)
 		}
-		if !strings.Contains(msg.Content, fmt.Sprintf("<t:%d:R>", utc(2026, 11, 30, 15, 0).Unix())) {
-			t.Fatalf("daily header %q does not say solutions open at 15:00 UTC", msg.Content)
+		if !strings.Contains(msg.Content, opensStamp(utc(2026, 11, 30, 15, 0))) {
+			t.Fatalf("daily header %q does not say solutions open just after 15:00 UTC", msg.Content)
 		}
 		e.clock.Set(utc(2026, 11, 30, 15, 0))
 		after, msg := e.today(t)
@@ -613,7 +621,7 @@ func TestDailySolveRefused(t *testing.T) {
 	e.clock.Set(utc(2026, 11, 30, 8, 0)) // 17:00 in Seoul
 	id, msg := e.today(t)
 	e.tick(t) // the day's post, the channel's latest maze
-	opens := fmt.Sprintf("<t:%d:R>", utc(2026, 11, 30, 15, 0).Unix())
+	opens := opensStamp(utc(2026, 11, 30, 15, 0))
 	roads := map[string]func() *discordgo.Interaction{
 		"Slash": func() *discordgo.Interaction { return slash(t, "solve", map[string]any{"id": id.String()}) },
 		"Bare": func() *discordgo.Interaction {
@@ -643,7 +651,14 @@ func TestDailySolveRefused(t *testing.T) {
 	other := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 15, Seed: 99}
 	checkSolution(t, e.send(t, slash(t, "solve", map[string]any{"id": other.String()})), other, false)
 
-	e.clock.Set(utc(2026, 11, 30, 15, 0)) // midnight in Seoul
+	// Midnight in Seoul: the day is over, but a process whose clock is
+	// ahead could say so early; the solution waits MaxClockSkew more
+	// (issue 16 row 17).
+	e.clock.Set(utc(2026, 11, 30, 15, 0))
+	if refusal := checkRefusal(t, e.send(t, slash(t, "solve", map[string]any{"id": id.String()}))); !strings.Contains(refusal, opens) {
+		t.Fatalf("at midnight: %q, want the solution held a few minutes more", refusal)
+	}
+	e.clock.Set(utc(2026, 11, 30, 15, 0).Add(contest.MaxClockSkew))
 	checkSolution(t, e.send(t, slash(t, "solve", map[string]any{"id": id.String()})), id, false)
 	checkSolution(t, e.press(t, "solve:"+id.String(), "u1"), id, true)
 }
@@ -659,7 +674,7 @@ func TestDailyGiveUpHidesSolution(t *testing.T) {
 	if strings.Contains(final.Content, render.DefaultTheme.Path) || !strings.Contains(final.Content, "You gave up") {
 		t.Fatalf("giving up the running daily shows:\n%s\nwant the give-up line and no solution", final.Content)
 	}
-	if opens := fmt.Sprintf("<t:%d:R>", utc(2026, 11, 30, 15, 0).Unix()); !strings.Contains(final.Content, opens) {
+	if opens := opensStamp(utc(2026, 11, 30, 15, 0)); !strings.Contains(final.Content, opens) {
 		t.Fatalf("give-up message %q does not say when solutions open (%s)", final.Content, opens)
 	}
 	if g = e.game(t, g.ID); g.Status != play.GaveUp {

@@ -82,9 +82,22 @@ func (d Daily) Number() int { return Number(d.Date) }
 // Key names the daily as a contest.
 func (d Daily) Key() Key { return DailyKey(d.GuildID, d.Date) }
 
-// SolutionsOpen is when the day ends in the server and the solution of
-// its maze may be shown.
-func (d Daily) SolutionsOpen() time.Time { return d.Date.End(d.Zone) }
+// MaxClockSkew is how far apart the clocks of the processes sharing a
+// database may be: NTP keeps them within milliseconds, and this covers a
+// machine whose clock is minutes off. Where the day's end matters to what
+// a member may see, it waits this long past midnight: a process whose
+// clock runs ahead must not show a running day's solution (which a member
+// could then use on a process still in that day).
+const MaxClockSkew = 5 * time.Minute
+
+// Ends is when the day ends in the server, at midnight: a game started
+// before it plays the day's daily.
+func (d Daily) Ends() time.Time { return d.Date.End(d.Zone) }
+
+// SolutionsOpen is when the solution of the day's maze may be shown, and
+// the last moment a run of it counts: MaxClockSkew after the day ends,
+// by whichever process's clock.
+func (d Daily) SolutionsOpen() time.Time { return d.Ends().Add(MaxClockSkew) }
 
 // Number is the daily number of a date.
 func Number(date Date) int { return int(date.t.Sub(dailyEpoch.t)/(24*time.Hour)) + 1 }
@@ -550,14 +563,25 @@ func (d *Dailies) award(ctx context.Context, guildID string, date Date, r play.R
 // maze it is. A day's maze is fixed (and so found by its ID) when it is
 // first shown or claimed; before that nobody knows its ID, which only
 // the keyed MazeFor makes.
+//
+// A day is held until its SolutionsOpen, MaxClockSkew past its end: the
+// day that ended less than that ago is held too.
 func (d *Dailies) held(ctx context.Context, maze mazecore.ID, guildID string, now time.Time) (*Daily, error) {
-	if guildID != "" {
-		day, err := d.on(ctx, guildID, now)
-		if err != nil {
-			return nil, err
+	heldOn := func(guildID string, date Date) (*Daily, error) {
+		for _, t := range []time.Time{now, now.Add(-MaxClockSkew)} {
+			day, err := d.on(ctx, guildID, t)
+			if err != nil {
+				return nil, err
+			}
+			if day.MazeID == maze && (date.IsZero() || day.Date == date) && now.Before(day.SolutionsOpen()) {
+				return &day, nil
+			}
 		}
-		if day.MazeID == maze {
-			return &day, nil
+		return nil, nil
+	}
+	if guildID != "" {
+		if day, err := heldOn(guildID, Date{}); err != nil || day != nil {
+			return day, err
 		}
 	}
 	days, err := d.store.DailiesOnMaze(ctx, maze)
@@ -568,12 +592,8 @@ func (d *Dailies) held(ctx context.Context, maze mazecore.ID, guildID string, no
 		if fixed.GuildID == guildID {
 			continue // seen above
 		}
-		day, err := d.on(ctx, fixed.GuildID, now)
-		if err != nil {
-			return nil, err
-		}
-		if day.Date == fixed.Date && day.MazeID == maze {
-			return &day, nil
+		if day, err := heldOn(fixed.GuildID, fixed.Date); err != nil || day != nil {
+			return day, err
 		}
 	}
 	return nil, nil

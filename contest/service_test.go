@@ -73,8 +73,11 @@ func TestDailies(t *testing.T) {
 		if want := defaultMaze(t, "g1", mustDate(t, "2026-11-30")); day.MazeID != want || day.Zone != time.UTC {
 			t.Fatalf("default daily %+v, want %v in UTC", day, want)
 		}
-		if got := day.SolutionsOpen(); !got.Equal(utc(2026, 12, 1, 0, 0)) {
-			t.Fatalf("solutions open %v, want midnight UTC", got)
+		if got := day.Ends(); !got.Equal(utc(2026, 12, 1, 0, 0)) {
+			t.Fatalf("the day ends %v, want midnight UTC", got)
+		}
+		if got := day.SolutionsOpen(); !got.Equal(utc(2026, 12, 1, 0, 0).Add(MaxClockSkew)) {
+			t.Fatalf("solutions open %v, want MaxClockSkew after midnight UTC", got)
 		}
 	})
 	t.Run("OKPostOnce", func(t *testing.T) {
@@ -498,8 +501,8 @@ func TestHeld(t *testing.T) {
 	}{{"OKOwnServer", "g1"}, {"OKElsewhere", "g2"}, {"OKInDM", ""}} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, err := c.Held(ctx, today.MazeID, tc.guild)
-			if err != nil || h.Daily == nil || h.Daily.GuildID != "g1" || !h.Until().Equal(utc(2026, 12, 1, 0, 0)) {
-				t.Fatalf("Held=%+v (%v), want g1's daily until midnight", h, err)
+			if err != nil || h.Daily == nil || h.Daily.GuildID != "g1" || !h.Until().Equal(utc(2026, 12, 1, 0, 0).Add(MaxClockSkew)) {
+				t.Fatalf("Held=%+v (%v), want g1's daily until just after midnight", h, err)
 			}
 		})
 	}
