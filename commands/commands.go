@@ -98,7 +98,7 @@ func New(deps Deps) (*Set, error) {
 		Dailies: contest.NewDailies(deps.Store, announcer, deps.DailyKey, deps.Now, contestLog),
 		Events:  contest.NewEvents(deps.Store, announcer, deps.Now, contestLog),
 	}
-	games := contest.NewGames(play.NewService(deps.Store, deps.Now), contests, contestLog)
+	games := contest.NewGames(deps.Store, deps.Now, contests, contestLog)
 	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now)
 	features := append([]bot.Feature{
 		mazes,

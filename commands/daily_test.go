@@ -778,3 +778,48 @@ func TestDailyPostFoundBeforeRepost(t *testing.T) {
 		t.Fatalf("the day's post record %+v, %v; want posted as %s", p, err, posts[0].id)
 	}
 }
+
+// TestDailyLateRuns: a run on a daily that is over does not count, and
+// the member is told so: a game started on yesterday's post, and one
+// started during the day that reaches the goal after its solutions opened
+// (issue 16 row 2).
+func TestDailyLateRuns(t *testing.T) {
+	const late = "which is over, so this run doesn't count"
+	t.Run("YesterdaysPost", func(t *testing.T) {
+		e := newEnv(t, envOptions{now: utc(2026, 11, 29, 12, 0), path: tempDB(t)})
+		yesterday, _ := e.today(t) // fixes 2026-11-29's maze
+		e.clock.Set(utc(2026, 11, 30, 12, 0))
+		final := e.play(t, "ch1", yesterday, "u1", 2*time.Second)
+		if !strings.Contains(final.Content, late) || !strings.Contains(final.Content, "#333") {
+			t.Fatalf("finishing yesterday's daily says:\n%s\nwant that daily #333 is over", final.Content)
+		}
+		if rs := e.results(t, yesterday); len(rs) != 1 || rs[0].Contest != "" {
+			t.Fatalf("results %+v, want one counting for nothing", rs)
+		}
+	})
+	t.Run("FinishedAfterTheDay", func(t *testing.T) {
+		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 23, 50)})
+		id, _ := e.today(t)
+		msg, g := e.start(t, id, "u1")
+		e.clock.Set(utc(2026, 12, 1, 0, 0).Add(contest.MaxClockSkew)) // the day's solutions open
+		final, _ := e.win(t, msg, g, time.Second, nil)
+		if !strings.Contains(final.Content, late) || !strings.Contains(final.Content, "#334") {
+			t.Fatalf("finishing after the day says:\n%s\nwant that daily #334 is over", final.Content)
+		}
+		rec := e.send(t, slash(t, "leaderboard", map[string]any{"period": "all"}))
+		if len(rec.replies) != 1 || len(rec.replies[0].Embeds) != 1 {
+			t.Fatalf("/leaderboard answered %+v", rec.replies)
+		}
+		if board := rec.replies[0]; strings.Contains(board.Embeds[0].Description, "<@u1>") {
+			t.Fatalf("the late run is on the board: %q", board.Embeds[0].Description)
+		}
+	})
+	t.Run("OKFinishedInTime", func(t *testing.T) {
+		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 23, 50)})
+		id, _ := e.today(t)
+		final := e.play(t, "ch1", id, "u1", time.Second)
+		if strings.Contains(final.Content, late) || !strings.Contains(final.Content, "Share it") {
+			t.Fatalf("a run in time says:\n%s\nwant the share line", final.Content)
+		}
+	})
+}

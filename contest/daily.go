@@ -532,6 +532,10 @@ func (d *Dailies) Totals(ctx context.Context, guildID string, from, to Date) ([]
 // DailyAward is what a won daily game earns.
 type DailyAward struct {
 	Number int
+	Date   Date
+	// Late: the day was over (its solutions open) when the run finished,
+	// or the game was started on an earlier day's post: it does not count.
+	Late   bool
 	Streak int
 	// Standing is the member's place of the day: their best run, which
 	// may be an earlier one than this. Zero when the ranking lacks them.
@@ -549,13 +553,32 @@ func (d *Dailies) award(ctx context.Context, guildID string, date Date, r play.R
 	if err != nil {
 		return nil, err
 	}
-	a := &DailyAward{Number: Number(date), Streak: streak, Of: len(day)}
+	a := &DailyAward{Number: Number(date), Date: date, Streak: streak, Of: len(day)}
 	for _, s := range day {
 		if s.UserID == r.UserID {
 			a.Standing = s
 		}
 	}
 	return a, nil
+}
+
+// pastDaily tells whether maze was the daily of a server on a day that is
+// over, and which.
+func (d *Dailies) pastDaily(ctx context.Context, guildID string, maze mazecore.ID) (Date, bool, error) {
+	days, err := d.store.DailiesOnMaze(ctx, maze)
+	if err != nil {
+		return Date{}, false, err
+	}
+	today, err := d.Date(ctx, guildID)
+	if err != nil {
+		return Date{}, false, err
+	}
+	for _, fixed := range days {
+		if fixed.GuildID == guildID && fixed.Date.Before(today) {
+			return fixed.Date, true, nil
+		}
+	}
+	return Date{}, false, nil
 }
 
 // held is the daily that holds maze's solution, asked in guildID: the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"mazebot/mazecore"
 	"mazebot/play"
@@ -18,10 +19,32 @@ type Games struct {
 	log      *slog.Logger
 }
 
-// NewGames runs the games of p for contests; failures to record a win in
-// its contest go to log (they never undo the win).
-func NewGames(p *play.Service, contests Contests, log *slog.Logger) *Games {
-	return &Games{play: p, contests: contests, log: log}
+// NewGames runs games kept in s, on the clock now, for contests; failures
+// to record a win in its contest go to log (they never undo the win). A
+// daily run counts when it finishes before the day's solutions open.
+func NewGames(s play.Store, now func() time.Time, contests Contests, log *slog.Logger) *Games {
+	g := &Games{contests: contests, log: log}
+	g.play = play.NewService(s, now, play.WithClosing(g.closing))
+	return g
+}
+
+// closing is when a contest stops taking finishes: a daily when its
+// solutions open; an event keeps its own time (EventRuns stop at its end,
+// and its award tells a late run).
+func (g *Games) closing(ctx context.Context, contest string) (time.Time, error) {
+	key, ok := ParseKey(contest)
+	if !ok {
+		return time.Time{}, nil
+	}
+	guildID, date, ok := key.Daily()
+	if !ok {
+		return time.Time{}, nil
+	}
+	s, err := g.contests.Dailies.Settings(ctx, guildID)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return Daily{GuildID: guildID, Date: date, Zone: s.Zone}.SolutionsOpen(), nil
 }
 
 // Start begins a game on m for the member and place in who, counting for
@@ -65,7 +88,7 @@ func (g *Games) Press(ctx context.Context, id int64, userID string, a play.Actio
 	switch out {
 	case play.Finished:
 		r := game.Result()
-		if turn.Award, err = g.contests.Finish(ctx, r); err != nil {
+		if turn.Award, err = g.award(ctx, game); err != nil {
 			g.log.Error("contest finish", "maze", r.MazeID.String(), "user", r.UserID, "err", err)
 			turn.Award = Award{}
 		}
@@ -76,6 +99,25 @@ func (g *Games) Press(ctx context.Context, id int64, userID string, a play.Actio
 		turn.Solution = !turn.Hold.Held()
 	}
 	return turn, nil
+}
+
+// award is what a won game earns: its place in the contest it counts for;
+// or, for a run on a daily that is over (finished after the day's
+// solutions opened, or started on an earlier day's post), word that it
+// does not count.
+func (g *Games) award(ctx context.Context, game *play.Game) (Award, error) {
+	if key, ok := ParseKey(game.Lapsed); ok {
+		if _, date, ok := key.Daily(); ok {
+			return Award{Daily: &DailyAward{Number: Number(date), Date: date, Late: true}}, nil
+		}
+	}
+	if game.Contest == "" && game.GuildID != "" {
+		date, ok, err := g.contests.Dailies.pastDaily(ctx, game.GuildID, game.MazeID)
+		if err != nil || ok {
+			return Award{Daily: &DailyAward{Number: Number(date), Date: date, Late: true}}, err
+		}
+	}
+	return g.contests.Finish(ctx, game.Result())
 }
 
 // Cleanup deletes old games (see play.Service.Cleanup).

@@ -95,8 +95,12 @@ func (r Record) Result() Result {
 // Game is a game with its maze: what moves are played on.
 type Game struct {
 	Record
-	maze  *mazecore.Maze
-	trail trail
+	// Lapsed names the contest a game counted for until it finished,
+	// too late to count (see Closing); "" otherwise. Only the press that
+	// finished the game sets it.
+	Lapsed string
+	maze   *mazecore.Maze
+	trail  trail
 }
 
 // New puts a player on the start of m. The record's ID is the store's to

@@ -49,16 +49,33 @@ const (
 
 // Service runs games against a Store.
 type Service struct {
-	store Store
-	now   func() time.Time
+	store   Store
+	now     func() time.Time
+	closing Closing
 
 	mu          sync.Mutex
 	lastCleanup time.Time
 }
 
+// Closing tells when a contest stops taking finishes: a game that counts
+// for it and finishes at that time or later counts for none (the zero
+// Time: it takes them as long as its games last). Package contest knows.
+type Closing func(ctx context.Context, contest string) (time.Time, error)
+
+// Option sets up a Service.
+type Option func(*Service)
+
+// WithClosing makes the service drop the contest of a game that finishes
+// after the contest closed (Game.Lapsed then names it).
+func WithClosing(c Closing) Option { return func(s *Service) { s.closing = c } }
+
 // NewService plays games kept in s, on the clock now.
-func NewService(s Store, now func() time.Time) *Service {
-	return &Service{store: s, now: now}
+func NewService(s Store, now func() time.Time, opts ...Option) *Service {
+	svc := &Service{store: s, now: now}
+	for _, o := range opts {
+		o(svc)
+	}
+	return svc
 }
 
 // Now is the service's clock.
@@ -120,6 +137,15 @@ func (s *Service) Press(ctx context.Context, id int64, userID string, a Action) 
 	out, err := g.Apply(a, s.now())
 	if err != nil || out == Stale || out == Blocked {
 		return g, out, err
+	}
+	if out == Finished && g.Contest != "" && s.closing != nil {
+		closes, err := s.closing(ctx, g.Contest)
+		if err != nil {
+			return nil, 0, fmt.Errorf("game %d: when %s closes: %w", id, g.Contest, err)
+		}
+		if !closes.IsZero() && !g.FinishedAt.Before(closes) {
+			g.Lapsed, g.Contest = g.Contest, ""
+		}
 	}
 	if err := s.store.SaveGame(ctx, g.Record); err != nil {
 		if !errors.Is(err, ErrConflict) {

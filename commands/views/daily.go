@@ -57,6 +57,9 @@ func MessageLink(guildID, channelID, messageID string) string {
 // DailyAwardLines are the share lines and the day's rank of a daily win
 // r on a maze of the given rating and par.
 func DailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result, rating, par int) []string {
+	if a.Late {
+		return []string{l.T("daily.award_late", lang.Args{"Number": a.Number, "Date": Date(l, a.Date)})}
+	}
 	share := Share{Number: a.Number, Rating: rating, Elapsed: r.Elapsed, Clicks: r.Clicks, Par: par, Streak: a.Streak}
 	lines := []string{l.T("daily.share", lang.Args{"Line": share.Line(l)}), l.T("daily.share_text", lang.Args{"Line": share.Text(l)})}
 	if a.Standing.UserID == "" {
