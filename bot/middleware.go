@@ -171,6 +171,11 @@ func ErrorReply(log *slog.Logger) Middleware {
 				unknown *unknownRouteError
 			)
 			switch {
+			case in.Type == discordgo.InteractionApplicationCommandAutocomplete:
+				// No message answers an autocompletion: the picker shows
+				// its own "failed to load".
+				log.Warn("autocompletion failed", "name", in.Route, "err", err)
+				return err
 			case errors.Is(err, ErrMaybeDelivered):
 				// A message that may have reached the member: an apology
 				// after it would say it failed.

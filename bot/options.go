@@ -92,3 +92,19 @@ func Subcommand(in *Interaction) string {
 	}
 	return ""
 }
+
+// Focused is the option an autocompletion asks about, and what the member
+// has typed into it so far.
+func Focused(in *Interaction) (name, typed string) {
+	opts := in.ApplicationCommandData().Options
+	if len(opts) > 0 && opts[0].Type == discordgo.ApplicationCommandOptionSubCommand {
+		opts = opts[0].Options
+	}
+	for _, o := range opts {
+		if o.Focused {
+			s, _ := o.Value.(string)
+			return o.Name, s
+		}
+	}
+	return "", ""
+}

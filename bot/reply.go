@@ -45,6 +45,8 @@ type Responder interface {
 	Update(ctx context.Context, r Reply) error
 	// Followup sends one more message after the first response.
 	Followup(ctx context.Context, r Reply) error
+	// Choices answers an autocompletion (type 8) with at most 25 choices.
+	Choices(ctx context.Context, choices []*discordgo.ApplicationCommandOptionChoice) error
 }
 
 // UserError is an error whose message is safe and useful to show the

@@ -93,7 +93,11 @@ func (r *responder) Defer(ctx context.Context, ephemeral bool) error {
 // nears: a button's message is kept (type 6), a command shows "thinking"
 // (type 5).
 func (r *responder) Acknowledge(ctx context.Context) error {
-	if r.ix.Type != discordgo.InteractionMessageComponent {
+	switch r.ix.Type {
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return nil // choices cannot be deferred
+	case discordgo.InteractionMessageComponent:
+	default:
 		return r.Defer(ctx, false)
 	}
 	r.mu.Lock()
@@ -144,6 +148,24 @@ func (r *responder) Update(ctx context.Context, reply Reply) error {
 		return r.respond(ctx, kind, reply)
 	}
 	return r.editOriginal(ctx, reply)
+}
+
+// Choices answers an autocompletion, within its first-response deadline.
+func (r *responder) Choices(ctx context.Context, choices []*discordgo.ApplicationCommandOptionChoice) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != unanswered {
+		return errAlreadyReplied
+	}
+	if choices == nil {
+		choices = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &discordgo.InteractionResponseData{Choices: choices}}
+	if err := r.callback(ctx, resp); err != nil {
+		return fmt.Errorf("choices: %w", err)
+	}
+	r.state = answered
+	return nil
 }
 
 func (r *responder) Followup(ctx context.Context, reply Reply) error {

@@ -131,3 +131,24 @@ func TestResponderSecondReplyFails(t *testing.T) {
 		t.Fatalf("second Reply err=%v, want errAlreadyReplied (the router then sends a followup)", err)
 	}
 }
+
+// TestResponderChoices: an autocompletion is answered with its choices
+// (type 8), once; the automatic deferral leaves it alone, as Discord has
+// no deferral for it.
+func TestResponderChoices(t *testing.T) {
+	ctx := context.Background()
+	api := &fakeREST{}
+	r := &responder{api: api, ix: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommandAutocomplete}}
+	if err := r.Acknowledge(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Choices(ctx, []*discordgo.ApplicationCommandOptionChoice{{Name: "Asia/Seoul", Value: "Asia/Seoul"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Choices(ctx, nil); err != errAlreadyReplied {
+		t.Fatalf("second answer: %v, want errAlreadyReplied", err)
+	}
+	if got, want := strings.Join(api.calls, "\n"), "respond type=8 flags=0"; got != want {
+		t.Fatalf("requests %q, want %q", got, want)
+	}
+}

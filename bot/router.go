@@ -23,7 +23,10 @@ type Middleware func(next Handler) Handler
 type Command struct {
 	Definition *discordgo.ApplicationCommand
 	Handle     Handler
-	Use        []Middleware
+	// Autocomplete answers the command's autocompleted options with
+	// Respond.Choices; nil for a command that has none.
+	Autocomplete Handler
+	Use          []Middleware
 }
 
 // Component handles buttons whose custom_id starts with Prefix + ":".
@@ -143,6 +146,13 @@ func (r *Router) route(in *Interaction) Handler {
 			return Stack(c.Handle, c.Use...)
 		}
 		return unknownRoute("command " + name)
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		name := in.ApplicationCommandData().Name
+		if c, ok := r.commands[name]; ok && c.Autocomplete != nil {
+			in.Route = name
+			return Stack(c.Autocomplete, c.Use...)
+		}
+		return unknownRoute("autocompletion of " + name)
 	case discordgo.InteractionMessageComponent:
 		id := in.MessageComponentData().CustomID
 		prefix, _, _ := strings.Cut(id, ":")

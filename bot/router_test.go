@@ -34,6 +34,7 @@ func (l *interactionLog) Interaction(kind, name, outcome string, took time.Durat
 type said struct {
 	mu      sync.Mutex
 	replies []Reply
+	choices []*discordgo.ApplicationCommandOptionChoice
 	acked   int
 }
 
@@ -48,6 +49,12 @@ func (s *said) Reply(_ context.Context, r Reply) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.replies = append(s.replies, r)
+	return nil
+}
+func (s *said) Choices(_ context.Context, c []*discordgo.ApplicationCommandOptionChoice) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.choices = append(s.choices, c...)
 	return nil
 }
 func (s *said) Update(ctx context.Context, r Reply) error   { return s.Reply(ctx, r) }
@@ -288,5 +295,33 @@ func TestOptions(t *testing.T) {
 	Options(in, &o)
 	if o.Name != "inner" || Subcommand(in) != "setup" {
 		t.Fatalf("subcommand: %+v, %q", o, Subcommand(in))
+	}
+}
+
+// TestRouterAutocomplete: an autocompletion goes to its command's
+// Autocomplete; a command without one is unknown, and nothing is said.
+func TestRouterAutocomplete(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	router := NewRouter(log, features{commands: []Command{
+		{Definition: def("zone"), Handle: func(context.Context, *Interaction) error { t.Error("ran the command"); return nil },
+			Autocomplete: func(ctx context.Context, in *Interaction) error {
+				name, typed := Focused(in)
+				return in.Respond.Choices(ctx, []*discordgo.ApplicationCommandOptionChoice{{Name: name + "=" + typed, Value: typed}})
+			}},
+		{Definition: def("plain"), Handle: func(context.Context, *Interaction) error { return nil }},
+	}})
+	router.Use(ErrorReply(log))
+	ask := func(name string) *said {
+		ix := command(name, &discordgo.ApplicationCommandInteractionDataOption{Name: "timezone", Type: discordgo.ApplicationCommandOptionString, Value: "seo", Focused: true})
+		ix.Type = discordgo.InteractionApplicationCommandAutocomplete
+		s := &said{}
+		router.Dispatch(context.Background(), ix, s) //nolint:errcheck // what was said is checked
+		return s
+	}
+	if s := ask("zone"); len(s.choices) != 1 || s.choices[0].Name != "timezone=seo" || len(s.replies) != 0 {
+		t.Fatalf("zone: choices %+v, replies %+v", s.choices, s.replies)
+	}
+	if s := ask("plain"); len(s.choices) != 0 || len(s.replies) != 0 {
+		t.Fatalf("plain: choices %+v, replies %+v; want nothing said", s.choices, s.replies)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"mazebot/bot"
 	"mazebot/commands/pictures"
 	"mazebot/commands/views"
+	"mazebot/commands/zones"
 	"mazebot/contest"
 	"mazebot/lang"
 	"mazebot/render"
@@ -40,7 +41,7 @@ func (f *Daily) Commands() []bot.Command {
 					subcommand("setup",
 						channelOption(true),
 						stringOption("time", 5, true),
-						stringOption("timezone", 64, true),
+						zoneOption(),
 						algorithmOption(false),
 						sizeOption("size", contest.DailyMaxSize),
 						difficultyOption(),
@@ -55,7 +56,8 @@ func (f *Daily) Commands() []bot.Command {
 				"setup": bot.Stack(f.setup, bot.ManagersOnly("error.daily_setup_manager")),
 				"off":   bot.Stack(f.off, bot.ManagersOnly("error.daily_off_manager")),
 			}, "error.daily_usage"),
-			Use: []bot.Middleware{bot.GuildOnly("error.daily_dm")},
+			Autocomplete: f.completeZone,
+			Use:          []bot.Middleware{bot.GuildOnly("error.daily_dm")},
 		},
 		leaderboardCommand(f),
 	}
@@ -108,6 +110,27 @@ func dailyMessage(l *lang.Lang, day contest.Daily, withFile bool) (bot.Reply, er
 		return bot.Reply{}, err
 	}
 	return views.Daily(l, day, v), nil
+}
+
+// zoneOption is the time zone of /daily setup, completed as it is typed:
+// Discord lets an option have 25 choices, and there are hundreds of zones.
+func zoneOption() *discordgo.ApplicationCommandOption {
+	o := stringOption("timezone", 64, true)
+	o.Autocomplete = true
+	return o
+}
+
+// completeZone offers the zones that match what the member has typed of
+// the time zone, by city, country or offset, in their language where the
+// zone's city has a name in it.
+func (f *Daily) completeZone(ctx context.Context, in *bot.Interaction) error {
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	if name, typed := bot.Focused(in); name == "timezone" {
+		for _, m := range zones.Search(typed, in.Lang() == lang.Korean, f.now(), 25) {
+			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m.Label, Value: m.Zone})
+		}
+	}
+	return in.Respond.Choices(ctx, choices)
 }
 
 // setupOptions are /daily setup's options as typed.

@@ -823,3 +823,43 @@ func TestDailyLateRuns(t *testing.T) {
 		}
 	})
 }
+
+// TestZoneAutocomplete: /daily setup's timezone is completed as it is
+// typed: by city, country or offset, in the member's language where the
+// city has a name in it (issue 18 item 4).
+func TestZoneAutocomplete(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	complete := func(locale, typed string) []*discordgo.ApplicationCommandOptionChoice {
+		t.Helper()
+		ix := decodeInteraction(t, map[string]any{
+			"type": discordgo.InteractionApplicationCommandAutocomplete, "locale": locale,
+			"member": map[string]any{"user": map[string]any{"id": "mod", "username": "mod"}, "permissions": permsManager},
+			"data": map[string]any{"id": "c-daily", "name": "daily", "type": 1, "options": []map[string]any{{
+				"name": "setup", "type": discordgo.ApplicationCommandOptionSubCommand, "options": []map[string]any{
+					{"name": "channel", "type": discordgo.ApplicationCommandOptionChannel, "value": "daily-ch"},
+					{"name": "timezone", "type": discordgo.ApplicationCommandOptionString, "value": typed, "focused": true},
+				},
+			}}},
+		})
+		rec := e.send(t, ix)
+		if len(rec.choices) != 1 || len(rec.replies) != 0 {
+			t.Fatalf("%q: choices %v, replies %+v; want one answer of choices", typed, rec.choices, rec.replies)
+		}
+		return rec.choices[0]
+	}
+	for _, tc := range []struct{ locale, typed, first, label string }{
+		{"en-US", "seoul", "Asia/Seoul", "Asia/Seoul · Korea (South) · UTC+09:00"},
+		{"en-US", "new york", "America/New_York", "America/New_York"},
+		{"ko", "서울", "Asia/Seoul", "서울 · 대한민국"},
+		{"ko", "seoul", "Asia/Seoul", "서울"},
+	} {
+		choices := complete(tc.locale, tc.typed)
+		if len(choices) == 0 || len(choices) > 25 || choices[0].Value != tc.first || !strings.HasPrefix(choices[0].Name, tc.label) {
+			t.Errorf("%s %q: %d choices, first %+v; want %s first, named %q…", tc.locale, tc.typed, len(choices), choices[0], tc.first, tc.label)
+		}
+	}
+	// What a completion offers, setup takes.
+	if msg := e.setup(t, "09:00", complete("en-US", "new york")[0].Value.(string)).Content; !strings.Contains(msg, "America/New_York") {
+		t.Fatalf("setup with the completed zone: %q", msg)
+	}
+}

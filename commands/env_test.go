@@ -31,6 +31,7 @@ type recorder struct {
 	mu       sync.Mutex
 	deferred []bool
 	acked    int // automatic deferrals
+	choices  [][]*discordgo.ApplicationCommandOptionChoice
 	replies  []bot.Reply
 	updates  []bot.Reply
 	follows  []bot.Reply
@@ -40,6 +41,13 @@ func (r *recorder) Defer(_ context.Context, ephemeral bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.deferred = append(r.deferred, ephemeral)
+	return nil
+}
+
+func (r *recorder) Choices(_ context.Context, c []*discordgo.ApplicationCommandOptionChoice) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.choices = append(r.choices, c)
 	return nil
 }
 

@@ -1,0 +1,252 @@
+package zones
+
+import (
+	_ "embed"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+//go:embed zones.tsv
+var table string
+
+// zone is one zone of the table, with what a member may type for it.
+type zone struct {
+	name        string // IANA: Asia/Seoul
+	country     string // Korea (South)
+	code        string // KR
+	city        string // Seoul
+	words       []string
+	koreanCity  string
+	koreanWords []string
+	rank        int // its place among majorCities, or len(majorCities)
+	loc         *time.Location
+	// folded (see fold) once: city, Korean city, country, Korean country,
+	// IANA name.
+	fCity, fKCity, fCountry, fKCountry, fName string
+}
+
+// all is the table, read once when first searched: the command line never
+// pays for it.
+var all = sync.OnceValue(func() []zone {
+	major := map[string]int{}
+	for i, c := range majorCities {
+		major[c.zone] = i
+	}
+	var out []zone
+	for _, line := range strings.Split(table, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			continue
+		}
+		loc, err := time.LoadLocation(f[0])
+		if err != nil {
+			continue // a zone this Go release does not know
+		}
+		z := zone{name: f[0], code: f[1], country: f[2], loc: loc}
+		z.city = strings.ReplaceAll(f[0][strings.LastIndex(f[0], "/")+1:], "_", " ")
+		z.words = fold(f[0] + " " + f[2] + " " + f[1])
+		z.rank = len(majorCities)
+		if i, ok := major[z.name]; ok {
+			z.koreanCity, z.rank = majorCities[i].korean, i
+		}
+		z.koreanWords = fold(z.koreanCity + " " + koreanCountries[z.code])
+		join := func(s string) string { return strings.Join(fold(s), " ") }
+		z.fCity, z.fKCity, z.fCountry, z.fKCountry, z.fName = join(z.city), join(z.koreanCity), join(z.country), join(koreanCountries[z.code]), join(z.name)
+		out = append(out, z)
+	}
+	return out
+})
+
+// Match is a zone that matches a search, with the words to show for it.
+type Match struct {
+	Zone  string // the IANA name, the option's value
+	Label string // at most 100 characters
+}
+
+// Search finds the zones a member means by query: a city ("seoul", "new
+// york"), a country ("korea"), an offset ("+9", "utc-5", "gmt+5:30") or
+// part of an IANA name, in English or, with korean, in Korean too ("서울",
+// "대한민국"); the best max first. Labels say the zone's city, country and
+// offset now, in Korean where the city has a Korean name.
+func Search(query string, korean bool, now time.Time, max int) []Match {
+	q := strings.Join(fold(query), " ")
+	offset, isOffset := parseOffset(query)
+	type scored struct {
+		z     *zone
+		score int
+	}
+	var found []scored
+	zs := all()
+	for i := range zs {
+		z := &zs[i]
+		s := score(z, q, korean)
+		if isOffset {
+			if _, off := now.In(z.loc).Zone(); off == offset {
+				s = max1(s, 40)
+			}
+		}
+		if s > 0 {
+			found = append(found, scored{z, s})
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		a, b := found[i], found[j]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		// The cities people live in first, as far as the table knows.
+		if a.z.rank != b.z.rank {
+			return a.z.rank < b.z.rank
+		}
+		return a.z.name < b.z.name
+	})
+	out := make([]Match, 0, min(max, len(found)))
+	for _, f := range found[:min(max, len(found))] {
+		out = append(out, Match{Zone: f.z.name, Label: label(f.z, korean, now)})
+	}
+	return out
+}
+
+func max1(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// score rates how well z matches the folded query q: its city exactly,
+// then the start of its city, its country, then every word of q starting a
+// word of the zone, then q anywhere in its name. An empty query matches
+// the cities the table names in Korean, the most lived in.
+func score(z *zone, q string, korean bool) int {
+	if q == "" {
+		if z.koreanCity != "" {
+			return 1
+		}
+		return 0
+	}
+	city, kcity := z.fCity, z.fKCity
+	switch {
+	case q == city, korean && kcity != "" && q == kcity:
+		return 100
+	case strings.HasPrefix(city, q), korean && kcity != "" && strings.HasPrefix(kcity, q):
+		return 90
+	}
+	country, kcountry := z.fCountry, z.fKCountry
+	switch {
+	case q == country, q == strings.ToLower(z.code), korean && kcountry != "" && q == kcountry:
+		return 70
+	case strings.HasPrefix(country, q), korean && kcountry != "" && strings.HasPrefix(kcountry, q):
+		return 60
+	}
+	qs := strings.Fields(q)
+	if allPrefixes(qs, z.words, nil) || korean && allPrefixes(qs, z.words, z.koreanWords) {
+		return 50
+	}
+	if strings.Contains(z.fName, q) {
+		return 20
+	}
+	return 0
+}
+
+// allPrefixes tells whether each of qs starts a word of words or more.
+func allPrefixes(qs, words, more []string) bool {
+	starts := func(q string, ws []string) bool {
+		for _, w := range ws {
+			if strings.HasPrefix(w, q) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, q := range qs {
+		if !starts(q, words) && !starts(q, more) {
+			return false
+		}
+	}
+	return len(qs) > 0
+}
+
+// label is how the picker shows z: its IANA name, country and offset; in
+// Korean, the Korean city first when it has one.
+func label(z *zone, korean bool, now time.Time) string {
+	_, off := now.In(z.loc).Zone()
+	utc := formatOffset(off)
+	country := z.country
+	if korean && koreanCountries[z.code] != "" {
+		country = koreanCountries[z.code]
+	}
+	var s string
+	if korean && z.koreanCity != "" {
+		s = fmt.Sprintf("%s · %s · %s (%s)", z.koreanCity, country, utc, z.name)
+	} else {
+		s = fmt.Sprintf("%s · %s · %s", z.name, country, utc)
+	}
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:100])
+	}
+	return s
+}
+
+// formatOffset writes an offset east of UTC as "UTC+09:00".
+func formatOffset(seconds int) string {
+	sign := '+'
+	if seconds < 0 {
+		sign, seconds = '-', -seconds
+	}
+	return fmt.Sprintf("UTC%c%02d:%02d", sign, seconds/3600, seconds%3600/60)
+}
+
+// parseOffset reads "+9", "-5", "utc+9", "GMT-03:30", "+0530" as seconds
+// east of UTC.
+func parseOffset(s string) (int, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, p := range []string{"utc", "gmt"} {
+		s = strings.TrimPrefix(s, p)
+	}
+	s = strings.TrimSpace(s)
+	if s == "" || (s[0] != '+' && s[0] != '-') {
+		return 0, false
+	}
+	sign := 1
+	if s[0] == '-' {
+		sign = -1
+	}
+	hh, mm := s[1:], "0"
+	if h, m, ok := strings.Cut(hh, ":"); ok {
+		hh, mm = h, m
+	} else if len(hh) == 4 {
+		hh, mm = hh[:2], hh[2:]
+	}
+	h, err1 := strconv.Atoi(hh)
+	m, err2 := strconv.Atoi(mm)
+	if err1 != nil || err2 != nil || h > 14 || m >= 60 {
+		return 0, false
+	}
+	return sign * (h*3600 + m*60), true
+}
+
+// stripMarks takes the accents off letters: "Côte" is typed "cote".
+var stripMarks = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+
+// fold makes the words of s comparable: lower case, no accents, and
+// anything but letters and digits a space.
+func fold(s string) []string {
+	t, _, err := transform.String(stripMarks, s)
+	if err == nil {
+		s = t
+	}
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
