@@ -232,16 +232,33 @@ func Recover(log *slog.Logger) Middleware {
 }
 
 // GuildOnly refuses an interaction from outside a server (a DM) with the
-// message refusal, which says what needs a server.
+// message refusal, which says what needs a server, and one from a server
+// that has not added the bot (a member's own install of it used there)
+// with the message that says so.
 func GuildOnly(refusal string) Middleware {
 	return func(next Handler) Handler {
 		return func(ctx context.Context, in *Interaction) error {
 			if in.GuildID == "" || in.Member == nil {
 				return Refuse(refusal)
 			}
+			if !ServerInstalled(in) {
+				return Refuse("error.needs_server_install")
+			}
 			return next(ctx, in)
 		}
 	}
+}
+
+// ServerInstalled tells whether the server an interaction comes from has
+// added the bot: Discord lists the installs that authorised it (the key
+// "0", the server's, or "1", the member's own). An interaction without the
+// list comes from before user installs, from a server install.
+func ServerInstalled(in *Interaction) bool {
+	if in.GuildID == "" || in.AuthorizingIntegrationOwners == nil {
+		return in.GuildID != ""
+	}
+	_, ok := in.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
+	return ok
 }
 
 // ManagersOnly refuses DMs and members without Manage Server (or

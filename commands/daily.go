@@ -34,7 +34,7 @@ func NewDaily(dailies *contest.Dailies, posts PostLog, q *pictures.Queue, now fu
 func (f *Daily) Commands() []bot.Command {
 	return []bot.Command{
 		{
-			Definition: &discordgo.ApplicationCommand{
+			Definition: serverOnly(&discordgo.ApplicationCommand{
 				Name: "daily",
 				Options: []*discordgo.ApplicationCommandOption{
 					subcommand("today"),
@@ -50,7 +50,7 @@ func (f *Daily) Commands() []bot.Command {
 					),
 					subcommand("off"),
 				},
-			},
+			}),
 			Handle: bot.Subcommands(map[string]bot.Handler{
 				"today": f.today,
 				"setup": bot.Stack(f.setup, bot.ManagersOnly("error.daily_setup_manager")),

@@ -45,12 +45,11 @@ func (f *Events) Commands() []bot.Command {
 	size := sizeOption("size", contest.EventMaxSide)
 	size.Required = true
 	return []bot.Command{{
-		Definition: &discordgo.ApplicationCommand{
+		Definition: serverOnly(&discordgo.ApplicationCommand{
 			Name: "event",
 			// Discord hides the command from members without Manage
 			// Server; the handler checks again, as overrides can change it.
 			DefaultMemberPermissions: &perms,
-			Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 			Options: []*discordgo.ApplicationCommandOption{
 				subcommand(eventSubStart,
 					algorithmOption(true),
@@ -64,7 +63,7 @@ func (f *Events) Commands() []bot.Command {
 				),
 				subcommand(eventSubEnd, channelOption(false)),
 			},
-		},
+		}),
 		Handle: bot.Subcommands(map[string]bot.Handler{eventSubStart: f.start, eventSubEnd: f.end}, "error.event_usage"),
 		Use:    []bot.Middleware{bot.GuildOnly("error.event_dm"), bot.ManagersOnly("error.event_manager")},
 	}}

@@ -14,7 +14,7 @@ type Help struct{}
 
 func (Help) Commands() []bot.Command {
 	return []bot.Command{{
-		Definition: &discordgo.ApplicationCommand{Name: "help"},
+		Definition: anywhere(&discordgo.ApplicationCommand{Name: "help"}),
 		Handle: func(ctx context.Context, in *bot.Interaction) error {
 			return in.Respond.Reply(ctx, views.Help(in.Lang()))
 		},

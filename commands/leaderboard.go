@@ -20,15 +20,16 @@ const (
 
 func leaderboardCommand(f *Daily) bot.Command {
 	return bot.Command{
-		Definition: &discordgo.ApplicationCommand{
+		Definition: serverOnly(&discordgo.ApplicationCommand{
 			Name: "leaderboard",
 			Options: []*discordgo.ApplicationCommandOption{
 				{Type: discordgo.ApplicationCommandOptionString, Name: "period", Choices: []*discordgo.ApplicationCommandOptionChoice{
 					{Value: periodDaily}, {Value: periodWeek}, {Value: periodAll},
 				}},
 			},
-		},
+		}),
 		Handle: f.handleLeaderboard,
+		Use:    []bot.Middleware{bot.GuildOnly("error.leaderboard_dm")},
 	}
 }
 
@@ -38,9 +39,6 @@ type leaderboardOptions struct {
 }
 
 func (f *Daily) handleLeaderboard(ctx context.Context, in *bot.Interaction) error {
-	if in.GuildID == "" {
-		return bot.Refuse("error.leaderboard_dm")
-	}
 	today, err := f.dailies.Date(ctx, in.GuildID)
 	if err != nil {
 		return err

@@ -56,7 +56,7 @@ func NewMazes(posts PostLog, embargo Embargo, q *pictures.Queue, seed func() uin
 
 func (f *Mazes) Commands() []bot.Command {
 	return []bot.Command{
-		{Definition: &discordgo.ApplicationCommand{
+		{Definition: anywhere(&discordgo.ApplicationCommand{
 			Name: "maze",
 			Options: []*discordgo.ApplicationCommandOption{
 				algorithmOption(false),
@@ -69,12 +69,12 @@ func (f *Mazes) Commands() []bot.Command {
 				difficultyOption(),
 				loopsOption(),
 			},
-		}, Handle: f.handleMaze},
-		{Definition: &discordgo.ApplicationCommand{
+		}), Handle: f.handleMaze},
+		{Definition: anywhere(&discordgo.ApplicationCommand{
 			Name:    "solve",
 			Options: []*discordgo.ApplicationCommandOption{stringOption("id", 40, false)},
-		}, Handle: f.handleSolve},
-		{Definition: &discordgo.ApplicationCommand{Name: solveMessageCommandName, Type: discordgo.MessageApplicationCommand}, Handle: f.handleSolveMessage},
+		}), Handle: f.handleSolve},
+		{Definition: anywhere(&discordgo.ApplicationCommand{Name: solveMessageCommandName, Type: discordgo.MessageApplicationCommand}), Handle: f.handleSolveMessage},
 	}
 }
 

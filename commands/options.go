@@ -11,6 +11,29 @@ import (
 	"mazebot/mazecore"
 )
 
+// Where the commands can be used. mazebot can be added to a server (a
+// guild install) or by a member for themselves (a user install), which
+// lets them use it in DMs, group DMs and servers that never added it. A
+// maze, its solution and help work anywhere; the daily, events and
+// leaderboards are a server's, and need it to have added the bot.
+var (
+	anyInstall    = &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
+	serverInstall = &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
+	anyContext    = &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+	serverContext = &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+)
+
+// anywhere and serverOnly say where a command is offered.
+func anywhere(c *discordgo.ApplicationCommand) *discordgo.ApplicationCommand {
+	c.IntegrationTypes, c.Contexts = anyInstall, anyContext
+	return c
+}
+
+func serverOnly(c *discordgo.ApplicationCommand) *discordgo.ApplicationCommand {
+	c.IntegrationTypes, c.Contexts = serverInstall, serverContext
+	return c
+}
+
 // The options several commands share, defined once: the same name,
 // choices and range wherever a command makes a maze.
 
