@@ -102,7 +102,7 @@ func New(deps Deps) (*Set, error) {
 	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now)
 	features := append([]bot.Feature{
 		mazes,
-		NewPlay(games, sign, q),
+		NewPlay(games, sign, q, deps.Seed),
 		NewEvents(contests.Events, deps.Seed),
 		NewDaily(contests.Dailies, deps.Store, q, deps.Now),
 		Help{},

@@ -111,6 +111,17 @@ func TestMaze(t *testing.T) {
 			if hasPlay != wantPlay {
 				t.Fatalf("size %d: Play button %v, want %v", size, hasPlay, wantPlay)
 			}
+			// Too big to play says so, and offers Play on a smaller one.
+			if !wantPlay {
+				if !strings.Contains(rec.replies[0].Content, "too big to play") {
+					t.Fatalf("size %d: %q does not say why there is no Play", size, rec.replies[0].Content)
+				}
+				b := row.Components[0].(discordgo.Button)
+				game := only(t, e.press(t, b.CustomID, "u1"))
+				if got := idInReply(t, game); got.Width != play.MaxSide || got.Height != play.MaxSide || !strings.Contains(b.Label, "201×201") {
+					t.Fatalf("size %d: %q started a game on %v, want a 201×201 one", size, b.Label, got)
+				}
+			}
 		}
 	})
 	t.Run("OKAutoPicksPNGWhenWide", func(t *testing.T) {

@@ -567,23 +567,25 @@ func TestDailyFinishStreak(t *testing.T) {
 		// Following the solution takes par clicks, 2 s each.
 		m := mustMaze(t, id)
 		rating, par := mazecore.Rate(m).Rating, play.Par(m)
+		// One line on the win; the share lines behind Share, privately.
 		line := fmt.Sprintf("📋 Share it: `mazebot daily #%d · %s · %s · par ±0 · 🔥%d`\n", tc.number, strings.Repeat("★", rating), lang.English.Clock(time.Duration(par)*2*time.Second), tc.streak)
 		text := fmt.Sprintf("Share (text only): `mazebot daily %d, difficulty %d of 5, time ", tc.number, rating)
-		if !strings.Contains(final.Content, line) || !strings.Contains(final.Content, text) || !strings.Contains(final.Content, fmt.Sprintf("at par, streak %d day", tc.streak)) {
-			t.Fatalf("finish on %v lacks the share lines %q and %q…:\n%s", tc.day, line, text, final.Content)
+		if strings.Contains(final.Content, "Share it:") || !strings.Contains(final.Content, "you're #1 of 1 today") {
+			t.Fatalf("finish on %v:\n%s\nwant the day's rank alone", tc.day, final.Content)
 		}
-		if strings.Contains(strings.SplitN(final.Content, "Share it:", 2)[1], id.String()) {
+		shared := e.share(t, final, "u1").Content
+		if !strings.Contains(shared, line) || !strings.Contains(shared, text) || !strings.Contains(shared, fmt.Sprintf("at par, streak %d day", tc.streak)) {
+			t.Fatalf("Share on %v lacks the share lines %q and %q…:\n%s", tc.day, line, text, shared)
+		}
+		if strings.Contains(shared, id.String()) {
 			t.Fatal("the share lines spoil the maze ID")
-		}
-		if !strings.Contains(final.Content, "you're #1 of 1 today") {
-			t.Fatalf("finish lacks the day's rank:\n%s", final.Content)
 		}
 	}
 	// Another maze counts for nothing.
 	e.clock.Set(utc(2026, 12, 2, 4, 0))
 	other := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 9, Height: 9, Seed: 1}
-	if final := e.play(t, "ch1", other, "u1", time.Second); strings.Contains(final.Content, "mazebot daily") {
-		t.Fatalf("a normal maze got a share line:\n%s", final.Content)
+	if final := e.play(t, "ch1", other, "u1", time.Second); strings.Contains(final.Content, "mazebot daily") || strings.Contains(e.share(t, final, "u1").Content, "mazebot daily") {
+		t.Fatalf("a normal maze got a daily's share line:\n%s", final.Content)
 	}
 	// A second, slower run on the day keeps the best for the ranking.
 	e.clock.Set(utc(2026, 12, 2, 5, 0))
@@ -818,8 +820,8 @@ func TestDailyLateRuns(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 23, 50)})
 		id, _ := e.today(t)
 		final := e.play(t, "ch1", id, "u1", time.Second)
-		if strings.Contains(final.Content, late) || !strings.Contains(final.Content, "Share it") {
-			t.Fatalf("a run in time says:\n%s\nwant the share line", final.Content)
+		if strings.Contains(final.Content, late) || !strings.Contains(final.Content, "you're #1 of 1 today") {
+			t.Fatalf("a run in time says:\n%s\nwant the day's rank", final.Content)
 		}
 	})
 }

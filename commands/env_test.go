@@ -733,3 +733,39 @@ func moveCustomID(secret []byte, game int64, seq int, action customid.Action, us
 	}
 	return sign.Move(game, seq, action, userID)
 }
+
+// checkNextGame asserts the buttons a finished game's message invites the
+// next game with: Play again on the same maze, New maze like it, and for
+// a win Share.
+func checkNextGame(tb testing.TB, msg bot.Reply, id mazecore.ID, won bool) {
+	tb.Helper()
+	want := []string{customid.Play(id), customid.NewMaze(id)}
+	bs := buttons(msg)
+	if won {
+		want = append(want, customid.SharePrefix+":")
+	}
+	if len(bs) != len(want) {
+		tb.Fatalf("final buttons %+v, want %v", bs, want)
+	}
+	for i, b := range bs {
+		if !strings.HasPrefix(b.CustomID, want[i]) || b.Disabled {
+			tb.Fatalf("final button %d is %q, want %s…", i, b.CustomID, want[i])
+		}
+	}
+}
+
+// share presses Share on a won game's final message.
+func (e *env) share(tb testing.TB, final bot.Reply, user string) bot.Reply {
+	tb.Helper()
+	for _, b := range buttons(final) {
+		if strings.HasPrefix(b.CustomID, customid.SharePrefix+":") {
+			rec := e.press(tb, b.CustomID, user)
+			if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {
+				tb.Fatalf("Share answered %+v, want one private message", rec.replies)
+			}
+			return rec.replies[0]
+		}
+	}
+	tb.Fatalf("no Share button on %+v", final.Components)
+	return bot.Reply{}
+}

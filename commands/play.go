@@ -22,18 +22,24 @@ type Play struct {
 	games    *contest.Games
 	sign     customid.Signer
 	pictures *pictures.Queue
+	seed     func() uint64 // of the new mazes New maze starts
 }
 
-// NewPlay runs games in games, with buttons signed by sign and maps drawn
-// on the queue.
-func NewPlay(games *contest.Games, sign customid.Signer, q *pictures.Queue) *Play {
-	return &Play{games: games, sign: sign, pictures: q}
+// NewPlay runs games in games, with buttons signed by sign, maps drawn on
+// the queue, and new mazes seeded by seed.
+func NewPlay(games *contest.Games, sign customid.Signer, q *pictures.Queue, seed func() uint64) *Play {
+	return &Play{games: games, sign: sign, pictures: q, seed: seed}
 }
 
 func (f *Play) Commands() []bot.Command { return nil }
 
 func (f *Play) Components() []bot.Component {
-	return []bot.Component{{Prefix: customid.PlayPrefix, Handle: f.handlePlay}, {Prefix: customid.MovePrefix, Handle: f.handleMove}}
+	return []bot.Component{
+		{Prefix: customid.PlayPrefix, Handle: f.handlePlay},
+		{Prefix: customid.MovePrefix, Handle: f.handleMove},
+		{Prefix: customid.NewPrefix, Handle: f.handleNew},
+		{Prefix: customid.SharePrefix, Handle: f.handleShare},
+	}
 }
 
 var (
@@ -65,6 +71,11 @@ func (f *Play) handlePlay(ctx context.Context, in *bot.Interaction) error {
 	if !views.Playable(id) {
 		return bot.Refuse("error.play_too_big", lang.Args{"Max": views.Side(play.MaxSide), "Size": views.Size(id)})
 	}
+	return f.start(ctx, in, id)
+}
+
+// start begins the member's game on maze id, privately.
+func (f *Play) start(ctx context.Context, in *bot.Interaction, id mazecore.ID) error {
 	m, err := generate(id)
 	if err != nil {
 		return err
@@ -76,6 +87,44 @@ func (f *Play) handlePlay(ctx context.Context, in *bot.Interaction) error {
 	reply := views.Game(in.Lang(), g, f.sign)
 	reply.Ephemeral = true
 	return answer(ctx, in, reply)
+}
+
+// handleNew starts a game on a new maze like the one a finished game was
+// on: its algorithm, size and loops, with a new seed.
+func (f *Play) handleNew(ctx context.Context, in *bot.Interaction) error {
+	text := customid.Rest(in.MessageComponentData().CustomID)
+	id, err := mazecore.Parse(text)
+	if err != nil || !views.Playable(id) {
+		return bot.RefuseWith(err, "error.play_bad_id", lang.Args{"Text": sanitize(text)})
+	}
+	id.Seed = f.seed() & maxSeed
+	return f.start(ctx, in, id)
+}
+
+// handleShare answers Share on a won game with its share lines, privately.
+func (f *Play) handleShare(ctx context.Context, in *bot.Interaction) error {
+	game, ok := customid.ParseShare(in.MessageComponentData().CustomID)
+	if !ok {
+		return errInvalidButton
+	}
+	g, err := f.games.Ended(ctx, game, in.UserID())
+	switch {
+	case errors.Is(err, play.ErrNotFound):
+		return errGameOver
+	case err != nil:
+		return gameError(err)
+	case g.Status != play.Won:
+		return errInvalidButton
+	}
+	daily, err := f.games.DailyShare(ctx, g)
+	if err != nil {
+		return err
+	}
+	rating := 0
+	if daily != nil {
+		rating = mazecore.Rate(g.Maze()).Rating
+	}
+	return answer(ctx, in, views.ShareReply(in.Lang(), g, daily, rating, play.Par(g.Maze())))
 }
 
 // handleMove handles every button of a game message.
@@ -111,11 +160,7 @@ func (f *Play) handleMove(ctx context.Context, in *bot.Interaction) error {
 		return f.finish(ctx, in, g, end)
 	case play.Finished:
 		par := play.Par(g.Maze()) // once, for the result and the share lines
-		rating := 0
-		if turn.Award.Daily != nil {
-			rating = mazecore.Rate(g.Maze()).Rating
-		}
-		return f.finish(ctx, in, g, views.Ending{Par: par, Lines: views.AwardLines(l, turn.Award, g.Result(), rating, par)})
+		return f.finish(ctx, in, g, views.Ending{Par: par, Lines: views.AwardLines(l, turn.Award, g.Result())})
 	}
 	// Moved; or Stale (a double click, another process moved first) and
 	// Blocked (only a hand-made interaction presses a disabled button):
@@ -140,7 +185,7 @@ func (f *Play) finish(ctx context.Context, in *bot.Interaction, g *play.Game, en
 	}
 	whole, err := f.pictures.Draw(ctx, "", func() (bot.Reply, error) {
 		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), views.FinalOverlay(g, end))
-		return views.WholeMaze(l, file), err
+		return views.WholeMaze(l, file, end), err
 	})
 	if err != nil {
 		return err

@@ -230,9 +230,8 @@ func TestPlayScripted(t *testing.T) {
 			if !strings.Contains(msg.Content, want) {
 				t.Fatalf("final message lacks %q:\n%s", want, msg.Content)
 			}
-			if msg.Components == nil || len(msg.Components) != 0 {
-				t.Fatalf("final components=%#v, want an empty list (removes the buttons)", msg.Components)
-			}
+			// The game's buttons give way to those of the next game.
+			checkNextGame(t, msg, id, true)
 			if n := utf8.RuneCountInString(msg.Content); n > views.MaxContent {
 				t.Fatalf("final message of %d code points", n)
 			}
@@ -316,9 +315,10 @@ func TestPlayGiveUp(t *testing.T) {
 			msg, g := e.start(t, id, "u1")
 			rec := e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1")
 			final := onlyUpdate(t, rec)
-			if final.Components == nil || len(final.Components) != 0 || !strings.Contains(final.Content, "gave up") {
-				t.Fatalf("give up answered %+v, want the solution and no buttons", final)
+			if !strings.Contains(final.Content, "gave up") {
+				t.Fatalf("give up answered %+v, want the solution", final)
 			}
+			checkNextGame(t, final, id, false)
 			m := mustMaze(t, id)
 			if views.ShowsWhole(m) {
 				// Every solution tile but the ends (start, goal; the player
@@ -685,4 +685,46 @@ func TestGameCleanup(t *testing.T) {
 	if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, old.ID, 0, customid.East, "u1"), "u1")); !strings.Contains(msg, "game is over") {
 		t.Fatalf("refusal %q for a deleted game, want game over", msg)
 	}
+}
+
+// TestPlayLoop: a finished game invites the next: Play again is a new
+// game on the same maze, New maze one on a maze like it, Share the share
+// line, privately and for its player alone (issue 18 item 5).
+func TestPlayLoop(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 15, Height: 11, Seed: 3, Loops: 20}
+	msg, g := e.start(t, id, "u1")
+	won, _ := e.win(t, msg, g, time.Second, nil)
+	checkNextGame(t, won, id, true)
+	again := only(t, e.press(t, buttons(won)[0].CustomID, "u1"))
+	if !again.Ephemeral || idInReply(t, again) != id || gameIDOf(t, again) == g.ID {
+		t.Fatalf("Play again: %+v, want a new private game on %s", again, id)
+	}
+	if won2, _ := e.win(t, again, e.game(t, gameIDOf(t, again)), time.Second, nil); !strings.Contains(won2.Content, "Solved") {
+		t.Fatalf("the second game did not win: %s", won2.Content)
+	}
+	fresh := only(t, e.press(t, buttons(won)[1].CustomID, "u1"))
+	other := idInReply(t, fresh)
+	if other == id || other.Algorithm != id.Algorithm || other.Width != id.Width || other.Height != id.Height || other.Loops != id.Loops || !fresh.Ephemeral {
+		t.Fatalf("New maze: a game on %v, want a new %v-like maze", other, id)
+	}
+	shared := e.share(t, won, "u1")
+	if !strings.Contains(shared.Content, "`mazebot · Sidewinder 15×11 · ") || !strings.Contains(shared.Content, id.String()) {
+		t.Fatalf("Share: %q, want a line that names the maze", shared.Content)
+	}
+	for _, b := range buttons(won) {
+		if strings.HasPrefix(b.CustomID, customid.SharePrefix) {
+			checkRefusal(t, e.press(t, b.CustomID, "u2")) // another member's game
+		}
+	}
+	checkRefusal(t, e.press(t, customid.Share(999), "u1")) // a game that is gone
+}
+
+// only is a recorder's one reply, failing otherwise.
+func only(tb testing.TB, rec *recorder) bot.Reply {
+	tb.Helper()
+	if len(rec.replies) != 1 || len(rec.updates) != 0 {
+		tb.Fatalf("replies %+v, updates %+v; want one reply", rec.replies, rec.updates)
+	}
+	return rec.replies[0]
 }

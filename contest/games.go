@@ -120,5 +120,29 @@ func (g *Games) award(ctx context.Context, game *play.Game) (Award, error) {
 	return g.contests.Finish(ctx, game.Result())
 }
 
+// Ended returns a finished game of userID's (see play.Service.Ended).
+func (g *Games) Ended(ctx context.Context, id int64, userID string) (*play.Game, error) {
+	return g.play.Ended(ctx, id, userID)
+}
+
+// DailyShare is what a won daily game's share lines tell: its day's
+// number and the member's streak, as of the day it counted for; nil for a
+// game that counted for no daily.
+func (g *Games) DailyShare(ctx context.Context, game *play.Game) (*DailyAward, error) {
+	key, ok := ParseKey(game.Contest)
+	if !ok || game.Status != play.Won {
+		return nil, nil
+	}
+	guildID, date, ok := key.Daily()
+	if !ok {
+		return nil, nil
+	}
+	streak, err := g.contests.Dailies.Streak(ctx, guildID, game.UserID, date)
+	if err != nil {
+		return nil, err
+	}
+	return &DailyAward{Number: Number(date), Date: date, Streak: streak}, nil
+}
+
 // Cleanup deletes old games (see play.Service.Cleanup).
 func (g *Games) Cleanup(ctx context.Context) (int64, error) { return g.play.Cleanup(ctx) }

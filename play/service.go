@@ -118,6 +118,23 @@ func (s *Service) Load(ctx context.Context, id int64, userID string) (*Game, err
 	return g, nil
 }
 
+// Ended returns a finished game of userID's (won or given up), with its
+// maze: what its final message's buttons ask about. ErrNotFound when it is
+// gone, ErrNotYours for another member's, ErrBadState while it plays.
+func (s *Service) Ended(ctx context.Context, id int64, userID string) (*Game, error) {
+	rec, err := s.store.Game(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("load game: %w", err)
+	}
+	if rec.UserID != userID {
+		return nil, ErrNotYours
+	}
+	if rec.Status == Playing {
+		return nil, fmt.Errorf("game %d: %w: still playing", id, ErrBadState)
+	}
+	return s.resume(rec)
+}
+
 func (s *Service) resume(rec Record) (*Game, error) {
 	m, err := mazecore.Generate(rec.MazeID)
 	if err != nil {

@@ -17,6 +17,8 @@ const (
 	PlayPrefix  = "play"
 	SolvePrefix = "solve"
 	MovePrefix  = "mv"
+	NewPrefix   = "new"
+	SharePrefix = "share"
 )
 
 // Play is the custom ID of the Play button of maze id.
@@ -24,6 +26,26 @@ func Play(id mazecore.ID) string { return PlayPrefix + ":" + id.String() }
 
 // Solve is the custom ID of the Solve button of maze id.
 func Solve(id mazecore.ID) string { return SolvePrefix + ":" + id.String() }
+
+// NewMaze is the custom ID of a button that starts a game on a new maze
+// like id: its algorithm, size and loops, and a seed of its own.
+func NewMaze(id mazecore.ID) string {
+	id.Seed = 0
+	return NewPrefix + ":" + id.String()
+}
+
+// Share is the custom ID of the Share button of a won game.
+func Share(game int64) string { return SharePrefix + ":" + strconv.FormatInt(game, 10) }
+
+// ParseShare reads the game of a Share button.
+func ParseShare(customID string) (int64, bool) {
+	text, ok := strings.CutPrefix(customID, SharePrefix+":")
+	if !ok || !IsDecimal(text) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	return n, err == nil && n > 0
+}
 
 // Rest is what follows a custom ID's prefix: the maze ID's text of a Play
 // or Solve button, to be parsed (and refused) by the caller.

@@ -54,16 +54,15 @@ func MessageLink(guildID, channelID, messageID string) string {
 	return "https://discord.com/channels/" + guildID + "/" + channelID + "/" + messageID
 }
 
-// DailyAwardLines are the share lines and the day's rank of a daily win
-// r on a maze of the given rating and par.
-func DailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result, rating, par int) []string {
+// DailyAwardLines is what a daily win r earned, in one line: the day's
+// rank (the share lines wait behind the Share button), or that the day is
+// over.
+func DailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result) []string {
 	if a.Late {
 		return []string{l.T("daily.award_late", lang.Args{"Number": a.Number, "Date": Date(l, a.Date)})}
 	}
-	share := Share{Number: a.Number, Rating: rating, Elapsed: r.Elapsed, Clicks: r.Clicks, Par: par, Streak: a.Streak}
-	lines := []string{l.T("daily.share", lang.Args{"Line": share.Line(l)}), l.T("daily.share_text", lang.Args{"Line": share.Text(l)})}
 	if a.Standing.UserID == "" {
-		return lines
+		return []string{l.T("daily.counted", lang.Args{"Number": a.Number})}
 	}
 	args := lang.Args{"Number": a.Number, "Rank": a.Standing.Rank, "Of": a.Of}
 	rank := "daily.rank"
@@ -71,7 +70,20 @@ func DailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result, rating,
 		rank = "daily.rank_best"
 		args["Time"], args["Tiles"] = l.Clock(best.Elapsed), lang.M("count.tiles", lang.Args{"Count": best.Tiles})
 	}
-	return append(lines, l.T(rank, args))
+	return []string{l.T(rank, args)}
+}
+
+// ShareReply answers Share on a won game, privately, with lines ready to
+// copy: a daily's share lines (nothing that spoils the maze), or for any
+// other maze one that names it, so others can play it too.
+func ShareReply(l *lang.Lang, g *play.Game, daily *contest.DailyAward, rating, par int) bot.Reply {
+	r := g.Result()
+	if daily != nil {
+		share := Share{Number: daily.Number, Rating: rating, Elapsed: r.Elapsed, Clicks: r.Clicks, Par: par, Streak: daily.Streak}
+		return bot.Reply{Ephemeral: true, Content: l.T("daily.share", lang.Args{"Line": share.Line(l)}) + "\n" + l.T("daily.share_text", lang.Args{"Line": share.Text(l)})}
+	}
+	line := l.T("share.maze", lang.Args{"Algorithm": AlgorithmTitle(g.MazeID.Algorithm), "Size": Size(g.MazeID), "Time": l.Clock(r.Elapsed), "OverPar": OverPar(r.Clicks, par), "ID": g.MazeID.String()})
+	return bot.Reply{Ephemeral: true, Content: l.T("daily.share", lang.Args{"Line": line})}
 }
 
 // Share is what the share lines tell of a daily run: nothing that spoils
@@ -117,12 +129,12 @@ func (s Share) Text(l *lang.Lang) string {
 	})
 }
 
-// AwardLines say what a win earned in its contest: the share lines and
-// the day's rank, or the event rank; nothing outside a contest.
-func AwardLines(l *lang.Lang, a contest.Award, r play.Result, rating, par int) []string {
+// AwardLines say what a win earned in its contest: the day's rank, or the
+// event rank; nothing outside a contest.
+func AwardLines(l *lang.Lang, a contest.Award, r play.Result) []string {
 	switch {
 	case a.Daily != nil:
-		return DailyAwardLines(l, a.Daily, r, rating, par)
+		return DailyAwardLines(l, a.Daily, r)
 	case a.Event != nil:
 		return EventAwardLines(l, a.Event)
 	}

@@ -119,7 +119,20 @@ func Final(l *lang.Lang, g *play.Game, end Ending) bot.Reply {
 		result += "\n" + line
 	}
 	content := gameHeader(l, g) + "\n" + result + "\n" + Grid(g.Maze(), ov, GameWindow(g))
-	return bot.Reply{Content: content, Components: []discordgo.MessageComponent{}}
+	return bot.Reply{Content: content, Components: nextGame(l, g)}
+}
+
+// nextGame are the buttons that invite the next game once one ends: the
+// same maze again, a new maze like it, and for a win, the share lines.
+func nextGame(l *lang.Lang, g *play.Game) []discordgo.MessageComponent {
+	buttons := []discordgo.MessageComponent{
+		discordgo.Button{Label: l.T("button.play_again"), Style: discordgo.PrimaryButton, CustomID: customid.Play(g.MazeID), Emoji: &discordgo.ComponentEmoji{Name: "🔁"}},
+		discordgo.Button{Label: l.T("button.new_maze"), Style: discordgo.SecondaryButton, CustomID: customid.NewMaze(g.MazeID), Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
+	}
+	if g.Status == play.Won {
+		buttons = append(buttons, discordgo.Button{Label: l.T("button.share"), Style: discordgo.SecondaryButton, CustomID: customid.Share(g.ID), Emoji: &discordgo.ComponentEmoji{Name: "📋"}})
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 }
 
 // FinalOverlay is what the whole-maze picture of an ended game shows: the
@@ -146,9 +159,13 @@ func WonLine(l *lang.Lang, g *play.Game, par int) string {
 }
 
 // WholeMaze is the private followup with the whole maze of an ended game
-// too big to show whole.
-func WholeMaze(l *lang.Lang, file bot.File) bot.Reply {
-	return bot.Reply{Content: l.T("play.whole_maze"), Files: []bot.File{file}, Ephemeral: true}
+// too big to show whole; its caption says what the picture shows.
+func WholeMaze(l *lang.Lang, file bot.File, end Ending) bot.Reply {
+	caption := l.T("play.whole_maze")
+	if end.Solution != nil {
+		caption = l.T("play.whole_maze_solution")
+	}
+	return bot.Reply{Content: caption, Files: []bot.File{file}, Ephemeral: true}
 }
 
 // Map answers the Map button: the whole maze, the trail and the player.

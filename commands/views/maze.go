@@ -80,6 +80,8 @@ func Header(l *lang.Lang, m Maze) string {
 	parts = append(parts, Stars(m.Rating))
 	if Playable(id) {
 		parts = append(parts, l.T("maze.par", lang.Args{"Par": m.Par}))
+	} else {
+		parts = append(parts, l.T("maze.too_big_to_play", lang.Args{"Max": Side(play.MaxSide)}))
 	}
 	return strings.Join(append(parts, IDTag(id)), " · ")
 }
@@ -172,11 +174,16 @@ func Solution(header string, m Maze, ephemeral bool) bot.Reply {
 	return reply
 }
 
-// Buttons are Play (for mazes small enough to play) and Solve.
+// Buttons are Play (for a maze too big to play, Play on a smaller one
+// like it) and Solve.
 func Buttons(l *lang.Lang, id mazecore.ID) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	if Playable(id) {
 		buttons = append(buttons, PlayButton(l, id))
+	} else {
+		smaller := id
+		smaller.Width, smaller.Height = min(id.Width, play.MaxSide), min(id.Height, play.MaxSide)
+		buttons = append(buttons, discordgo.Button{Label: l.T("button.play_smaller", lang.Args{"Size": Size(smaller)}), Style: discordgo.PrimaryButton, CustomID: customid.NewMaze(smaller), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}})
 	}
 	buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
