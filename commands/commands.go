@@ -100,12 +100,14 @@ func New(deps Deps) (*Set, error) {
 	}
 	games := contest.NewGames(deps.Store, deps.Now, contests, contestLog)
 	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now)
+	playing := NewPlay(games, sign, q, deps.Seed)
+	daily := NewDaily(contests.Dailies, deps.Store, q, deps.Now)
 	features := append([]bot.Feature{
 		mazes,
-		NewPlay(games, sign, q, deps.Seed),
+		playing,
 		NewEvents(contests.Events, deps.Seed),
-		NewDaily(contests.Dailies, deps.Store, q, deps.Now),
-		Help{},
+		daily,
+		NewHelp(mazes, playing, daily),
 	}, deps.Extra...)
 	router := bot.NewRouter(log, features...)
 	if deps.AutoDeferAfter > 0 {

@@ -410,3 +410,31 @@ func TestDescriptionsNameTheLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpQuickStart: /help starts with three examples and buttons that
+// try them, privately; in a DM, no daily (issue 18 item 6).
+func TestHelpQuickStart(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	help := only(t, e.send(t, slash(t, "help", nil)))
+	if !help.Ephemeral || !strings.Contains(help.Embeds[0].Description, "Start here") {
+		t.Fatalf("/help: %+v", help)
+	}
+	bs := buttons(help)
+	if len(bs) != 3 {
+		t.Fatalf("/help buttons %+v, want three examples", bs)
+	}
+	card := only(t, e.press(t, bs[0].CustomID, "u1"))
+	if !card.Ephemeral || !strings.Contains(card.Content, "21×21") || len(buttons(card)) != 2 {
+		t.Fatalf("the maze example: %+v, want a private 21×21 card with Play and Solve", card)
+	}
+	game := only(t, e.press(t, bs[1].CustomID, "u1"))
+	if !game.Ephemeral || gameIDOf(t, game) == 0 {
+		t.Fatalf("the play example: %+v, want a private game", game)
+	}
+	if daily := only(t, e.press(t, bs[2].CustomID, "u1")); !daily.Ephemeral || !strings.Contains(daily.Content, "Daily challenge") {
+		t.Fatalf("the daily example: %+v", daily)
+	}
+	if dm := only(t, e.send(t, dmIx(t, "help", nil))); len(buttons(dm)) != 2 {
+		t.Fatalf("/help in a DM offers %+v, want no daily", buttons(dm))
+	}
+}

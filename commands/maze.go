@@ -171,11 +171,22 @@ func (f *Mazes) handleMaze(ctx context.Context, in *bot.Interaction) error {
 	if err != nil {
 		return err
 	}
+	return f.show(ctx, in, req, false)
+}
+
+// defaultRequest is a bare /maze: the default maze with a random seed.
+func (f *Mazes) defaultRequest() mazeRequest {
+	return mazeRequest{id: mazecore.ID{Algorithm: defaultAlgorithm, Width: defaultSize, Height: defaultSize, Seed: f.seed() & maxSeed}, mode: renderAuto}
+}
+
+// show answers in with the maze req asks for: publicly, the channel's
+// latest maze from then on, or privately (the help's example).
+func (f *Mazes) show(ctx context.Context, in *bot.Interaction, req mazeRequest, private bool) error {
 	l := in.Lang()
 	// A level is chosen on the pool, with the picture: only a maze shown
 	// as emoji (43×43 at most, a few milliseconds) is chosen at once.
 	key := mazeKey(l, req.id, req.mode) + "|" + req.level.String()
-	reply, err := showReply(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: key, Big: big(cost(req.id, req.mode, req.level))}, func() (bot.Reply, error) {
+	reply, err := showReply(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: key, Big: big(cost(req.id, req.mode, req.level)), Ephemeral: private}, func() (bot.Reply, error) {
 		id, err := chooseLevel(req.id, req.level)
 		if err != nil {
 			return bot.Reply{}, err
@@ -196,8 +207,10 @@ func (f *Mazes) handleMaze(ctx context.Context, in *bot.Interaction) error {
 	// Recorded before it is shown, so a /solve typed the moment the maze
 	// appears finds it. A failed reply leaves a post whose maze nobody saw;
 	// /solve then reveals a maze that is only reachable by its ID anyway.
-	if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", shown, f.now()); err != nil {
-		return err
+	if !private {
+		if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", shown, f.now()); err != nil {
+			return err
+		}
 	}
 	if err := answer(ctx, in, reply); err != nil {
 		return err

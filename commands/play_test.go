@@ -166,7 +166,7 @@ func TestPlayStart(t *testing.T) {
 	// Without the Play feature the button is unknown: an apology, privately.
 	t.Run("ErrNotConfigured", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		router := bot.NewRouter(slog.New(slog.DiscardHandler), e.mazes, Help{})
+		router := bot.NewRouter(slog.New(slog.DiscardHandler), e.mazes, NewHelp(e.mazes, nil, nil))
 		router.Use(bot.ErrorReply(slog.New(slog.DiscardHandler)))
 		rec := &recorder{}
 		router.Dispatch(context.Background(), buttonIx(t, "ch1", "play:"+mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21}.String(), "u1"), rec)

@@ -19,7 +19,18 @@ const (
 	MovePrefix  = "mv"
 	NewPrefix   = "new"
 	SharePrefix = "share"
+	HelpPrefix  = "help"
 )
+
+// The examples /help's buttons try, as Help(example) names them.
+const (
+	ExampleMaze  = "maze"
+	ExamplePlay  = "play"
+	ExampleDaily = "daily"
+)
+
+// Help is the custom ID of the button that tries one of /help's examples.
+func Help(example string) string { return HelpPrefix + ":" + example }
 
 // Play is the custom ID of the Play button of maze id.
 func Play(id mazecore.ID) string { return PlayPrefix + ":" + id.String() }

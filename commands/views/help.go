@@ -4,15 +4,25 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
+	"mazebot/commands/customid"
 	"mazebot/lang"
 	"mazebot/mazecore"
 )
 
-// Help is /help's answer, privately.
-func Help(l *lang.Lang) bot.Reply {
-	return bot.Reply{Ephemeral: true, Embeds: []*discordgo.MessageEmbed{{
+// Help is /help's answer, privately: three examples to start with, and
+// buttons that try them (the daily only in a server that added mazebot),
+// then the reference.
+func Help(l *lang.Lang, server bool) bot.Reply {
+	buttons := []discordgo.MessageComponent{
+		discordgo.Button{Label: l.T("help.try_maze"), Style: discordgo.PrimaryButton, CustomID: customid.Help(customid.ExampleMaze), Emoji: &discordgo.ComponentEmoji{Name: "🧩"}},
+		discordgo.Button{Label: l.T("help.try_play"), Style: discordgo.SecondaryButton, CustomID: customid.Help(customid.ExamplePlay), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}},
+	}
+	if server {
+		buttons = append(buttons, discordgo.Button{Label: l.T("help.try_daily"), Style: discordgo.SecondaryButton, CustomID: customid.Help(customid.ExampleDaily), Emoji: &discordgo.ComponentEmoji{Name: "📅"}})
+	}
+	return bot.Reply{Ephemeral: true, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}, Embeds: []*discordgo.MessageEmbed{{
 		Title: l.T("help.title"),
-		Description: l.T("help.body", lang.Args{
+		Description: l.T("help.quick") + "\n\n" + l.T("help.body", lang.Args{
 			"Algorithms": AlgorithmChoices(), "MinSize": mazecore.MinSize, "MaxSize": PNGMaxSide,
 			"AutoEmojiWidth": AutoEmojiMaxWidth, "EmojiMax": MaxEmojiSide,
 			"Candidates": mazecore.Candidates, "DifficultyMax": DifficultyMaxSide, "Languages": LanguageNames(),
