@@ -158,7 +158,7 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, req *http.Request
 		return
 	}
 	if head.Type == discordgo.InteractionPing {
-		writeResponse(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
+		writeResponse(w, &callback{Type: discordgo.InteractionResponsePong})
 		return
 	}
 	var ix discordgo.Interaction
@@ -268,7 +268,7 @@ func (b *readBudget) give(n int64) {
 // 400. Nothing by the deadline: 202, which leaves the callback to the REST
 // route (where a late one then goes).
 func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discordgo.Interaction) {
-	sink := &inlineSink{ch: make(chan *discordgo.InteractionResponse, 1), written: make(chan struct{})}
+	sink := &inlineSink{ch: make(chan *callback, 1), written: make(chan struct{})}
 	// Also on the error paths: a responder waiting to edit must not hang.
 	defer close(sink.written)
 	r := newResponder(b.rest, ix, sink, b.log)
@@ -280,7 +280,7 @@ func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discord
 	}()
 	backstop := time.NewTimer(inlineWait)
 	defer backstop.Stop()
-	var resp *discordgo.InteractionResponse
+	var resp *callback
 	select {
 	case resp = <-sink.ch:
 	case <-done:
@@ -332,7 +332,7 @@ func (b *Bot) answerInline(w http.ResponseWriter, req *http.Request, ix *discord
 	writeResponse(w, resp)
 }
 
-func writeResponse(w http.ResponseWriter, resp *discordgo.InteractionResponse) {
+func writeResponse(w http.ResponseWriter, resp *callback) {
 	body, err := json.Marshal(resp)
 	if err != nil {
 		http.Error(w, "cannot encode the response", http.StatusInternalServerError)
@@ -352,7 +352,7 @@ func writeResponse(w http.ResponseWriter, resp *discordgo.InteractionResponse) {
 type inlineSink struct {
 	mu     sync.Mutex
 	closed bool
-	ch     chan *discordgo.InteractionResponse // buffered: offer never blocks
+	ch     chan *callback // buffered: offer never blocks
 	// written is closed once the HTTP response is sent or abandoned.
 	written chan struct{}
 }
@@ -367,7 +367,7 @@ func (s *inlineSink) open() bool {
 }
 
 // offer hands resp to the waiting request; false means use REST instead.
-func (s *inlineSink) offer(resp *discordgo.InteractionResponse) bool {
+func (s *inlineSink) offer(resp *callback) bool {
 	if s == nil {
 		return false
 	}
@@ -382,7 +382,7 @@ func (s *inlineSink) offer(resp *discordgo.InteractionResponse) bool {
 }
 
 // close stops taking callbacks and returns one offered but not yet read.
-func (s *inlineSink) close() *discordgo.InteractionResponse {
+func (s *inlineSink) close() *callback {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
@@ -409,12 +409,12 @@ func (s *inlineSink) waitWritten(ctx context.Context) {
 // big multipart HTTP responses have been reported to fail. A component's
 // message is kept (type 6) and then edited, as an update would.
 func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.InteractionResponseType, reply Reply) error {
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	resp := &callback{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
 	state := deferredMessage
 	if kind == discordgo.InteractionResponseUpdateMessage {
 		resp.Type, state = discordgo.InteractionResponseDeferredMessageUpdate, deferredUpdate
 	} else if reply.Ephemeral {
-		resp.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+		resp.Data = &message{Flags: discordgo.MessageFlagsEphemeral}
 	}
 	if err := r.callback(ctx, resp); err != nil {
 		return fmt.Errorf("defer before files: %w", err)

@@ -6,7 +6,6 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -35,10 +34,9 @@ type editREST struct {
 	failEdits int // the first n edits fail as Discord does before it has the deferral
 }
 
-func (f *editREST) EditOriginal(ctx context.Context, ix *discordgo.Interaction, edit *discordgo.WebhookEdit) (*discordgo.Message, error) {
-	for _, file := range edit.Files {
-		data, _ := io.ReadAll(file.Reader)
-		f.record("edit file %s=%s", file.Name, data)
+func (f *editREST) EditOriginal(ctx context.Context, ix *discordgo.Interaction, m *message) error {
+	for _, file := range m.files {
+		f.record("edit file %s=%s", file.Name, file.Data)
 	}
 	f.mu.Lock()
 	fail := f.failEdits > 0
@@ -46,9 +44,9 @@ func (f *editREST) EditOriginal(ctx context.Context, ix *discordgo.Interaction, 
 	f.mu.Unlock()
 	if fail {
 		f.record("edit rejected")
-		return nil, &restError{route: routeEdit, status: http.StatusNotFound, code: discordgo.ErrCodeUnknownWebhook, msg: "Unknown Webhook"}
+		return &restError{route: routeEdit, status: http.StatusNotFound, code: discordgo.ErrCodeUnknownWebhook, msg: "Unknown Webhook"}
 	}
-	return f.fakeREST.EditOriginal(ctx, ix, edit)
+	return f.fakeREST.EditOriginal(ctx, ix, m)
 }
 
 type endpoint struct {
@@ -215,16 +213,16 @@ func TestInteractionsEndpointAnswers(t *testing.T) {
 			return in.Respond.Update(ctx, Reply{Content: "updated"})
 		}, wantType: 7, wantData: "updated"},
 		{name: "OKFilesDeferThenEdit", body: commandJSON, handle: replyWith(png),
-			wantType: 5, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments-cleared=true"},
+			wantType: 5, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments=[maze.png]"},
 		{name: "OKPrivateFilesDeferPrivately", body: commandJSON, handle: replyWith(Reply{Content: "s", Ephemeral: true, Files: png.Files}),
-			wantType: 5, wantFlags: 64, wantREST: "edit file maze.png=PNG\nedit content=\"s\" attachments-cleared=true"},
+			wantType: 5, wantFlags: 64, wantREST: "edit file maze.png=PNG\nedit content=\"s\" attachments=[maze.png]"},
 		{name: "OKButtonFilesDeferUpdate", body: buttonJSON, handle: func(ctx context.Context, in *Interaction) error {
 			return in.Respond.Update(ctx, png)
-		}, wantType: 6, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments-cleared=true"},
+		}, wantType: 6, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments=[maze.png]"},
 		{name: "OKSlowHandlerAutoDeferred", body: commandJSON, handle: func(ctx context.Context, in *Interaction) error {
 			time.Sleep(300 * time.Millisecond)
 			return in.Respond.Reply(ctx, Reply{Content: "late"})
-		}, wantType: 5, wantREST: `edit content="late" attachments-cleared=true`},
+		}, wantType: 5, wantREST: `edit content="late" attachments=[]`},
 		{name: "OKFollowupOverREST", body: commandJSON, handle: func(ctx context.Context, in *Interaction) error {
 			_ = in.Respond.Reply(ctx, Reply{Content: "first"})
 			return in.Respond.Followup(ctx, Reply{Content: "second"})
@@ -258,7 +256,7 @@ func TestInteractionsEndpointEditRetriesUntilAcknowledged(t *testing.T) {
 	if typ, _ := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 5 {
 		t.Fatalf("type %d, want a deferral", typ)
 	}
-	want := "edit file a.png=P\nedit rejected\nedit file a.png=P\nedit rejected\nedit file a.png=P\nedit content=\"m\" attachments-cleared=true"
+	want := "edit file a.png=P\nedit rejected\nedit file a.png=P\nedit rejected\nedit file a.png=P\nedit content=\"m\" attachments=[a.png]"
 	if got := e.calls(); got != want {
 		t.Fatalf("REST requests:\n%s\nwant:\n%s", got, want)
 	}
@@ -279,7 +277,7 @@ func TestInteractionsEndpointEditAfterDeferRetries(t *testing.T) {
 	if typ, data := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 5 || data["flags"] != float64(64) {
 		t.Fatalf("type %d %v, want a private deferral", typ, data)
 	}
-	want := "edit rejected\nedit rejected\nedit content=\"started\" attachments-cleared=true"
+	want := "edit rejected\nedit rejected\nedit content=\"started\" attachments=[]"
 	if got := e.calls(); got != want {
 		t.Fatalf("REST requests:\n%s\nwant:\n%s", got, want)
 	}

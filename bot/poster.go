@@ -14,14 +14,6 @@ type Poster struct{ session *discordgo.Session }
 // NewPoster posts through session's REST side.
 func NewPoster(session *discordgo.Session) *Poster { return &Poster{session: session} }
 
-// messageSend is a channel message create with the fields discordgo
-// v0.29.0's MessageSend lacks: nonce and enforce_nonce.
-type messageSend struct {
-	*discordgo.MessageSend
-	Nonce        string `json:"nonce,omitempty"`
-	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
-}
-
 // Post sends a message to a channel, with nonce ("" for none) enforced:
 // Discord then answers a repeat (discordgo's own retry of a 502, a retry
 // by contest, another process's attempt) with the message it made the
@@ -29,54 +21,50 @@ type messageSend struct {
 // request is made here with discordgo's REST helpers, on the same route and
 // rate-limit bucket.
 func (p *Poster) Post(ctx context.Context, channelID, nonce string, r Reply) (string, error) {
-	data := messageSend{
-		MessageSend: &discordgo.MessageSend{
-			Content:         r.Content,
-			Embeds:          r.Embeds,
-			Components:      r.Components,
-			AllowedMentions: noPings,
-		},
-		Nonce: nonce, EnforceNonce: nonce != "",
-	}
-	endpoint := discordgo.EndpointChannelMessages(channelID)
-	var (
-		body []byte
-		err  error
-	)
-	if files := discordFiles(r.Files); len(files) > 0 {
-		var contentType string
-		contentType, body, err = discordgo.MultipartBodyWithJSON(data, files)
-		if err == nil {
-			body, err = p.session.RequestRaw("POST", endpoint, contentType, body, endpoint, 0, discordgo.WithContext(ctx))
-		}
-	} else {
-		body, err = p.session.RequestWithBucketID("POST", endpoint, data, endpoint, discordgo.WithContext(ctx))
-	}
-	var msg discordgo.Message
-	if err == nil {
-		err = discordgo.Unmarshal(body, &msg)
-	}
+	m := newMessage(r, creating)
+	m.AllowedMentions, m.Nonce, m.EnforceNonce = noPings, nonce, nonce != ""
+	msg, err := p.send(ctx, "POST", discordgo.EndpointChannelMessages(channelID), discordgo.EndpointChannelMessages(channelID), m)
 	if err != nil {
 		return "", fmt.Errorf("post to channel %s: %w", channelID, err)
 	}
 	return msg.ID, nil
 }
 
-// Edit replaces a channel message's content, embeds and buttons.
+// Edit replaces a channel message's content, embeds and buttons; its
+// files stay unless r brings new ones.
 func (p *Poster) Edit(ctx context.Context, channelID, messageID string, r Reply) error {
-	components := nonNilComponents(r.Components)
-	embeds := r.Embeds
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
-	}
-	edit := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Content: &r.Content, Embeds: &embeds, Components: &components, Files: discordFiles(r.Files), AllowedMentions: noPings}
-	if len(r.Files) > 0 {
-		edit.Attachments = &[]*discordgo.MessageAttachment{}
-	}
-	if _, err := p.session.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
+	m := newMessage(r, keepOldFiles)
+	m.AllowedMentions = noPings
+	if _, err := p.send(ctx, "PATCH", discordgo.EndpointChannelMessage(channelID, messageID), discordgo.EndpointChannelMessage(channelID, ""), m); err != nil {
 		return fmt.Errorf("edit message %s in channel %s: %w", messageID, channelID, err)
 	}
 	return nil
+}
+
+// send makes one request of m, as multipart when it has files, through
+// the session's rate limiter under bucket.
+func (p *Poster) send(ctx context.Context, method, endpoint, bucket string, m *message) (*discordgo.Message, error) {
+	var (
+		body []byte
+		err  error
+	)
+	if files := discordFiles(m.files); len(files) > 0 {
+		var contentType string
+		contentType, body, err = discordgo.MultipartBodyWithJSON(m, files)
+		if err == nil {
+			body, err = p.session.RequestRaw(method, endpoint, contentType, body, bucket, 0, discordgo.WithContext(ctx))
+		}
+	} else {
+		body, err = p.session.RequestWithBucketID(method, endpoint, m, bucket, discordgo.WithContext(ctx))
+	}
+	if err != nil {
+		return nil, err
+	}
+	var msg discordgo.Message
+	if err := discordgo.Unmarshal(body, &msg); err != nil {
+		return nil, err
+	}
+	return &msg, nil
 }
 
 // GuildLocale is a server's primary language as its admins set it in

@@ -11,19 +11,27 @@ import (
 
 // Reply is what a handler sends back. Files hold their bytes, not readers, so
 // a reply can be sent again (a discordgo.File's reader drains once).
+//
+// A Components V2 reply (V2) is laid out by its components alone
+// (containers, text displays, media galleries; files shown through them
+// by attachment://name) and has no content or embeds; Discord never lets
+// a message lose the flag, so a V2 message is edited into V2 only.
 type Reply struct {
 	Content    string
 	Embeds     []*discordgo.MessageEmbed
 	Components []discordgo.MessageComponent
 	Files      []File
 	Ephemeral  bool
+	V2         bool
 }
 
-// File is an attachment.
+// File is an attachment. Description is its alt text: what a screen
+// reader says of it, and what shows where it cannot load.
 type File struct {
 	Name        string
 	ContentType string
 	Data        []byte
+	Description string
 }
 
 // Responder answers one interaction. The bot implements it over Discord's

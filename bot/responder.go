@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,10 +19,10 @@ var errAlreadyReplied = errors.New("interaction already answered")
 type restAPI interface {
 	// Respond sends the first response. It returns an error wrapping
 	// errPastDeadline when Discord rate-limits it beyond ctx's deadline.
-	Respond(ctx context.Context, ix *discordgo.Interaction, resp *discordgo.InteractionResponse) error
-	EditOriginal(ctx context.Context, ix *discordgo.Interaction, edit *discordgo.WebhookEdit) (*discordgo.Message, error)
+	Respond(ctx context.Context, ix *discordgo.Interaction, cb *callback) error
+	EditOriginal(ctx context.Context, ix *discordgo.Interaction, m *message) error
 	DeleteOriginal(ctx context.Context, ix *discordgo.Interaction) error
-	Followup(ctx context.Context, ix *discordgo.Interaction, params *discordgo.WebhookParams) (*discordgo.Message, error)
+	Followup(ctx context.Context, ix *discordgo.Interaction, m *message) error
 }
 
 // firstResponseWindow is how long after an interaction arrives its first
@@ -78,9 +77,9 @@ func (r *responder) Defer(ctx context.Context, ephemeral bool) error {
 	if r.state != unanswered {
 		return nil
 	}
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	resp := &callback{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
 	if ephemeral {
-		resp.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+		resp.Data = &message{Flags: discordgo.MessageFlagsEphemeral}
 	}
 	if err := r.callback(ctx, resp); err != nil {
 		return fmt.Errorf("defer: %w", err)
@@ -105,8 +104,7 @@ func (r *responder) Acknowledge(ctx context.Context) error {
 	if r.state != unanswered {
 		return nil
 	}
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
-	if err := r.callback(ctx, resp); err != nil {
+	if err := r.callback(ctx, &callback{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
 		return fmt.Errorf("defer update: %w", err)
 	}
 	r.state = deferredUpdate
@@ -160,7 +158,7 @@ func (r *responder) Choices(ctx context.Context, choices []*discordgo.Applicatio
 	if choices == nil {
 		choices = []*discordgo.ApplicationCommandOptionChoice{}
 	}
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &discordgo.InteractionResponseData{Choices: choices}}
+	resp := &callback{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &message{Choices: choices}}
 	if err := r.callback(ctx, resp); err != nil {
 		return fmt.Errorf("choices: %w", err)
 	}
@@ -181,20 +179,12 @@ func (r *responder) respond(ctx context.Context, kind discordgo.InteractionRespo
 	if len(reply.Files) > 0 && r.inline.open() {
 		return r.deferThenEdit(ctx, kind, reply)
 	}
-	data := &discordgo.InteractionResponseData{
-		Content:    reply.Content,
-		Embeds:     reply.Embeds,
-		Components: nonNilComponents(reply.Components),
-		Files:      discordFiles(reply.Files),
-	}
-	if reply.Ephemeral {
-		data.Flags = discordgo.MessageFlagsEphemeral
-	}
+	mode := creating
 	if kind == discordgo.InteractionResponseUpdateMessage {
 		// Without an attachments list the old image would stay on the message.
-		data.Attachments = &[]*discordgo.MessageAttachment{}
+		mode = replaceAll
 	}
-	err := r.callback(ctx, &discordgo.InteractionResponse{Type: kind, Data: data})
+	err := r.callback(ctx, &callback{Type: kind, Data: newMessage(reply, mode)})
 	if err != nil {
 		return fmt.Errorf("respond (type %d): %w", kind, err)
 	}
@@ -205,7 +195,7 @@ func (r *responder) respond(ctx context.Context, kind discordgo.InteractionRespo
 // callback sends the first response: into the waiting HTTP response when
 // there is one, else to the REST callback route, never past the deadline.
 // Once it cannot succeed in time, it says so without asking Discord again.
-func (r *responder) callback(ctx context.Context, resp *discordgo.InteractionResponse) error {
+func (r *responder) callback(ctx context.Context, resp *callback) error {
 	if r.inline.offer(resp) {
 		r.answeredInline = true
 		return nil
@@ -229,21 +219,11 @@ func (r *responder) callback(ctx context.Context, resp *discordgo.InteractionRes
 }
 
 func (r *responder) editOriginal(ctx context.Context, reply Reply) error {
-	components := nonNilComponents(reply.Components)
-	embeds := reply.Embeds
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
-	}
+	// The flags go on the edit, a deferred reply's V2 too (Discord reads
+	// none on a deferral); the ephemeral one was fixed by the deferral.
+	reply.Ephemeral = false
 	if err := r.afterInline(ctx, func() error {
-		// Files anew at each try: a discordgo.File's reader drains once.
-		_, err := r.api.EditOriginal(ctx, r.ix, &discordgo.WebhookEdit{
-			Content:     &reply.Content,
-			Components:  &components,
-			Embeds:      &embeds,
-			Files:       discordFiles(reply.Files),
-			Attachments: &[]*discordgo.MessageAttachment{},
-		})
-		return err
+		return r.api.EditOriginal(ctx, r.ix, newMessage(reply, replaceAll))
 	}); err != nil {
 		return fmt.Errorf("edit original: %w", err)
 	}
@@ -252,42 +232,10 @@ func (r *responder) editOriginal(ctx context.Context, reply Reply) error {
 }
 
 func (r *responder) followup(ctx context.Context, reply Reply) error {
-	var flags discordgo.MessageFlags
-	if reply.Ephemeral {
-		flags = discordgo.MessageFlagsEphemeral
-	}
 	if err := r.afterInline(ctx, func() error {
-		_, err := r.api.Followup(ctx, r.ix, &discordgo.WebhookParams{
-			Content:    reply.Content,
-			Embeds:     reply.Embeds,
-			Components: reply.Components,
-			Files:      discordFiles(reply.Files),
-			Flags:      flags,
-		})
-		return err
+		return r.api.Followup(ctx, r.ix, newMessage(reply, creating))
 	}); err != nil {
 		return fmt.Errorf("followup: %w", err)
 	}
 	return nil
-}
-
-// nonNilComponents sends an explicit empty list, which removes old buttons
-// on an update; nil would leave them.
-func nonNilComponents(c []discordgo.MessageComponent) []discordgo.MessageComponent {
-	if c == nil {
-		return []discordgo.MessageComponent{}
-	}
-	return c
-}
-
-// discordFiles makes fresh readers each time: a discordgo.File drains once.
-func discordFiles(files []File) []*discordgo.File {
-	if len(files) == 0 {
-		return nil
-	}
-	out := make([]*discordgo.File, len(files))
-	for i, f := range files {
-		out[i] = &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(f.Data)}
-	}
-	return out
 }

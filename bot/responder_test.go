@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -23,22 +22,25 @@ func (f *fakeREST) record(format string, args ...any) {
 	f.calls = append(f.calls, fmt.Sprintf(format, args...))
 }
 
-func (f *fakeREST) Respond(_ context.Context, _ *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+func (f *fakeREST) Respond(_ context.Context, _ *discordgo.Interaction, resp *callback) error {
 	flags, files := 0, ""
 	if resp.Data != nil {
 		flags = int(resp.Data.Flags)
-		for _, file := range resp.Data.Files {
-			data, _ := io.ReadAll(file.Reader)
-			files += fmt.Sprintf(" file %s=%s", file.Name, data)
+		for _, file := range resp.Data.files {
+			files += fmt.Sprintf(" file %s=%s", file.Name, file.Data)
 		}
 	}
 	f.record("respond type=%d flags=%d%s", resp.Type, flags, files)
 	return nil
 }
 
-func (f *fakeREST) EditOriginal(_ context.Context, _ *discordgo.Interaction, edit *discordgo.WebhookEdit) (*discordgo.Message, error) {
-	f.record("edit content=%q attachments-cleared=%v", *edit.Content, edit.Attachments != nil && len(*edit.Attachments) == 0)
-	return &discordgo.Message{}, nil
+func (f *fakeREST) EditOriginal(_ context.Context, _ *discordgo.Interaction, m *message) error {
+	content := ""
+	if m.Content != nil {
+		content = *m.Content
+	}
+	f.record("edit content=%q attachments=%s", content, attachmentNames(m))
+	return nil
 }
 
 func (f *fakeREST) DeleteOriginal(context.Context, *discordgo.Interaction) error {
@@ -46,9 +48,13 @@ func (f *fakeREST) DeleteOriginal(context.Context, *discordgo.Interaction) error
 	return nil
 }
 
-func (f *fakeREST) Followup(_ context.Context, _ *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
-	f.record("followup flags=%d content=%q", p.Flags, p.Content)
-	return &discordgo.Message{}, nil
+func (f *fakeREST) Followup(_ context.Context, _ *discordgo.Interaction, m *message) error {
+	content := ""
+	if m.Content != nil {
+		content = *m.Content
+	}
+	f.record("followup flags=%d content=%q", m.Flags, content)
+	return nil
 }
 
 func TestResponder(t *testing.T) {
@@ -72,7 +78,7 @@ func TestResponder(t *testing.T) {
 				return err
 			}
 			return r.Reply(ctx, public)
-		}, []string{"respond type=5 flags=0", `edit content="hi" attachments-cleared=true`}},
+		}, []string{"respond type=5 flags=0", `edit content="hi" attachments=[]`}},
 		{"OKDeferPublicReplyPrivate", command, func(r *responder) error {
 			if err := r.Defer(ctx, false); err != nil {
 				return err
@@ -92,7 +98,7 @@ func TestResponder(t *testing.T) {
 				return err
 			}
 			return r.Update(ctx, public)
-		}, []string{"respond type=6 flags=0", `edit content="hi" attachments-cleared=true`}},
+		}, []string{"respond type=6 flags=0", `edit content="hi" attachments=[]`}},
 		{"OKAutoDeferButtonThenReply", button, func(r *responder) error {
 			if err := r.Acknowledge(ctx); err != nil {
 				return err
@@ -151,4 +157,18 @@ func TestResponderChoices(t *testing.T) {
 	if got, want := strings.Join(api.calls, "\n"), "respond type=8 flags=0"; got != want {
 		t.Fatalf("requests %q, want %q", got, want)
 	}
+}
+
+// attachmentNames is a message's attachments list as the test reads it:
+// "-" for none sent (the old ones stay), else the files it keeps, [] for
+// none.
+func attachmentNames(m *message) string {
+	if m.Attachments == nil {
+		return "-"
+	}
+	var names []string
+	for _, a := range *m.Attachments {
+		names = append(names, a.Filename)
+	}
+	return "[" + strings.Join(names, " ") + "]"
 }

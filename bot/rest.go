@@ -81,10 +81,10 @@ type call struct {
 // Respond sends an interaction's first response. A 429 is waited out only
 // when the wait ends before ctx's deadline (the response deadline); a longer
 // one fails at once with errPastDeadline.
-func (c *interactionREST) Respond(ctx context.Context, ix *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
-	var files []*discordgo.File
+func (c *interactionREST) Respond(ctx context.Context, ix *discordgo.Interaction, resp *callback) error {
+	var files []File
 	if resp.Data != nil {
-		files = resp.Data.Files
+		files = resp.Data.files
 	}
 	req, err := newCall(http.MethodPost, discordgo.EndpointInteractionResponse(ix.ID, ix.Token), routeCallback, resp, files)
 	if err != nil {
@@ -96,13 +96,14 @@ func (c *interactionREST) Respond(ctx context.Context, ix *discordgo.Interaction
 }
 
 // EditOriginal edits the first response.
-func (c *interactionREST) EditOriginal(ctx context.Context, ix *discordgo.Interaction, edit *discordgo.WebhookEdit) (*discordgo.Message, error) {
-	req, err := newCall(http.MethodPatch, discordgo.EndpointInteractionResponseActions(ix.AppID, ix.Token), routeEdit, edit, edit.Files)
+func (c *interactionREST) EditOriginal(ctx context.Context, ix *discordgo.Interaction, m *message) error {
+	req, err := newCall(http.MethodPatch, discordgo.EndpointInteractionResponseActions(ix.AppID, ix.Token), routeEdit, m, m.files)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	req.repeatable = true
-	return c.message(ctx, req)
+	_, err = c.message(ctx, req)
+	return err
 }
 
 // DeleteOriginal deletes the first response.
@@ -114,21 +115,22 @@ func (c *interactionREST) DeleteOriginal(ctx context.Context, ix *discordgo.Inte
 
 // Followup sends another message. It is not repeated when its outcome is
 // unknown: that could post it twice.
-func (c *interactionREST) Followup(ctx context.Context, ix *discordgo.Interaction, params *discordgo.WebhookParams) (*discordgo.Message, error) {
-	req, err := newCall(http.MethodPost, discordgo.EndpointFollowupMessage(ix.AppID, ix.Token)+"?wait=true", routeFollowup, params, params.Files)
+func (c *interactionREST) Followup(ctx context.Context, ix *discordgo.Interaction, m *message) error {
+	req, err := newCall(http.MethodPost, discordgo.EndpointFollowupMessage(ix.AppID, ix.Token)+"?wait=true", routeFollowup, m, m.files)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return c.message(ctx, req)
+	_, err = c.message(ctx, req)
+	return err
 }
 
 // newCall encodes data as JSON, or as multipart with files, once: a
-// discordgo.File reader drains, and a retry must send the same bytes.
-func newCall(method, url, route string, data any, files []*discordgo.File) (*call, error) {
+// retry must send the same bytes.
+func newCall(method, url, route string, data any, files []File) (*call, error) {
 	req := &call{method: method, url: url, route: route, contentType: "application/json"}
 	var err error
 	if len(files) > 0 {
-		req.contentType, req.body, err = discordgo.MultipartBodyWithJSON(data, files)
+		req.contentType, req.body, err = discordgo.MultipartBodyWithJSON(data, discordFiles(files))
 	} else {
 		req.body, err = json.Marshal(data)
 	}

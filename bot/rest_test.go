@@ -86,7 +86,7 @@ func withDiscord(t *testing.T, d *scriptedDiscord) *interactionREST {
 var restIx = &discordgo.Interaction{ID: "11", AppID: "22", Token: secretToken, Type: discordgo.InteractionApplicationCommand}
 
 func TestInteractionREST(t *testing.T) {
-	reply := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{Content: "hi"}}
+	reply := &callback{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: newMessage(Reply{Content: "hi"}, creating)}
 	msg := status(200, `{"id":"33","content":"edited"}`)
 	for _, tc := range []struct {
 		name     string
@@ -114,23 +114,16 @@ func TestInteractionREST(t *testing.T) {
 		{name: "OKRespondAfterDrop", answers: []func(http.ResponseWriter){hangUp}, call: respond(reply), requests: 2},
 		{name: "OKEditRetried502", answers: []func(http.ResponseWriter){status(502, `{}`), msg},
 			call: func(ctx context.Context, c *interactionREST) error {
-				content := "edited"
-				m, err := c.EditOriginal(ctx, restIx, &discordgo.WebhookEdit{Content: &content})
-				if err == nil && m.Content != "edited" {
-					err = fmt.Errorf("message %+v", m)
-				}
-				return err
+				return c.EditOriginal(ctx, restIx, newMessage(Reply{Content: "edited"}, replaceAll))
 			}, requests: 2},
 		// A followup answered 502 is not sent again: it may be posted.
 		{name: "ErrFollowup502NotRepeated", answers: []func(http.ResponseWriter){status(502, `{"message":"502: Bad Gateway","code":0}`)},
 			call: func(ctx context.Context, c *interactionREST) error {
-				_, err := c.Followup(ctx, restIx, &discordgo.WebhookParams{Content: "more"})
-				return err
+				return c.Followup(ctx, restIx, newMessage(Reply{Content: "more"}, creating))
 			}, requests: 1, wantErr: "POST /webhooks/{application}/{token}: HTTP 502", maybe: true},
 		{name: "ErrFollowupDropNotRepeated", answers: []func(http.ResponseWriter){hangUp},
 			call: func(ctx context.Context, c *interactionREST) error {
-				_, err := c.Followup(ctx, restIx, &discordgo.WebhookParams{Content: "more"})
-				return err
+				return c.Followup(ctx, restIx, newMessage(Reply{Content: "more"}, creating))
 			}, requests: 1, wantErr: "no answer", maybe: true},
 		{name: "ErrDeleteNotFound", answers: []func(http.ResponseWriter){status(404, `{"message":"Unknown Message","code":10008}`)},
 			call:     func(ctx context.Context, c *interactionREST) error { return c.DeleteOriginal(ctx, restIx) },
@@ -176,7 +169,7 @@ func TestInteractionREST(t *testing.T) {
 	}
 }
 
-func respond(resp *discordgo.InteractionResponse) func(context.Context, *interactionREST) error {
+func respond(resp *callback) func(context.Context, *interactionREST) error {
 	return func(ctx context.Context, c *interactionREST) error { return c.Respond(ctx, restIx, resp) }
 }
 
@@ -187,7 +180,7 @@ func TestInteractionRESTTimeoutHidesURL(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	content := "x"
-	_, err := c.EditOriginal(ctx, restIx, &discordgo.WebhookEdit{Content: &content})
+	err := c.EditOriginal(ctx, restIx, newMessage(Reply{Content: content}, replaceAll))
 	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err=%v, want a deadline error", err)
 	}

@@ -1,0 +1,52 @@
+package bot
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+func TestNewMessage(t *testing.T) {
+	file := File{Name: "maze.png", ContentType: "image/png", Data: []byte("PNG"), Description: "A 21×21 maze"}
+	card := []discordgo.MessageComponent{discordgo.Container{Components: []discordgo.MessageComponent{discordgo.TextDisplay{Content: "hi"}}}}
+	for _, tc := range []struct {
+		name    string
+		reply   Reply
+		mode    replacing
+		want    []string // in the JSON
+		wantNot []string // top-level keys it must not have
+	}{
+		{"OKPlain", Reply{Content: "hi"}, creating, []string{`"content":"hi"`, `"components":[]`}, []string{"embeds", "attachments", "flags"}},
+		{"OKPlainEdit", Reply{Content: "hi"}, replaceAll, []string{`"content":"hi"`, `"embeds":[]`, `"components":[]`, `"attachments":[]`}, []string{"flags"}},
+		{"OKKeepOldFiles", Reply{Content: "hi"}, keepOldFiles, []string{`"embeds":[]`}, []string{"attachments"}},
+		{"OKEphemeral", Reply{Content: "psst", Ephemeral: true}, creating, []string{`"flags":64`}, nil},
+		{"OKAltText", Reply{Content: "m", Files: []File{file}}, creating, []string{`"attachments":[{"id":0,"filename":"maze.png","description":"A 21×21 maze"}]`}, nil},
+		// Components V2: no content, not even "", and the flag.
+		{"OKV2", Reply{V2: true, Components: card, Files: []File{file}}, creating, []string{`"flags":32768`, `"type":17`, `"description":"A 21×21 maze"`}, []string{"content", "embeds"}},
+		{"OKV2Edit", Reply{V2: true, Components: card}, replaceAll, []string{`"flags":32768`, `"embeds":[]`, `"attachments":[]`}, []string{"content"}},
+		{"OKV2Ephemeral", Reply{V2: true, Components: card, Ephemeral: true}, creating, []string{`"flags":32832`}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, err := json.Marshal(newMessage(tc.reply, tc.mode))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(raw), w) {
+					t.Errorf("%s lacks %s", raw, w)
+				}
+			}
+			var top map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &top); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range tc.wantNot {
+				if _, ok := top[k]; ok {
+					t.Errorf("%s has %q", raw, k)
+				}
+			}
+		})
+	}
+}
