@@ -43,9 +43,9 @@ type callback struct {
 type replacing uint8
 
 const (
-	creating      replacing = iota // a new message
-	replaceAll                     // an edit that replaces every part, the files too
-	keepOldFiles                   // an edit that keeps the files unless it brings new ones
+	creating     replacing = iota // a new message
+	replaceAll                    // an edit that replaces every part, the files too
+	keepOldFiles                  // an edit that keeps the files unless it brings new ones
 )
 
 // newMessage is r as a message body. A Components V2 message sends no
