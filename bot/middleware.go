@@ -284,11 +284,8 @@ func ManagersOnly(refusal string) Middleware {
 // one used; any other is refused with usage, the message that lists them.
 func Subcommands(handlers map[string]Handler, usage string) Handler {
 	return func(ctx context.Context, in *Interaction) error {
-		data := in.ApplicationCommandData()
-		if len(data.Options) > 0 && data.Options[0].Type == discordgo.ApplicationCommandOptionSubCommand {
-			if h, ok := handlers[data.Options[0].Name]; ok {
-				return h(ctx, in)
-			}
+		if h, ok := handlers[Subcommand(in)]; ok {
+			return h(ctx, in)
 		}
 		return Refuse(usage)
 	}

@@ -16,10 +16,7 @@ import (
 // its field's (only a hand-made interaction sends one) counts as absent,
 // so the handler's defaults and checks apply to it.
 func Options(in *Interaction, dst any) {
-	opts := in.ApplicationCommandData().Options
-	if len(opts) > 0 && opts[0].Type == discordgo.ApplicationCommandOptionSubCommand {
-		opts = opts[0].Options
-	}
+	opts := leafOptions(in)
 	byName := make(map[string]any, len(opts))
 	for _, o := range opts {
 		byName[o.Name] = o.Value
@@ -84,6 +81,15 @@ func set(field reflect.Value, value any) bool {
 	panic(fmt.Sprintf("bot.Options: a field of kind %s", field.Kind()))
 }
 
+// leafOptions are the options of the command, or of its subcommand.
+func leafOptions(in *Interaction) []*discordgo.ApplicationCommandInteractionDataOption {
+	opts := in.ApplicationCommandData().Options
+	if len(opts) > 0 && opts[0].Type == discordgo.ApplicationCommandOptionSubCommand {
+		opts = opts[0].Options
+	}
+	return opts
+}
+
 // Subcommand is the name of the subcommand used, "" for none.
 func Subcommand(in *Interaction) string {
 	opts := in.ApplicationCommandData().Options
@@ -96,11 +102,7 @@ func Subcommand(in *Interaction) string {
 // Focused is the option an autocompletion asks about, and what the member
 // has typed into it so far.
 func Focused(in *Interaction) (name, typed string) {
-	opts := in.ApplicationCommandData().Options
-	if len(opts) > 0 && opts[0].Type == discordgo.ApplicationCommandOptionSubCommand {
-		opts = opts[0].Options
-	}
-	for _, o := range opts {
+	for _, o := range leafOptions(in) {
 		if o.Focused {
 			s, _ := o.Value.(string)
 			return o.Name, s
