@@ -380,6 +380,17 @@ func uniqueNames(where string, group []named) []error {
 // "/데일리 오늘". A slash after a letter or digit is no command (Asia/Seoul).
 var mention = regexp.MustCompile(`(?:^|[^\p{L}\p{N}/])/([\p{L}\p{N}_-]+)(?: ([\p{L}\p{N}_-]+))?`)
 
+// pickerName is how l's picker shows a command or an option: named as l
+// localizes it, else by its own name (English's).
+func pickerName(l *lang.Lang) func(name string, locs map[discordgo.Locale]string) string {
+	return func(name string, locs map[discordgo.Locale]string) string {
+		if text := locs[discordLocales(l)[0]]; text != "" && l != lang.English {
+			return text
+		}
+		return name
+	}
+}
+
 // CheckMentions reports every slash command a message names that the
 // reader's picker would not show under that name: each language's
 // messages must name the commands and subcommands of cmds as that
@@ -388,12 +399,7 @@ var mention = regexp.MustCompile(`(?:^|[^\p{L}\p{N}/])/([\p{L}\p{N}_-]+)(?: ([\p
 func CheckMentions(cmds []*discordgo.ApplicationCommand) error {
 	var errs []error
 	for _, l := range lang.Languages() {
-		local := func(name string, locs map[discordgo.Locale]string) string {
-			if text := locs[discordLocales(l)[0]]; text != "" && l != lang.English {
-				return text
-			}
-			return name
-		}
+		local := pickerName(l)
 		subs := map[string]map[string]bool{} // command → its subcommands, as l names them
 		foreign := map[string]bool{}         // subcommand names of other languages
 		for _, c := range cmds {
@@ -484,12 +490,7 @@ var numberValue = regexp.MustCompile(`^\d+(?:[–-]\d+)?$`)
 func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
 	var errs []error
 	for _, l := range lang.Languages() {
-		local := func(name string, locs map[discordgo.Locale]string) string {
-			if text := locs[discordLocales(l)[0]]; text != "" && l != lang.English {
-				return text
-			}
-			return name
-		}
+		local := pickerName(l)
 		named := map[string][]*discordgo.ApplicationCommandOption{} // l's name → the options so named
 		anyLanguage := map[string]bool{}
 		var walk func(opts []*discordgo.ApplicationCommandOption)
