@@ -40,9 +40,11 @@
 // 1–32 letters, digits, - or _, descriptions and choices 1–100, and no
 // description on a context-menu command.
 //
-// discordgo reads its endpoints from package-level variables computed once from
-// EndpointDiscord, so a test must re-point every one of them at Server.URL()
-// before it opens a session (see the helper in fakediscord_test.go).
+// discordgo builds every URL on https://discord.com, from package-level
+// variables computed once at init: give a session Server.Client (or a
+// client on Server.Transport), which sends those requests to this Server,
+// rather than re-pointing the variables, which are process-wide. Each test
+// can then have a Server of its own.
 //
 // # Faults
 //

@@ -12,7 +12,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -20,77 +19,82 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
-
-	"mazebot/bot"
 )
 
 const testToken = "Bot test-app.token-value"
-
-var (
-	fake *Server
-	sess *discordgo.Session
-)
-
-func TestMain(m *testing.M) {
-	fake = New(Config{Token: testToken})
-	// The bot's own re-pointing, so these tests also check it.
-	if err := bot.SetAPIBase(fake.URL()); err != nil {
-		panic(err)
-	}
-	var err error
-	sess, err = discordgo.New(testToken)
-	if err == nil {
-		sess.Identify.Intents = discordgo.IntentsGuilds
-		sess.AddHandler(onInteraction)
-		err = sess.Open()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "open discordgo session against the fake:", err)
-		fake.Close()
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = sess.Close()
-	fake.Close()
-	os.Exit(code)
-}
 
 // ---- scripted bot ----
 
 type script func(s *discordgo.Session, i *discordgo.Interaction) error
 
-var (
-	scriptsMu sync.Mutex
-	scripts   = map[string]script{}
-	results   = map[string]chan error{}
-)
+// bot is a discordgo session connected to a test's own fake Discord, that
+// answers interactions with the scripts the test gives it.
+type bot struct {
+	*discordgo.Session
+	mu      sync.Mutex
+	scripts map[string]script
+	results map[string]chan error
+}
+
+// setup starts a fake Discord of the test's own and a bot connected to it
+// through its Transport (discordgo's global endpoints stay as they are),
+// and waits until the bot is ready.
+func setup(t *testing.T) (context.Context, *Server, *bot) {
+	t.Helper()
+	fake := New(Config{Token: testToken})
+	t.Cleanup(fake.Close)
+	b := &bot{Session: newSession(t, fake, testToken), scripts: map[string]script{}, results: map[string]chan error{}}
+	b.AddHandler(b.onInteraction)
+	if err := b.Open(); err != nil {
+		t.Fatalf("open a discordgo session against the fake: %v", err)
+	}
+	t.Cleanup(func() { _ = b.Close() }) // before fake.Close
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	if err := fake.WaitReady(ctx); err != nil {
+		t.Fatalf("WaitReady: %v", err)
+	}
+	return ctx, fake, b
+}
+
+// newSession is a discordgo session (not opened) whose requests reach fake.
+func newSession(t *testing.T, fake *Server, token string) *discordgo.Session {
+	t.Helper()
+	s, err := discordgo.New(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Client = fake.Client()
+	s.Identify.Intents = discordgo.IntentsGuilds
+	return s
+}
 
 // on makes the bot answer interactions with key (command name, or custom_id
 // up to the first ':') by running fn for the rest of the test.
-func on(t *testing.T, key string, fn script) {
+func (b *bot) on(t *testing.T, key string, fn script) {
 	t.Helper()
-	scriptsMu.Lock()
-	scripts[key] = fn
-	scriptsMu.Unlock()
+	b.mu.Lock()
+	b.scripts[key] = fn
+	b.mu.Unlock()
 	t.Cleanup(func() {
-		scriptsMu.Lock()
-		delete(scripts, key)
-		scriptsMu.Unlock()
+		b.mu.Lock()
+		delete(b.scripts, key)
+		b.mu.Unlock()
 	})
 }
 
-func resultChan(id string) chan error {
-	scriptsMu.Lock()
-	defer scriptsMu.Unlock()
-	ch, ok := results[id]
+func (b *bot) resultChan(id string) chan error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ch, ok := b.results[id]
 	if !ok {
 		ch = make(chan error, 1)
-		results[id] = ch
+		b.results[id] = ch
 	}
 	return ch
 }
 
-func onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+func (b *bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 	var key string
 	switch ic.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
@@ -100,39 +104,28 @@ func onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 	case discordgo.InteractionModalSubmit:
 		key = ic.ModalSubmitData().CustomID
 	}
-	scriptsMu.Lock()
-	fn := scripts[key]
-	scriptsMu.Unlock()
+	b.mu.Lock()
+	fn := b.scripts[key]
+	b.mu.Unlock()
 	var err error
 	if fn == nil {
 		err = fmt.Errorf("no script for %q", key)
 	} else {
 		err = fn(s, ic.Interaction)
 	}
-	resultChan(ic.ID) <- err
+	b.resultChan(ic.ID) <- err
 }
 
-// handlerResult is what the bot's script returned for ix.
-func handlerResult(t *testing.T, ix *Interaction) error {
+// result is what the bot's script returned for ix.
+func (b *bot) result(t *testing.T, ix *Interaction) error {
 	t.Helper()
 	select {
-	case err := <-resultChan(ix.ID):
+	case err := <-b.resultChan(ix.ID):
 		return err
-	case <-time.After(5 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatalf("handler for interaction %s did not finish", ix.ID)
 		return nil
 	}
-}
-
-func setup(t *testing.T) context.Context {
-	t.Helper()
-	fake.Reset()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	if err := fake.WaitReady(ctx); err != nil {
-		t.Fatalf("WaitReady: %v", err)
-	}
-	return ctx
 }
 
 // restCode is the Discord error code of a discordgo REST error (0 if none).
@@ -170,7 +163,8 @@ func pngBytes(t *testing.T, w, h int) []byte {
 // ---- tests ----
 
 func TestReady(t *testing.T) {
-	setup(t)
+	t.Parallel()
+	_, fake, sess := setup(t)
 	if got := fake.Identifies(); got < 1 {
 		t.Errorf("Identifies()=%d, want at least 1", got)
 	}
@@ -206,8 +200,9 @@ func TestReady(t *testing.T) {
 }
 
 func TestSlashCommandReplyAndButton(t *testing.T) {
-	ctx := setup(t)
-	on(t, "echo", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "echo", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		d := i.ApplicationCommandData()
 		if i.Member == nil || i.Member.User == nil || i.Member.Permissions == 0 || i.AppPermissions == 0 {
 			return fmt.Errorf("member or permissions missing: %+v", i)
@@ -219,7 +214,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 			Components: []discordgo.MessageComponent{row(button("inc:1", "+1"), button("done", "Done"))},
 		})
 	})
-	on(t, "inc", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "inc", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if i.Message == nil || i.Message.ID == "" || len(i.Message.Components) != 1 {
 			return fmt.Errorf("component interaction without its message: %+v", i.Message)
 		}
@@ -240,7 +235,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
 	resp, err := ix.Wait(ctx)
@@ -273,7 +268,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, click); err != nil {
+	if err := sess.result(t, click); err != nil {
 		t.Fatalf("button handler: %v", err)
 	}
 	updated, err := click.WaitFinal(ctx, nil)
@@ -314,9 +309,10 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 }
 
 func TestMultipartReplyKeepsFile(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	img := pngBytes(t, 7, 5)
-	on(t, "file", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "file", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{
 			Content: "here",
 			Files:   []*discordgo.File{{Name: "SPOILER_maze.png", ContentType: "image/png", Reader: bytes.NewReader(img)}},
@@ -326,7 +322,7 @@ func TestMultipartReplyKeepsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
 	resp, err := ix.Wait(ctx)
@@ -359,9 +355,10 @@ func TestMultipartReplyKeepsFile(t *testing.T) {
 }
 
 func TestLateCallbackIsUnknownInteraction(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	fake.SetResponseDeadline(150 * time.Millisecond)
-	on(t, "slow", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "slow", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		time.Sleep(300 * time.Millisecond)
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "too late"})
 	})
@@ -372,7 +369,7 @@ func TestLateCallbackIsUnknownInteraction(t *testing.T) {
 	if _, err := ix.Wait(ctx); !errors.Is(err, ErrNoResponse) {
 		t.Errorf("Wait err=%v, want ErrNoResponse", err)
 	}
-	err = handlerResult(t, ix)
+	err = sess.result(t, ix)
 	if got, want := restCode(err), 10062; got != want {
 		t.Errorf("late callback: code %d (%v), want %d", got, err, want)
 	}
@@ -382,8 +379,9 @@ func TestLateCallbackIsUnknownInteraction(t *testing.T) {
 }
 
 func TestDoubleAck(t *testing.T) {
-	ctx := setup(t)
-	on(t, "double", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "double", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if err := reply(s, i, &discordgo.InteractionResponseData{Content: "one"}); err != nil {
 			return fmt.Errorf("first: %w", err)
 		}
@@ -393,7 +391,7 @@ func TestDoubleAck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = handlerResult(t, ix)
+	err = sess.result(t, ix)
 	if got, want := restCode(err), 40060; got != want {
 		t.Errorf("second ack: code %d (%v), want %d", got, err, want)
 	}
@@ -403,11 +401,12 @@ func TestDoubleAck(t *testing.T) {
 }
 
 func TestDeferThenEditAttachments(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	file := func(name string) *discordgo.File {
 		return &discordgo.File{Name: name, ContentType: "text/plain", Reader: strings.NewReader(name)}
 	}
-	on(t, "defer", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "defer", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if _, err := s.InteractionResponseEdit(i, &discordgo.WebhookEdit{}); restCode(err) != 10015 {
 			return fmt.Errorf("edit before ack: %v, want 10015", err)
 		}
@@ -449,7 +448,7 @@ func TestDeferThenEditAttachments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
 	if msg.Content != "ready" || !msg.Ephemeral() || msg.Loading() {
@@ -461,8 +460,9 @@ func TestDeferThenEditAttachments(t *testing.T) {
 }
 
 func TestFollowupAfterDeferEditsLoadingMessage(t *testing.T) {
-	ctx := setup(t)
-	on(t, "fu", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "fu", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		err := s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
 		if err != nil {
 			return err
@@ -481,7 +481,7 @@ func TestFollowupAfterDeferEditsLoadingMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
 	orig, err := ix.WaitFinal(ctx, nil)
@@ -498,7 +498,8 @@ func TestFollowupAfterDeferEditsLoadingMessage(t *testing.T) {
 }
 
 func TestMessageLimits(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	buttons := func(prefix string, n int) discordgo.ActionsRow {
 		var r discordgo.ActionsRow
 		for i := 0; i < n; i++ {
@@ -525,12 +526,12 @@ func TestMessageLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			on(t, "limits", func(s *discordgo.Session, i *discordgo.Interaction) error { return reply(s, i, tt.data) })
+			sess.on(t, "limits", func(s *discordgo.Session, i *discordgo.Interaction) error { return reply(s, i, tt.data) })
 			ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "limits"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = handlerResult(t, ix)
+			err = sess.result(t, ix)
 			if got := restCode(err); got != tt.code {
 				t.Errorf("code=%d (%v), want %d", got, err, tt.code)
 			}
@@ -539,7 +540,8 @@ func TestMessageLimits(t *testing.T) {
 }
 
 func TestDropGatewayResumes(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	ids, resumes := fake.Identifies(), fake.Resumes()
 	fake.DropGateway()
 	if err := fake.WaitReady(ctx); err != nil {
@@ -551,7 +553,7 @@ func TestDropGatewayResumes(t *testing.T) {
 	if got, want := fake.Identifies(), ids; got != want {
 		t.Errorf("Identifies()=%d, want %d (no new session)", got, want)
 	}
-	on(t, "after", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "after", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "still here"})
 	})
 	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "after"})
@@ -564,7 +566,8 @@ func TestDropGatewayResumes(t *testing.T) {
 }
 
 func TestBulkOverwriteAndValidation(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	minSize := 5.0
 	cmds := []*discordgo.ApplicationCommand{
 		{Name: "maze", Description: "Make a maze", Options: []*discordgo.ApplicationCommandOption{
@@ -602,7 +605,7 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 			t.Errorf("options %+v were accepted", opts)
 		}
 	}
-	on(t, "maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		d := i.ApplicationCommandData()
 		if d.ID != got[0].ID {
 			return fmt.Errorf("command id %s, want %s", d.ID, got[0].ID)
@@ -613,7 +616,7 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatal(err)
 	}
 
@@ -683,9 +686,10 @@ func cloneCommands(t *testing.T, cmds []*discordgo.ApplicationCommand) []*discor
 }
 
 func TestMessageCommandOnPlantedMessage(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	planted := fake.PostChannelMessage(DefaultChannelID, Message{Content: "just chatting", AuthorID: "77"})
-	on(t, "Solve this maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "Solve this maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		d := i.ApplicationCommandData()
 		target := d.Resolved.Messages[d.TargetID]
 		if target == nil {
@@ -713,8 +717,9 @@ func TestMessageCommandOnPlantedMessage(t *testing.T) {
 }
 
 func TestDMInteractionHasUser(t *testing.T) {
-	ctx := setup(t)
-	on(t, "dm", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "dm", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if i.Member != nil || i.User == nil || i.GuildID != "" {
 			return fmt.Errorf("DM interaction: member=%v user=%v guild=%q", i.Member, i.User, i.GuildID)
 		}
@@ -724,7 +729,7 @@ func TestDMInteractionHasUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := ix.WaitFinal(ctx, nil); err != nil || m.Content != "hello alice" {
@@ -733,7 +738,8 @@ func TestDMInteractionHasUser(t *testing.T) {
 }
 
 func TestChannelMessagesAndAuth(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	sent, err := sess.ChannelMessageSendComplex("555", &discordgo.MessageSend{
 		Content: "daily maze",
 		Files:   []*discordgo.File{{Name: "a.png", Reader: bytes.NewReader(pngBytes(t, 2, 2))}},
@@ -781,14 +787,12 @@ func TestChannelMessagesAndAuth(t *testing.T) {
 }
 
 func TestWrongTokenIsRejectedWith4004(t *testing.T) {
-	setup(t)
-	s, err := discordgo.New("Bot wrong")
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	_, fake, _ := setup(t)
+	s := newSession(t, fake, "Bot wrong")
 	s.ShouldReconnectOnError = false
 	ids := fake.Identifies()
-	err = s.Open()
+	err := s.Open()
 	var ce *websocket.CloseError
 	if !errors.As(err, &ce) || ce.Code != 4004 {
 		t.Fatalf("Open with a wrong token: %v, want close 4004", err)
@@ -798,9 +802,10 @@ func TestWrongTokenIsRejectedWith4004(t *testing.T) {
 	}
 }
 
-// TestRawGateway speaks the gateway protocol by hand against a second
-// Server, to check the frames themselves and RESUME replay.
+// TestRawGateway speaks the gateway protocol by hand against a
+// Server of its own, to check the frames themselves and RESUME replay.
 func TestRawGateway(t *testing.T) {
+	t.Parallel()
 	srv := New(Config{Token: testToken, HeartbeatInterval: 500 * time.Millisecond})
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -968,8 +973,9 @@ func TestRawGateway(t *testing.T) {
 }
 
 func TestModalAndAutocomplete(t *testing.T) {
-	ctx := setup(t)
-	on(t, "ask", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "ask", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return s.InteractionRespond(i, &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseModal,
 			Data: &discordgo.InteractionResponseData{CustomID: "answer", Title: "Maze ID", Components: []discordgo.MessageComponent{
@@ -977,7 +983,7 @@ func TestModalAndAutocomplete(t *testing.T) {
 			}},
 		})
 	})
-	on(t, "answer", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "answer", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		in := i.ModalSubmitData().Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.TextInput)
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "got " + in.Value})
 	})
@@ -999,7 +1005,7 @@ func TestModalAndAutocomplete(t *testing.T) {
 		t.Errorf("modal submit reply: %v %+v", err, m)
 	}
 
-	on(t, "pick", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "pick", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		typed := i.ApplicationCommandData().Options[0]
 		if !typed.Focused {
 			return fmt.Errorf("option not focused")
@@ -1021,14 +1027,15 @@ func TestModalAndAutocomplete(t *testing.T) {
 }
 
 func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
-	ctx := setup(t)
-	on(t, "secret", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "secret", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{
 			Content: "psst", Flags: discordgo.MessageFlagsEphemeral,
 			Components: []discordgo.MessageComponent{row(button("reveal", "Reveal"))},
 		})
 	})
-	on(t, "reveal", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "reveal", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if i.Message == nil || i.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
 			return fmt.Errorf("component message flags lost: %+v", i.Message)
 		}
@@ -1049,7 +1056,7 @@ func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, click); err != nil {
+	if err := sess.result(t, click); err != nil {
 		t.Fatal(err)
 	}
 	if resp, err := click.Wait(ctx); err != nil || resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
@@ -1058,7 +1065,8 @@ func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
 }
 
 func TestReconnectAndInvalidSession(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	ids, resumes := fake.Identifies(), fake.Resumes()
 	fake.RequestReconnect()
 	if err := fake.WaitReady(ctx); err != nil {
@@ -1086,7 +1094,7 @@ func TestReconnectAndInvalidSession(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	on(t, "again", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "again", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "ok"})
 	})
 	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "again"})
@@ -1099,7 +1107,8 @@ func TestReconnectAndInvalidSession(t *testing.T) {
 }
 
 func TestHTTPEndpoint(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, _ := setup(t)
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -1141,6 +1150,7 @@ func TestHTTPEndpoint(t *testing.T) {
 }
 
 func TestCleanCloseEndsSession(t *testing.T) {
+	t.Parallel()
 	srv := New(Config{Token: testToken})
 	defer srv.Close()
 	c, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL(), nil)
@@ -1174,7 +1184,8 @@ func TestCleanCloseEndsSession(t *testing.T) {
 // with its preferred_locale, which its interactions carry as guild_locale;
 // a server it is not in is 10004 Unknown Guild.
 func TestGuildPreferredLocale(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	const korean = "7000000000000000001"
 	fake.SetGuildLocale(korean, "ko")
 	g, err := sess.Guild(korean, discordgo.WithContext(ctx))
@@ -1187,7 +1198,7 @@ func TestGuildPreferredLocale(t *testing.T) {
 	if _, err := sess.Guild("7000000000000000002", discordgo.WithContext(ctx)); restCode(err) != 10004 {
 		t.Fatalf("a server the bot is not in: %v, want 10004 Unknown Guild", err)
 	}
-	on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: string(*i.GuildLocale)})
 	})
 	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: korean, SkipValidation: true})

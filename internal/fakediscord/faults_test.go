@@ -17,8 +17,10 @@ const (
 )
 
 func TestFaultServerErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("ErrInternalServerErrorBefore", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		fake.InjectFault(routeMessages, 1, Fault{Status: http.StatusInternalServerError})
 		_, err := sess.ChannelMessageSend("720", "x")
 		var re *discordgo.RESTError
@@ -37,7 +39,8 @@ func TestFaultServerErrors(t *testing.T) {
 	})
 
 	t.Run("ErrBadGatewayUntilRetriesRunOut", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		fake.InjectFault(routeMessages, sess.MaxRestRetries+1, Fault{Status: http.StatusBadGateway})
 		if _, err := sess.ChannelMessageSend("720", "x"); err == nil || !strings.Contains(err.Error(), "Exceeded Max retries") {
 			t.Fatalf("err=%v, want discordgo to give up", err)
@@ -55,7 +58,8 @@ func TestFaultServerErrors(t *testing.T) {
 	})
 
 	t.Run("ErrServiceUnavailableAfterEditKeepsTheEdit", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		m, err := sess.ChannelMessageSend("720", "before")
 		if err != nil {
 			t.Fatal(err)
@@ -70,7 +74,8 @@ func TestFaultServerErrors(t *testing.T) {
 	})
 
 	t.Run("OKLiteralSegmentNarrowsTheRule", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		fake.InjectFault("POST /channels/721/messages", 1, Fault{Status: http.StatusInternalServerError})
 		if _, err := sess.ChannelMessageSend("720", "x"); err != nil {
 			t.Errorf("another channel was hit: %v", err)
@@ -82,10 +87,12 @@ func TestFaultServerErrors(t *testing.T) {
 }
 
 func TestFaultHoldAndDrop(t *testing.T) {
+	t.Parallel()
 	const hold = 300 * time.Millisecond
 
 	t.Run("OKHoldBeforeProcessing", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		fake.InjectFault(routeMessages, 1, Fault{Hold: hold})
 		m, err := sess.ChannelMessageSend("730", "x")
 		if err != nil {
@@ -102,7 +109,8 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	})
 
 	t.Run("OKHoldAfterProcessing", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		fake.InjectFault(routeMessages, 1, Fault{Hold: hold, After: true})
 		m, err := sess.ChannelMessageSend("730", "x")
 		if err != nil {
@@ -118,7 +126,8 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	})
 
 	t.Run("ErrDropBefore", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		fake.InjectFault(routeMessages, 1, Fault{Drop: true})
 		_, err := sess.ChannelMessageSend("730", "x")
 		var re *discordgo.RESTError
@@ -134,7 +143,8 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	})
 
 	t.Run("ErrDropAfterTheMessageExists", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		fake.InjectFault(routeMessages, 1, Fault{Drop: true, After: true})
 		if _, err := sess.ChannelMessageSend("730", "x"); err == nil {
 			t.Fatal("a dropped connection was reported as success")
@@ -149,17 +159,19 @@ func TestFaultHoldAndDrop(t *testing.T) {
 // does with discordgo: it retries the 502, and Discord, which took the
 // first callback, refuses the retry as a second acknowledgement.
 func TestFaultCallback(t *testing.T) {
+	t.Parallel()
 	t.Run("ErrBadGatewayAfterAckRetriedAs40060", func(t *testing.T) {
-		ctx := setup(t)
+		t.Parallel()
+		ctx, fake, sess := setup(t)
 		fake.InjectFault(routeCallback, 1, Fault{Status: http.StatusBadGateway, After: true})
-		on(t, "lost", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		sess.on(t, "lost", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "once"})
 		})
 		ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "lost"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := restCode(handlerResult(t, ix)), 40060; got != want {
+		if got, want := restCode(sess.result(t, ix)), 40060; got != want {
 			t.Errorf("handler: code %d, want %d", got, want)
 		}
 		reqs, err := fake.WaitRequests(ctx, routeCallback, 2)
@@ -178,27 +190,30 @@ func TestFaultCallback(t *testing.T) {
 	})
 
 	t.Run("ErrHeldPastTheDeadline", func(t *testing.T) {
-		ctx := setup(t)
+		t.Parallel()
+		ctx, fake, sess := setup(t)
 		fake.SetResponseDeadline(200 * time.Millisecond)
 		fake.InjectFault(routeCallback, 1, Fault{Hold: 300 * time.Millisecond})
-		on(t, "slowlink", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		sess.on(t, "slowlink", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "late"})
 		})
 		ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "slowlink"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := restCode(handlerResult(t, ix)), 10062; got != want {
+		if got, want := restCode(sess.result(t, ix)), 10062; got != want {
 			t.Errorf("handler: code %d, want %d", got, want)
 		}
 	})
 }
 
 func TestFaultRateLimit(t *testing.T) {
+	t.Parallel()
 	const retry = 400 * time.Millisecond
 
 	t.Run("OKDiscordgoWaitsAndRetries", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		events := make(chan *discordgo.RateLimit, 1)
 		remove := sess.AddHandler(func(_ *discordgo.Session, e *discordgo.RateLimit) {
 			select {
@@ -234,7 +249,8 @@ func TestFaultRateLimit(t *testing.T) {
 	// Without retries discordgo returns the limit, and its bucket stays
 	// locked until X-RateLimit-Reset-After: the next request waits.
 	t.Run("OKUserScopeLocksTheBucket", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		fake.InjectFault("POST /channels/741/messages", 1, Fault{RateLimit: &RateLimit{RetryAfter: retry}})
 		_, err := sess.ChannelMessageSend("741", "x", discordgo.WithRetryOnRatelimit(false))
 		var rle *discordgo.RateLimitError
@@ -253,7 +269,8 @@ func TestFaultRateLimit(t *testing.T) {
 	// A shared (per-resource) limit leaves the bucket's remaining count, so
 	// discordgo does not hold back the next request.
 	t.Run("OKSharedScopeLeavesTheBucketOpen", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		fake.InjectFault("POST /channels/742/messages", 1, Fault{RateLimit: &RateLimit{RetryAfter: 5 * time.Second, Scope: ScopeShared}})
 		if _, err := sess.ChannelMessageSend("742", "x", discordgo.WithRetryOnRatelimit(false)); err == nil {
 			t.Fatal("no error for a 429")
@@ -268,7 +285,8 @@ func TestFaultRateLimit(t *testing.T) {
 	})
 
 	t.Run("OKHeaders", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, _ := setup(t)
 		for _, tt := range []struct {
 			scope          string
 			global         bool
@@ -318,7 +336,8 @@ func TestFaultRateLimit(t *testing.T) {
 }
 
 func TestFaultPatterns(t *testing.T) {
-	setup(t)
+	t.Parallel()
+	_, fake, sess := setup(t)
 	for _, bad := range []string{"/channels/{id}/messages", "POST channels", "POST /channels/{id}/messagez", "GET /interactions/{id}/{token}/callback"} {
 		func() {
 			defer func() {

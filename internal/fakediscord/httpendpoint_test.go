@@ -60,6 +60,7 @@ func recordingEndpoint(t *testing.T, srv *Server, path string) (ed25519.PrivateK
 }
 
 func TestHTTPEndpointReplay(t *testing.T) {
+	t.Parallel()
 	srv, ctx := testServer(t, Sharding{})
 	priv, seen := recordingEndpoint(t, srv, "/interactions")
 	if url, key := srv.HTTPEndpoint(); !strings.HasSuffix(url, "/interactions") || !key.Equal(priv) {
@@ -124,6 +125,7 @@ func TestHTTPEndpointReplay(t *testing.T) {
 }
 
 func TestPostEndpointRaw(t *testing.T) {
+	t.Parallel()
 	srv, ctx := testServer(t, Sharding{})
 	priv, seen := recordingEndpoint(t, srv, "/interactions")
 	body := []byte(`{"type":1}`)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestChannelPermissions(t *testing.T) {
+	t.Parallel()
 	const (
 		view    = discordgo.PermissionViewChannel
 		send    = discordgo.PermissionSendMessages
@@ -19,7 +20,7 @@ func TestChannelPermissions(t *testing.T) {
 	file := func() []*discordgo.File {
 		return []*discordgo.File{{Name: "a.txt", Reader: strings.NewReader("a")}}
 	}
-	ctx := setup(t)
+	ctx, fake, sess := setup(t)
 	m, err := sess.ChannelMessageSend("760", "posted while allowed")
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func TestChannelPermissions(t *testing.T) {
 
 	t.Run("OKInteractionsCarryThePermissions", func(t *testing.T) {
 		fake.SetChannelPermissions("760", view)
-		on(t, "perm", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		sess.on(t, "perm", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			if i.AppPermissions != view {
 				return fmt.Errorf("app_permissions=%d, want %d", i.AppPermissions, view)
 			}
@@ -82,7 +83,7 @@ func TestChannelPermissions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := handlerResult(t, ix); err != nil {
+		if err := sess.result(t, ix); err != nil {
 			t.Fatal(err)
 		}
 	})

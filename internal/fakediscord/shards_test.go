@@ -137,7 +137,8 @@ func testServer(t *testing.T, sh Sharding) (*Server, context.Context) {
 }
 
 func TestGatewayBot(t *testing.T) {
-	setup(t)
+	t.Parallel()
+	_, fake, sess := setup(t)
 	fake.SetSharding(Sharding{Shards: 4, MaxConcurrency: 2})
 	gb, err := sess.GatewayBot()
 	if err != nil {
@@ -154,6 +155,7 @@ func TestGatewayBot(t *testing.T) {
 }
 
 func TestShardRouting(t *testing.T) {
+	t.Parallel()
 	srv, ctx := testServer(t, Sharding{Shards: 2})
 	shard0, shard1 := dialGateway(t, srv), dialGateway(t, srv)
 	shard0.ready([]int{0, 2})
@@ -219,7 +221,9 @@ func TestShardRouting(t *testing.T) {
 }
 
 func TestIdentifyRateLimit(t *testing.T) {
+	t.Parallel()
 	t.Run("ErrSameBucketTooSoon", func(t *testing.T) {
+		t.Parallel()
 		srv, _ := testServer(t, Sharding{Shards: 2, EnforceIdentifyLimit: true})
 		dialGateway(t, srv).ready([]int{0, 2})
 		// Shard 1 shares bucket 0 (1 % max_concurrency 1) and comes within
@@ -238,6 +242,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 	})
 
 	t.Run("OKDifferentBuckets", func(t *testing.T) {
+		t.Parallel()
 		srv, ctx := testServer(t, Sharding{Shards: 2, MaxConcurrency: 2, EnforceIdentifyLimit: true})
 		dialGateway(t, srv).ready([]int{0, 2})
 		dialGateway(t, srv).ready([]int{1, 2})
@@ -253,6 +258,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 	})
 
 	t.Run("OKRecordedNotEnforcedByDefault", func(t *testing.T) {
+		t.Parallel()
 		srv, _ := testServer(t, Sharding{})
 		dialGateway(t, srv).ready(nil)
 		dialGateway(t, srv).ready(nil) // a restarted bot, a second later
@@ -263,6 +269,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 	})
 
 	t.Run("OKAfterTheInterval", func(t *testing.T) {
+		t.Parallel()
 		const interval = 200 * time.Millisecond
 		srv, _ := testServer(t, Sharding{Shards: 2, IdentifyInterval: interval, EnforceIdentifyLimit: true})
 		dialGateway(t, srv).ready([]int{0, 2})
@@ -277,6 +284,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 }
 
 func TestIdentifyShardChecks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		sh    Sharding
@@ -296,6 +304,7 @@ func TestIdentifyShardChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, _ := testServer(t, tt.sh)
 			if tt.first != nil {
 				dialGateway(t, srv).ready(tt.first)
@@ -336,6 +345,7 @@ func TestIdentifyShardChecks(t *testing.T) {
 }
 
 func TestGatewaySendLimit(t *testing.T) {
+	t.Parallel()
 	srv, _ := testServer(t, Sharding{})
 	c := dialGateway(t, srv)
 	c.ready(nil)
@@ -348,6 +358,7 @@ func TestGatewaySendLimit(t *testing.T) {
 }
 
 func TestRawDispatch(t *testing.T) {
+	t.Parallel()
 	srv, _ := testServer(t, Sharding{})
 	c := dialGateway(t, srv)
 	sid := c.ready(nil)
@@ -393,6 +404,7 @@ func TestRawDispatch(t *testing.T) {
 // TestShardsOverHTTP checks GET /gateway/bot without discordgo, with the
 // remaining session starts going down.
 func TestShardsOverHTTP(t *testing.T) {
+	t.Parallel()
 	srv, _ := testServer(t, Sharding{Shards: 3, MaxConcurrency: 16})
 	dialGateway(t, srv).ready([]int{0, 3})
 	req, _ := http.NewRequest("GET", srv.URL()+"/api/v9/gateway/bot", nil)
@@ -422,15 +434,13 @@ func TestShardsOverHTTP(t *testing.T) {
 }
 
 // TestShardedDiscordgo runs a second discordgo session as shard 1 of 2
-// beside the package's session (shard 0 of 1): discordgo's IDENTIFY carries
+// beside the test's bot (shard 0 of 1): discordgo's IDENTIFY carries
 // the shard, and the fake gives shard 1's guilds to it, the newest session
-// owning them, and everything else to the package's session.
+// owning them, and everything else to the bot's session.
 func TestShardedDiscordgo(t *testing.T) {
-	ctx := setup(t)
-	shard1, err := discordgo.New(testToken)
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	shard1 := newSession(t, fake, testToken)
 	shard1.ShardID, shard1.ShardCount = 1, 2
 	got := make(chan string, 4)
 	shard1.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { got <- ic.ID })
@@ -444,7 +454,7 @@ func TestShardedDiscordgo(t *testing.T) {
 	if info := fake.Shard(1); len(info.Sessions) != 1 || info.Sessions[0].Count != 2 {
 		t.Fatalf("shard 1 = %+v, want one session of 2 shards", info)
 	}
-	on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "shard 0 of 1"})
 	})
 	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: guildOnShard(t, 1, 2)})
@@ -463,7 +473,7 @@ func TestShardedDiscordgo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, other); err != nil || other.Shard != 0 || other.SessionID != fake.SessionID() {
+	if err := sess.result(t, other); err != nil || other.Shard != 0 || other.SessionID != fake.SessionID() {
 		t.Errorf("guild of shard 0: %v, shard %d session %s", err, other.Shard, other.SessionID)
 	}
 }
