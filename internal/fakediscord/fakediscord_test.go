@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"bytes"
@@ -19,9 +19,46 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 const testToken = "Bot test-app.token-value"
+
+// discord is a test's fake Discord: Discord's side (the Server), and its
+// members' (a member.Client).
+type discord struct {
+	*fakediscord.Server
+	*member.Client
+}
+
+// newDiscord starts a fake Discord for the test, closed at its end.
+func newDiscord(t *testing.T, cfg fakediscord.Config) *discord {
+	t.Helper()
+	srv := fakediscord.New(cfg)
+	t.Cleanup(srv.Close)
+	return &discord{Server: srv, Client: member.New(srv)}
+}
+
+// Discord's gateway opcodes and close codes, and its send limit
+// (discord-api-docs, topics/opcodes-and-status-codes, events/gateway).
+const (
+	opDispatch       = 0
+	opHeartbeat      = 1
+	opIdentify       = 2
+	opPresenceUpdate = 3
+	opResume         = 6
+	opInvalidSession = 9
+	opHello          = 10
+	opHeartbeatACK   = 11
+
+	closeRateLimited      = 4008
+	closeInvalidShard     = 4010
+	closeShardingRequired = 4011
+
+	sendLimit = 120 // payloads a connection may send a minute
+)
 
 // ---- scripted bot ----
 
@@ -39,10 +76,9 @@ type bot struct {
 // setup starts a fake Discord of the test's own and a bot connected to it
 // through its Transport (discordgo's global endpoints stay as they are),
 // and waits until the bot is ready.
-func setup(t *testing.T) (context.Context, *Server, *bot) {
+func setup(t *testing.T) (context.Context, *discord, *bot) {
 	t.Helper()
-	fake := New(Config{Token: testToken})
-	t.Cleanup(fake.Close)
+	fake := newDiscord(t, fakediscord.Config{Token: testToken})
 	b := &bot{Session: newSession(t, fake, testToken), scripts: map[string]script{}, results: map[string]chan error{}}
 	b.AddHandler(b.onInteraction)
 	if err := b.Open(); err != nil {
@@ -58,13 +94,13 @@ func setup(t *testing.T) (context.Context, *Server, *bot) {
 }
 
 // newSession is a discordgo session (not opened) whose requests reach fake.
-func newSession(t *testing.T, fake *Server, token string) *discordgo.Session {
+func newSession(t *testing.T, fake *discord, token string) *discordgo.Session {
 	t.Helper()
 	s, err := discordgo.New(token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Client = fake.Client()
+	s.Client = fake.HTTPClient()
 	s.Identify.Intents = discordgo.IntentsGuilds
 	return s
 }
@@ -116,8 +152,20 @@ func (b *bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	b.resultChan(ic.ID) <- err
 }
 
+// eventually polls cond until it holds or ctx ends.
+func eventually(ctx context.Context, cond func() bool) error {
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
 // result is what the bot's script returned for ix.
-func (b *bot) result(t *testing.T, ix *Interaction) error {
+func (b *bot) result(t *testing.T, ix *member.Interaction) error {
 	t.Helper()
 	select {
 	case err := <-b.resultChan(ix.ID):
@@ -174,7 +222,7 @@ func TestReady(t *testing.T) {
 	if user == nil {
 		t.Fatal("State.User is nil after READY")
 	}
-	if got, want := user.ID, DefaultAppID; got != want {
+	if got, want := user.ID, fakediscord.DefaultAppID; got != want {
 		t.Errorf("State.User.ID=%q, want %q", got, want)
 	}
 	if !user.Bot {
@@ -187,7 +235,7 @@ func TestReady(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GET /users/@me: %v", err)
 	}
-	if got, want := me.ID, DefaultAppID; got != want {
+	if got, want := me.ID, fakediscord.DefaultAppID; got != want {
 		t.Errorf("/users/@me id=%q, want %q", got, want)
 	}
 	gb, err := sess.GatewayBot()
@@ -230,8 +278,8 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 		})
 	})
 
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "echo", Locale: "ko",
-		Options: []Option{{Name: "text", Value: "hi"}, {Name: "n", Value: 3}}})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "echo", Locale: "ko",
+		Options: []member.Option{{Name: "text", Value: "hi"}, {Name: "n", Value: 3}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +290,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "hi x3 by " + DefaultUsername + " in " + DefaultGuildID + " (ko)"
+	want := "hi x3 by " + fakediscord.DefaultUsername + " in " + fakediscord.DefaultGuildID + " (ko)"
 	if got := resp.Content; got != want {
 		t.Errorf("reply content=%q, want %q", got, want)
 	}
@@ -256,7 +304,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 	if got, want := msg.Type, 20; got != want {
 		t.Errorf("message type=%d, want %d", got, want)
 	}
-	if got := fake.ChannelMessages(DefaultChannelID); len(got) != 1 || got[0].ID != msg.ID {
+	if got := fake.ChannelMessages(fakediscord.DefaultChannelID); len(got) != 1 || got[0].ID != msg.ID {
 		t.Errorf("ChannelMessages=%v, want the reply only", got)
 	}
 	btns := msg.Buttons()
@@ -264,7 +312,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 		t.Fatalf("buttons=%+v", btns)
 	}
 
-	click, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "inc:1", Message: msg, UserID: "42"})
+	click, err := fake.ClickButton(ctx, member.ButtonSpec{CustomID: "inc:1", Message: msg, UserID: "42"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +336,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 		t.Errorf("updated buttons=%+v, want inc:2", updated.Buttons())
 	}
 	// The old button is gone: a user cannot click it any more.
-	if _, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "inc:1", Message: msg}); err == nil {
+	if _, err := fake.ClickButton(ctx, member.ButtonSpec{CustomID: "inc:1", Message: msg}); err == nil {
 		t.Error("clicking a button that is no longer on the message succeeded")
 	}
 	// Sent keeps both versions, with every text a reader sees.
@@ -301,7 +349,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 			t.Errorf("Sent()[%d].Texts()=%q, want %q", i, got, wantTexts)
 		}
 	}
-	embed := Message{Embeds: []*discordgo.MessageEmbed{{Title: "T", Description: "D", Fields: []*discordgo.MessageEmbedField{{Name: "N", Value: "V"}},
+	embed := fakediscord.Message{Embeds: []*discordgo.MessageEmbed{{Title: "T", Description: "D", Fields: []*discordgo.MessageEmbedField{{Name: "N", Value: "V"}},
 		Footer: &discordgo.MessageEmbedFooter{Text: "F"}, Author: &discordgo.MessageEmbedAuthor{Name: "A"}}}}
 	if got := strings.Join(embed.Texts(), ""); got != "TDNVFA" {
 		t.Errorf("embed Texts=%q", got)
@@ -318,7 +366,7 @@ func TestMultipartReplyKeepsFile(t *testing.T) {
 			Files:   []*discordgo.File{{Name: "SPOILER_maze.png", ContentType: "image/png", Reader: bytes.NewReader(img)}},
 		})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "file"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "file"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,11 +410,11 @@ func TestLateCallbackIsUnknownInteraction(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "too late"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "slow"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "slow"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.Wait(ctx); !errors.Is(err, ErrNoResponse) {
+	if _, err := ix.Wait(ctx); !errors.Is(err, member.ErrNoResponse) {
 		t.Errorf("Wait err=%v, want ErrNoResponse", err)
 	}
 	err = sess.result(t, ix)
@@ -387,7 +435,7 @@ func TestDoubleAck(t *testing.T) {
 		}
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "two"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "double"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "double"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,7 +481,7 @@ func TestDeferThenEditAttachments(t *testing.T) {
 		})
 		return err
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "defer"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "defer"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +492,7 @@ func TestDeferThenEditAttachments(t *testing.T) {
 	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !resp.Ephemeral() {
 		t.Errorf("first response=%+v, want an ephemeral deferral", resp)
 	}
-	msg, err := ix.WaitFinal(ctx, func(m *Message) bool { return m.Edits == 3 })
+	msg, err := ix.WaitFinal(ctx, func(m *fakediscord.Message) bool { return m.Edits == 3 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +525,7 @@ func TestFollowupAfterDeferEditsLoadingMessage(t *testing.T) {
 		_, err = s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: "second", Flags: discordgo.MessageFlagsEphemeral})
 		return err
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "fu"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "fu"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,7 +575,7 @@ func TestMessageLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sess.on(t, "limits", func(s *discordgo.Session, i *discordgo.Interaction) error { return reply(s, i, tt.data) })
-			ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "limits"})
+			ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "limits"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -556,7 +604,7 @@ func TestDropGatewayResumes(t *testing.T) {
 	sess.on(t, "after", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "still here"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "after"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "after"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,31 +625,31 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 		}},
 		{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand},
 	}
-	got, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, DefaultGuildID, cmds)
+	got, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, fakediscord.DefaultGuildID, cmds)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].ID == "" || got[0].ApplicationID != DefaultAppID || got[1].Type != discordgo.MessageApplicationCommand {
+	if len(got) != 2 || got[0].ID == "" || got[0].ApplicationID != fakediscord.DefaultAppID || got[1].Type != discordgo.MessageApplicationCommand {
 		t.Fatalf("bulk overwrite returned %+v", got)
 	}
 	guild, stored, puts := fake.Commands()
-	if guild != DefaultGuildID || len(stored) != 2 || puts != 1 || stored[0].ID != got[0].ID {
+	if guild != fakediscord.DefaultGuildID || len(stored) != 2 || puts != 1 || stored[0].ID != got[0].ID {
 		t.Errorf("Commands()=%q %d %d", guild, len(stored), puts)
 	}
 	// Same names keep their ids.
-	again, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, DefaultGuildID, cmds)
+	again, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, fakediscord.DefaultGuildID, cmds)
 	if err != nil || again[0].ID != got[0].ID {
 		t.Errorf("second overwrite: %v, id %s want %s", err, again[0].ID, got[0].ID)
 	}
 
 	// A user can only send what the definition allows.
-	for _, opts := range [][]Option{
+	for _, opts := range [][]member.Option{
 		{{Name: "algorithm", Value: "prim"}},
 		{{Name: "size", Value: 9}},
 		{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 3}},
 		{{Name: "algorithm", Value: "sidewinder"}, {Name: "colour", Value: "red"}},
 	} {
-		if _, err := fake.SlashCommand(ctx, SlashSpec{Name: "maze", Options: opts}); err == nil {
+		if _, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: opts}); err == nil {
 			t.Errorf("options %+v were accepted", opts)
 		}
 	}
@@ -612,7 +660,7 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 		}
 		return reply(s, i, &discordgo.InteractionResponseData{Content: fmt.Sprint(d.GetOption("size").IntValue())})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "maze", Options: []Option{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 21}}})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: []member.Option{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 21}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -621,7 +669,7 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 	}
 
 	bad := []*discordgo.ApplicationCommand{{Name: "Maze", Description: "upper case"}}
-	if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", bad); restCode(err) != 50035 {
+	if _, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, "", bad); restCode(err) != 50035 {
 		t.Errorf("invalid command name: %v, want 50035", err)
 	}
 
@@ -635,7 +683,7 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 		}},
 		{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand, NameLocalizations: ko("이 미로 풀기")},
 	}
-	if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", localized); err != nil {
+	if _, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, "", localized); err != nil {
 		t.Fatalf("valid localizations refused: %v", err)
 	}
 	for name, mutate := range map[string]func(c []*discordgo.ApplicationCommand){
@@ -665,7 +713,7 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 	} {
 		cmds := cloneCommands(t, localized)
 		mutate(cmds)
-		if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", cmds); restCode(err) != 50035 {
+		if _, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, "", cmds); restCode(err) != 50035 {
 			t.Errorf("%s: %v, want 50035", name, err)
 		}
 	}
@@ -688,7 +736,7 @@ func cloneCommands(t *testing.T, cmds []*discordgo.ApplicationCommand) []*discor
 func TestMessageCommandOnPlantedMessage(t *testing.T) {
 	t.Parallel()
 	ctx, fake, sess := setup(t)
-	planted := fake.PostChannelMessage(DefaultChannelID, Message{Content: "just chatting", AuthorID: "77"})
+	planted := fake.PostChannelMessage(fakediscord.DefaultChannelID, fakediscord.Message{Content: "just chatting", AuthorID: "77"})
 	sess.on(t, "Solve this maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		d := i.ApplicationCommandData()
 		target := d.Resolved.Messages[d.TargetID]
@@ -699,7 +747,7 @@ func TestMessageCommandOnPlantedMessage(t *testing.T) {
 			Content: "not a maze: " + target.Content, Flags: discordgo.MessageFlagsEphemeral,
 		})
 	})
-	ix, err := fake.MessageCommand(ctx, MessageCommandSpec{Name: "Solve this maze", Target: planted})
+	ix, err := fake.MessageCommand(ctx, member.MessageCommandSpec{Name: "Solve this maze", Target: planted})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -711,7 +759,7 @@ func TestMessageCommandOnPlantedMessage(t *testing.T) {
 		t.Errorf("reply=%+v", m)
 	}
 	// Ephemeral replies are not visible through the channel routes.
-	if _, err := sess.ChannelMessage(DefaultChannelID, m.ID); restCode(err) != 10008 {
+	if _, err := sess.ChannelMessage(fakediscord.DefaultChannelID, m.ID); restCode(err) != 10008 {
 		t.Errorf("GET ephemeral message via channel: %v, want 10008", err)
 	}
 }
@@ -725,7 +773,7 @@ func TestDMInteractionHasUser(t *testing.T) {
 		}
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "hello " + i.User.Username})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "dm", DM: true, ChannelID: "900", Username: "alice"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "dm", DM: true, ChannelID: "900", Username: "alice"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -747,7 +795,7 @@ func TestChannelMessagesAndAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sent.ID == "" || sent.Author == nil || sent.Author.ID != DefaultAppID || len(sent.Attachments) != 1 || sent.Timestamp.IsZero() {
+	if sent.ID == "" || sent.Author == nil || sent.Author.ID != fakediscord.DefaultAppID || len(sent.Attachments) != 1 || sent.Timestamp.IsZero() {
 		t.Fatalf("sent=%+v", sent)
 	}
 	edit := discordgo.NewMessageEdit("555", sent.ID).SetContent("daily maze (edited)")
@@ -755,7 +803,7 @@ func TestChannelMessagesAndAuth(t *testing.T) {
 	if _, err := sess.ChannelMessageEditComplex(edit); err != nil {
 		t.Fatal(err)
 	}
-	m, err := fake.WaitChannelMessage(ctx, "555", func(m *Message) bool { return m.Edits == 1 })
+	m, err := fake.WaitChannelMessage(ctx, "555", func(m *fakediscord.Message) bool { return m.Edits == 1 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -806,8 +854,7 @@ func TestWrongTokenIsRejectedWith4004(t *testing.T) {
 // Server of its own, to check the frames themselves and RESUME replay.
 func TestRawGateway(t *testing.T) {
 	t.Parallel()
-	srv := New(Config{Token: testToken, HeartbeatInterval: 500 * time.Millisecond})
-	defer srv.Close()
+	srv := newDiscord(t, fakediscord.Config{Token: testToken, HeartbeatInterval: 500 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -889,11 +936,11 @@ func TestRawGateway(t *testing.T) {
 	}
 	_ = json.Unmarshal(ready.D, &r)
 	if ready.Op != 0 || ready.T != "READY" || ready.S != 1 || r.SessionID == "" || r.ResumeGatewayURL == "" ||
-		r.User.ID != DefaultAppID || !r.User.Bot || r.Application.ID != DefaultAppID || r.Guilds == nil {
+		r.User.ID != fakediscord.DefaultAppID || !r.User.Bot || r.Application.ID != fakediscord.DefaultAppID || r.Guilds == nil {
 		t.Fatalf("READY=%+v %s", ready, ready.D)
 	}
 
-	if _, err := srv.SlashCommand(ctx, SlashSpec{Name: "maze", Options: []Option{{Name: "size", Value: 21}}}); err != nil {
+	if _, err := srv.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: []member.Option{{Name: "size", Value: 21}}}); err != nil {
 		t.Fatal(err)
 	}
 	ic := read(c)
@@ -928,7 +975,7 @@ func TestRawGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, permIsString := p.AppPermissions.(string)
-	if ic.T != "INTERACTION_CREATE" || ic.S != 2 || p.ID == "" || p.ApplicationID != DefaultAppID || p.Token == "" ||
+	if ic.T != "INTERACTION_CREATE" || ic.S != 2 || p.ID == "" || p.ApplicationID != fakediscord.DefaultAppID || p.Token == "" ||
 		p.Type != 2 || p.Version != 1 || p.Locale == "" || p.GuildID == "" || p.ChannelID == "" || !permIsString ||
 		p.Member == nil || p.User != nil || p.Member.User.ID == "" || p.Data.Name != "maze" ||
 		len(p.Data.Options) != 1 || p.Data.Options[0].Type != 4 || p.Data.Options[0].Value != 21.0 {
@@ -940,7 +987,7 @@ func TestRawGateway(t *testing.T) {
 
 	// Drop the socket before reading the next dispatch; RESUME from seq 2
 	// replays it, then RESUMED follows.
-	if _, err := srv.SlashCommand(ctx, SlashSpec{Name: "dm", DM: true}); err != nil {
+	if _, err := srv.SlashCommand(ctx, member.SlashSpec{Name: "dm", DM: true}); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
@@ -987,17 +1034,17 @@ func TestModalAndAutocomplete(t *testing.T) {
 		in := i.ModalSubmitData().Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.TextInput)
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "got " + in.Value})
 	})
-	ask, err := fake.SlashCommand(ctx, SlashSpec{Name: "ask"})
+	ask, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "ask"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if resp, err := ask.Wait(ctx); err != nil || resp.Type != discordgo.InteractionResponseModal || resp.Title != "Maze ID" {
 		t.Fatalf("modal response: %v %+v", err, resp)
 	}
-	if _, err := ask.WaitFinal(ctx, nil); !errors.Is(err, ErrNoMessage) {
+	if _, err := ask.WaitFinal(ctx, nil); !errors.Is(err, member.ErrNoMessage) {
 		t.Errorf("WaitFinal after a modal: %v, want ErrNoMessage", err)
 	}
-	sub, err := fake.SubmitModal(ctx, ModalSpec{From: ask, Values: map[string]string{"id": "sw-21-42"}})
+	sub, err := fake.SubmitModal(ctx, member.ModalSpec{From: ask, Values: map[string]string{"id": "sw-21-42"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1017,7 +1064,7 @@ func TestModalAndAutocomplete(t *testing.T) {
 			}},
 		})
 	})
-	ac, err := fake.Autocomplete(ctx, SlashSpec{Name: "pick", Options: []Option{{Name: "algorithm", Value: "side", Focused: true}}})
+	ac, err := fake.Autocomplete(ctx, member.SlashSpec{Name: "pick", Options: []member.Option{{Name: "algorithm", Value: "side", Focused: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1041,7 +1088,7 @@ func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
 		}
 		return s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "secret", UserID: "7"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "secret", UserID: "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1049,10 +1096,10 @@ func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "reveal", Message: m, UserID: "8"}); err == nil {
+	if _, err := fake.ClickButton(ctx, member.ButtonSpec{CustomID: "reveal", Message: m, UserID: "8"}); err == nil {
 		t.Error("another user clicked an ephemeral message's button")
 	}
-	click, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "reveal", Message: m, UserID: "7"})
+	click, err := fake.ClickButton(ctx, member.ButtonSpec{CustomID: "reveal", Message: m, UserID: "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1097,7 +1144,7 @@ func TestReconnectAndInvalidSession(t *testing.T) {
 	sess.on(t, "again", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "ok"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "again"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "again"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1140,7 +1187,7 @@ func TestHTTPEndpoint(t *testing.T) {
 	if status, err := fake.ProbeEndpoint(ctx); err != nil || status != http.StatusUnauthorized {
 		t.Errorf("bad signature: %v %d, want 401", err, status)
 	}
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "maze"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1151,8 +1198,7 @@ func TestHTTPEndpoint(t *testing.T) {
 
 func TestCleanCloseEndsSession(t *testing.T) {
 	t.Parallel()
-	srv := New(Config{Token: testToken})
-	defer srv.Close()
+	srv := newDiscord(t, fakediscord.Config{Token: testToken})
 	c, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -1160,7 +1206,7 @@ func TestCleanCloseEndsSession(t *testing.T) {
 	_ = c.WriteJSON(map[string]any{"op": 2, "d": map[string]any{"token": testToken}})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.waitFor(ctx, srv.readyLocked); err != nil {
+	if err := eventually(ctx, srv.Connected); err != nil {
 		t.Fatal(err)
 	}
 	sid := srv.SessionID()
@@ -1175,7 +1221,7 @@ func TestCleanCloseEndsSession(t *testing.T) {
 		}
 	}
 	c.Close()
-	if err := srv.waitFor(ctx, func() (bool, error) { return len(srv.sessions) == 0, nil }); err != nil {
+	if err := eventually(ctx, func() bool { return len(srv.Sessions()) == 0 }); err != nil {
 		t.Fatalf("session %s still resumable after a 1000 close: %v", sid, err)
 	}
 }
@@ -1192,8 +1238,8 @@ func TestGuildPreferredLocale(t *testing.T) {
 	if err != nil || g.ID != korean || g.PreferredLocale != "ko" {
 		t.Fatalf("GET /guilds/%s = %+v (%v), want preferred_locale ko", korean, g, err)
 	}
-	if g, err := sess.Guild(DefaultGuildID, discordgo.WithContext(ctx)); err != nil || g.PreferredLocale != DefaultLocale {
-		t.Fatalf("GET /guilds/%s = %+v (%v), want preferred_locale %s", DefaultGuildID, g, err, DefaultLocale)
+	if g, err := sess.Guild(fakediscord.DefaultGuildID, discordgo.WithContext(ctx)); err != nil || g.PreferredLocale != fakediscord.DefaultLocale {
+		t.Fatalf("GET /guilds/%s = %+v (%v), want preferred_locale %s", fakediscord.DefaultGuildID, g, err, fakediscord.DefaultLocale)
 	}
 	if _, err := sess.Guild("7000000000000000002", discordgo.WithContext(ctx)); restCode(err) != 10004 {
 		t.Fatalf("a server the bot is not in: %v, want 10004 Unknown Guild", err)
@@ -1201,7 +1247,7 @@ func TestGuildPreferredLocale(t *testing.T) {
 	sess.on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: string(*i.GuildLocale)})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: korean, SkipValidation: true})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "where", GuildID: korean, SkipValidation: true})
 	if err != nil {
 		t.Fatal(err)
 	}

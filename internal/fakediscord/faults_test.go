@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 const (
@@ -21,7 +24,7 @@ func TestFaultServerErrors(t *testing.T) {
 	t.Run("ErrInternalServerErrorBefore", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Status: http.StatusInternalServerError})
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Status: http.StatusInternalServerError})
 		_, err := sess.ChannelMessageSend("720", "x")
 		var re *discordgo.RESTError
 		if !errors.As(err, &re) || re.Response.StatusCode != 500 || re.Message == nil || re.Message.Message != "500: Internal Server Error" {
@@ -41,7 +44,7 @@ func TestFaultServerErrors(t *testing.T) {
 	t.Run("ErrBadGatewayUntilRetriesRunOut", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault(routeMessages, sess.MaxRestRetries+1, Fault{Status: http.StatusBadGateway})
+		fake.InjectFault(routeMessages, sess.MaxRestRetries+1, fakediscord.Fault{Status: http.StatusBadGateway})
 		if _, err := sess.ChannelMessageSend("720", "x"); err == nil || !strings.Contains(err.Error(), "Exceeded Max retries") {
 			t.Fatalf("err=%v, want discordgo to give up", err)
 		}
@@ -64,7 +67,7 @@ func TestFaultServerErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fake.InjectFault("PATCH /channels/720/messages/{id}", 1, Fault{Status: http.StatusServiceUnavailable, After: true})
+		fake.InjectFault("PATCH /channels/720/messages/{id}", 1, fakediscord.Fault{Status: http.StatusServiceUnavailable, After: true})
 		if _, err := sess.ChannelMessageEdit("720", m.ID, "after"); err == nil {
 			t.Fatal("the edit answered 503 but discordgo reported success")
 		}
@@ -76,7 +79,7 @@ func TestFaultServerErrors(t *testing.T) {
 	t.Run("OKLiteralSegmentNarrowsTheRule", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault("POST /channels/721/messages", 1, Fault{Status: http.StatusInternalServerError})
+		fake.InjectFault("POST /channels/721/messages", 1, fakediscord.Fault{Status: http.StatusInternalServerError})
 		if _, err := sess.ChannelMessageSend("720", "x"); err != nil {
 			t.Errorf("another channel was hit: %v", err)
 		}
@@ -93,7 +96,7 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	t.Run("OKHoldBeforeProcessing", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Hold: hold})
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Hold: hold})
 		m, err := sess.ChannelMessageSend("730", "x")
 		if err != nil {
 			t.Fatal(err)
@@ -111,7 +114,7 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	t.Run("OKHoldAfterProcessing", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Hold: hold, After: true})
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Hold: hold, After: true})
 		m, err := sess.ChannelMessageSend("730", "x")
 		if err != nil {
 			t.Fatal(err)
@@ -128,7 +131,7 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	t.Run("ErrDropBefore", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Drop: true})
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Drop: true})
 		_, err := sess.ChannelMessageSend("730", "x")
 		var re *discordgo.RESTError
 		if err == nil || errors.As(err, &re) {
@@ -145,7 +148,7 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	t.Run("ErrDropAfterTheMessageExists", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Drop: true, After: true})
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Drop: true, After: true})
 		if _, err := sess.ChannelMessageSend("730", "x"); err == nil {
 			t.Fatal("a dropped connection was reported as success")
 		}
@@ -163,11 +166,11 @@ func TestFaultCallback(t *testing.T) {
 	t.Run("ErrBadGatewayAfterAckRetriedAs40060", func(t *testing.T) {
 		t.Parallel()
 		ctx, fake, sess := setup(t)
-		fake.InjectFault(routeCallback, 1, Fault{Status: http.StatusBadGateway, After: true})
+		fake.InjectFault(routeCallback, 1, fakediscord.Fault{Status: http.StatusBadGateway, After: true})
 		sess.on(t, "lost", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "once"})
 		})
-		ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "lost"})
+		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "lost"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,8 +184,8 @@ func TestFaultCallback(t *testing.T) {
 		if reqs[0].Status != 502 || reqs[1].Status != 400 {
 			t.Errorf("statuses %d %d, want 502 400", reqs[0].Status, reqs[1].Status)
 		}
-		if gap := reqs[1].Time.Sub(ix.Dispatched); gap > DefaultResponseDeadline {
-			t.Errorf("the retry came %v after the dispatch, want within %v", gap, DefaultResponseDeadline)
+		if gap := reqs[1].Time.Sub(ix.Dispatched); gap > fakediscord.DefaultResponseDeadline {
+			t.Errorf("the retry came %v after the dispatch, want within %v", gap, fakediscord.DefaultResponseDeadline)
 		}
 		if m, err := ix.WaitFinal(ctx, nil); err != nil || m.Content != "once" {
 			t.Errorf("reply: %v %+v", err, m)
@@ -193,11 +196,11 @@ func TestFaultCallback(t *testing.T) {
 		t.Parallel()
 		ctx, fake, sess := setup(t)
 		fake.SetResponseDeadline(200 * time.Millisecond)
-		fake.InjectFault(routeCallback, 1, Fault{Hold: 300 * time.Millisecond})
+		fake.InjectFault(routeCallback, 1, fakediscord.Fault{Hold: 300 * time.Millisecond})
 		sess.on(t, "slowlink", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "late"})
 		})
-		ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "slowlink"})
+		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "slowlink"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +225,7 @@ func TestFaultRateLimit(t *testing.T) {
 			}
 		})
 		defer remove()
-		fake.InjectFault(routeMessages, 1, Fault{RateLimit: &RateLimit{RetryAfter: retry}})
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: retry}})
 		if _, err := sess.ChannelMessageSend("740", "x"); err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +254,7 @@ func TestFaultRateLimit(t *testing.T) {
 	t.Run("OKUserScopeLocksTheBucket", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault("POST /channels/741/messages", 1, Fault{RateLimit: &RateLimit{RetryAfter: retry}})
+		fake.InjectFault("POST /channels/741/messages", 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: retry}})
 		_, err := sess.ChannelMessageSend("741", "x", discordgo.WithRetryOnRatelimit(false))
 		var rle *discordgo.RateLimitError
 		if !errors.As(err, &rle) || rle.RetryAfter != retry {
@@ -271,7 +274,7 @@ func TestFaultRateLimit(t *testing.T) {
 	t.Run("OKSharedScopeLeavesTheBucketOpen", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault("POST /channels/742/messages", 1, Fault{RateLimit: &RateLimit{RetryAfter: 5 * time.Second, Scope: ScopeShared}})
+		fake.InjectFault("POST /channels/742/messages", 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 5 * time.Second, Scope: fakediscord.ScopeShared}})
 		if _, err := sess.ChannelMessageSend("742", "x", discordgo.WithRetryOnRatelimit(false)); err == nil {
 			t.Fatal("no error for a 429")
 		}
@@ -294,11 +297,11 @@ func TestFaultRateLimit(t *testing.T) {
 			limitHeaders   bool
 			wantRetryAfter string
 		}{
-			{ScopeUser, false, "0", true, "1"},
-			{ScopeShared, false, "4", true, "1"},
-			{ScopeGlobal, true, "", false, "1"},
+			{fakediscord.ScopeUser, false, "0", true, "1"},
+			{fakediscord.ScopeShared, false, "4", true, "1"},
+			{fakediscord.ScopeGlobal, true, "", false, "1"},
 		} {
-			fake.InjectFault(routeMessages, 1, Fault{RateLimit: &RateLimit{RetryAfter: 250 * time.Millisecond, Scope: tt.scope, Bucket: "abcd1234"}})
+			fake.InjectFault(routeMessages, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 250 * time.Millisecond, Scope: tt.scope, Bucket: "abcd1234"}})
 			req, _ := http.NewRequest("POST", fake.URL()+"/api/v9/channels/743/messages", strings.NewReader(`{"content":"x"}`))
 			req.Header.Set("Authorization", testToken)
 			req.Header.Set("Content-Type", "application/json")
@@ -345,10 +348,10 @@ func TestFaultPatterns(t *testing.T) {
 					t.Errorf("pattern %q was accepted", bad)
 				}
 			}()
-			fake.InjectFault(bad, 1, Fault{Status: 500})
+			fake.InjectFault(bad, 1, fakediscord.Fault{Status: 500})
 		}()
 	}
-	for _, f := range []Fault{{}, {Status: 404}, {Status: 500, Drop: true}, {RateLimit: &RateLimit{}, After: true}} {
+	for _, f := range []fakediscord.Fault{{}, {Status: 404}, {Status: 500, Drop: true}, {RateLimit: &fakediscord.RateLimit{}, After: true}} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -359,8 +362,8 @@ func TestFaultPatterns(t *testing.T) {
 		}()
 	}
 	// The /api/v9 prefix and "*" are accepted; rules apply in order.
-	fake.InjectFault("* /api/v9/channels/{id}/messages", 1, Fault{Status: 500})
-	fake.InjectFault(routeMessages, 1, Fault{Status: 503})
+	fake.InjectFault("* /api/v9/channels/{id}/messages", 1, fakediscord.Fault{Status: 500})
+	fake.InjectFault(routeMessages, 1, fakediscord.Fault{Status: 503})
 	for _, want := range []int{500, 503} {
 		_, err := sess.ChannelMessageSend("750", "x")
 		var re *discordgo.RESTError
@@ -369,7 +372,7 @@ func TestFaultPatterns(t *testing.T) {
 		}
 	}
 	fake.ClearFaults()
-	fake.InjectFault(routeMessages, 5, Fault{Status: 500})
+	fake.InjectFault(routeMessages, 5, fakediscord.Fault{Status: 500})
 	fake.ClearFaults()
 	if _, err := sess.ChannelMessageSend("750", "x"); err != nil {
 		t.Errorf("after ClearFaults: %v", err)

@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"flag"

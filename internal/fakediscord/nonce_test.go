@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/fakediscord"
 )
 
 // postMessage creates a message through discordgo's REST client with a
@@ -153,12 +155,12 @@ func TestNonce(t *testing.T) {
 	t.Run("ErrNonceTooLong", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		if _, err := postMessage(sess, "700", map[string]any{"content": "x", "nonce": strings.Repeat("n", MaxNonce)}); err != nil {
-			t.Fatalf("a %d-character nonce: %v", MaxNonce, err)
+		if _, err := postMessage(sess, "700", map[string]any{"content": "x", "nonce": strings.Repeat("n", fakediscord.MaxNonce)}); err != nil {
+			t.Fatalf("a %d-character nonce: %v", fakediscord.MaxNonce, err)
 		}
-		_, err := postMessage(sess, "700", map[string]any{"content": "x", "nonce": strings.Repeat("n", MaxNonce+1)})
+		_, err := postMessage(sess, "700", map[string]any{"content": "x", "nonce": strings.Repeat("n", fakediscord.MaxNonce+1)})
 		if got, want := restCode(err), 50035; got != want {
-			t.Errorf("a %d-character nonce: code %d (%v), want %d", MaxNonce+1, got, err, want)
+			t.Errorf("a %d-character nonce: code %d (%v), want %d", fakediscord.MaxNonce+1, got, err, want)
 		}
 		if got, want := fake.MessagesCreated("700"), 1; got != want {
 			t.Errorf("MessagesCreated=%d, want %d", got, want)
@@ -184,7 +186,7 @@ func TestRetriedBadGateway(t *testing.T) {
 	t.Run("ErrTwoMessagesWithoutNonce", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Status: http.StatusBadGateway, After: true})
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Status: http.StatusBadGateway, After: true})
 		m, err := sess.ChannelMessageSend("710", "hello")
 		if err != nil {
 			t.Fatalf("discordgo did not recover from one 502: %v", err)
@@ -204,7 +206,7 @@ func TestRetriedBadGateway(t *testing.T) {
 	t.Run("OKOneMessageWithNonce", func(t *testing.T) {
 		t.Parallel()
 		_, fake, sess := setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Status: http.StatusBadGateway, After: true})
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Status: http.StatusBadGateway, After: true})
 		m, err := postMessage(sess, "710", map[string]any{"content": "hello", "nonce": "retry-1", "enforce_nonce": true})
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/fakediscord/member"
 )
 
 func TestChannelPermissions(t *testing.T) {
@@ -79,7 +81,7 @@ func TestChannelPermissions(t *testing.T) {
 			// Replies go through the interaction webhook, not the channel.
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "ok"})
 		})
-		ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "perm", ChannelID: "760"})
+		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "perm", ChannelID: "760"})
 		if err != nil {
 			t.Fatal(err)
 		}

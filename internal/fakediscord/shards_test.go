@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 // gwFrame is a gateway payload as a client reads it.
@@ -29,7 +32,7 @@ type rawClient struct {
 }
 
 // dialGateway connects to srv's gateway and reads HELLO.
-func dialGateway(t *testing.T, srv *Server) *rawClient {
+func dialGateway(t *testing.T, srv *discord) *rawClient {
 	t.Helper()
 	ws, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
 	if err != nil {
@@ -121,16 +124,15 @@ func guildOnShard(t *testing.T, shard, count int) string {
 	t.Helper()
 	for n := uint64(1); ; n++ {
 		id := strconv.FormatUint(n<<22|1, 10)
-		if ShardOf(id, count) == shard {
+		if fakediscord.ShardOf(id, count) == shard {
 			return id
 		}
 	}
 }
 
-func testServer(t *testing.T, sh Sharding) (*Server, context.Context) {
+func testServer(t *testing.T, sh fakediscord.Sharding) (*discord, context.Context) {
 	t.Helper()
-	srv := New(Config{Token: testToken, Sharding: sh})
-	t.Cleanup(srv.Close)
+	srv := newDiscord(t, fakediscord.Config{Token: testToken, Sharding: sh})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	return srv, ctx
@@ -139,7 +141,7 @@ func testServer(t *testing.T, sh Sharding) (*Server, context.Context) {
 func TestGatewayBot(t *testing.T) {
 	t.Parallel()
 	_, fake, sess := setup(t)
-	fake.SetSharding(Sharding{Shards: 4, MaxConcurrency: 2})
+	fake.SetSharding(fakediscord.Sharding{Shards: 4, MaxConcurrency: 2})
 	gb, err := sess.GatewayBot()
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +158,7 @@ func TestGatewayBot(t *testing.T) {
 
 func TestShardRouting(t *testing.T) {
 	t.Parallel()
-	srv, ctx := testServer(t, Sharding{Shards: 2})
+	srv, ctx := testServer(t, fakediscord.Sharding{Shards: 2})
 	shard0, shard1 := dialGateway(t, srv), dialGateway(t, srv)
 	shard0.ready([]int{0, 2})
 	if srv.Connected() {
@@ -170,7 +172,7 @@ func TestShardRouting(t *testing.T) {
 
 	// expect sends an interaction and checks which shard got it: each
 	// connection's next frame must be the interaction sent to it.
-	expect := func(c *rawClient, want int, spec SlashSpec) {
+	expect := func(c *rawClient, want int, spec member.SlashSpec) {
 		t.Helper()
 		ix, err := srv.SlashCommand(ctx, spec)
 		if err != nil {
@@ -187,20 +189,20 @@ func TestShardRouting(t *testing.T) {
 			t.Errorf("shard %d read %+v, want interaction %s", want, f, ix.ID)
 		}
 	}
-	expect(shard1, 1, SlashSpec{Name: "a", GuildID: g1})
-	expect(shard0, 0, SlashSpec{Name: "b", GuildID: g0})
-	expect(shard0, 0, SlashSpec{Name: "c", DM: true, ChannelID: "990"})
-	expect(shard1, 1, SlashSpec{Name: "d", GuildID: g1})
+	expect(shard1, 1, member.SlashSpec{Name: "a", GuildID: g1})
+	expect(shard0, 0, member.SlashSpec{Name: "b", GuildID: g0})
+	expect(shard0, 0, member.SlashSpec{Name: "c", DM: true, ChannelID: "990"})
+	expect(shard1, 1, member.SlashSpec{Name: "d", GuildID: g1})
 
 	// While shard 1 is down its guild's interactions wait; shard 0's do not.
 	srv.DropShard(1)
 	if info := srv.Shard(1); info.Connected || len(info.Sessions) != 1 || !srv.Shard(0).Connected {
 		t.Errorf("after DropShard(1): shard 1 %+v, shard 0 connected %v", info, srv.Shard(0).Connected)
 	}
-	expect(shard0, 0, SlashSpec{Name: "e", GuildID: g0})
+	expect(shard0, 0, member.SlashSpec{Name: "e", GuildID: g0})
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	if _, err := srv.SlashCommand(short, SlashSpec{Name: "f", GuildID: g1}); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := srv.SlashCommand(short, member.SlashSpec{Name: "f", GuildID: g1}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("interaction for a disconnected shard: %v, want it to wait", err)
 	}
 	// Shard 1 resumes its own session on a new connection; shard 0's
@@ -211,7 +213,7 @@ func TestShardRouting(t *testing.T) {
 	if f := again.read(); f.T != "RESUMED" {
 		t.Fatalf("RESUME of shard 1: %+v", f)
 	}
-	expect(again, 1, SlashSpec{Name: "g", GuildID: g1})
+	expect(again, 1, member.SlashSpec{Name: "g", GuildID: g1})
 	if info := srv.Shard(1); info.Resumes != 1 || info.Identifies != 1 || !info.Connected {
 		t.Errorf("shard 1 = %+v", info)
 	}
@@ -224,7 +226,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 	t.Parallel()
 	t.Run("ErrSameBucketTooSoon", func(t *testing.T) {
 		t.Parallel()
-		srv, _ := testServer(t, Sharding{Shards: 2, EnforceIdentifyLimit: true})
+		srv, _ := testServer(t, fakediscord.Sharding{Shards: 2, EnforceIdentifyLimit: true})
 		dialGateway(t, srv).ready([]int{0, 2})
 		// Shard 1 shares bucket 0 (1 % max_concurrency 1) and comes within
 		// the 5 s: Discord answers op 9 and starts no session.
@@ -243,7 +245,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 
 	t.Run("OKDifferentBuckets", func(t *testing.T) {
 		t.Parallel()
-		srv, ctx := testServer(t, Sharding{Shards: 2, MaxConcurrency: 2, EnforceIdentifyLimit: true})
+		srv, ctx := testServer(t, fakediscord.Sharding{Shards: 2, MaxConcurrency: 2, EnforceIdentifyLimit: true})
 		dialGateway(t, srv).ready([]int{0, 2})
 		dialGateway(t, srv).ready([]int{1, 2})
 		if err := srv.WaitReady(ctx); err != nil {
@@ -259,7 +261,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 
 	t.Run("OKRecordedNotEnforcedByDefault", func(t *testing.T) {
 		t.Parallel()
-		srv, _ := testServer(t, Sharding{})
+		srv, _ := testServer(t, fakediscord.Sharding{})
 		dialGateway(t, srv).ready(nil)
 		dialGateway(t, srv).ready(nil) // a restarted bot, a second later
 		v := srv.IdentifyViolations()
@@ -271,7 +273,7 @@ func TestIdentifyRateLimit(t *testing.T) {
 	t.Run("OKAfterTheInterval", func(t *testing.T) {
 		t.Parallel()
 		const interval = 200 * time.Millisecond
-		srv, _ := testServer(t, Sharding{Shards: 2, IdentifyInterval: interval, EnforceIdentifyLimit: true})
+		srv, _ := testServer(t, fakediscord.Sharding{Shards: 2, IdentifyInterval: interval, EnforceIdentifyLimit: true})
 		dialGateway(t, srv).ready([]int{0, 2})
 		c := dialGateway(t, srv)
 		if f := c.identify([]int{1, 2}); f.Op != opInvalidSession {
@@ -287,20 +289,20 @@ func TestIdentifyShardChecks(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		sh    Sharding
+		sh    fakediscord.Sharding
 		first []int // identified (and kept connected) before
 		shard any
 		code  int
 	}{
-		{"ErrShardNotBelowCount", Sharding{}, nil, []int{2, 2}, closeInvalidShard},
-		{"ErrZeroShards", Sharding{}, nil, []int{0, 0}, closeInvalidShard},
-		{"ErrNegativeShard", Sharding{}, nil, []int{-1, 2}, closeInvalidShard},
-		{"ErrOneNumber", Sharding{}, nil, []int{1}, closeInvalidShard},
-		{"ErrNotNumbers", Sharding{}, nil, []string{"0", "2"}, closeInvalidShard},
-		{"ErrShardingRequired", Sharding{RequiredShards: 2}, nil, nil, closeShardingRequired},
-		{"ErrMixedCountsWhenRejected", Sharding{Shards: 2, MaxConcurrency: 4, RejectMixedShardCounts: true}, []int{0, 2}, []int{1, 3}, closeInvalidShard},
-		{"OKMixedCountsAsDiscordAllows", Sharding{Shards: 2, MaxConcurrency: 4}, []int{0, 2}, []int{1, 3}, 0},
-		{"OKNoShardIsZeroOfOne", Sharding{}, nil, nil, 0},
+		{"ErrShardNotBelowCount", fakediscord.Sharding{}, nil, []int{2, 2}, closeInvalidShard},
+		{"ErrZeroShards", fakediscord.Sharding{}, nil, []int{0, 0}, closeInvalidShard},
+		{"ErrNegativeShard", fakediscord.Sharding{}, nil, []int{-1, 2}, closeInvalidShard},
+		{"ErrOneNumber", fakediscord.Sharding{}, nil, []int{1}, closeInvalidShard},
+		{"ErrNotNumbers", fakediscord.Sharding{}, nil, []string{"0", "2"}, closeInvalidShard},
+		{"ErrShardingRequired", fakediscord.Sharding{RequiredShards: 2}, nil, nil, closeShardingRequired},
+		{"ErrMixedCountsWhenRejected", fakediscord.Sharding{Shards: 2, MaxConcurrency: 4, RejectMixedShardCounts: true}, []int{0, 2}, []int{1, 3}, closeInvalidShard},
+		{"OKMixedCountsAsDiscordAllows", fakediscord.Sharding{Shards: 2, MaxConcurrency: 4}, []int{0, 2}, []int{1, 3}, 0},
+		{"OKNoShardIsZeroOfOne", fakediscord.Sharding{}, nil, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -331,7 +333,7 @@ func TestIdentifyShardChecks(t *testing.T) {
 			if tt.shard != nil {
 				want = tt.shard.([]int)
 			}
-			var last SessionInfo
+			var last fakediscord.SessionInfo
 			for _, g := range srv.Sessions() {
 				if g.Started.After(last.Started) {
 					last = g
@@ -346,7 +348,7 @@ func TestIdentifyShardChecks(t *testing.T) {
 
 func TestGatewaySendLimit(t *testing.T) {
 	t.Parallel()
-	srv, _ := testServer(t, Sharding{})
+	srv, _ := testServer(t, fakediscord.Sharding{})
 	c := dialGateway(t, srv)
 	c.ready(nil)
 	for range sendLimit + 1 {
@@ -359,7 +361,7 @@ func TestGatewaySendLimit(t *testing.T) {
 
 func TestRawDispatch(t *testing.T) {
 	t.Parallel()
-	srv, _ := testServer(t, Sharding{})
+	srv, _ := testServer(t, fakediscord.Sharding{})
 	c := dialGateway(t, srv)
 	sid := c.ready(nil)
 	for _, tt := range []struct{ event, data string }{
@@ -382,7 +384,7 @@ func TestRawDispatch(t *testing.T) {
 	if b, err := c.readMessage(); err != nil || string(b) != "not json {" {
 		t.Errorf("raw frame %q %v", b, err)
 	}
-	if _, err := srv.SendDispatch(1, "X", nil); !errors.Is(err, ErrNoSession) {
+	if _, err := srv.SendDispatch(1, "X", nil); !errors.Is(err, fakediscord.ErrNoSession) {
 		t.Errorf("dispatch to a shard without a session: %v", err)
 	}
 	if _, err := srv.SendDispatch(0, "X", json.RawMessage("{")); err == nil {
@@ -405,7 +407,7 @@ func TestRawDispatch(t *testing.T) {
 // remaining session starts going down.
 func TestShardsOverHTTP(t *testing.T) {
 	t.Parallel()
-	srv, _ := testServer(t, Sharding{Shards: 3, MaxConcurrency: 16})
+	srv, _ := testServer(t, fakediscord.Sharding{Shards: 3, MaxConcurrency: 16})
 	dialGateway(t, srv).ready([]int{0, 3})
 	req, _ := http.NewRequest("GET", srv.URL()+"/api/v9/gateway/bot", nil)
 	req.Header.Set("Authorization", testToken)
@@ -457,7 +459,7 @@ func TestShardedDiscordgo(t *testing.T) {
 	sess.on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "shard 0 of 1"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: guildOnShard(t, 1, 2)})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "where", GuildID: guildOnShard(t, 1, 2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +471,7 @@ func TestShardedDiscordgo(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("shard 1's session did not get its guild's interaction")
 	}
-	other, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: guildOnShard(t, 0, 2)})
+	other, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "where", GuildID: guildOnShard(t, 0, 2)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ const discordHost = "discord.com"
 // Transport returns a RoundTripper that sends the requests meant for
 // Discord (https://discord.com/…, as discordgo builds every URL) to this
 // Server, and any other request unchanged. Give it to a discordgo
-// session (Session.Client, or Client) instead of re-pointing discordgo's
+// session (Session.Client, or HTTPClient) instead of re-pointing discordgo's
 // endpoints, which are process-wide: each test can then have a Server of
 // its own. The gateway needs nothing more: GET /gateway answers this
 // Server's websocket URL.
@@ -17,8 +17,8 @@ func (s *Server) Transport() http.RoundTripper {
 	return &toServer{server: s, next: s.hs.Client().Transport}
 }
 
-// Client is an HTTP client on Transport.
-func (s *Server) Client() *http.Client { return &http.Client{Transport: s.Transport()} }
+// HTTPClient is an HTTP client on Transport.
+func (s *Server) HTTPClient() *http.Client { return &http.Client{Transport: s.Transport()} }
 
 type toServer struct {
 	server *Server
