@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of the HTTP interactions endpoint: the fake Discord
 // delivers interactions by signed POSTs to the App's endpoint and takes the
@@ -6,41 +6,15 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"crypto/ed25519"
-	"encoding/hex"
 	"fmt"
 	"image/png"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"mazebot/internal/fakediscord"
 	"mazebot/mazecore"
 	"mazebot/render"
 )
-
-// startHTTPApp is startApp with the endpoint on an ephemeral port, and the
-// fake delivering interactions there instead of over the gateway.
-func startHTTPApp(t *testing.T) *testApp {
-	t.Helper()
-	fake.Reset()
-	pub, priv, err := ed25519.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := launchAppWith(t, Config{
-		Token:     fakediscord.DefaultToken,
-		Database:  filepath.Join(t.TempDir(), "mazebot.db"),
-		HTTPAddr:  "127.0.0.1:0",
-		PublicKey: hex.EncodeToString(pub),
-	})
-	fake.UseHTTPEndpoint("http://"+app.HTTPAddr()+"/interactions", priv)
-	t.Cleanup(func() { fake.UseHTTPEndpoint("", nil) })
-	return app
-}
 
 // answeredInline reports whether the bot logged writing a response of type
 // typ to interaction id into the HTTP response (rather than over REST).
@@ -54,7 +28,9 @@ func answeredInline(app *testApp, id string, typ int) bool {
 }
 
 func TestE2EHTTPEndpoint(t *testing.T) {
-	app := startHTTPApp(t)
+	t.Parallel()
+	fake := newDiscord(t)
+	app := fake.startHTTPApp(t)
 	ctx := testContext(t)
 
 	t.Run("OKPing", func(t *testing.T) {
@@ -71,7 +47,7 @@ func TestE2EHTTPEndpoint(t *testing.T) {
 	})
 
 	t.Run("OKEmojiInline", func(t *testing.T) {
-		ix := slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21))
+		ix := fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21))
 		checkSidewinder21(t, ix)
 		// It came in the HTTP response, not over the REST callback route.
 		if !answeredInline(app, ix.ID, 4) {
@@ -80,7 +56,7 @@ func TestE2EHTTPEndpoint(t *testing.T) {
 	})
 
 	t.Run("OKPNGDeferredThenEdited", func(t *testing.T) {
-		ix := slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
+		ix := fake.slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
 		resp, err := ix.Wait(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -115,18 +91,6 @@ func TestE2EHTTPEndpoint(t *testing.T) {
 	for _, e := range fake.RESTErrors() {
 		if e.Method != "PATCH" || !strings.HasSuffix(e.Path, "/messages/@original") || e.Code != 10015 {
 			t.Fatalf("the fake rejected a request: %+v", e)
-		}
-	}
-}
-
-func TestE2EHTTPEndpointNeedsPublicKey(t *testing.T) {
-	for _, key := range []string{"", "not-hex", strings.Repeat("ab", 31)} {
-		_, err := NewApp(context.Background(), Config{Token: fakediscord.DefaultToken, Database: filepath.Join(t.TempDir(), "db"), HTTPAddr: "127.0.0.1:0", PublicKey: key}, slog.New(slog.DiscardHandler), Options{})
-		if err == nil || !strings.Contains(err.Error(), "DISCORD_PUBLIC_KEY") {
-			t.Fatalf("public key %q: err %v, want one naming DISCORD_PUBLIC_KEY", key, err)
-		}
-		if key != "" && strings.Contains(err.Error(), key) {
-			t.Fatalf("the error repeats the key: %v", err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 	"mazebot/mazecore"
 )
 
@@ -50,7 +51,7 @@ func (f loadFigures) String() string {
 // targets: every /solve acknowledged within 3 s, peak RSS under 300 MiB,
 // the other member answered within 1 s. Run it alone:
 //
-//	go test -run '^$' -bench LoadSolve -benchtime 1x .
+//	go test -run '^$' -bench LoadSolve -benchtime 1x ./e2e/
 func BenchmarkLoadSolve(b *testing.B) {
 	for range b.N {
 		f := runLoad(b)
@@ -66,14 +67,14 @@ func BenchmarkLoadSolve(b *testing.B) {
 }
 
 func runLoad(b *testing.B) loadFigures {
-	fake.Reset()
-	bot := startProcess(b, b.TempDir())
+	d := newDiscord(b)
+	bot := d.startProcess(b, b.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), loadAnswerWithin+time.Minute)
 	defer cancel()
-	if err := fake.WaitReady(ctx); err != nil {
+	if err := d.WaitReady(ctx); err != nil {
 		b.Fatal(err)
 	}
-	waitFor(b, "command sync", func() bool { _, _, puts := fake.Commands(); return puts > 0 })
+	waitFor(b, "command sync", func() bool { _, _, puts := d.Commands(); return puts > 0 })
 
 	var (
 		f     loadFigures
@@ -88,8 +89,8 @@ func runLoad(b *testing.B) loadFigures {
 		wg.Go(func() {
 			<-start
 			id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: loadSide, Height: loadSide, Seed: uint64(1000 + i)}
-			ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "solve", UserID: fmt.Sprintf("15000000000%08d", i),
-				Options: []fakediscord.Option{opt("id", id.String())}})
+			ix, err := d.SlashCommand(ctx, member.SlashSpec{Name: "solve", UserID: fmt.Sprintf("15000000000%08d", i),
+				Options: []member.Option{opt("id", id.String())}})
 			if i < loadSolves/2 {
 				fired.Done()
 			}
@@ -122,13 +123,13 @@ func runLoad(b *testing.B) loadFigures {
 	close(start)
 	// The other member, once half the burst is in.
 	fired.Wait()
-	ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", UserID: "1600000000000000001", Options: []fakediscord.Option{opt("size", 11)}})
+	ix, err := d.SlashCommand(ctx, member.SlashSpec{Name: "maze", UserID: "1600000000000000001", Options: []member.Option{opt("size", 11)}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	if resp, err := ix.Wait(ctx); err == nil {
 		f.otherType, f.otherWithin = int(resp.Type), resp.Elapsed
-	} else if !errors.Is(err, fakediscord.ErrNoResponse) {
+	} else if !errors.Is(err, member.ErrNoResponse) {
 		b.Fatal(err)
 	}
 	wg.Wait()
@@ -167,8 +168,10 @@ func peakRSS(pid int) (int64, error) {
 // privately, with when to try again; a picture already drawn comes from
 // the cache, at once.
 func TestE2EHeavyRenders(t *testing.T) {
-	useClock(t, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) // frozen: the cooldown holds
-	startApp(t)
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.useClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) // frozen: the cooldown holds
+	fake.startApp(t)
 	// What is timed is the acknowledgements (Elapsed, measured by the fake);
 	// the pictures themselves may take a while on a loaded machine, and a
 	// deferred reply has the token's 15 minutes. They are 501×501, big
@@ -183,18 +186,18 @@ func TestE2EHeavyRenders(t *testing.T) {
 		return mazecore.ID{Algorithm: mazecore.Backtracking, Width: side, Height: side, Seed: uint64(seed)}
 	}
 	user := func(i int) string { return fmt.Sprintf("15000000000%08d", i) }
-	solve := func(id mazecore.ID, userID string) *fakediscord.Interaction {
-		ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "solve", UserID: userID, Options: []fakediscord.Option{opt("id", id.String())}})
+	solve := func(id mazecore.ID, userID string) *member.Interaction {
+		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", UserID: userID, Options: []member.Option{opt("id", id.String())}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return ix
 	}
-	ixs := make([]*fakediscord.Interaction, burst)
+	ixs := make([]*member.Interaction, burst)
 	for i := range ixs {
 		ixs[i] = solve(big(i), user(i))
 	}
-	other, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", UserID: "1600000000000000001", Options: []fakediscord.Option{opt("size", 11)}})
+	other, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", UserID: "1600000000000000001", Options: []member.Option{opt("size", 11)}})
 	if err != nil {
 		t.Fatal(err)
 	}

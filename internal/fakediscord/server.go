@@ -119,7 +119,9 @@ func New(cfg Config) *Server {
 	s.messages = newMessageStore(s)
 	s.interactions = newInteractionStore(s)
 	s.rest = newRESTLog(s)
-	s.hs = httptest.NewServer(s.mux())
+	// Unstarted, so that s.hs is set before any handler can read it.
+	s.hs = httptest.NewUnstartedServer(s.mux())
+	s.hs.Start()
 	return s
 }
 
