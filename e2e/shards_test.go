@@ -184,6 +184,11 @@ func (d *discord) waitIdentifyWindow(interval time.Duration) {
 	}
 }
 
+// identifyInterval is the identify rate limit's window the tests of
+// in-process shards give the fake and the bot, below Discord's 5 s so that
+// they run in a few seconds.
+const identifyInterval = 1250 * time.Millisecond
+
 // TestE2EShards: an App running all four shards that GET /gateway/bot
 // recommends, with max_concurrency 2, identifies them in two rounds the
 // interval apart, which the fake enforces; every shard's guilds are
@@ -192,7 +197,13 @@ func (d *discord) waitIdentifyWindow(interval time.Duration) {
 func TestE2EShards(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
-	const count, interval = 4, 300 * time.Millisecond
+	// The interval is the shortest for which the bot's identify turns
+	// keep their full margin of 250 ms (a fifth of the interval below
+	// that, bot/shards.go): under -race on a loaded machine, the time
+	// from a turn to its IDENTIFY reaching Discord varies by more than a
+	// fifth of a shorter one, and the fake, enforcing the limit, would
+	// refuse an IDENTIFY the bot timed right.
+	const count, interval = 4, identifyInterval
 	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: 2, IdentifyInterval: interval, EnforceIdentifyLimit: true})
 	cfg := fake.config(filepath.Join(t.TempDir(), "mazebot.db"))
 	cfg.MetricsAddr = "127.0.0.1:0"
@@ -549,7 +560,7 @@ func (d *discord) slashIn(t *testing.T, guildID string, opts ...member.Option) *
 func TestE2EIdentifyTurns(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
-	const count, interval = 2, 500 * time.Millisecond
+	const count, interval = 2, identifyInterval // as in TestE2EShards
 	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: 1, IdentifyInterval: interval, EnforceIdentifyLimit: true})
 	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -588,7 +599,7 @@ func TestE2EIdentifyTurns(t *testing.T) {
 	wait := testContext(t)
 	for id := range count {
 		if err := fake.WaitShardReady(wait, id); err != nil {
-			t.Fatalf("shard %d: %v", id, err)
+			t.Fatalf("shard %d: %v (%+v, identifies %+v)", id, err, fake.Shard(id), fake.IdentifyLog())
 		}
 	}
 	var accepted []fakediscord.IdentifyRecord
