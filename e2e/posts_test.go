@@ -60,6 +60,12 @@ func TestE2EDailyPostFaults(t *testing.T) {
 					t.Fatalf("tick after the fault: %v", err)
 				}
 			}
+			// The bot's own tick, at its start, may be the one that made
+			// the post, finishing after these returned: wait for it.
+			waitFor(t, "the daily recorded as posted", func() bool {
+				p, err := dbOf(app).dailyPost(ctx, fakediscord.DefaultGuildID, contest.MakeDate(2026, 11, 30))
+				return err == nil && p.State == contest.Posted
+			})
 			if n := fake.MessagesCreated(dailyChannel); n != 1 {
 				t.Fatalf("%d daily messages, want 1", n)
 			}
@@ -115,6 +121,10 @@ func TestE2EEventResultsFault(t *testing.T) {
 					t.Fatalf("tick after the fault: %v", err)
 				}
 			}
+			// The bot's own tick, at its start, may be the one closing
+			// it, finishing after these returned: wait for its last step,
+			// the maze's Solve button.
+			waitFor(t, "the event closed", func() bool { return len(fake.Message(mazeMsg.ID).Buttons()) == 2 })
 			fake.checkEventClosed(t, mazeMsg, board, "Fault race")
 			fake.checkNonces(t, fakediscord.DefaultChannelID)
 		})

@@ -162,13 +162,27 @@ func peakRSS(pid int) (int64, error) {
 	return 0, errors.Join(errors.New("no VmHWM"), sc.Err())
 }
 
+// shownAt is when a message took the content it shows: its last edit, or
+// its creation.
+func shownAt(m *fakediscord.Message) time.Time {
+	if !m.EditedTimestamp.IsZero() {
+		return m.EditedTimestamp
+	}
+	return m.Timestamp
+}
+
 // TestE2EHeavyRenders: a burst of big /solve is acknowledged in time (each
 // deferred before it waits for the render pool) while a small /maze is
 // answered at once; a member's second big picture meets the cooldown,
 // privately, with when to try again; a picture already drawn comes from
 // the cache, at once.
 func TestE2EHeavyRenders(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it needs the CPU. The last of the burst's pictures
+	// must start drawing within its handler's 30 s, and under -race on
+	// two cores the 24 take 9 s alone but 25 s with the suite's other
+	// tests drawing beside them (the size of a picture is set by its
+	// pixels, not its tiles, so smaller mazes would not help). Alone it
+	// runs before the parallel tests start.
 	fake := newDiscord(t)
 	fake.useClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) // frozen: the cooldown holds
 	fake.startApp(t)
@@ -201,13 +215,16 @@ func TestE2EHeavyRenders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The small /maze does not wait for the pool: it is answered at once
-	// (type 4), before the bot's automatic deferral at 1.5 s, and within
-	// Discord's 3 s. How soon is the machine's: under -race on two cores
-	// with the suite beside it, a 1 s target (loadOtherWithin) fails, so
-	// that target is BenchmarkLoadSolve's, which measures it alone.
-	if resp, err := other.Wait(ctx); err != nil || resp.Type != 4 || resp.Elapsed > loadAckWithin || !strings.Contains(resp.Content, "11×11") {
-		t.Fatalf("the other member's /maze: %+v (%v), want the maze at once (type 4) within %v", resp, err, loadAckWithin)
+	// The small /maze does not wait for the pool. How soon it is answered
+	// is the machine's: alone, at once (type 4) within 1 s
+	// (loadOtherWithin), which BenchmarkLoadSolve measures as its target;
+	// under -race on two cores with the suite beside it, its handler can
+	// outlast the bot's automatic deferral at 1.5 s. What holds anywhere:
+	// it is acknowledged within Discord's 3 s, and its maze is posted
+	// before the burst's pictures are all drawn, which it would not be if
+	// it waited behind them (checked below).
+	if resp, err := other.Wait(ctx); err != nil || (resp.Type != 4 && resp.Type != 5) || resp.Elapsed > loadAckWithin {
+		t.Fatalf("the other member's /maze: %+v (%v), want it acknowledged within %v", resp, err, loadAckWithin)
 	}
 	for i, ix := range ixs {
 		resp, err := ix.Wait(ctx)
@@ -215,11 +232,18 @@ func TestE2EHeavyRenders(t *testing.T) {
 			t.Fatalf("/solve %d: first response %+v (%v), want a deferral within %v", i, resp, err, loadAckWithin)
 		}
 	}
+	var lastPicture time.Time
 	for i, ix := range ixs {
 		msg, err := ix.WaitFinal(ctx, func(m *fakediscord.Message) bool { return !m.Loading() })
 		if err != nil || len(msg.Attachments) != 1 || !strings.HasPrefix(msg.Attachments[0].Filename, "SPOILER_") {
 			t.Fatalf("/solve %d: %+v (%v), want the spoilered PNG", i, msg, err)
 		}
+		if at := shownAt(msg); at.After(lastPicture) {
+			lastPicture = at
+		}
+	}
+	if msg := final(t, other); !strings.Contains(msg.Content, "11×11") || !shownAt(msg).Before(lastPicture) {
+		t.Fatalf("the other member's /maze %q was shown at %v, the last picture at %v: want the maze, before", msg.Content, shownAt(msg), lastPicture)
 	}
 
 	// The first member again, on another big maze: the cooldown.

@@ -372,6 +372,8 @@ func TestProcessShards(t *testing.T) {
 	p := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
 	p.click(p.next())
 	procs["2-3"].kill(t)
+	// Until the fake sees the connections go, shard 2 looks ready still.
+	waitFor(t, "shards 2 and 3 disconnected", func() bool { return !fake.Shard(2).Connected && !fake.Shard(3).Connected })
 	identifiesBefore, resumesBefore := fake.Shard(2).Identifies, fake.Shard(2).Resumes
 	// As a supervisor's restart delay would: discordgo answers a refused
 	// IDENTIFY (op 9) at once, again and again, so a restart inside the
