@@ -14,6 +14,6 @@
 //
 // It may import app, the domain (mazecore, play, contest), render for
 // picture sizes, internal/fakediscord, internal/testkit and internal/pgtest;
-// commands, store and commands/lang only from internal_test.go. Nothing
-// imports it.
+// commands (commands/lang too), store and bot only from internal_test.go
+// (TestInsidesOnlyInInternal holds it). Nothing imports it.
 package e2e

@@ -10,6 +10,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
+	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -32,6 +33,7 @@ import (
 	"mazebot/internal/fakediscord/member"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
+	"mazebot/render"
 )
 
 // discord is a test's own fake Discord: Discord's side (the Server: what
@@ -534,6 +536,30 @@ func checkSidewinder21(t *testing.T, ix *member.Interaction) {
 	checkGrid(t, grid, m, nil)
 	if msg := final(t, ix); msg.Button("solve:"+id.String()) == nil {
 		t.Fatalf("maze message buttons %+v lack Solve", msg.Buttons())
+	}
+}
+
+// checkMazePNG checks a message showing a maze as a PNG: one attachment,
+// the picture of the maze its ID names (as render sizes it), side tiles
+// wide.
+func checkMazePNG(t testing.TB, msg *fakediscord.Message, side int) {
+	t.Helper()
+	id := mazeIDIn(t, msg.Content)
+	if len(msg.Attachments) != 1 {
+		t.Fatalf("%d attachments, want 1 PNG", len(msg.Attachments))
+	}
+	att := msg.Attachments[0]
+	img, err := png.Decode(bytes.NewReader(att.Data))
+	if err != nil {
+		t.Fatalf("attachment %s: %v", att.Filename, err)
+	}
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := render.PNGSize(m, render.PNGScale(m))
+	if got := img.Bounds().Size(); got.X != w || got.Y != h || id.Width != side {
+		t.Fatalf("PNG %v of maze %+v, want %dx%d of a %d-tile maze", got, id, w, h, side)
 	}
 }
 

@@ -5,15 +5,10 @@ package e2e
 // response body as the callback.
 
 import (
-	"bytes"
 	"fmt"
-	"image/png"
 	"strings"
 	"testing"
 	"time"
-
-	"mazebot/mazecore"
-	"mazebot/render"
 )
 
 // answeredInline reports whether the bot logged writing a response of type
@@ -64,23 +59,7 @@ func TestE2EHTTPEndpoint(t *testing.T) {
 		if resp.Type != 5 || resp.Elapsed > 2500*time.Millisecond {
 			t.Fatalf("first response type %d after %v, want a deferral (5) inside 2.5 s", resp.Type, resp.Elapsed)
 		}
-		msg := final(t, ix)
-		if len(msg.Attachments) != 1 {
-			t.Fatalf("%d attachments, want 1 PNG", len(msg.Attachments))
-		}
-		id := mazeIDIn(t, msg.Content)
-		img, err := png.Decode(bytes.NewReader(msg.Attachments[0].Data))
-		if err != nil {
-			t.Fatalf("attachment %s: %v", msg.Attachments[0].Filename, err)
-		}
-		m, err := mazecore.Generate(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, h := render.PNGSize(m, render.PNGScale(m))
-		if got := img.Bounds().Size(); got.X != w || got.Y != h || id.Width != 201 {
-			t.Fatalf("PNG %v of maze %+v, want %dx%d of a 201-tile maze", got, id, w, h)
-		}
+		checkMazePNG(t, final(t, ix), 201)
 		if !answeredInline(app, ix.ID, 5) {
 			t.Fatal("the deferral was not written into the HTTP response")
 		}

@@ -21,7 +21,6 @@ import (
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/fakediscord/member"
 	"mazebot/mazecore"
-	"mazebot/render"
 )
 
 func TestE2EMazeEmoji(t *testing.T) {
@@ -37,23 +36,7 @@ func TestE2EMazePNG(t *testing.T) {
 	fake.startApp(t)
 	ix := fake.slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
 	msg := final(t, ix)
-	id := mazeIDIn(t, msg.Content)
-	if len(msg.Attachments) != 1 {
-		t.Fatalf("%d attachments, want 1 PNG", len(msg.Attachments))
-	}
-	att := msg.Attachments[0]
-	img, err := png.Decode(bytes.NewReader(att.Data))
-	if err != nil {
-		t.Fatalf("attachment %s: %v", att.Filename, err)
-	}
-	m, err := mazecore.Generate(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, h := render.PNGSize(m, render.PNGScale(m))
-	if got := img.Bounds().Size(); got.X != w || got.Y != h || id.Width != 201 {
-		t.Fatalf("PNG %v of maze %+v, want %dx%d of a 201-tile maze", got, id, w, h)
-	}
+	checkMazePNG(t, msg, 201)
 }
 
 func TestE2ESolve(t *testing.T) {
