@@ -292,13 +292,21 @@ func (d *discord) startProcess(t testing.TB, dir string, env ...string) *botProc
 	t.Helper()
 	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &syncBuffer{}, exited: make(chan struct{})}
 	p.cmd.Dir = dir
+	// Whatever the environment running the tests sets, each process gets
+	// its own Discord, database and (when a test asks) ports.
 	p.cmd.Env = append(os.Environ(),
 		"DISCORD_TOKEN="+strings.TrimPrefix(fakediscord.DefaultToken, "Bot "),
 		"DISCORD_API_BASE="+d.URL(),
 		"DISCORD_GUILD_ID=",
+		"DISCORD_PUBLIC_KEY=",
+		"DISCORD_SHARD_COUNT=",
+		"DISCORD_SHARD_IDS=",
+		"HTTP_ADDR=",
+		"METRICS_ADDR=",
 		"MAZEBOT_DB="+filepath.Join(dir, "mazebot.db"),
 		"MAZEBOT_SECRET="+e2eSecret,
 		"LOG_LEVEL=debug",
+		"LOG_FORMAT=text",
 	)
 	// exec keeps the last value of a name given twice.
 	p.cmd.Env = append(p.cmd.Env, env...)
