@@ -1,5 +1,8 @@
-// Package fakediscord is a fake Discord (REST API and gateway) for end-to-end
-// tests of mazebot. It is used only by tests.
+// Package fakediscord is Discord's side of a fake Discord (REST API and
+// gateway), as Discord documents it, for end-to-end tests of mazebot: the
+// protocol and its state. It is used only by tests. Its sub-package member
+// is the test's side: it acts as Discord's members (runs commands, clicks
+// buttons, submits modals) and waits for what they see.
 //
 // A Server runs an httptest server on 127.0.0.1 that speaks enough of Discord's
 // API v9 for a real github.com/bwmarrin/discordgo v0.29.0 session to connect,
@@ -8,11 +11,21 @@
 //   - the gateway (HELLO, IDENTIFY/READY, heartbeats, RESUME/RESUMED with replay
 //     of missed dispatches, INVALID_SESSION, RECONNECT) at ws://HOST/gateway,
 //     with one session per connection and sharding;
-//   - REST under /api/v9: gateway discovery, /users/@me, bulk overwrite of
-//     application commands, interaction callbacks, followups and edits of
-//     interaction messages (webhook routes), and channel messages;
+//   - REST under /api/v9, routed by http.ServeMux patterns such as
+//     "POST /api/{version}/interactions/{interaction}/{token}/callback":
+//     gateway discovery, /users/@me, bulk overwrite of application
+//     commands, interaction callbacks, followups and edits of interaction
+//     messages (webhook routes), and channel messages;
 //   - uploaded files (multipart payload_json + files[N]) are kept byte for byte
 //     and served back at their attachment URL.
+//
+// Interact turns a member's action (an Action, which package member builds)
+// into the INTERACTION_CREATE Discord sends, with what Discord adds to what
+// a client sends: the member or user object, permissions as strings, the
+// locales, the registered command's id, data.resolved, the message a
+// component is on; and delivers it over the gateway or to the HTTP
+// endpoint. The returned *Interaction records what the bot answered:
+// Response, Original, Followups, Rejections.
 //
 // A channel option comes with its resolved partial channel
 // (data.resolved.channels) when the channel is one of the invoking server's:
@@ -26,23 +39,23 @@
 // 50035), the loading state of a deferred reply, and the rule that an edit keeps
 // the old attachments unless an attachments list is sent.
 //
-// A test drives it from the user's side: SlashCommand, ClickButton,
-// MessageCommand and SubmitModal build an INTERACTION_CREATE the way Discord
-// sends it and dispatch it over the gateway; the returned *Interaction reports
-// what the bot answered (Wait, WaitFinal, Followups). ChannelMessages, Message
-// and WaitChannelMessage show what the bot posted. Sent lists every version
-// of every message the bot sent (replies, updates, followups, posts and their
-// edits, ephemeral ones too), and Message.Texts the texts a reader sees in
-// one: content, embeds, button labels.
+// ChannelMessages and Message show what the bot posted; MessageChanged,
+// ChannelChanged and Interaction.Changed tell a waiter when to look again
+// (package member's waits use them). Sent lists every version of every
+// message the bot sent (replies, updates, followups, posts and their edits,
+// ephemeral ones too), and Message.Texts the texts a reader sees in one:
+// content, embeds, button labels.
 //
 // A command sync is checked as Discord checks it, name_localizations and
 // description_localizations included: known locales, names lowercase and
 // 1–32 letters, digits, - or _, descriptions and choices 1–100, and no
 // description on a context-menu command.
 //
-// discordgo reads its endpoints from package-level variables computed once from
-// EndpointDiscord, so a test must re-point every one of them at Server.URL()
-// before it opens a session (see the helper in fakediscord_test.go).
+// discordgo builds every URL on https://discord.com, from package-level
+// variables computed once at init: give a session Server.HTTPClient (or a
+// client on Server.Transport), which sends those requests to this Server,
+// rather than re-pointing the variables, which are process-wide. Each test
+// can then have a Server of its own.
 //
 // # Faults
 //
@@ -118,6 +131,17 @@
 // beyond the ids a test supplies (READY lists no guilds), MESSAGE_* gateway
 // events, voice, compression, zombie connections (missed heartbeats are not
 // detected), session expiry (a session stays resumable until invalidated).
+//
+// # State and locks
+//
+// The Server's state lives in parts that each guard their own: the gateway
+// (connections, sessions, sharding, the identify log), the directory of
+// guilds and channels, the application commands, the messages, the
+// interactions (and how they are delivered), and the log of REST requests
+// with the faults to inject. A stored Message never changes (an edit
+// stores a new version), so snapshots are cheap. Locks are taken in one
+// order: an Interaction's, then the messages' or the gateway's, then any
+// of the others, which are leaves and take no other lock.
 //
 // This package must not import any mazebot package: it fakes Discord, not the
 // bot.

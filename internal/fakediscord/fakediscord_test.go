@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -21,76 +20,117 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 
-	"mazebot/bot"
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 const testToken = "Bot test-app.token-value"
 
-var (
-	fake *Server
-	sess *discordgo.Session
-)
-
-func TestMain(m *testing.M) {
-	fake = New(Config{Token: testToken})
-	// The bot's own re-pointing, so these tests also check it.
-	if err := bot.SetAPIBase(fake.URL()); err != nil {
-		panic(err)
-	}
-	var err error
-	sess, err = discordgo.New(testToken)
-	if err == nil {
-		sess.Identify.Intents = discordgo.IntentsGuilds
-		sess.AddHandler(onInteraction)
-		err = sess.Open()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "open discordgo session against the fake:", err)
-		fake.Close()
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = sess.Close()
-	fake.Close()
-	os.Exit(code)
+// discord is a test's fake Discord: Discord's side (the Server), and its
+// members' (a member.Client).
+type discord struct {
+	*fakediscord.Server
+	*member.Client
 }
+
+// newDiscord starts a fake Discord for the test, closed at its end.
+func newDiscord(t *testing.T, cfg fakediscord.Config) *discord {
+	t.Helper()
+	srv := fakediscord.New(cfg)
+	t.Cleanup(srv.Close)
+	return &discord{Server: srv, Client: member.New(srv)}
+}
+
+// Discord's gateway opcodes and close codes, and its send limit
+// (discord-api-docs, topics/opcodes-and-status-codes, events/gateway).
+const (
+	opDispatch       = 0
+	opHeartbeat      = 1
+	opIdentify       = 2
+	opPresenceUpdate = 3
+	opResume         = 6
+	opInvalidSession = 9
+	opHello          = 10
+	opHeartbeatACK   = 11
+
+	closeRateLimited      = 4008
+	closeInvalidShard     = 4010
+	closeShardingRequired = 4011
+
+	sendLimit = 120 // payloads a connection may send a minute
+)
 
 // ---- scripted bot ----
 
 type script func(s *discordgo.Session, i *discordgo.Interaction) error
 
-var (
-	scriptsMu sync.Mutex
-	scripts   = map[string]script{}
-	results   = map[string]chan error{}
-)
+// bot is a discordgo session connected to a test's own fake Discord, that
+// answers interactions with the scripts the test gives it.
+type bot struct {
+	*discordgo.Session
+	mu      sync.Mutex
+	scripts map[string]script
+	results map[string]chan error
+}
+
+// setup starts a fake Discord of the test's own and a bot connected to it
+// through its Transport (discordgo's global endpoints stay as they are),
+// and waits until the bot is ready.
+func setup(t *testing.T) (context.Context, *discord, *bot) {
+	t.Helper()
+	fake := newDiscord(t, fakediscord.Config{Token: testToken})
+	b := &bot{Session: newSession(t, fake, testToken), scripts: map[string]script{}, results: map[string]chan error{}}
+	b.AddHandler(b.onInteraction)
+	if err := b.Open(); err != nil {
+		t.Fatalf("open a discordgo session against the fake: %v", err)
+	}
+	t.Cleanup(func() { _ = b.Close() }) // before fake.Close
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	if err := fake.WaitReady(ctx); err != nil {
+		t.Fatalf("WaitReady: %v", err)
+	}
+	return ctx, fake, b
+}
+
+// newSession is a discordgo session (not opened) whose requests reach fake.
+func newSession(t *testing.T, fake *discord, token string) *discordgo.Session {
+	t.Helper()
+	s, err := discordgo.New(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Client = fake.HTTPClient()
+	s.Identify.Intents = discordgo.IntentsGuilds
+	return s
+}
 
 // on makes the bot answer interactions with key (command name, or custom_id
 // up to the first ':') by running fn for the rest of the test.
-func on(t *testing.T, key string, fn script) {
+func (b *bot) on(t *testing.T, key string, fn script) {
 	t.Helper()
-	scriptsMu.Lock()
-	scripts[key] = fn
-	scriptsMu.Unlock()
+	b.mu.Lock()
+	b.scripts[key] = fn
+	b.mu.Unlock()
 	t.Cleanup(func() {
-		scriptsMu.Lock()
-		delete(scripts, key)
-		scriptsMu.Unlock()
+		b.mu.Lock()
+		delete(b.scripts, key)
+		b.mu.Unlock()
 	})
 }
 
-func resultChan(id string) chan error {
-	scriptsMu.Lock()
-	defer scriptsMu.Unlock()
-	ch, ok := results[id]
+func (b *bot) resultChan(id string) chan error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ch, ok := b.results[id]
 	if !ok {
 		ch = make(chan error, 1)
-		results[id] = ch
+		b.results[id] = ch
 	}
 	return ch
 }
 
-func onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+func (b *bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 	var key string
 	switch ic.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
@@ -100,39 +140,40 @@ func onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 	case discordgo.InteractionModalSubmit:
 		key = ic.ModalSubmitData().CustomID
 	}
-	scriptsMu.Lock()
-	fn := scripts[key]
-	scriptsMu.Unlock()
+	b.mu.Lock()
+	fn := b.scripts[key]
+	b.mu.Unlock()
 	var err error
 	if fn == nil {
 		err = fmt.Errorf("no script for %q", key)
 	} else {
 		err = fn(s, ic.Interaction)
 	}
-	resultChan(ic.ID) <- err
+	b.resultChan(ic.ID) <- err
 }
 
-// handlerResult is what the bot's script returned for ix.
-func handlerResult(t *testing.T, ix *Interaction) error {
+// eventually polls cond until it holds or ctx ends.
+func eventually(ctx context.Context, cond func() bool) error {
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// result is what the bot's script returned for ix.
+func (b *bot) result(t *testing.T, ix *member.Interaction) error {
 	t.Helper()
 	select {
-	case err := <-resultChan(ix.ID):
+	case err := <-b.resultChan(ix.ID):
 		return err
-	case <-time.After(5 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatalf("handler for interaction %s did not finish", ix.ID)
 		return nil
 	}
-}
-
-func setup(t *testing.T) context.Context {
-	t.Helper()
-	fake.Reset()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	if err := fake.WaitReady(ctx); err != nil {
-		t.Fatalf("WaitReady: %v", err)
-	}
-	return ctx
 }
 
 // restCode is the Discord error code of a discordgo REST error (0 if none).
@@ -170,7 +211,8 @@ func pngBytes(t *testing.T, w, h int) []byte {
 // ---- tests ----
 
 func TestReady(t *testing.T) {
-	setup(t)
+	t.Parallel()
+	_, fake, sess := setup(t)
 	if got := fake.Identifies(); got < 1 {
 		t.Errorf("Identifies()=%d, want at least 1", got)
 	}
@@ -180,7 +222,7 @@ func TestReady(t *testing.T) {
 	if user == nil {
 		t.Fatal("State.User is nil after READY")
 	}
-	if got, want := user.ID, DefaultAppID; got != want {
+	if got, want := user.ID, fakediscord.DefaultAppID; got != want {
 		t.Errorf("State.User.ID=%q, want %q", got, want)
 	}
 	if !user.Bot {
@@ -193,7 +235,7 @@ func TestReady(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GET /users/@me: %v", err)
 	}
-	if got, want := me.ID, DefaultAppID; got != want {
+	if got, want := me.ID, fakediscord.DefaultAppID; got != want {
 		t.Errorf("/users/@me id=%q, want %q", got, want)
 	}
 	gb, err := sess.GatewayBot()
@@ -206,8 +248,9 @@ func TestReady(t *testing.T) {
 }
 
 func TestSlashCommandReplyAndButton(t *testing.T) {
-	ctx := setup(t)
-	on(t, "echo", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "echo", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		d := i.ApplicationCommandData()
 		if i.Member == nil || i.Member.User == nil || i.Member.Permissions == 0 || i.AppPermissions == 0 {
 			return fmt.Errorf("member or permissions missing: %+v", i)
@@ -219,7 +262,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 			Components: []discordgo.MessageComponent{row(button("inc:1", "+1"), button("done", "Done"))},
 		})
 	})
-	on(t, "inc", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "inc", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if i.Message == nil || i.Message.ID == "" || len(i.Message.Components) != 1 {
 			return fmt.Errorf("component interaction without its message: %+v", i.Message)
 		}
@@ -235,19 +278,19 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 		})
 	})
 
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "echo", Locale: "ko",
-		Options: []Option{{Name: "text", Value: "hi"}, {Name: "n", Value: 3}}})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "echo", Locale: "ko",
+		Options: []member.Option{{Name: "text", Value: "hi"}, {Name: "n", Value: 3}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
 	resp, err := ix.Wait(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "hi x3 by " + DefaultUsername + " in " + DefaultGuildID + " (ko)"
+	want := "hi x3 by " + fakediscord.DefaultUsername + " in " + fakediscord.DefaultGuildID + " (ko)"
 	if got := resp.Content; got != want {
 		t.Errorf("reply content=%q, want %q", got, want)
 	}
@@ -261,7 +304,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 	if got, want := msg.Type, 20; got != want {
 		t.Errorf("message type=%d, want %d", got, want)
 	}
-	if got := fake.ChannelMessages(DefaultChannelID); len(got) != 1 || got[0].ID != msg.ID {
+	if got := fake.ChannelMessages(fakediscord.DefaultChannelID); len(got) != 1 || got[0].ID != msg.ID {
 		t.Errorf("ChannelMessages=%v, want the reply only", got)
 	}
 	btns := msg.Buttons()
@@ -269,11 +312,11 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 		t.Fatalf("buttons=%+v", btns)
 	}
 
-	click, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "inc:1", Message: msg, UserID: "42"})
+	click, err := fake.ClickButton(ctx, member.ButtonSpec{CustomID: "inc:1", Message: msg, UserID: "42"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, click); err != nil {
+	if err := sess.result(t, click); err != nil {
 		t.Fatalf("button handler: %v", err)
 	}
 	updated, err := click.WaitFinal(ctx, nil)
@@ -293,7 +336,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 		t.Errorf("updated buttons=%+v, want inc:2", updated.Buttons())
 	}
 	// The old button is gone: a user cannot click it any more.
-	if _, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "inc:1", Message: msg}); err == nil {
+	if _, err := fake.ClickButton(ctx, member.ButtonSpec{CustomID: "inc:1", Message: msg}); err == nil {
 		t.Error("clicking a button that is no longer on the message succeeded")
 	}
 	// Sent keeps both versions, with every text a reader sees.
@@ -306,7 +349,7 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 			t.Errorf("Sent()[%d].Texts()=%q, want %q", i, got, wantTexts)
 		}
 	}
-	embed := Message{Embeds: []*discordgo.MessageEmbed{{Title: "T", Description: "D", Fields: []*discordgo.MessageEmbedField{{Name: "N", Value: "V"}},
+	embed := fakediscord.Message{Embeds: []*discordgo.MessageEmbed{{Title: "T", Description: "D", Fields: []*discordgo.MessageEmbedField{{Name: "N", Value: "V"}},
 		Footer: &discordgo.MessageEmbedFooter{Text: "F"}, Author: &discordgo.MessageEmbedAuthor{Name: "A"}}}}
 	if got := strings.Join(embed.Texts(), ""); got != "TDNVFA" {
 		t.Errorf("embed Texts=%q", got)
@@ -314,19 +357,20 @@ func TestSlashCommandReplyAndButton(t *testing.T) {
 }
 
 func TestMultipartReplyKeepsFile(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	img := pngBytes(t, 7, 5)
-	on(t, "file", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "file", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{
 			Content: "here",
 			Files:   []*discordgo.File{{Name: "SPOILER_maze.png", ContentType: "image/png", Reader: bytes.NewReader(img)}},
 		})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "file"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "file"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
 	resp, err := ix.Wait(ctx)
@@ -359,20 +403,21 @@ func TestMultipartReplyKeepsFile(t *testing.T) {
 }
 
 func TestLateCallbackIsUnknownInteraction(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	fake.SetResponseDeadline(150 * time.Millisecond)
-	on(t, "slow", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "slow", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		time.Sleep(300 * time.Millisecond)
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "too late"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "slow"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "slow"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.Wait(ctx); !errors.Is(err, ErrNoResponse) {
+	if _, err := ix.Wait(ctx); !errors.Is(err, member.ErrNoResponse) {
 		t.Errorf("Wait err=%v, want ErrNoResponse", err)
 	}
-	err = handlerResult(t, ix)
+	err = sess.result(t, ix)
 	if got, want := restCode(err), 10062; got != want {
 		t.Errorf("late callback: code %d (%v), want %d", got, err, want)
 	}
@@ -382,18 +427,19 @@ func TestLateCallbackIsUnknownInteraction(t *testing.T) {
 }
 
 func TestDoubleAck(t *testing.T) {
-	ctx := setup(t)
-	on(t, "double", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "double", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if err := reply(s, i, &discordgo.InteractionResponseData{Content: "one"}); err != nil {
 			return fmt.Errorf("first: %w", err)
 		}
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "two"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "double"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "double"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = handlerResult(t, ix)
+	err = sess.result(t, ix)
 	if got, want := restCode(err), 40060; got != want {
 		t.Errorf("second ack: code %d (%v), want %d", got, err, want)
 	}
@@ -403,11 +449,12 @@ func TestDoubleAck(t *testing.T) {
 }
 
 func TestDeferThenEditAttachments(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	file := func(name string) *discordgo.File {
 		return &discordgo.File{Name: name, ContentType: "text/plain", Reader: strings.NewReader(name)}
 	}
-	on(t, "defer", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "defer", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if _, err := s.InteractionResponseEdit(i, &discordgo.WebhookEdit{}); restCode(err) != 10015 {
 			return fmt.Errorf("edit before ack: %v, want 10015", err)
 		}
@@ -434,7 +481,7 @@ func TestDeferThenEditAttachments(t *testing.T) {
 		})
 		return err
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "defer"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "defer"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,11 +492,11 @@ func TestDeferThenEditAttachments(t *testing.T) {
 	if resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !resp.Ephemeral() {
 		t.Errorf("first response=%+v, want an ephemeral deferral", resp)
 	}
-	msg, err := ix.WaitFinal(ctx, func(m *Message) bool { return m.Edits == 3 })
+	msg, err := ix.WaitFinal(ctx, func(m *fakediscord.Message) bool { return m.Edits == 3 })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
 	if msg.Content != "ready" || !msg.Ephemeral() || msg.Loading() {
@@ -461,8 +508,9 @@ func TestDeferThenEditAttachments(t *testing.T) {
 }
 
 func TestFollowupAfterDeferEditsLoadingMessage(t *testing.T) {
-	ctx := setup(t)
-	on(t, "fu", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "fu", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		err := s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
 		if err != nil {
 			return err
@@ -477,11 +525,11 @@ func TestFollowupAfterDeferEditsLoadingMessage(t *testing.T) {
 		_, err = s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: "second", Flags: discordgo.MessageFlagsEphemeral})
 		return err
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "fu"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "fu"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
 	orig, err := ix.WaitFinal(ctx, nil)
@@ -498,7 +546,8 @@ func TestFollowupAfterDeferEditsLoadingMessage(t *testing.T) {
 }
 
 func TestMessageLimits(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	buttons := func(prefix string, n int) discordgo.ActionsRow {
 		var r discordgo.ActionsRow
 		for i := 0; i < n; i++ {
@@ -525,12 +574,12 @@ func TestMessageLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			on(t, "limits", func(s *discordgo.Session, i *discordgo.Interaction) error { return reply(s, i, tt.data) })
-			ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "limits"})
+			sess.on(t, "limits", func(s *discordgo.Session, i *discordgo.Interaction) error { return reply(s, i, tt.data) })
+			ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "limits"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = handlerResult(t, ix)
+			err = sess.result(t, ix)
 			if got := restCode(err); got != tt.code {
 				t.Errorf("code=%d (%v), want %d", got, err, tt.code)
 			}
@@ -539,7 +588,8 @@ func TestMessageLimits(t *testing.T) {
 }
 
 func TestDropGatewayResumes(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	ids, resumes := fake.Identifies(), fake.Resumes()
 	fake.DropGateway()
 	if err := fake.WaitReady(ctx); err != nil {
@@ -551,10 +601,10 @@ func TestDropGatewayResumes(t *testing.T) {
 	if got, want := fake.Identifies(), ids; got != want {
 		t.Errorf("Identifies()=%d, want %d (no new session)", got, want)
 	}
-	on(t, "after", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "after", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "still here"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "after"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "after"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,7 +614,8 @@ func TestDropGatewayResumes(t *testing.T) {
 }
 
 func TestBulkOverwriteAndValidation(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	minSize := 5.0
 	cmds := []*discordgo.ApplicationCommand{
 		{Name: "maze", Description: "Make a maze", Options: []*discordgo.ApplicationCommandOption{
@@ -574,51 +625,51 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 		}},
 		{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand},
 	}
-	got, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, DefaultGuildID, cmds)
+	got, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, fakediscord.DefaultGuildID, cmds)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].ID == "" || got[0].ApplicationID != DefaultAppID || got[1].Type != discordgo.MessageApplicationCommand {
+	if len(got) != 2 || got[0].ID == "" || got[0].ApplicationID != fakediscord.DefaultAppID || got[1].Type != discordgo.MessageApplicationCommand {
 		t.Fatalf("bulk overwrite returned %+v", got)
 	}
 	guild, stored, puts := fake.Commands()
-	if guild != DefaultGuildID || len(stored) != 2 || puts != 1 || stored[0].ID != got[0].ID {
+	if guild != fakediscord.DefaultGuildID || len(stored) != 2 || puts != 1 || stored[0].ID != got[0].ID {
 		t.Errorf("Commands()=%q %d %d", guild, len(stored), puts)
 	}
 	// Same names keep their ids.
-	again, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, DefaultGuildID, cmds)
+	again, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, fakediscord.DefaultGuildID, cmds)
 	if err != nil || again[0].ID != got[0].ID {
 		t.Errorf("second overwrite: %v, id %s want %s", err, again[0].ID, got[0].ID)
 	}
 
 	// A user can only send what the definition allows.
-	for _, opts := range [][]Option{
+	for _, opts := range [][]member.Option{
 		{{Name: "algorithm", Value: "prim"}},
 		{{Name: "size", Value: 9}},
 		{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 3}},
 		{{Name: "algorithm", Value: "sidewinder"}, {Name: "colour", Value: "red"}},
 	} {
-		if _, err := fake.SlashCommand(ctx, SlashSpec{Name: "maze", Options: opts}); err == nil {
+		if _, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: opts}); err == nil {
 			t.Errorf("options %+v were accepted", opts)
 		}
 	}
-	on(t, "maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		d := i.ApplicationCommandData()
 		if d.ID != got[0].ID {
 			return fmt.Errorf("command id %s, want %s", d.ID, got[0].ID)
 		}
 		return reply(s, i, &discordgo.InteractionResponseData{Content: fmt.Sprint(d.GetOption("size").IntValue())})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "maze", Options: []Option{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 21}}})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: []member.Option{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 21}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatal(err)
 	}
 
 	bad := []*discordgo.ApplicationCommand{{Name: "Maze", Description: "upper case"}}
-	if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", bad); restCode(err) != 50035 {
+	if _, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, "", bad); restCode(err) != 50035 {
 		t.Errorf("invalid command name: %v, want 50035", err)
 	}
 
@@ -632,7 +683,7 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 		}},
 		{Name: "Solve this maze", Type: discordgo.MessageApplicationCommand, NameLocalizations: ko("이 미로 풀기")},
 	}
-	if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", localized); err != nil {
+	if _, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, "", localized); err != nil {
 		t.Fatalf("valid localizations refused: %v", err)
 	}
 	for name, mutate := range map[string]func(c []*discordgo.ApplicationCommand){
@@ -662,7 +713,7 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 	} {
 		cmds := cloneCommands(t, localized)
 		mutate(cmds)
-		if _, err := sess.ApplicationCommandBulkOverwrite(DefaultAppID, "", cmds); restCode(err) != 50035 {
+		if _, err := sess.ApplicationCommandBulkOverwrite(fakediscord.DefaultAppID, "", cmds); restCode(err) != 50035 {
 			t.Errorf("%s: %v, want 50035", name, err)
 		}
 	}
@@ -683,9 +734,10 @@ func cloneCommands(t *testing.T, cmds []*discordgo.ApplicationCommand) []*discor
 }
 
 func TestMessageCommandOnPlantedMessage(t *testing.T) {
-	ctx := setup(t)
-	planted := fake.PostChannelMessage(DefaultChannelID, Message{Content: "just chatting", AuthorID: "77"})
-	on(t, "Solve this maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	planted := fake.PostChannelMessage(fakediscord.DefaultChannelID, fakediscord.Message{Content: "just chatting", AuthorID: "77"})
+	sess.on(t, "Solve this maze", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		d := i.ApplicationCommandData()
 		target := d.Resolved.Messages[d.TargetID]
 		if target == nil {
@@ -695,7 +747,7 @@ func TestMessageCommandOnPlantedMessage(t *testing.T) {
 			Content: "not a maze: " + target.Content, Flags: discordgo.MessageFlagsEphemeral,
 		})
 	})
-	ix, err := fake.MessageCommand(ctx, MessageCommandSpec{Name: "Solve this maze", Target: planted})
+	ix, err := fake.MessageCommand(ctx, member.MessageCommandSpec{Name: "Solve this maze", Target: planted})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -707,24 +759,25 @@ func TestMessageCommandOnPlantedMessage(t *testing.T) {
 		t.Errorf("reply=%+v", m)
 	}
 	// Ephemeral replies are not visible through the channel routes.
-	if _, err := sess.ChannelMessage(DefaultChannelID, m.ID); restCode(err) != 10008 {
+	if _, err := sess.ChannelMessage(fakediscord.DefaultChannelID, m.ID); restCode(err) != 10008 {
 		t.Errorf("GET ephemeral message via channel: %v, want 10008", err)
 	}
 }
 
 func TestDMInteractionHasUser(t *testing.T) {
-	ctx := setup(t)
-	on(t, "dm", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "dm", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if i.Member != nil || i.User == nil || i.GuildID != "" {
 			return fmt.Errorf("DM interaction: member=%v user=%v guild=%q", i.Member, i.User, i.GuildID)
 		}
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "hello " + i.User.Username})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "dm", DM: true, ChannelID: "900", Username: "alice"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "dm", DM: true, ChannelID: "900", Username: "alice"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, ix); err != nil {
+	if err := sess.result(t, ix); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := ix.WaitFinal(ctx, nil); err != nil || m.Content != "hello alice" {
@@ -733,7 +786,8 @@ func TestDMInteractionHasUser(t *testing.T) {
 }
 
 func TestChannelMessagesAndAuth(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	sent, err := sess.ChannelMessageSendComplex("555", &discordgo.MessageSend{
 		Content: "daily maze",
 		Files:   []*discordgo.File{{Name: "a.png", Reader: bytes.NewReader(pngBytes(t, 2, 2))}},
@@ -741,7 +795,7 @@ func TestChannelMessagesAndAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sent.ID == "" || sent.Author == nil || sent.Author.ID != DefaultAppID || len(sent.Attachments) != 1 || sent.Timestamp.IsZero() {
+	if sent.ID == "" || sent.Author == nil || sent.Author.ID != fakediscord.DefaultAppID || len(sent.Attachments) != 1 || sent.Timestamp.IsZero() {
 		t.Fatalf("sent=%+v", sent)
 	}
 	edit := discordgo.NewMessageEdit("555", sent.ID).SetContent("daily maze (edited)")
@@ -749,7 +803,7 @@ func TestChannelMessagesAndAuth(t *testing.T) {
 	if _, err := sess.ChannelMessageEditComplex(edit); err != nil {
 		t.Fatal(err)
 	}
-	m, err := fake.WaitChannelMessage(ctx, "555", func(m *Message) bool { return m.Edits == 1 })
+	m, err := fake.WaitChannelMessage(ctx, "555", func(m *fakediscord.Message) bool { return m.Edits == 1 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -781,14 +835,12 @@ func TestChannelMessagesAndAuth(t *testing.T) {
 }
 
 func TestWrongTokenIsRejectedWith4004(t *testing.T) {
-	setup(t)
-	s, err := discordgo.New("Bot wrong")
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	_, fake, _ := setup(t)
+	s := newSession(t, fake, "Bot wrong")
 	s.ShouldReconnectOnError = false
 	ids := fake.Identifies()
-	err = s.Open()
+	err := s.Open()
 	var ce *websocket.CloseError
 	if !errors.As(err, &ce) || ce.Code != 4004 {
 		t.Fatalf("Open with a wrong token: %v, want close 4004", err)
@@ -798,11 +850,11 @@ func TestWrongTokenIsRejectedWith4004(t *testing.T) {
 	}
 }
 
-// TestRawGateway speaks the gateway protocol by hand against a second
-// Server, to check the frames themselves and RESUME replay.
+// TestRawGateway speaks the gateway protocol by hand against a
+// Server of its own, to check the frames themselves and RESUME replay.
 func TestRawGateway(t *testing.T) {
-	srv := New(Config{Token: testToken, HeartbeatInterval: 500 * time.Millisecond})
-	defer srv.Close()
+	t.Parallel()
+	srv := newDiscord(t, fakediscord.Config{Token: testToken, HeartbeatInterval: 500 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -884,11 +936,11 @@ func TestRawGateway(t *testing.T) {
 	}
 	_ = json.Unmarshal(ready.D, &r)
 	if ready.Op != 0 || ready.T != "READY" || ready.S != 1 || r.SessionID == "" || r.ResumeGatewayURL == "" ||
-		r.User.ID != DefaultAppID || !r.User.Bot || r.Application.ID != DefaultAppID || r.Guilds == nil {
+		r.User.ID != fakediscord.DefaultAppID || !r.User.Bot || r.Application.ID != fakediscord.DefaultAppID || r.Guilds == nil {
 		t.Fatalf("READY=%+v %s", ready, ready.D)
 	}
 
-	if _, err := srv.SlashCommand(ctx, SlashSpec{Name: "maze", Options: []Option{{Name: "size", Value: 21}}}); err != nil {
+	if _, err := srv.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: []member.Option{{Name: "size", Value: 21}}}); err != nil {
 		t.Fatal(err)
 	}
 	ic := read(c)
@@ -923,7 +975,7 @@ func TestRawGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, permIsString := p.AppPermissions.(string)
-	if ic.T != "INTERACTION_CREATE" || ic.S != 2 || p.ID == "" || p.ApplicationID != DefaultAppID || p.Token == "" ||
+	if ic.T != "INTERACTION_CREATE" || ic.S != 2 || p.ID == "" || p.ApplicationID != fakediscord.DefaultAppID || p.Token == "" ||
 		p.Type != 2 || p.Version != 1 || p.Locale == "" || p.GuildID == "" || p.ChannelID == "" || !permIsString ||
 		p.Member == nil || p.User != nil || p.Member.User.ID == "" || p.Data.Name != "maze" ||
 		len(p.Data.Options) != 1 || p.Data.Options[0].Type != 4 || p.Data.Options[0].Value != 21.0 {
@@ -935,7 +987,7 @@ func TestRawGateway(t *testing.T) {
 
 	// Drop the socket before reading the next dispatch; RESUME from seq 2
 	// replays it, then RESUMED follows.
-	if _, err := srv.SlashCommand(ctx, SlashSpec{Name: "dm", DM: true}); err != nil {
+	if _, err := srv.SlashCommand(ctx, member.SlashSpec{Name: "dm", DM: true}); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
@@ -968,8 +1020,9 @@ func TestRawGateway(t *testing.T) {
 }
 
 func TestModalAndAutocomplete(t *testing.T) {
-	ctx := setup(t)
-	on(t, "ask", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "ask", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return s.InteractionRespond(i, &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseModal,
 			Data: &discordgo.InteractionResponseData{CustomID: "answer", Title: "Maze ID", Components: []discordgo.MessageComponent{
@@ -977,21 +1030,21 @@ func TestModalAndAutocomplete(t *testing.T) {
 			}},
 		})
 	})
-	on(t, "answer", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "answer", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		in := i.ModalSubmitData().Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.TextInput)
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "got " + in.Value})
 	})
-	ask, err := fake.SlashCommand(ctx, SlashSpec{Name: "ask"})
+	ask, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "ask"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if resp, err := ask.Wait(ctx); err != nil || resp.Type != discordgo.InteractionResponseModal || resp.Title != "Maze ID" {
 		t.Fatalf("modal response: %v %+v", err, resp)
 	}
-	if _, err := ask.WaitFinal(ctx, nil); !errors.Is(err, ErrNoMessage) {
+	if _, err := ask.WaitFinal(ctx, nil); !errors.Is(err, member.ErrNoMessage) {
 		t.Errorf("WaitFinal after a modal: %v, want ErrNoMessage", err)
 	}
-	sub, err := fake.SubmitModal(ctx, ModalSpec{From: ask, Values: map[string]string{"id": "sw-21-42"}})
+	sub, err := fake.SubmitModal(ctx, member.ModalSpec{From: ask, Values: map[string]string{"id": "sw-21-42"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -999,7 +1052,7 @@ func TestModalAndAutocomplete(t *testing.T) {
 		t.Errorf("modal submit reply: %v %+v", err, m)
 	}
 
-	on(t, "pick", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "pick", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		typed := i.ApplicationCommandData().Options[0]
 		if !typed.Focused {
 			return fmt.Errorf("option not focused")
@@ -1011,7 +1064,7 @@ func TestModalAndAutocomplete(t *testing.T) {
 			}},
 		})
 	})
-	ac, err := fake.Autocomplete(ctx, SlashSpec{Name: "pick", Options: []Option{{Name: "algorithm", Value: "side", Focused: true}}})
+	ac, err := fake.Autocomplete(ctx, member.SlashSpec{Name: "pick", Options: []member.Option{{Name: "algorithm", Value: "side", Focused: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1021,20 +1074,21 @@ func TestModalAndAutocomplete(t *testing.T) {
 }
 
 func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
-	ctx := setup(t)
-	on(t, "secret", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	sess.on(t, "secret", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{
 			Content: "psst", Flags: discordgo.MessageFlagsEphemeral,
 			Components: []discordgo.MessageComponent{row(button("reveal", "Reveal"))},
 		})
 	})
-	on(t, "reveal", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "reveal", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		if i.Message == nil || i.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
 			return fmt.Errorf("component message flags lost: %+v", i.Message)
 		}
 		return s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "secret", UserID: "7"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "secret", UserID: "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1042,14 +1096,14 @@ func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "reveal", Message: m, UserID: "8"}); err == nil {
+	if _, err := fake.ClickButton(ctx, member.ButtonSpec{CustomID: "reveal", Message: m, UserID: "8"}); err == nil {
 		t.Error("another user clicked an ephemeral message's button")
 	}
-	click, err := fake.ClickButton(ctx, ButtonSpec{CustomID: "reveal", Message: m, UserID: "7"})
+	click, err := fake.ClickButton(ctx, member.ButtonSpec{CustomID: "reveal", Message: m, UserID: "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, click); err != nil {
+	if err := sess.result(t, click); err != nil {
 		t.Fatal(err)
 	}
 	if resp, err := click.Wait(ctx); err != nil || resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
@@ -1058,7 +1112,8 @@ func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
 }
 
 func TestReconnectAndInvalidSession(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	ids, resumes := fake.Identifies(), fake.Resumes()
 	fake.RequestReconnect()
 	if err := fake.WaitReady(ctx); err != nil {
@@ -1086,10 +1141,10 @@ func TestReconnectAndInvalidSession(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	on(t, "again", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "again", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "ok"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "again"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "again"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1099,7 +1154,8 @@ func TestReconnectAndInvalidSession(t *testing.T) {
 }
 
 func TestHTTPEndpoint(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, _ := setup(t)
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -1131,7 +1187,7 @@ func TestHTTPEndpoint(t *testing.T) {
 	if status, err := fake.ProbeEndpoint(ctx); err != nil || status != http.StatusUnauthorized {
 		t.Errorf("bad signature: %v %d, want 401", err, status)
 	}
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "maze"})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1141,8 +1197,8 @@ func TestHTTPEndpoint(t *testing.T) {
 }
 
 func TestCleanCloseEndsSession(t *testing.T) {
-	srv := New(Config{Token: testToken})
-	defer srv.Close()
+	t.Parallel()
+	srv := newDiscord(t, fakediscord.Config{Token: testToken})
 	c, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -1150,7 +1206,7 @@ func TestCleanCloseEndsSession(t *testing.T) {
 	_ = c.WriteJSON(map[string]any{"op": 2, "d": map[string]any{"token": testToken}})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.waitFor(ctx, srv.readyLocked); err != nil {
+	if err := eventually(ctx, srv.Connected); err != nil {
 		t.Fatal(err)
 	}
 	sid := srv.SessionID()
@@ -1165,7 +1221,7 @@ func TestCleanCloseEndsSession(t *testing.T) {
 		}
 	}
 	c.Close()
-	if err := srv.waitFor(ctx, func() (bool, error) { return len(srv.sessions) == 0, nil }); err != nil {
+	if err := eventually(ctx, func() bool { return len(srv.Sessions()) == 0 }); err != nil {
 		t.Fatalf("session %s still resumable after a 1000 close: %v", sid, err)
 	}
 }
@@ -1174,23 +1230,24 @@ func TestCleanCloseEndsSession(t *testing.T) {
 // with its preferred_locale, which its interactions carry as guild_locale;
 // a server it is not in is 10004 Unknown Guild.
 func TestGuildPreferredLocale(t *testing.T) {
-	ctx := setup(t)
+	t.Parallel()
+	ctx, fake, sess := setup(t)
 	const korean = "7000000000000000001"
 	fake.SetGuildLocale(korean, "ko")
 	g, err := sess.Guild(korean, discordgo.WithContext(ctx))
 	if err != nil || g.ID != korean || g.PreferredLocale != "ko" {
 		t.Fatalf("GET /guilds/%s = %+v (%v), want preferred_locale ko", korean, g, err)
 	}
-	if g, err := sess.Guild(DefaultGuildID, discordgo.WithContext(ctx)); err != nil || g.PreferredLocale != DefaultLocale {
-		t.Fatalf("GET /guilds/%s = %+v (%v), want preferred_locale %s", DefaultGuildID, g, err, DefaultLocale)
+	if g, err := sess.Guild(fakediscord.DefaultGuildID, discordgo.WithContext(ctx)); err != nil || g.PreferredLocale != fakediscord.DefaultLocale {
+		t.Fatalf("GET /guilds/%s = %+v (%v), want preferred_locale %s", fakediscord.DefaultGuildID, g, err, fakediscord.DefaultLocale)
 	}
 	if _, err := sess.Guild("7000000000000000002", discordgo.WithContext(ctx)); restCode(err) != 10004 {
 		t.Fatalf("a server the bot is not in: %v, want 10004 Unknown Guild", err)
 	}
-	on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: string(*i.GuildLocale)})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: korean, SkipValidation: true})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "where", GuildID: korean, SkipValidation: true})
 	if err != nil {
 		t.Fatal(err)
 	}

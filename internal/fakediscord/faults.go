@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -105,6 +106,11 @@ type routePattern struct {
 	parts  []string
 }
 
+// parseRoute is the pattern of a route: method and a path below /api/vN.
+func parseRoute(method, path string) routePattern {
+	return routePattern{method: method, parts: strings.Split(strings.Trim(path, "/"), "/")}
+}
+
 // parsePattern parses and checks a pattern against the fake's routes. It
 // panics on a malformed pattern or one that matches no route: patterns are
 // constants in tests, and a typo would otherwise silently match nothing
@@ -121,7 +127,7 @@ func (s *Server) parsePattern(text string) routePattern {
 	}
 	p := routePattern{method: strings.ToUpper(method), parts: parts}
 	for _, rt := range s.routes {
-		if (p.method == "*" || p.method == rt.method) && patternsOverlap(p.parts, rt.pattern) {
+		if (p.method == "*" || p.method == rt.method) && patternsOverlap(p.parts, rt.parts) {
 			return p
 		}
 	}
@@ -147,11 +153,17 @@ func patternsOverlap(a, b []string) bool {
 
 // matches reports whether a request (path parts below /api/vN) matches.
 func (p routePattern) matches(method string, parts []string) bool {
-	if p.method != "*" && p.method != method || len(p.parts) != len(parts) {
+	return (p.method == "*" || p.method == method) && p.matchesPath(parts)
+}
+
+// matchesPath reports whether the path parts match, whatever the method.
+// A placeholder matches one segment, not an empty one.
+func (p routePattern) matchesPath(parts []string) bool {
+	if len(p.parts) != len(parts) {
 		return false
 	}
 	for i, seg := range p.parts {
-		if !isPlaceholder(seg) && seg != parts[i] {
+		if isPlaceholder(seg) && parts[i] == "" || !isPlaceholder(seg) && seg != parts[i] {
 			return false
 		}
 	}
@@ -176,16 +188,16 @@ func (s *Server) InjectFault(route string, n int, f Fault) {
 	if err := f.check(); err != nil {
 		panic(fmt.Sprintf("fakediscord: InjectFault %q: %v", route, err))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, &faultRule{pattern: p, left: n, fault: f})
+	s.rest.mu.Lock()
+	defer s.rest.mu.Unlock()
+	s.rest.faults = append(s.rest.faults, &faultRule{pattern: p, left: n, fault: f})
 }
 
 // ClearFaults removes every injected fault not yet used up (Reset does too).
 func (s *Server) ClearFaults() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = nil
+	s.rest.mu.Lock()
+	defer s.rest.mu.Unlock()
+	s.rest.faults = nil
 }
 
 func (f Fault) check() error {
@@ -235,18 +247,93 @@ func (f Fault) String() string {
 	return what + " before"
 }
 
+// restLog is the log of REST requests and of the errors the fake
+// answered, and the faults still to inject. Its lock is a leaf: a request
+// is recorded as answered while its handler may hold other locks.
+type restLog struct {
+	s        *Server
+	mu       sync.Mutex
+	requests []*Request
+	errors   []RESTError
+	faults   []*faultRule
+}
+
+func newRESTLog(s *Server) *restLog { return &restLog{s: s} }
+
+func (l *restLog) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.requests, l.errors, l.faults = nil, nil, nil
+}
+
+// begin records a request's arrival and takes the fault that applies to
+// it, if any.
+func (l *restLog) begin(r *http.Request, route string, parts []string) (*Request, *Fault) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	req := &Request{Method: r.Method, Path: r.URL.Path, Route: route, Time: time.Now()}
+	var fault *Fault
+	for _, fr := range l.faults {
+		if fr.left > 0 && fr.pattern.matches(r.Method, parts) {
+			fr.left--
+			f := fr.fault
+			fault, req.Fault = &f, f.String()
+			l.s.logf("REST %s %s: injected fault %s", r.Method, r.URL.Path, req.Fault)
+			break
+		}
+	}
+	l.requests = append(l.requests, req)
+	return req, fault
+}
+
+// end records the answer to req, as it is written.
+func (l *restLog) end(req *Request, status int) {
+	l.mu.Lock()
+	req.Status = status
+	req.Done = time.Now()
+	l.mu.Unlock()
+	l.s.changes.fire(topicRequests)
+}
+
+func (l *restLog) recordError(e RESTError) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.errors = append(l.errors, e)
+}
+
+// RESTError is a non-2xx answer the fake gave to a REST request.
+type RESTError struct {
+	Method, Path string
+	Status       int
+	Code         int    // Discord JSON error code (0 for plain HTTP errors)
+	Message      string // Discord's message, e.g. "Unknown interaction"
+	Detail       string // the fake's explanation (field errors etc.)
+}
+
+// RESTErrors lists the errors the fake returned since New or Reset, oldest
+// first. An end-to-end test can assert the bot made no invalid request.
+func (s *Server) RESTErrors() []RESTError {
+	s.rest.mu.Lock()
+	defer s.rest.mu.Unlock()
+	return append([]RESTError(nil), s.rest.errors...)
+}
+
 // Requests lists the REST requests received since New or Reset, oldest
 // first; with a route pattern (the syntax of InjectFault, and it panics on
 // a bad one likewise) only those that match it, with "" all of them.
 // Requests still in flight have a zero Done; a request is recorded as
 // answered before its answer goes out.
 func (s *Server) Requests(route string) []Request {
+	return s.requests(route, false)
+}
+
+func (s *Server) requests(route string, answered bool) []Request {
 	match := s.requestFilter(route)
-	s.reqMu.Lock()
-	defer s.reqMu.Unlock()
+	s.rest.mu.Lock()
+	defer s.rest.mu.Unlock()
 	var out []Request
-	for _, r := range s.requests {
-		if match(r) {
+	for _, r := range s.rest.requests {
+		if match(r) && (!answered || !r.Done.IsZero()) {
 			out = append(out, *r)
 		}
 	}
@@ -256,28 +343,13 @@ func (s *Server) Requests(route string) []Request {
 // WaitRequests waits until at least n answered (or dropped) requests match
 // route (as in Requests) and returns all the answered ones that match.
 func (s *Server) WaitRequests(ctx context.Context, route string, n int) ([]Request, error) {
-	match := s.requestFilter(route)
-	for {
-		s.reqMu.Lock()
-		var out []Request
-		for _, r := range s.requests {
-			if !r.Done.IsZero() && match(r) {
-				out = append(out, *r)
-			}
-		}
-		changed := s.reqChanged
-		s.reqMu.Unlock()
-		if len(out) >= n {
-			return out, nil
-		}
-		select {
-		case <-changed:
-		case <-s.quit:
-			return out, ErrClosed
-		case <-ctx.Done():
-			return out, ctx.Err()
-		}
-	}
+	s.requestFilter(route) // panics on a bad pattern, here rather than in the loop
+	var out []Request
+	err := s.await(ctx, topicRequests, func() (bool, error) {
+		out = s.requests(route, true)
+		return len(out) >= n, nil
+	})
+	return out, err
 }
 
 func (s *Server) requestFilter(route string) func(*Request) bool {
@@ -286,51 +358,6 @@ func (s *Server) requestFilter(route string) func(*Request) bool {
 	}
 	p := s.parsePattern(route)
 	return func(r *Request) bool { return p.matches(r.Method, apiParts(r.Path)) }
-}
-
-// apiParts splits a path below /api/vN (nil for other paths).
-func apiParts(path string) []string {
-	parts := strings.Split(strings.Trim(path, "/"), "/")
-	if len(parts) < 3 || parts[0] != "api" || !strings.HasPrefix(parts[1], "v") {
-		return nil
-	}
-	return parts[2:]
-}
-
-// beginRequest records a request's arrival and takes the fault that applies
-// to it, if any.
-func (s *Server) beginRequest(r *http.Request, parts []string) (*Request, *Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	req := &Request{Method: r.Method, Path: r.URL.Path, Time: time.Now()}
-	if rt := s.findRoute(r.Method, parts); rt != nil {
-		req.Route = rt.method + " /" + strings.Join(rt.pattern, "/")
-	}
-	var fault *Fault
-	for _, fr := range s.faults {
-		if fr.left > 0 && fr.pattern.matches(r.Method, parts) {
-			fr.left--
-			f := fr.fault
-			fault, req.Fault = &f, f.String()
-			s.logf("REST %s %s: injected fault %s", r.Method, r.URL.Path, req.Fault)
-			break
-		}
-	}
-	s.reqMu.Lock()
-	s.requests = append(s.requests, req)
-	s.reqMu.Unlock()
-	return req, fault
-}
-
-// endRequest records the answer to req. It runs as the answer is written,
-// often while a handler holds s.mu, so it takes only s.reqMu.
-func (s *Server) endRequest(req *Request, status int) {
-	s.reqMu.Lock()
-	defer s.reqMu.Unlock()
-	req.Status = status
-	req.Done = time.Now()
-	close(s.reqChanged)
-	s.reqChanged = make(chan struct{})
 }
 
 // serveFault answers r under f; serve processes the request normally.

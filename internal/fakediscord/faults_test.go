@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 const (
@@ -17,9 +20,11 @@ const (
 )
 
 func TestFaultServerErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("ErrInternalServerErrorBefore", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Status: http.StatusInternalServerError})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Status: http.StatusInternalServerError})
 		_, err := sess.ChannelMessageSend("720", "x")
 		var re *discordgo.RESTError
 		if !errors.As(err, &re) || re.Response.StatusCode != 500 || re.Message == nil || re.Message.Message != "500: Internal Server Error" {
@@ -37,8 +42,9 @@ func TestFaultServerErrors(t *testing.T) {
 	})
 
 	t.Run("ErrBadGatewayUntilRetriesRunOut", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault(routeMessages, sess.MaxRestRetries+1, Fault{Status: http.StatusBadGateway})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault(routeMessages, sess.MaxRestRetries+1, fakediscord.Fault{Status: http.StatusBadGateway})
 		if _, err := sess.ChannelMessageSend("720", "x"); err == nil || !strings.Contains(err.Error(), "Exceeded Max retries") {
 			t.Fatalf("err=%v, want discordgo to give up", err)
 		}
@@ -55,12 +61,13 @@ func TestFaultServerErrors(t *testing.T) {
 	})
 
 	t.Run("ErrServiceUnavailableAfterEditKeepsTheEdit", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		m, err := sess.ChannelMessageSend("720", "before")
 		if err != nil {
 			t.Fatal(err)
 		}
-		fake.InjectFault("PATCH /channels/720/messages/{id}", 1, Fault{Status: http.StatusServiceUnavailable, After: true})
+		fake.InjectFault("PATCH /channels/720/messages/{id}", 1, fakediscord.Fault{Status: http.StatusServiceUnavailable, After: true})
 		if _, err := sess.ChannelMessageEdit("720", m.ID, "after"); err == nil {
 			t.Fatal("the edit answered 503 but discordgo reported success")
 		}
@@ -70,8 +77,9 @@ func TestFaultServerErrors(t *testing.T) {
 	})
 
 	t.Run("OKLiteralSegmentNarrowsTheRule", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault("POST /channels/721/messages", 1, Fault{Status: http.StatusInternalServerError})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault("POST /channels/721/messages", 1, fakediscord.Fault{Status: http.StatusInternalServerError})
 		if _, err := sess.ChannelMessageSend("720", "x"); err != nil {
 			t.Errorf("another channel was hit: %v", err)
 		}
@@ -82,11 +90,13 @@ func TestFaultServerErrors(t *testing.T) {
 }
 
 func TestFaultHoldAndDrop(t *testing.T) {
+	t.Parallel()
 	const hold = 300 * time.Millisecond
 
 	t.Run("OKHoldBeforeProcessing", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Hold: hold})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Hold: hold})
 		m, err := sess.ChannelMessageSend("730", "x")
 		if err != nil {
 			t.Fatal(err)
@@ -102,8 +112,9 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	})
 
 	t.Run("OKHoldAfterProcessing", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Hold: hold, After: true})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Hold: hold, After: true})
 		m, err := sess.ChannelMessageSend("730", "x")
 		if err != nil {
 			t.Fatal(err)
@@ -118,8 +129,9 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	})
 
 	t.Run("ErrDropBefore", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Drop: true})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Drop: true})
 		_, err := sess.ChannelMessageSend("730", "x")
 		var re *discordgo.RESTError
 		if err == nil || errors.As(err, &re) {
@@ -134,8 +146,9 @@ func TestFaultHoldAndDrop(t *testing.T) {
 	})
 
 	t.Run("ErrDropAfterTheMessageExists", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Drop: true, After: true})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Drop: true, After: true})
 		if _, err := sess.ChannelMessageSend("730", "x"); err == nil {
 			t.Fatal("a dropped connection was reported as success")
 		}
@@ -149,17 +162,19 @@ func TestFaultHoldAndDrop(t *testing.T) {
 // does with discordgo: it retries the 502, and Discord, which took the
 // first callback, refuses the retry as a second acknowledgement.
 func TestFaultCallback(t *testing.T) {
+	t.Parallel()
 	t.Run("ErrBadGatewayAfterAckRetriedAs40060", func(t *testing.T) {
-		ctx := setup(t)
-		fake.InjectFault(routeCallback, 1, Fault{Status: http.StatusBadGateway, After: true})
-		on(t, "lost", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		t.Parallel()
+		ctx, fake, sess := setup(t)
+		fake.InjectFault(routeCallback, 1, fakediscord.Fault{Status: http.StatusBadGateway, After: true})
+		sess.on(t, "lost", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "once"})
 		})
-		ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "lost"})
+		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "lost"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := restCode(handlerResult(t, ix)), 40060; got != want {
+		if got, want := restCode(sess.result(t, ix)), 40060; got != want {
 			t.Errorf("handler: code %d, want %d", got, want)
 		}
 		reqs, err := fake.WaitRequests(ctx, routeCallback, 2)
@@ -169,8 +184,8 @@ func TestFaultCallback(t *testing.T) {
 		if reqs[0].Status != 502 || reqs[1].Status != 400 {
 			t.Errorf("statuses %d %d, want 502 400", reqs[0].Status, reqs[1].Status)
 		}
-		if gap := reqs[1].Time.Sub(ix.Dispatched); gap > DefaultResponseDeadline {
-			t.Errorf("the retry came %v after the dispatch, want within %v", gap, DefaultResponseDeadline)
+		if gap := reqs[1].Time.Sub(ix.Dispatched); gap > fakediscord.DefaultResponseDeadline {
+			t.Errorf("the retry came %v after the dispatch, want within %v", gap, fakediscord.DefaultResponseDeadline)
 		}
 		if m, err := ix.WaitFinal(ctx, nil); err != nil || m.Content != "once" {
 			t.Errorf("reply: %v %+v", err, m)
@@ -178,27 +193,30 @@ func TestFaultCallback(t *testing.T) {
 	})
 
 	t.Run("ErrHeldPastTheDeadline", func(t *testing.T) {
-		ctx := setup(t)
+		t.Parallel()
+		ctx, fake, sess := setup(t)
 		fake.SetResponseDeadline(200 * time.Millisecond)
-		fake.InjectFault(routeCallback, 1, Fault{Hold: 300 * time.Millisecond})
-		on(t, "slowlink", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		fake.InjectFault(routeCallback, 1, fakediscord.Fault{Hold: 300 * time.Millisecond})
+		sess.on(t, "slowlink", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "late"})
 		})
-		ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "slowlink"})
+		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "slowlink"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := restCode(handlerResult(t, ix)), 10062; got != want {
+		if got, want := restCode(sess.result(t, ix)), 10062; got != want {
 			t.Errorf("handler: code %d, want %d", got, want)
 		}
 	})
 }
 
 func TestFaultRateLimit(t *testing.T) {
+	t.Parallel()
 	const retry = 400 * time.Millisecond
 
 	t.Run("OKDiscordgoWaitsAndRetries", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		events := make(chan *discordgo.RateLimit, 1)
 		remove := sess.AddHandler(func(_ *discordgo.Session, e *discordgo.RateLimit) {
 			select {
@@ -207,7 +225,7 @@ func TestFaultRateLimit(t *testing.T) {
 			}
 		})
 		defer remove()
-		fake.InjectFault(routeMessages, 1, Fault{RateLimit: &RateLimit{RetryAfter: retry}})
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: retry}})
 		if _, err := sess.ChannelMessageSend("740", "x"); err != nil {
 			t.Fatal(err)
 		}
@@ -234,8 +252,9 @@ func TestFaultRateLimit(t *testing.T) {
 	// Without retries discordgo returns the limit, and its bucket stays
 	// locked until X-RateLimit-Reset-After: the next request waits.
 	t.Run("OKUserScopeLocksTheBucket", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault("POST /channels/741/messages", 1, Fault{RateLimit: &RateLimit{RetryAfter: retry}})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault("POST /channels/741/messages", 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: retry}})
 		_, err := sess.ChannelMessageSend("741", "x", discordgo.WithRetryOnRatelimit(false))
 		var rle *discordgo.RateLimitError
 		if !errors.As(err, &rle) || rle.RetryAfter != retry {
@@ -253,8 +272,9 @@ func TestFaultRateLimit(t *testing.T) {
 	// A shared (per-resource) limit leaves the bucket's remaining count, so
 	// discordgo does not hold back the next request.
 	t.Run("OKSharedScopeLeavesTheBucketOpen", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault("POST /channels/742/messages", 1, Fault{RateLimit: &RateLimit{RetryAfter: 5 * time.Second, Scope: ScopeShared}})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault("POST /channels/742/messages", 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 5 * time.Second, Scope: fakediscord.ScopeShared}})
 		if _, err := sess.ChannelMessageSend("742", "x", discordgo.WithRetryOnRatelimit(false)); err == nil {
 			t.Fatal("no error for a 429")
 		}
@@ -268,7 +288,8 @@ func TestFaultRateLimit(t *testing.T) {
 	})
 
 	t.Run("OKHeaders", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, _ := setup(t)
 		for _, tt := range []struct {
 			scope          string
 			global         bool
@@ -276,11 +297,11 @@ func TestFaultRateLimit(t *testing.T) {
 			limitHeaders   bool
 			wantRetryAfter string
 		}{
-			{ScopeUser, false, "0", true, "1"},
-			{ScopeShared, false, "4", true, "1"},
-			{ScopeGlobal, true, "", false, "1"},
+			{fakediscord.ScopeUser, false, "0", true, "1"},
+			{fakediscord.ScopeShared, false, "4", true, "1"},
+			{fakediscord.ScopeGlobal, true, "", false, "1"},
 		} {
-			fake.InjectFault(routeMessages, 1, Fault{RateLimit: &RateLimit{RetryAfter: 250 * time.Millisecond, Scope: tt.scope, Bucket: "abcd1234"}})
+			fake.InjectFault(routeMessages, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 250 * time.Millisecond, Scope: tt.scope, Bucket: "abcd1234"}})
 			req, _ := http.NewRequest("POST", fake.URL()+"/api/v9/channels/743/messages", strings.NewReader(`{"content":"x"}`))
 			req.Header.Set("Authorization", testToken)
 			req.Header.Set("Content-Type", "application/json")
@@ -318,7 +339,8 @@ func TestFaultRateLimit(t *testing.T) {
 }
 
 func TestFaultPatterns(t *testing.T) {
-	setup(t)
+	t.Parallel()
+	_, fake, sess := setup(t)
 	for _, bad := range []string{"/channels/{id}/messages", "POST channels", "POST /channels/{id}/messagez", "GET /interactions/{id}/{token}/callback"} {
 		func() {
 			defer func() {
@@ -326,10 +348,10 @@ func TestFaultPatterns(t *testing.T) {
 					t.Errorf("pattern %q was accepted", bad)
 				}
 			}()
-			fake.InjectFault(bad, 1, Fault{Status: 500})
+			fake.InjectFault(bad, 1, fakediscord.Fault{Status: 500})
 		}()
 	}
-	for _, f := range []Fault{{}, {Status: 404}, {Status: 500, Drop: true}, {RateLimit: &RateLimit{}, After: true}} {
+	for _, f := range []fakediscord.Fault{{}, {Status: 404}, {Status: 500, Drop: true}, {RateLimit: &fakediscord.RateLimit{}, After: true}} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -340,8 +362,8 @@ func TestFaultPatterns(t *testing.T) {
 		}()
 	}
 	// The /api/v9 prefix and "*" are accepted; rules apply in order.
-	fake.InjectFault("* /api/v9/channels/{id}/messages", 1, Fault{Status: 500})
-	fake.InjectFault(routeMessages, 1, Fault{Status: 503})
+	fake.InjectFault("* /api/v9/channels/{id}/messages", 1, fakediscord.Fault{Status: 500})
+	fake.InjectFault(routeMessages, 1, fakediscord.Fault{Status: 503})
 	for _, want := range []int{500, 503} {
 		_, err := sess.ChannelMessageSend("750", "x")
 		var re *discordgo.RESTError
@@ -350,7 +372,7 @@ func TestFaultPatterns(t *testing.T) {
 		}
 	}
 	fake.ClearFaults()
-	fake.InjectFault(routeMessages, 5, Fault{Status: 500})
+	fake.InjectFault(routeMessages, 5, fakediscord.Fault{Status: 500})
 	fake.ClearFaults()
 	if _, err := sess.ChannelMessageSend("750", "x"); err != nil {
 		t.Errorf("after ClearFaults: %v", err)

@@ -55,9 +55,56 @@ type dispatchFrame struct {
 	data []byte
 }
 
+// gateway is Discord's gateway: the websocket connections, the sessions
+// they serve, sharding and the identify rate limit. Its lock, g.mu, may be
+// taken while an Interaction's is held (to dispatch it), never the other
+// way round; it holds only leaf locks.
+type gateway struct {
+	s *Server
+
+	mu           sync.Mutex
+	conns        map[*gwConn]struct{}
+	sessions     map[string]*gwSession // live (resumable) sessions by id
+	identifies   int
+	resumes      int
+	shardResumes map[int]int
+	identifyLog  []IdentifyRecord
+	lastIdentify map[int]time.Time // the last accepted IDENTIFY by rate-limit bucket
+	sharding     Sharding
+	started      time.Time
+}
+
+func newGateway(s *Server) *gateway {
+	return &gateway{
+		s:            s,
+		conns:        make(map[*gwConn]struct{}),
+		sessions:     make(map[string]*gwSession),
+		shardResumes: make(map[int]int),
+		lastIdentify: make(map[int]time.Time),
+		sharding:     s.cfg.Sharding,
+		started:      time.Now(),
+	}
+}
+
+// changedLocked tells waiters the gateway changed. g.mu must be held.
+func (g *gateway) changedLocked() { g.s.changes.fire(topicGateway) }
+
+// closeAll drops every connection (Close).
+func (g *gateway) closeAll() {
+	g.mu.Lock()
+	conns := make([]*gwConn, 0, len(g.conns))
+	for c := range g.conns {
+		conns = append(conns, c)
+	}
+	g.mu.Unlock()
+	for _, c := range conns {
+		c.kill()
+	}
+}
+
 // gwSession is one gateway session: IDENTIFY starts it, RESUME moves it to
 // a new connection, INVALID_SESSION or a clean close by the client ends it.
-// All fields are guarded by s.mu.
+// All fields are guarded by gateway.mu.
 type gwSession struct {
 	id           string
 	shard, count int
@@ -70,7 +117,7 @@ type gwSession struct {
 
 // dispatchLocked sends an op 0 dispatch on the session's connection and
 // keeps it for RESUME replays; without a connection it only goes to the
-// backlog. s.mu must be held.
+// backlog. gateway.mu must be held.
 func (g *gwSession) dispatchLocked(t string, d any) int64 {
 	g.seq++
 	b, err := json.Marshal(map[string]any{"op": opDispatch, "s": g.seq, "t": t, "d": d})
@@ -94,14 +141,14 @@ func (g *gwSession) readyLocked(beat bool) bool {
 }
 
 // gwConn is one gateway websocket. Frames are queued and written by one
-// goroutine, so dispatches leave in sequence order without holding s.mu
-// during network writes.
+// goroutine, so dispatches leave in sequence order without holding
+// gateway.mu during network writes.
 type gwConn struct {
-	s      *Server
+	g      *gateway
 	ws     *websocket.Conn
 	remote string
 
-	// guarded by s.mu
+	// guarded by gateway.mu
 	sess    *gwSession // the session it serves, once identified or resumed
 	authed  bool       // identified or resumed
 	ready   bool       // READY or RESUMED sent
@@ -126,7 +173,8 @@ var upgrader = websocket.Upgrader{
 	CheckOrigin: func(*http.Request) bool { return true },
 }
 
-func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
+func (g *gateway) serve(w http.ResponseWriter, r *http.Request) {
+	s := g.s
 	if !websocket.IsWebSocketUpgrade(r) {
 		writeAPIError(w, &apiError{Status: http.StatusBadRequest, Message: "websocket upgrade required"})
 		return
@@ -135,14 +183,14 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader already answered
 	}
-	c := &gwConn{s: s, ws: ws, remote: r.RemoteAddr, wake: make(chan struct{}, 1), done: make(chan struct{})}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	c := &gwConn{g: g, ws: ws, remote: r.RemoteAddr, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	g.mu.Lock()
+	if s.closed() {
+		g.mu.Unlock()
 		ws.Close()
 		return
 	}
-	s.conns[c] = struct{}{}
+	g.conns[c] = struct{}{}
 	interval := s.cfg.HeartbeatInterval.Milliseconds()
 	if interval < 1 {
 		interval = 1
@@ -151,7 +199,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		"op": opHello, "s": nil, "t": nil,
 		"d": map[string]any{"heartbeat_interval": interval, "_trace": []string{"fakediscord"}},
 	})
-	s.mu.Unlock()
+	g.mu.Unlock()
 	s.logf("gateway: connection from %s", r.RemoteAddr)
 	go c.writeLoop()
 	c.readLoop()
@@ -176,13 +224,13 @@ func (c *gwConn) sendJSON(v any) {
 }
 
 // closeLocked sends a close frame with code and hangs up shortly after;
-// later payloads from the client are ignored. s.mu must be held.
+// later payloads from the client are ignored. gateway.mu must be held.
 func (c *gwConn) closeLocked(code int, text string) {
 	if c.closing {
 		return
 	}
 	c.closing = true
-	c.s.logf("gateway: closing %s with %d %s", c.remote, code, text)
+	c.g.s.logf("gateway: closing %s with %d %s", c.remote, code, text)
 	c.enqueue(outFrame{closeCode: code, closeText: text})
 }
 
@@ -227,17 +275,17 @@ type gatewayPayload struct {
 }
 
 func (c *gwConn) readLoop() {
-	s := c.s
+	gw := c.g
 	defer func() {
 		c.kill()
-		s.mu.Lock()
-		delete(s.conns, c)
+		gw.mu.Lock()
+		delete(gw.conns, c)
 		if g := c.sess; g != nil && g.conn == c {
 			g.conn = nil
 		}
-		s.broadcastLocked()
-		s.mu.Unlock()
-		s.logf("gateway: connection %s closed", c.remote)
+		gw.changedLocked()
+		gw.mu.Unlock()
+		gw.s.logf("gateway: connection %s closed", c.remote)
 	}()
 	for {
 		_, data, err := c.ws.ReadMessage()
@@ -245,28 +293,27 @@ func (c *gwConn) readLoop() {
 			// Like Discord, a client closing with 1000 or 1001 ends its
 			// session: a later RESUME gets INVALID_SESSION.
 			if websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
-				s.mu.Lock()
+				gw.mu.Lock()
 				if g := c.sess; g != nil && g.conn == c {
-					delete(s.sessions, g.id)
-					s.logf("gateway: client closed with %v; session %s invalidated", err, g.id)
+					delete(gw.sessions, g.id)
+					gw.s.logf("gateway: client closed with %v; session %s invalidated", err, g.id)
 				}
-				s.mu.Unlock()
+				gw.mu.Unlock()
 			}
 			return
 		}
 		var p gatewayPayload
-		s.mu.Lock()
+		gw.mu.Lock()
 		if err := json.Unmarshal(data, &p); err != nil {
 			c.closeLocked(closeDecodeError, "Error while decoding payload.")
 		} else {
 			c.handleLocked(p)
 		}
-		s.mu.Unlock()
+		gw.mu.Unlock()
 	}
 }
 
 func (c *gwConn) handleLocked(p gatewayPayload) {
-	s := c.s
 	if c.closing {
 		return
 	}
@@ -279,7 +326,7 @@ func (c *gwConn) handleLocked(p gatewayPayload) {
 		c.sendJSON(map[string]any{"op": opHeartbeatACK, "s": nil, "t": nil, "d": nil})
 		if c.ready && !c.beat {
 			c.beat = true
-			s.broadcastLocked()
+			c.g.changedLocked()
 		}
 	case opIdentify:
 		c.identifyLocked(p.D)
@@ -290,7 +337,7 @@ func (c *gwConn) handleLocked(p gatewayPayload) {
 			c.closeLocked(closeNotAuthenticated, "Not authenticated.")
 		}
 	default:
-		s.logf("gateway: unknown opcode %d", p.Op)
+		c.g.s.logf("gateway: unknown opcode %d", p.Op)
 		c.closeLocked(closeUnknownOpcode, "Unknown opcode.")
 	}
 }
@@ -320,14 +367,14 @@ func (c *gwConn) checkStartLocked(raw json.RawMessage, d any) (int, string) {
 		return closeAlreadyAuthed, "Already authenticated."
 	case json.Unmarshal(raw, &auth) != nil || json.Unmarshal(raw, d) != nil:
 		return closeDecodeError, "Error while decoding payload."
-	case auth.Token != c.s.cfg.Token:
+	case auth.Token != c.g.s.cfg.Token:
 		return closeAuthFailed, "Authentication failed."
 	}
 	return 0, ""
 }
 
 func (c *gwConn) resumeLocked(raw json.RawMessage) {
-	s := c.s
+	gw, s := c.g, c.g.s
 	var d struct {
 		SessionID string `json:"session_id"`
 		Seq       int64  `json:"seq"`
@@ -336,7 +383,7 @@ func (c *gwConn) resumeLocked(raw json.RawMessage) {
 		c.closeLocked(code, text)
 		return
 	}
-	g := s.sessions[d.SessionID]
+	g := gw.sessions[d.SessionID]
 	if g == nil || d.Seq > g.seq || d.Seq+1 < g.oldestSeq() {
 		s.logf("gateway: RESUME of an unknown session or sequence -> INVALID_SESSION")
 		c.sendJSON(map[string]any{"op": opInvalidSession, "d": false, "s": nil, "t": nil})
@@ -354,12 +401,12 @@ func (c *gwConn) resumeLocked(raw json.RawMessage) {
 		}
 	}
 	g.resumes++
-	s.resumes++
-	s.shardResumes[g.shard]++
+	gw.resumes++
+	gw.shardResumes[g.shard]++
 	g.dispatchLocked("RESUMED", map[string]any{"_trace": []string{"fakediscord"}})
 	c.ready = true
 	s.logf("gateway: shard %d RESUME from seq %d -> %d replayed, RESUMED", g.shard, d.Seq, replayed)
-	s.broadcastLocked()
+	gw.changedLocked()
 }
 
 // oldestSeq is the first sequence number a RESUME can replay from.
@@ -368,19 +415,4 @@ func (g *gwSession) oldestSeq() int64 {
 		return g.backlog[0].seq
 	}
 	return g.seq + 1
-}
-
-func (s *Server) botUserLocked() map[string]any {
-	return map[string]any{
-		"id":            s.cfg.AppID,
-		"username":      s.cfg.BotUsername,
-		"global_name":   nil,
-		"discriminator": "0",
-		"avatar":        nil,
-		"bot":           true,
-		"verified":      true,
-		"mfa_enabled":   false,
-		"flags":         0,
-		"public_flags":  0,
-	}
 }

@@ -31,10 +31,11 @@ import (
 //
 // An empty url switches back to the gateway; Reset does too.
 func (s *Server) UseHTTPEndpoint(url string, key ed25519.PrivateKey) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.httpURL, s.httpKey = url, key
-	s.broadcastLocked()
+	st := s.interactions
+	st.mu.Lock()
+	st.endpoint, st.key = url, key
+	st.mu.Unlock()
+	s.changes.fire(topicGateway) // where interactions go
 }
 
 // PingEndpoint POSTs a correctly signed PING (type 1) to the endpoint set by
@@ -53,10 +54,8 @@ func (s *Server) ProbeEndpoint(ctx context.Context) (int, error) {
 }
 
 func (s *Server) ping(ctx context.Context, badSignature bool) (int, []byte, error) {
-	s.mu.Lock()
-	url, key := s.httpURL, s.httpKey
-	id := s.newIDLocked()
-	s.mu.Unlock()
+	url, key := s.HTTPEndpoint()
+	id := s.ids.next()
 	body, _ := json.Marshal(map[string]any{
 		"id": id, "application_id": s.cfg.AppID, "type": 1, "token": "fake-" + randomHex(32), "version": 1,
 	})
@@ -104,14 +103,12 @@ func (s *Server) deliverHTTP(ix *Interaction, url string, key ed25519.PrivateKey
 	ctx, cancel := context.WithTimeout(context.Background(), deadline+time.Second)
 	defer cancel()
 	ts, sig := sign(key, ix.Payload)
-	s.mu.Lock()
+	ix.mu.Lock()
 	ix.delivery = &httpDelivery{url: url, key: key, timestamp: ts, signature: sig}
-	s.mu.Unlock()
+	ix.mu.Unlock()
 	res, err := postEndpoint(ctx, url, ts, sig, ix.Payload)
 	if err != nil {
-		s.mu.Lock()
-		s.recordErrLocked("DELIVER", url, &apiError{Message: "interactions endpoint failed", Detail: err.Error()}, ix)
-		s.mu.Unlock()
+		s.reject("DELIVER", url, &apiError{Message: "interactions endpoint failed", Detail: err.Error()}, ix)
 		return
 	}
 	defer res.Body.Close()
@@ -121,23 +118,19 @@ func (s *Server) deliverHTTP(ix *Interaction, url string, key ed25519.PrivateKey
 		return
 	default:
 		b, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
-		s.mu.Lock()
-		s.recordErrLocked("DELIVER", url, &apiError{Status: res.StatusCode, Message: "interactions endpoint answered " + res.Status, Detail: string(b)}, ix)
-		s.mu.Unlock()
+		s.reject("DELIVER", url, &apiError{Status: res.StatusCode, Message: "interactions endpoint answered " + res.Status, Detail: string(b)}, ix)
 		return
 	}
 	obj, files, perr := parsePayload(res.Header.Get("Content-Type"), io.LimitReader(res.Body, MaxRequestSize+1<<20))
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if perr == nil && obj == nil {
 		return
 	}
-	if e := s.callbackLocked(ix, obj, files, perr); e != nil {
-		s.recordErrLocked("DELIVER", url, e, ix)
+	resp, e := ix.callback(obj, files, perr)
+	if e != nil {
+		s.reject("DELIVER", url, e, ix)
 		return
 	}
-	s.logf("interaction %s: inline response type %d after %v", ix.ID, ix.resp.Type, ix.resp.Elapsed)
-	s.broadcastLocked()
+	s.logf("interaction %s: inline response type %d after %v", ix.ID, resp.Type, resp.Elapsed)
 }
 
 // httpDelivery is how an interaction was POSTed to the endpoint.
@@ -151,9 +144,10 @@ type httpDelivery struct {
 // fake signs with, so a test can craft requests of its own ("" and nil when
 // interactions go over the gateway).
 func (s *Server) HTTPEndpoint() (url string, key ed25519.PrivateKey) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.httpURL, s.httpKey
+	st := s.interactions
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.endpoint, st.key
 }
 
 // ReplayHTTP POSTs the exact body of an interaction the fake delivered to
@@ -164,9 +158,9 @@ func (s *Server) HTTPEndpoint() (url string, key ed25519.PrivateKey) {
 // to the attacker, not to Discord). A correct endpoint refuses a stale
 // timestamp with 401 and does not act twice on one interaction id.
 func (s *Server) ReplayHTTP(ctx context.Context, ix *Interaction, fresh bool) (int, []byte, error) {
-	s.mu.Lock()
+	ix.mu.Lock()
 	d := ix.delivery
-	s.mu.Unlock()
+	ix.mu.Unlock()
 	if d == nil {
 		return 0, nil, fmt.Errorf("fakediscord: interaction %s was not delivered over HTTP", ix.ID)
 	}
@@ -193,9 +187,7 @@ func (s *Server) ReplayHTTP(ctx context.Context, ix *Interaction, fresh bool) (i
 // fake half-closes the connection after the body, so a server waiting for
 // more sees end of file. It returns the endpoint's status and body.
 func (s *Server) PostEndpoint(ctx context.Context, header http.Header, body []byte) (int, []byte, error) {
-	s.mu.Lock()
-	endpoint := s.httpURL
-	s.mu.Unlock()
+	endpoint, _ := s.HTTPEndpoint()
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Host == "" {
 		return 0, nil, fmt.Errorf("fakediscord: no HTTP endpoint (UseHTTPEndpoint): %q", endpoint)

@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"bytes"
@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 // seenRequest is what the test endpoint received.
@@ -27,7 +30,7 @@ type seenRequest struct {
 // recordingEndpoint starts an interactions endpoint that answers every
 // interaction with a deferral after checking its signature, and records
 // what it received; srv delivers there, signing with the returned key.
-func recordingEndpoint(t *testing.T, srv *Server, path string) (ed25519.PrivateKey, func() []seenRequest) {
+func recordingEndpoint(t *testing.T, srv *discord, path string) (ed25519.PrivateKey, func() []seenRequest) {
 	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
@@ -60,12 +63,13 @@ func recordingEndpoint(t *testing.T, srv *Server, path string) (ed25519.PrivateK
 }
 
 func TestHTTPEndpointReplay(t *testing.T) {
-	srv, ctx := testServer(t, Sharding{})
+	t.Parallel()
+	srv, ctx := testServer(t, fakediscord.Sharding{})
 	priv, seen := recordingEndpoint(t, srv, "/interactions")
 	if url, key := srv.HTTPEndpoint(); !strings.HasSuffix(url, "/interactions") || !key.Equal(priv) {
 		t.Errorf("HTTPEndpoint()=%q, %v", url, key)
 	}
-	ix, err := srv.SlashCommand(ctx, SlashSpec{Name: "maze"})
+	ix, err := srv.SlashCommand(ctx, member.SlashSpec{Name: "maze"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +81,7 @@ func TestHTTPEndpointReplay(t *testing.T) {
 	}
 
 	t.Run("OKOriginalSignature", func(t *testing.T) {
-		status, _, err := srv.ReplayHTTP(ctx, ix, false)
+		status, _, err := srv.ReplayHTTP(ctx, ix.Interaction, false)
 		if err != nil || status != 200 {
 			t.Fatalf("replay: %d %v", status, err)
 		}
@@ -95,7 +99,7 @@ func TestHTTPEndpointReplay(t *testing.T) {
 
 	t.Run("OKFreshSignature", func(t *testing.T) {
 		before := time.Now().Unix()
-		if status, _, err := srv.ReplayHTTP(ctx, ix, true); err != nil || status != 200 {
+		if status, _, err := srv.ReplayHTTP(ctx, ix.Interaction, true); err != nil || status != 200 {
 			t.Fatalf("replay: %d %v", status, err)
 		}
 		all := seen()
@@ -116,7 +120,7 @@ func TestHTTPEndpointReplay(t *testing.T) {
 	})
 
 	t.Run("ErrNotDeliveredOverHTTP", func(t *testing.T) {
-		gw := &Interaction{ID: "1", s: srv}
+		gw := &fakediscord.Interaction{ID: "1"}
 		if _, _, err := srv.ReplayHTTP(ctx, gw, false); err == nil {
 			t.Error("replayed an interaction that never went over HTTP")
 		}
@@ -124,7 +128,8 @@ func TestHTTPEndpointReplay(t *testing.T) {
 }
 
 func TestPostEndpointRaw(t *testing.T) {
-	srv, ctx := testServer(t, Sharding{})
+	t.Parallel()
+	srv, ctx := testServer(t, fakediscord.Sharding{})
 	priv, seen := recordingEndpoint(t, srv, "/interactions")
 	body := []byte(`{"type":1}`)
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
@@ -158,7 +163,7 @@ func TestPostEndpointRaw(t *testing.T) {
 			}
 		})
 	}
-	gateway, _ := testServer(t, Sharding{})
+	gateway, _ := testServer(t, fakediscord.Sharding{})
 	if _, _, err := gateway.PostEndpoint(ctx, nil, nil); err == nil {
 		t.Error("PostEndpoint without an endpoint succeeded")
 	}

@@ -1,15 +1,13 @@
 package fakediscord
 
 import (
+	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
-	"net/http"
-	"reflect"
-	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -28,122 +26,208 @@ var (
 		discordgo.PermissionSendMessagesInThreads, 10)
 )
 
-type channelInfo struct {
-	guildID string
-	dm      bool
-}
-
-// Option is a slash command option as a user fills it in. Type may be left
-// zero: it is taken from the registered command, or inferred from Value
-// (string, bool, integers, floats; nil Value with Options is a subcommand).
-type Option struct {
-	Name    string
-	Value   any
-	Type    discordgo.ApplicationCommandOptionType
-	Options []Option // of a subcommand or subcommand group
-	Focused bool     // the option being typed (autocomplete)
-}
-
-// SlashSpec describes a slash command invocation. Empty fields take the
-// Default* values; DM sends it in a direct message (user instead of member).
-type SlashSpec struct {
-	Name           string
-	Options        []Option
-	DM             bool
-	GuildID        string
-	ChannelID      string
-	UserID         string
-	Username       string
-	Locale         string // the user's client locale, e.g. "ko"
-	GuildLocale    string
-	Permissions    string // member's permissions, decimal string
-	AppPermissions string // the bot's permissions, decimal string
-	// SkipValidation sends options even when they break the registered
-	// command's definition (unknown or missing options, choices, ranges),
-	// which a real Discord client would not let a user do.
-	SkipValidation bool
-}
-
-// ButtonSpec describes a click on a button of Message. Where-fields default
-// to the message's channel and guild.
-type ButtonSpec struct {
-	CustomID       string
-	Message        *Message
-	DM             bool
-	GuildID        string
-	ChannelID      string
-	UserID         string
-	Username       string
-	Locale         string
-	Permissions    string
+// Actor is who acts, and where. Empty fields take what Discord would:
+// see Locate.
+type Actor struct {
+	DM        bool // a direct message with the bot: user instead of member
+	GuildID   string
+	ChannelID string
+	UserID    string
+	Username  string
+	Locale    string // the member's client locale, e.g. "ko"
+	// GuildLocale is the server's preferred locale (SetGuildLocale, else
+	// en-US) unless set here.
+	GuildLocale string
+	Permissions string // the member's permissions, a decimal string
+	// AppPermissions are the bot's permissions in the channel
+	// (SetChannelPermissions, else DefaultAppPermissions) unless set here.
 	AppPermissions string
 }
 
-// MessageCommandSpec describes a message context-menu command on Target.
-type MessageCommandSpec struct {
-	Name           string
-	Target         *Message
-	DM             bool
-	GuildID        string
-	ChannelID      string
-	UserID         string
-	Username       string
-	Locale         string
-	Permissions    string
-	AppPermissions string
-}
-
-// ModalSpec describes the submission of the modal the bot opened in answer
-// to From (a type 9 response). Values maps text input custom_ids to what
-// the user typed.
-type ModalSpec struct {
-	From   *Interaction
-	Values map[string]string
-}
-
-type actor struct {
-	dm                                                        bool
-	guildID, channelID, userID, username, locale, guildLocale string
-	perms, appPerms                                           string
-}
-
-func (s *Server) actorLocked(dm bool, guild, channel, user, name, locale, perms, appPerms string) actor {
-	a := actor{dm: dm, guildID: guild, channelID: channel, userID: user, username: name,
-		locale: locale, perms: perms, appPerms: appPerms}
-	if a.channelID == "" {
-		a.channelID = DefaultChannelID
+// Locate fills in an Actor as Discord knows it: the default channel; the
+// guild of a channel an interaction came from before (or that it is a
+// DM), else the default guild; the default user, name and locale; a
+// member's default permissions, and the bot's in the channel.
+func (s *Server) Locate(a Actor) Actor {
+	if a.ChannelID == "" {
+		a.ChannelID = DefaultChannelID
 	}
-	if info, ok := s.channels[a.channelID]; ok && guild == "" && !dm {
-		a.dm, a.guildID = info.dm, info.guildID
+	if info, ok := s.guilds.channel(a.ChannelID); ok && a.GuildID == "" && !a.DM {
+		a.DM, a.GuildID = info.dm, info.guildID
 	}
-	if a.dm {
-		a.guildID = ""
-	} else if a.guildID == "" {
-		a.guildID = DefaultGuildID
+	if a.DM {
+		a.GuildID = ""
+	} else if a.GuildID == "" {
+		a.GuildID = DefaultGuildID
 	}
-	if a.userID == "" {
-		a.userID = DefaultUserID
+	if a.UserID == "" {
+		a.UserID = DefaultUserID
 	}
-	if a.username == "" {
-		a.username = DefaultUsername
+	if a.Username == "" {
+		a.Username = DefaultUsername
 	}
-	if a.locale == "" {
-		a.locale = DefaultLocale
+	if a.Locale == "" {
+		a.Locale = DefaultLocale
 	}
-	if a.perms == "" {
-		a.perms = DefaultPermissions
+	if a.Permissions == "" {
+		a.Permissions = DefaultPermissions
 	}
-	if a.appPerms == "" {
-		a.appPerms = DefaultAppPermissions
-		if perms, ok := s.perms[a.channelID]; ok {
-			a.appPerms = strconv.FormatInt(perms, 10)
+	if a.AppPermissions == "" {
+		a.AppPermissions = DefaultAppPermissions
+		if perms, ok := s.guilds.appPermissions(a.ChannelID); ok {
+			a.AppPermissions = perms
 		}
 	}
-	a.guildLocale = DefaultLocale
-	if l, ok := s.guildLocales[a.guildID]; ok {
-		a.guildLocale = l
+	if a.GuildLocale == "" {
+		a.GuildLocale = s.guilds.guildLocale(a.GuildID)
 	}
 	return a
+}
+
+// Action is what a member's Discord client sends when the member acts:
+// runs a command, clicks a component, submits a modal, types an
+// autocompleted option. The package member builds them from what a test
+// says a member does.
+type Action struct {
+	Actor
+	Type discordgo.InteractionType
+	// Data is the interaction's data as the client fills it: name, type
+	// and options of a command; custom_id and component_type of a
+	// component; custom_id and components of a modal. Interact adds what
+	// Discord adds: a command's id (and guild_id), target_id and
+	// data.resolved (users, channels, the target message).
+	Data map[string]any
+	// Message is the message acted on: the one a component is on (or a
+	// modal's interaction came from), or a message command's target. The
+	// stored version is used when the Server has it; a message it does not
+	// have is sent as given, as a modified client could.
+	Message *Message
+}
+
+// Interact makes the INTERACTION_CREATE that a's action makes, as Discord
+// builds it, and sends it to the bot: over the gateway, to the ready
+// session whose shard owns its guild (shard 0 for DMs), or to the HTTP
+// endpoint (UseHTTPEndpoint). Without a ready session it waits, up to
+// ctx; the response deadline starts when the interaction is sent.
+func (s *Server) Interact(ctx context.Context, act Action) (*Interaction, error) {
+	a := s.Locate(act.Actor)
+	data, err := normalize(act.Data)
+	if err != nil {
+		return nil, err
+	}
+	msg := act.Message
+	if msg != nil {
+		if stored := s.Message(msg.ID); stored != nil {
+			if stored.Deleted {
+				return nil, fmt.Errorf("fakediscord: message %s was deleted", msg.ID)
+			}
+			msg = stored
+		}
+		if owner := s.interactions.get(msg.InteractionID); msg.Ephemeral() && owner != nil && owner.UserID != a.UserID {
+			return nil, fmt.Errorf("fakediscord: message %s is ephemeral: only user %s sees it, not %s", msg.ID, owner.UserID, a.UserID)
+		}
+	}
+	ix := &Interaction{Type: act.Type, GuildID: a.GuildID, ChannelID: a.ChannelID, UserID: a.UserID, s: s,
+		user: userObject(a.UserID, a.Username)}
+	switch act.Type {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		ix.CommandName, _ = data["name"].(string)
+		s.resolveCommand(a, data, msg)
+	case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
+		ix.CustomID, _ = data["custom_id"].(string)
+		if msg != nil {
+			ix.SourceMessageID = msg.ID
+		}
+	}
+	ix.build(a, data, msg)
+	err = s.await(ctx, topicGateway, func() (bool, error) { return s.interactions.send(ix), nil })
+	if err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// normalize copies data through JSON, so that Interact reads one shape
+// whatever the caller built (numbers stay exact).
+func normalize(data map[string]any) (map[string]any, error) {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("fakediscord: interaction data: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	out := map[string]any{}
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("fakediscord: interaction data: %w", err)
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	return out, nil
+}
+
+// resolveCommand adds to a command's data what Discord does: the
+// registered command's id (and guild_id), or a fresh id for a command
+// never registered; data.resolved for user, mentionable and channel
+// options; a message command's target_id and resolved message.
+func (s *Server) resolveCommand(a Actor, data map[string]any, target *Message) {
+	name, _ := data["name"].(string)
+	typ := discordgo.ChatApplicationCommand
+	if n, ok := data["type"].(json.Number); ok {
+		if v, err := n.Int64(); err == nil {
+			typ = discordgo.ApplicationCommandType(v)
+		}
+	}
+	if def := s.commands.find(a.GuildID, name, typ); def != nil {
+		data["id"] = def.ID
+		if def.GuildID != "" {
+			data["guild_id"] = def.GuildID
+		}
+	} else {
+		data["id"] = s.ids.next()
+	}
+	res := map[string]any{}
+	if typ == discordgo.MessageApplicationCommand && target != nil {
+		data["target_id"] = target.ID
+		res["messages"] = map[string]any{target.ID: s.wire(target)}
+	}
+	users, channels := map[string]any{}, map[string]any{}
+	var walk func(opts any)
+	walk = func(opts any) {
+		list, _ := opts.([]any)
+		for _, item := range list {
+			o, _ := item.(map[string]any)
+			if o == nil {
+				continue
+			}
+			walk(o["options"])
+			id, _ := o["value"].(string)
+			t, _ := o["type"].(json.Number)
+			switch t.String() {
+			case strconv.Itoa(int(discordgo.ApplicationCommandOptionUser)), strconv.Itoa(int(discordgo.ApplicationCommandOptionMentionable)):
+				if id != "" {
+					users[id] = userObject(id, "user"+id)
+				}
+			case strconv.Itoa(int(discordgo.ApplicationCommandOptionChannel)):
+				// Only channels the member can pick here: none in a DM, and
+				// none the fake saw in another server or a DM.
+				if info, known := s.guilds.channel(id); id == "" || a.DM || (known && (info.dm || info.guildID != a.GuildID)) {
+					continue
+				}
+				channels[id] = map[string]any{"id": id, "name": "channel-" + id, "type": int(discordgo.ChannelTypeGuildText), "permissions": a.Permissions}
+			}
+		}
+	}
+	walk(data["options"])
+	if len(users) > 0 {
+		res["users"] = users
+	}
+	if len(channels) > 0 {
+		res["channels"] = channels
+	}
+	if len(res) > 0 {
+		data["resolved"] = res
+	}
 }
 
 // Interaction is one interaction the fake sent, and what the bot answered.
@@ -156,6 +240,9 @@ type Interaction struct {
 	UserID      string
 	CommandName string // application commands
 	CustomID    string // components and modal submits
+	// SourceMessageID is the message a component was on, or the one the
+	// interaction a modal answered came from ("" otherwise).
+	SourceMessageID string
 	// Payload is the INTERACTION_CREATE data as dispatched.
 	Payload json.RawMessage
 	// Dispatched is when the fake sent it; the response deadline counts
@@ -171,20 +258,256 @@ type Interaction struct {
 	user   map[string]any
 	owners map[string]string
 
-	// guarded by s.mu
-	sentAt      time.Time
+	// mu guards what follows. It is taken before the message store's or
+	// the gateway's lock, never after.
+	mu          sync.Mutex
 	deadline    time.Duration
 	timer       *time.Timer
 	resp        *Response
 	originalID  string
-	editsAtAck  int
 	followupIDs []string
-	sourceID    string // the message a component (or its modal) was on
 	rejections  []RESTError
 	delivery    *httpDelivery // how it went to an HTTP endpoint
 }
 
-// Response is the first callback of an interaction.
+// build fills in the id, token and payload as Discord sends them.
+func (ix *Interaction) build(a Actor, data map[string]any, msg *Message) {
+	s := ix.s
+	ix.ID, ix.Token = s.ids.next(), "fake-"+randomHex(32)
+	ctxType := 0 // GUILD
+	owner := a.GuildID
+	chType := 0 // GUILD_TEXT
+	if a.DM {
+		ctxType, owner, chType = 1, "0", 1 // BOT_DM, DM
+	}
+	ix.owners = map[string]string{"0": owner}
+	payload := map[string]any{
+		"id":                             ix.ID,
+		"application_id":                 s.cfg.AppID,
+		"type":                           int(ix.Type),
+		"token":                          ix.Token,
+		"version":                        1,
+		"data":                           data,
+		"channel_id":                     a.ChannelID,
+		"channel":                        map[string]any{"id": a.ChannelID, "type": chType},
+		"locale":                         a.Locale,
+		"app_permissions":                a.AppPermissions,
+		"entitlements":                   []any{},
+		"authorizing_integration_owners": ix.owners,
+		"context":                        ctxType,
+		"attachment_size_limit":          MaxFileSize,
+	}
+	if a.DM {
+		payload["user"] = ix.user
+	} else {
+		payload["guild_id"] = a.GuildID
+		payload["guild_locale"] = a.GuildLocale
+		payload["guild"] = map[string]any{"id": a.GuildID, "locale": a.GuildLocale, "features": []string{}}
+		payload["member"] = map[string]any{
+			"user": ix.user, "roles": []string{}, "joined_at": "2024-01-01T00:00:00.000000+00:00",
+			"premium_since": nil, "deaf": false, "mute": false, "pending": false, "nick": nil,
+			"avatar": nil, "flags": 0, "permissions": a.Permissions,
+		}
+		payload["channel"].(map[string]any)["guild_id"] = a.GuildID
+	}
+	if msg != nil {
+		payload["message"] = s.wire(msg)
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		panic("fakediscord: marshal interaction: " + err.Error())
+	}
+	ix.Payload = b
+}
+
+// interactionStore is every interaction sent, by id and by token, and how
+// they are delivered: the response deadline and the HTTP endpoint. Its
+// lock is a leaf.
+type interactionStore struct {
+	s *Server
+
+	mu       sync.Mutex
+	byID     map[string]*Interaction
+	byToken  map[string]*Interaction
+	issued   []string // every interaction token, kept across Reset
+	deadline time.Duration
+	endpoint string // deliver interactions here instead of the gateway
+	key      ed25519.PrivateKey
+}
+
+func newInteractionStore(s *Server) *interactionStore {
+	st := &interactionStore{s: s}
+	st.reset()
+	return st
+}
+
+func (st *interactionStore) reset() {
+	st.stopTimers()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.byID = make(map[string]*Interaction)
+	st.byToken = make(map[string]*Interaction)
+	st.deadline = st.s.cfg.ResponseDeadline
+	st.endpoint, st.key = "", nil
+}
+
+func (st *interactionStore) stopTimers() {
+	st.mu.Lock()
+	all := make([]*Interaction, 0, len(st.byID))
+	for _, ix := range st.byID {
+		all = append(all, ix)
+	}
+	st.mu.Unlock()
+	for _, ix := range all {
+		ix.mu.Lock()
+		if ix.timer != nil {
+			ix.timer.Stop()
+		}
+		ix.mu.Unlock()
+	}
+}
+
+func (st *interactionStore) setDeadline(d time.Duration) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.deadline = d
+}
+
+func (st *interactionStore) get(id string) *Interaction {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.byID[id]
+}
+
+func (st *interactionStore) withToken(token string) *Interaction {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.byToken[token]
+}
+
+// send delivers ix if it can be now: to the HTTP endpoint, or to a ready
+// session of its guild's shard. It reports whether it did.
+func (st *interactionStore) send(ix *Interaction) bool {
+	st.mu.Lock()
+	endpoint, key, deadline := st.endpoint, st.key, st.deadline
+	st.mu.Unlock()
+	if endpoint == "" && !st.s.gateway.canDeliver(ix.GuildID) {
+		return false
+	}
+	// Known before the bot can answer it.
+	st.mu.Lock()
+	st.byID[ix.ID], st.byToken[ix.Token] = ix, ix
+	st.mu.Unlock()
+	ix.mu.Lock()
+	ix.Dispatched, ix.deadline, ix.Shard = time.Now(), deadline, -1
+	sent := true
+	if endpoint != "" {
+		go st.s.deliverHTTP(ix, endpoint, key, deadline)
+	} else {
+		ix.Shard, ix.SessionID, sent = st.s.gateway.dispatchInteraction(ix.GuildID, ix.Payload)
+	}
+	if sent {
+		ix.timer = time.AfterFunc(deadline+time.Millisecond, ix.changed)
+	}
+	ix.mu.Unlock()
+	st.mu.Lock()
+	if sent {
+		st.issued = append(st.issued, ix.Token)
+	} else { // the shard went away since canDeliver: wait for it again
+		delete(st.byID, ix.ID)
+		delete(st.byToken, ix.Token)
+	}
+	st.mu.Unlock()
+	if sent {
+		st.s.guilds.learn(ix.ChannelID, channelInfo{guildID: ix.GuildID, dm: ix.GuildID == ""})
+		st.s.logf("interaction %s (type %d) dispatched", ix.ID, ix.Type)
+	}
+	return sent
+}
+
+// InteractionTokens returns every interaction token the fake has issued
+// since New, Reset notwithstanding: secrets a bot must never log.
+func (s *Server) InteractionTokens() []string {
+	st := s.interactions
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return append([]string(nil), st.issued...)
+}
+
+// ---- what a test sees of an interaction ----
+
+// changed tells waiters that ix changed.
+func (ix *Interaction) changed() { ix.s.changes.fire(topicInteraction(ix.ID)) }
+
+// Changed returns a channel that the next change of the interaction
+// closes: its first response, a followup, a rejected request, its
+// response deadline passing. Take it before reading the interaction, and
+// wait for it when what you wait for is not there yet.
+func (ix *Interaction) Changed() <-chan struct{} { return ix.s.changes.wait(topicInteraction(ix.ID)) }
+
+// Response returns the first callback, or nil if there is none yet.
+func (ix *Interaction) Response() *Response {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.resp == nil {
+		return nil
+	}
+	c := *ix.resp
+	return &c
+}
+
+// Expired reports whether the response deadline passed without a first
+// callback: the member sees "This interaction failed".
+func (ix *Interaction) Expired() bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.resp == nil && time.Since(ix.Dispatched) > ix.deadline
+}
+
+// Original returns the interaction's original response message (for type
+// 6/7, the component's message), or nil.
+func (ix *Interaction) Original() *Message {
+	ix.mu.Lock()
+	id := ix.originalID
+	ix.mu.Unlock()
+	if id == "" {
+		return nil
+	}
+	return ix.s.Message(id)
+}
+
+// Followups returns the followup messages created for this interaction, in
+// order (deleted ones included, marked Deleted).
+func (ix *Interaction) Followups() []*Message {
+	ix.mu.Lock()
+	ids := append([]string(nil), ix.followupIDs...)
+	ix.mu.Unlock()
+	var out []*Message
+	for _, id := range ids {
+		if m := ix.s.Message(id); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Rejections lists the errors the fake returned to requests for this
+// interaction (late or double callbacks, invalid edits, ...).
+func (ix *Interaction) Rejections() []RESTError {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return append([]RESTError(nil), ix.rejections...)
+}
+
+func (ix *Interaction) addRejection(e RESTError) {
+	ix.mu.Lock()
+	ix.rejections = append(ix.rejections, e)
+	ix.mu.Unlock()
+	ix.changed()
+}
+
+// Response is the first callback of an interaction. It does not change
+// once made; its slices are shared: treat them as read-only.
 type Response struct {
 	Type           discordgo.InteractionResponseType
 	Flags          int
@@ -198,6 +521,12 @@ type Response struct {
 	Title          string          // modal
 	Choices        []*discordgo.ApplicationCommandOptionChoice
 	Elapsed        time.Duration // from dispatch to callback
+	// MessageID is the message the callback made (types 4 and 5) or is
+	// about (6 and 7: the component's); "" for the others.
+	MessageID string
+	// EditsBefore is, for types 6 and 7, how many edits that message had
+	// before the callback.
+	EditsBefore int
 }
 
 // Ephemeral reports whether flag 64 was set.
@@ -205,960 +534,3 @@ func (r *Response) Ephemeral() bool { return r.Flags&FlagEphemeral != 0 }
 
 // Buttons lists the buttons of the response's components.
 func (r *Response) Buttons() []Button { return buttonsOf(r.ComponentsJSON) }
-
-func (r *Response) clone() *Response {
-	c := *r
-	c.Embeds = cloneEmbeds(r.Embeds)
-	c.Components = decodeComponents(r.ComponentsJSON)
-	c.Files = append([]Attachment(nil), r.Files...)
-	return &c
-}
-
-// SlashCommand dispatches a CHAT_INPUT application command. It waits (up to
-// ctx) for a ready gateway connection; the response deadline starts then.
-func (s *Server) SlashCommand(ctx context.Context, spec SlashSpec) (*Interaction, error) {
-	return s.command(ctx, spec, discordgo.InteractionApplicationCommand)
-}
-
-// Autocomplete dispatches an autocomplete interaction; mark the option being
-// typed with Focused. The bot answers with type 8 (Response.Choices).
-func (s *Server) Autocomplete(ctx context.Context, spec SlashSpec) (*Interaction, error) {
-	spec.SkipValidation = true
-	return s.command(ctx, spec, discordgo.InteractionApplicationCommandAutocomplete)
-}
-
-func (s *Server) command(ctx context.Context, spec SlashSpec, typ discordgo.InteractionType) (*Interaction, error) {
-	if spec.Name == "" {
-		return nil, fmt.Errorf("fakediscord: SlashSpec.Name is empty")
-	}
-	var ix *Interaction
-	err := s.whenReady(ctx, func() error {
-		a := s.actorLocked(spec.DM, spec.GuildID, spec.ChannelID, spec.UserID, spec.Username, spec.Locale, spec.Permissions, spec.AppPermissions)
-		if !s.deliverableLocked(a.guildID) {
-			return errNoShard
-		}
-		if spec.GuildLocale != "" {
-			a.guildLocale = spec.GuildLocale
-		}
-		def := s.findCommandLocked(a.guildID, spec.Name, discordgo.ChatApplicationCommand)
-		data := map[string]any{"name": spec.Name, "type": int(discordgo.ChatApplicationCommand)}
-		var defs []*discordgo.ApplicationCommandOption
-		validate := !spec.SkipValidation && def != nil
-		s.setCommandIDLocked(data, def)
-		if def != nil {
-			defs = def.Options
-		}
-		opts, resolved, err := encodeOptions(spec.Options, defs, validate, "/"+spec.Name)
-		if err != nil {
-			return err
-		}
-		if len(opts) > 0 {
-			data["options"] = opts
-		}
-		res := map[string]any{}
-		if len(resolved) > 0 {
-			res["users"] = resolved
-		}
-		if channels := s.resolveChannelsLocked(a, opts); len(channels) > 0 {
-			res["channels"] = channels
-		}
-		if len(res) > 0 {
-			data["resolved"] = res
-		}
-		ix = s.sendInteractionLocked(a, typ, data, nil)
-		ix.CommandName = spec.Name
-		return nil
-	})
-	return ix, err
-}
-
-// setCommandIDLocked gives command data the registered command's id (and
-// guild), as Discord does, or a fresh id for a command never registered.
-func (s *Server) setCommandIDLocked(data map[string]any, def *discordgo.ApplicationCommand) {
-	if def == nil {
-		data["id"] = s.newIDLocked()
-		return
-	}
-	data["id"] = def.ID
-	if def.GuildID != "" {
-		data["guild_id"] = def.GuildID
-	}
-}
-
-// ClickButton clicks the enabled button CustomID on spec.Message (its
-// current stored version when the fake has it).
-func (s *Server) ClickButton(ctx context.Context, spec ButtonSpec) (*Interaction, error) {
-	if spec.Message == nil {
-		return nil, fmt.Errorf("fakediscord: ButtonSpec.Message is nil")
-	}
-	var ix *Interaction
-	err := s.whenReady(ctx, func() error {
-		m := spec.Message
-		if stored := s.messages[m.ID]; stored != nil {
-			if stored.Deleted {
-				return fmt.Errorf("fakediscord: message %s was deleted", m.ID)
-			}
-			m = stored
-		}
-		raw := m.ComponentsJSON
-		if len(raw) == 0 && len(m.Components) > 0 {
-			raw, _ = json.Marshal(m.Components)
-		}
-		var btn *Button
-		for _, b := range buttonsOf(raw) {
-			if b.CustomID == spec.CustomID && b.CustomID != "" {
-				btn = &b
-				break
-			}
-		}
-		switch {
-		case btn == nil:
-			return fmt.Errorf("fakediscord: message %s has no button with custom_id %q (buttons: %v)", m.ID, spec.CustomID, buttonsOf(raw))
-		case btn.Disabled:
-			return fmt.Errorf("fakediscord: button %q on message %s is disabled", spec.CustomID, m.ID)
-		}
-		channel := spec.ChannelID
-		if channel == "" {
-			channel = m.ChannelID
-		}
-		guild := spec.GuildID
-		if guild == "" {
-			guild = m.GuildID
-		}
-		a := s.actorLocked(spec.DM, guild, channel, spec.UserID, spec.Username, spec.Locale, spec.Permissions, spec.AppPermissions)
-		if !s.deliverableLocked(a.guildID) {
-			return errNoShard
-		}
-		if owner := s.interactions[m.InteractionID]; m.Ephemeral() && owner != nil && owner.UserID != a.userID {
-			return fmt.Errorf("fakediscord: message %s is ephemeral: only user %s sees it, not %s", m.ID, owner.UserID, a.userID)
-		}
-		data := map[string]any{"custom_id": spec.CustomID, "component_type": int(discordgo.ButtonComponent)}
-		ix = s.sendInteractionLocked(a, discordgo.InteractionMessageComponent, data, m)
-		ix.CustomID = spec.CustomID
-		return nil
-	})
-	return ix, err
-}
-
-// MessageCommand runs a message context-menu command on spec.Target.
-func (s *Server) MessageCommand(ctx context.Context, spec MessageCommandSpec) (*Interaction, error) {
-	if spec.Name == "" || spec.Target == nil {
-		return nil, fmt.Errorf("fakediscord: MessageCommandSpec needs Name and Target")
-	}
-	var ix *Interaction
-	err := s.whenReady(ctx, func() error {
-		m := spec.Target
-		if stored := s.messages[m.ID]; stored != nil {
-			m = stored
-		}
-		channel := spec.ChannelID
-		if channel == "" {
-			channel = m.ChannelID
-		}
-		guild := spec.GuildID
-		if guild == "" {
-			guild = m.GuildID
-		}
-		a := s.actorLocked(spec.DM, guild, channel, spec.UserID, spec.Username, spec.Locale, spec.Permissions, spec.AppPermissions)
-		if !s.deliverableLocked(a.guildID) {
-			return errNoShard
-		}
-		data := map[string]any{
-			"name":      spec.Name,
-			"type":      int(discordgo.MessageApplicationCommand),
-			"target_id": m.ID,
-			"resolved":  map[string]any{"messages": map[string]any{m.ID: s.wireLocked(m)}},
-		}
-		s.setCommandIDLocked(data, s.findCommandLocked(a.guildID, spec.Name, discordgo.MessageApplicationCommand))
-		ix = s.sendInteractionLocked(a, discordgo.InteractionApplicationCommand, data, nil)
-		ix.CommandName = spec.Name
-		return nil
-	})
-	return ix, err
-}
-
-// SubmitModal submits the modal the bot opened in answer to spec.From.
-func (s *Server) SubmitModal(ctx context.Context, spec ModalSpec) (*Interaction, error) {
-	if spec.From == nil {
-		return nil, fmt.Errorf("fakediscord: ModalSpec.From is nil")
-	}
-	var ix *Interaction
-	err := s.whenReady(ctx, func() error {
-		from := spec.From
-		if from.resp == nil || from.resp.Type != discordgo.InteractionResponseModal {
-			return fmt.Errorf("fakediscord: interaction %s was not answered with a modal", from.ID)
-		}
-		var rows []rawComponent
-		_ = json.Unmarshal(from.resp.ComponentsJSON, &rows)
-		var comps []any
-		for _, r := range rows {
-			var inner []any
-			for _, c := range r.Components {
-				id := ""
-				if c.CustomID != nil {
-					id = *c.CustomID
-				}
-				inner = append(inner, map[string]any{"type": c.Type, "custom_id": id, "value": spec.Values[id]})
-			}
-			comps = append(comps, map[string]any{"type": r.Type, "components": inner})
-		}
-		var p struct {
-			Member *struct {
-				Permissions string `json:"permissions"`
-			} `json:"member"`
-			AppPermissions string `json:"app_permissions"`
-			Locale         string `json:"locale"`
-		}
-		_ = json.Unmarshal(from.Payload, &p)
-		perms := ""
-		if p.Member != nil {
-			perms = p.Member.Permissions
-		}
-		name, _ := from.user["username"].(string)
-		a := s.actorLocked(from.GuildID == "", from.GuildID, from.ChannelID, from.UserID, name, p.Locale, perms, p.AppPermissions)
-		if !s.deliverableLocked(a.guildID) {
-			return errNoShard
-		}
-		data := map[string]any{"custom_id": from.resp.CustomID, "components": comps}
-		var msg *Message
-		if from.sourceID != "" {
-			msg = s.messages[from.sourceID]
-		}
-		ix = s.sendInteractionLocked(a, discordgo.InteractionModalSubmit, data, msg)
-		ix.CustomID = from.resp.CustomID
-		return nil
-	})
-	return ix, err
-}
-
-// errNoShard tells whenReady that no connected shard can take the
-// interaction yet.
-var errNoShard = errors.New("fakediscord: no ready shard for the interaction")
-
-// whenReady runs send under s.mu until it does not report errNoShard: an
-// interaction waits (up to ctx) for a ready connection of the shard that
-// owns its guild (shard 0 for DMs), or goes at once to an HTTP endpoint.
-// Its response deadline starts when it is sent.
-func (s *Server) whenReady(ctx context.Context, send func() error) error {
-	return s.waitFor(ctx, func() (bool, error) {
-		if err := send(); !errors.Is(err, errNoShard) {
-			return true, err
-		}
-		return false, nil
-	})
-}
-
-// deliverableLocked reports whether an interaction in guildID ("" for a DM)
-// can be sent now.
-func (s *Server) deliverableLocked(guildID string) bool {
-	return s.httpURL != "" || s.routeLocked(guildID) != nil
-}
-
-func (s *Server) findCommandLocked(guildID, name string, t discordgo.ApplicationCommandType) *discordgo.ApplicationCommand {
-	for _, scope := range []string{guildID, ""} {
-		for _, c := range s.commands[scope] {
-			if c.Name == name && cmdType(c) == t {
-				return c
-			}
-		}
-		if guildID == "" {
-			break
-		}
-	}
-	return nil
-}
-
-// sendInteractionLocked builds and dispatches an INTERACTION_CREATE.
-func (s *Server) sendInteractionLocked(a actor, typ discordgo.InteractionType, data map[string]any, msg *Message) *Interaction {
-	id := s.newIDLocked()
-	ix := &Interaction{
-		ID: id, Token: "fake-" + randomHex(32), Type: typ,
-		GuildID: a.guildID, ChannelID: a.channelID, UserID: a.userID,
-		s: s, user: userObject(a.userID, a.username),
-	}
-	ctxType := 0 // GUILD
-	owner := a.guildID
-	chType := 0 // GUILD_TEXT
-	if a.dm {
-		ctxType, owner, chType = 1, "0", 1 // BOT_DM, DM
-	}
-	ix.owners = map[string]string{"0": owner}
-	payload := map[string]any{
-		"id":                             id,
-		"application_id":                 s.cfg.AppID,
-		"type":                           int(typ),
-		"token":                          ix.Token,
-		"version":                        1,
-		"data":                           data,
-		"channel_id":                     a.channelID,
-		"channel":                        map[string]any{"id": a.channelID, "type": chType},
-		"locale":                         a.locale,
-		"app_permissions":                a.appPerms,
-		"entitlements":                   []any{},
-		"authorizing_integration_owners": ix.owners,
-		"context":                        ctxType,
-		"attachment_size_limit":          MaxFileSize,
-	}
-	if a.dm {
-		payload["user"] = ix.user
-	} else {
-		payload["guild_id"] = a.guildID
-		payload["guild_locale"] = a.guildLocale
-		payload["guild"] = map[string]any{"id": a.guildID, "locale": a.guildLocale, "features": []string{}}
-		payload["member"] = map[string]any{
-			"user": ix.user, "roles": []string{}, "joined_at": "2024-01-01T00:00:00.000000+00:00",
-			"premium_since": nil, "deaf": false, "mute": false, "pending": false, "nick": nil,
-			"avatar": nil, "flags": 0, "permissions": a.perms,
-		}
-		if ch, ok := payload["channel"].(map[string]any); ok {
-			ch["guild_id"] = a.guildID
-		}
-	}
-	if msg != nil {
-		payload["message"] = s.wireLocked(msg)
-		ix.sourceID = msg.ID
-	}
-	ix.Payload, _ = json.Marshal(payload)
-	s.channels[a.channelID] = channelInfo{guildID: a.guildID, dm: a.dm}
-	s.interactions[id] = ix
-	s.byToken[ix.Token] = ix
-	s.issued = append(s.issued, ix.Token)
-	ix.sentAt = time.Now()
-	ix.Dispatched = ix.sentAt
-	ix.deadline = s.deadline
-	ix.Shard = -1
-	if s.httpURL != "" {
-		go s.deliverHTTP(ix, s.httpURL, s.httpKey, ix.deadline)
-	} else if g := s.routeLocked(a.guildID); g != nil {
-		ix.Shard, ix.SessionID = g.shard, g.id
-		g.dispatchLocked("INTERACTION_CREATE", json.RawMessage(ix.Payload))
-	}
-	ix.timer = time.AfterFunc(ix.deadline+time.Millisecond, func() {
-		s.mu.Lock()
-		s.broadcastLocked()
-		s.mu.Unlock()
-	})
-	s.logf("interaction %s (type %d) dispatched", id, typ)
-	s.broadcastLocked()
-	return ix
-}
-
-// resolveChannelsLocked resolves the channel options among opts (encoded,
-// subcommands included) as Discord does: a partial channel (id, name, type,
-// permissions) for each channel of the invoking server. A channel the fake
-// saw in another server or a DM is left out, as Discord resolves only
-// channels the member can pick where the command is used; so is any
-// channel in a DM.
-func (s *Server) resolveChannelsLocked(a actor, opts []map[string]any) map[string]any {
-	out := map[string]any{}
-	var walk func([]map[string]any)
-	walk = func(opts []map[string]any) {
-		for _, o := range opts {
-			if sub, ok := o["options"].([]map[string]any); ok {
-				walk(sub)
-			}
-			id, ok := o["value"].(string)
-			if o["type"] != int(discordgo.ApplicationCommandOptionChannel) || !ok {
-				continue
-			}
-			if info, known := s.channels[id]; a.dm || (known && (info.dm || info.guildID != a.guildID)) {
-				continue
-			}
-			out[id] = map[string]any{"id": id, "name": "channel-" + id, "type": int(discordgo.ChannelTypeGuildText), "permissions": a.perms}
-		}
-	}
-	walk(opts)
-	return out
-}
-
-// encodeOptions renders options as Discord sends them, checked against defs
-// when validate is set. It returns resolved users for user options.
-func encodeOptions(opts []Option, defs []*discordgo.ApplicationCommandOption, validate bool, where string) ([]map[string]any, map[string]any, error) {
-	var out []map[string]any
-	resolved := map[string]any{}
-	given := map[string]bool{}
-	for _, o := range opts {
-		var def *discordgo.ApplicationCommandOption
-		for _, d := range defs {
-			if d != nil && d.Name == o.Name {
-				def = d
-			}
-		}
-		if validate && def == nil {
-			return nil, nil, fmt.Errorf("fakediscord: %s has no option %q", where, o.Name)
-		}
-		given[o.Name] = true
-		t := o.Type
-		if t == 0 && def != nil {
-			t = def.Type
-		}
-		if t == 0 {
-			t = inferType(o)
-		}
-		entry := map[string]any{"name": o.Name, "type": int(t)}
-		switch t {
-		case discordgo.ApplicationCommandOptionSubCommand, discordgo.ApplicationCommandOptionSubCommandGroup:
-			var subDefs []*discordgo.ApplicationCommandOption
-			if def != nil {
-				subDefs = def.Options
-			}
-			sub, res, err := encodeOptions(o.Options, subDefs, validate, where+" "+o.Name)
-			if err != nil {
-				return nil, nil, err
-			}
-			for k, v := range res {
-				resolved[k] = v
-			}
-			if sub == nil {
-				sub = []map[string]any{}
-			}
-			entry["options"] = sub
-		default:
-			v, err := optionValue(t, o.Value)
-			if err != nil {
-				return nil, nil, fmt.Errorf("fakediscord: %s option %q: %w", where, o.Name, err)
-			}
-			if validate {
-				if err := checkOptionValue(def, v); err != nil {
-					return nil, nil, fmt.Errorf("fakediscord: %s option %q: %w", where, o.Name, err)
-				}
-			}
-			entry["value"] = v
-			if o.Focused {
-				entry["focused"] = true
-			}
-			if t == discordgo.ApplicationCommandOptionUser || t == discordgo.ApplicationCommandOptionMentionable {
-				if id, ok := v.(string); ok {
-					resolved[id] = userObject(id, "user"+id)
-				}
-			}
-		}
-		out = append(out, entry)
-	}
-	if validate {
-		for _, d := range defs {
-			if d != nil && d.Required && !given[d.Name] {
-				return nil, nil, fmt.Errorf("fakediscord: %s misses required option %q", where, d.Name)
-			}
-		}
-	}
-	return out, resolved, nil
-}
-
-func inferType(o Option) discordgo.ApplicationCommandOptionType {
-	if o.Value == nil {
-		return discordgo.ApplicationCommandOptionSubCommand
-	}
-	switch reflect.ValueOf(o.Value).Kind() {
-	case reflect.Bool:
-		return discordgo.ApplicationCommandOptionBoolean
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return discordgo.ApplicationCommandOptionInteger
-	case reflect.Float32, reflect.Float64:
-		return discordgo.ApplicationCommandOptionNumber
-	}
-	return discordgo.ApplicationCommandOptionString
-}
-
-// optionValue converts v to the JSON value Discord sends for type t.
-func optionValue(t discordgo.ApplicationCommandOptionType, v any) (any, error) {
-	rv := reflect.ValueOf(v)
-	switch t {
-	case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
-		var f float64
-		switch rv.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			f = float64(rv.Int())
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			f = float64(rv.Uint())
-		case reflect.Float32, reflect.Float64:
-			f = rv.Float()
-		default:
-			return nil, fmt.Errorf("value %v (%T) is not a number", v, v)
-		}
-		if t == discordgo.ApplicationCommandOptionInteger {
-			if f != math.Trunc(f) {
-				return nil, fmt.Errorf("value %v is not an integer", v)
-			}
-			return int64(f), nil
-		}
-		return f, nil
-	case discordgo.ApplicationCommandOptionBoolean:
-		b, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("value %v (%T) is not a bool", v, v)
-		}
-		return b, nil
-	default:
-		if v == nil {
-			return nil, fmt.Errorf("missing value")
-		}
-		return fmt.Sprint(v), nil
-	}
-}
-
-// checkOptionValue applies what the Discord client enforces: choices,
-// min/max value and length.
-func checkOptionValue(def *discordgo.ApplicationCommandOption, v any) error {
-	if len(def.Choices) > 0 {
-		for _, c := range def.Choices {
-			if fmt.Sprint(c.Value) == fmt.Sprint(v) {
-				return nil
-			}
-		}
-		return fmt.Errorf("value %v is not one of the choices", v)
-	}
-	var f float64
-	switch x := v.(type) {
-	case int64:
-		f = float64(x)
-	case float64:
-		f = x
-	case string:
-		n := runeLen(x)
-		if def.MinLength != nil && n < *def.MinLength {
-			return fmt.Errorf("%q is shorter than %d", x, *def.MinLength)
-		}
-		if def.MaxLength > 0 && n > def.MaxLength {
-			return fmt.Errorf("%q is longer than %d", x, def.MaxLength)
-		}
-		return nil
-	default:
-		return nil
-	}
-	if def.MinValue != nil && f < *def.MinValue {
-		return fmt.Errorf("value %v is below the minimum %v", v, *def.MinValue)
-	}
-	if def.MaxValue != 0 && f > def.MaxValue {
-		return fmt.Errorf("value %v is above the maximum %v", v, def.MaxValue)
-	}
-	return nil
-}
-
-// ---- the interaction's side of the REST API ----
-
-func (ix *Interaction) replyType() int {
-	if ix.Type != discordgo.InteractionApplicationCommand {
-		return int(discordgo.MessageTypeDefault)
-	}
-	var p struct {
-		Data struct {
-			Type int `json:"type"`
-		} `json:"data"`
-	}
-	_ = json.Unmarshal(ix.Payload, &p)
-	if p.Data.Type == int(discordgo.ChatApplicationCommand) {
-		return int(discordgo.MessageTypeChatInputCommand)
-	}
-	return int(discordgo.MessageTypeContextMenuCommand)
-}
-
-func (s *Server) postCallback(w http.ResponseWriter, r *http.Request, p params) {
-	obj, files, perr := readPayload(w, r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ix := s.interactions[p["interaction"]]
-	if ix == nil || ix.Token != p["token"] {
-		s.recordLocked(r, errUnknownIx, nil)
-		writeAPIError(w, errUnknownIx)
-		return
-	}
-	e := s.callbackLocked(ix, obj, files, perr)
-	if e != nil {
-		s.recordLocked(r, e, ix)
-		writeAPIError(w, e)
-		return
-	}
-	s.logf("interaction %s: callback type %d after %v", ix.ID, ix.resp.Type, ix.resp.Elapsed)
-	s.broadcastLocked()
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *Server) callbackLocked(ix *Interaction, obj map[string]json.RawMessage, files []Attachment, perr *apiError) *apiError {
-	if ix.resp != nil {
-		return errAlreadyAcked
-	}
-	elapsed := time.Since(ix.sentAt)
-	if elapsed > ix.deadline {
-		return withDetail(errUnknownIx, fmt.Sprintf("first response after %v; the deadline is %v", elapsed.Round(time.Millisecond), ix.deadline))
-	}
-	if perr != nil {
-		return perr
-	}
-	if obj == nil {
-		return errInvalidJSON
-	}
-	var typ int
-	if raw, ok := obj["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
-		fe := newFormErrors()
-		fe.add([]string{"type"}, "BASE_TYPE_REQUIRED", "This field is required")
-		return fe.err()
-	}
-	data := map[string]json.RawMessage{}
-	if raw := obj["data"]; !isNull(raw) {
-		if err := json.Unmarshal(raw, &data); err != nil {
-			fe := newFormErrors()
-			fe.add([]string{"data"}, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
-			return fe.err()
-		}
-	}
-	resp := &Response{Type: discordgo.InteractionResponseType(typ), Data: obj["data"], Elapsed: elapsed}
-	autocomplete := ix.Type == discordgo.InteractionApplicationCommandAutocomplete
-	hasSource := ix.sourceID != ""
-	invalid := withDetail(errInvalidRespType, fmt.Sprintf("response type %d to interaction type %d", typ, ix.Type))
-	switch resp.Type {
-	case discordgo.InteractionResponseChannelMessageWithSource:
-		if autocomplete {
-			return invalid
-		}
-		f, e := decodeMsgFields(data, files, "data")
-		if e != nil {
-			return e
-		}
-		flags := f.flags & (FlagEphemeral | FlagSuppressEmbeds | FlagSuppressNotifications | FlagComponentsV2)
-		if e := validateFields(f, flags, true, "data"); e != nil {
-			return e
-		}
-		m := s.newMessageLocked(ix.ChannelID, ix.GuildID, f, flags, ix.replyType())
-		m.InteractionID, m.InteractionToken = ix.ID, ix.Token
-		ix.originalID = m.ID
-		resp.fill(f, flags, m)
-	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
-		if autocomplete {
-			return invalid
-		}
-		f, e := decodeMsgFields(data, nil, "data")
-		if e != nil {
-			return e
-		}
-		flags := f.flags&(FlagEphemeral|FlagSuppressEmbeds|FlagSuppressNotifications) | FlagLoading
-		m := s.newMessageLocked(ix.ChannelID, ix.GuildID, &msgFields{}, flags, ix.replyType())
-		m.InteractionID, m.InteractionToken = ix.ID, ix.Token
-		ix.originalID = m.ID
-		resp.Flags = flags &^ FlagLoading
-	case discordgo.InteractionResponseDeferredMessageUpdate, discordgo.InteractionResponseUpdateMessage:
-		if !hasSource {
-			return invalid
-		}
-		src := s.messages[ix.sourceID]
-		if src == nil || src.Deleted {
-			return errUnknownMessage
-		}
-		ix.originalID = src.ID
-		ix.editsAtAck = src.Edits
-		if resp.Type == discordgo.InteractionResponseUpdateMessage {
-			f, e := decodeMsgFields(data, files, "data")
-			if e != nil {
-				return e
-			}
-			if e := validateFields(f, src.Flags, false, "data"); e != nil {
-				return e
-			}
-			s.applyEditLocked(src, f)
-			ix.editsAtAck = src.Edits - 1
-			resp.fill(f, src.Flags, src)
-		}
-	case discordgo.InteractionApplicationCommandAutocompleteResult:
-		if !autocomplete {
-			return invalid
-		}
-		if raw, ok := data["choices"]; ok {
-			if err := json.Unmarshal(raw, &resp.Choices); err != nil || len(resp.Choices) > 25 {
-				fe := newFormErrors()
-				fe.add([]string{"data", "choices"}, "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
-				return fe.err()
-			}
-		}
-	case discordgo.InteractionResponseModal:
-		if autocomplete || ix.Type == discordgo.InteractionModalSubmit {
-			return invalid
-		}
-		id, title, comps, e := validateModal(data)
-		if e != nil {
-			return e
-		}
-		resp.CustomID, resp.Title, resp.ComponentsJSON = id, title, comps
-	default:
-		return invalid
-	}
-	ix.resp = resp
-	if ix.timer != nil {
-		ix.timer.Stop()
-	}
-	return nil
-}
-
-func (r *Response) fill(f *msgFields, flags int, m *Message) {
-	r.Flags = flags
-	r.Content = f.content
-	r.Embeds = f.embeds
-	r.ComponentsJSON = f.components
-	r.Files = append([]Attachment(nil), m.Attachments[len(m.Attachments)-len(f.files):]...)
-}
-
-// webhookLocked finds the interaction behind /webhooks/{app}/{token}.
-func (s *Server) webhookLocked(p params) (*Interaction, *apiError) {
-	ix := s.byToken[p["token"]]
-	if p["app"] != s.cfg.AppID || ix == nil {
-		return ix, errUnknownWebhook
-	}
-	if time.Since(ix.sentAt) > s.cfg.TokenLifetime {
-		return ix, errInvalidWHToken
-	}
-	if ix.resp == nil {
-		return ix, withDetail(errUnknownWebhook, "the interaction has not been acknowledged")
-	}
-	return ix, nil
-}
-
-// ixMessageLocked resolves @original or a followup id of ix.
-func (s *Server) ixMessageLocked(ix *Interaction, id string) (*Message, *apiError) {
-	if id == "@original" {
-		id = ix.originalID
-		if id == "" {
-			return nil, withDetail(errUnknownMessage, "the interaction has no original response message")
-		}
-	} else if id != ix.originalID && !slices.Contains(ix.followupIDs, id) {
-		return nil, withDetail(errUnknownMessage, "not a message of this interaction")
-	}
-	m := s.messages[id]
-	if m == nil || m.Deleted {
-		return nil, errUnknownMessage
-	}
-	return m, nil
-}
-
-func (s *Server) postFollowup(w http.ResponseWriter, r *http.Request, p params) {
-	obj, files, perr := readPayload(w, r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ix, e := s.webhookLocked(p)
-	m, e := s.followupLocked(ix, e, obj, files, perr)
-	if e != nil {
-		s.recordLocked(r, e, ix)
-		writeAPIError(w, e)
-		return
-	}
-	s.broadcastLocked()
-	if r.URL.Query().Get("wait") != "true" {
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	b, _ := json.Marshal(s.wireLocked(m))
-	writeRaw(w, http.StatusOK, b)
-}
-
-func (s *Server) followupLocked(ix *Interaction, e *apiError, obj map[string]json.RawMessage, files []Attachment, perr *apiError) (*Message, *apiError) {
-	if e != nil {
-		return nil, e
-	}
-	if perr != nil {
-		return nil, perr
-	}
-	if obj == nil {
-		return nil, &apiError{Status: http.StatusBadRequest, Code: 50006, Message: "Cannot send an empty message"}
-	}
-	f, e := decodeMsgFields(obj, files)
-	if e != nil {
-		return nil, e
-	}
-	flags := f.flags & (FlagEphemeral | FlagSuppressEmbeds | FlagSuppressNotifications | FlagComponentsV2)
-	// After a type 5 deferral the first followup edits the loading message
-	// (Discord's documented backwards compatibility); its ephemeral flag is
-	// ignored.
-	if orig := s.messages[ix.originalID]; orig != nil && !orig.Deleted && orig.Loading() {
-		if e := validateFields(f, orig.Flags, true); e != nil {
-			return nil, e
-		}
-		s.applyEditLocked(orig, f)
-		return orig, nil
-	}
-	if e := validateFields(f, flags, true); e != nil {
-		return nil, e
-	}
-	m := s.newMessageLocked(ix.ChannelID, ix.GuildID, f, flags, int(discordgo.MessageTypeDefault))
-	m.InteractionID, m.InteractionToken = ix.ID, ix.Token
-	ix.followupIDs = append(ix.followupIDs, m.ID)
-	return m, nil
-}
-
-func (s *Server) getWebhookMessage(w http.ResponseWriter, r *http.Request, p params) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ix, e := s.webhookLocked(p)
-	var m *Message
-	if e == nil {
-		m, e = s.ixMessageLocked(ix, p["message"])
-	}
-	if e != nil {
-		s.recordLocked(r, e, ix)
-		writeAPIError(w, e)
-		return
-	}
-	b, _ := json.Marshal(s.wireLocked(m))
-	writeRaw(w, http.StatusOK, b)
-}
-
-func (s *Server) patchWebhookMessage(w http.ResponseWriter, r *http.Request, p params) {
-	obj, files, perr := readPayload(w, r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ix, e := s.webhookLocked(p)
-	var m *Message
-	if e == nil {
-		m, e = s.ixMessageLocked(ix, p["message"])
-	}
-	if e == nil {
-		e = perr
-	}
-	var f *msgFields
-	if e == nil {
-		if obj == nil {
-			obj = map[string]json.RawMessage{}
-		}
-		f, e = decodeMsgFields(obj, files)
-	}
-	if e == nil {
-		e = validateFields(f, m.Flags, false)
-	}
-	if e != nil {
-		s.recordLocked(r, e, ix)
-		writeAPIError(w, e)
-		return
-	}
-	s.applyEditLocked(m, f)
-	s.broadcastLocked()
-	b, _ := json.Marshal(s.wireLocked(m))
-	writeRaw(w, http.StatusOK, b)
-}
-
-func (s *Server) deleteWebhookMessage(w http.ResponseWriter, r *http.Request, p params) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ix, e := s.webhookLocked(p)
-	var m *Message
-	if e == nil {
-		m, e = s.ixMessageLocked(ix, p["message"])
-	}
-	if e != nil {
-		s.recordLocked(r, e, ix)
-		writeAPIError(w, e)
-		return
-	}
-	m.Deleted = true
-	s.broadcastLocked()
-	w.WriteHeader(http.StatusNoContent)
-}
-
-// ---- test-side access to an interaction ----
-
-// Wait returns the interaction's first callback. It fails with
-// ErrNoResponse once the response deadline passes without one.
-func (ix *Interaction) Wait(ctx context.Context) (*Response, error) {
-	var out *Response
-	err := ix.s.waitFor(ctx, func() (bool, error) {
-		if ix.resp != nil {
-			out = ix.resp.clone()
-			return true, nil
-		}
-		if time.Since(ix.sentAt) > ix.deadline {
-			return false, ErrNoResponse
-		}
-		return false, nil
-	})
-	return out, err
-}
-
-// Response returns the first callback, or nil if there is none yet.
-func (ix *Interaction) Response() *Response {
-	ix.s.mu.Lock()
-	defer ix.s.mu.Unlock()
-	if ix.resp == nil {
-		return nil
-	}
-	return ix.resp.clone()
-}
-
-// WaitFinal waits for the message this interaction produced — its original
-// response (type 4; type 5 once edited out of the loading state) or the
-// message its component was on (type 7; type 6 once edited) — to satisfy
-// pred (nil: any), and returns a snapshot. pred runs with the Server locked:
-// it must not call the Server.
-func (ix *Interaction) WaitFinal(ctx context.Context, pred func(*Message) bool) (*Message, error) {
-	var out *Message
-	err := ix.s.waitFor(ctx, func() (bool, error) {
-		if ix.resp == nil {
-			if time.Since(ix.sentAt) > ix.deadline {
-				return false, ErrNoResponse
-			}
-			return false, nil
-		}
-		if ix.originalID == "" {
-			return false, ErrNoMessage
-		}
-		m := ix.s.messages[ix.originalID]
-		if m == nil {
-			return false, ErrNoMessage
-		}
-		if m.Deleted {
-			return false, ErrDeleted
-		}
-		if m.Loading() || (ix.resp.Type == discordgo.InteractionResponseDeferredMessageUpdate && m.Edits <= ix.editsAtAck) {
-			return false, nil
-		}
-		snap := m.snapshot()
-		if pred != nil && !pred(snap) {
-			return false, nil
-		}
-		out = snap
-		return true, nil
-	})
-	return out, err
-}
-
-// Original returns the interaction's original response message (for type
-// 6/7, the component's message), or nil.
-func (ix *Interaction) Original() *Message {
-	ix.s.mu.Lock()
-	defer ix.s.mu.Unlock()
-	if m := ix.s.messages[ix.originalID]; m != nil {
-		return m.snapshot()
-	}
-	return nil
-}
-
-// Followups returns the followup messages created for this interaction, in
-// order (deleted ones included, marked Deleted).
-func (ix *Interaction) Followups() []*Message {
-	ix.s.mu.Lock()
-	defer ix.s.mu.Unlock()
-	var out []*Message
-	for _, id := range ix.followupIDs {
-		if m := ix.s.messages[id]; m != nil {
-			out = append(out, m.snapshot())
-		}
-	}
-	return out
-}
-
-// WaitFollowup waits for the n-th followup (0-based) and returns it.
-func (ix *Interaction) WaitFollowup(ctx context.Context, n int) (*Message, error) {
-	var out *Message
-	err := ix.s.waitFor(ctx, func() (bool, error) {
-		if n < len(ix.followupIDs) {
-			out = ix.s.messages[ix.followupIDs[n]].snapshot()
-			return true, nil
-		}
-		return false, nil
-	})
-	return out, err
-}
-
-// Rejections lists the errors the fake returned to requests for this
-// interaction (late or double callbacks, invalid edits, ...).
-func (ix *Interaction) Rejections() []RESTError {
-	ix.s.mu.Lock()
-	defer ix.s.mu.Unlock()
-	return append([]RESTError(nil), ix.rejections...)
-}

@@ -68,10 +68,10 @@ func nonceKey(channelID, authorID, nonce string) string {
 }
 
 // nonceMatchLocked returns the message created in channelID by the bot with
-// nonce within the nonce window, or nil. s.mu must be held.
-func (s *Server) nonceMatchLocked(channelID, nonce string) *Message {
-	m := s.messages[s.nonces[nonceKey(channelID, s.cfg.AppID, nonce)]]
-	if m == nil || m.Deleted || time.Since(m.Timestamp) > s.nonceWindow {
+// nonce within the nonce window, or nil. st.mu must be held.
+func (st *messageStore) nonceMatchLocked(channelID, nonce string) *Message {
+	m := st.byID[st.nonces[nonceKey(channelID, st.s.cfg.AppID, nonce)]]
+	if m == nil || m.Deleted || time.Since(m.Timestamp) > st.nonceWindow {
 		return nil
 	}
 	return m
@@ -80,10 +80,11 @@ func (s *Server) nonceMatchLocked(channelID, nonce string) *Message {
 // SetNonceWindow sets how long a nonce dedupes creates with enforce_nonce
 // (d <= 0 restores Config.NonceWindow; Reset does too).
 func (s *Server) SetNonceWindow(d time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if d <= 0 {
 		d = s.cfg.NonceWindow
 	}
-	s.nonceWindow = d
+	st := s.messages
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.nonceWindow = d
 }

@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"encoding/json"
@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/fakediscord"
 )
 
 // postMessage creates a message through discordgo's REST client with a
 // body discordgo's MessageSend cannot express (nonce, enforce_nonce).
-func postMessage(channelID string, body map[string]any) (*discordgo.Message, error) {
+func postMessage(sess *bot, channelID string, body map[string]any) (*discordgo.Message, error) {
 	b, err := sess.RequestWithBucketID("POST", discordgo.EndpointChannelMessages(channelID), body, discordgo.EndpointChannelMessages(channelID))
 	if err != nil {
 		return nil, err
@@ -23,7 +25,7 @@ func postMessage(channelID string, body map[string]any) (*discordgo.Message, err
 
 // postMultipart is postMessage with a multipart body: payload_json and one
 // file.
-func postMultipart(channelID string, payload map[string]any) (*discordgo.Message, error) {
+func postMultipart(sess *bot, channelID string, payload map[string]any) (*discordgo.Message, error) {
 	ct, body, err := discordgo.MultipartBodyWithJSON(payload, []*discordgo.File{{Name: "a.txt", ContentType: "text/plain", Reader: strings.NewReader("a")}})
 	if err != nil {
 		return nil, err
@@ -52,10 +54,12 @@ func postTwice(t *testing.T, post func() (*discordgo.Message, error)) (first, se
 }
 
 func TestNonce(t *testing.T) {
+	t.Parallel()
 	t.Run("OKEnforceReturnsTheFirstMessage", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		body := map[string]any{"content": "daily", "nonce": "daily-2025-01-01", "enforce_nonce": true}
-		first, second := postTwice(t, func() (*discordgo.Message, error) { return postMessage("700", body) })
+		first, second := postTwice(t, func() (*discordgo.Message, error) { return postMessage(sess, "700", body) })
 		if got, want := second.ID, first.ID; got != want {
 			t.Errorf("second create returned message %s, want the first, %s", got, want)
 		}
@@ -66,7 +70,7 @@ func TestNonce(t *testing.T) {
 			t.Errorf("stored nonce %q, want %q", got, want)
 		}
 		// The same nonce in another channel is another message.
-		other, err := postMessage("701", body)
+		other, err := postMessage(sess, "701", body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,15 +80,16 @@ func TestNonce(t *testing.T) {
 	})
 
 	t.Run("OKWithoutEnforceEveryCreateCounts", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		body := map[string]any{"content": "x", "nonce": 42}
-		a, b := postTwice(t, func() (*discordgo.Message, error) { return postMessage("700", body) })
+		a, b := postTwice(t, func() (*discordgo.Message, error) { return postMessage(sess, "700", body) })
 		if a.ID == b.ID || fake.MessagesCreated("700") != 2 {
 			t.Errorf("without enforce_nonce: ids %s %s, %d created, want 2 messages", a.ID, b.ID, fake.MessagesCreated("700"))
 		}
 		// An earlier create without enforce_nonce still dedupes a later one
 		// with it: the integer 42 and the string "42" are one nonce.
-		c, err := postMessage("700", map[string]any{"content": "y", "nonce": "42", "enforce_nonce": true})
+		c, err := postMessage(sess, "700", map[string]any{"content": "y", "nonce": "42", "enforce_nonce": true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +99,8 @@ func TestNonce(t *testing.T) {
 	})
 
 	t.Run("OKEchoesTheNonce", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, _, sess := setup(t)
 		raw, err := sess.RequestWithBucketID("POST", discordgo.EndpointChannelMessages("700"), map[string]any{"content": "x", "nonce": 7}, "")
 		if err != nil {
 			t.Fatal(err)
@@ -108,49 +114,53 @@ func TestNonce(t *testing.T) {
 	})
 
 	t.Run("OKMultipart", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		payload := map[string]any{"content": "with a file", "nonce": "mp", "enforce_nonce": true}
-		a, b := postTwice(t, func() (*discordgo.Message, error) { return postMultipart("700", payload) })
+		a, b := postTwice(t, func() (*discordgo.Message, error) { return postMultipart(sess, "700", payload) })
 		if a.ID != b.ID || fake.MessagesCreated("700") != 1 || len(fake.Message(a.ID).Attachments) != 1 {
 			t.Errorf("multipart with enforce_nonce: ids %s %s, %d created", a.ID, b.ID, fake.MessagesCreated("700"))
 		}
 	})
 
 	t.Run("OKAfterTheWindowANewMessage", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, fake, sess := setup(t)
 		// A message is always older than a nanosecond when the next create
 		// arrives, so this needs no waiting.
 		fake.SetNonceWindow(time.Nanosecond)
 		body := map[string]any{"content": "x", "nonce": "n", "enforce_nonce": true}
-		if a, b := postTwice(t, func() (*discordgo.Message, error) { return postMessage("700", body) }); a.ID == b.ID {
+		if a, b := postTwice(t, func() (*discordgo.Message, error) { return postMessage(sess, "700", body) }); a.ID == b.ID {
 			t.Error("a nonce older than the window deduped")
 		}
 	})
 
 	t.Run("OKDeletedMessageDoesNotDedupe", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, _, sess := setup(t)
 		body := map[string]any{"content": "x", "nonce": "d", "enforce_nonce": true}
-		a, err := postMessage("700", body)
+		a, err := postMessage(sess, "700", body)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := sess.ChannelMessageDelete("700", a.ID); err != nil {
 			t.Fatal(err)
 		}
-		b, err := postMessage("700", body)
+		b, err := postMessage(sess, "700", body)
 		if err != nil || b.ID == a.ID {
 			t.Errorf("after deleting %s: %v, id %s, want a new message", a.ID, err, b.ID)
 		}
 	})
 
 	t.Run("ErrNonceTooLong", func(t *testing.T) {
-		setup(t)
-		if _, err := postMessage("700", map[string]any{"content": "x", "nonce": strings.Repeat("n", MaxNonce)}); err != nil {
-			t.Fatalf("a %d-character nonce: %v", MaxNonce, err)
+		t.Parallel()
+		_, fake, sess := setup(t)
+		if _, err := postMessage(sess, "700", map[string]any{"content": "x", "nonce": strings.Repeat("n", fakediscord.MaxNonce)}); err != nil {
+			t.Fatalf("a %d-character nonce: %v", fakediscord.MaxNonce, err)
 		}
-		_, err := postMessage("700", map[string]any{"content": "x", "nonce": strings.Repeat("n", MaxNonce+1)})
+		_, err := postMessage(sess, "700", map[string]any{"content": "x", "nonce": strings.Repeat("n", fakediscord.MaxNonce+1)})
 		if got, want := restCode(err), 50035; got != want {
-			t.Errorf("a %d-character nonce: code %d (%v), want %d", MaxNonce+1, got, err, want)
+			t.Errorf("a %d-character nonce: code %d (%v), want %d", fakediscord.MaxNonce+1, got, err, want)
 		}
 		if got, want := fake.MessagesCreated("700"), 1; got != want {
 			t.Errorf("MessagesCreated=%d, want %d", got, want)
@@ -158,9 +168,10 @@ func TestNonce(t *testing.T) {
 	})
 
 	t.Run("ErrNonceNotAStringOrInteger", func(t *testing.T) {
-		setup(t)
+		t.Parallel()
+		_, _, sess := setup(t)
 		for _, nonce := range []any{1.5, true, map[string]any{}} {
-			if _, err := postMessage("700", map[string]any{"content": "x", "nonce": nonce}); restCode(err) != 50035 {
+			if _, err := postMessage(sess, "700", map[string]any{"content": "x", "nonce": nonce}); restCode(err) != 50035 {
 				t.Errorf("nonce %v: %v, want 50035", nonce, err)
 			}
 		}
@@ -171,9 +182,11 @@ func TestNonce(t *testing.T) {
 // and a 502 that came after the message was created makes it post twice,
 // unless the create carries a nonce with enforce_nonce.
 func TestRetriedBadGateway(t *testing.T) {
+	t.Parallel()
 	t.Run("ErrTwoMessagesWithoutNonce", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Status: http.StatusBadGateway, After: true})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Status: http.StatusBadGateway, After: true})
 		m, err := sess.ChannelMessageSend("710", "hello")
 		if err != nil {
 			t.Fatalf("discordgo did not recover from one 502: %v", err)
@@ -191,9 +204,10 @@ func TestRetriedBadGateway(t *testing.T) {
 	})
 
 	t.Run("OKOneMessageWithNonce", func(t *testing.T) {
-		setup(t)
-		fake.InjectFault(routeMessages, 1, Fault{Status: http.StatusBadGateway, After: true})
-		m, err := postMessage("710", map[string]any{"content": "hello", "nonce": "retry-1", "enforce_nonce": true})
+		t.Parallel()
+		_, fake, sess := setup(t)
+		fake.InjectFault(routeMessages, 1, fakediscord.Fault{Status: http.StatusBadGateway, After: true})
+		m, err := postMessage(sess, "710", map[string]any{"content": "hello", "nonce": "retry-1", "enforce_nonce": true})
 		if err != nil {
 			t.Fatal(err)
 		}

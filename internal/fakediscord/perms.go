@@ -7,8 +7,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-var errMissingPerms = &apiError{Status: http.StatusForbidden, Code: 50013, Message: "Missing Permissions"}
-
 // SetChannelPermissions sets the bot's permissions in channelID (the
 // permission integer Discord computes from roles and overwrites), so the
 // channel routes answer the way Discord does (discord-api-docs,
@@ -22,57 +20,57 @@ var errMissingPerms = &apiError{Status: http.StatusForbidden, Code: 50013, Messa
 //     fetching one message answers 50001.
 //
 // ADMINISTRATOR grants everything. Interactions dispatched in the channel
-// carry perms as app_permissions unless their spec sets AppPermissions.
+// carry perms as app_permissions unless their Actor sets AppPermissions.
 // Interaction responses, followups and their edits go through the webhook
 // routes and are not affected, as on Discord. Reset forgets these settings.
 func (s *Server) SetChannelPermissions(channelID string, perms int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.perms[channelID] = perms
+	d := s.guilds
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.perms[channelID] = perms
 }
 
 // ClearChannelPermissions gives the bot every permission in channelID
 // again.
 func (s *Server) ClearChannelPermissions(channelID string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.perms, channelID)
+	d := s.guilds
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.perms, channelID)
 }
 
-// channelAccessLocked checks that the bot has VIEW_CHANNEL and need in
-// channelID. s.mu must be held.
-func (s *Server) channelAccessLocked(channelID string, need int64) *apiError {
-	perms, set := s.perms[channelID]
-	if !set || perms&discordgo.PermissionAdministrator != 0 {
-		return nil
+// channelAccess checks that the bot has VIEW_CHANNEL and need in
+// channelID, and says which permissions it has there.
+func (d *directory) channelAccess(channelID string, need int64) (*apiError, int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	perms, set := d.perms[channelID]
+	switch {
+	case !set || perms&discordgo.PermissionAdministrator != 0:
+		return nil, perms
+	case perms&discordgo.PermissionViewChannel == 0:
+		return errMissingAccess, perms
+	case perms&need != need:
+		return errMissingPerms, perms
 	}
-	if perms&discordgo.PermissionViewChannel == 0 {
-		return errMissingAccess
-	}
-	if perms&need != need {
-		return errMissingPerms
-	}
-	return nil
+	return nil, perms
 }
 
-// hasChannelPermLocked reports whether the bot has perm in channelID.
-func (s *Server) hasChannelPermLocked(channelID string, perm int64) bool {
-	perms, set := s.perms[channelID]
+// hasChannelPerm reports whether the bot has perm in channelID.
+func (d *directory) hasChannelPerm(channelID string, perm int64) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	perms, set := d.perms[channelID]
 	return !set || perms&discordgo.PermissionAdministrator != 0 || perms&perm == perm
 }
 
-// checkChannel is channelAccessLocked for handlers that do not hold s.mu;
-// it records and answers the error and reports whether the request may go
-// on.
+// checkChannel is channelAccess for a handler: it records and answers the
+// error and reports whether the request may go on.
 func (s *Server) checkChannel(w http.ResponseWriter, r *http.Request, channelID string, need int64) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.channelAccessLocked(channelID, need)
+	e, perms := s.guilds.channelAccess(channelID, need)
 	if e == nil {
 		return true
 	}
-	e = withDetail(e, "bot permissions in channel "+channelID+": "+strconv.FormatInt(s.perms[channelID], 10))
-	s.recordLocked(r, e, nil)
-	writeAPIError(w, e)
+	s.fail(w, r, withDetail(e, "bot permissions in channel "+channelID+": "+strconv.FormatInt(perms, 10)), nil)
 	return false
 }

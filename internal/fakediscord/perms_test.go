@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"fmt"
@@ -7,9 +7,12 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/internal/fakediscord/member"
 )
 
 func TestChannelPermissions(t *testing.T) {
+	t.Parallel()
 	const (
 		view    = discordgo.PermissionViewChannel
 		send    = discordgo.PermissionSendMessages
@@ -19,7 +22,7 @@ func TestChannelPermissions(t *testing.T) {
 	file := func() []*discordgo.File {
 		return []*discordgo.File{{Name: "a.txt", Reader: strings.NewReader("a")}}
 	}
-	ctx := setup(t)
+	ctx, fake, sess := setup(t)
 	m, err := sess.ChannelMessageSend("760", "posted while allowed")
 	if err != nil {
 		t.Fatal(err)
@@ -71,18 +74,18 @@ func TestChannelPermissions(t *testing.T) {
 
 	t.Run("OKInteractionsCarryThePermissions", func(t *testing.T) {
 		fake.SetChannelPermissions("760", view)
-		on(t, "perm", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		sess.on(t, "perm", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			if i.AppPermissions != view {
 				return fmt.Errorf("app_permissions=%d, want %d", i.AppPermissions, view)
 			}
 			// Replies go through the interaction webhook, not the channel.
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "ok"})
 		})
-		ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "perm", ChannelID: "760"})
+		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "perm", ChannelID: "760"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := handlerResult(t, ix); err != nil {
+		if err := sess.result(t, ix); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -65,29 +65,42 @@ func (sh Sharding) withDefaults() Sharding {
 // (zero fields take the defaults; Reset restores Config.Sharding). Sessions
 // already started keep their shard.
 func (s *Server) SetSharding(sh Sharding) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sharding = sh.withDefaults()
+	g := s.gateway
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.sharding = sh.withDefaults()
+}
+
+// resetSharding restores Config.Sharding (Reset).
+func (g *gateway) resetSharding() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.sharding = g.s.cfg.Sharding
 }
 
 // dailySessionStarts is session_start_limit.total for a bot below large-bot
 // sharding.
 const dailySessionStarts = 1000
 
-func (s *Server) getGatewayBot(w http.ResponseWriter, _ *http.Request, _ params) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (g *gateway) getGateway(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"url": g.s.GatewayURL()})
+}
+
+func (g *gateway) getGatewayBot(w http.ResponseWriter, _ *http.Request) {
+	g.mu.Lock()
 	day := 24 * time.Hour
-	writeJSON(w, http.StatusOK, map[string]any{
-		"url":    s.GatewayURL(),
-		"shards": s.sharding.Shards,
+	body := map[string]any{
+		"url":    g.s.GatewayURL(),
+		"shards": g.sharding.Shards,
 		"session_start_limit": map[string]any{
 			"total":           dailySessionStarts,
-			"remaining":       max(0, dailySessionStarts-s.identifies),
-			"reset_after":     (day - time.Since(s.started)%day).Milliseconds(),
-			"max_concurrency": s.sharding.MaxConcurrency,
+			"remaining":       max(0, dailySessionStarts-g.identifies),
+			"reset_after":     (day - time.Since(g.started)%day).Milliseconds(),
+			"max_concurrency": g.sharding.MaxConcurrency,
 		},
-	})
+	}
+	g.mu.Unlock()
+	writeJSON(w, http.StatusOK, body)
 }
 
 // IdentifyRecord is one IDENTIFY the gateway received.
@@ -107,7 +120,7 @@ type IdentifyRecord struct {
 }
 
 func (c *gwConn) identifyLocked(raw json.RawMessage) {
-	s := c.s
+	gw, s := c.g, c.g.s
 	var d struct {
 		Shard json.RawMessage `json:"shard"`
 	}
@@ -119,8 +132,8 @@ func (c *gwConn) identifyLocked(raw json.RawMessage) {
 	now := time.Now()
 	rec := IdentifyRecord{Time: now, Shard: 0, Count: 1}
 	defer func() {
-		s.identifyLog = append(s.identifyLog, rec)
-		s.broadcastLocked()
+		gw.identifyLog = append(gw.identifyLog, rec)
+		gw.changedLocked()
 	}()
 	refuse := func(code int, text string) {
 		rec.CloseCode = code
@@ -138,22 +151,22 @@ func (c *gwConn) identifyLocked(raw json.RawMessage) {
 		}
 		rec.Shard, rec.Count = sh[0], sh[1]
 	}
-	rec.Bucket = rec.Shard % s.sharding.MaxConcurrency
+	rec.Bucket = rec.Shard % gw.sharding.MaxConcurrency
 	switch {
 	case rec.Count < 1 || rec.Shard < 0 || rec.Shard >= rec.Count:
 		refuse(closeInvalidShard, "Invalid shard.")
 		return
-	case rec.Count < s.sharding.RequiredShards:
+	case rec.Count < gw.sharding.RequiredShards:
 		refuse(closeShardingRequired, "Sharding required.")
 		return
-	case s.sharding.RejectMixedShardCounts && s.mixedCountLocked(rec.Count):
+	case gw.sharding.RejectMixedShardCounts && gw.mixedCountLocked(rec.Count):
 		refuse(closeInvalidShard, "Invalid shard.")
 		return
 	}
-	if last, ok := s.lastIdentify[rec.Bucket]; ok && now.Sub(last) < s.sharding.IdentifyInterval {
+	if last, ok := gw.lastIdentify[rec.Bucket]; ok && now.Sub(last) < gw.sharding.IdentifyInterval {
 		rec.TooSoon = true
 		s.logf("gateway: shard %d IDENTIFY %v after the last in bucket %d", rec.Shard, now.Sub(last), rec.Bucket)
-		if s.sharding.EnforceIdentifyLimit {
+		if gw.sharding.EnforceIdentifyLimit {
 			rec.InvalidSession = true
 			c.sendJSON(map[string]any{"op": opInvalidSession, "d": false, "s": nil, "t": nil})
 			return
@@ -161,13 +174,13 @@ func (c *gwConn) identifyLocked(raw json.RawMessage) {
 	}
 	g := &gwSession{id: randomHex(16), shard: rec.Shard, count: rec.Count, started: now, conn: c}
 	rec.SessionID = g.id
-	s.sessions[g.id] = g
-	s.lastIdentify[rec.Bucket] = now
-	s.identifies++
+	gw.sessions[g.id] = g
+	gw.lastIdentify[rec.Bucket] = now
+	gw.identifies++
 	c.authed, c.sess = true, g
 	g.dispatchLocked("READY", map[string]any{
 		"v":                  9,
-		"user":               s.botUserLocked(),
+		"user":               s.botUser(),
 		"guilds":             []any{},
 		"session_id":         g.id,
 		"session_type":       "normal",
@@ -185,8 +198,8 @@ func (c *gwConn) identifyLocked(raw json.RawMessage) {
 }
 
 // mixedCountLocked reports whether a connected session runs another count.
-func (s *Server) mixedCountLocked(count int) bool {
-	for _, g := range s.sessions {
+func (gw *gateway) mixedCountLocked(count int) bool {
+	for _, g := range gw.sessions {
 		if g.conn != nil && g.count != count {
 			return true
 		}
@@ -210,9 +223,9 @@ func ShardOf(guildID string, count int) int {
 // ("" for a DM), or nil. Each session owns the guilds of its shard under
 // its own num_shards; when several ready sessions do, the newest wins (the
 // handover Discord's docs describe for zero-downtime resharding).
-func (s *Server) routeLocked(guildID string) *gwSession {
+func (gw *gateway) routeLocked(guildID string) *gwSession {
 	var best *gwSession
-	for _, g := range s.sessions {
+	for _, g := range gw.sessions {
 		if !g.readyLocked(false) || ShardOf(guildID, g.count) != g.shard {
 			continue
 		}
@@ -223,27 +236,48 @@ func (s *Server) routeLocked(guildID string) *gwSession {
 	return best
 }
 
+// canDeliver reports whether a ready session would take an interaction in
+// guildID ("" for a DM) now.
+func (gw *gateway) canDeliver(guildID string) bool {
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	return gw.routeLocked(guildID) != nil
+}
+
+// dispatchInteraction sends INTERACTION_CREATE with payload to the ready
+// session whose shard owns guildID; ok is false when there is none.
+func (gw *gateway) dispatchInteraction(guildID string, payload json.RawMessage) (shard int, sessionID string, ok bool) {
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	g := gw.routeLocked(guildID)
+	if g == nil {
+		return 0, "", false
+	}
+	g.dispatchLocked("INTERACTION_CREATE", payload)
+	return g.shard, g.id, true
+}
+
 // expectedCountLocked is the shard count the bot runs: that of the newest
 // session, or the recommended count before any.
-func (s *Server) expectedCountLocked() int {
+func (gw *gateway) expectedCountLocked() int {
 	var newest *gwSession
-	for _, g := range s.sessions {
+	for _, g := range gw.sessions {
 		if newest == nil || g.started.After(newest.started) {
 			newest = g
 		}
 	}
 	if newest == nil {
-		return s.sharding.Shards
+		return gw.sharding.Shards
 	}
 	return newest.count
 }
 
 // allReadyLocked reports whether every shard of the expected count has a
 // ready session (that sent a heartbeat since, with beat).
-func (s *Server) allReadyLocked(beat bool) bool {
-	count := s.expectedCountLocked()
+func (gw *gateway) allReadyLocked(beat bool) bool {
+	count := gw.expectedCountLocked()
 	for id := range count {
-		if !s.shardReadyLocked(id, count, beat) {
+		if !gw.shardReadyLocked(id, count, beat) {
 			return false
 		}
 	}
@@ -252,8 +286,8 @@ func (s *Server) allReadyLocked(beat bool) bool {
 
 // shardReadyLocked reports whether shard id has a ready session; count < 1
 // accepts any count.
-func (s *Server) shardReadyLocked(id, count int, beat bool) bool {
-	for _, g := range s.sessions {
+func (gw *gateway) shardReadyLocked(id, count int, beat bool) bool {
+	for _, g := range gw.sessions {
 		if g.shard == id && (count < 1 || g.count == count) && g.readyLocked(beat) {
 			return true
 		}
@@ -261,7 +295,12 @@ func (s *Server) shardReadyLocked(id, count int, beat bool) bool {
 	return false
 }
 
-func (s *Server) readyLocked() (bool, error) { return s.allReadyLocked(false), nil }
+// ready reports what WaitReady waits for (with beat) or Connected tells.
+func (gw *gateway) ready(beat bool) bool {
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	return gw.allReadyLocked(beat)
+}
 
 // WaitReady waits until every shard the bot runs (the num_shards of its
 // newest session; before any, the recommended count, 1 by default) has a
@@ -272,52 +311,56 @@ func (s *Server) readyLocked() (bool, error) { return s.allReadyLocked(false), n
 // (its heartbeat goroutine fails on the closing socket and reconnects as
 // well).
 func (s *Server) WaitReady(ctx context.Context) error {
-	return s.waitFor(ctx, func() (bool, error) { return s.allReadyLocked(true), nil })
+	return s.await(ctx, topicGateway, func() (bool, error) { return s.gateway.ready(true), nil })
 }
 
 // WaitShardReady is WaitReady for one shard id (of any count).
 func (s *Server) WaitShardReady(ctx context.Context, id int) error {
-	return s.waitFor(ctx, func() (bool, error) { return s.shardReadyLocked(id, 0, true), nil })
+	gw := s.gateway
+	return s.await(ctx, topicGateway, func() (bool, error) {
+		gw.mu.Lock()
+		defer gw.mu.Unlock()
+		return gw.shardReadyLocked(id, 0, true), nil
+	})
 }
 
 // Connected reports whether every shard the bot runs (as in WaitReady) has
 // a ready connection.
-func (s *Server) Connected() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.allReadyLocked(false)
-}
+func (s *Server) Connected() bool { return s.gateway.ready(false) }
 
 // Identifies counts accepted IDENTIFYs (new sessions), all shards together.
 func (s *Server) Identifies() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.identifies
+	gw := s.gateway
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	return gw.identifies
 }
 
 // Resumes counts accepted RESUMEs, all shards together.
 func (s *Server) Resumes() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.resumes
+	gw := s.gateway
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	return gw.resumes
 }
 
 // SessionID is the id of shard 0's newest gateway session ("" before the
 // first READY and after InvalidateSession). Without sharding that is the
 // bot's only session.
 func (s *Server) SessionID() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if g := s.newestLocked(0); g != nil {
+	gw := s.gateway
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	if g := gw.newestLocked(0); g != nil {
 		return g.id
 	}
 	return ""
 }
 
 // newestLocked returns shard id's newest session, or nil.
-func (s *Server) newestLocked(id int) *gwSession {
+func (gw *gateway) newestLocked(id int) *gwSession {
 	var newest *gwSession
-	for _, g := range s.sessions {
+	for _, g := range gw.sessions {
 		if g.shard == id && (newest == nil || g.started.After(newest.started)) {
 			newest = g
 		}
@@ -328,9 +371,10 @@ func (s *Server) newestLocked(id int) *gwSession {
 // IdentifyLog lists every IDENTIFY, accepted or refused, oldest first (kept
 // across Reset, like Identifies).
 func (s *Server) IdentifyLog() []IdentifyRecord {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]IdentifyRecord(nil), s.identifyLog...)
+	gw := s.gateway
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	return append([]IdentifyRecord(nil), gw.identifyLog...)
 }
 
 // IdentifyViolations lists the IDENTIFYs that broke the identify rate limit
@@ -358,14 +402,15 @@ type SessionInfo struct {
 
 // Sessions lists the live sessions by shard, then start.
 func (s *Server) Sessions() []SessionInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sessionsLocked(func(*gwSession) bool { return true })
+	gw := s.gateway
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	return gw.sessionsLocked(func(*gwSession) bool { return true })
 }
 
-func (s *Server) sessionsLocked(pick func(*gwSession) bool) []SessionInfo {
+func (gw *gateway) sessionsLocked(pick func(*gwSession) bool) []SessionInfo {
 	var out []SessionInfo
-	for _, g := range s.sessions {
+	for _, g := range gw.sessions {
 		if pick(g) {
 			out = append(out, SessionInfo{ID: g.id, Shard: g.shard, Count: g.count, Started: g.started,
 				Connected: g.readyLocked(false), Seq: g.seq, Resumes: g.resumes})
@@ -391,14 +436,15 @@ type ShardInfo struct {
 
 // Shard reports on shard id (of any count).
 func (s *Server) Shard(id int) ShardInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	info := ShardInfo{ID: id, Resumes: s.shardResumes[id]}
-	info.Sessions = s.sessionsLocked(func(g *gwSession) bool { return g.shard == id })
+	gw := s.gateway
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	info := ShardInfo{ID: id, Resumes: gw.shardResumes[id]}
+	info.Sessions = gw.sessionsLocked(func(g *gwSession) bool { return g.shard == id })
 	for _, g := range info.Sessions {
 		info.Connected = info.Connected || g.Connected
 	}
-	for _, r := range s.identifyLog {
+	for _, r := range gw.identifyLog {
 		if r.Shard == id && r.SessionID != "" {
 			info.Identifies++
 		}
@@ -409,31 +455,31 @@ func (s *Server) Shard(id int) ShardInfo {
 // detachLocked takes the connections away from the sessions pick selects
 // (nil: all) and returns them; dispatches for those sessions go to their
 // RESUME backlog until a client resumes.
-func (s *Server) detachLocked(pick func(*gwSession) bool) []*gwConn {
+func (gw *gateway) detachLocked(pick func(*gwSession) bool) []*gwConn {
 	var out []*gwConn
-	for _, g := range s.sessions {
+	for _, g := range gw.sessions {
 		if g.conn != nil && (pick == nil || pick(g)) {
 			out = append(out, g.conn)
 			g.conn = nil
 		}
 	}
-	s.broadcastLocked()
+	gw.changedLocked()
 	return out
 }
 
-func (s *Server) dropSessions(pick func(*gwSession) bool, invalidate bool) {
-	s.mu.Lock()
-	conns := s.detachLocked(pick)
+func (gw *gateway) dropSessions(pick func(*gwSession) bool, invalidate bool) {
+	gw.mu.Lock()
+	conns := gw.detachLocked(pick)
 	if invalidate {
-		for id, g := range s.sessions {
+		for id, g := range gw.sessions {
 			if pick == nil || pick(g) {
-				delete(s.sessions, id)
+				delete(gw.sessions, id)
 			}
 		}
 	}
-	s.mu.Unlock()
+	gw.mu.Unlock()
 	for _, c := range conns {
-		s.logf("gateway: dropping %s", c.remote)
+		gw.s.logf("gateway: dropping %s", c.remote)
 		c.kill()
 	}
 }
@@ -441,30 +487,31 @@ func (s *Server) dropSessions(pick func(*gwSession) bool, invalidate bool) {
 // DropGateway closes every session's websocket abruptly, without a close
 // frame, like a network drop. discordgo then reconnects and RESUMEs;
 // WaitReady waits for that.
-func (s *Server) DropGateway() { s.dropSessions(nil, false) }
+func (s *Server) DropGateway() { s.gateway.dropSessions(nil, false) }
 
 // DropShard is DropGateway for the sessions of shard id.
 func (s *Server) DropShard(id int) {
-	s.dropSessions(func(g *gwSession) bool { return g.shard == id }, false)
+	s.gateway.dropSessions(func(g *gwSession) bool { return g.shard == id }, false)
 }
 
 // InvalidateSession forgets every gateway session and drops the
 // connections, so the client's RESUME gets op 9 INVALID_SESSION and it must
 // IDENTIFY again.
-func (s *Server) InvalidateSession() { s.dropSessions(nil, true) }
+func (s *Server) InvalidateSession() { s.gateway.dropSessions(nil, true) }
 
 // InvalidateShard is InvalidateSession for the sessions of shard id.
 func (s *Server) InvalidateShard(id int) {
-	s.dropSessions(func(g *gwSession) bool { return g.shard == id }, true)
+	s.gateway.dropSessions(func(g *gwSession) bool { return g.shard == id }, true)
 }
 
 // RequestReconnect sends op 7 RECONNECT on every session's connection; the
 // client should close it and RESUME on a new one. Until it does, WaitReady
 // waits and dispatches only go to the RESUME backlog.
 func (s *Server) RequestReconnect() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, c := range s.detachLocked(nil) {
+	gw := s.gateway
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	for _, c := range gw.detachLocked(nil) {
 		c.sendJSON(map[string]any{"op": opReconnect, "d": nil, "s": nil, "t": nil})
 	}
 }
@@ -485,9 +532,10 @@ func (s *Server) SendDispatch(id int, event string, data json.RawMessage) (seq i
 	if !json.Valid(data) {
 		return 0, fmt.Errorf("fakediscord: SendDispatch: data is not JSON (use SendRawFrame)")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g := s.newestLocked(id)
+	gw := s.gateway
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	g := gw.newestLocked(id)
 	if g == nil {
 		return 0, ErrNoSession
 	}
@@ -500,9 +548,10 @@ func (s *Server) SendDispatch(id int, event string, data json.RawMessage) (seq i
 // id's newest session, byte for byte: no sequence number, no backlog. Use it
 // for frames SendDispatch cannot express (not JSON, a missing op).
 func (s *Server) SendRawFrame(id int, frame []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g := s.newestLocked(id)
+	gw := s.gateway
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	g := gw.newestLocked(id)
 	if g == nil || g.conn == nil {
 		return ErrNoSession
 	}

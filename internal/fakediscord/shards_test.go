@@ -1,4 +1,4 @@
-package fakediscord
+package fakediscord_test
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 // gwFrame is a gateway payload as a client reads it.
@@ -29,7 +32,7 @@ type rawClient struct {
 }
 
 // dialGateway connects to srv's gateway and reads HELLO.
-func dialGateway(t *testing.T, srv *Server) *rawClient {
+func dialGateway(t *testing.T, srv *discord) *rawClient {
 	t.Helper()
 	ws, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
 	if err != nil {
@@ -121,24 +124,24 @@ func guildOnShard(t *testing.T, shard, count int) string {
 	t.Helper()
 	for n := uint64(1); ; n++ {
 		id := strconv.FormatUint(n<<22|1, 10)
-		if ShardOf(id, count) == shard {
+		if fakediscord.ShardOf(id, count) == shard {
 			return id
 		}
 	}
 }
 
-func testServer(t *testing.T, sh Sharding) (*Server, context.Context) {
+func testServer(t *testing.T, sh fakediscord.Sharding) (*discord, context.Context) {
 	t.Helper()
-	srv := New(Config{Token: testToken, Sharding: sh})
-	t.Cleanup(srv.Close)
+	srv := newDiscord(t, fakediscord.Config{Token: testToken, Sharding: sh})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	return srv, ctx
 }
 
 func TestGatewayBot(t *testing.T) {
-	setup(t)
-	fake.SetSharding(Sharding{Shards: 4, MaxConcurrency: 2})
+	t.Parallel()
+	_, fake, sess := setup(t)
+	fake.SetSharding(fakediscord.Sharding{Shards: 4, MaxConcurrency: 2})
 	gb, err := sess.GatewayBot()
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +157,8 @@ func TestGatewayBot(t *testing.T) {
 }
 
 func TestShardRouting(t *testing.T) {
-	srv, ctx := testServer(t, Sharding{Shards: 2})
+	t.Parallel()
+	srv, ctx := testServer(t, fakediscord.Sharding{Shards: 2})
 	shard0, shard1 := dialGateway(t, srv), dialGateway(t, srv)
 	shard0.ready([]int{0, 2})
 	if srv.Connected() {
@@ -168,7 +172,7 @@ func TestShardRouting(t *testing.T) {
 
 	// expect sends an interaction and checks which shard got it: each
 	// connection's next frame must be the interaction sent to it.
-	expect := func(c *rawClient, want int, spec SlashSpec) {
+	expect := func(c *rawClient, want int, spec member.SlashSpec) {
 		t.Helper()
 		ix, err := srv.SlashCommand(ctx, spec)
 		if err != nil {
@@ -185,20 +189,20 @@ func TestShardRouting(t *testing.T) {
 			t.Errorf("shard %d read %+v, want interaction %s", want, f, ix.ID)
 		}
 	}
-	expect(shard1, 1, SlashSpec{Name: "a", GuildID: g1})
-	expect(shard0, 0, SlashSpec{Name: "b", GuildID: g0})
-	expect(shard0, 0, SlashSpec{Name: "c", DM: true, ChannelID: "990"})
-	expect(shard1, 1, SlashSpec{Name: "d", GuildID: g1})
+	expect(shard1, 1, member.SlashSpec{Name: "a", GuildID: g1})
+	expect(shard0, 0, member.SlashSpec{Name: "b", GuildID: g0})
+	expect(shard0, 0, member.SlashSpec{Name: "c", DM: true, ChannelID: "990"})
+	expect(shard1, 1, member.SlashSpec{Name: "d", GuildID: g1})
 
 	// While shard 1 is down its guild's interactions wait; shard 0's do not.
 	srv.DropShard(1)
 	if info := srv.Shard(1); info.Connected || len(info.Sessions) != 1 || !srv.Shard(0).Connected {
 		t.Errorf("after DropShard(1): shard 1 %+v, shard 0 connected %v", info, srv.Shard(0).Connected)
 	}
-	expect(shard0, 0, SlashSpec{Name: "e", GuildID: g0})
+	expect(shard0, 0, member.SlashSpec{Name: "e", GuildID: g0})
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	if _, err := srv.SlashCommand(short, SlashSpec{Name: "f", GuildID: g1}); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := srv.SlashCommand(short, member.SlashSpec{Name: "f", GuildID: g1}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("interaction for a disconnected shard: %v, want it to wait", err)
 	}
 	// Shard 1 resumes its own session on a new connection; shard 0's
@@ -209,7 +213,7 @@ func TestShardRouting(t *testing.T) {
 	if f := again.read(); f.T != "RESUMED" {
 		t.Fatalf("RESUME of shard 1: %+v", f)
 	}
-	expect(again, 1, SlashSpec{Name: "g", GuildID: g1})
+	expect(again, 1, member.SlashSpec{Name: "g", GuildID: g1})
 	if info := srv.Shard(1); info.Resumes != 1 || info.Identifies != 1 || !info.Connected {
 		t.Errorf("shard 1 = %+v", info)
 	}
@@ -219,8 +223,10 @@ func TestShardRouting(t *testing.T) {
 }
 
 func TestIdentifyRateLimit(t *testing.T) {
+	t.Parallel()
 	t.Run("ErrSameBucketTooSoon", func(t *testing.T) {
-		srv, _ := testServer(t, Sharding{Shards: 2, EnforceIdentifyLimit: true})
+		t.Parallel()
+		srv, _ := testServer(t, fakediscord.Sharding{Shards: 2, EnforceIdentifyLimit: true})
 		dialGateway(t, srv).ready([]int{0, 2})
 		// Shard 1 shares bucket 0 (1 % max_concurrency 1) and comes within
 		// the 5 s: Discord answers op 9 and starts no session.
@@ -238,7 +244,8 @@ func TestIdentifyRateLimit(t *testing.T) {
 	})
 
 	t.Run("OKDifferentBuckets", func(t *testing.T) {
-		srv, ctx := testServer(t, Sharding{Shards: 2, MaxConcurrency: 2, EnforceIdentifyLimit: true})
+		t.Parallel()
+		srv, ctx := testServer(t, fakediscord.Sharding{Shards: 2, MaxConcurrency: 2, EnforceIdentifyLimit: true})
 		dialGateway(t, srv).ready([]int{0, 2})
 		dialGateway(t, srv).ready([]int{1, 2})
 		if err := srv.WaitReady(ctx); err != nil {
@@ -253,7 +260,8 @@ func TestIdentifyRateLimit(t *testing.T) {
 	})
 
 	t.Run("OKRecordedNotEnforcedByDefault", func(t *testing.T) {
-		srv, _ := testServer(t, Sharding{})
+		t.Parallel()
+		srv, _ := testServer(t, fakediscord.Sharding{})
 		dialGateway(t, srv).ready(nil)
 		dialGateway(t, srv).ready(nil) // a restarted bot, a second later
 		v := srv.IdentifyViolations()
@@ -263,8 +271,9 @@ func TestIdentifyRateLimit(t *testing.T) {
 	})
 
 	t.Run("OKAfterTheInterval", func(t *testing.T) {
+		t.Parallel()
 		const interval = 200 * time.Millisecond
-		srv, _ := testServer(t, Sharding{Shards: 2, IdentifyInterval: interval, EnforceIdentifyLimit: true})
+		srv, _ := testServer(t, fakediscord.Sharding{Shards: 2, IdentifyInterval: interval, EnforceIdentifyLimit: true})
 		dialGateway(t, srv).ready([]int{0, 2})
 		c := dialGateway(t, srv)
 		if f := c.identify([]int{1, 2}); f.Op != opInvalidSession {
@@ -277,25 +286,27 @@ func TestIdentifyRateLimit(t *testing.T) {
 }
 
 func TestIdentifyShardChecks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
-		sh    Sharding
+		sh    fakediscord.Sharding
 		first []int // identified (and kept connected) before
 		shard any
 		code  int
 	}{
-		{"ErrShardNotBelowCount", Sharding{}, nil, []int{2, 2}, closeInvalidShard},
-		{"ErrZeroShards", Sharding{}, nil, []int{0, 0}, closeInvalidShard},
-		{"ErrNegativeShard", Sharding{}, nil, []int{-1, 2}, closeInvalidShard},
-		{"ErrOneNumber", Sharding{}, nil, []int{1}, closeInvalidShard},
-		{"ErrNotNumbers", Sharding{}, nil, []string{"0", "2"}, closeInvalidShard},
-		{"ErrShardingRequired", Sharding{RequiredShards: 2}, nil, nil, closeShardingRequired},
-		{"ErrMixedCountsWhenRejected", Sharding{Shards: 2, MaxConcurrency: 4, RejectMixedShardCounts: true}, []int{0, 2}, []int{1, 3}, closeInvalidShard},
-		{"OKMixedCountsAsDiscordAllows", Sharding{Shards: 2, MaxConcurrency: 4}, []int{0, 2}, []int{1, 3}, 0},
-		{"OKNoShardIsZeroOfOne", Sharding{}, nil, nil, 0},
+		{"ErrShardNotBelowCount", fakediscord.Sharding{}, nil, []int{2, 2}, closeInvalidShard},
+		{"ErrZeroShards", fakediscord.Sharding{}, nil, []int{0, 0}, closeInvalidShard},
+		{"ErrNegativeShard", fakediscord.Sharding{}, nil, []int{-1, 2}, closeInvalidShard},
+		{"ErrOneNumber", fakediscord.Sharding{}, nil, []int{1}, closeInvalidShard},
+		{"ErrNotNumbers", fakediscord.Sharding{}, nil, []string{"0", "2"}, closeInvalidShard},
+		{"ErrShardingRequired", fakediscord.Sharding{RequiredShards: 2}, nil, nil, closeShardingRequired},
+		{"ErrMixedCountsWhenRejected", fakediscord.Sharding{Shards: 2, MaxConcurrency: 4, RejectMixedShardCounts: true}, []int{0, 2}, []int{1, 3}, closeInvalidShard},
+		{"OKMixedCountsAsDiscordAllows", fakediscord.Sharding{Shards: 2, MaxConcurrency: 4}, []int{0, 2}, []int{1, 3}, 0},
+		{"OKNoShardIsZeroOfOne", fakediscord.Sharding{}, nil, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, _ := testServer(t, tt.sh)
 			if tt.first != nil {
 				dialGateway(t, srv).ready(tt.first)
@@ -322,7 +333,7 @@ func TestIdentifyShardChecks(t *testing.T) {
 			if tt.shard != nil {
 				want = tt.shard.([]int)
 			}
-			var last SessionInfo
+			var last fakediscord.SessionInfo
 			for _, g := range srv.Sessions() {
 				if g.Started.After(last.Started) {
 					last = g
@@ -336,7 +347,8 @@ func TestIdentifyShardChecks(t *testing.T) {
 }
 
 func TestGatewaySendLimit(t *testing.T) {
-	srv, _ := testServer(t, Sharding{})
+	t.Parallel()
+	srv, _ := testServer(t, fakediscord.Sharding{})
 	c := dialGateway(t, srv)
 	c.ready(nil)
 	for range sendLimit + 1 {
@@ -348,7 +360,8 @@ func TestGatewaySendLimit(t *testing.T) {
 }
 
 func TestRawDispatch(t *testing.T) {
-	srv, _ := testServer(t, Sharding{})
+	t.Parallel()
+	srv, _ := testServer(t, fakediscord.Sharding{})
 	c := dialGateway(t, srv)
 	sid := c.ready(nil)
 	for _, tt := range []struct{ event, data string }{
@@ -371,7 +384,7 @@ func TestRawDispatch(t *testing.T) {
 	if b, err := c.readMessage(); err != nil || string(b) != "not json {" {
 		t.Errorf("raw frame %q %v", b, err)
 	}
-	if _, err := srv.SendDispatch(1, "X", nil); !errors.Is(err, ErrNoSession) {
+	if _, err := srv.SendDispatch(1, "X", nil); !errors.Is(err, fakediscord.ErrNoSession) {
 		t.Errorf("dispatch to a shard without a session: %v", err)
 	}
 	if _, err := srv.SendDispatch(0, "X", json.RawMessage("{")); err == nil {
@@ -393,7 +406,8 @@ func TestRawDispatch(t *testing.T) {
 // TestShardsOverHTTP checks GET /gateway/bot without discordgo, with the
 // remaining session starts going down.
 func TestShardsOverHTTP(t *testing.T) {
-	srv, _ := testServer(t, Sharding{Shards: 3, MaxConcurrency: 16})
+	t.Parallel()
+	srv, _ := testServer(t, fakediscord.Sharding{Shards: 3, MaxConcurrency: 16})
 	dialGateway(t, srv).ready([]int{0, 3})
 	req, _ := http.NewRequest("GET", srv.URL()+"/api/v9/gateway/bot", nil)
 	req.Header.Set("Authorization", testToken)
@@ -422,15 +436,13 @@ func TestShardsOverHTTP(t *testing.T) {
 }
 
 // TestShardedDiscordgo runs a second discordgo session as shard 1 of 2
-// beside the package's session (shard 0 of 1): discordgo's IDENTIFY carries
+// beside the test's bot (shard 0 of 1): discordgo's IDENTIFY carries
 // the shard, and the fake gives shard 1's guilds to it, the newest session
-// owning them, and everything else to the package's session.
+// owning them, and everything else to the bot's session.
 func TestShardedDiscordgo(t *testing.T) {
-	ctx := setup(t)
-	shard1, err := discordgo.New(testToken)
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	shard1 := newSession(t, fake, testToken)
 	shard1.ShardID, shard1.ShardCount = 1, 2
 	got := make(chan string, 4)
 	shard1.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { got <- ic.ID })
@@ -444,10 +456,10 @@ func TestShardedDiscordgo(t *testing.T) {
 	if info := fake.Shard(1); len(info.Sessions) != 1 || info.Sessions[0].Count != 2 {
 		t.Fatalf("shard 1 = %+v, want one session of 2 shards", info)
 	}
-	on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
+	sess.on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "shard 0 of 1"})
 	})
-	ix, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: guildOnShard(t, 1, 2)})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "where", GuildID: guildOnShard(t, 1, 2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,11 +471,11 @@ func TestShardedDiscordgo(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("shard 1's session did not get its guild's interaction")
 	}
-	other, err := fake.SlashCommand(ctx, SlashSpec{Name: "where", GuildID: guildOnShard(t, 0, 2)})
+	other, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "where", GuildID: guildOnShard(t, 0, 2)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := handlerResult(t, other); err != nil || other.Shard != 0 || other.SessionID != fake.SessionID() {
+	if err := sess.result(t, other); err != nil || other.Shard != 0 || other.SessionID != fake.SessionID() {
 		t.Errorf("guild of shard 0: %v, shard %d session %s", err, other.Shard, other.SessionID)
 	}
 }

@@ -1,16 +1,15 @@
-package main
+package e2e
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"mazebot/contest"
 	"mazebot/internal/fakediscord"
 	"mazebot/mazecore"
-	"mazebot/store/sqlite"
 )
 
 // dailyChannel is where the tests of the daily post expect it.
@@ -25,7 +24,7 @@ func setUpDaily(t *testing.T, app *testApp, since time.Time) {
 	t.Helper()
 	s := contest.DailySettings{GuildID: fakediscord.DefaultGuildID, ChannelID: dailyChannel, PostAt: 9 * 60, Zone: time.UTC,
 		Algorithm: mazecore.Backtracking, Size: 21, Enabled: true, UpdatedAt: since}
-	if err := app.db.SaveDailySettings(testContext(t), s); err != nil {
+	if err := dbOf(app).saveDailySettings(testContext(t), s); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -34,6 +33,7 @@ func setUpDaily(t *testing.T, app *testApp, since time.Time) {
 // Discord made it: one message, posted within a tick or two of the
 // failure, each attempt with the day's nonce.
 func TestE2EDailyPostFaults(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		fault fakediscord.Fault
@@ -45,36 +45,44 @@ func TestE2EDailyPostFaults(t *testing.T) {
 		{"OKDropped", fakediscord.Fault{Drop: true, After: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clock := useClock(t, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
-			app := startApp(t)
+			t.Parallel()
+			fake := newDiscord(t)
+			clock := fake.useClock(time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
+			app := fake.startApp(t)
 			ctx := testContext(t)
 			setUpDaily(t, app, clock.Now())
 			fake.InjectFault(postRoute(dailyChannel), 1, tc.fault)
 			clock.Set(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
-			_ = app.bot.Tick(ctx) // fails, or not (a 502 discordgo retried)
-			for range 2 {         // the ticks of the next 30 s
+			_ = app.Tick(ctx) // fails, or not (a 502 discordgo retried)
+			for range 2 {     // the ticks of the next 30 s
 				clock.Advance(contest.RetryAfter)
-				if err := app.bot.Tick(ctx); err != nil {
+				if err := app.Tick(ctx); err != nil {
 					t.Fatalf("tick after the fault: %v", err)
 				}
 			}
+			// The bot's own tick, at its start, may be the one that made
+			// the post, finishing after these returned: wait for it.
+			waitFor(t, "the daily recorded as posted", func() bool {
+				p, err := dbOf(app).dailyPost(ctx, fakediscord.DefaultGuildID, contest.MakeDate(2026, 11, 30))
+				return err == nil && p.State == contest.Posted
+			})
 			if n := fake.MessagesCreated(dailyChannel); n != 1 {
 				t.Fatalf("%d daily messages, want 1", n)
 			}
-			p, err := app.db.DailyPost(ctx, fakediscord.DefaultGuildID, contest.MakeDate(2026, 11, 30))
+			p, err := dbOf(app).dailyPost(ctx, fakediscord.DefaultGuildID, contest.MakeDate(2026, 11, 30))
 			if err != nil || p.State != contest.Posted || p.MessageID != fake.ChannelMessages(dailyChannel)[0].ID {
 				t.Fatalf("daily post %+v (%v), want recorded as posted with its message", p, err)
 			}
-			checkNonces(t, dailyChannel)
+			fake.checkNonces(t, dailyChannel)
 		})
 	}
 }
 
 // checkNonces: every post of the bot in channel carried a nonce of at
 // most 25 characters.
-func checkNonces(t *testing.T, channel string) {
+func (d *discord) checkNonces(t *testing.T, channel string) {
 	t.Helper()
-	for _, m := range fake.ChannelMessages(channel) {
+	for _, m := range d.ChannelMessages(channel) {
 		if m.InteractionID == "" && (m.Nonce == "" || len(m.Nonce) > fakediscord.MaxNonce) {
 			t.Fatalf("message %s was posted with nonce %q, want one of at most %d characters", m.ID, m.Nonce, fakediscord.MaxNonce)
 		}
@@ -86,6 +94,7 @@ func checkNonces(t *testing.T, channel string) {
 // the results, the solution, the final board and the maze's Solve button,
 // each once.
 func TestE2EEventResultsFault(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		fault fakediscord.Fault
@@ -95,46 +104,52 @@ func TestE2EEventResultsFault(t *testing.T) {
 		{"OK502After", fakediscord.Fault{Status: 502, After: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clock := useClock(t, time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC))
-			app := startApp(t)
+			t.Parallel()
+			fake := newDiscord(t)
+			clock := fake.useClock(time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC))
+			app := fake.startApp(t)
 			ctx := testContext(t)
-			mazeMsg, board := startE2EEvent(t, "Fault race")
+			mazeMsg, board := fake.startE2EEvent(t, "Fault race")
 			fake.InjectFault(postRoute(fakediscord.DefaultChannelID), 1, tc.fault)
-			ended := final(t, eventSlash(t, e2eManagePerms, "end"))
+			ended := final(t, fake.eventSlash(t, e2eManagePerms, "end"))
 			if !ended.Ephemeral() || !strings.Contains(ended.Content, "**Fault race** ended") || strings.Contains(ended.Content, "wrong") {
 				t.Fatalf("/event end answered %q, want that the event ended", ended.Content)
 			}
 			for range 2 {
 				clock.Advance(contest.RetryAfter)
-				if err := app.bot.Tick(ctx); err != nil {
+				if err := app.Tick(ctx); err != nil {
 					t.Fatalf("tick after the fault: %v", err)
 				}
 			}
-			checkEventClosed(t, mazeMsg, board, "Fault race")
-			checkNonces(t, fakediscord.DefaultChannelID)
+			// The bot's own tick, at its start, may be the one closing
+			// it, finishing after these returned: wait for its last step,
+			// the maze's Solve button.
+			waitFor(t, "the event closed", func() bool { return len(fake.Message(mazeMsg.ID).Buttons()) == 2 })
+			fake.checkEventClosed(t, mazeMsg, board, "Fault race")
+			fake.checkNonces(t, fakediscord.DefaultChannelID)
 		})
 	}
 }
 
 // startE2EEvent starts an event named name in the default channel as a
 // manager and returns its maze and board messages.
-func startE2EEvent(t *testing.T, name string) (mazeMsg, board *fakediscord.Message) {
+func (d *discord) startE2EEvent(t *testing.T, name string) (mazeMsg, board *fakediscord.Message) {
 	t.Helper()
-	started := final(t, eventSlash(t, e2eManagePerms, "start",
+	started := final(t, d.eventSlash(t, e2eManagePerms, "start",
 		opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("name", name)))
 	if !strings.Contains(started.Content, "Event started") {
 		t.Fatalf("/event start answered %q", started.Content)
 	}
-	return waitChannel(t, "🏆 **"+name+"** · ends"), waitChannel(t, "Live leaderboard** — no finishers yet")
+	return d.waitChannel(t, "🏆 **"+name+"** · ends"), d.waitChannel(t, "Live leaderboard** — no finishers yet")
 }
 
 // checkEventClosed: in the default channel, the results and the solution
 // of the event are posted once each, the board shows the final results
 // and the maze message has its Solve button back.
-func checkEventClosed(t *testing.T, mazeMsg, board *fakediscord.Message, name string) {
+func (d *discord) checkEventClosed(t *testing.T, mazeMsg, board *fakediscord.Message, name string) {
 	t.Helper()
 	var results, solutions int
-	for _, m := range fake.ChannelMessages(fakediscord.DefaultChannelID) {
+	for _, m := range d.ChannelMessages(fakediscord.DefaultChannelID) {
 		switch {
 		case m.InteractionID != "":
 		case strings.Contains(m.Content, "**"+name+"** is over"):
@@ -146,10 +161,10 @@ func checkEventClosed(t *testing.T, mazeMsg, board *fakediscord.Message, name st
 	if results != 1 || solutions != 1 {
 		t.Fatalf("%d results posts and %d solution posts, want one each", results, solutions)
 	}
-	if b := fake.Message(board.ID); !strings.Contains(b.Content, "Final results") {
+	if b := d.Message(board.ID); !strings.Contains(b.Content, "Final results") {
 		t.Fatalf("the board reads %q, want the final results", b.Content)
 	}
-	if bs := fake.Message(mazeMsg.ID).Buttons(); len(bs) != 2 {
+	if bs := d.Message(mazeMsg.ID).Buttons(); len(bs) != 2 {
 		t.Fatalf("maze buttons %+v, want Play and Solve", bs)
 	}
 }
@@ -171,10 +186,10 @@ func waitFor30(t *testing.T, what string, cond func() bool) time.Duration {
 
 // inFlight waits until a request of route has arrived and is not answered
 // yet: the fake holds it.
-func inFlight(t *testing.T, route string) {
+func (d *discord) inFlight(t *testing.T, route string) {
 	t.Helper()
 	waitFor(t, "a held "+route, func() bool {
-		for _, r := range fake.Requests(route) {
+		for _, r := range d.Requests(route) {
 			if r.Done.IsZero() {
 				return true
 			}
@@ -183,36 +198,29 @@ func inFlight(t *testing.T, route string) {
 	})
 }
 
-// kill stops the bot with SIGKILL: no shutdown at all.
-func (p *botProcess) kill(t *testing.T) {
-	t.Helper()
-	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-p.exited
-}
-
 // TestProcessKillDailyPost: the bot is killed with SIGKILL while the
 // daily post is in flight (held by Discord before or after it made the
 // message); restarted on the same database, it posts the day exactly once
 // within about 30 s.
 func TestProcessKillDailyPost(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		after bool // Discord made the message before the kill
 	}{{"OKHeldBefore", false}, {"OKHeldAfter", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			fake.Reset()
+			t.Parallel()
+			fake := newDiscord(t)
 			dir := t.TempDir()
 			dbPath := filepath.Join(dir, "mazebot.db")
 			ctx := testContext(t)
-			db, err := sqlite.Open(ctx, dbPath)
+			db, err := openDB(ctx, dbPath)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Due all day, today in UTC, since yesterday.
 			now := time.Now().UTC()
-			err = db.SaveDailySettings(ctx, contest.DailySettings{GuildID: fakediscord.DefaultGuildID, ChannelID: dailyChannel, Zone: time.UTC,
+			err = db.saveDailySettings(ctx, contest.DailySettings{GuildID: fakediscord.DefaultGuildID, ChannelID: dailyChannel, Zone: time.UTC,
 				Algorithm: mazecore.Backtracking, Size: 21, Enabled: true, UpdatedAt: now.Add(-24 * time.Hour)})
 			if err == nil {
 				err = db.Close()
@@ -223,22 +231,27 @@ func TestProcessKillDailyPost(t *testing.T) {
 			today := contest.DateOf(now, time.UTC)
 
 			fake.InjectFault(postRoute(dailyChannel), 1, fakediscord.Fault{Hold: 10 * time.Minute, After: tc.after})
-			first := startProcess(t, dir)
-			inFlight(t, postRoute(dailyChannel))
+			first := fake.startProcess(t, dir)
+			fake.inFlight(t, postRoute(dailyChannel))
+			if tc.after {
+				// The request is in flight from its arrival: held after,
+				// its message is made a moment later.
+				waitFor(t, "the held post's message", func() bool { return fake.MessagesCreated(dailyChannel) > 0 })
+			}
 			if n := fake.MessagesCreated(dailyChannel); n != map[bool]int{false: 0, true: 1}[tc.after] {
 				t.Fatalf("%d messages while the post is held, want %v made", n, tc.after)
 			}
 			first.kill(t)
 
-			startProcess(t, dir)
+			fake.startProcess(t, dir)
 			took := waitFor30(t, "the daily recorded as posted", func() bool {
-				p, err := readDailyPost(t, dbPath, today)
+				p, err := readDailyPost(dbPath, today)
 				return err == nil && p.State == contest.Posted
 			})
 			if n := fake.MessagesCreated(dailyChannel); n != 1 {
 				t.Fatalf("%d daily messages after the restart, want 1", n)
 			}
-			p, _ := readDailyPost(t, dbPath, today)
+			p, _ := readDailyPost(dbPath, today)
 			if msgs := fake.ChannelMessages(dailyChannel); p.MessageID != msgs[0].ID {
 				t.Fatalf("recorded message %q, want the one posted, %s", p.MessageID, msgs[0].ID)
 			}
@@ -249,14 +262,15 @@ func TestProcessKillDailyPost(t *testing.T) {
 
 // readDailyPost reads the default server's post of date from the database
 // file a bot process is using.
-func readDailyPost(t *testing.T, dbPath string, date contest.Date) (contest.DailyPost, error) {
-	t.Helper()
-	db, err := sqlite.Open(testContext(t), dbPath)
+func readDailyPost(dbPath string, date contest.Date) (contest.DailyPost, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	db, err := openDB(ctx, dbPath)
 	if err != nil {
 		return contest.DailyPost{}, err
 	}
 	defer db.Close()
-	return db.DailyPost(testContext(t), fakediscord.DefaultGuildID, date)
+	return db.dailyPost(ctx, fakediscord.DefaultGuildID, date)
 }
 
 // TestProcessKillEventResults: the bot is killed with SIGKILL while the
@@ -264,22 +278,29 @@ func readDailyPost(t *testing.T, dbPath string, date contest.Date) (contest.Dail
 // answer is held); restarted, it finishes the closing within about 30 s:
 // the results once, the solution, the final board and the Solve button.
 func TestProcessKillEventResults(t *testing.T) {
-	fake.Reset()
+	t.Parallel()
+	fake := newDiscord(t)
 	dir := t.TempDir()
-	first := startProcess(t, dir)
+	first := fake.startProcess(t, dir)
 	ctx := testContext(t)
-	if err := fake.WaitReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "command sync", func() bool { _, _, puts := fake.Commands(); return puts > 0 })
-	mazeMsg, board := startE2EEvent(t, "Killed race")
+	fake.waitSynced(t, 1)
+	mazeMsg, board := fake.startE2EEvent(t, "Killed race")
 
 	fake.InjectFault(postRoute(fakediscord.DefaultChannelID), 1, fakediscord.Fault{Hold: 10 * time.Minute, After: true})
-	eventSlash(t, e2eManagePerms, "end")
-	inFlight(t, postRoute(fakediscord.DefaultChannelID))
+	fake.eventSlash(t, e2eManagePerms, "end")
+	fake.inFlight(t, postRoute(fakediscord.DefaultChannelID))
+	// In flight from its arrival: the message is made a moment later.
+	waitFor(t, "the held results' message", func() bool {
+		for _, m := range fake.ChannelMessages(fakediscord.DefaultChannelID) {
+			if strings.Contains(m.Content, "**Killed race** is over") {
+				return true
+			}
+		}
+		return false
+	})
 	first.kill(t)
 
-	startProcess(t, dir)
+	fake.startProcess(t, dir)
 	took := waitFor30(t, "the event closed", func() bool {
 		b := fake.Message(board.ID)
 		m := fake.Message(mazeMsg.ID)
@@ -289,6 +310,6 @@ func TestProcessKillEventResults(t *testing.T) {
 		_, err := fake.WaitChannelMessage(ctx, fakediscord.DefaultChannelID, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "✅ Solution") })
 		return err == nil
 	})
-	checkEventClosed(t, mazeMsg, board, "Killed race")
+	fake.checkEventClosed(t, mazeMsg, board, "Killed race")
 	t.Logf("closed %v after the restart", took.Round(time.Second))
 }

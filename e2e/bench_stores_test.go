@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -24,9 +24,9 @@ func BenchmarkE2EStores(b *testing.B) {
 		{"postgres", func(b *testing.B) string { return pgtest.Schema(b) }},
 	} {
 		b.Run(store.name, func(b *testing.B) {
-			fake.Reset()
-			launchApp(b, store.dsn(b))
-			mazeMsg, m := postMaze(b, opt("algorithm", "backtracking"), opt("size", 21), opt("seed", 1))
+			fake := newDiscord(b)
+			fake.launch(b, fake.config(store.dsn(b)))
+			mazeMsg, m := fake.postMaze(b, opt("algorithm", "backtracking"), opt("size", 21), opt("seed", 1))
 			const players = 8
 			var (
 				mu     sync.Mutex
@@ -47,10 +47,10 @@ func BenchmarkE2EStores(b *testing.B) {
 			for i := range players {
 				wg.Go(func() {
 					user := fmt.Sprintf("14100000000000%05d", i)
-					p := startGame(b, mazeMsg, m, user)
+					p := fake.startGame(b, mazeMsg, m, user)
 					for take() {
 						if p.won() {
-							p = startGame(b, mazeMsg, m, user)
+							p = fake.startGame(b, mazeMsg, m, user)
 						}
 						p.click(p.next())
 					}

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"regexp"
@@ -10,9 +10,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/lang"
 	"mazebot/contest"
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 	"mazebot/mazecore"
 )
 
@@ -28,8 +28,10 @@ import (
 // Hangul, so that a lone English word (a button "Map") is found too. What
 // may stay is listed in koreanAllowed and englishAllowed below.
 func TestE2ELanguages(t *testing.T) {
+	t.Parallel()
 	for _, locale := range []string{"ko", "en-US"} {
 		t.Run(locale, func(t *testing.T) {
+			t.Parallel()
 			texts := runAllFlows(t, locale)
 			if len(texts) < 60 {
 				t.Fatalf("only %d texts collected", len(texts))
@@ -51,6 +53,10 @@ func TestE2ELanguages(t *testing.T) {
 // user-supplied name may be in any language.
 const langEventName = "Night Race"
 
+// englishName and koreanName are the languages' names, as the lists of
+// languages show them.
+var englishName, koreanName = languageNames()
+
 var (
 	// Markup and values that are no words: Discord mentions and
 	// timestamps, URLs, one-word code spans (maze IDs, echoed input such
@@ -61,10 +67,10 @@ var (
 	// Korean writes in Latin letters, the time format, the English
 	// language's own name (how the language choice names it), and the
 	// name a member gave an event.
-	koreanAllowed = []string{"mazebot", "Discord", "PNG", "GIF", "ID", "DM", "IANA", "UTC", "HH:MM", lang.English.Name(), langEventName}
+	koreanAllowed = []string{"mazebot", "Discord", "PNG", "GIF", "ID", "DM", "IANA", "UTC", "HH:MM", englishName, langEventName}
 	// englishAllowed are the texts with Hangul an English text may hold:
 	// the Korean language's own name, in the lists of languages.
-	englishAllowed = []string{lang.Korean.Name()}
+	englishAllowed = []string{koreanName}
 	// koreanWithoutHangul are Korean texts that are names alone.
 	koreanWithoutHangul = []string{"mazebot"}
 	englishRun          = regexp.MustCompile(`[A-Za-z][A-Za-z'’-]*(?: [A-Za-z][A-Za-z'’-]*)+`)
@@ -73,7 +79,7 @@ var (
 
 // languageProblem says what is wrong with a text sent in locale, or "".
 func languageProblem(locale, text string) string {
-	ids := lang.IDs()
+	ids := messageIDs()
 	for _, m := range messageID.FindAllString(text, -1) {
 		if slices.Contains(ids, m) {
 			return "a message ID left unworded (" + m + ")"
@@ -84,7 +90,7 @@ func languageProblem(locale, text string) string {
 		for _, allowed := range englishAllowed {
 			stripped = strings.ReplaceAll(stripped, allowed, " ")
 		}
-		if lang.HasHangul(stripped) {
+		if hasHangul(stripped) {
 			return "Hangul in English"
 		}
 		return ""
@@ -95,7 +101,7 @@ func languageProblem(locale, text string) string {
 	if run := englishRun.FindString(stripped); run != "" {
 		return "an English sentence (" + run + ")"
 	}
-	if !slices.Contains(koreanWithoutHangul, text) && strings.ContainsFunc(stripped, unicode.IsLetter) && !lang.HasHangul(stripped) {
+	if !slices.Contains(koreanWithoutHangul, text) && strings.ContainsFunc(stripped, unicode.IsLetter) && !hasHangul(stripped) {
 		return "no Korean at all"
 	}
 	return ""
@@ -103,6 +109,7 @@ func languageProblem(locale, text string) string {
 
 // TestLanguageProblem: the e2e test's rules on hand-made texts.
 func TestLanguageProblem(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		locale, text string
 		bad          bool
@@ -130,6 +137,7 @@ func TestLanguageProblem(t *testing.T) {
 // langRun is one locale's pass through the flows.
 type langRun struct {
 	t      *testing.T
+	fake   *discord
 	locale string
 	clock  interface {
 		Set(time.Time)
@@ -139,10 +147,10 @@ type langRun struct {
 	app *testApp
 }
 
-func (r *langRun) slashSpec(spec fakediscord.SlashSpec) *fakediscord.Interaction {
+func (r *langRun) slashSpec(spec member.SlashSpec) *member.Interaction {
 	r.t.Helper()
 	spec.Locale, spec.GuildLocale = r.locale, r.locale
-	ix, err := fake.SlashCommand(testContext(r.t), spec)
+	ix, err := r.fake.SlashCommand(testContext(r.t), spec)
 	if err != nil {
 		r.t.Fatalf("/%s: %v", spec.Name, err)
 	}
@@ -150,27 +158,27 @@ func (r *langRun) slashSpec(spec fakediscord.SlashSpec) *fakediscord.Interaction
 }
 
 // slash runs a command as a member and returns its final message.
-func (r *langRun) slash(name string, opts ...fakediscord.Option) *fakediscord.Message {
+func (r *langRun) slash(name string, opts ...member.Option) *fakediscord.Message {
 	r.t.Helper()
-	return final(r.t, r.slashSpec(fakediscord.SlashSpec{Name: name, Options: opts}))
+	return final(r.t, r.slashSpec(member.SlashSpec{Name: name, Options: opts}))
 }
 
-// sub runs /name sub as a member with perms.
-func (r *langRun) sub(name, sub, perms string, opts ...fakediscord.Option) *fakediscord.Message {
+// sub runs /name subcommand as a member with perms.
+func (r *langRun) sub(name, subcommand, perms string, opts ...member.Option) *fakediscord.Message {
 	r.t.Helper()
-	return final(r.t, r.slashSpec(fakediscord.SlashSpec{Name: name, Permissions: perms, Options: []fakediscord.Option{
-		{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts},
+	return final(r.t, r.slashSpec(member.SlashSpec{Name: name, Permissions: perms, Options: []member.Option{
+		sub(subcommand, opts...),
 	}}))
 }
 
 // click presses a button on msg as the default member, or as user.
-func (r *langRun) click(msg *fakediscord.Message, customID string, user ...string) *fakediscord.Interaction {
+func (r *langRun) click(msg *fakediscord.Message, customID string, user ...string) *member.Interaction {
 	r.t.Helper()
-	spec := fakediscord.ButtonSpec{CustomID: customID, Message: msg, Locale: r.locale}
+	spec := member.ButtonSpec{CustomID: customID, Message: msg, Locale: r.locale}
 	if len(user) > 0 {
 		spec.UserID = user[0]
 	}
-	ix, err := fake.ClickButton(testContext(r.t), spec)
+	ix, err := r.fake.ClickButton(testContext(r.t), spec)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -179,7 +187,7 @@ func (r *langRun) click(msg *fakediscord.Message, customID string, user ...strin
 
 func (r *langRun) menu(target *fakediscord.Message) *fakediscord.Message {
 	r.t.Helper()
-	ix, err := fake.MessageCommand(testContext(r.t), fakediscord.MessageCommandSpec{Name: "Solve this maze", Target: target, Locale: r.locale})
+	ix, err := r.fake.MessageCommand(testContext(r.t), member.MessageCommandSpec{Name: "Solve this maze", Target: target, Locale: r.locale})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -197,12 +205,13 @@ func (r *langRun) refused(what string, msg *fakediscord.Message) {
 // runAllFlows runs every flow as a member speaking locale, in a server
 // speaking it, and returns every text the bot sent.
 func runAllFlows(t *testing.T, locale string) []string {
-	r := &langRun{t: t, locale: locale}
-	r.clock = useClock(t, time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)) // 08:00 in Seoul
-	r.app = startApp(t)
+	fake := newDiscord(t)
+	r := &langRun{t: t, fake: fake, locale: locale}
+	r.clock = fake.useClock(time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)) // 08:00 in Seoul
+	r.app = fake.startApp(t)
 	ctx := testContext(t)
-	opts := func(kv ...any) []fakediscord.Option {
-		var out []fakediscord.Option
+	opts := func(kv ...any) []member.Option {
+		var out []member.Option
 		for i := 0; i < len(kv); i += 2 {
 			out = append(out, opt(kv[i].(string), kv[i+1]))
 		}
@@ -220,7 +229,7 @@ func runAllFlows(t *testing.T, locale string) []string {
 	if gif := r.slash("maze", opts("size", 11, "render", "gif")...); len(gif.Attachments) != 1 {
 		t.Fatalf("GIF maze %+v", gif)
 	}
-	rounded := r.slashSpec(fakediscord.SlashSpec{Name: "maze", Options: opts("size", 20)})
+	rounded := r.slashSpec(member.SlashSpec{Name: "maze", Options: opts("size", 20)})
 	if _, err := rounded.WaitFollowup(ctx, 0); err != nil {
 		t.Fatalf("no rounding notice: %v", err)
 	}
@@ -230,10 +239,10 @@ func runAllFlows(t *testing.T, locale string) []string {
 	r.menu(mazeMsg)
 
 	// Refusals.
-	r.refused("size 3", final(t, r.slashSpec(fakediscord.SlashSpec{Name: "maze", Options: opts("size", 3), SkipValidation: true})))
-	r.refused("algorithm prim", final(t, r.slashSpec(fakediscord.SlashSpec{Name: "maze", Options: opts("algorithm", "prim"), SkipValidation: true})))
+	r.refused("size 3", final(t, r.slashSpec(member.SlashSpec{Name: "maze", Options: opts("size", 3), SkipValidation: true})))
+	r.refused("algorithm prim", final(t, r.slashSpec(member.SlashSpec{Name: "maze", Options: opts("algorithm", "prim"), SkipValidation: true})))
 	r.refused("a malformed ID", r.slash("solve", opts("id", "hello-world")...))
-	r.refused("an empty channel", final(t, r.slashSpec(fakediscord.SlashSpec{Name: "solve", ChannelID: "1300000000000000999"})))
+	r.refused("an empty channel", final(t, r.slashSpec(member.SlashSpec{Name: "solve", ChannelID: "1300000000000000999"})))
 	chat := fake.PostChannelMessage(fakediscord.DefaultChannelID, fakediscord.Message{Content: "just chatting", AuthorID: fakediscord.DefaultUserID})
 	r.refused("the menu on a chat message", r.menu(chat))
 	forged := &fakediscord.Message{ID: "1500000000000000001", ChannelID: fakediscord.DefaultChannelID, GuildID: fakediscord.DefaultGuildID,
@@ -252,9 +261,9 @@ func runAllFlows(t *testing.T, locale string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := startGameIn(t, mazeMsg, m, fakediscord.DefaultUserID, locale)
+	p := fake.startGameIn(t, mazeMsg, m, fakediscord.DefaultUserID, locale)
 	p.walk()
-	quitter := startGameIn(t, mazeMsg, m, "1400000000000000002", locale)
+	quitter := fake.startGameIn(t, mazeMsg, m, "1400000000000000002", locale)
 	quitter.click(quitter.next())
 	giveUp(t, r, quitter)
 	bigMsg := r.slash("maze", opts("algorithm", "backtracking", "size", 41, "seed", 3)...)
@@ -262,7 +271,7 @@ func runAllFlows(t *testing.T, locale string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	windowed := startGameIn(t, bigMsg, big, "1400000000000000003", locale)
+	windowed := fake.startGameIn(t, bigMsg, big, "1400000000000000003", locale)
 	windowed.click(windowed.next())
 	mapMsg := final(t, r.click(windowed.msg, actionButton(t, windowed.msg, "m").CustomID, windowed.userID))
 	if len(mapMsg.Attachments) != 1 || !mapMsg.Ephemeral() {
@@ -274,10 +283,10 @@ func runAllFlows(t *testing.T, locale string) []string {
 	// post, a win with its share lines, the embargo, the leaderboards,
 	// off.
 	const dailyCh = "1300000000000000777"
-	r.sub("daily", "setup", e2eManagePerms, opts("channel", dailyCh, "time", "09:00", "timezone", "Asia/Seoul", "language", lang.For(locale).Code())...)
+	r.sub("daily", "setup", e2eManagePerms, opts("channel", dailyCh, "time", "09:00", "timezone", "Asia/Seoul", "language", languageCode(locale))...)
 	r.sub("daily", "today", "")
 	r.clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) // 09:00 in Seoul
-	if err := r.app.bot.Tick(ctx); err != nil {
+	if err := r.app.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	post, err := fake.WaitChannelMessage(ctx, dailyCh, func(*fakediscord.Message) bool { return true })
@@ -289,7 +298,7 @@ func runAllFlows(t *testing.T, locale string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	startGameIn(t, post, daily, fakediscord.DefaultUserID, locale).walk()
+	fake.startGameIn(t, post, daily, fakediscord.DefaultUserID, locale).walk()
 	r.refused("/solve on the running daily", r.slash("solve", opts("id", dailyID.String())...))
 	for _, period := range []string{"daily", "week", "all"} {
 		if board := r.slash("leaderboard", opts("period", period)...); len(board.Embeds) != 1 {
@@ -315,13 +324,13 @@ func runAllFlows(t *testing.T, locale string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	startGameIn(t, eventMsg, ev, fakediscord.DefaultUserID, locale).walk()
+	fake.startGameIn(t, eventMsg, ev, fakediscord.DefaultUserID, locale).walk()
 	r.clock.Advance(contest.BoardEditInterval)
-	if err := r.app.bot.Tick(ctx); err != nil {
+	if err := r.app.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	r.sub("event", "end", e2eManagePerms)
-	waitEdits(t, eventMsg.ID, 1) // the maze's Solve button, the last closing step
+	fake.waitEdits(t, eventMsg.ID, 1) // the maze's Solve button, the last closing step
 
 	var texts []string
 	for _, msg := range fake.Sent() {

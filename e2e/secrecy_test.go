@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"crypto/sha256"
@@ -10,18 +10,20 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/contest"
-	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 // TestE2EDailySecrecy: a daily's maze cannot be worked out from public
 // data, and /solve refuses a running daily from anywhere, however many
 // servers show its maze.
 func TestE2EDailySecrecy(t *testing.T) {
-	clock := useClock(t, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
-	startApp(t)
+	t.Parallel()
+	fake := newDiscord(t)
+	clock := fake.useClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+	fake.startApp(t)
 	const dailyGuild, dailyCh = "1200000000000000999", "1300000000000000999"
-	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "daily", GuildID: dailyGuild, ChannelID: dailyCh,
-		Options: []fakediscord.Option{{Name: "today", Type: discordgo.ApplicationCommandOptionSubCommand}}})
+	ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "daily", GuildID: dailyGuild, ChannelID: dailyCh,
+		Options: []member.Option{{Name: "today", Type: discordgo.ApplicationCommandOptionSubCommand}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +36,8 @@ func TestE2EDailySecrecy(t *testing.T) {
 	// The same maze, shown with /maze in six servers that sort first.
 	for i := range 6 {
 		guild := "120000000000000000" + string(rune('1'+i))
-		ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "maze", GuildID: guild, ChannelID: "130000000000000000" + string(rune('1'+i)),
-			Options: []fakediscord.Option{opt("algorithm", id.Algorithm.String()), opt("size", id.Width), opt("seed", id.Seed)}})
+		ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "maze", GuildID: guild, ChannelID: "130000000000000000" + string(rune('1'+i)),
+			Options: []member.Option{opt("algorithm", id.Algorithm.String()), opt("size", id.Width), opt("seed", id.Seed)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,9 +45,9 @@ func TestE2EDailySecrecy(t *testing.T) {
 			t.Fatalf("/maze made %s, want %s", got, id)
 		}
 	}
-	for _, spec := range []fakediscord.SlashSpec{
-		{Name: "solve", DM: true, Options: []fakediscord.Option{opt("id", id.String())}},
-		{Name: "solve", GuildID: "1200000000000000001", ChannelID: "1300000000000000001", Options: []fakediscord.Option{opt("id", id.String())}},
+	for _, spec := range []member.SlashSpec{
+		{Name: "solve", DM: true, Options: []member.Option{opt("id", id.String())}},
+		{Name: "solve", GuildID: "1200000000000000001", ChannelID: "1300000000000000001", Options: []member.Option{opt("id", id.String())}},
 	} {
 		ix, err := fake.SlashCommand(testContext(t), spec)
 		if err != nil {

@@ -1,7 +1,8 @@
-package main
+package e2e
 
 import (
-	"database/sql"
+	"crypto/hmac"
+	"crypto/sha256"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,9 +11,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/lang"
 	"mazebot/contest"
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 	"mazebot/mazecore"
 	"mazebot/play"
 )
@@ -22,23 +23,25 @@ import (
 // restart; a member plays it and gets the share line; /solve is refused
 // while the day runs.
 func TestE2EDaily(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
 	const dailyChannel = "1300000000000000777"
-	clock := useClock(t, time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)) // 08:00 in Seoul
-	app := startApp(t)
+	clock := fake.useClock(time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)) // 08:00 in Seoul
+	app := fake.startApp(t)
 
-	setup := fakediscord.Option{Name: "setup", Options: []fakediscord.Option{
+	setup := member.Option{Name: "setup", Options: []member.Option{
 		opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul"),
 	}}
 	// A member without Manage Server is refused.
-	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "daily", Options: []fakediscord.Option{setup}})
+	ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "daily", Options: []member.Option{setup}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Content, "Manage Server") {
 		t.Fatalf("setup by a member answered %q, want an ephemeral refusal naming Manage Server", msg.Content)
 	}
-	manager := strconv.FormatInt(discordgo.PermissionManageGuild|discordgo.PermissionViewChannel|discordgo.PermissionSendMessages, 10)
-	ix, err = fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "daily", Options: []fakediscord.Option{setup}, Permissions: manager})
+	manager := managerPerms
+	ix, err = fake.SlashCommand(testContext(t), member.SlashSpec{Name: "daily", Options: []member.Option{setup}, Permissions: manager})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +50,14 @@ func TestE2EDaily(t *testing.T) {
 	}
 
 	ctx := testContext(t)
-	if err := app.bot.Tick(ctx); err != nil {
+	if err := app.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(fake.ChannelMessages(dailyChannel)); n != 0 {
 		t.Fatalf("%d messages in the daily channel before 09:00 in Seoul", n)
 	}
 	clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) // 09:00 in Seoul
-	if err := app.bot.Tick(ctx); err != nil {
+	if err := app.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool {
@@ -73,12 +76,11 @@ func TestE2EDaily(t *testing.T) {
 	}
 
 	// Ticking again, and after a restart on the same database: no repost.
-	if err := app.bot.Tick(ctx); err != nil {
+	if err := app.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
-	app.stop()
-	app = launchApp(t, app.dbPath)
-	if err := app.bot.Tick(ctx); err != nil {
+	app = fake.restart(t, app)
+	if err := app.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(fake.ChannelMessages(dailyChannel)); n != 1 {
@@ -86,19 +88,19 @@ func TestE2EDaily(t *testing.T) {
 	}
 
 	// /solve on the running daily is refused.
-	solve := final(t, slash(t, "solve", opt("id", id.String())))
+	solve := final(t, fake.slash(t, "solve", opt("id", id.String())))
 	if !solve.Ephemeral() || !strings.Contains(solve.Content, fmt.Sprintf("<t:%d:R>", time.Date(2026, 11, 30, 15, 0, 0, 0, time.UTC).Unix())) {
 		t.Fatalf("/solve on today's daily answered %q, want a refusal until Seoul midnight", solve.Content)
 	}
 
 	// Playing it through Play ends with the share line.
-	p := startGame(t, post, m, fakediscord.DefaultUserID)
+	p := fake.startGame(t, post, m, fakediscord.DefaultUserID)
 	p.walk()
 	if !strings.Contains(p.msg.Content, "`mazebot daily #334 · ") || !strings.Contains(p.msg.Content, "🔥1`") {
 		t.Fatalf("final message lacks the share line:\n%s", p.msg.Content)
 	}
 
-	board := final(t, slash(t, "leaderboard"))
+	board := final(t, fake.slash(t, "leaderboard"))
 	if len(board.Embeds) != 1 || !strings.Contains(board.Embeds[0].Description, "🥇 <@"+fakediscord.DefaultUserID+">") {
 		t.Fatalf("leaderboard %+v, want the player first", board.Embeds)
 	}
@@ -107,26 +109,30 @@ func TestE2EDaily(t *testing.T) {
 // TestE2EDailyHard: a daily set up with difficulty hard is the hard maze
 // of the day; played to the goal, its share lines carry stars and par.
 func TestE2EDailyHard(t *testing.T) {
-	clock := useClock(t, time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC))
-	startApp(t)
-	setup := fakediscord.Option{Name: "setup", Options: []fakediscord.Option{
+	t.Parallel()
+	fake := newDiscord(t)
+	clock := fake.useClock(time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC))
+	fake.startApp(t)
+	setup := member.Option{Name: "setup", Options: []member.Option{
 		opt("channel", "1300000000000000777"), opt("time", "09:00"), opt("timezone", "UTC"),
 		opt("size", 25), opt("difficulty", "hard"),
 	}}
 	manager := strconv.FormatInt(discordgo.PermissionManageGuild, 10)
-	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "daily", Options: []fakediscord.Option{setup}, Permissions: manager})
+	ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "daily", Options: []member.Option{setup}, Permissions: manager})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if msg := final(t, ix); !strings.Contains(msg.Content, "25×25, hard)") {
 		t.Fatalf("setup answered %q, want it to confirm hard", msg.Content)
 	}
-	today := final(t, slash(t, "daily", fakediscord.Option{Name: "today"}))
+	today := final(t, fake.slash(t, "daily", member.Option{Name: "today"}))
 	id := mazeIDIn(t, today.Content)
-	key, err := dailyKey(testContext(t), Config{Secret: e2eSecret}, nil) // the apps' key, from MAZEBOT_SECRET
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The apps' key, which app derives from MAZEBOT_SECRET: every
+	// process sharing a database has it, and it must not change, or each
+	// server's daily would.
+	mac := hmac.New(sha256.New, []byte(e2eSecret))
+	mac.Write([]byte("mazebot daily maze key"))
+	key := mac.Sum(nil)
 	want, err := contest.MazeFor(key, contest.DailySettings{GuildID: fakediscord.DefaultGuildID, Algorithm: mazecore.Backtracking, Size: 25, Difficulty: mazecore.Hard},
 		contest.MakeDate(2026, 11, 30))
 	if err != nil {
@@ -141,7 +147,7 @@ func TestE2EDailyHard(t *testing.T) {
 	}
 	rating, par := mazecore.Rate(m).Rating, play.Par(m)
 
-	p := startGame(t, today, m, fakediscord.DefaultUserID)
+	p := fake.startGame(t, today, m, fakediscord.DefaultUserID)
 	p.clock, p.step = clock, 2*time.Second
 	p.walk()
 	line := fmt.Sprintf("📋 Share it: `mazebot daily #334 · %s · %s · par ±0 · 🔥1`", strings.Repeat("★", rating), clockTime(time.Duration(par)*p.step))
@@ -155,41 +161,38 @@ func TestE2EDailyHard(t *testing.T) {
 // stored) is posted in the server's primary language, which the bot asks
 // Discord for (GET /guilds/{id}).
 func TestE2EDailyLegacyLanguage(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
 	const dailyChannel = "1300000000000000778"
-	clock := useClock(t, time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC))
-	app := startApp(t)
-	setup := fakediscord.Option{Name: "setup", Options: []fakediscord.Option{
+	clock := fake.useClock(time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC))
+	app := fake.startApp(t)
+	setup := member.Option{Name: "setup", Options: []member.Option{
 		opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul"),
 	}}
-	manager := strconv.FormatInt(discordgo.PermissionManageGuild|discordgo.PermissionViewChannel|discordgo.PermissionSendMessages, 10)
-	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "daily", Options: []fakediscord.Option{setup}, Permissions: manager})
+	manager := managerPerms
+	ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "daily", Options: []member.Option{setup}, Permissions: manager})
 	if err != nil {
 		t.Fatal(err)
 	}
 	final(t, ix)
 	// As the language migration left every older row.
-	raw, err := sql.Open("sqlite", app.dbPath+"?_pragma=busy_timeout(10000)")
-	if err != nil {
+	if n, err := forgetDailyLanguages(testContext(t), app.dbPath); err != nil {
 		t.Fatal(err)
-	}
-	defer raw.Close()
-	if res, err := raw.Exec(`UPDATE daily_configs SET language = ''`); err != nil {
-		t.Fatal(err)
-	} else if n, _ := res.RowsAffected(); n != 1 {
+	} else if n != 1 {
 		t.Fatalf("%d daily settings made legacy, want 1", n)
 	}
 	fake.SetGuildLocale(fakediscord.DefaultGuildID, "ko")
 
 	ctx := testContext(t)
 	clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) // 09:00 in Seoul
-	if err := app.bot.Tick(ctx); err != nil {
+	if err := app.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
 	post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "#334") })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if header := strings.SplitN(post.Content, "\n", 2)[0]; !lang.HasHangul(header) {
+	if header := strings.SplitN(post.Content, "\n", 2)[0]; !hasHangul(header) {
 		t.Fatalf("the legacy daily in a Korean server: %q, want Korean", header)
 	}
 	if errs := fake.RESTErrors(); len(errs) != 0 {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"regexp"
@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 // liveMarkup finds what Discord would act on in content outside code
@@ -36,11 +37,13 @@ func liveMarkup(content string) string {
 // what was typed, privately; a name the bot posts carries no link, bidi
 // control, timestamp or mention.
 func TestE2EEchoAndMarkup(t *testing.T) {
-	startApp(t)
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t)
 	evil := "[x](https://evil.example/a) \u202egnp.exe <t:0:R> @everyone "
 	t.Run("ErrLongAlgorithm", func(t *testing.T) {
-		ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "maze", SkipValidation: true,
-			Options: []fakediscord.Option{opt("algorithm", evil+strings.Repeat("x", 10_000))}})
+		ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "maze", SkipValidation: true,
+			Options: []member.Option{opt("algorithm", evil+strings.Repeat("x", 10_000))}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +56,7 @@ func TestE2EEchoAndMarkup(t *testing.T) {
 		}
 	})
 	for _, name := range []string{evil, "Night \u202erace\u2066 <t:0:R> <@1400000000000000001> @here [go](https://x.example)"} {
-		msg := final(t, eventSlash(t, e2eManagePerms, "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("name", name)))
+		msg := final(t, fake.eventSlash(t, e2eManagePerms, "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("name", name)))
 		if strings.HasPrefix(msg.Content, "⚠️") {
 			if !msg.Ephemeral() || liveMarkup(msg.Content) != "" {
 				t.Fatalf("refusal of the name %q: %q, want private and inert", name, msg.Content)
@@ -68,7 +71,7 @@ func TestE2EEchoAndMarkup(t *testing.T) {
 		}
 	}
 	// A name with markup but no link is posted, defused.
-	msg := final(t, eventSlash(t, e2eManagePerms, "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("channel", "1300000000000000303"),
+	msg := final(t, fake.eventSlash(t, e2eManagePerms, "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("channel", "1300000000000000303"),
 		opt("name", "Night \u202erace\u2066 <t:0:R> <@1400000000000000001> @here")))
 	if !strings.Contains(msg.Content, "Event started") {
 		t.Fatalf("/event start with a name without links answered %q", msg.Content)

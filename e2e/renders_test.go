@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 	"mazebot/mazecore"
 )
 
@@ -50,7 +51,7 @@ func (f loadFigures) String() string {
 // targets: every /solve acknowledged within 3 s, peak RSS under 300 MiB,
 // the other member answered within 1 s. Run it alone:
 //
-//	go test -run '^$' -bench LoadSolve -benchtime 1x .
+//	go test -run '^$' -bench LoadSolve -benchtime 1x ./e2e/
 func BenchmarkLoadSolve(b *testing.B) {
 	for range b.N {
 		f := runLoad(b)
@@ -66,14 +67,14 @@ func BenchmarkLoadSolve(b *testing.B) {
 }
 
 func runLoad(b *testing.B) loadFigures {
-	fake.Reset()
-	bot := startProcess(b, b.TempDir())
+	d := newDiscord(b)
+	bot := d.startProcess(b, b.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), loadAnswerWithin+time.Minute)
 	defer cancel()
-	if err := fake.WaitReady(ctx); err != nil {
+	if err := d.WaitReady(ctx); err != nil {
 		b.Fatal(err)
 	}
-	waitFor(b, "command sync", func() bool { _, _, puts := fake.Commands(); return puts > 0 })
+	waitFor(b, "command sync", func() bool { _, _, puts := d.Commands(); return puts > 0 })
 
 	var (
 		f     loadFigures
@@ -88,8 +89,8 @@ func runLoad(b *testing.B) loadFigures {
 		wg.Go(func() {
 			<-start
 			id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: loadSide, Height: loadSide, Seed: uint64(1000 + i)}
-			ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "solve", UserID: fmt.Sprintf("15000000000%08d", i),
-				Options: []fakediscord.Option{opt("id", id.String())}})
+			ix, err := d.SlashCommand(ctx, member.SlashSpec{Name: "solve", UserID: fmt.Sprintf("15000000000%08d", i),
+				Options: []member.Option{opt("id", id.String())}})
 			if i < loadSolves/2 {
 				fired.Done()
 			}
@@ -122,13 +123,13 @@ func runLoad(b *testing.B) loadFigures {
 	close(start)
 	// The other member, once half the burst is in.
 	fired.Wait()
-	ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", UserID: "1600000000000000001", Options: []fakediscord.Option{opt("size", 11)}})
+	ix, err := d.SlashCommand(ctx, member.SlashSpec{Name: "maze", UserID: "1600000000000000001", Options: []member.Option{opt("size", 11)}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	if resp, err := ix.Wait(ctx); err == nil {
 		f.otherType, f.otherWithin = int(resp.Type), resp.Elapsed
-	} else if !errors.Is(err, fakediscord.ErrNoResponse) {
+	} else if !errors.Is(err, member.ErrNoResponse) {
 		b.Fatal(err)
 	}
 	wg.Wait()
@@ -161,14 +162,30 @@ func peakRSS(pid int) (int64, error) {
 	return 0, errors.Join(errors.New("no VmHWM"), sc.Err())
 }
 
+// shownAt is when a message took the content it shows: its last edit, or
+// its creation.
+func shownAt(m *fakediscord.Message) time.Time {
+	if !m.EditedTimestamp.IsZero() {
+		return m.EditedTimestamp
+	}
+	return m.Timestamp
+}
+
 // TestE2EHeavyRenders: a burst of big /solve is acknowledged in time (each
 // deferred before it waits for the render pool) while a small /maze is
 // answered at once; a member's second big picture meets the cooldown,
 // privately, with when to try again; a picture already drawn comes from
 // the cache, at once.
 func TestE2EHeavyRenders(t *testing.T) {
-	useClock(t, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) // frozen: the cooldown holds
-	startApp(t)
+	// Not parallel: it needs the CPU. The last of the burst's pictures
+	// must start drawing within its handler's 30 s, and under -race on
+	// two cores the 24 take 9 s alone but 25 s with the suite's other
+	// tests drawing beside them (the size of a picture is set by its
+	// pixels, not its tiles, so smaller mazes would not help). Alone it
+	// runs before the parallel tests start.
+	fake := newDiscord(t)
+	fake.useClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) // frozen: the cooldown holds
+	fake.startApp(t)
 	// What is timed is the acknowledgements (Elapsed, measured by the fake);
 	// the pictures themselves may take a while on a loaded machine, and a
 	// deferred reply has the token's 15 minutes. They are 501×501, big
@@ -183,23 +200,31 @@ func TestE2EHeavyRenders(t *testing.T) {
 		return mazecore.ID{Algorithm: mazecore.Backtracking, Width: side, Height: side, Seed: uint64(seed)}
 	}
 	user := func(i int) string { return fmt.Sprintf("15000000000%08d", i) }
-	solve := func(id mazecore.ID, userID string) *fakediscord.Interaction {
-		ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "solve", UserID: userID, Options: []fakediscord.Option{opt("id", id.String())}})
+	solve := func(id mazecore.ID, userID string) *member.Interaction {
+		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", UserID: userID, Options: []member.Option{opt("id", id.String())}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return ix
 	}
-	ixs := make([]*fakediscord.Interaction, burst)
+	ixs := make([]*member.Interaction, burst)
 	for i := range ixs {
 		ixs[i] = solve(big(i), user(i))
 	}
-	other, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", UserID: "1600000000000000001", Options: []fakediscord.Option{opt("size", 11)}})
+	other, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", UserID: "1600000000000000001", Options: []member.Option{opt("size", 11)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp, err := other.Wait(ctx); err != nil || resp.Type != 4 || resp.Elapsed > loadOtherWithin || !strings.Contains(resp.Content, "11×11") {
-		t.Fatalf("the other member's /maze: %+v (%v), want the maze within %v", resp, err, loadOtherWithin)
+	// The small /maze does not wait for the pool. How soon it is answered
+	// is the machine's: alone, at once (type 4) within 1 s
+	// (loadOtherWithin), which BenchmarkLoadSolve measures as its target;
+	// under -race on two cores with the suite beside it, its handler can
+	// outlast the bot's automatic deferral at 1.5 s. What holds anywhere:
+	// it is acknowledged within Discord's 3 s, and its maze is posted
+	// before the burst's pictures are all drawn, which it would not be if
+	// it waited behind them (checked below).
+	if resp, err := other.Wait(ctx); err != nil || (resp.Type != 4 && resp.Type != 5) || resp.Elapsed > loadAckWithin {
+		t.Fatalf("the other member's /maze: %+v (%v), want it acknowledged within %v", resp, err, loadAckWithin)
 	}
 	for i, ix := range ixs {
 		resp, err := ix.Wait(ctx)
@@ -207,11 +232,18 @@ func TestE2EHeavyRenders(t *testing.T) {
 			t.Fatalf("/solve %d: first response %+v (%v), want a deferral within %v", i, resp, err, loadAckWithin)
 		}
 	}
+	var lastPicture time.Time
 	for i, ix := range ixs {
 		msg, err := ix.WaitFinal(ctx, func(m *fakediscord.Message) bool { return !m.Loading() })
 		if err != nil || len(msg.Attachments) != 1 || !strings.HasPrefix(msg.Attachments[0].Filename, "SPOILER_") {
 			t.Fatalf("/solve %d: %+v (%v), want the spoilered PNG", i, msg, err)
 		}
+		if at := shownAt(msg); at.After(lastPicture) {
+			lastPicture = at
+		}
+	}
+	if msg := final(t, other); !strings.Contains(msg.Content, "11×11") || !shownAt(msg).Before(lastPicture) {
+		t.Fatalf("the other member's /maze %q was shown at %v, the last picture at %v: want the maze, before", msg.Content, shownAt(msg), lastPicture)
 	}
 
 	// The first member again, on another big maze: the cooldown.

@@ -1,15 +1,12 @@
-package main
+package e2e
 
 import (
 	"context"
-	"database/sql"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"mazebot/internal/fakediscord"
 )
 
 // TestE2EDatabaseLockedOut: while another process holds SQLite's write
@@ -20,12 +17,15 @@ import (
 // without it.
 // (A PostgreSQL that stops is the same path: store/guard bounds each call.)
 func TestE2EDatabaseLockedOut(t *testing.T) {
-	fake.Reset()
+	t.Parallel()
+	fake := newDiscord(t)
 	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
-	app := launchAppWith(t, Config{Token: fakediscord.DefaultToken, Database: dbPath, MetricsAddr: "127.0.0.1:0"})
+	cfg := fake.config(dbPath)
+	cfg.MetricsAddr = "127.0.0.1:0"
+	app := fake.launch(t, cfg)
 	ctx := testContext(t)
 
-	other, err := sql.Open("sqlite", dbPath+"?_pragma=busy_timeout(10000)")
+	other, err := sqliteFile(dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestE2EDatabaseLockedOut(t *testing.T) {
 	defer unlock()
 
 	sent := time.Now()
-	ix := slash(t, "maze", opt("size", 7))
+	ix := fake.slash(t, "maze", opt("size", 7))
 	msg, err := ix.WaitFollowup(ctx, 0)
 	if err != nil {
 		t.Fatalf("no apology: %v (rejections %v)", err, ix.Rejections())
@@ -70,7 +70,7 @@ func TestE2EDatabaseLockedOut(t *testing.T) {
 	}
 
 	unlock()
-	if next := final(t, slash(t, "maze", opt("size", 9))); !strings.Contains(next.Content, "9×9") {
+	if next := final(t, fake.slash(t, "maze", opt("size", 9))); !strings.Contains(next.Content, "9×9") {
 		t.Fatalf("after the lock, /maze gave %q", next.Content)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of sharding, metrics and health: one App running every
 // shard against the fake's identify rate limit, and three processes of
@@ -6,10 +6,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -23,9 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"mazebot/app"
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 	"mazebot/internal/pgtest"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
@@ -72,23 +69,6 @@ func guildOnShard(t testing.TB, shard, count int) string {
 	return id
 }
 
-var managerPerms = strconv.FormatInt(discordgo.PermissionManageGuild|discordgo.PermissionViewChannel|discordgo.PermissionSendMessages, 10)
-
-// fetch GETs url and returns the status and body.
-func fetch(t testing.TB, url string) (int, string) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	return resp.StatusCode, string(body)
-}
-
 // waitReadyz polls /readyz until it is 200, for at most within.
 func waitReadyz(t testing.TB, base string, within time.Duration) {
 	t.Helper()
@@ -103,18 +83,6 @@ func waitReadyz(t testing.TB, base string, within time.Duration) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// sample is the value of the metric sample whose line starts with series
-// (name and labels exactly as exposed), and whether there is one.
-func sample(metrics, series string) (float64, bool) {
-	for line := range strings.Lines(metrics) {
-		if rest, ok := strings.CutPrefix(line, series+" "); ok {
-			v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
-			return v, err == nil
-		}
-	}
-	return 0, false
 }
 
 // waitSample waits until the metrics at base have series at want: the
@@ -176,11 +144,11 @@ func checkOps(t testing.TB, base string, shards []int) {
 // mazeOnEveryShard sends /maze in a guild of each shard, and checks that
 // it came in on that shard and was answered. It returns the interactions
 // by shard.
-func mazeOnEveryShard(t testing.TB, count int) []*fakediscord.Interaction {
+func (d *discord) mazeOnEveryShard(t testing.TB, count int) []*member.Interaction {
 	t.Helper()
-	var out []*fakediscord.Interaction
+	var out []*member.Interaction
 	for shard := range count {
-		ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "maze", GuildID: guildOnShard(t, shard, count), Options: []fakediscord.Option{opt("size", 5)}})
+		ix, err := d.SlashCommand(testContext(t), member.SlashSpec{Name: "maze", GuildID: guildOnShard(t, shard, count), Options: []member.Option{opt("size", 5)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,9 +161,9 @@ func mazeOnEveryShard(t testing.TB, count int) []*fakediscord.Interaction {
 }
 
 // commandWrites counts the requests that wrote application commands.
-func commandWrites() int {
+func (d *discord) commandWrites() int {
 	n := 0
-	for _, r := range fake.Requests("") {
+	for _, r := range d.Requests("") {
 		if r.Method != http.MethodGet && strings.Contains(r.Path, "/commands") {
 			n++
 		}
@@ -204,9 +172,10 @@ func commandWrites() int {
 }
 
 // waitIdentifyWindow waits until every rate-limit bucket is free again: an
-// earlier test's IDENTIFY less than interval ago would get ours refused.
-func waitIdentifyWindow(interval time.Duration) {
-	log := fake.IdentifyLog()
+// earlier start's IDENTIFY less than interval ago would get a restarted
+// process's refused.
+func (d *discord) waitIdentifyWindow(interval time.Duration) {
+	log := d.IdentifyLog()
 	for i := len(log) - 1; i >= 0; i-- {
 		if log[i].SessionID != "" {
 			time.Sleep(time.Until(log[i].Time.Add(interval + 50*time.Millisecond)))
@@ -215,23 +184,33 @@ func waitIdentifyWindow(interval time.Duration) {
 	}
 }
 
+// identifyInterval is the identify rate limit's window the tests of
+// in-process shards give the fake and the bot, below Discord's 5 s so that
+// they run in a few seconds.
+const identifyInterval = 1250 * time.Millisecond
+
 // TestE2EShards: an App running all four shards that GET /gateway/bot
 // recommends, with max_concurrency 2, identifies them in two rounds the
 // interval apart, which the fake enforces; every shard's guilds are
 // answered, DMs come in on shard 0; the commands are written once; the
 // metrics and health endpoints say so.
 func TestE2EShards(t *testing.T) {
-	const count, interval = 4, 300 * time.Millisecond
-	fake.Reset()
+	t.Parallel()
+	fake := newDiscord(t)
+	// The interval is the shortest for which the bot's identify turns
+	// keep their full margin of 250 ms (a fifth of the interval below
+	// that, bot/shards.go): under -race on a loaded machine, the time
+	// from a turn to its IDENTIFY reaching Discord varies by more than a
+	// fifth of a shorter one, and the fake, enforcing the limit, would
+	// refuse an IDENTIFY the bot timed right.
+	const count, interval = 4, identifyInterval
 	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: 2, IdentifyInterval: interval, EnforceIdentifyLimit: true})
-	t.Cleanup(fake.Reset)
-	waitIdentifyWindow(interval)
-	logStart := len(fake.IdentifyLog())
-	app := launchAppOptions(t, Config{Token: fakediscord.DefaultToken, Database: filepath.Join(t.TempDir(), "mazebot.db"), MetricsAddr: "127.0.0.1:0"},
-		Options{IdentifyInterval: interval})
+	cfg := fake.config(filepath.Join(t.TempDir(), "mazebot.db"))
+	cfg.MetricsAddr = "127.0.0.1:0"
+	app := fake.launchOptions(t, cfg, app.Options{IdentifyInterval: interval})
 
 	identified := map[int]time.Time{}
-	for _, r := range fake.IdentifyLog()[logStart:] {
+	for _, r := range fake.IdentifyLog() {
 		if r.SessionID == "" || r.TooSoon || r.Count != count {
 			t.Fatalf("IDENTIFY %+v: want every shard of %d accepted at its first try", r, count)
 		}
@@ -256,15 +235,15 @@ func TestE2EShards(t *testing.T) {
 	}
 
 	ctx := testContext(t)
-	mazeOnEveryShard(t, count)
-	dm, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "help", DM: true})
+	fake.mazeOnEveryShard(t, count)
+	dm, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "help", DM: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if msg := final(t, dm); dm.Shard != 0 || len(msg.Embeds) != 1 {
 		t.Fatalf("/help in a DM came in on shard %d and answered %+v", dm.Shard, msg)
 	}
-	if n := commandWrites(); n != 1 {
+	if n := fake.commandWrites(); n != 1 {
 		t.Fatalf("%d command writes, want 1", n)
 	}
 
@@ -302,23 +281,6 @@ func TestE2EShards(t *testing.T) {
 	waitReadyz(t, "http://"+app.MetricsAddr(), 20*time.Second)
 }
 
-// metricsAddrRE finds the address in the log line of a process's metrics
-// and health endpoints (METRICS_ADDR with port 0 picks a free one).
-var metricsAddrRE = regexp.MustCompile(`msg="metrics and health endpoints listening" addr=(\S+)`)
-
-func (p *botProcess) metricsBase(t *testing.T) string {
-	t.Helper()
-	var addr string
-	waitFor(t, "the metrics endpoint's address in the logs", func() bool {
-		m := metricsAddrRE.FindStringSubmatch(p.logs.String())
-		if m != nil {
-			addr = m[1]
-		}
-		return m != nil
-	})
-	return "http://" + addr
-}
-
 // dailyZone is a time zone in which it is now between 01:00 and 23:00,
 // so that a daily set for 00:00 is due, and stays on today's date while
 // the test runs.
@@ -336,22 +298,20 @@ func dailyZone() string {
 // identifies afresh); dailies due in three guilds are posted once each
 // while all three processes tick; /readyz and /metrics answer for each.
 func TestProcessShards(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
 	const count = 6
-	fake.Reset()
 	// max_concurrency 6 puts every shard in a bucket of its own, so the
 	// three processes identify at once without breaking the limit the
 	// fake enforces; the limit's 1 s keeps the restart below short.
 	const interval = time.Second
 	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: count, IdentifyInterval: interval, EnforceIdentifyLimit: true, RejectMixedShardCounts: true})
-	t.Cleanup(fake.Reset)
-	waitIdentifyWindow(interval)
-	logStart := len(fake.IdentifyLog())
 
 	db, link := sharedDatabase(t)
 	lists := []string{"0-1", "2-3", "4-5"}
 	owner := func(shard int) string { return lists[shard/2] }
 	start := func(list string) *botProcess {
-		return startProcess(t, t.TempDir(), "MAZEBOT_DB="+db, "DISCORD_SHARD_COUNT=6", "DISCORD_SHARD_IDS="+list, "METRICS_ADDR=127.0.0.1:0")
+		return fake.startProcess(t, t.TempDir(), "MAZEBOT_DB="+db, "DISCORD_SHARD_COUNT=6", "DISCORD_SHARD_IDS="+list, "METRICS_ADDR=127.0.0.1:0")
 	}
 	procs := map[string]*botProcess{}
 	for _, list := range lists { // all at once: they race to migrate the database too
@@ -362,15 +322,15 @@ func TestProcessShards(t *testing.T) {
 	if err := fake.WaitReady(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range fake.IdentifyLog()[logStart:] {
+	for _, r := range fake.IdentifyLog() {
 		if r.SessionID == "" || r.TooSoon || r.Count != count {
 			t.Fatalf("IDENTIFY %+v: want each shard of %d accepted at its first try", r, count)
 		}
 	}
-	waitFor(t, "the command sync", func() bool { return commandWrites() > 0 })
+	waitFor(t, "the command sync", func() bool { return fake.commandWrites() > 0 })
 
 	// Every shard's guilds, and DMs, reach the process that runs the shard.
-	answeredBy := func(ix *fakediscord.Interaction, list string) {
+	answeredBy := func(ix *member.Interaction, list string) {
 		t.Helper()
 		waitFor(t, "the handler's log line", func() bool { return strings.Contains(procs[list].logs.String(), "interaction="+ix.ID) })
 		for _, other := range lists {
@@ -379,10 +339,10 @@ func TestProcessShards(t *testing.T) {
 			}
 		}
 	}
-	for shard, ix := range mazeOnEveryShard(t, count) {
+	for shard, ix := range fake.mazeOnEveryShard(t, count) {
 		answeredBy(ix, owner(shard))
 	}
-	dm, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", DM: true, Options: []fakediscord.Option{opt("size", 5)}})
+	dm, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", DM: true, Options: []member.Option{opt("size", 5)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +360,7 @@ func TestProcessShards(t *testing.T) {
 
 	// A game in a guild of shard 2 goes on across a kill -9 of its process.
 	gameGuild := guildOnShard(t, 2, count)
-	mazeIx, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", GuildID: gameGuild, Options: []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 11), opt("seed", 9)}})
+	mazeIx, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", GuildID: gameGuild, Options: []member.Option{opt("algorithm", "backtracking"), opt("size", 11), opt("seed", 9)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,18 +369,16 @@ func TestProcessShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
+	p := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
 	p.click(p.next())
-	killed := procs["2-3"]
-	if err := killed.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-killed.exited
+	procs["2-3"].kill(t)
+	// Until the fake sees the connections go, shard 2 looks ready still.
+	waitFor(t, "shards 2 and 3 disconnected", func() bool { return !fake.Shard(2).Connected && !fake.Shard(3).Connected })
 	identifiesBefore, resumesBefore := fake.Shard(2).Identifies, fake.Shard(2).Resumes
 	// As a supervisor's restart delay would: discordgo answers a refused
 	// IDENTIFY (op 9) at once, again and again, so a restart inside the
 	// window would only test that.
-	waitIdentifyWindow(interval)
+	fake.waitIdentifyWindow(interval)
 	procs["2-3"] = start("2-3")
 	if err := fake.WaitShardReady(ctx, 2); err != nil {
 		t.Fatal(err)
@@ -443,7 +401,7 @@ func TestProcessShards(t *testing.T) {
 	// Dailies in guilds of each process, due since 00:00 today: the next
 	// ticks (every 15 s; those of 0-1 and 4-5, started together, nearly
 	// in step) race to post them.
-	store, err := openStore(ctx, db)
+	store, err := openDB(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,8 +410,8 @@ func TestProcessShards(t *testing.T) {
 	dailies := map[string]string{} // channel -> guild
 	for _, shard := range []int{1, 3, 5} {
 		guild, channel := guildOnShard(t, shard, count), fmt.Sprintf("13000000000000007%02d", shard)
-		setup := fakediscord.Option{Name: "setup", Options: []fakediscord.Option{opt("channel", channel), opt("time", "00:00"), opt("timezone", zone)}}
-		ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "daily", GuildID: guild, Options: []fakediscord.Option{setup}, Permissions: managerPerms})
+		setup := member.Option{Name: "setup", Options: []member.Option{opt("channel", channel), opt("time", "00:00"), opt("timezone", zone)}}
+		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "daily", GuildID: guild, Options: []member.Option{setup}, Permissions: managerPerms})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -463,12 +421,12 @@ func TestProcessShards(t *testing.T) {
 		dailies[channel] = guild
 		// A setup made after today's post time starts tomorrow: make it
 		// yesterday's, through the database the processes share.
-		s, err := store.DailySettings(ctx, guild)
+		s, err := store.dailySettings(ctx, guild)
 		if err != nil || s.ChannelID != channel {
 			t.Fatalf("guild %s's settings in the shared database: %+v, %v", guild, s, err)
 		}
 		s.UpdatedAt = s.UpdatedAt.Add(-24 * time.Hour)
-		if err := store.SaveDailySettings(ctx, s); err != nil {
+		if err := store.saveDailySettings(ctx, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -494,7 +452,7 @@ func TestProcessShards(t *testing.T) {
 	}
 
 	// Only the process of shard 0 writes commands: once per start.
-	if n := commandWrites(); n != 1 {
+	if n := fake.commandWrites(); n != 1 {
 		t.Fatalf("%d command writes with a restart of another process, want 1", n)
 	}
 	first := procs["0-1"]
@@ -505,23 +463,23 @@ func TestProcessShards(t *testing.T) {
 	if first.exitErr != nil {
 		t.Fatalf("the process of shards 0-1 exited with %v after SIGTERM", first.exitErr)
 	}
-	waitIdentifyWindow(interval)
+	fake.waitIdentifyWindow(interval)
 	procs["0-1"] = start("0-1")
-	waitFor(t, "the restarted shard 0's command sync", func() bool { return commandWrites() == 2 })
+	waitFor(t, "the restarted shard 0's command sync", func() bool { return fake.commandWrites() == 2 })
 	checkOps(t, procs["0-1"].metricsBase(t), []int{0, 1})
-	dm, err = fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "help", DM: true})
+	dm, err = fake.SlashCommand(ctx, member.SlashSpec{Name: "help", DM: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	final(t, dm)
 	answeredBy(dm, "0-1")
-	for _, r := range fake.IdentifyLog()[logStart:] {
+	for _, r := range fake.IdentifyLog() {
 		if r.TooSoon || r.SessionID == "" {
 			t.Fatalf("IDENTIFY %+v broke the rate limit or was refused", r)
 		}
 	}
 	if link != nil {
-		databaseOutage(t, link, procs, lists, count)
+		fake.databaseOutage(t, link, procs, lists, count)
 	}
 }
 
@@ -530,7 +488,7 @@ func TestProcessShards(t *testing.T) {
 // that needs the database gets a private apology in time; no process
 // exits; within 30 s of the return every /readyz is 200 again and the
 // command works.
-func databaseOutage(t *testing.T, link *testkit.Proxy, procs map[string]*botProcess, lists []string, count int) {
+func (d *discord) databaseOutage(t *testing.T, link *testkit.Proxy, procs map[string]*botProcess, lists []string, count int) {
 	t.Helper()
 	link.Cut()
 	cut := time.Now()
@@ -549,7 +507,7 @@ func databaseOutage(t *testing.T, link *testkit.Proxy, procs map[string]*botProc
 	}
 	ctx := testContext(t)
 	for shard := range count {
-		ix, err := fake.SlashCommand(ctx, fakediscord.SlashSpec{Name: "maze", GuildID: guildOnShard(t, shard, count), Options: []fakediscord.Option{opt("size", 9)}})
+		ix, err := d.SlashCommand(ctx, member.SlashSpec{Name: "maze", GuildID: guildOnShard(t, shard, count), Options: []member.Option{opt("size", 9)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -579,7 +537,7 @@ func databaseOutage(t *testing.T, link *testkit.Proxy, procs map[string]*botProc
 		waitReadyz(t, procs[list].metricsBase(t), 30*time.Second)
 	}
 	for shard := range count {
-		msg := final(t, slashIn(t, guildOnShard(t, shard, count), opt("size", 9)))
+		msg := final(t, d.slashIn(t, guildOnShard(t, shard, count), opt("size", 9)))
 		if msg.Ephemeral() || !strings.Contains(msg.Content, "9×9") {
 			t.Fatalf("shard %d: /maze after the outage gave %q", shard, msg.Content)
 		}
@@ -587,42 +545,13 @@ func databaseOutage(t *testing.T, link *testkit.Proxy, procs map[string]*botProc
 }
 
 // slashIn sends /maze in a guild.
-func slashIn(t *testing.T, guildID string, opts ...fakediscord.Option) *fakediscord.Interaction {
+func (d *discord) slashIn(t *testing.T, guildID string, opts ...member.Option) *member.Interaction {
 	t.Helper()
-	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "maze", GuildID: guildID, Options: opts})
+	ix, err := d.SlashCommand(testContext(t), member.SlashSpec{Name: "maze", GuildID: guildID, Options: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ix
-}
-
-// TestBadShardConfigStops: a bad DISCORD_SHARD_COUNT or DISCORD_SHARD_IDS
-// is an error at start that names the variable, before the database is
-// touched.
-func TestBadShardConfigStops(t *testing.T) {
-	for _, tc := range []struct {
-		name, count, ids, want string
-	}{
-		{"ErrCount", "six", "", "DISCORD_SHARD_COUNT"},
-		{"ErrIDs", "", "0-", "DISCORD_SHARD_IDS"},
-		{"ErrIDBeyondCount", "2", "1-2", "lists shard 2, but DISCORD_SHARD_COUNT is 2"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dbPath := filepath.Join(t.TempDir(), "mazebot.db")
-			cfg := Config{Token: fakediscord.DefaultToken, Database: dbPath, ShardCount: tc.count, ShardIDs: tc.ids}
-			app, err := NewApp(context.Background(), cfg, slog.New(slog.DiscardHandler), Options{})
-			if err == nil {
-				app.Close()
-				t.Fatal("NewApp accepted it")
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %q, want it to say %q", err, tc.want)
-			}
-			if _, err := os.Stat(dbPath); !errors.Is(err, fs.ErrNotExist) {
-				t.Fatalf("the database was created: %v", err)
-			}
-		})
-	}
 }
 
 // TestE2EIdentifyTurns: two processes (two Apps here) sharing a database
@@ -631,16 +560,14 @@ func TestBadShardConfigStops(t *testing.T) {
 // bucket's turn to one at a time, so the fake Discord, which enforces the
 // limit, refuses no IDENTIFY; both are connected.
 func TestE2EIdentifyTurns(t *testing.T) {
-	const count, interval = 2, 500 * time.Millisecond
-	fake.Reset()
+	t.Parallel()
+	fake := newDiscord(t)
+	const count, interval = 2, identifyInterval // as in TestE2EShards
 	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: 1, IdentifyInterval: interval, EnforceIdentifyLimit: true})
-	t.Cleanup(fake.Reset)
-	waitIdentifyWindow(interval)
-	logStart := len(fake.IdentifyLog())
 	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, count)
-	var apps []*App
+	var apps []*app.App
 	var logs []*syncBuffer
 	t.Cleanup(func() {
 		cancel()
@@ -649,8 +576,8 @@ func TestE2EIdentifyTurns(t *testing.T) {
 				t.Errorf("Run: %v", err)
 			}
 		}
-		for i, app := range apps {
-			if err := app.Close(); err != nil {
+		for i, a := range apps {
+			if err := a.Close(); err != nil {
 				t.Errorf("Close: %v", err)
 			}
 			if t.Failed() {
@@ -660,24 +587,25 @@ func TestE2EIdentifyTurns(t *testing.T) {
 	})
 	for id := range count {
 		buf := &syncBuffer{}
-		cfg := Config{Token: fakediscord.DefaultToken, Database: dbPath, Secret: e2eSecret, ShardCount: strconv.Itoa(count), ShardIDs: strconv.Itoa(id)}
-		app, err := NewApp(ctx, cfg, slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})), Options{IdentifyInterval: interval})
+		cfg := fake.config(dbPath)
+		cfg.ShardCount, cfg.ShardIDs = count, []int{id}
+		a, err := app.Build(ctx, cfg, slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})), app.Options{IdentifyInterval: interval})
 		if err != nil {
 			t.Fatal(err)
 		}
-		apps, logs = append(apps, app), append(logs, buf)
+		apps, logs = append(apps, a), append(logs, buf)
 	}
-	for _, app := range apps {
-		go func() { done <- app.Run(ctx) }()
+	for _, a := range apps {
+		go func() { done <- a.Run(ctx) }()
 	}
 	wait := testContext(t)
 	for id := range count {
 		if err := fake.WaitShardReady(wait, id); err != nil {
-			t.Fatalf("shard %d: %v", id, err)
+			t.Fatalf("shard %d: %v (%+v, identifies %+v)", id, err, fake.Shard(id), fake.IdentifyLog())
 		}
 	}
 	var accepted []fakediscord.IdentifyRecord
-	for _, r := range fake.IdentifyLog()[logStart:] {
+	for _, r := range fake.IdentifyLog() {
 		if r.TooSoon || r.SessionID == "" {
 			t.Fatalf("IDENTIFY %+v: want each accepted at its first try", r)
 		}

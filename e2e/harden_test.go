@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of the bot under abuse and faults (issue 9): replayed
 // interactions, requests refused from their headers, rate-limited first
@@ -22,42 +22,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
-	"mazebot/commands"
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 const callbackRoute = "POST /interactions/{id}/{token}/callback"
 
 // callbacksOf lists the fake's requests to ix's callback route.
-func callbacksOf(ix *fakediscord.Interaction) []fakediscord.Request {
-	return fake.Requests("POST /interactions/" + ix.ID + "/{token}/callback")
-}
-
-// waitLog waits until the app's logs hold n lines containing each of parts.
-func waitLog(t *testing.T, app *testApp, n int, parts ...string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		count := 0
-		for line := range strings.Lines(app.logs.String()) {
-			all := true
-			for _, p := range parts {
-				all = all && strings.Contains(line, p)
-			}
-			if all {
-				count++
-			}
-		}
-		if count >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the logs have %d lines with %q, want %d", count, parts, n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+func (d *discord) callbacksOf(ix *member.Interaction) []fakediscord.Request {
+	return d.Requests("POST /interactions/" + ix.ID + "/{token}/callback")
 }
 
 // signedPost POSTs body to url signed with key now, as Discord (or someone
@@ -84,13 +57,15 @@ func signedPost(ctx context.Context, t *testing.T, url string, key ed25519.Priva
 // again, with its original or a fresh signature, to the same process or
 // another sharing the database, runs nothing and is refused.
 func TestE2EReplayHTTP(t *testing.T) {
-	app := startHTTPApp(t)
+	t.Parallel()
+	fake := newDiscord(t)
+	app := fake.startHTTPApp(t)
 	ctx := testContext(t)
-	ix := slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
+	ix := fake.slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
 	final(t, ix)
 	edits := len(fake.Requests("PATCH /webhooks/{app}/{token}/messages/@original"))
 	for _, fresh := range []bool{false, true} {
-		status, body, err := fake.ReplayHTTP(ctx, ix, fresh)
+		status, body, err := fake.ReplayHTTP(ctx, ix.Interaction, fresh)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,8 +74,10 @@ func TestE2EReplayHTTP(t *testing.T) {
 		}
 	}
 	// A second process on the same database knows it too.
-	other := launchAppWith(t, Config{Token: fakediscord.DefaultToken, Database: app.dbPath, HTTPAddr: "127.0.0.1:0", PublicKey: hex.EncodeToString(httpKey(t).Public().(ed25519.PublicKey))})
-	if status := signedPost(ctx, t, "http://"+other.HTTPAddr()+"/interactions", httpKey(t), ix.Payload); status != http.StatusConflict {
+	cfg := fake.config(app.dbPath)
+	cfg.HTTPAddr, cfg.PublicKey = "127.0.0.1:0", fake.httpKey(t).Public().(ed25519.PublicKey)
+	other := fake.launch(t, cfg)
+	if status := signedPost(ctx, t, "http://"+other.HTTPAddr()+"/interactions", fake.httpKey(t), ix.Payload); status != http.StatusConflict {
 		t.Fatalf("replay to another process answered %d, want 409", status)
 	}
 	if got := len(fake.Requests("PATCH /webhooks/{app}/{token}/messages/@original")); got != edits {
@@ -108,13 +85,13 @@ func TestE2EReplayHTTP(t *testing.T) {
 	}
 	waitLog(t, app, 2, "dropped a replayed interaction", "interaction="+ix.ID)
 	// Something new still runs.
-	checkSidewinder21(t, slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
+	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
 }
 
 // httpKey is the key the fake signs HTTP deliveries with.
-func httpKey(t *testing.T) ed25519.PrivateKey {
+func (d *discord) httpKey(t *testing.T) ed25519.PrivateKey {
 	t.Helper()
-	_, key := fake.HTTPEndpoint()
+	_, key := d.HTTPEndpoint()
 	if key == nil {
 		t.Fatal("the fake has no HTTP endpoint")
 	}
@@ -124,14 +101,16 @@ func httpKey(t *testing.T) ed25519.PrivateKey {
 // TestE2EReplayGateway (row 1): an INTERACTION_CREATE dispatched again is
 // dropped with a log line; the bot does not answer it twice.
 func TestE2EReplayGateway(t *testing.T) {
-	app := startApp(t)
-	ix := slash(t, "maze", opt("size", 11))
+	t.Parallel()
+	fake := newDiscord(t)
+	app := fake.startApp(t)
+	ix := fake.slash(t, "maze", opt("size", 11))
 	final(t, ix)
 	if _, err := fake.SendDispatch(0, "INTERACTION_CREATE", ix.Payload); err != nil {
 		t.Fatal(err)
 	}
 	waitLog(t, app, 1, "dropped a replayed interaction", "interaction="+ix.ID)
-	if n := len(callbacksOf(ix)); n != 1 {
+	if n := len(fake.callbacksOf(ix)); n != 1 {
 		t.Fatalf("%d callbacks for the interaction, want 1", n)
 	}
 	if errs := fake.RESTErrors(); len(errs) > 0 {
@@ -168,7 +147,9 @@ func rawProbe(t *testing.T, addr, head string, within time.Duration) *http.Respo
 // large, is refused within a second without the body being read, and the
 // connection closed; signed interactions go on being answered.
 func TestE2EHTTPEndpointRefusesEarly(t *testing.T) {
-	app := startHTTPApp(t)
+	t.Parallel()
+	fake := newDiscord(t)
+	app := fake.startHTTPApp(t)
 	endpoint, _ := fake.HTTPEndpoint()
 	u, err := url.Parse(endpoint)
 	if err != nil {
@@ -200,18 +181,20 @@ func TestE2EHTTPEndpointRefusesEarly(t *testing.T) {
 	}
 	t.Run("ErrSignedButMalformed", func(t *testing.T) {
 		body := []byte(`{"id":"1300000000000000001","application_id":"` + fakediscord.DefaultAppID + `","type":2,"token":"x","version":1}`)
-		if status := signedPost(testContext(t), t, endpoint, httpKey(t), body); status != http.StatusBadRequest {
+		if status := signedPost(testContext(t), t, endpoint, fake.httpKey(t), body); status != http.StatusBadRequest {
 			t.Fatalf("a signed interaction without data or user answered %d, want 400", status)
 		}
 		waitLog(t, app, 1, "dropped a malformed interaction")
 	})
-	checkSidewinder21(t, slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
+	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
 }
 
 // TestE2ERateLimitedFirstResponse (row 8): first responses are never slept
 // on past their deadline.
 func TestE2ERateLimitedFirstResponse(t *testing.T) {
-	app := startApp(t)
+	t.Parallel()
+	fake := newDiscord(t)
+	app := fake.startApp(t)
 	// Interaction routes are exempt from the global limit: a global 429
 	// there is retried at once, and every member is answered in time.
 	t.Run("OKGlobal429", func(t *testing.T) {
@@ -219,7 +202,7 @@ func TestE2ERateLimitedFirstResponse(t *testing.T) {
 		var wg sync.WaitGroup
 		for i, user := range []string{"1300000000000000101", "1300000000000000102", "1300000000000000103"} {
 			wg.Go(func() {
-				ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "maze", UserID: user, Options: []fakediscord.Option{opt("size", 9+2*i)}})
+				ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "maze", UserID: user, Options: []member.Option{opt("size", 9+2*i)}})
 				if err != nil {
 					t.Error(err)
 					return
@@ -236,11 +219,11 @@ func TestE2ERateLimitedFirstResponse(t *testing.T) {
 	// discordgo's bucket.
 	t.Run("OKShortRouteLimit", func(t *testing.T) {
 		fake.InjectFault(callbackRoute, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 500 * time.Millisecond}})
-		ix := slash(t, "maze", opt("size", 13))
+		ix := fake.slash(t, "maze", opt("size", 13))
 		if resp, err := ix.Wait(testContext(t)); err != nil || resp.Type != 4 {
 			t.Fatalf("%+v, %v (rejections %v), want an answer in time", resp, err, ix.Rejections())
 		}
-		reqs := callbacksOf(ix)
+		reqs := fake.callbacksOf(ix)
 		if len(reqs) != 2 || reqs[0].Status != 429 || reqs[1].Time.Sub(reqs[0].Time) < 500*time.Millisecond {
 			t.Fatalf("callbacks %+v, want a 429 and a retry at least 500 ms later", reqs)
 		}
@@ -249,16 +232,16 @@ func TestE2ERateLimitedFirstResponse(t *testing.T) {
 	// and ask Discord no more.
 	t.Run("ErrLongRouteLimit", func(t *testing.T) {
 		fake.InjectFault(callbackRoute, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 10 * time.Second}})
-		ix := slash(t, "maze", opt("size", 15))
+		ix := fake.slash(t, "maze", opt("size", 15))
 		waitLog(t, app, 1, "the first response cannot be sent before the deadline", "interaction="+ix.ID)
-		if reqs := callbacksOf(ix); len(reqs) != 1 || reqs[0].Status != 429 {
+		if reqs := fake.callbacksOf(ix); len(reqs) != 1 || reqs[0].Status != 429 {
 			t.Fatalf("callbacks %+v, want only the rate-limited one", reqs)
 		}
-		if reqs := callbacksOf(ix)[0]; time.Since(reqs.Time) > 3*time.Second {
+		if reqs := fake.callbacksOf(ix)[0]; time.Since(reqs.Time) > 3*time.Second {
 			t.Fatalf("gave up %v after the 429, want within the response window", time.Since(reqs.Time))
 		}
 		// The bot is not held up: the member's next command is answered.
-		if msg := final(t, slash(t, "maze", opt("size", 17))); !strings.Contains(msg.Content, "17×17") {
+		if msg := final(t, fake.slash(t, "maze", opt("size", 17))); !strings.Contains(msg.Content, "17×17") {
 			t.Fatalf("the next /maze gave %q", msg.Content)
 		}
 	})
@@ -268,50 +251,27 @@ func TestE2ERateLimitedFirstResponse(t *testing.T) {
 // fake holds them are logged without the URL, which carries the
 // interaction's token; the logs hold no token or secret at all.
 func TestE2ETimeoutsLeaveNoTokens(t *testing.T) {
-	short := func(ctx context.Context) (context.Context, context.CancelFunc) {
-		return context.WithTimeout(ctx, 300*time.Millisecond)
-	}
-	app := startApp(t,
-		commands.Command{
-			Definition: &discordgo.ApplicationCommand{Name: "hastycallback", Description: "replies with a short deadline"},
-			Handle: func(ctx context.Context, in *commands.Interaction) error {
-				c, cancel := short(ctx)
-				defer cancel()
-				return in.Respond.Reply(c, commands.Reply{Content: "hasty"})
-			},
-		},
-		commands.Command{
-			Definition: &discordgo.ApplicationCommand{Name: "hastyedit", Description: "edits with a short deadline"},
-			Handle: func(ctx context.Context, in *commands.Interaction) error {
-				if err := in.Respond.Defer(ctx, false); err != nil {
-					return err
-				}
-				c, cancel := short(ctx)
-				defer cancel()
-				if err := in.Respond.Reply(c, commands.Reply{Content: "hasty"}); err != nil {
-					return err
-				}
-				return nil
-			},
-		},
-	)
+	t.Parallel()
+	fake := newDiscord(t)
+	const short = 300 * time.Millisecond
+	app := fake.startApp(t, hastyCallback("hastycallback", short), hastyEdit("hastyedit", short))
 	// One at a time, so each fault strikes the request it is meant for.
 	// The member is told something went wrong, in a second try: in the
 	// first response, or privately after the public deferral.
 	hold := fakediscord.Fault{Hold: 2 * time.Second}
 	fake.InjectFault(callbackRoute, 1, hold)
-	a := slash(t, "hastycallback")
+	a := fake.slash(t, "hastycallback")
 	if msg := final(t, a); !strings.Contains(msg.Content, "Sorry") {
 		t.Fatalf("/%s ended with %q, want the apology", a.CommandName, msg.Content)
 	}
 	fake.InjectFault("PATCH /webhooks/{app}/{token}/messages/@original", 1, hold)
-	b := slash(t, "hastyedit")
+	b := fake.slash(t, "hastyedit")
 	if msg, err := b.WaitFollowup(testContext(t), 0); err != nil || !strings.Contains(msg.Content, "Sorry") {
 		t.Fatalf("/%s followup %+v, %v, want the apology", b.CommandName, msg, err)
 	}
 	waitLog(t, app, 2, "handler failed", "context deadline exceeded")
 	app.stop()
-	if leaked := leakedSecrets(app.logs.String(), e2eSecret); len(leaked) > 0 {
+	if leaked := fake.leakedSecrets(app.logs.String(), e2eSecret); len(leaked) > 0 {
 		t.Fatalf("secrets in the logs: %v", leaked)
 	}
 }
@@ -320,16 +280,11 @@ func TestE2ETimeoutsLeaveNoTokens(t *testing.T) {
 // are null, blank, half-filled or wrong-typed are dropped with a log line,
 // also while the bot is shutting down, and never crash it.
 func TestE2EMalformedInteractions(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
-	app := startApp(t, commands.Command{
-		Definition: &discordgo.ApplicationCommand{Name: "hold", Description: "holds until released"},
-		Handle: func(ctx context.Context, in *commands.Interaction) error {
-			started <- struct{}{}
-			<-release
-			return in.Respond.Reply(ctx, commands.Reply{Content: "released"})
-		},
-	})
+	app := fake.startApp(t, heldCommand("hold", started, release, "released"))
 	defer func() {
 		select {
 		case <-release:
@@ -354,12 +309,12 @@ func TestE2EMalformedInteractions(t *testing.T) {
 		}
 	}
 	waitLog(t, app, len(payloads), "dropped a malformed interaction")
-	if msg := final(t, slash(t, "maze", opt("size", 9))); !strings.Contains(msg.Content, "9×9") {
+	if msg := final(t, fake.slash(t, "maze", opt("size", 9))); !strings.Contains(msg.Content, "9×9") {
 		t.Fatalf("after the malformed dispatches /maze gave %q", msg.Content)
 	}
 
 	// While it shuts down, waiting for a reply in flight.
-	held := slash(t, "hold")
+	held := fake.slash(t, "hold")
 	<-started
 	app.cancel()
 	waitLog(t, app, 1, "stopping: no new interactions")
@@ -369,7 +324,7 @@ func TestE2EMalformedInteractions(t *testing.T) {
 		}
 	}
 	waitLog(t, app, len(payloads)+2, "dropped a malformed interaction")
-	late := slash(t, "maze", opt("size", 11))
+	late := fake.slash(t, "maze", opt("size", 11))
 	if msg := final(t, late); !msg.Ephemeral() || !strings.Contains(msg.Content, "restarting") {
 		t.Fatalf("during shutdown /maze gave %q (ephemeral %v), want the restarting notice", msg.Content, msg.Ephemeral())
 	}

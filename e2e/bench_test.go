@@ -1,10 +1,11 @@
-package main
+package e2e
 
 import (
 	"testing"
 	"time"
 
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 // BenchmarkE2E measures handler time through the fake Discord: from the
@@ -12,24 +13,25 @@ import (
 // records it (Response.Elapsed), over real sockets. ms/reply is that median
 // figure (a mean per run: take the median over -count runs); ns/op also counts the test's own waiting.
 func BenchmarkE2E(b *testing.B) {
-	startApp(b)
+	fake := newDiscord(b)
+	fake.startApp(b)
 	cases := []struct {
 		name string
-		opts []fakediscord.Option
+		opts []member.Option
 	}{
-		{"maze-sidewinder-21-emoji", []fakediscord.Option{opt("algorithm", "sidewinder"), opt("size", 21)}},
-		{"maze-backtracking-201-png", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png")}},
+		{"maze-sidewinder-21-emoji", []member.Option{opt("algorithm", "sidewinder"), opt("size", 21)}},
+		{"maze-backtracking-201-png", []member.Option{opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png")}},
 		// Choosing a level makes and rates 32 mazes before the answer:
 		// compare with the same maze at any difficulty.
-		{"maze-backtracking-41", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 41)}},
-		{"maze-backtracking-41-hard", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 41), opt("difficulty", "hard")}},
-		{"maze-backtracking-201-hard-png", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 201), opt("difficulty", "hard"), opt("render", "png")}},
+		{"maze-backtracking-41", []member.Option{opt("algorithm", "backtracking"), opt("size", 41)}},
+		{"maze-backtracking-41-hard", []member.Option{opt("algorithm", "backtracking"), opt("size", 41), opt("difficulty", "hard")}},
+		{"maze-backtracking-201-hard-png", []member.Option{opt("algorithm", "backtracking"), opt("size", 201), opt("difficulty", "hard"), opt("render", "png")}},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			var total time.Duration
 			for i := 0; i < b.N; i++ {
-				resp, err := slash(b, "maze", tc.opts...).Wait(testContext(b))
+				resp, err := fake.slash(b, "maze", tc.opts...).Wait(testContext(b))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -39,14 +41,14 @@ func BenchmarkE2E(b *testing.B) {
 		})
 	}
 	b.Run("move-41x41", func(b *testing.B) {
-		mazeMsg, m := postMaze(b, opt("algorithm", "backtracking"), opt("size", 41), opt("seed", 1))
+		mazeMsg, m := fake.postMaze(b, opt("algorithm", "backtracking"), opt("size", 41), opt("seed", 1))
 		var total time.Duration
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
-			p := startGame(b, mazeMsg, m, fakediscord.DefaultUserID)
+			p := fake.startGame(b, mazeMsg, m, fakediscord.DefaultUserID)
 			b.StartTimer()
 			btn := p.button(p.next())
-			ix, err := fake.ClickButton(testContext(p.t), fakediscord.ButtonSpec{CustomID: btn.CustomID, Message: p.msg})
+			ix, err := fake.ClickButton(testContext(p.t), member.ButtonSpec{CustomID: btn.CustomID, Message: p.msg})
 			if err != nil {
 				p.t.Fatal(err)
 			}

@@ -1,11 +1,11 @@
 //go:build load
 
-package main
+package e2e
 
 // A load test of the HTTP interactions endpoint (issue 9, row 2), run on
 // demand, not in CI:
 //
-//	go test -tags load -run TestLoadHTTPEndpoint -v -count=1 .
+//	go test -tags load -run TestLoadHTTPEndpoint -v -count=1 ./e2e/
 //
 // It runs the real binary with HTTP_ADDR against the fake Discord, sets
 // LOAD_CLIENTS (300) slow clients on it for LOAD_SECONDS (8) per kind of
@@ -30,7 +30,7 @@ import (
 	"testing"
 	"time"
 
-	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 func envInt(name string, def int) int {
@@ -63,17 +63,19 @@ type attack struct {
 }
 
 func TestLoadHTTPEndpoint(t *testing.T) {
+	// Not parallel: it measures the bot process's memory and latency under
+	// attack, which other tests running beside it would change; so it runs
+	// alone, before the parallel tests.
+	fake := newDiscord(t)
 	clients, seconds := envInt("LOAD_CLIENTS", 300), envInt("LOAD_SECONDS", 8)
-	fake.Reset()
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := startProcess(t, t.TempDir(), "HTTP_ADDR=127.0.0.1:0", "DISCORD_PUBLIC_KEY="+hex.EncodeToString(pub), "LOG_LEVEL=info")
-	addr := endpointAddr(t, p)
+	p := fake.startProcess(t, t.TempDir(), "HTTP_ADDR=127.0.0.1:0", "DISCORD_PUBLIC_KEY="+hex.EncodeToString(pub), "LOG_LEVEL=info")
+	addr := p.endpointAddr(t)
 	waitFor(t, "command sync", func() bool { _, _, puts := fake.Commands(); return puts > 0 })
 	fake.UseHTTPEndpoint("http://"+addr+"/interactions", priv)
-	t.Cleanup(func() { fake.UseHTTPEndpoint("", nil) })
 	u, _ := url.Parse("http://" + addr + "/interactions")
 	pid := p.cmd.Process.Pid
 
@@ -116,7 +118,7 @@ func TestLoadHTTPEndpoint(t *testing.T) {
 		lost := 0
 		end := time.Now().Add(time.Duration(seconds) * time.Second)
 		for time.Now().Before(end) {
-			ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{Name: "maze", Options: []fakediscord.Option{opt("size", 11)}})
+			ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "maze", Options: []member.Option{opt("size", 11)}})
 			if err != nil {
 				t.Fatal(err)
 			}

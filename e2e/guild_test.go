@@ -1,13 +1,12 @@
-package main
+package e2e
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/bwmarrin/discordgo"
-
 	"mazebot/contest"
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 )
 
 // Two servers for the tests of guild boundaries: A holds the event and
@@ -17,12 +16,12 @@ const (
 	guildB, channelB = "1200000000000000202", "1300000000000000202"
 )
 
-// managerIn sends /name sub with opts as a manager of guild in channel.
-func managerIn(t *testing.T, guild, channel, name, sub string, opts ...fakediscord.Option) *fakediscord.Message {
+// managerIn sends /name subcommand with opts as a manager of guild in channel.
+func (d *discord) managerIn(t *testing.T, guild, channel, name, subcommand string, opts ...member.Option) *fakediscord.Message {
 	t.Helper()
-	ix, err := fake.SlashCommand(testContext(t), fakediscord.SlashSpec{
+	ix, err := d.SlashCommand(testContext(t), member.SlashSpec{
 		Name: name, GuildID: guild, ChannelID: channel, UserID: "1400000000000000" + guild[len(guild)-3:], Permissions: e2eManagePerms,
-		Options: []fakediscord.Option{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}},
+		Options: []member.Option{sub(subcommand, opts...)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -33,45 +32,47 @@ func managerIn(t *testing.T, guild, channel, name, sub string, opts ...fakedisco
 // TestE2EGuildBoundaries: a manager of server B cannot end, start or post
 // into server A's channels by naming them.
 func TestE2EGuildBoundaries(t *testing.T) {
-	app := startApp(t)
+	t.Parallel()
+	fake := newDiscord(t)
+	app := fake.startApp(t)
 	ctx := testContext(t)
-	started := managerIn(t, guildA, channelA, "event", "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "1h"), opt("name", "A race"))
+	started := fake.managerIn(t, guildA, channelA, "event", "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "1h"), opt("name", "A race"))
 	if !strings.Contains(started.Content, "Event started") {
 		t.Fatalf("A's /event start answered %q", started.Content)
 	}
-	ev, err := app.db.RunningEvent(ctx, channelA)
+	ev, err := dbOf(app).runningEvent(ctx, channelA)
 	if err != nil {
 		t.Fatal(err)
 	}
 	posts := fake.MessagesCreated(channelA)
 	for _, tc := range []struct {
 		name, sub string
-		opts      []fakediscord.Option
+		opts      []member.Option
 	}{
-		{"event", "end", []fakediscord.Option{opt("channel", channelA)}},
-		{"event", "start", []fakediscord.Option{opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "1h"), opt("channel", channelA)}},
-		{"daily", "setup", []fakediscord.Option{opt("channel", channelA), opt("time", "09:00"), opt("timezone", "UTC")}},
+		{"event", "end", []member.Option{opt("channel", channelA)}},
+		{"event", "start", []member.Option{opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "1h"), opt("channel", channelA)}},
+		{"daily", "setup", []member.Option{opt("channel", channelA), opt("time", "09:00"), opt("timezone", "UTC")}},
 	} {
-		msg := managerIn(t, guildB, channelB, tc.name, tc.sub, tc.opts...)
+		msg := fake.managerIn(t, guildB, channelB, tc.name, tc.sub, tc.opts...)
 		if !msg.Ephemeral() || !strings.HasPrefix(msg.Content, "⚠️") {
 			t.Fatalf("B's /%s %s naming A's channel answered %q, want a private refusal", tc.name, tc.sub, msg.Content)
 		}
 	}
-	if got, err := app.db.Event(ctx, ev.ID); err != nil || got.Status != contest.Running {
+	if got, err := dbOf(app).event(ctx, ev.ID); err != nil || got.Status != contest.Running {
 		t.Fatalf("A's event %+v (%v), want still running", got, err)
 	}
 	if n := fake.MessagesCreated(channelA); n != posts {
 		t.Fatalf("%d posts in A's channel, want %d: B posted there", n, posts)
 	}
-	if _, err := app.db.DailySettings(ctx, guildB); err == nil {
+	if _, err := dbOf(app).dailySettings(ctx, guildB); err == nil {
 		t.Fatal("B's daily was set up to post in A's channel")
 	}
 	// B's /daily off leaves A's daily alone.
-	if msg := managerIn(t, guildA, channelA, "daily", "setup", opt("channel", channelA), opt("time", "09:00"), opt("timezone", "UTC")); strings.HasPrefix(msg.Content, "⚠️") {
+	if msg := fake.managerIn(t, guildA, channelA, "daily", "setup", opt("channel", channelA), opt("time", "09:00"), opt("timezone", "UTC")); strings.HasPrefix(msg.Content, "⚠️") {
 		t.Fatalf("A's /daily setup answered %q", msg.Content)
 	}
-	managerIn(t, guildB, channelB, "daily", "off")
-	if s, err := app.db.DailySettings(ctx, guildA); err != nil || !s.Enabled {
+	fake.managerIn(t, guildB, channelB, "daily", "off")
+	if s, err := dbOf(app).dailySettings(ctx, guildA); err != nil || !s.Enabled {
 		t.Fatalf("A's daily %+v (%v), want still on", s, err)
 	}
 }

@@ -1,0 +1,30 @@
+package e2e
+
+import (
+	"flag"
+	"os"
+	"testing"
+)
+
+// TestMain runs four tests at once where go test's default is one per CPU
+// (-parallel on the command line wins), and removes the binary the process
+// tests built once they are done. Most of these tests wait rather than
+// compute — for ticks, held requests, restarts, a handler's sleep,
+// discordgo's Session.Close, which sleeps a second — so on a two-core
+// machine two at a time leaves it idle; those that need the CPU pace
+// themselves (TestE2EPlayFiftyPlayers) or run alone (TestE2EHeavyRenders).
+func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", "4"); err != nil {
+			panic(err)
+		}
+	}
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir) // a temporary directory: nothing to report
+	}
+	os.Exit(code)
+}

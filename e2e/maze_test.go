@@ -1,0 +1,311 @@
+package e2e
+
+// The real App (store, commands, bot, discordgo) against a fake Discord of
+// each test's own, over real HTTP and websockets: mazes, solutions, bad
+// input, failing handlers, the command sync.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/app"
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
+	"mazebot/mazecore"
+)
+
+func TestE2EMazeEmoji(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t)
+	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
+}
+
+func TestE2EMazePNG(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t)
+	ix := fake.slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
+	msg := final(t, ix)
+	checkMazePNG(t, msg, 201)
+}
+
+func TestE2ESolve(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t)
+	mazeIx := fake.slash(t, "maze", opt("algorithm", "digging"), opt("size", 15), opt("seed", 77))
+	mazeMsg := final(t, mazeIx)
+	id := mazeIDIn(t, mazeMsg.Content)
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := mazecore.Solve(m)
+
+	check := func(t *testing.T, msg *fakediscord.Message, ephemeral bool) {
+		t.Helper()
+		if msg.Ephemeral() != ephemeral {
+			t.Fatalf("ephemeral=%v, want %v", msg.Ephemeral(), ephemeral)
+		}
+		header, grid, _ := strings.Cut(msg.Content, "\n")
+		if mazeIDIn(t, header) != id || !strings.Contains(header, fmt.Sprintf("path %d tiles", len(path))) {
+			t.Fatalf("header %q, want maze %s and path length %d", header, id, len(path))
+		}
+		inner, ok := strings.CutPrefix(grid, "||")
+		inner, ok2 := strings.CutSuffix(inner, "||")
+		if !ok || !ok2 {
+			t.Fatalf("solution is not a spoiler: %q", grid)
+		}
+		checkGrid(t, inner, m, path)
+	}
+	t.Run("OKLastInChannel", func(t *testing.T) {
+		check(t, final(t, fake.slash(t, "solve")), false)
+	})
+	t.Run("OKWithID", func(t *testing.T) {
+		check(t, final(t, fake.slash(t, "solve", opt("id", id.String()))), false)
+	})
+	t.Run("OKButton", func(t *testing.T) {
+		ix, err := fake.ClickButton(testContext(t), member.ButtonSpec{CustomID: "solve:" + id.String(), Message: mazeMsg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, final(t, ix), true)
+	})
+	t.Run("OKContextMenu", func(t *testing.T) {
+		ix, err := fake.MessageCommand(testContext(t), member.MessageCommandSpec{Name: "Solve this maze", Target: mazeMsg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, final(t, ix), true)
+	})
+	t.Run("OKPNGSpoiler", func(t *testing.T) {
+		big := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 61, Height: 41, Seed: 5}
+		msg := final(t, fake.slash(t, "solve", opt("id", big.String())))
+		if len(msg.Attachments) != 1 || !strings.HasPrefix(msg.Attachments[0].Filename, "SPOILER_") {
+			t.Fatalf("attachments %+v, want one SPOILER_ PNG", msg.Attachments)
+		}
+		if _, err := png.Decode(bytes.NewReader(msg.Attachments[0].Data)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestE2EBadInput(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t)
+	notAMaze := fake.PostChannelMessage(fakediscord.DefaultChannelID, fakediscord.Message{Content: "just chatting", AuthorID: fakediscord.DefaultUserID})
+	cases := []struct {
+		name string
+		send func(ctx context.Context) (*member.Interaction, error)
+		want string // part of the ephemeral message
+	}{
+		{"ErrSolveEmptyChannel", func(ctx context.Context) (*member.Interaction, error) {
+			return fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", ChannelID: "1300000000000000999"})
+		}, "No maze has been posted"},
+		{"ErrEvenSize", func(ctx context.Context) (*member.Interaction, error) {
+			return fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: []member.Option{opt("size", 20)}})
+		}, "rounded up to 21"},
+		{"ErrSizeTooSmall", func(ctx context.Context) (*member.Interaction, error) {
+			return fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: []member.Option{opt("size", 3)}, SkipValidation: true})
+		}, "from 5 to 1001"},
+		{"ErrSizeTooBig", func(ctx context.Context) (*member.Interaction, error) {
+			return fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: []member.Option{opt("size", 5000)}, SkipValidation: true})
+		}, "from 5 to 1001"},
+		{"ErrUnknownAlgorithm", func(ctx context.Context) (*member.Interaction, error) {
+			return fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: []member.Option{opt("algorithm", "prim")}, SkipValidation: true})
+		}, "Binary tree, Sidewinder, Recursive backtracking, Digging"},
+		{"ErrMalformedID", func(ctx context.Context) (*member.Interaction, error) {
+			return fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", Options: []member.Option{opt("id", "hello-world")}})
+		}, "is not a maze ID"},
+		{"ErrUnknownID", func(ctx context.Context) (*member.Interaction, error) {
+			return fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", Options: []member.Option{opt("id", "2840g1w4")}})
+		}, "is not a maze ID"},
+		{"ErrContextMenuNotAMaze", func(ctx context.Context) (*member.Interaction, error) {
+			return fake.MessageCommand(ctx, member.MessageCommandSpec{Name: "Solve this maze", Target: notAMaze})
+		}, "not one of my mazes"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := testContext(t)
+			ix, err := tc.send(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var msg *fakediscord.Message
+			if tc.name == "ErrEvenSize" {
+				// The maze is posted; the rounding note follows, privately.
+				if msg, err = ix.WaitFollowup(ctx, 0); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				msg = final(t, ix)
+			}
+			if !msg.Ephemeral() || !strings.Contains(msg.Content, tc.want) {
+				t.Fatalf("message %q (ephemeral %v), want an ephemeral one containing %q", msg.Content, msg.Ephemeral(), tc.want)
+			}
+			// The bot still answers the next command.
+			if next := final(t, fake.slash(t, "help")); len(next.Embeds) != 1 {
+				t.Fatalf("/help after the error: %+v", next)
+			}
+		})
+	}
+}
+
+func TestE2EPanicRecovers(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	app := fake.startApp(t, panickingCommand("boom"))
+	msg := final(t, fake.slash(t, "boom"))
+	if !msg.Ephemeral() || !strings.Contains(msg.Content, "Sorry") {
+		t.Fatalf("reply %q, want an ephemeral apology", msg.Content)
+	}
+	if !strings.Contains(app.logs.String(), "handler panicked") || !strings.Contains(app.logs.String(), "goroutine") {
+		t.Fatal("the panic and its stack were not logged")
+	}
+	next := final(t, fake.slash(t, "maze", opt("size", 9)))
+	if !strings.Contains(next.Content, "9×9") {
+		t.Fatalf("after the panic, /maze gave %q", next.Content)
+	}
+}
+
+func TestE2ESlowHandlerIsDeferred(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t, slowCommand("slow", 2*time.Second, "done at last"))
+	ix := fake.slash(t, "slow")
+	resp, err := ix.Wait(testContext(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Type != 5 || resp.Elapsed > 2500*time.Millisecond {
+		t.Fatalf("first response type %d after %v, want a deferral (5) well inside 3 s", resp.Type, resp.Elapsed)
+	}
+	if msg := final(t, ix); msg.Content != "done at last" {
+		t.Fatalf("edited original %q, want the handler's reply", msg.Content)
+	}
+}
+
+func TestE2EErrorAfterDeferralIsPrivate(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t, slowRefusal("slowfail", 2*time.Second))
+	ix := fake.slash(t, "slowfail")
+	msg, err := ix.WaitFollowup(testContext(t), 0)
+	if err != nil {
+		t.Fatalf("no followup: %v (rejections %v)", err, ix.Rejections())
+	}
+	if !msg.Ephemeral() || !strings.Contains(msg.Content, "No maze has been posted in this channel yet") {
+		t.Fatalf("followup %q ephemeral %v, want the private error", msg.Content, msg.Ephemeral())
+	}
+	if orig := ix.Original(); orig != nil && !orig.Deleted {
+		t.Fatalf("the public placeholder stays: %+v", orig)
+	}
+}
+
+func TestE2ECommandSync(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t)
+	guild, cmds, _ := fake.Commands()
+	if guild != "" {
+		t.Fatalf("synced to guild %q, want global without DISCORD_GUILD_ID", guild)
+	}
+	byName := map[string]int{}
+	for i, c := range cmds {
+		byName[c.Name] = i
+	}
+	for _, name := range []string{"maze", "solve", "help", "Solve this maze", "daily", "leaderboard", "event"} {
+		if _, ok := byName[name]; !ok {
+			t.Fatalf("sync lacks %q (has %v)", name, byName)
+		}
+	}
+	maze := cmds[byName["maze"]]
+	opts := map[string]int{}
+	for _, o := range maze.Options {
+		opts[o.Name] = len(o.Choices)
+	}
+	if len(opts) != 7 || opts["algorithm"] != 4 || opts["render"] != 4 || opts["difficulty"] != 4 {
+		t.Fatalf("/maze options %v, want algorithm (4 choices), size, height, render (4 choices), seed, difficulty (4 choices), loops", opts)
+	}
+	for _, name := range []string{"seed", "loops"} {
+		if _, ok := opts[name]; !ok {
+			t.Fatalf("/maze options %v lack %s", opts, name)
+		}
+	}
+	subs := func(name string) map[string]int {
+		out := map[string]int{}
+		for _, o := range cmds[byName[name]].Options {
+			if o.Type == discordgo.ApplicationCommandOptionSubCommand {
+				out[o.Name] = len(o.Options)
+			}
+		}
+		return out
+	}
+	if got := subs("daily"); len(got) != 3 || got["setup"] != 8 {
+		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops, language) and off", got)
+	}
+	if got := subs("event"); len(got) != 2 || got["start"] != 8 {
+		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name, difficulty, loops, language) and end", got)
+	}
+	// As Discord stored them (the fake checked the localizations on the
+	// way in): every command named and described in Korean, within
+	// Discord's rules.
+	if err := validateLocalizations(cmds); err != nil {
+		t.Fatalf("synced commands:\n%v", err)
+	}
+	for _, c := range cmds {
+		if c.NameLocalizations == nil || !hasHangul((*c.NameLocalizations)[discordgo.Korean]) {
+			t.Errorf("%q synced without a Korean name", c.Name)
+		}
+		if c.Type != discordgo.MessageApplicationCommand && (c.DescriptionLocalizations == nil || !hasHangul((*c.DescriptionLocalizations)[discordgo.Korean])) {
+			t.Errorf("/%s synced without a Korean description", c.Name)
+		}
+	}
+	if got := (*maze.NameLocalizations)[discordgo.Korean]; got != "미로" {
+		t.Errorf("/maze is %q in Korean", got)
+	}
+}
+
+func TestE2EGuildSync(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := fake.config(filepath.Join(t.TempDir(), "db"))
+	cfg.GuildID, cfg.Secret = fakediscord.DefaultGuildID, nil
+	a, err := app.Build(ctx, cfg, slog.New(slog.DiscardHandler), app.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if guild, cmds, puts := fake.Commands(); puts > 0 {
+			if guild != fakediscord.DefaultGuildID || len(cmds) < 4 {
+				t.Fatalf("synced %d commands to guild %q, want them in %s", len(cmds), guild, fakediscord.DefaultGuildID)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no command sync")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
