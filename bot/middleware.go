@@ -17,6 +17,7 @@ import (
 //
 //	AutoDefer      defers a slow handler for it, before Discord's 3 s
 //	Replays        drops an interaction delivered twice
+//	Logged         a debug line for every interaction
 //	Metrics        counts every interaction by route and outcome
 //	ErrorReply     tells the member a handler's error, privately
 //	Recover        turns a panic into an error (and its stack into a log)
@@ -96,6 +97,21 @@ func Replays(guard ReplayGuard, log *slog.Logger) Middleware {
 				return ErrReplayed
 			}
 			return next(ctx, in)
+		}
+	}
+}
+
+// Logged writes a debug line for every interaction handled: its id, kind,
+// member, route, outcome and time; the errors have their own lines
+// (ErrorReply).
+func Logged(log *slog.Logger) Middleware {
+	return func(next Handler) Handler {
+		return func(ctx context.Context, in *Interaction) error {
+			start := time.Now()
+			err := next(ctx, in)
+			log.Debug("handled", "interaction", in.ID, "type", in.Type.String(), "user", in.UserID(), "name", in.Route,
+				"outcome", outcomeOf(err), "elapsed", time.Since(start))
+			return err
 		}
 	}
 }

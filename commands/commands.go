@@ -116,7 +116,7 @@ func New(deps Deps) (*Set, error) {
 	if deps.Replays != nil {
 		router.Use(bot.Replays(deps.Replays, log))
 	}
-	router.Use(bot.Metrics(deps.Metrics), bot.ErrorReply(log), bot.Recover(log))
+	router.Use(bot.Logged(log), bot.Metrics(deps.Metrics), bot.ErrorReply(log), bot.Recover(log))
 	tickers := []bot.Ticker{
 		{Name: "game cleanup", Run: func(ctx context.Context) error {
 			n, err := games.Cleanup(ctx)

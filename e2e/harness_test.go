@@ -720,6 +720,43 @@ func (p *player) press(d mazecore.Dir) (string, error) {
 // in every language ("🏁 Solved in …", "🏁 완주했습니다! …").
 func (p *player) won() bool { return strings.Contains(p.msg.Content, "\n🏁 ") }
 
+// checkNextGame asserts the buttons a finished game's message invites the
+// next game with: Play again on its maze, New maze, and for a win Share.
+func checkNextGame(t testing.TB, msg *fakediscord.Message, id mazecore.ID, won bool) {
+	t.Helper()
+	want := []string{"play:" + id.String(), "new:"}
+	if won {
+		want = append(want, "share:")
+	}
+	bs := msg.Buttons()
+	if len(bs) != len(want) {
+		t.Fatalf("final buttons %+v, want %v", bs, want)
+	}
+	for i, b := range bs {
+		if !strings.HasPrefix(b.CustomID, want[i]) || b.Disabled {
+			t.Fatalf("final button %d is %q, want %s…", i, b.CustomID, want[i])
+		}
+	}
+}
+
+// share presses Share on the won game's message and returns the share
+// lines the bot answers with, privately.
+func (p *player) share() string {
+	p.t.Helper()
+	for _, b := range p.msg.Buttons() {
+		if strings.HasPrefix(b.CustomID, "share:") {
+			ix := p.fake.click(p.t, member.ButtonSpec{CustomID: b.CustomID, Message: p.msg, UserID: p.userID, Locale: p.locale})
+			msg := final(p.t, ix)
+			if !msg.Ephemeral() {
+				p.t.Fatalf("Share answered in public: %q", msg.Content)
+			}
+			return msg.Content
+		}
+	}
+	p.t.Fatalf("no Share button on %+v", p.msg.Buttons())
+	return ""
+}
+
 // walk follows the solution to the goal.
 func (p *player) walk() {
 	p.t.Helper()
