@@ -14,8 +14,8 @@ import (
 
 	"mazebot/app"
 	"mazebot/bot"
-	"mazebot/lang"
 	"mazebot/contest"
+	"mazebot/lang"
 	"mazebot/play"
 	"mazebot/store"
 )
