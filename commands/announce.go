@@ -145,15 +145,9 @@ func (a *Announcer) FindDaily(ctx context.Context, d contest.Daily, channelID st
 		if m.Author == nil || !m.Author.Bot {
 			continue
 		}
-		for _, row := range m.Components {
-			r, ok := row.(*discordgo.ActionsRow)
-			if !ok {
-				continue
-			}
-			for _, c := range r.Components {
-				if b, ok := c.(*discordgo.Button); ok && b.CustomID == want {
-					return m.ID, nil
-				}
+		for _, b := range bot.Buttons(m.Components) {
+			if b.CustomID == want {
+				return m.ID, nil
 			}
 		}
 	}

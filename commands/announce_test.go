@@ -28,7 +28,7 @@ func TestLegacyServerLanguage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return e.poster.messages[id].reply.Content
+		return e.poster.messages[id].reply.Text()
 	}
 	for _, tc := range []struct {
 		guild, stored string
@@ -54,7 +54,7 @@ func TestLegacyServerLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := e.poster.messages[e.poster.order[len(e.poster.order)-1]].reply
-	text := got.Content
+	text := got.Text()
 	for _, em := range got.Embeds {
 		text += em.Title + em.Description
 	}

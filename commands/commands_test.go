@@ -32,9 +32,9 @@ func TestMaze(t *testing.T) {
 			t.Fatalf("replies=%d, want 1 (follows %v)", len(rec.replies), rec.follows)
 		}
 		reply := rec.replies[0]
-		header, grid, ok := strings.Cut(reply.Content, "\n")
+		header, grid, ok := strings.Cut(reply.Text(), "\n")
 		if !ok || reply.Ephemeral {
-			t.Fatalf("reply %q: want a public header line and a grid", reply.Content)
+			t.Fatalf("reply %q: want a public header line and a grid", reply.Text())
 		}
 		id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 21, Seed: 12345}
 		if !strings.Contains(header, id.String()) {
@@ -54,17 +54,17 @@ func TestMaze(t *testing.T) {
 	t.Run("OKDefaults", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", nil))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "Recursive backtracking") || !strings.Contains(rec.replies[0].Content, "21×21") {
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "Recursive backtracking") || !strings.Contains(rec.replies[0].Text(), "21×21") {
 			t.Fatalf("bare /maze replied %+v, want a 21×21 backtracking maze", rec.replies)
 		}
 	})
 	t.Run("OKEvenSizeRounded", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": 20}))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "21×21") {
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "21×21") {
 			t.Fatalf("replies=%+v, want a 21×21 maze", rec.replies)
 		}
-		if len(rec.follows) != 1 || !rec.follows[0].Ephemeral || !strings.Contains(rec.follows[0].Content, "20 was rounded up to 21") {
+		if len(rec.follows) != 1 || !rec.follows[0].Ephemeral || !strings.Contains(rec.follows[0].Text(), "20 was rounded up to 21") {
 			t.Fatalf("followups=%+v, want an ephemeral note on rounding", rec.follows)
 		}
 	})
@@ -106,17 +106,17 @@ func TestMaze(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		for size, wantPlay := range map[int]bool{play.MaxSide: true, play.MaxSide + 2: false} {
 			rec := e.send(t, slash(t, "maze", map[string]any{"size": size, "render": "png"}))
-			row := rec.replies[0].Components[0].(discordgo.ActionsRow)
-			hasPlay := strings.HasPrefix(row.Components[0].(discordgo.Button).CustomID, customid.PlayPrefix+":")
+			first := buttons(rec.replies[0])[0]
+			hasPlay := strings.HasPrefix(first.CustomID, customid.PlayPrefix+":")
 			if hasPlay != wantPlay {
 				t.Fatalf("size %d: Play button %v, want %v", size, hasPlay, wantPlay)
 			}
 			// Too big to play says so, and offers Play on a smaller one.
 			if !wantPlay {
-				if !strings.Contains(rec.replies[0].Content, "too big to play") {
-					t.Fatalf("size %d: %q does not say why there is no Play", size, rec.replies[0].Content)
+				if !strings.Contains(rec.replies[0].Text(), "too big to play") {
+					t.Fatalf("size %d: %q does not say why there is no Play", size, rec.replies[0].Text())
 				}
-				b := row.Components[0].(discordgo.Button)
+				b := first
 				game := only(t, e.press(t, b.CustomID, "u1"))
 				if got := idInReply(t, game); got.Width != play.MaxSide || got.Height != play.MaxSide || !strings.Contains(b.Label, "201×201") {
 					t.Fatalf("size %d: %q started a game on %v, want a 201×201 one", size, b.Label, got)
@@ -134,8 +134,8 @@ func TestMaze(t *testing.T) {
 	t.Run("OKEmoji43", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": 43, "render": "emoji"}))
-		if len(rec.replies) != 1 || len([]rune(rec.replies[0].Content)) > views.MaxContent {
-			t.Fatalf("replies=%+v, want one emoji reply within %d code points", rec.replies, views.MaxContent)
+		if len(rec.replies) != 1 || len([]rune(rec.replies[0].Text())) > views.MaxText {
+			t.Fatalf("replies=%+v, want one emoji reply within %d code points", rec.replies, views.MaxText)
 		}
 	})
 	for name, opts := range map[string]map[string]any{
@@ -144,7 +144,7 @@ func TestMaze(t *testing.T) {
 		"ErrSizeNegative":       {"size": -21},
 		"ErrHeightTooBig":       {"size": 21, "height": 5001},
 		"ErrUnknownAlgorithm":   {"algorithm": "prim"},
-		"ErrEmojiTooBig":        {"size": 45, "render": "emoji"},
+		"ErrEmojiTooBig":        {"size": views.MaxEmojiSide + 2, "render": "emoji"},
 		"ErrUnknownRender":      {"render": "ascii"},
 		"ErrSeedOutOfRange":     {"seed": -1},
 		"ErrSizeHuge":           {"size": 1 << 40},
@@ -189,8 +189,8 @@ func TestMazeDifficulty(t *testing.T) {
 		}
 		m := mustMaze(t, want)
 		header := fmt.Sprintf(" · %s · par %d · ID `%s`", views.Stars(mazecore.Rate(m).Rating), play.Par(m), want)
-		if !strings.Contains(rec.replies[0].Content, header) {
-			t.Fatalf("reply %q lacks %q", rec.replies[0].Content, header)
+		if !strings.Contains(rec.replies[0].Text(), header) {
+			t.Fatalf("reply %q lacks %q", rec.replies[0].Text(), header)
 		}
 		// The easy one is another maze, and easier.
 		easy := idInReply(t, e.send(t, slash(t, "maze", map[string]any{"size": 41, "difficulty": "easy", "seed": 7})).replies[0])
@@ -205,7 +205,7 @@ func TestMazeDifficulty(t *testing.T) {
 		if got := idInReply(t, rec.replies[0]); got != id {
 			t.Fatalf("maze %+v, want %+v", got, id)
 		}
-		header, grid, _ := strings.Cut(rec.replies[0].Content, "\n")
+		header, grid, _ := strings.Cut(rec.replies[0].Text(), "\n")
 		if !strings.Contains(header, " · loops 30 % · ") {
 			t.Fatalf("header %q does not say loops 30 %%", header)
 		}
@@ -222,7 +222,7 @@ func TestMazeDifficulty(t *testing.T) {
 			t.Fatalf("replies=%+v, want a public PNG", rec.replies)
 		}
 		// Rated, but no par: Play does not take it.
-		if header := rec.replies[0].Content; !strings.Contains(header, "★") || strings.Contains(header, "par ") {
+		if header := rec.replies[0].Text(); !strings.Contains(header, "★") || strings.Contains(header, "par ") {
 			t.Fatalf("header %q, want stars and no par above %d", header, play.MaxSide)
 		}
 	})
@@ -237,8 +237,8 @@ func TestMazeDifficulty(t *testing.T) {
 		// room for a 43×43 emoji grid.
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": 43, "render": "emoji", "loops": 100, "seed": maxSeed}))
-		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 0 || utf8.RuneCountInString(rec.replies[0].Content) > views.MaxContent {
-			t.Fatalf("replies=%+v, want one emoji grid within %d code points", rec.replies, views.MaxContent)
+		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 0 || utf8.RuneCountInString(rec.replies[0].Text()) > views.MaxText {
+			t.Fatalf("replies=%+v, want one emoji grid within %d code points", rec.replies, views.MaxText)
 		}
 	})
 	for name, tc := range map[string]struct {
@@ -327,7 +327,7 @@ func TestPanicBecomesApology(t *testing.T) {
 	}}
 	e := newEnv(t, envOptions{extra: []bot.Feature{testCommands{boom}}})
 	rec := e.send(t, slash(t, "boom", nil))
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Content, "Sorry") {
+	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Text(), "Sorry") {
 		t.Fatalf("replies=%+v, want an ephemeral apology", rec.replies)
 	}
 	// The router still works after the panic.
@@ -341,7 +341,7 @@ func TestInternalErrorIsGeneric(t *testing.T) {
 	}}
 	e := newEnv(t, envOptions{extra: []bot.Feature{testCommands{fail}}})
 	rec := e.send(t, slash(t, "fail", nil))
-	if len(rec.replies) != 1 || strings.Contains(rec.replies[0].Content, "hunter2") || !rec.replies[0].Ephemeral {
+	if len(rec.replies) != 1 || strings.Contains(rec.replies[0].Text(), "hunter2") || !rec.replies[0].Ephemeral {
 		t.Fatalf("replies=%+v, want an ephemeral generic message without internal detail", rec.replies)
 	}
 }
@@ -416,7 +416,7 @@ func TestDescriptionsNameTheLimits(t *testing.T) {
 func TestHelpQuickStart(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	help := only(t, e.send(t, slash(t, "help", nil)))
-	if !help.Ephemeral || !strings.Contains(help.Embeds[0].Description, "Start here") {
+	if !help.Ephemeral || !strings.Contains(help.Text(), "Start here") {
 		t.Fatalf("/help: %+v", help)
 	}
 	bs := buttons(help)
@@ -424,14 +424,14 @@ func TestHelpQuickStart(t *testing.T) {
 		t.Fatalf("/help buttons %+v, want three examples", bs)
 	}
 	card := only(t, e.press(t, bs[0].CustomID, "u1"))
-	if !card.Ephemeral || !strings.Contains(card.Content, "21×21") || len(buttons(card)) != 2 {
+	if !card.Ephemeral || !strings.Contains(card.Text(), "21×21") || len(buttons(card)) != 2 {
 		t.Fatalf("the maze example: %+v, want a private 21×21 card with Play and Solve", card)
 	}
 	game := only(t, e.press(t, bs[1].CustomID, "u1"))
 	if !game.Ephemeral || gameIDOf(t, game) == 0 {
 		t.Fatalf("the play example: %+v, want a private game", game)
 	}
-	if daily := only(t, e.press(t, bs[2].CustomID, "u1")); !daily.Ephemeral || !strings.Contains(daily.Content, "Daily challenge") {
+	if daily := only(t, e.press(t, bs[2].CustomID, "u1")); !daily.Ephemeral || !strings.Contains(daily.Text(), "Daily challenge") {
 		t.Fatalf("the daily example: %+v", daily)
 	}
 	if dm := only(t, e.send(t, dmIx(t, "help", nil))); len(buttons(dm)) != 2 {

@@ -43,7 +43,7 @@ func dailySlash(tb testing.TB, perms, sub string, opts map[string]any) *discordg
 func (e *env) setup(tb testing.TB, at, tz string) bot.Reply {
 	tb.Helper()
 	rec := e.send(tb, dailySlash(tb, permsManager, "setup", map[string]any{"channel": "daily-ch", "time": at, "timezone": tz}))
-	if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Content, "⚠️") || !rec.replies[0].Ephemeral {
+	if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") || !rec.replies[0].Ephemeral {
 		tb.Fatalf("/daily setup %s %s answered %+v, want an ephemeral confirmation", at, tz, rec.replies)
 	}
 	return rec.replies[0]
@@ -115,7 +115,7 @@ func TestDailyDayBoundaries(t *testing.T) {
 			e.setup(t, "09:00", tc.zone)
 			e.clock.Set(tc.at)
 			_, msg := e.today(t)
-			header := strings.SplitN(msg.Content, "\n", 2)[0]
+			header := strings.SplitN(msg.Text(), "\n", 2)[0]
 			if !strings.Contains(header, " · "+tc.date+" · ") || !strings.Contains(header, opensAt(tc.opens)) {
 				t.Fatalf("at %v in %s the daily header is %q, want %s with %s", tc.at, tc.zone, header, tc.date, opensAt(tc.opens))
 			}
@@ -133,9 +133,9 @@ func TestDailyDayBoundaries(t *testing.T) {
 		opens := func(d contest.Date) time.Time {
 			e.clock.Set(d.Noon(la))
 			_, msg := e.today(t)
-			m := opensPattern.FindStringSubmatch(msg.Content)
+			m := opensPattern.FindStringSubmatch(msg.Text())
 			if m == nil {
-				t.Fatalf("no opening time in %q", msg.Content)
+				t.Fatalf("no opening time in %q", msg.Text())
 			}
 			sec, err := strconv.ParseInt(m[1], 10, 64)
 			if err != nil {
@@ -158,16 +158,16 @@ func TestDailyDayBoundaries(t *testing.T) {
 		e.setup(t, "09:00", "Asia/Seoul")
 		e.clock.Set(utc(2026, 11, 30, 14, 59))
 		before, msg := e.today(t)
-		if !strings.Contains(msg.Content, "#334") || !strings.Contains(msg.Content, "2026-11-30") {
-			t.Fatalf("daily header %q, want #334 of 2026-11-30", msg.Content)
+		if !strings.Contains(msg.Text(), "#334") || !strings.Contains(msg.Text(), "2026-11-30") {
+			t.Fatalf("daily header %q, want #334 of 2026-11-30", msg.Text())
 		}
-		if !strings.Contains(msg.Content, opensStamp(utc(2026, 11, 30, 15, 0))) {
-			t.Fatalf("daily header %q does not say solutions open just after 15:00 UTC", msg.Content)
+		if !strings.Contains(msg.Text(), opensStamp(utc(2026, 11, 30, 15, 0))) {
+			t.Fatalf("daily header %q does not say solutions open just after 15:00 UTC", msg.Text())
 		}
 		e.clock.Set(utc(2026, 11, 30, 15, 0))
 		after, msg := e.today(t)
-		if before == after || !strings.Contains(msg.Content, "#335") {
-			t.Fatalf("daily at 15:00 UTC is %s (%q), want a new maze #335", after, msg.Content)
+		if before == after || !strings.Contains(msg.Text(), "#335") {
+			t.Fatalf("daily at 15:00 UTC is %s (%q), want a new maze #335", after, msg.Text())
 		}
 	})
 }
@@ -217,7 +217,7 @@ func TestDailyPostTimeAcrossDST(t *testing.T) {
 			e.clock.Set(tc.when)
 			e.tick(t)
 			posts := e.poster.all()
-			if len(posts) != 1 || !strings.Contains(posts[0].reply.Content, tc.date) {
+			if len(posts) != 1 || !strings.Contains(posts[0].reply.Text(), tc.date) {
 				t.Fatalf("after the tick at %v: %d posts, want today's (%s)", tc.when, len(posts), tc.date)
 			}
 			e.clock.Set(tc.when.Add(time.Hour)) // the repeated hour comes again
@@ -235,8 +235,8 @@ func TestDailyPost(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 		reply := e.setup(t, "09:00", "UTC")
-		if !strings.Contains(reply.Content, "<#daily-ch>") || !strings.Contains(reply.Content, fmt.Sprintf("<t:%d:F>", utc(2026, 11, 30, 9, 0).Unix())) {
-			t.Fatalf("setup reply %q, want the channel and today 09:00 as the next post", reply.Content)
+		if !strings.Contains(reply.Text(), "<#daily-ch>") || !strings.Contains(reply.Text(), fmt.Sprintf("<t:%d:F>", utc(2026, 11, 30, 9, 0).Unix())) {
+			t.Fatalf("setup reply %q, want the channel and today 09:00 as the next post", reply.Text())
 		}
 		e.tick(t)
 		if n := len(e.poster.all()); n != 0 {
@@ -249,8 +249,8 @@ func TestDailyPost(t *testing.T) {
 			t.Fatalf("posts=%+v, want one in daily-ch", posts)
 		}
 		msg := posts[0].reply
-		if !strings.HasPrefix(msg.Content, "📅 **Daily challenge #334**") || len(buttons(msg)) != 2 || buttons(msg)[0].CustomID != customid.PlayPrefix+":"+idInReply(t, msg).String() {
-			t.Fatalf("post %q with %d buttons, want the daily header and Play", msg.Content, len(buttons(msg)))
+		if !strings.HasPrefix(msg.Text(), "📅 **Daily challenge #334**") || len(buttons(msg)) != 2 || buttons(msg)[0].CustomID != customid.PlayPrefix+":"+idInReply(t, msg).String() {
+			t.Fatalf("post %q with %d buttons, want the daily header and Play", msg.Text(), len(buttons(msg)))
 		}
 		id, _ := e.today(t)
 		if idInReply(t, msg) != id {
@@ -318,7 +318,7 @@ func TestDailyPost(t *testing.T) {
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 14, 0))
 		e.tick(t)
-		if posts := e.poster.all(); len(posts) != 1 || !strings.Contains(posts[0].reply.Content, "2026-11-30") {
+		if posts := e.poster.all(); len(posts) != 1 || !strings.Contains(posts[0].reply.Text(), "2026-11-30") {
 			t.Fatalf("posts=%+v, want today's on return", posts)
 		}
 	})
@@ -331,7 +331,7 @@ func TestDailyPost(t *testing.T) {
 		e.tick(t)
 		e.tick(t)
 		posts := e.poster.all()
-		if len(posts) != 1 || !strings.Contains(posts[0].reply.Content, "2026-11-30") {
+		if len(posts) != 1 || !strings.Contains(posts[0].reply.Text(), "2026-11-30") {
 			t.Fatalf("posts=%+v, want only 2026-11-30's", posts)
 		}
 		if _, err := e.db.DailyPost(ctx, "g1", today.AddDays(-1)); !errors.Is(err, contest.ErrNotFound) {
@@ -352,8 +352,8 @@ func TestDailyPost(t *testing.T) {
 	t.Run("OKSetupAfterPostTime", func(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 15, 0)})
 		reply := e.setup(t, "09:00", "UTC")
-		if !strings.Contains(reply.Content, fmt.Sprintf("<t:%d:F>", utc(2026, 12, 1, 9, 0).Unix())) {
-			t.Fatalf("setup reply %q, want tomorrow 09:00 as the next post", reply.Content)
+		if !strings.Contains(reply.Text(), fmt.Sprintf("<t:%d:F>", utc(2026, 12, 1, 9, 0).Unix())) {
+			t.Fatalf("setup reply %q, want tomorrow 09:00 as the next post", reply.Text())
 		}
 		e.tick(t)
 		if n := len(e.poster.all()); n != 0 {
@@ -369,7 +369,7 @@ func TestDailyPost(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 		e.setup(t, "09:00", "UTC")
 		rec := e.send(t, dailySlash(t, permsManager, "off", nil))
-		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Content, "⚠️") {
+		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") {
 			t.Fatalf("/daily off answered %+v", rec.replies)
 		}
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
@@ -460,7 +460,7 @@ func TestDailyDifficulty(t *testing.T) {
 	t.Run("OKHardWithLoops", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, dailySlash(t, permsManager, "setup", map[string]any{"channel": "daily-ch", "time": "09:00", "timezone": "UTC", "size": 41, "difficulty": "hard", "loops": 30}))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "(Recursive backtracking, 41×41, hard, loops 30 %)") {
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "(Recursive backtracking, 41×41, hard, loops 30 %)") {
 			t.Fatalf("setup answered %+v, want a confirmation naming hard and loops 30 %%", rec.replies)
 		}
 		settings := contest.DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 41, Difficulty: mazecore.Hard, Loops: 30}
@@ -474,8 +474,8 @@ func TestDailyDifficulty(t *testing.T) {
 		}
 		m := mustMaze(t, id)
 		header := fmt.Sprintf("🧩 **Recursive backtracking** · 41×41 · loops 30 %% · %s · par %d · ID `%s`", views.Stars(mazecore.Rate(m).Rating), play.Par(m), id)
-		if lines := strings.SplitN(msg.Content, "\n", 3); len(lines) < 2 || lines[1] != header {
-			t.Fatalf("daily message %q, want the maze header %q", msg.Content, header)
+		if lines := strings.SplitN(msg.Text(), "\n", 3); len(lines) < 2 || lines[1] != header {
+			t.Fatalf("daily message %q, want the maze header %q", msg.Text(), header)
 		}
 		// A later setup without them keeps them.
 		e.setup(t, "10:00", "UTC")
@@ -518,7 +518,7 @@ func TestDailySetupRefusals(t *testing.T) {
 	t.Run("OKAdministrator", func(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 		rec := e.send(t, dailySlash(t, permsAdmin, "setup", map[string]any{"channel": "c", "time": "7:05", "timezone": "Asia/Seoul", "algorithm": "sidewinder", "size": 30}))
-		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Content, "⚠️") || !strings.Contains(rec.replies[0].Content, "rounded up to 31") {
+		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") || !strings.Contains(rec.replies[0].Text(), "rounded up to 31") {
 			t.Fatalf("an administrator's setup answered %+v, want it accepted with a rounding note", rec.replies)
 		}
 		s, err := e.db.DailySettings(context.Background(), "g1")
@@ -570,10 +570,10 @@ func TestDailyFinishStreak(t *testing.T) {
 		// One line on the win; the share lines behind Share, privately.
 		line := fmt.Sprintf("📋 Share it: `mazebot daily #%d · %s · %s · par ±0 · 🔥%d`\n", tc.number, strings.Repeat("★", rating), lang.English.Clock(time.Duration(par)*2*time.Second), tc.streak)
 		text := fmt.Sprintf("Share (text only): `mazebot daily %d, difficulty %d of 5, time ", tc.number, rating)
-		if strings.Contains(final.Content, "Share it:") || !strings.Contains(final.Content, "you're #1 of 1 today") {
-			t.Fatalf("finish on %v:\n%s\nwant the day's rank alone", tc.day, final.Content)
+		if strings.Contains(final.Text(), "Share it:") || !strings.Contains(final.Text(), "you're #1 of 1 today") {
+			t.Fatalf("finish on %v:\n%s\nwant the day's rank alone", tc.day, final.Text())
 		}
-		shared := e.share(t, final, "u1").Content
+		shared := e.share(t, final, "u1").Text()
 		if !strings.Contains(shared, line) || !strings.Contains(shared, text) || !strings.Contains(shared, fmt.Sprintf("at par, streak %d day", tc.streak)) {
 			t.Fatalf("Share on %v lacks the share lines %q and %q…:\n%s", tc.day, line, text, shared)
 		}
@@ -584,15 +584,15 @@ func TestDailyFinishStreak(t *testing.T) {
 	// Another maze counts for nothing.
 	e.clock.Set(utc(2026, 12, 2, 4, 0))
 	other := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 9, Height: 9, Seed: 1}
-	if final := e.play(t, "ch1", other, "u1", time.Second); strings.Contains(final.Content, "mazebot daily") || strings.Contains(e.share(t, final, "u1").Content, "mazebot daily") {
-		t.Fatalf("a normal maze got a daily's share line:\n%s", final.Content)
+	if final := e.play(t, "ch1", other, "u1", time.Second); strings.Contains(final.Text(), "mazebot daily") || strings.Contains(e.share(t, final, "u1").Text(), "mazebot daily") {
+		t.Fatalf("a normal maze got a daily's share line:\n%s", final.Text())
 	}
 	// A second, slower run on the day keeps the best for the ranking.
 	e.clock.Set(utc(2026, 12, 2, 5, 0))
 	id, _ := e.today(t)
 	final := e.play(t, "ch1", id, "u1", 10*time.Second)
-	if !strings.Contains(final.Content, "with your best run") {
-		t.Fatalf("a slower second run does not point at the best:\n%s", final.Content)
+	if !strings.Contains(final.Text(), "with your best run") {
+		t.Fatalf("a slower second run does not point at the best:\n%s", final.Text())
 	}
 	bests, err := e.db.DayRuns(context.Background(), "g1", contest.MakeDate(2026, 12, 2))
 	if err != nil {
@@ -673,11 +673,11 @@ func TestDailyGiveUpHidesSolution(t *testing.T) {
 	id, _ := e.today(t)
 	msg, g := e.start(t, id, "u1")
 	final := onlyUpdate(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1"))
-	if strings.Contains(final.Content, render.DefaultTheme.Path) || !strings.Contains(final.Content, "You gave up") {
-		t.Fatalf("giving up the running daily shows:\n%s\nwant the give-up line and no solution", final.Content)
+	if strings.Contains(final.Text(), render.DefaultTheme.Path) || !strings.Contains(final.Text(), "You gave up") {
+		t.Fatalf("giving up the running daily shows:\n%s\nwant the give-up line and no solution", final.Text())
 	}
-	if opens := opensStamp(utc(2026, 11, 30, 15, 0)); !strings.Contains(final.Content, opens) {
-		t.Fatalf("give-up message %q does not say when solutions open (%s)", final.Content, opens)
+	if opens := opensStamp(utc(2026, 11, 30, 15, 0)); !strings.Contains(final.Text(), opens) {
+		t.Fatalf("give-up message %q does not say when solutions open (%s)", final.Text(), opens)
 	}
 	if g = e.game(t, g.ID); g.Status != play.GaveUp {
 		t.Fatalf("game %+v, want gave up", g)
@@ -685,8 +685,8 @@ func TestDailyGiveUpHidesSolution(t *testing.T) {
 	// An ordinary maze still shows its solution on Give up.
 	other := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 15, Seed: 99}
 	msg, _ = e.start(t, other, "u1")
-	if final := onlyUpdate(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1")); !strings.Contains(final.Content, render.DefaultTheme.Path) {
-		t.Fatalf("giving up an ordinary maze shows no solution:\n%s", final.Content)
+	if final := onlyUpdate(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1")); !strings.Contains(final.Text(), render.DefaultTheme.Path) {
+		t.Fatalf("giving up an ordinary maze shows no solution:\n%s", final.Text())
 	}
 }
 
@@ -698,8 +698,8 @@ func TestDailyTodayIsPrivate(t *testing.T) {
 	e := newEnv(t, envOptions{now: utc(2026, 11, 29, 23, 0)})
 	e.setup(t, "09:00", "Asia/Seoul")
 	id, before := e.today(t)
-	if strings.Contains(before.Content, "discord.com/channels/") {
-		t.Fatalf("before the post: %q links a post", before.Content)
+	if strings.Contains(before.Text(), "discord.com/channels/") {
+		t.Fatalf("before the post: %q links a post", before.Text())
 	}
 	if bs := buttons(before); len(bs) != 1 || bs[0].CustomID != customid.Play(id) {
 		t.Fatalf("buttons %+v, want Play alone", bs)
@@ -711,8 +711,8 @@ func TestDailyTodayIsPrivate(t *testing.T) {
 		t.Fatalf("daily posts %+v, want the day's one", posts)
 	}
 	_, after := e.today(t)
-	if want := "https://discord.com/channels/g1/daily-ch/" + posts[0].id; !strings.Contains(after.Content, want) {
-		t.Fatalf("after the post: %q, want a link %s", after.Content, want)
+	if want := "https://discord.com/channels/g1/daily-ch/" + posts[0].id; !strings.Contains(after.Text(), want) {
+		t.Fatalf("after the post: %q, want a link %s", after.Text(), want)
 	}
 	if n := len(e.poster.all()); n != 1 {
 		t.Fatalf("%d channel messages, want the day's post alone", n)
@@ -729,7 +729,7 @@ func TestDailyPostsInParallel(t *testing.T) {
 		ix := dailySlash(t, permsManager, "setup", map[string]any{"channel": fmt.Sprintf("ch-%d", i), "time": "09:00", "timezone": "UTC"})
 		ix.GuildID = fmt.Sprintf("g-%d", i)
 		ix.ApplicationCommandData().Resolved.Channels[fmt.Sprintf("ch-%d", i)].GuildID = ix.GuildID
-		if rec := e.send(t, ix); len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Content, "⚠️") {
+		if rec := e.send(t, ix); len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") {
 			t.Fatalf("setup %d: %+v", i, rec.replies)
 		}
 	}
@@ -792,8 +792,8 @@ func TestDailyLateRuns(t *testing.T) {
 		yesterday, _ := e.today(t) // fixes 2026-11-29's maze
 		e.clock.Set(utc(2026, 11, 30, 12, 0))
 		final := e.play(t, "ch1", yesterday, "u1", 2*time.Second)
-		if !strings.Contains(final.Content, late) || !strings.Contains(final.Content, "#333") {
-			t.Fatalf("finishing yesterday's daily says:\n%s\nwant that daily #333 is over", final.Content)
+		if !strings.Contains(final.Text(), late) || !strings.Contains(final.Text(), "#333") {
+			t.Fatalf("finishing yesterday's daily says:\n%s\nwant that daily #333 is over", final.Text())
 		}
 		if rs := e.results(t, yesterday); len(rs) != 1 || rs[0].Contest != "" {
 			t.Fatalf("results %+v, want one counting for nothing", rs)
@@ -805,8 +805,8 @@ func TestDailyLateRuns(t *testing.T) {
 		msg, g := e.start(t, id, "u1")
 		e.clock.Set(utc(2026, 12, 1, 0, 0).Add(contest.MaxClockSkew)) // the day's solutions open
 		final, _ := e.win(t, msg, g, time.Second, nil)
-		if !strings.Contains(final.Content, late) || !strings.Contains(final.Content, "#334") {
-			t.Fatalf("finishing after the day says:\n%s\nwant that daily #334 is over", final.Content)
+		if !strings.Contains(final.Text(), late) || !strings.Contains(final.Text(), "#334") {
+			t.Fatalf("finishing after the day says:\n%s\nwant that daily #334 is over", final.Text())
 		}
 		rec := e.send(t, slash(t, "leaderboard", map[string]any{"period": "all"}))
 		if len(rec.replies) != 1 || len(rec.replies[0].Embeds) != 1 {
@@ -820,8 +820,8 @@ func TestDailyLateRuns(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 23, 50)})
 		id, _ := e.today(t)
 		final := e.play(t, "ch1", id, "u1", time.Second)
-		if strings.Contains(final.Content, late) || !strings.Contains(final.Content, "you're #1 of 1 today") {
-			t.Fatalf("a run in time says:\n%s\nwant the day's rank", final.Content)
+		if strings.Contains(final.Text(), late) || !strings.Contains(final.Text(), "you're #1 of 1 today") {
+			t.Fatalf("a run in time says:\n%s\nwant the day's rank", final.Text())
 		}
 	})
 }
@@ -861,7 +861,7 @@ func TestZoneAutocomplete(t *testing.T) {
 		}
 	}
 	// What a completion offers, setup takes.
-	if msg := e.setup(t, "09:00", complete("en-US", "new york")[0].Value.(string)).Content; !strings.Contains(msg, "America/New_York") {
+	if msg := e.setup(t, "09:00", complete("en-US", "new york")[0].Value.(string)).Text(); !strings.Contains(msg, "America/New_York") {
 		t.Fatalf("setup with the completed zone: %q", msg)
 	}
 }

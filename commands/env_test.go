@@ -611,13 +611,13 @@ func decodeInteraction(tb testing.TB, fields map[string]any) *discordgo.Interact
 // checkRefusal asserts one ephemeral warning and nothing else.
 func checkRefusal(tb testing.TB, rec *recorder) string {
 	tb.Helper()
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.HasPrefix(rec.replies[0].Content, "⚠️") {
+	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.HasPrefix(rec.replies[0].Text(), "⚠️") {
 		tb.Fatalf("replies=%+v, want one ephemeral warning", rec.replies)
 	}
-	if strings.Contains(rec.replies[0].Content, "something went wrong") {
-		tb.Fatalf("refusal %q is the generic apology, want what is allowed", rec.replies[0].Content)
+	if strings.Contains(rec.replies[0].Text(), "something went wrong") {
+		tb.Fatalf("refusal %q is the generic apology, want what is allowed", rec.replies[0].Text())
 	}
-	return rec.replies[0].Content
+	return rec.replies[0].Text()
 }
 
 // checkSolution asserts one reply that is the spoilered solution of id.
@@ -630,7 +630,7 @@ func checkSolution(tb testing.TB, rec *recorder, id mazecore.ID, ephemeral bool)
 	if reply.Ephemeral != ephemeral {
 		tb.Fatalf("ephemeral=%v, want %v", reply.Ephemeral, ephemeral)
 	}
-	header, grid, _ := strings.Cut(reply.Content, "\n")
+	header, grid, _ := strings.Cut(reply.Text(), "\n")
 	m := mustMaze(tb, id)
 	path := mazecore.Solve(m)
 	if !strings.Contains(header, id.String()) || !strings.Contains(header, fmt.Sprintf("path %d tiles", len(path))) {
@@ -658,27 +658,15 @@ func mustMaze(tb testing.TB, id mazecore.ID) *mazecore.Maze {
 // idInReply reads the maze ID a message names.
 func idInReply(tb testing.TB, r bot.Reply) mazecore.ID {
 	tb.Helper()
-	id, ok := views.IDInContent(r.Content)
+	id, ok := views.IDInContent(r.Text())
 	if !ok {
-		tb.Fatalf("no maze ID in %q", r.Content)
+		tb.Fatalf("no maze ID in %q", r.Text())
 	}
 	return id
 }
 
 // buttons lists a message's buttons.
-func buttons(msg bot.Reply) []discordgo.Button {
-	var out []discordgo.Button
-	for _, row := range msg.Components {
-		if r, ok := row.(discordgo.ActionsRow); ok {
-			for _, c := range r.Components {
-				if b, ok := c.(discordgo.Button); ok {
-					out = append(out, b)
-				}
-			}
-		}
-	}
-	return out
-}
+func buttons(msg bot.Reply) []discordgo.Button { return bot.Buttons(msg.Components) }
 
 // button finds the button of a move action ('n', 'g', …).
 func button(tb testing.TB, msg bot.Reply, action customid.Action) discordgo.Button {

@@ -55,7 +55,7 @@ func (e *env) startEvent(tb testing.TB, opts map[string]any) contest.Event {
 		all[k] = v
 	}
 	rec := e.command(tb, "start", all)
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Content, "Event started") {
+	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Text(), "Event started") {
 		tb.Fatalf("/event start replied %+v, want an ephemeral confirmation", rec.replies)
 	}
 	channel, _ := all["channel"].(string)
@@ -181,7 +181,7 @@ func TestEventPermissions(t *testing.T) {
 	t.Run("OKAdministrator", func(t *testing.T) {
 		e := newEnv(t, eventEnv())
 		rec := e.send(t, eventCommandIx(t, "start", startOpts, "boss", strconv.FormatInt(discordgo.PermissionAdministrator, 10)))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "Event started") {
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "Event started") {
 			t.Fatalf("an administrator got %+v", rec.replies)
 		}
 	})
@@ -213,12 +213,12 @@ func TestEventStart(t *testing.T) {
 		}
 		maze := posts[0].reply
 		header := fmt.Sprintf("🏆 **Friday race** · ends <t:%d:R>", ev.EndsAt.Unix())
-		if !strings.HasPrefix(maze.Content, header) || !strings.Contains(maze.Content, "ID `"+id.String()+"`") {
-			t.Fatalf("maze post %q, want header %q and the maze ID", maze.Content, header)
+		if !strings.HasPrefix(maze.Text(), header) || !strings.Contains(maze.Text(), "ID `"+id.String()+"`") {
+			t.Fatalf("maze post %q, want header %q and the maze ID", maze.Text(), header)
 		}
-		lines := strings.SplitN(maze.Content, "\n", 3) // the event's header, the maze's, the grid
+		lines := strings.SplitN(maze.Text(), "\n", 3) // the event's header, the maze's, the grid
 		if len(lines) != 3 {
-			t.Fatalf("maze post %q, want two header lines and the grid", maze.Content)
+			t.Fatalf("maze post %q, want two header lines and the grid", maze.Text())
 		}
 		if err := testkit.CheckGrid(lines[2], mustMaze(t, id), nil); err != nil {
 			t.Fatal(err)
@@ -227,7 +227,7 @@ func TestEventStart(t *testing.T) {
 		if len(bs) != 1 || bs[0].CustomID != customid.PlayPrefix+":"+id.String() {
 			t.Fatalf("maze buttons=%+v, want Play only (no Solve during the event)", bs)
 		}
-		if got := posts[1].reply.Content; !strings.Contains(got, "Live leaderboard** — no finishers yet") {
+		if got := posts[1].reply.Text(); !strings.Contains(got, "Live leaderboard** — no finishers yet") {
 			t.Fatalf("board %q, want an empty live board", got)
 		}
 		// The event maze is the channel's latest, for a bare /solve.
@@ -242,7 +242,7 @@ func TestEventStart(t *testing.T) {
 	t.Run("OKDifficultyAndLoops", func(t *testing.T) {
 		e := newEnv(t, eventEnv())
 		rec := e.command(t, "start", map[string]any{"algorithm": "digging", "size": 41, "duration": "1h", "difficulty": "medium", "loops": 20})
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "a 41×41 digging maze (medium, loops 20 %).") {
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "a 41×41 digging maze (medium, loops 20 %).") {
 			t.Fatalf("replies=%+v, want a confirmation naming medium and loops 20 %%", rec.replies)
 		}
 		want, err := mazecore.Choose(mazecore.ID{Algorithm: mazecore.Digging, Width: 41, Height: 41, Seed: 4242, Loops: 20}, mazecore.Medium)
@@ -255,14 +255,14 @@ func TestEventStart(t *testing.T) {
 		}
 		// The event's maze message rates it and gives its par, as /maze does.
 		m := mustMaze(t, want)
-		if got := e.poster.message(ev.MazeMessageID).reply.Content; !strings.Contains(got, "\n"+views.Header(lang.English, describe(m))) || !strings.Contains(got, fmt.Sprintf(" · par %d · ", play.Par(m))) {
+		if got := e.poster.message(ev.MazeMessageID).reply.Text(); !strings.Contains(got, "\n"+views.Header(lang.English, describe(m))) || !strings.Contains(got, fmt.Sprintf(" · par %d · ", play.Par(m))) {
 			t.Fatalf("event maze post %q, want the maze header with stars and par", got)
 		}
 	})
 	t.Run("OKOtherChannelPNGRounded", func(t *testing.T) {
 		e := newEnv(t, eventEnv())
 		rec := e.command(t, "start", map[string]any{"algorithm": "sidewinder", "size": 50, "duration": "2h", "channel": "777"})
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "<#777>") || !strings.Contains(rec.replies[0].Content, "rounded up to 51") {
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "<#777>") || !strings.Contains(rec.replies[0].Text(), "rounded up to 51") {
 			t.Fatalf("replies=%+v, want a confirmation naming <#777> and the rounding", rec.replies)
 		}
 		if len(rec.deferred) != 1 || !rec.deferred[0] {
@@ -370,9 +370,9 @@ func TestEventOnePerChannel(t *testing.T) {
 		started, refused := 0, 0
 		for _, rec := range recs {
 			switch {
-			case len(rec.replies) == 1 && strings.Contains(rec.replies[0].Content, "Event started"):
+			case len(rec.replies) == 1 && strings.Contains(rec.replies[0].Text(), "Event started"):
 				started++
-			case len(rec.replies) == 1 && strings.Contains(rec.replies[0].Content, "already has a running event"):
+			case len(rec.replies) == 1 && strings.Contains(rec.replies[0].Text(), "already has a running event"):
 				refused++
 			default:
 				t.Errorf("unexpected answer %+v", rec.replies)
@@ -395,23 +395,23 @@ func TestEventLiveBoard(t *testing.T) {
 
 	// ada: a result on an untouched board is shown at once.
 	final := e.race(t, ev, "ada", 2*time.Second)
-	if !strings.Contains(final.Content, "Your best run is **#1** of 1 in **Friday race**") {
-		t.Fatalf("ada's result lacks her rank:\n%s", final.Content)
+	if !strings.Contains(final.Text(), "Your best run is **#1** of 1 in **Friday race**") {
+		t.Fatalf("ada's result lacks her rank:\n%s", final.Text())
 	}
 	if runs := e.results(t, ev.MazeID); len(runs) != 1 || runs[0].UserID != "ada" || runs[0].Contest != ev.Key().String() {
 		t.Fatalf("results=%+v, want ada's in contest %q", runs, ev.Key())
 	}
 	board := e.board(ev)
-	if len(board.edits) != 1 || !sameUsers(boardUsers(board.current().Content), []string{"ada"}) {
-		t.Fatalf("board edits=%d %q, want one edit listing ada", len(board.edits), board.current().Content)
+	if len(board.edits) != 1 || !sameUsers(boardUsers(board.current().Text()), []string{"ada"}) {
+		t.Fatalf("board edits=%d %q, want one edit listing ada", len(board.edits), board.current().Text())
 	}
 	firstEdit := e.clock.Now()
 
 	// bob and cy finish within the interval: no edit, the board is dirty.
 	e.race(t, ev, "bob", 300*time.Millisecond)
 	final = e.race(t, ev, "cy", 500*time.Millisecond)
-	if !strings.Contains(final.Content, "**#2** of 3") {
-		t.Fatalf("cy's result lacks the rank #2 of 3:\n%s", final.Content)
+	if !strings.Contains(final.Text(), "**#2** of 3") {
+		t.Fatalf("cy's result lacks the rank #2 of 3:\n%s", final.Text())
 	}
 	if e.clock.Now().Sub(firstEdit) >= contest.BoardEditInterval {
 		t.Fatalf("the test's games took %v; they must fit in one interval", e.clock.Now().Sub(firstEdit))
@@ -429,11 +429,11 @@ func TestEventLiveBoard(t *testing.T) {
 	e.tick(t)
 	e.tick(t)
 	board = e.board(ev)
-	if len(board.edits) != 2 || !sameUsers(boardUsers(board.current().Content), []string{"bob", "cy", "ada"}) {
-		t.Fatalf("board edits=%d, content %q; want 2 edits, bob, cy, ada", len(board.edits), board.current().Content)
+	if len(board.edits) != 2 || !sameUsers(boardUsers(board.current().Text()), []string{"bob", "cy", "ada"}) {
+		t.Fatalf("board edits=%d, content %q; want 2 edits, bob, cy, ada", len(board.edits), board.current().Text())
 	}
-	if !strings.Contains(board.current().Content, "3 finishers") || !strings.Contains(board.current().Content, "🥇 <@bob>") {
-		t.Fatalf("board %q, want 3 finishers with bob first", board.current().Content)
+	if !strings.Contains(board.current().Text(), "3 finishers") || !strings.Contains(board.current().Text(), "🥇 <@bob>") {
+		t.Fatalf("board %q, want 3 finishers with bob first", board.current().Text())
 	}
 	if e.event(t, ev.ID).BoardDirty {
 		t.Fatal("the board is still dirty after the flush")
@@ -462,7 +462,7 @@ func TestEventBoardTop10(t *testing.T) {
 		ranking[i] = contest.Standing{Rank: i + 1, Run: contest.Run{UserID: fmt.Sprintf("u%d", i), Elapsed: time.Duration(i+1) * time.Second, Tiles: 20}}
 	}
 	ev := contest.Event{Name: "Big", EndsAt: eventStart, Status: contest.Running}
-	content := views.Board(ev, ranking).Content
+	content := views.Board(ev, ranking).Text()
 	if got := boardUsers(content); len(got) != views.BoardTop || got[0] != "u0" || got[9] != "u9" {
 		t.Fatalf("board lists %v, want the top %d", got, views.BoardTop)
 	}
@@ -494,7 +494,7 @@ func TestEventEndByCommand(t *testing.T) {
 	e.clock.Advance(time.Minute)
 	endAt := e.clock.Now()
 	rec := e.command(t, "end", nil)
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Content, "ended") {
+	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Text(), "ended") {
 		t.Fatalf("/event end replied %+v", rec.replies)
 	}
 	got := e.event(t, ev.ID)
@@ -505,27 +505,27 @@ func TestEventEndByCommand(t *testing.T) {
 	if len(posts) != 4 {
 		t.Fatalf("%d posts, want maze, board, results, solution", len(posts))
 	}
-	results, solution := posts[2].reply.Content, posts[3].reply.Content
+	results, solution := posts[2].reply.Text(), posts[3].reply.Text()
 	if !strings.Contains(results, "**Friday race** is over") || !sameUsers(boardUsers(results), []string{"bob", "ada"}) {
 		t.Fatalf("results %q, want bob then ada", results)
 	}
 	if !strings.Contains(solution, "✅ Solution") || !strings.Contains(solution, "||") {
 		t.Fatalf("solution post %q, want a spoilered solution", solution)
 	}
-	board := e.board(got).current().Content
+	board := e.board(got).current().Text()
 	if !strings.Contains(board, "Final results") || !sameUsers(boardUsers(board), []string{"bob", "ada"}) {
 		t.Fatalf("board %q, want the final results", board)
 	}
 	// The maze message gets its Solve button back.
 	maze := e.poster.message(ev.MazeMessageID).current()
-	if len(buttons(maze)) != 2 || !strings.Contains(maze.Content, "ended") {
-		t.Fatalf("maze message after the end: %q %+v", maze.Content, buttons(maze))
+	if len(buttons(maze)) != 2 || !strings.Contains(maze.Text(), "ended") {
+		t.Fatalf("maze message after the end: %q %+v", maze.Text(), buttons(maze))
 	}
 
 	// A run finished after the end doesn't count.
 	final, _ := e.win(t, lateMsg, lateGame, time.Second, nil)
-	if !strings.Contains(final.Content, "had already ended") {
-		t.Fatalf("late result:\n%s", final.Content)
+	if !strings.Contains(final.Text(), "had already ended") {
+		t.Fatalf("late result:\n%s", final.Text())
 	}
 	if ranking := e.standings(t, ev.ID); len(ranking) != 2 || !sameUsers([]string{ranking[0].UserID, ranking[1].UserID}, []string{"bob", "ada"}) {
 		t.Fatalf("ranking=%+v, want bob and ada only", ranking)
@@ -537,7 +537,7 @@ func TestEventEndByCommand(t *testing.T) {
 	}
 
 	// Solutions are open now, and the channel is free.
-	if rec := e.send(t, slash(t, "solve", map[string]any{"id": id.String()})); len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "✅ Solution") {
+	if rec := e.send(t, slash(t, "solve", map[string]any{"id": id.String()})); len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "✅ Solution") {
 		t.Fatalf("/solve after the end: %+v", rec.replies)
 	}
 	if msg := checkRefusal(t, e.command(t, "end", nil)); !strings.Contains(msg, "no running event") {
@@ -565,10 +565,10 @@ func TestEventEndByDuration(t *testing.T) {
 		t.Fatalf("event=%+v, want ended at its end", got)
 	}
 	posts := e.poster.in(eventCh)
-	if len(posts) != 4 || !sameUsers(boardUsers(posts[2].reply.Content), []string{"ada"}) {
-		t.Fatalf("posts=%d, results %q; want 4 posts, ada's result", len(posts), posts[len(posts)-1].reply.Content)
+	if len(posts) != 4 || !sameUsers(boardUsers(posts[2].reply.Text()), []string{"ada"}) {
+		t.Fatalf("posts=%d, results %q; want 4 posts, ada's result", len(posts), posts[len(posts)-1].reply.Text())
 	}
-	if board := e.board(got).current().Content; !strings.Contains(board, "Final results") {
+	if board := e.board(got).current().Text(); !strings.Contains(board, "Final results") {
 		t.Fatalf("board %q, want final results", board)
 	}
 	e.win(t, msg, g, time.Second, nil)
@@ -610,18 +610,18 @@ func TestEventRestart(t *testing.T) {
 		e.tick(t) // later ticks change nothing
 	}
 	results := opts.poster.in(eventCh)[posted:]
-	if len(results) != 2 || !strings.Contains(results[0].reply.Content, "is over") || !strings.Contains(results[1].reply.Content, "Solution") {
+	if len(results) != 2 || !strings.Contains(results[0].reply.Text(), "is over") || !strings.Contains(results[1].reply.Text(), "Solution") {
 		t.Fatalf("posts after restart=%+v, want one results post and one solution", results)
 	}
-	if !sameUsers(boardUsers(results[0].reply.Content), []string{"ada", "bob"}) {
-		t.Fatalf("results %q, want ada then bob", results[0].reply.Content)
+	if !sameUsers(boardUsers(results[0].reply.Text()), []string{"ada", "bob"}) {
+		t.Fatalf("results %q, want ada then bob", results[0].reply.Text())
 	}
 	got := envs[0].event(t, ev.ID)
 	if got.Status != contest.Ended || !got.EndsAt.Equal(ev.EndsAt) {
 		t.Fatalf("event=%+v, want ended at its original end %v", got, ev.EndsAt)
 	}
-	if board := envs[0].board(got); len(board.edits) == 0 || !strings.Contains(board.current().Content, "Final results") {
-		t.Fatalf("board %q, want the final results", board.current().Content)
+	if board := envs[0].board(got); len(board.edits) == 0 || !strings.Contains(board.current().Text(), "Final results") {
+		t.Fatalf("board %q, want the final results", board.current().Text())
 	}
 }
 
@@ -664,8 +664,8 @@ func TestEventLiveEditRacesEnd(t *testing.T) {
 	}
 	e.race(t, ev, "ada", time.Second)
 	board := e.board(ev)
-	if len(board.edits) != 2 || !strings.Contains(board.current().Content, "Final results") {
-		t.Fatalf("board edits=%d, now %q; want the live edit, then the final board again", len(board.edits), board.current().Content)
+	if len(board.edits) != 2 || !strings.Contains(board.current().Text(), "Final results") {
+		t.Fatalf("board edits=%d, now %q; want the live edit, then the final board again", len(board.edits), board.current().Text())
 	}
 }
 
@@ -676,7 +676,7 @@ func TestEventEndOtherChannel(t *testing.T) {
 		t.Fatalf("/event end in ch1: %q", msg)
 	}
 	rec := e.command(t, "end", map[string]any{"channel": "777"})
-	if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, "<#777>") {
+	if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "<#777>") {
 		t.Fatalf("/event end channel:777 replied %+v", rec.replies)
 	}
 	if got := e.event(t, ev.ID); got.Status != contest.Ended {

@@ -30,12 +30,16 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files in testd
 // buttons and embeds are written out as lines. Refresh them with
 // `go test ./commands -run TestGolden -update` and read the diff.
 
-// goldenText writes a reply as plain text: its content without the grid,
-// its embeds (title, description, fields, footer) and its buttons.
+// goldenText writes a reply as plain text: its texts without the grid, a
+// card's pictures by their alt text, its embeds (title, description,
+// fields, footer) and its buttons.
 func goldenText(r bot.Reply) string {
 	var lines []string
+	if r.V2 {
+		lines = append(lines, "[card]")
+	}
 	grid := false
-	for _, line := range strings.Split(r.Content, "\n") {
+	for _, line := range strings.Split(r.Text(), "\n") {
 		if line != "" && !strings.ContainsFunc(line, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 			if !grid {
 				lines = append(lines, "[maze]")
@@ -46,6 +50,17 @@ func goldenText(r bot.Reply) string {
 		grid = false
 		lines = append(lines, line)
 	}
+	bot.Walk(r.Components, func(c discordgo.MessageComponent) {
+		if g, ok := c.(discordgo.MediaGallery); ok {
+			for _, item := range g.Items {
+				alt := "(no alt text)"
+				if item.Description != nil {
+					alt = *item.Description
+				}
+				lines = append(lines, "[picture] "+alt)
+			}
+		}
+	})
 	for _, em := range r.Embeds {
 		lines = append(lines, "[embed] "+em.Title, em.Description)
 		for _, f := range em.Fields {
@@ -116,7 +131,7 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 	// A maze, played to the goal, and one given up after a click.
 	e := newEnv(t, envOptions{now: utc(2026, 11, 30, 0, 0), locale: locale})
 	maze := only(e.send(t, in(slash(t, "maze", map[string]any{"algorithm": "sidewinder", "size": 21, "seed": 1, "loops": 30}))))
-	header, _, _ := strings.Cut(maze.Content, "\n")
+	header, _, _ := strings.Cut(maze.Text(), "\n")
 	checkGolden(t, "maze_header", l, header+"\n")
 	id := idInReply(t, maze)
 
@@ -214,7 +229,7 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 	e.tick(t)
 	var results bot.Reply
 	for _, p := range e.poster.in(eventCh) {
-		if strings.HasPrefix(p.reply.Content, "🏁") {
+		if strings.HasPrefix(p.reply.Text(), "🏁") {
 			results = p.reply
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"mazebot/bot"
 	"mazebot/commands/customid"
+	"mazebot/commands/views"
 	"mazebot/lang"
 	"mazebot/mazecore"
 )
@@ -104,15 +105,15 @@ func TestHelpSpeaksTheMembersLanguage(t *testing.T) {
 		"fr":    "a fresh maze",
 	} {
 		rec := e.send(t, localized(slash(t, "help", nil), locale, ""))
-		if len(rec.replies) != 1 || len(rec.replies[0].Embeds) != 1 {
-			t.Fatalf("%s: replies=%+v", locale, rec.replies)
+		if len(rec.replies) != 1 || !rec.replies[0].V2 {
+			t.Fatalf("%s: replies=%+v, want one card", locale, rec.replies)
 		}
-		desc := rec.replies[0].Embeds[0].Description
+		desc := rec.replies[0].Text()
 		if !strings.Contains(desc, want) || strings.Contains(desc, "help.body") {
 			t.Fatalf("%s: help %q, want %q", locale, desc, want)
 		}
-		if n := utf8.RuneCountInString(desc); n > 4096 {
-			t.Fatalf("%s: help is %d characters, above an embed's 4096", locale, n)
+		if n := utf8.RuneCountInString(desc); n > views.MaxText {
+			t.Fatalf("%s: help is %d characters, above a card's %d", locale, n, views.MaxText)
 		}
 		// The languages are listed by their own names, 한국어 in every help.
 		if korean := locale == "ko"; korean != lang.HasHangul(strings.ReplaceAll(desc, lang.Korean.Name(), "")) {
@@ -131,11 +132,11 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 	if len(rec.replies) != 1 || len(rec.follows) != 1 {
 		t.Fatalf("replies=%+v follows=%+v", rec.replies, rec.follows)
 	}
-	header, _, _ := strings.Cut(rec.replies[0].Content, "\n")
+	header, _, _ := strings.Cut(rec.replies[0].Text(), "\n")
 	if !strings.HasPrefix(header, "🧩 **사이드와인더** · 21×21 · ") || !strings.Contains(header, " · 기준 클릭 ") {
 		t.Fatalf("Korean header %q", header)
 	}
-	if got := rec.follows[0].Content; got != "ℹ️ 미로의 가로세로는 홀수여야 하므로(벽이 짝수 칸에 놓입니다) 크기 20을 21로 올렸습니다." {
+	if got := rec.follows[0].Text(); got != "ℹ️ 미로의 가로세로는 홀수여야 하므로(벽이 짝수 칸에 놓입니다) 크기 20을 21로 올렸습니다." {
 		t.Fatalf("Korean notice %q", got)
 	}
 	var labels []string
@@ -150,7 +151,7 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 	// The same maze's Play pressed by an English and a Korean member.
 	for locale, want := range map[string]string{"en-US": "clicks 0 · tiles 0", "ko": "클릭 0번 · 0칸 이동", "ja": "clicks 0 · tiles 0"} {
 		rec := e.send(t, localized(buttonIx(t, "ch1", customid.PlayPrefix+":"+id.String(), "u-"+locale), locale, ""))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Content, want) {
+		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), want) {
 			t.Fatalf("%s: game %+v, want %q", locale, rec.replies, want)
 		}
 		giveUp := button(t, rec.replies[0], customid.GiveUp)
@@ -160,8 +161,8 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 		}
 		done := onlyUpdate(t, e.send(t, localized(buttonIx(t, "ch1", giveUp.CustomID, "u-"+locale), locale, "")))
 		wantDone := map[bool]string{true: "🏳️ 클릭 0번, 0칸 이동한 뒤 포기했습니다.", false: "🏳️ You gave up after 0 clicks and 0 tiles."}[locale == "ko"]
-		if !strings.Contains(done.Content, wantDone) {
-			t.Fatalf("%s: gave up %q, want %q", locale, done.Content, wantDone)
+		if !strings.Contains(done.Text(), wantDone) {
+			t.Fatalf("%s: gave up %q, want %q", locale, done.Text(), wantDone)
 		}
 	}
 
@@ -178,7 +179,7 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 		{buttonIx(t, "ch1", "mv:1:0:n:aaaaaaaaaa", "u1"), "⚠️ 사용할 수 없는 버튼입니다."},
 	} {
 		rec := e.send(t, localized(tc.ix, "ko", ""))
-		if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Content, tc.want) || !rec.replies[0].Ephemeral {
+		if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Text(), tc.want) || !rec.replies[0].Ephemeral {
 			t.Errorf("replies=%+v, want an ephemeral %q", rec.replies, tc.want)
 		}
 	}
@@ -196,7 +197,7 @@ func TestPostsInServersLanguage(t *testing.T) {
 			all[k] = v
 		}
 		rec := e.send(t, localized(dailySlash(t, permsManager, "setup", all), locale, guildLocale))
-		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Content, "⚠️") {
+		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") {
 			t.Fatalf("setup answered %+v", rec.replies)
 		}
 		return rec.replies[0]
@@ -215,8 +216,8 @@ func TestPostsInServersLanguage(t *testing.T) {
 		// An English-speaking manager of a Korean server: the confirmation
 		// in English, the posts in Korean.
 		done := setup(e, "en-US", "ko", nil)
-		if !strings.Contains(done.Content, "in 한국어.") || !strings.HasPrefix(done.Content, "✅ The daily challenge") {
-			t.Fatalf("confirmation %q", done.Content)
+		if !strings.Contains(done.Text(), "in 한국어.") || !strings.HasPrefix(done.Text(), "✅ The daily challenge") {
+			t.Fatalf("confirmation %q", done.Text())
 		}
 		if got := language(e); got != "ko" {
 			t.Fatalf("language=%q, want ko", got)
@@ -224,7 +225,7 @@ func TestPostsInServersLanguage(t *testing.T) {
 		e.clock.Set(utc(2026, 11, 30, 0, 0))
 		e.tick(t)
 		posts := e.poster.in("daily-ch")
-		if len(posts) != 1 || !strings.HasPrefix(posts[0].reply.Content, "📅 **데일리 챌린지 #334** · 2026년 11월 30일 · ") {
+		if len(posts) != 1 || !strings.HasPrefix(posts[0].reply.Text(), "📅 **데일리 챌린지 #334** · 2026년 11월 30일 · ") {
 			t.Fatalf("daily post %+v, want it in Korean", posts)
 		}
 		if b := buttons(posts[0].reply); len(b) != 2 || b[0].Label != "플레이" {
@@ -232,15 +233,15 @@ func TestPostsInServersLanguage(t *testing.T) {
 		}
 		// /daily today is a reply: the member's language.
 		rec := e.send(t, localized(dailySlash(t, permsMember, "today", nil), "en-GB", "ko"))
-		if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Content, "📅 **Daily challenge #334** · 2026-11-30 · ") {
+		if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Text(), "📅 **Daily challenge #334** · 2026-11-30 · ") {
 			t.Fatalf("/daily today %+v, want it in English", rec.replies)
 		}
 	})
 	t.Run("OKDailyOptionWinsAndStays", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		done := setup(e, "ko", "ko", map[string]any{"language": "en"})
-		if !strings.Contains(done.Content, "게시 언어: English") {
-			t.Fatalf("confirmation %q", done.Content)
+		if !strings.Contains(done.Text(), "게시 언어: English") {
+			t.Fatalf("confirmation %q", done.Text())
 		}
 		if got := language(e); got != "en" {
 			t.Fatalf("language=%q, want en", got)
@@ -272,28 +273,28 @@ func TestPostsInServersLanguage(t *testing.T) {
 					all[k] = v
 				}
 				rec := e.send(t, localized(eventCommandIx(t, "start", all, eventManager, eventManagePerms), "en-US", tc.guild))
-				if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Content, "🏆 Event started:") {
+				if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Text(), "🏆 Event started:") {
 					t.Fatalf("/event start answered %+v, want the manager's English", rec.replies)
 				}
 				ev, err := e.db.RunningEvent(context.Background(), eventCh)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if board := e.board(ev).current().Content; !strings.HasPrefix(board, tc.board) {
+				if board := e.board(ev).current().Text(); !strings.HasPrefix(board, tc.board) {
 					t.Fatalf("board %q, want %q", board, tc.board)
 				}
 				e.clock.Advance(31 * time.Minute)
 				e.tick(t)
 				found := false
 				for _, p := range e.poster.in(eventCh) {
-					found = found || strings.HasPrefix(p.reply.Content, tc.solution)
+					found = found || strings.HasPrefix(p.reply.Text(), tc.solution)
 				}
 				if !found {
 					t.Fatalf("no solution post %q among %+v", tc.solution, e.poster.in(eventCh))
 				}
 				// /solve now: the member's language, from the same cache.
 				rec = e.send(t, localized(slash(t, "solve", map[string]any{"id": ev.MazeID.String()}), "ko", "en-US"))
-				if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Content, "✅ **재귀적 백트래킹** 15×15 미로의 풀이") {
+				if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Text(), "✅ **재귀적 백트래킹** 15×15 미로의 풀이") {
 					t.Fatalf("/solve in Korean answered %+v", rec.replies)
 				}
 			})
@@ -312,7 +313,7 @@ func TestPictureCacheByLanguage(t *testing.T) {
 		{"en-US", "✅ Solution of **Recursive backtracking** 61×41"},
 	} {
 		rec := e.send(t, localized(slash(t, "solve", map[string]any{"id": id.String()}), tc.locale, ""))
-		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 || !strings.HasPrefix(rec.replies[0].Content, tc.want) {
+		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 || !strings.HasPrefix(rec.replies[0].Text(), tc.want) {
 			t.Fatalf("%s: %+v, want %q with the PNG", tc.locale, rec.replies, tc.want)
 		}
 	}

@@ -140,7 +140,7 @@ func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
 	}
 	if req.mode == renderEmoji && (width > views.MaxEmojiSide || height > views.MaxEmojiSide) {
 		// Refused before any cooldown or queue: no grid that wide fits.
-		return req, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(mazecore.ID{Width: width, Height: height}), "Limit": views.MaxContent, "Max": views.MaxEmojiSide})
+		return req, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(mazecore.ID{Width: width, Height: height}), "Limit": views.MaxText, "Max": views.MaxEmojiSide})
 	}
 	if req.mode == renderGIF && (width > render.GIFMaxSize || height > render.GIFMaxSize) {
 		return req, bot.Refuse("error.gif_too_big", lang.Args{

@@ -174,7 +174,7 @@ func (f *Play) handleMove(ctx context.Context, in *bot.Interaction) error {
 func (f *Play) finish(ctx context.Context, in *bot.Interaction, g *play.Game, end views.Ending) error {
 	l := in.Lang()
 	final := views.Final(l, g, end)
-	if n := utf8.RuneCountInString(final.Content); n > views.MaxContent {
+	if n := utf8.RuneCountInString(final.Text()); n > views.MaxText {
 		return fmt.Errorf("game %d: final message of %d code points", g.ID, n)
 	}
 	if err := update(ctx, in, final); err != nil {

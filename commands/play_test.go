@@ -39,12 +39,12 @@ func checkGameMessage(tb testing.TB, msg bot.Reply, g play.Record) {
 	win := render.Window{X: 0, Y: 0, W: m.Width(), H: m.Height()}
 	if !views.ShowsWhole(m) {
 		win = render.WindowAround(m, pos, views.PlayWindow, views.PlayWindow)
-		if want := fmt.Sprintf("📍 column %d of %d, row %d of %d", pos.X+1, m.Width(), pos.Y+1, m.Height()); !strings.Contains(msg.Content, want) {
-			tb.Fatalf("message lacks the hint %q:\n%s", want, msg.Content)
+		if want := fmt.Sprintf("📍 column %d of %d, row %d of %d", pos.X+1, m.Width(), pos.Y+1, m.Height()); !strings.Contains(msg.Text(), want) {
+			tb.Fatalf("message lacks the hint %q:\n%s", want, msg.Text())
 		}
 	}
-	if want := fmt.Sprintf("clicks %d · tiles %d", g.Clicks, g.Tiles); !strings.Contains(msg.Content, want) {
-		tb.Fatalf("header lacks %q:\n%s", want, msg.Content)
+	if want := fmt.Sprintf("clicks %d · tiles %d", g.Clicks, g.Tiles); !strings.Contains(msg.Text(), want) {
+		tb.Fatalf("header lacks %q:\n%s", want, msg.Text())
 	}
 	game, err := play.Resume(m, g)
 	if err != nil {
@@ -54,7 +54,7 @@ func checkGameMessage(tb testing.TB, msg bot.Reply, g play.Record) {
 	for _, p := range game.Walked() {
 		walked[p] = true
 	}
-	grid := testkit.Grid(msg.Content)
+	grid := testkit.Grid(msg.Text())
 	if len(grid) != win.H {
 		tb.Fatalf("grid has %d rows, want %d", len(grid), win.H)
 	}
@@ -124,11 +124,11 @@ func TestPlayStart(t *testing.T) {
 			g.Pos != (mazecore.Point{X: 1, Y: 1}) || g.Seq != 0 || !g.StartedAt.Equal(e.clock.Now()) || g.Contest != "" {
 			t.Fatalf("stored game %+v, want u1 at the start of %s, in no contest", g, id)
 		}
-		if !strings.HasPrefix(msg.Content, "🎮 **Sidewinder** 21×15 · ID `"+id.String()+"` · clicks 0 · tiles 0\n") {
-			t.Fatalf("header: %q", strings.SplitN(msg.Content, "\n", 2)[0])
+		if !strings.HasPrefix(msg.Text(), "🎮 **Sidewinder** 21×15 · ID `"+id.String()+"` · clicks 0 · tiles 0\n") {
+			t.Fatalf("header: %q", strings.SplitN(msg.Text(), "\n", 2)[0])
 		}
 		checkGameMessage(t, msg, g)
-		if strings.Contains(msg.Content, "📍") {
+		if strings.Contains(msg.Text(), "📍") {
 			t.Fatal("a whole maze needs no position hint")
 		}
 		for _, b := range buttons(msg) {
@@ -141,8 +141,8 @@ func TestPlayStart(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 1}, "u1")
 		checkGameMessage(t, msg, g)
-		if !strings.Contains(msg.Content, "📍 column 2 of 41, row 2 of 41 · goal ↘") {
-			t.Fatalf("hint missing:\n%s", msg.Content)
+		if !strings.Contains(msg.Text(), "📍 column 2 of 41, row 2 of 41 · goal ↘") {
+			t.Fatalf("hint missing:\n%s", msg.Text())
 		}
 		button(t, msg, customid.Map)
 	})
@@ -227,16 +227,16 @@ func TestPlayScripted(t *testing.T) {
 			if par := play.Par(m); clicks != par {
 				t.Fatalf("won along the solution in %d clicks, par is %d", clicks, par)
 			}
-			if !strings.Contains(msg.Content, want) {
-				t.Fatalf("final message lacks %q:\n%s", want, msg.Content)
+			if !strings.Contains(msg.Text(), want) {
+				t.Fatalf("final message lacks %q:\n%s", want, msg.Text())
 			}
 			// The game's buttons give way to those of the next game.
 			checkNextGame(t, msg, id, true)
-			if n := utf8.RuneCountInString(msg.Content); n > views.MaxContent {
+			if n := utf8.RuneCountInString(msg.Text()); n > views.MaxText {
 				t.Fatalf("final message of %d code points", n)
 			}
-			if grid := testkit.Grid(msg.Content); len(grid) == 0 || !strings.Contains(msg.Content, render.DefaultTheme.Player) {
-				t.Fatalf("final message shows no maze:\n%s", msg.Content)
+			if grid := testkit.Grid(msg.Text()); len(grid) == 0 || !strings.Contains(msg.Text(), render.DefaultTheme.Player) {
+				t.Fatalf("final message shows no maze:\n%s", msg.Text())
 			}
 			wantRun := play.Result{UserID: "u1", GuildID: "g1", MazeID: id, Clicks: clicks, Tiles: len(path) - 1,
 				Elapsed: elapsed, FinishedAt: e.clock.Now()}
@@ -271,16 +271,16 @@ func TestPlayWanderEfficiency(t *testing.T) {
 		g = e.game(t, g.ID)
 	}
 	want := fmt.Sprintf("efficiency %d %%", play.Efficiency(len(path)-1, g.Tiles))
-	if g.Tiles <= len(path)-1 || !strings.Contains(msg.Content, want) {
-		t.Fatalf("tiles=%d (shortest %d), message:\n%s\nwant %q", g.Tiles, len(path)-1, msg.Content, want)
+	if g.Tiles <= len(path)-1 || !strings.Contains(msg.Text(), want) {
+		t.Fatalf("tiles=%d (shortest %d), message:\n%s\nwant %q", g.Tiles, len(path)-1, msg.Text(), want)
 	}
 	// A perfect maze has no way to the goal in fewer clicks than par.
 	par := play.Par(m)
-	if want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, +%d) · ", g.Clicks, par, g.Clicks-par); g.Clicks <= par || !strings.Contains(msg.Content, want) {
-		t.Fatalf("clicks=%d (par %d), message:\n%s\nwant %q", g.Clicks, par, msg.Content, want)
+	if want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, +%d) · ", g.Clicks, par, g.Clicks-par); g.Clicks <= par || !strings.Contains(msg.Text(), want) {
+		t.Fatalf("clicks=%d (par %d), message:\n%s\nwant %q", g.Clicks, par, msg.Text(), want)
 	}
-	if elapsed := lang.English.Clock(g.FinishedAt.Sub(g.StartedAt)); !strings.Contains(msg.Content, "· "+elapsed+" ·") {
-		t.Fatalf("final message lacks the time %s:\n%s", elapsed, msg.Content)
+	if elapsed := lang.English.Clock(g.FinishedAt.Sub(g.StartedAt)); !strings.Contains(msg.Text(), "· "+elapsed+" ·") {
+		t.Fatalf("final message lacks the time %s:\n%s", elapsed, msg.Text())
 	}
 }
 
@@ -315,7 +315,7 @@ func TestPlayGiveUp(t *testing.T) {
 			msg, g := e.start(t, id, "u1")
 			rec := e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1")
 			final := onlyUpdate(t, rec)
-			if !strings.Contains(final.Content, "gave up") {
+			if !strings.Contains(final.Text(), "gave up") {
 				t.Fatalf("give up answered %+v, want the solution", final)
 			}
 			checkNextGame(t, final, id, false)
@@ -323,7 +323,7 @@ func TestPlayGiveUp(t *testing.T) {
 			if views.ShowsWhole(m) {
 				// Every solution tile but the ends (start, goal; the player
 				// stands on the start) shows as path.
-				grid := testkit.Grid(final.Content)
+				grid := testkit.Grid(final.Text())
 				for _, p := range mazecore.Solve(m) {
 					if p != m.Start() && p != m.Goal() && grid[p.Y][p.X] != render.DefaultTheme.Path {
 						t.Fatalf("solution tile %v shows %s", p, grid[p.Y][p.X])
@@ -464,8 +464,8 @@ func TestPlayStale(t *testing.T) {
 		if now := e.game(t, g.ID); !reflect.DeepEqual(now, after) {
 			t.Fatalf("a stale click changed the game: %+v, want %+v", now, after)
 		}
-		if again.Content != moved.Content || !reflect.DeepEqual(again.Components, moved.Components) {
-			t.Fatalf("stale click showed\n%s\nwant the current state\n%s", again.Content, moved.Content)
+		if again.Text() != moved.Text() || !reflect.DeepEqual(again.Components, moved.Components) {
+			t.Fatalf("stale click showed\n%s\nwant the current state\n%s", again.Text(), moved.Text())
 		}
 		checkGameMessage(t, again, after)
 		// Give up from the old message is stale too.
@@ -563,8 +563,8 @@ func TestPlayConcurrent(t *testing.T) {
 					if out, err := model.Apply(play.Action{Kind: play.Move, Dir: d, Seq: model.Seq}, e.clock.Now()); err != nil || out == play.Blocked || out == play.Stale {
 						return fmt.Errorf("%s: the model refused %v: %v, %v", user, d, out, err)
 					}
-					if want := fmt.Sprintf("clicks %d · tiles %d", model.Clicks, model.Tiles); !strings.Contains(msg.Content, want) {
-						return fmt.Errorf("%s: message says %q, want %q", user, strings.SplitN(msg.Content, "\n", 2)[0], want)
+					if want := fmt.Sprintf("clicks %d · tiles %d", model.Clicks, model.Tiles); !strings.Contains(msg.Text(), want) {
+						return fmt.Errorf("%s: message says %q, want %q", user, strings.SplitN(msg.Text(), "\n", 2)[0], want)
 					}
 				}
 				g, err := e.db.Game(context.Background(), gameIDOf(t, rec.replies[0]))
@@ -625,8 +625,8 @@ func TestPlayRestart(t *testing.T) {
 	}
 	checkGameMessage(t, next, after)
 	next, _ = second.win(t, next, after, 0, nil)
-	if !strings.Contains(next.Content, "🏁 Solved in") {
-		t.Fatalf("final message:\n%s", next.Content)
+	if !strings.Contains(next.Text(), "🏁 Solved in") {
+		t.Fatalf("final message:\n%s", next.Text())
 	}
 }
 
@@ -700,8 +700,8 @@ func TestPlayLoop(t *testing.T) {
 	if !again.Ephemeral || idInReply(t, again) != id || gameIDOf(t, again) == g.ID {
 		t.Fatalf("Play again: %+v, want a new private game on %s", again, id)
 	}
-	if won2, _ := e.win(t, again, e.game(t, gameIDOf(t, again)), time.Second, nil); !strings.Contains(won2.Content, "Solved") {
-		t.Fatalf("the second game did not win: %s", won2.Content)
+	if won2, _ := e.win(t, again, e.game(t, gameIDOf(t, again)), time.Second, nil); !strings.Contains(won2.Text(), "Solved") {
+		t.Fatalf("the second game did not win: %s", won2.Text())
 	}
 	fresh := only(t, e.press(t, buttons(won)[1].CustomID, "u1"))
 	other := idInReply(t, fresh)
@@ -709,8 +709,8 @@ func TestPlayLoop(t *testing.T) {
 		t.Fatalf("New maze: a game on %v, want a new %v-like maze", other, id)
 	}
 	shared := e.share(t, won, "u1")
-	if !strings.Contains(shared.Content, "`mazebot · Sidewinder 15×11 · ") || !strings.Contains(shared.Content, id.String()) {
-		t.Fatalf("Share: %q, want a line that names the maze", shared.Content)
+	if !strings.Contains(shared.Text(), "`mazebot · Sidewinder 15×11 · ") || !strings.Contains(shared.Text(), id.String()) {
+		t.Fatalf("Share: %q, want a line that names the maze", shared.Text())
 	}
 	for _, b := range buttons(won) {
 		if strings.HasPrefix(b.CustomID, customid.SharePrefix) {

@@ -128,7 +128,7 @@ func describe(m *mazecore.Maze) views.Maze {
 // message together with a header of the given length plus extra code points
 // (newline, spoiler bars).
 func emojiFits(m *mazecore.Maze, header string, extra int) bool {
-	limit := views.MaxContent - utf8.RuneCountInString(header) - extra
+	limit := views.MaxText - utf8.RuneCountInString(header) - extra
 	return render.FitsEmoji(m, render.DefaultTheme, render.Window{}, limit)
 }
 
@@ -137,7 +137,7 @@ func chooseEmoji(m *mazecore.Maze, mode, header string, extra int) (bool, error)
 	switch mode {
 	case renderEmoji:
 		if !emojiFits(m, header, extra) {
-			return false, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(m.ID()), "Limit": views.MaxContent, "Max": views.MaxEmojiSide})
+			return false, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(m.ID()), "Limit": views.MaxText, "Max": views.MaxEmojiSide})
 		}
 		return true, nil
 	case renderPNG:

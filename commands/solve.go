@@ -80,20 +80,12 @@ func mazeIDInMessage(m *discordgo.Message, appID string) (mazecore.ID, bool) {
 	if m == nil || m.Author == nil || m.Author.ID != appID {
 		return mazecore.ID{}, false
 	}
-	for _, row := range m.Components {
-		r, ok := row.(*discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
-		for _, c := range r.Components {
-			if b, ok := c.(*discordgo.Button); ok {
-				if id, ok := customid.SolveMaze(b.CustomID); ok {
-					return id, true
-				}
-			}
+	for _, b := range bot.Buttons(m.Components) {
+		if id, ok := customid.SolveMaze(b.CustomID); ok {
+			return id, true
 		}
 	}
-	return views.IDInContent(m.Content)
+	return views.IDInContent(bot.Text(m.Content, m.Components))
 }
 
 // sendSolution answers with the solution of id, unless the embargo holds

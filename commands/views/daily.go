@@ -30,9 +30,7 @@ func DailyMazeHeader(l *lang.Lang, day contest.Daily, m Maze) string {
 // Daily is the daily's message in l: header, maze and buttons. /daily
 // today is in the member's language, the automatic post in the server's.
 func Daily(l *lang.Lang, day contest.Daily, m Maze) bot.Reply {
-	reply := Show(DailyMazeHeader(l, day, m), m)
-	reply.Components = Buttons(l, day.MazeID)
-	return reply
+	return Show(DailyMazeHeader(l, day, m), m, Buttons(l, day.MazeID))
 }
 
 // DailyToday is /daily today's private answer: the day's maze with Play
@@ -43,8 +41,7 @@ func DailyToday(l *lang.Lang, day contest.Daily, m Maze, link string) bot.Reply 
 	if link != "" {
 		header += "\n" + l.T("daily.today_posted", lang.Args{"Link": link})
 	}
-	reply := Show(header, m)
-	reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, day.MazeID)}}}
+	reply := Show(header, m, []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, day.MazeID)}}})
 	reply.Ephemeral = true
 	return reply
 }

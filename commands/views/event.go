@@ -20,12 +20,11 @@ const BoardTop = 10
 // language, as every post of it.
 func EventMaze(e contest.Event, m Maze) bot.Reply {
 	l := lang.ByCode(e.Language)
-	reply := Show(EventMazeHeader(l, e, m), m)
-	reply.Components = Buttons(l, e.MazeID)
+	buttons := Buttons(l, e.MazeID)
 	if e.Status != contest.Ended {
-		reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, e.MazeID)}}}
+		buttons = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, e.MazeID)}}}
 	}
-	return reply
+	return Show(EventMazeHeader(l, e, m), m, buttons)
 }
 
 // EventMazeHeader is what stands above an event's maze: the event, and
@@ -56,7 +55,7 @@ func Board(e contest.Event, standings []contest.Standing) bot.Reply {
 		b.WriteString(l.T("event.board_live", args))
 	}
 	writeStandings(l, &b, standings)
-	return bot.Reply{Content: b.String(), Components: []discordgo.MessageComponent{}}
+	return card(nil, text(b.String()))
 }
 
 // Results is the post that announces an event's end.
@@ -69,7 +68,7 @@ func Results(e contest.Event, standings []contest.Standing) bot.Reply {
 		b.WriteString(l.T("event.results", lang.Args{"Name": e.Name, "Finishers": finishers(len(standings))}))
 	}
 	writeStandings(l, &b, standings)
-	return bot.Reply{Content: b.String()}
+	return card(nil, text(b.String()))
 }
 
 // writeStandings lists the top of a ranking, one member a line.

@@ -24,7 +24,7 @@ const (
 // ShowsWhole tells whether a game shows the whole maze, or a window
 // around the player.
 func ShowsWhole(m *mazecore.Maze) bool {
-	return m.Width() <= AutoEmojiMaxWidth && render.FitsEmoji(m, render.DefaultTheme, render.Window{}, MaxContent-playReserve)
+	return m.Width() <= AutoEmojiMaxWidth && render.FitsEmoji(m, render.DefaultTheme, render.Window{}, MaxText-playReserve)
 }
 
 // GameWindow is the window a game message shows: the whole maze (the
@@ -57,11 +57,11 @@ func Trail(g *play.Game) render.Overlay {
 // windowed) and the controls, signed for its member by sign.
 func Game(l *lang.Lang, g *play.Game, sign customid.Signer) bot.Reply {
 	win := GameWindow(g)
-	content := gameHeader(l, g) + "\n" + Grid(g.Maze(), Trail(g), win)
+	hint := ""
 	if win != (render.Window{}) {
-		content += "\n" + positionHint(l, g)
+		hint = positionHint(l, g)
 	}
-	return bot.Reply{Content: content, Components: gameButtons(l, g, sign, win != (render.Window{}))}
+	return card(nil, text(gameHeader(l, g)), text(Grid(g.Maze(), Trail(g), win)), text(hint), gameButtons(l, g, sign, win != (render.Window{})))
 }
 
 func gameButtons(l *lang.Lang, g *play.Game, sign customid.Signer, windowed bool) []discordgo.MessageComponent {
@@ -118,8 +118,7 @@ func Final(l *lang.Lang, g *play.Game, end Ending) bot.Reply {
 	for _, line := range end.Lines {
 		result += "\n" + line
 	}
-	content := gameHeader(l, g) + "\n" + result + "\n" + Grid(g.Maze(), ov, GameWindow(g))
-	return bot.Reply{Content: content, Components: nextGame(l, g)}
+	return card(nil, text(gameHeader(l, g)+"\n"+result), text(Grid(g.Maze(), ov, GameWindow(g))), nextGame(l, g))
 }
 
 // nextGame are the buttons that invite the next game once one ends: the

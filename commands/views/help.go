@@ -20,15 +20,16 @@ func Help(l *lang.Lang, server bool) bot.Reply {
 	if server {
 		buttons = append(buttons, discordgo.Button{Label: l.T("help.try_daily"), Style: discordgo.SecondaryButton, CustomID: customid.Help(customid.ExampleDaily), Emoji: &discordgo.ComponentEmoji{Name: "📅"}})
 	}
-	return bot.Reply{Ephemeral: true, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}, Embeds: []*discordgo.MessageEmbed{{
-		Title: l.T("help.title"),
-		Description: l.T("help.quick") + "\n\n" + l.T("help.body", lang.Args{
+	reply := card(nil,
+		text("## "+l.T("help.title")+"\n"+l.T("help.quick")),
+		[]part{discordgo.ActionsRow{Components: buttons}, discordgo.Separator{}},
+		text(l.T("help.body", lang.Args{
 			"Algorithms": AlgorithmChoices(), "MinSize": mazecore.MinSize, "MaxSize": PNGMaxSide,
 			"AutoEmojiWidth": AutoEmojiMaxWidth, "EmojiMax": MaxEmojiSide,
 			"Candidates": mazecore.Candidates, "DifficultyMax": DifficultyMaxSide, "Languages": LanguageNames(),
-		}),
-		Color: 0x2b9348,
-	}}}
+		})))
+	reply.Ephemeral = true
+	return reply
 }
 
 // AlgorithmChoices names the algorithms as the picker lists them.

@@ -47,7 +47,7 @@ func IDInContent(content string) (mazecore.ID, bool) {
 }
 
 // MazeOf is the maze a reply of a view shows, by the IDTag it carries.
-func MazeOf(r bot.Reply) (mazecore.ID, bool) { return IDInContent(r.Content) }
+func MazeOf(r bot.Reply) (mazecore.ID, bool) { return IDInContent(r.Text()) }
 
 // AlgorithmTitle is an algorithm's name at the start of a line or in
 // bold, and AlgorithmName in running text ("an 11×11 sidewinder maze").
@@ -117,34 +117,18 @@ func Shape(algo mazecore.Algorithm, side int, level mazecore.Level, loops int) l
 	return parts
 }
 
-// Show is a message of m below header: the grid on its own lines, or the
-// picture attached under header alone.
-func Show(header string, m Maze) bot.Reply {
-	if m.Grid != "" {
-		return bot.Reply{Content: header + "\n" + m.Grid}
-	}
-	reply := bot.Reply{Content: header}
-	if m.File != nil {
-		reply.Files = []bot.File{*m.File}
-	}
-	return reply
+// Show is a card of m below header: the grid in a text display of its
+// own, or the picture, then the buttons.
+func Show(header string, m Maze, buttons []discordgo.MessageComponent) bot.Reply {
+	return card(filesOf(m.File), text(header), text(m.Grid), picture(m.File, false), buttons)
 }
 
 // Card is the public reply that shows a maze, with its buttons.
-func Card(l *lang.Lang, m Maze) bot.Reply {
-	reply := Show(Header(l, m), m)
-	reply.Components = Buttons(l, m.ID)
-	return reply
-}
+func Card(l *lang.Lang, m Maze) bot.Reply { return Show(Header(l, m), m, Buttons(l, m.ID)) }
 
 // GIFCard is the reply that shows the animation of a maze's generation.
 func GIFCard(l *lang.Lang, m Maze) bot.Reply {
-	reply := bot.Reply{Content: Header(l, m) + " · " + l.T("maze.gif_caption")}
-	if m.File != nil {
-		reply.Files = []bot.File{*m.File}
-	}
-	reply.Components = Buttons(l, m.ID)
-	return reply
+	return Show(Header(l, m)+" · "+l.T("maze.gif_caption"), m, Buttons(l, m.ID))
 }
 
 // SolutionHeader is the line above a maze's solution, whose path is
@@ -161,21 +145,19 @@ const SpoilerExtra = len("\n||||")
 
 // Solution is a maze's solution under header, spoilered: one spoiler
 // around the whole grid (Discord renders only about 198 spoiler tags a
-// message), or the picture, which must be named SPOILER_….
+// message), or the picture spoilered, also by its name (SPOILER_…).
 func Solution(header string, m Maze, ephemeral bool) bot.Reply {
-	reply := bot.Reply{Content: header, Ephemeral: ephemeral}
+	grid := ""
 	if m.Grid != "" {
-		reply.Content = header + "\n||" + m.Grid + "||"
-		return reply
+		grid = "||" + m.Grid + "||"
 	}
-	if m.File != nil {
-		reply.Files = []bot.File{*m.File}
-	}
+	reply := card(filesOf(m.File), text(header), text(grid), picture(m.File, true))
+	reply.Ephemeral = ephemeral
 	return reply
 }
 
 // Buttons are Play (for a maze too big to play, Play on a smaller one
-// like it) and Solve.
+// like it) and Solve, in a row.
 func Buttons(l *lang.Lang, id mazecore.ID) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	if Playable(id) {
