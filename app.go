@@ -25,7 +25,6 @@ import (
 	"mazebot/metrics/prom"
 	"mazebot/play"
 	"mazebot/store"
-	"mazebot/store/guard"
 )
 
 // App is the whole bot wired together: store, commands, gateway. Tests
@@ -96,17 +95,18 @@ func NewApp(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*A
 		}
 		ops = prom.New()
 	}
-	raw, err := openStore(ctx, cfg.Database)
+	var rec recorder = metrics.Nop{}
+	if ops != nil {
+		rec = ops
+	}
+	// Every store call is bounded (store.DefaultTimeout) and its failures
+	// counted in rec.
+	db, err := openStore(ctx, cfg.Database, store.WithMetrics(rec))
 	if err != nil {
 		closeListener(opsLn)
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	log.Info("database open", "store", store.Kind(cfg.Database), "db", store.Redact(cfg.Database))
-	var rec recorder = metrics.Nop{}
-	if ops != nil {
-		rec = ops
-	}
-	db := guard.Wrap(raw, rec, 0)
 	app, err := wire(ctx, cfg, log, opts, now, db, rec, publicKey, shards)
 	if err != nil {
 		closeListener(opsLn)
@@ -128,8 +128,10 @@ type recorder interface {
 }
 
 // openStore opens the database MAZEBOT_DB names: SQLite, or PostgreSQL
-// for a postgres:// URL.
-func openStore(ctx context.Context, dsn string) (store.DB, error) { return store.Open(ctx, dsn) }
+// for a postgres:// URL or a keyword/value string.
+func openStore(ctx context.Context, dsn string, opts ...store.Option) (store.DB, error) {
+	return store.Open(ctx, dsn, opts...)
+}
 
 // parseSharding reads DISCORD_SHARD_COUNT and DISCORD_SHARD_IDS into the
 // bot's configuration; an id beyond an explicit count is an error now,

@@ -8,13 +8,16 @@ import (
 	"time"
 
 	"mazebot/contest"
+	"mazebot/metrics"
 	"mazebot/play"
 	"mazebot/store/postgres"
+	"mazebot/store/sqldb"
 	"mazebot/store/sqlite"
 )
 
-// DB is an open mazebot database, whichever adapter holds it: the
-// domain's stores, and what a bot process needs besides.
+// DB is an open mazebot database, whichever kind holds it: the domain's
+// stores, and what a bot process needs besides. store/sqldb implements it
+// over SQLite and PostgreSQL; store/storetest holds it to it.
 type DB interface {
 	play.Store
 	contest.DailyStore
@@ -23,22 +26,42 @@ type DB interface {
 	// Secret returns the value kept under key, storing generate's result
 	// the first time; processes racing to create it all get the same one.
 	Secret(ctx context.Context, key string, generate func() ([]byte, error)) ([]byte, error)
-	// FirstSeen and ForgetSeen keep the interactions handled: the bot's
-	// ReplayGuard.
+	// FirstSeen records that an interaction arrived at at and reports
+	// whether its id is new: true for exactly one caller per id, whichever
+	// process asks, until ForgetSeen removes it. An empty id is refused.
+	// (The bot's ReplayGuard.)
 	FirstSeen(ctx context.Context, interactionID string, at time.Time) (bool, error)
+	// ForgetSeen deletes the ids seen strictly before before and returns
+	// how many it deleted.
 	ForgetSeen(ctx context.Context, before time.Time) (int64, error)
-	// ClaimIdentify takes turns at identifying between the processes: the
-	// bot's IdentifyTurns.
+	// ClaimIdentify gives bucket's turn to identify, at at, to the caller
+	// when the bucket's last turn was window or more before, reporting ok
+	// and when the turn's window ends; otherwise it reports when the last
+	// turn's window ends. Of racing callers exactly one gets a turn. (The
+	// bot's IdentifyTurns.)
 	ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (free time.Time, ok bool, err error)
 	// Ping tells whether the database answers: for readiness checks.
 	Ping(ctx context.Context) error
 	Close() error
 }
 
-var (
-	_ adapter = (*sqlite.DB)(nil)
-	_ adapter = (*postgres.DB)(nil)
-)
+var _ DB = (*sqldb.Store)(nil)
+
+// Option configures Open.
+type Option = sqldb.Option
+
+// DefaultTimeout bounds every store call unless WithTimeout says
+// otherwise.
+const DefaultTimeout = sqldb.DefaultTimeout
+
+// WithMetrics reports every failed store call to m, by method name: not
+// the contract's answers (ErrNotFound, ErrConflict), nor a call whose
+// caller gave up.
+func WithMetrics(m metrics.Store) Option { return sqldb.WithMetrics(m) }
+
+// WithTimeout bounds every store call by d (DefaultTimeout when d is not
+// positive).
+func WithTimeout(d time.Duration) Option { return sqldb.WithTimeout(d) }
 
 // Kinds of database, as Kind names them.
 const (
@@ -46,7 +69,7 @@ const (
 	Postgres = "postgres"
 )
 
-// Kind tells which adapter dsn selects: Postgres for a URL that starts
+// Kind tells which database dsn selects: Postgres for a URL that starts
 // with postgres:// or postgresql://, SQLite for anything else (a file
 // path, or ":memory:").
 func Kind(dsn string) string {
@@ -58,20 +81,13 @@ func Kind(dsn string) string {
 
 // Open opens the database dsn names (see Kind) and applies its
 // migrations. Its errors show dsn only redacted.
-func Open(ctx context.Context, dsn string) (DB, error) {
-	return open(ctx, dsn)
+func Open(ctx context.Context, dsn string, opts ...Option) (DB, error) {
+	return open(ctx, dsn, opts...)
 }
 
-// adapter is what every adapter implements: DB, and the table access that
-// Copy moves rows through.
-type adapter interface {
-	DB
-	tables
-}
-
-func open(ctx context.Context, dsn string) (adapter, error) {
+func open(ctx context.Context, dsn string, opts ...Option) (*sqldb.Store, error) {
 	if Kind(dsn) == Postgres {
-		db, err := postgres.Open(ctx, dsn)
+		db, err := postgres.Open(ctx, dsn, opts...)
 		if err != nil {
 			// pgx's errors name the user and database, never the URL.
 			return nil, fmt.Errorf("open %s: %w", Redact(dsn), err)
@@ -83,11 +99,7 @@ func open(ctx context.Context, dsn string) (adapter, error) {
 		// database's URL. SQLite would make a file of it.
 		return nil, fmt.Errorf("open %s: unknown database URL scheme %q: use a postgres:// URL or a SQLite file path", Redact(dsn), scheme)
 	}
-	db, err := sqlite.Open(ctx, dsn) // its errors name the path
-	if err != nil {
-		return nil, err
-	}
-	return db, nil
+	return sqlite.Open(ctx, dsn, opts...) // its errors name the path
 }
 
 // redacted stands for a password in Redact's output.

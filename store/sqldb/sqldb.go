@@ -1,0 +1,207 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+	"time"
+
+	"mazebot/metrics"
+	"mazebot/play"
+)
+
+// DefaultTimeout bounds one store call unless WithTimeout says otherwise.
+// A handler stops at its first failing call, so even a database that
+// hangs leaves an interaction time for its apology; a healthy one answers
+// in milliseconds.
+const DefaultTimeout = 5 * time.Second
+
+// Store is a mazebot database over database/sql, in one dialect. It is
+// safe for concurrent use.
+type Store struct {
+	db      *sql.DB
+	dialect Dialect
+	metrics metrics.Store
+	timeout time.Duration
+	rebound sync.Map // query text → the dialect's spelling of it
+}
+
+// Option configures New.
+type Option func(*config)
+
+type config struct {
+	metrics    metrics.Store
+	timeout    time.Duration
+	migrations fs.FS // the dialect's migrations directory unless set (tests)
+}
+
+// WithMetrics reports each failed call to m, by method name: not the
+// contract's answers (ErrNotFound, ErrConflict), nor a call whose caller
+// gave up.
+func WithMetrics(m metrics.Store) Option {
+	return func(c *config) {
+		if m != nil {
+			c.metrics = m
+		}
+	}
+}
+
+// WithTimeout bounds every call by d (DefaultTimeout when d is not
+// positive).
+func WithTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.timeout = d
+		}
+	}
+}
+
+// New is the store on db, in dialect d, with the schema migrated: the
+// dialect packages' Open calls it with the pool they opened. On error db
+// is left open, for the caller to close.
+func New(ctx context.Context, db *sql.DB, d Dialect, opts ...Option) (*Store, error) {
+	cfg := config{metrics: metrics.Nop{}, timeout: DefaultTimeout}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &Store{db: db, dialect: d, metrics: cfg.metrics, timeout: cfg.timeout}
+	files := cfg.migrations
+	if files == nil {
+		var err error
+		if files, err = fs.Sub(migrationFS, "migrations/"+d.Name()); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.migrate(ctx, files); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the pool, waiting for the calls in flight (each bounded).
+// For a SQLite file the last connection to close checkpoints the WAL back
+// into the main file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ping tells whether the database answers: it reads the migrations table,
+// so a file that cannot be read fails, not only a closed pool.
+func (s *Store) Ping(ctx context.Context) error {
+	return do(s, ctx, "Ping", "ping", reads, func(q q) error {
+		var n int
+		return q.row(`SELECT count(*) FROM migrations`).Scan(&n)
+	})
+}
+
+// access is what a call does to the database.
+type access uint8
+
+const (
+	reads       access = iota
+	writes             // statements each complete in itself
+	transaction        // statements all applied or none
+)
+
+// call runs fn as the store method op, bounded by the store's deadline,
+// and counts its failure; its errors are wrapped with what.
+func call[T any](s *Store, ctx context.Context, op, what string, a access, fn func(q) (T, error)) (T, error) {
+	bounded, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	v, err := run(bounded, s, a, fn)
+	if err != nil {
+		if failed(ctx, err) {
+			s.metrics.StoreError(op)
+		}
+		var zero T
+		return zero, fmt.Errorf("%s: %w", what, err)
+	}
+	return v, nil
+}
+
+// do is call for a method that returns only an error.
+func do(s *Store, ctx context.Context, op, what string, a access, fn func(q) error) error {
+	_, err := call(s, ctx, op, what, a, func(q q) (struct{}, error) { return struct{}{}, fn(q) })
+	return err
+}
+
+func run[T any](ctx context.Context, s *Store, a access, fn func(q) (T, error)) (T, error) {
+	var zero T
+	if a != transaction {
+		return fn(q{ctx: ctx, s: s, x: s.db})
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return zero, err
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	v, err := fn(q{ctx: ctx, s: s, x: tx})
+	if err != nil {
+		return zero, err
+	}
+	return v, tx.Commit()
+}
+
+// failed tells a store failure from the contract's answers, and from a
+// caller that gave up (shutdown, its own deadline): only the first is the
+// database's fault. The store's own deadline passing is.
+func failed(caller context.Context, err error) bool {
+	return err != nil && !errors.Is(err, play.ErrNotFound) && !errors.Is(err, play.ErrConflict) && caller.Err() == nil
+}
+
+// q runs the statements of one call, on the pool or in its transaction,
+// with the ? placeholders spelled the dialect's way.
+type q struct {
+	ctx context.Context
+	s   *Store
+	x   interface {
+		ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+		QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	}
+}
+
+// sql is query in the dialect's spelling, worked out once per text.
+func (q q) sql(query string) string {
+	if v, ok := q.s.rebound.Load(query); ok {
+		return v.(string)
+	}
+	v := q.s.dialect.Rebind(query)
+	q.s.rebound.Store(query, v)
+	return v
+}
+
+func (q q) exec(query string, args ...any) (sql.Result, error) {
+	return q.x.ExecContext(q.ctx, q.sql(query), args...)
+}
+
+func (q q) row(query string, args ...any) *sql.Row {
+	return q.x.QueryRowContext(q.ctx, q.sql(query), args...)
+}
+
+func (q q) rows(query string, args ...any) (*sql.Rows, error) {
+	return q.x.QueryContext(q.ctx, q.sql(query), args...)
+}
+
+// changed runs a write and reports how many rows it changed.
+func (q q) changed(query string, args ...any) (int64, error) {
+	res, err := q.exec(query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// claim runs a conditional write: one that matched no row is
+// play.ErrConflict (contest's too).
+func (q q) claim(query string, args ...any) error {
+	n, err := q.changed(query, args...)
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return play.ErrConflict
+	}
+	return nil
+}
