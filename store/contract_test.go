@@ -7,6 +7,7 @@ import (
 
 	"mazebot/internal/pgtest"
 	"mazebot/store"
+	"mazebot/store/memstore"
 	"mazebot/store/storetest"
 )
 
@@ -33,6 +34,13 @@ func TestContract(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
 			url := pgtest.Schema(t)
 			return mustOpen(t, url), func(t *testing.T) storetest.Store { return mustOpen(t, url) }
+		})
+	})
+	t.Run("Memory", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
+			s := memstore.New()
+			t.Cleanup(func() { s.Close() })
+			return s, func(*testing.T) storetest.Store { return s }
 		})
 	})
 }

@@ -10,7 +10,8 @@
 //     databases do their own way, and the Open that configures each
 //     driver (modernc.org/sqlite, pgx). SQLite is the default that needs
 //     nothing; PostgreSQL is for several bot processes on one database.
-//   - store/storetest: the contract suite, run on both
+//   - store/memstore: the store in memory, which the domain's tests use.
+//   - store/storetest: the contract suite, run on all three
 //     (contract_test.go); imported by tests only.
 //
 // Open takes a postgres:// or postgresql:// URL for PostgreSQL, anything
@@ -22,6 +23,7 @@
 //  1. The interface: the domain's, or DB's.
 //  2. One implementation in store/sqldb, through its call helper; for a
 //     claim, one conditional statement whose "no row" is play.ErrConflict.
+//     store/memstore gets the same meaning in memory.
 //  3. storetest gets the behaviour, races included, so every store runs
 //     it.
 //  4. A new table or column is a migration of each dialect, with the same
@@ -30,5 +32,5 @@
 //     COLLATE "C"). Copy then moves it with no change.
 //
 // The domain never imports a store package; only main (app.go) and the
-// command line's store copy do.
+// command line's store copy do, and the domain's tests import memstore.
 package store

@@ -2,7 +2,7 @@
 // behavioural test suite, Run, called with a way to open a fresh database.
 // It tests a store only through store.DB, the domain's interfaces and
 // what a bot process needs besides, so store/sqldb on SQLite and on
-// PostgreSQL are held to the same rules:
+// PostgreSQL and the in-memory store/memstore are held to the same rules:
 // optimistic writes on a game's seq, claims that happen exactly once
 // however many processes race, rankings and streaks.
 //
