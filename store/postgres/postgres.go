@@ -77,6 +77,10 @@ func (Dialect) IsUnique(err error) bool {
 	return errors.As(err, &e) && e.Code == uniqueViolation
 }
 
+// OneWriter is false: rows are locked one by one, and a conditional
+// update that waited for another re-checks its WHERE.
+func (Dialect) OneWriter() bool { return false }
+
 // MigrationsTable is the bookkeeping as every release has made it.
 func (Dialect) MigrationsTable() string {
 	return `CREATE TABLE IF NOT EXISTS migrations (

@@ -32,6 +32,26 @@ func TestHangingCallIsBounded(t *testing.T) {
 	}
 }
 
+// TestWriteTurnIsBounded: a write waiting for the turn another holds
+// waits no longer than its deadline, and that counts as a failure.
+func TestWriteTurnIsBounded(t *testing.T) {
+	log := &ErrorLog{}
+	s := &Store{metrics: log, timeout: 50 * time.Millisecond, writer: make(chan struct{}, 1)}
+	s.writer <- struct{}{} // another write holds the turn
+	ran := false
+	err := do(s, context.Background(), "SaveGame", "save game 1", writes, func(q) error { ran = true; return nil })
+	if !errors.Is(err, context.DeadlineExceeded) || ran {
+		t.Fatalf("err %v (ran: %v), want the deadline, before the write ran", err, ran)
+	}
+	if got := log.List(); len(got) != 1 || got[0] != "SaveGame" {
+		t.Fatalf("reported %v, want [SaveGame]", got)
+	}
+	// A read doesn't wait for the turn.
+	if err := do(s, context.Background(), "Game", "game 1", reads, func(q) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestWhatCounts(t *testing.T) {
 	for _, tc := range []struct {
 		name      string

@@ -18,6 +18,11 @@ type Dialect interface {
 	Rebind(query string) string
 	// IsUnique tells whether err is a violated unique constraint.
 	IsUnique(err error) bool
+	// OneWriter tells whether the database lets one writer in at a time
+	// (SQLite). The store's writes then take turns in the process, in the
+	// order they came: a writer left to the database's busy handler polls
+	// for the lock and can lose to newer ones until its deadline passes.
+	OneWriter() bool
 
 	// MigrationsTable creates the migrations bookkeeping, unless it is
 	// there.

@@ -4,7 +4,8 @@
 //
 // Each method passes through one call helper that bounds it by the
 // per-call deadline (WithTimeout, DefaultTimeout) and counts its real
-// failures (WithMetrics). Reads return play's and
+// failures (WithMetrics), and that takes the dialect's write turn when
+// the dialect allows one writer at a time. Reads return play's and
 // contest's records and sentinel errors (ErrNotFound for no row,
 // ErrConflict for a conditional write that matched none).
 //

@@ -26,6 +26,10 @@ type Store struct {
 	dialect Dialect
 	metrics metrics.Store
 	timeout time.Duration
+	// writer holds the process's one write turn when the dialect takes
+	// one writer at a time: writes wait here, in order, rather than
+	// polling the database's lock (see Dialect.OneWriter).
+	writer  chan struct{}
 	rebound sync.Map // query text → the dialect's spelling of it
 }
 
@@ -68,6 +72,9 @@ func New(ctx context.Context, db *sql.DB, d Dialect, opts ...Option) (*Store, er
 		o(&cfg)
 	}
 	s := &Store{db: db, dialect: d, metrics: cfg.metrics, timeout: cfg.timeout}
+	if d.OneWriter() {
+		s.writer = make(chan struct{}, 1)
+	}
 	files := cfg.migrations
 	if files == nil {
 		var err error
@@ -105,7 +112,8 @@ const (
 )
 
 // call runs fn as the store method op, bounded by the store's deadline,
-// and counts its failure; its errors are wrapped with what.
+// and counts its failure; its errors are wrapped with what. A call that
+// writes first takes the write turn when the dialect has one.
 func call[T any](s *Store, ctx context.Context, op, what string, a access, fn func(q) (T, error)) (T, error) {
 	bounded, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
@@ -128,6 +136,14 @@ func do(s *Store, ctx context.Context, op, what string, a access, fn func(q) err
 
 func run[T any](ctx context.Context, s *Store, a access, fn func(q) (T, error)) (T, error) {
 	var zero T
+	if a != reads && s.writer != nil {
+		select {
+		case s.writer <- struct{}{}:
+			defer func() { <-s.writer }()
+		case <-ctx.Done():
+			return zero, fmt.Errorf("wait for the turn to write: %w", context.Cause(ctx))
+		}
+	}
 	if a != transaction {
 		return fn(q{ctx: ctx, s: s, x: s.db})
 	}

@@ -67,6 +67,14 @@ func (s *Store) ReadTables(ctx context.Context, fn func(TableReader) error) erro
 // every table against other writers (readers go on), so no bot process
 // comes between a Count and a Replace, and two copies take turns.
 func (s *Store) WriteTables(ctx context.Context, fn func(TableWriter) error) error {
+	if s.writer != nil {
+		select {
+		case s.writer <- struct{}{}:
+			defer func() { <-s.writer }()
+		case <-ctx.Done():
+			return fmt.Errorf("write tables: %w", context.Cause(ctx))
+		}
+	}
 	conn, err := s.db.Conn(ctx) // a driver's bulk copy runs on the transaction's connection
 	if err != nil {
 		return fmt.Errorf("write tables: %w", err)

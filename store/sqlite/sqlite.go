@@ -27,8 +27,9 @@ type DB = sqldb.Store
 //
 //   - journal_mode(WAL): readers don't block the writer or each other.
 //   - foreign_keys(1): SQLite leaves it off by default, per connection.
-//   - busy_timeout(5000): writers queue for up to 5s instead of failing with
-//     "database is locked".
+//   - busy_timeout(5000): a writer of another process holding the lock is
+//     waited for, up to 5 s. (Writers of this process queue in the store,
+//     in order: see Dialect.OneWriter.)
 //   - synchronous(NORMAL): safe with WAL; only the last commits can be lost
 //     on power failure, never corrupt the file.
 //   - _txlock=immediate: transactions take the write lock at BEGIN, where
@@ -77,8 +78,8 @@ func Open(ctx context.Context, path string, opts ...sqldb.Option) (*DB, error) {
 	return s, nil
 }
 
-// Dialect is SQLite's, for sqldb: ? placeholders as they are, the write
-// lock taken at BEGIN.
+// Dialect is SQLite's, for sqldb: ? placeholders as they are, one writer
+// at a time, the write lock taken at BEGIN.
 type Dialect struct{}
 
 var _ sqldb.Dialect = Dialect{}
@@ -95,6 +96,9 @@ func (Dialect) IsUnique(err error) bool {
 	var e *sqlite.Error
 	return errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
 }
+
+// OneWriter is true: SQLite lets one writer in at a time.
+func (Dialect) OneWriter() bool { return true }
 
 // MigrationsTable is the bookkeeping as every release has made it.
 func (Dialect) MigrationsTable() string {
