@@ -87,7 +87,7 @@ func Copy(ctx context.Context, to, from string, force bool) ([]TableCount, error
 		})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("copy %s to %s: %w", Redact(from), Redact(to), err)
+		return nil, scrub(scrub(fmt.Errorf("copy %s to %s: %w", Redact(from), Redact(to), err), from), to)
 	}
 	return counts, nil
 }

@@ -14,9 +14,9 @@
 //   - store/storetest: the contract suite, run on all three
 //     (contract_test.go); imported by tests only.
 //
-// Open takes a postgres:// or postgresql:// URL for PostgreSQL, anything
-// else as a SQLite file path; its errors, and Copy's, show the URL
-// redacted (Redact).
+// Open takes a postgres:// or postgresql:// URL (the scheme in any case)
+// or a keyword/value string for PostgreSQL, anything else as a SQLite file
+// path; its errors, and Copy's, never show a password (Redact).
 //
 // Adding a store method (a domain interface grew one):
 //
