@@ -5,7 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
+	"os"
+	"os/user"
+	"path/filepath"
 	"strings"
 
 	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
@@ -43,7 +47,8 @@ const memoryParams = "_pragma=foreign_keys(1)&_txlock=immediate"
 
 // Open opens the database at path, creating it if needed, and applies any
 // migrations it has not seen. path is a file name or Memory (":memory:").
-// Its errors name the path.
+// Its errors name the path; one whose directory is missing or not
+// writable says so, and what to do.
 func Open(ctx context.Context, path string, opts ...sqldb.Option) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("open sqlite: empty path")
@@ -73,9 +78,53 @@ func Open(ctx context.Context, path string, opts ...sqldb.Option) (*DB, error) {
 	s, err := sqldb.New(ctx, db, Dialect{}, opts...)
 	if err != nil {
 		db.Close()
+		if !memory {
+			if why := checkDir(path); why != nil {
+				return nil, fmt.Errorf("open sqlite %q: %w (%w)", path, why, err)
+			}
+		}
 		return nil, fmt.Errorf("open sqlite %q: %w", path, err)
 	}
 	return s, nil
+}
+
+// checkDir tells why SQLite may not have opened path: its directory is
+// missing, is no directory, or is not writable by the user the process
+// runs as (a bind mount owned by root, say). SQLite makes the file there,
+// and beside it the -wal and -shm files, so it must be writable. nil is
+// "none of those".
+func checkDir(path string) error {
+	dir := filepath.Dir(path)
+	who := runningAs()
+	fail := func(problem, remedy string) error {
+		return fmt.Errorf("%s: %s, or set MAZEBOT_DB to a file in a directory that %s can write", problem, remedy, who)
+	}
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail("the directory "+dir+" does not exist", "create it, writable by "+who)
+	case err != nil:
+		return fail(fmt.Sprintf("the directory %s can't be reached (%v)", dir, err), "make it a directory writable by "+who)
+	case !info.IsDir():
+		return fail(dir+" is not a directory", "make it a directory writable by "+who)
+	}
+	// Permission bits don't say it all (root, read-only mounts): try.
+	probe, err := os.CreateTemp(dir, ".mazebot-write-check-*")
+	if err != nil {
+		return fail(fmt.Sprintf("the directory %s is not writable by %s, whom the bot runs as (%v)", dir, who, err),
+			"make it writable by that user (for a bind mount, on the host)")
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// runningAs names the user the process runs as, with its uid.
+func runningAs() string {
+	if u, err := user.Current(); err == nil {
+		return fmt.Sprintf("user %s (uid %s)", u.Username, u.Uid)
+	}
+	return fmt.Sprintf("uid %d", os.Getuid())
 }
 
 // Dialect is SQLite's, for sqldb: ? placeholders as they are, one writer
