@@ -29,8 +29,8 @@ type Store struct {
 	// writer holds the process's one write turn when the dialect takes
 	// one writer at a time: writes wait here, in order, rather than
 	// polling the database's lock (see Dialect.OneWriter).
-	writer  chan struct{}
-	rebound sync.Map // query text → the dialect's spelling of it
+	writer chan struct{}
+	stmts  sync.Map // query text → its statement, prepared in the dialect's spelling
 }
 
 // Option configures New.
@@ -91,7 +91,13 @@ func New(ctx context.Context, db *sql.DB, d Dialect, opts ...Option) (*Store, er
 // Close closes the pool, waiting for the calls in flight (each bounded).
 // For a SQLite file the last connection to close checkpoints the WAL back
 // into the main file.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.stmts.Range(func(_, st any) bool {
+		st.(*sql.Stmt).Close()
+		return true
+	})
+	return s.db.Close()
+}
 
 // Ping tells whether the database answers: it reads the migrations table,
 // so a file that cannot be read fails, not only a closed pool.
@@ -145,14 +151,14 @@ func run[T any](ctx context.Context, s *Store, a access, fn func(q) (T, error)) 
 		}
 	}
 	if a != transaction {
-		return fn(q{ctx: ctx, s: s, x: s.db})
+		return fn(q{ctx: ctx, s: s})
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return zero, err
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	v, err := fn(q{ctx: ctx, s: s, x: tx})
+	v, err := fn(q{ctx: ctx, s: s, tx: tx})
 	if err != nil {
 		return zero, err
 	}
@@ -166,38 +172,78 @@ func failed(caller context.Context, err error) bool {
 	return err != nil && !errors.Is(err, play.ErrNotFound) && !errors.Is(err, play.ErrConflict) && caller.Err() == nil
 }
 
-// q runs the statements of one call, on the pool or in its transaction,
-// with the ? placeholders spelled the dialect's way.
+// q runs the statements of one call, on the pool or in its transaction
+// (tx), with the ? placeholders spelled the dialect's way.
 type q struct {
 	ctx context.Context
 	s   *Store
-	x   interface {
-		ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-		QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	}
+	tx  *sql.Tx
 }
 
-// sql is query in the dialect's spelling, worked out once per text.
-func (q q) sql(query string) string {
-	if v, ok := q.s.rebound.Load(query); ok {
-		return v.(string)
+// stmt is query's statement, prepared once per text (and by
+// database/sql once per connection): a write then spends its turn
+// writing, not parsing SQL. In a transaction, whose connection is taken,
+// a statement not prepared yet is prepared on the transaction alone: on
+// the pool it would wait for a second connection, which a pool of one
+// (SQLite in memory) or one whose connections are all in transactions
+// never frees.
+func (q q) stmt(query string) (*sql.Stmt, error) {
+	v, ok := q.s.stmts.Load(query)
+	if q.tx != nil {
+		if ok {
+			return q.tx.StmtContext(q.ctx, v.(*sql.Stmt)), nil // closed with the transaction
+		}
+		return q.tx.PrepareContext(q.ctx, q.s.dialect.Rebind(query))
 	}
-	v := q.s.dialect.Rebind(query)
-	q.s.rebound.Store(query, v)
-	return v
+	if ok {
+		return v.(*sql.Stmt), nil
+	}
+	st, err := q.s.db.PrepareContext(q.ctx, q.s.dialect.Rebind(query))
+	if err != nil {
+		return nil, err
+	}
+	if v, ok = q.s.stmts.LoadOrStore(query, st); ok {
+		st.Close() // another call prepared it first
+		return v.(*sql.Stmt), nil
+	}
+	return st, nil
 }
 
 func (q q) exec(query string, args ...any) (sql.Result, error) {
-	return q.x.ExecContext(q.ctx, q.sql(query), args...)
+	st, err := q.stmt(query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(q.ctx, args...)
 }
 
-func (q q) row(query string, args ...any) *sql.Row {
-	return q.x.QueryRowContext(q.ctx, q.sql(query), args...)
+func (q q) row(query string, args ...any) oneRow {
+	st, err := q.stmt(query)
+	if err != nil {
+		return oneRow{err: err}
+	}
+	return oneRow{row: st.QueryRowContext(q.ctx, args...)}
+}
+
+// oneRow is a query's one row, or the error that kept it from running.
+type oneRow struct {
+	row *sql.Row
+	err error
+}
+
+func (r oneRow) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.row.Scan(dest...)
 }
 
 func (q q) rows(query string, args ...any) (*sql.Rows, error) {
-	return q.x.QueryContext(q.ctx, q.sql(query), args...)
+	st, err := q.stmt(query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(q.ctx, args...)
 }
 
 // changed runs a write and reports how many rows it changed.
