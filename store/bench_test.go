@@ -56,13 +56,7 @@ func BenchmarkPress(b *testing.B) {
 				}
 				g := start()
 				for g != nil && pb.Next() {
-					var dirs []mazecore.Dir
-					for _, d := range mazecore.Dirs {
-						if g.CanGo(d) {
-							dirs = append(dirs, d)
-						}
-					}
-					next, _, err := games.Press(b.Context(), g.ID, user, play.Action{Kind: play.Move, Dir: dirs[rng.IntN(len(dirs))], Seq: g.Seq})
+					next, _, err := games.Press(b.Context(), g.ID, user, play.Action{Kind: play.Move, Dir: openDir(rng, g), Seq: g.Seq})
 					if err != nil {
 						b.Error(err)
 						return

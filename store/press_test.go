@@ -77,13 +77,7 @@ func pressAlong(ctx context.Context, db store.DB, games *play.Service, m *mazeco
 		if model.Status != play.Playing {
 			break
 		}
-		var dirs []mazecore.Dir
-		for _, d := range mazecore.Dirs {
-			if model.CanGo(d) {
-				dirs = append(dirs, d)
-			}
-		}
-		a := play.Action{Kind: play.Move, Dir: dirs[rng.IntN(len(dirs))], Seq: model.Seq}
+		a := play.Action{Kind: play.Move, Dir: openDir(rng, model), Seq: model.Seq}
 		var (
 			twice sync.WaitGroup
 			outs  [2]play.Outcome
@@ -121,4 +115,15 @@ func pressAlong(ctx context.Context, db store.DB, games *play.Service, m *mazeco
 			user, stored.Pos, stored.Seq, stored.Clicks, stored.Tiles, stored.Status, model.Pos, model.Seq, model.Clicks, model.Tiles, model.Status)
 	}
 	return nil
+}
+
+// openDir is a direction the player of g can go in, at random.
+func openDir(rng *rand.Rand, g *play.Game) mazecore.Dir {
+	var dirs []mazecore.Dir
+	for _, d := range mazecore.Dirs {
+		if g.CanGo(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs[rng.IntN(len(dirs))]
 }

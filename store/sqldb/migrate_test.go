@@ -80,12 +80,7 @@ func (d dialect) mustOpen(t *testing.T, dsn string, opts ...sqldb.Option) *sqldb
 // renumbering, in order.
 func (d dialect) legacyFiles(t *testing.T) []string {
 	t.Helper()
-	entries, err := fs.ReadDir(sqldb.Migrations(d.storeName()), "legacy")
-	ok(t, err)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
+	names := d.files(t, "legacy")
 	if len(names) != d.legacy {
 		t.Fatalf("%d legacy migrations, want %d", len(names), d.legacy)
 	}
@@ -93,9 +88,13 @@ func (d dialect) legacyFiles(t *testing.T) []string {
 }
 
 // currentFiles are the names of the dialect's migrations, in order.
-func (d dialect) currentFiles(t *testing.T) []string {
+func (d dialect) currentFiles(t *testing.T) []string { return d.files(t, ".") }
+
+// files are the names of the files in a directory of the dialect's
+// migrations, in order.
+func (d dialect) files(t *testing.T, dir string) []string {
 	t.Helper()
-	entries, err := fs.ReadDir(sqldb.Migrations(d.storeName()), ".")
+	entries, err := fs.ReadDir(sqldb.Migrations(d.storeName()), dir)
 	ok(t, err)
 	var names []string
 	for _, e := range entries {
