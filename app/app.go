@@ -20,7 +20,6 @@ import (
 	"mazebot/metrics"
 	"mazebot/metrics/prom"
 	"mazebot/store"
-	"mazebot/store/guard"
 )
 
 // App is the whole bot wired together: store, commands, gateway. The
@@ -83,17 +82,18 @@ func Build(ctx context.Context, cfg Config, log *slog.Logger, opts Options) (*Ap
 		}
 		ops = prom.New()
 	}
-	raw, err := openStore(ctx, cfg.Database)
+	var rec recorder = metrics.Nop{}
+	if ops != nil {
+		rec = ops
+	}
+	// Every store call is bounded (store.DefaultTimeout) and its failures
+	// counted in rec.
+	db, err := openStore(ctx, cfg.Database, store.WithMetrics(rec))
 	if err != nil {
 		closeListener(opsLn)
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	log.Info("database open", "store", store.Kind(cfg.Database), "db", store.Redact(cfg.Database))
-	var rec recorder = metrics.Nop{}
-	if ops != nil {
-		rec = ops
-	}
-	db := guard.Wrap(raw, rec, 0)
 	app, err := wire(ctx, cfg, log, opts, now, db, rec)
 	if err != nil {
 		closeListener(opsLn)
@@ -115,8 +115,10 @@ type recorder interface {
 }
 
 // openStore opens the database MAZEBOT_DB names: SQLite, or PostgreSQL
-// for a postgres:// URL.
-func openStore(ctx context.Context, dsn string) (store.DB, error) { return store.Open(ctx, dsn) }
+// for a postgres:// URL or a keyword/value string.
+func openStore(ctx context.Context, dsn string, opts ...store.Option) (store.DB, error) {
+	return store.Open(ctx, dsn, opts...)
+}
 
 func closeListener(ln net.Listener) {
 	if ln != nil {

@@ -16,10 +16,11 @@ const storeUsage = `usage: mazebot store copy --from DB --to DB [--force]
 Copy every table of one mazebot database into another: results, streaks,
 daily settings and posts, events, games and the key that signs play
 buttons, each row keeping its key. A DB is what MAZEBOT_DB takes: a SQLite
-file path, or a postgres:// or postgresql:// URL. Both databases are
-migrated first; the target is written in one transaction, so a failed
-copy changes nothing. Stop the bot first: what it writes to the source
-during the copy is not copied.
+file path, a postgres:// or postgresql:// URL, or a PostgreSQL
+keyword/value string ("host=db user=mazebot dbname=mazebot"). Both
+databases are migrated first; the target is written in one transaction,
+so a failed copy changes nothing. Stop the bot first: what it writes to
+the source during the copy is not copied.
 
 flags:
   --from DB   the database to copy from (a SQLite file must exist)

@@ -65,6 +65,9 @@ func TestStoreCopyFails(t *testing.T) {
 	for _, args := range [][]string{
 		{"store", "copy", "--from", from, "--to", "postgres://bob:hunter2@127.0.0.1:1/db?connect_timeout=2"},
 		{"store", "copy", "--from", "postgres://bob:hunter2@127.0.0.1:1/db?connect_timeout=2", "--to", from},
+		{"store", "copy", "--from", from, "--to", "POSTGRES://bob:hunter2@127.0.0.1:1/db?connect_timeout=2"},
+		{"store", "copy", "--from", from, "--to", "postgres://bob@127.0.0.1:1/db?connect_timeout=2&PASSWORD=hunter2"},
+		{"store", "copy", "--from", "host=127.0.0.1 port=1 user=bob password=hunter2 connect_timeout=2", "--to", from},
 		{"store", "copy", "--from", filepath.Join(t.TempDir(), "missing.db"), "--to", from},
 	} {
 		code, stdout, stderr := run(t, args...)

@@ -1,4 +1,4 @@
-package contest
+package contest_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"mazebot/contest"
 )
 
 var errServer = errors.New("500 Internal Server Error")
@@ -18,7 +20,7 @@ var errServer = errors.New("500 Internal Server Error")
 // a tick or two of RetryAfter, every attempt with the day's one nonce.
 func TestDailyPostExactlyOnce(t *testing.T) {
 	ctx := context.Background()
-	date := MakeDate(2026, 11, 30)
+	date := contest.MakeDate(2026, 11, 30)
 	for _, tc := range []struct {
 		name string
 		// fail breaks the first attempt; it runs after setup, at 09:00.
@@ -59,13 +61,13 @@ func TestDailyPostExactlyOnce(t *testing.T) {
 			// alone; ticks every 15 s finish it after RetryAfter.
 			for range 3 {
 				e.tick(t)
-				e.clock.Advance(RetryAfter)
+				e.clock.Advance(contest.RetryAfter)
 			}
 			if got := e.announce.all(); !slices.Equal(got, []string{"daily g1 2026-11-30 #334 in daily-ch"}) {
 				t.Fatalf("posts %q, want the day's one", got)
 			}
 			p, err := e.store.DailyPost(ctx, "g1", date)
-			if err != nil || p.State != Posted || p.MessageID != "msg1" {
+			if err != nil || p.State != contest.Posted || p.MessageID != "msg1" {
 				t.Fatalf("post %+v (%v), want posted as msg1", p, err)
 			}
 			if tries := e.announce.nonceTries(); len(slices.Compact(tries)) != 1 || len(tries[0]) > 25 {
@@ -77,7 +79,7 @@ func TestDailyPostExactlyOnce(t *testing.T) {
 	t.Run("OKTakeoverRace", func(t *testing.T) {
 		e := staleClaim(t, date)
 		var wg sync.WaitGroup
-		for _, d := range []*Dailies{e.dailies, e.another(), e.another(), e.dailies} {
+		for _, d := range []*contest.Dailies{e.dailies, e.another(), e.another(), e.dailies} {
 			wg.Go(func() {
 				if err := d.Tick(ctx); err != nil {
 					t.Error(err)
@@ -88,7 +90,7 @@ func TestDailyPostExactlyOnce(t *testing.T) {
 		if n := len(e.announce.all()); n != 1 {
 			t.Fatalf("%d posts, want 1", n)
 		}
-		if p, _ := e.store.DailyPost(ctx, "g1", date); p.Attempts != 2 || p.State != Posted {
+		if p, _ := e.store.DailyPost(ctx, "g1", date); p.Attempts != 2 || p.State != contest.Posted {
 			t.Fatalf("post %+v, want posted by the second attempt", p)
 		}
 	})
@@ -98,11 +100,11 @@ func TestDailyPostExactlyOnce(t *testing.T) {
 		e := staleClaim(t, date)
 		e.tick(t)
 		// The first attempt's post arrives late, and it records.
-		id, err := e.announce.PostDaily(ctx, Daily{GuildID: "g1", Date: date}, "daily-ch", nonce(dailyPostKey("g1", date)))
+		id, err := e.announce.PostDaily(ctx, contest.Daily{GuildID: "g1", Date: date}, "daily-ch", contest.Nonce(contest.DailyPostKey("g1", date)))
 		if err != nil || id != "msg1" {
 			t.Fatalf("late post %q (%v), want the message made, msg1", id, err)
 		}
-		if err := e.store.SetDailyPosted(ctx, "g1", date, id); !errors.Is(err, ErrConflict) {
+		if err := e.store.SetDailyPosted(ctx, "g1", date, id); !errors.Is(err, contest.ErrConflict) {
 			t.Fatalf("late record: %v, want ErrConflict (posted already)", err)
 		}
 		if n := len(e.announce.all()); n != 1 {
@@ -113,36 +115,36 @@ func TestDailyPostExactlyOnce(t *testing.T) {
 
 // staleClaim is a day posted at 09:00 whose first claim, at 09:00, crashed
 // RetryAfter ago.
-func staleClaim(t *testing.T, date Date) *dailyEnv {
+func staleClaim(t *testing.T, date contest.Date) *dailyEnv {
 	t.Helper()
 	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
 	e.setup(t, "09:00", "UTC")
 	e.clock.Set(utc(2026, 11, 30, 9, 0))
 	e.crashedClaim(t, date, false)
-	e.clock.Advance(RetryAfter)
+	e.clock.Advance(contest.RetryAfter)
 	return e
 }
 
 // crashedClaim is a process that claimed the day's post and died; with
 // landed, its post reached Discord first.
-func (e *dailyEnv) crashedClaim(t *testing.T, date Date, landed bool) {
+func (e *dailyEnv) crashedClaim(t *testing.T, date contest.Date, landed bool) {
 	t.Helper()
 	ctx := context.Background()
 	s, err := e.store.DailySettings(ctx, "g1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	maze, err := e.dailies.fix(ctx, s, date)
+	maze, err := e.dailies.Fix(ctx, s, date)
 	if err != nil {
 		t.Fatal(err)
 	}
-	claim := DailyPost{GuildID: "g1", Date: date, ChannelID: s.ChannelID, MazeID: maze, State: Posting, Attempts: 1, ClaimedAt: e.clock.Now()}
+	claim := contest.DailyPost{GuildID: "g1", Date: date, ChannelID: s.ChannelID, MazeID: maze, State: contest.Posting, Attempts: 1, ClaimedAt: e.clock.Now()}
 	if err := e.store.ClaimDailyPost(ctx, claim); err != nil {
 		t.Fatal(err)
 	}
 	if landed {
-		day := Daily{GuildID: "g1", Date: date, Zone: time.UTC, MazeID: maze}
-		if _, err := e.announce.PostDaily(ctx, day, s.ChannelID, nonce(dailyPostKey("g1", date))); err != nil {
+		day := contest.Daily{GuildID: "g1", Date: date, Zone: time.UTC, MazeID: maze}
+		if _, err := e.announce.PostDaily(ctx, day, s.ChannelID, contest.Nonce(contest.DailyPostKey("g1", date))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -157,22 +159,22 @@ func TestEventClosingExactlyOnce(t *testing.T) {
 		name string
 		// fail breaks the end, made by /event end (End) unless it says
 		// otherwise; pending is whether End reports posts pending.
-		fail    func(t *testing.T, e *eventEnv, ev Event)
+		fail    func(t *testing.T, e *eventEnv, ev contest.Event)
 		pending bool
 	}{
 		{"OKNoFault", nil, false},
-		{"OKResults5xxBefore", func(_ *testing.T, e *eventEnv, _ Event) { e.announce.failNext("results", 1, errServer, false) }, true},
-		{"OKResults5xxAfter", func(_ *testing.T, e *eventEnv, _ Event) { e.announce.failNext("results", 1, errServer, true) }, true},
-		{"OKSolution5xxAfter", func(_ *testing.T, e *eventEnv, _ Event) { e.announce.failNext("solution", 1, errServer, true) }, true},
-		{"OKEditsFail", func(_ *testing.T, e *eventEnv, _ Event) {
+		{"OKResults5xxBefore", func(_ *testing.T, e *eventEnv, _ contest.Event) { e.announce.failNext("results", 1, errServer, false) }, true},
+		{"OKResults5xxAfter", func(_ *testing.T, e *eventEnv, _ contest.Event) { e.announce.failNext("results", 1, errServer, true) }, true},
+		{"OKSolution5xxAfter", func(_ *testing.T, e *eventEnv, _ contest.Event) { e.announce.failNext("solution", 1, errServer, true) }, true},
+		{"OKEditsFail", func(_ *testing.T, e *eventEnv, _ contest.Event) {
 			e.announce.failNext("edit board", 1, errServer, false)
 			e.announce.failNext("reveal", 1, errServer, false)
 		}, true},
-		{"OKFailsTwice", func(_ *testing.T, e *eventEnv, _ Event) { e.announce.failNext("results", 2, errServer, false) }, true},
+		{"OKFailsTwice", func(_ *testing.T, e *eventEnv, _ contest.Event) { e.announce.failNext("results", 2, errServer, false) }, true},
 		// The process that ended the event died before any post, or after
 		// the results landed but before it recorded them.
-		{"OKCrashAfterEnd", func(t *testing.T, e *eventEnv, ev Event) { e.crashedEnd(t, ev, false) }, false},
-		{"OKCrashAfterResults", func(t *testing.T, e *eventEnv, ev Event) { e.crashedEnd(t, ev, true) }, false},
+		{"OKCrashAfterEnd", func(t *testing.T, e *eventEnv, ev contest.Event) { e.crashedEnd(t, ev, false) }, false},
+		{"OKCrashAfterResults", func(t *testing.T, e *eventEnv, ev contest.Event) { e.crashedEnd(t, ev, true) }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEventEnv(t)
@@ -183,17 +185,17 @@ func TestEventClosingExactlyOnce(t *testing.T) {
 			if tc.fail != nil {
 				tc.fail(t, e, ev)
 			}
-			if stored, _ := e.store.Event(ctx, ev.ID); stored.Status == Running {
+			if stored, _ := e.store.Event(ctx, ev.ID); stored.Status == contest.Running {
 				err := e.events.End(ctx, ev)
-				if tc.pending != errors.Is(err, ErrPostsPending) || (!tc.pending && err != nil) {
+				if tc.pending != errors.Is(err, contest.ErrPostsPending) || (!tc.pending && err != nil) {
 					t.Fatalf("End=%v, want posts pending: %v", err, tc.pending)
 				}
 			}
 			for range 4 {
-				if err := e.events.Tick(ctx); err != nil && !errors.Is(err, ErrPostsPending) {
+				if err := e.events.Tick(ctx); err != nil && !errors.Is(err, contest.ErrPostsPending) {
 					t.Fatal(err)
 				}
-				e.clock.Advance(RetryAfter)
+				e.clock.Advance(contest.RetryAfter)
 			}
 			e.checkClosed(t, ev, "Race c1", from)
 		})
@@ -202,8 +204,8 @@ func TestEventClosingExactlyOnce(t *testing.T) {
 	t.Run("OKRefusedGivenUp", func(t *testing.T) {
 		e := newEventEnv(t)
 		ev := e.start(t, "c1")
-		e.announce.failNext("results", 1<<30, fmt.Errorf("403: %w", ErrRefused), false)
-		if err := e.events.End(ctx, ev); !errors.Is(err, ErrPostsPending) || !errors.Is(err, ErrRefused) {
+		e.announce.failNext("results", 1<<30, fmt.Errorf("403: %w", contest.ErrRefused), false)
+		if err := e.events.End(ctx, ev); !errors.Is(err, contest.ErrPostsPending) || !errors.Is(err, contest.ErrRefused) {
 			t.Fatalf("End=%v, want posts pending, refused", err)
 		}
 		for range 100 {
@@ -211,8 +213,8 @@ func TestEventClosingExactlyOnce(t *testing.T) {
 			e.clock.Advance(time.Minute)
 		}
 		s, err := e.store.Event(ctx, ev.ID)
-		if err != nil || !s.Closing.Closed || s.Closing.Refused != MaxRefusals || s.Closing.Attempts != MaxRefusals {
-			t.Fatalf("closing %+v (%v), want given up after %d refused attempts", s.Closing, err, MaxRefusals)
+		if err != nil || !s.Closing.Closed || s.Closing.Refused != contest.MaxRefusals || s.Closing.Attempts != contest.MaxRefusals {
+			t.Fatalf("closing %+v (%v), want given up after %d refused attempts", s.Closing, err, contest.MaxRefusals)
 		}
 		if calls := strings.Join(e.announce.all(), "\n"); strings.Contains(calls, "results") || strings.Contains(calls, "solution") {
 			t.Fatalf("posts made in a refusing channel:\n%s", calls)
@@ -224,10 +226,10 @@ func TestEventClosingExactlyOnce(t *testing.T) {
 		ev := e.start(t, "c1")
 		from := len(e.announce.all())
 		e.crashedEnd(t, ev, false)
-		e.clock.Advance(RetryAfter)
-		other := NewEvents(e.store, e.announce, e.clock.Now, quiet)
+		e.clock.Advance(contest.RetryAfter)
+		other := contest.NewEvents(e.store, e.announce, e.clock.Now, quiet)
 		var wg sync.WaitGroup
-		for _, p := range []*Events{e.events, other, e.events, other} {
+		for _, p := range []*contest.Events{e.events, other, e.events, other} {
 			wg.Go(func() {
 				if err := p.Tick(ctx); err != nil {
 					t.Error(err)
@@ -241,7 +243,7 @@ func TestEventClosingExactlyOnce(t *testing.T) {
 
 // crashedEnd ends ev in the store as a process that died right after
 // would; with landed, its results post reached Discord first.
-func (e *eventEnv) crashedEnd(t *testing.T, ev Event, landed bool) {
+func (e *eventEnv) crashedEnd(t *testing.T, ev contest.Event, landed bool) {
 	t.Helper()
 	ctx := context.Background()
 	if err := e.store.EndEvent(ctx, ev.ID, e.clock.Now()); err != nil {
@@ -256,7 +258,7 @@ func (e *eventEnv) crashedEnd(t *testing.T, ev Event, landed bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := e.announce.PostResults(ctx, ended, standings, nonce(ended.postKey("results"))); err != nil {
+		if err := e.announce.PostResults(ctx, ended, standings, contest.Nonce(ended.PostKey("results"))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -264,7 +266,7 @@ func (e *eventEnv) crashedEnd(t *testing.T, ev Event, landed bool) {
 
 // checkClosed: every closing step of ev made once since the call from,
 // the results before the solution, and the event closed.
-func (e *eventEnv) checkClosed(t *testing.T, ev Event, name string, from int) {
+func (e *eventEnv) checkClosed(t *testing.T, ev contest.Event, name string, from int) {
 	t.Helper()
 	calls := e.announce.all()[from:]
 	var closing []string
@@ -281,7 +283,7 @@ func (e *eventEnv) checkClosed(t *testing.T, ev Event, name string, from int) {
 		t.Fatalf("closing calls %q (all: %q), want each once, the results before the solution", closing, calls)
 	}
 	s, err := e.store.Event(context.Background(), ev.ID)
-	if err != nil || s.Status != Ended || !s.Closing.Closed || s.Closing.Done != AllEndSteps {
+	if err != nil || s.Status != contest.Ended || !s.Closing.Closed || s.Closing.Done != contest.AllEndSteps {
 		t.Fatalf("event %+v (%v), want ended and closed with every step", s, err)
 	}
 	for _, c := range calls {
@@ -308,8 +310,8 @@ func TestEventStartExactlyOnce(t *testing.T) {
 	})
 	t.Run("OKRefusedNotRetried", func(t *testing.T) {
 		e := newEventEnv(t)
-		e.announce.failNext("event", 5, fmt.Errorf("403: %w", ErrRefused), false)
-		if _, err := e.events.Start(ctx, Event{ChannelID: "c1", Name: "Doomed", MazeID: eventMaze}, time.Hour); !errors.Is(err, ErrNotPosted) {
+		e.announce.failNext("event", 5, fmt.Errorf("403: %w", contest.ErrRefused), false)
+		if _, err := e.events.Start(ctx, contest.Event{ChannelID: "c1", Name: "Doomed", MazeID: eventMaze}, time.Hour); !errors.Is(err, contest.ErrNotPosted) {
 			t.Fatalf("err=%v, want ErrNotPosted", err)
 		}
 		if n := len(e.announce.nonceTries()); n != 1 {
@@ -319,14 +321,14 @@ func TestEventStartExactlyOnce(t *testing.T) {
 	t.Run("OKCrashFinishedByTick", func(t *testing.T) {
 		e := newEventEnv(t)
 		now := e.clock.Now()
-		id, err := e.store.CreateEvent(ctx, Event{GuildID: "g1", ChannelID: "c1", Name: "Cut short", MazeID: eventMaze, StartedAt: now, EndsAt: now.Add(time.Hour), Status: Running})
+		id, err := e.store.CreateEvent(ctx, contest.Event{GuildID: "g1", ChannelID: "c1", Name: "Cut short", MazeID: eventMaze, StartedAt: now, EndsAt: now.Add(time.Hour), Status: contest.Running})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := e.events.Tick(ctx); err != nil || len(e.announce.all()) != 0 {
 			t.Fatalf("a fresh start was finished by a tick (%v, %q)", err, e.announce.all())
 		}
-		e.clock.Advance(startGrace)
+		e.clock.Advance(contest.StartGrace)
 		if err := e.events.Tick(ctx); err != nil {
 			t.Fatal(err)
 		}

@@ -1,16 +1,17 @@
 package contest
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"testing"
 	"time"
 	_ "time/tzdata" // the zones under test, whatever the host has
 
-	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 )
+
+// testKey is the dailies' MazeFor key in these tests.
+var testKey = []byte("contest test key")
 
 func utc(year int, month time.Month, day, hour, min int) time.Time {
 	return time.Date(year, month, day, hour, min, 0, 0, time.UTC)
@@ -389,20 +390,5 @@ func TestRank(t *testing.T) {
 		if totals[i].UserID != w.user || totals[i].Rank != w.rank {
 			t.Fatalf("RankTotals=%+v, want %v (most days first; ties keep the store's order)", totals, wantTotals)
 		}
-	}
-}
-
-// TestDailiesDate: a server's date is taken in its zone, UTC until set.
-func TestDailiesDate(t *testing.T) {
-	store, clock := newMemStore(), testkit.NewClock(utc(2026, 11, 30, 16, 0))
-	d := NewDailies(store, &announcer{}, testKey, clock.Now, quiet)
-	if got, err := d.Date(context.Background(), "g1"); err != nil || got.String() != "2026-11-30" {
-		t.Fatalf("Date=%s, %v; want UTC's 2026-11-30", got, err)
-	}
-	if err := store.SaveDailySettings(context.Background(), DailySettings{GuildID: "g1", Zone: mustLoad(t, "Asia/Seoul")}); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := d.Date(context.Background(), "g1"); err != nil || got.String() != "2026-12-01" {
-		t.Fatalf("Date=%s, %v; want Seoul's 2026-12-01", got, err)
 	}
 }

@@ -1,4 +1,4 @@
-package contest
+package contest_test
 
 import (
 	"context"
@@ -11,33 +11,63 @@ import (
 	"testing"
 	"time"
 
+	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/play"
+	"mazebot/store/memstore"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
 
-// testKey is the dailies' MazeFor key in these tests.
-var testKey = []byte("contest test key")
+// The helpers these tests share with the internal ones (export_test.go).
+var (
+	testKey     = contest.DailiesKey
+	utc         = contest.UTC
+	mustLoad    = contest.MustLoad
+	mustDate    = contest.MustDate
+	mazeFor     = contest.MustMazeFor
+	defaultMaze = contest.DefaultMaze
+)
+
+// runMaze is the maze of the games addRun wins.
+var runMaze = mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1}
+
+// addRun records r in the contest key as play does: a game of r's member
+// won r.Elapsed after it started, in r.Tiles tiles and r.Clicks clicks.
+func addRun(t *testing.T, s *memstore.Store, key contest.Key, r contest.Run) {
+	t.Helper()
+	ctx := context.Background()
+	start := r.FinishedAt.Add(-r.Elapsed)
+	g := play.Record{UserID: r.UserID, GuildID: "g1", ChannelID: "c1", MazeID: runMaze, Contest: key.String(),
+		Pos: mazecore.Point{X: 1, Y: 1}, Status: play.Playing, StartedAt: start, UpdatedAt: start}
+	id, err := s.CreateGame(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.ID, g.Seq, g.Status, g.Clicks, g.Tiles, g.UpdatedAt, g.FinishedAt = id, 1, play.Won, r.Clicks, r.Tiles, r.FinishedAt, r.FinishedAt
+	if err := s.SaveGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+}
 
 type dailyEnv struct {
-	store    *memStore
+	store    *memstore.Store
 	announce *announcer
 	clock    *testkit.Clock
-	dailies  *Dailies
+	dailies  *contest.Dailies
 }
 
 func newDailyEnv(t *testing.T, now time.Time) *dailyEnv {
 	t.Helper()
-	e := &dailyEnv{store: newMemStore(), announce: &announcer{}, clock: testkit.NewClock(now)}
-	e.dailies = NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
+	e := &dailyEnv{store: memstore.New(), announce: &announcer{}, clock: testkit.NewClock(now)}
+	e.dailies = contest.NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
 	return e
 }
 
 // another is a second process on the same store and channel.
-func (e *dailyEnv) another() *Dailies {
-	return NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
+func (e *dailyEnv) another() *contest.Dailies {
+	return contest.NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
 }
 
 func (e *dailyEnv) setup(t *testing.T, at string, zone string) time.Time {
@@ -47,7 +77,7 @@ func (e *dailyEnv) setup(t *testing.T, at string, zone string) time.Time {
 		t.Fatal(err)
 	}
 	s.ChannelID, s.Zone = "daily-ch", mustLoad(t, zone)
-	s.PostAt, _ = ParseTimeOfDay(at)
+	s.PostAt, _ = contest.ParseTimeOfDay(at)
 	next, err := e.dailies.Setup(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +106,7 @@ func TestDailies(t *testing.T) {
 		if got := day.Ends(); !got.Equal(utc(2026, 12, 1, 0, 0)) {
 			t.Fatalf("the day ends %v, want midnight UTC", got)
 		}
-		if got := day.SolutionsOpen(); !got.Equal(utc(2026, 12, 1, 0, 0).Add(MaxClockSkew)) {
+		if got := day.SolutionsOpen(); !got.Equal(utc(2026, 12, 1, 0, 0).Add(contest.MaxClockSkew)) {
 			t.Fatalf("solutions open %v, want MaxClockSkew after midnight UTC", got)
 		}
 	})
@@ -98,7 +128,7 @@ func TestDailies(t *testing.T) {
 			t.Fatalf("posts %q, want the day's one", got)
 		}
 		p, err := e.store.DailyPost(ctx, "g1", mustDate(t, "2026-11-30"))
-		if err != nil || p.State != Posted || p.MessageID != "msg1" {
+		if err != nil || p.State != contest.Posted || p.MessageID != "msg1" {
 			t.Fatalf("post %+v (%v), want posted as msg1", p, err)
 		}
 		day, err := e.dailies.Today(ctx, "g1")
@@ -136,7 +166,7 @@ func TestDailies(t *testing.T) {
 		e.clock.Advance(2 * time.Hour)
 		a, b := e.dailies, e.another()
 		var wg sync.WaitGroup
-		for _, d := range []*Dailies{a, b, a, b, a, b} {
+		for _, d := range []*contest.Dailies{a, b, a, b, a, b} {
 			wg.Go(func() {
 				if err := d.Tick(ctx); err != nil {
 					t.Error(err)
@@ -162,7 +192,7 @@ func TestDailies(t *testing.T) {
 		if got := e.announce.all(); !slices.Equal(got, []string{"daily g1 2026-11-30 #334 in daily-ch"}) {
 			t.Fatalf("posts %q, want only 2026-11-30's", got)
 		}
-		if _, err := e.store.DailyPost(ctx, "g1", mustDate(t, "2026-11-29")); !errors.Is(err, ErrNotFound) {
+		if _, err := e.store.DailyPost(ctx, "g1", mustDate(t, "2026-11-29")); !errors.Is(err, contest.ErrNotFound) {
 			t.Fatalf("yesterday has a post (%v), want none", err)
 		}
 	})
@@ -177,10 +207,10 @@ func TestDailies(t *testing.T) {
 		if n := len(e.announce.all()); n != 0 {
 			t.Fatalf("%d posts after TurnOff, want 0", n)
 		}
-		if err := e.dailies.TurnOff(ctx, "g1"); !errors.Is(err, ErrNotEnabled) {
+		if err := e.dailies.TurnOff(ctx, "g1"); !errors.Is(err, contest.ErrNotEnabled) {
 			t.Fatalf("second TurnOff: %v, want ErrNotEnabled", err)
 		}
-		if err := e.dailies.TurnOff(ctx, "never-set-up"); !errors.Is(err, ErrNotEnabled) {
+		if err := e.dailies.TurnOff(ctx, "never-set-up"); !errors.Is(err, contest.ErrNotEnabled) {
 			t.Fatalf("TurnOff of a server without settings: %v, want ErrNotEnabled", err)
 		}
 	})
@@ -189,11 +219,11 @@ func TestDailies(t *testing.T) {
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
 		date := mustDate(t, "2026-11-30")
-		crashed := DailyPost{GuildID: "g1", Date: date, ChannelID: "daily-ch", MazeID: defaultMaze(t, "g1", date), Attempts: 1, ClaimedAt: e.clock.Now()}
+		crashed := contest.DailyPost{GuildID: "g1", Date: date, ChannelID: "daily-ch", MazeID: defaultMaze(t, "g1", date), Attempts: 1, ClaimedAt: e.clock.Now()}
 		if err := e.store.ClaimDailyPost(ctx, crashed); err != nil {
 			t.Fatal(err)
 		}
-		e.clock.Advance(RetryAfter - time.Second)
+		e.clock.Advance(contest.RetryAfter - time.Second)
 		e.tick(t)
 		if n := len(e.announce.all()); n != 0 {
 			t.Fatalf("a fresh claim of another process was taken over (%d posts)", n)
@@ -224,10 +254,10 @@ func TestDailies(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.announce.clearFaults()
-		e.clock.Advance(RetryAfter)
+		e.clock.Advance(contest.RetryAfter)
 		e.tick(t)
 		p, err := e.store.DailyPost(ctx, "g1", first.Date)
-		if err != nil || p.State != Posted || p.MazeID != first.MazeID {
+		if err != nil || p.State != contest.Posted || p.MazeID != first.MazeID {
 			t.Fatalf("retried post %+v (%v), want posted with the day's maze %v", p, err, first.MazeID)
 		}
 	})
@@ -240,10 +270,10 @@ func TestDailies(t *testing.T) {
 			t.Fatalf("Tick=%v, want the post's error", err)
 		}
 		e.announce.clearFaults()
-		e.clock.Advance(RetryAfter - time.Second)
+		e.clock.Advance(contest.RetryAfter - time.Second)
 		e.tick(t)
 		if n := len(e.announce.all()); n != 0 {
-			t.Fatalf("retried after %v (%d posts), want after %v", RetryAfter-time.Second, n, RetryAfter)
+			t.Fatalf("retried after %v (%d posts), want after %v", contest.RetryAfter-time.Second, n, contest.RetryAfter)
 		}
 		e.clock.Advance(time.Second)
 		e.tick(t)
@@ -261,8 +291,8 @@ func TestDailies(t *testing.T) {
 		attempts int
 		within   time.Duration // all of them happen in this time
 	}{
-		{"OKGivesUpRefused", fmt.Errorf("403 Missing Access: %w", ErrRefused), MaxRefusals, 2*RefusedRetryAfter + time.Minute},
-		{"OKGivesUpTransient", errDiscord, MaxAttempts, 3 * time.Hour},
+		{"OKGivesUpRefused", fmt.Errorf("403 Missing Access: %w", contest.ErrRefused), contest.MaxRefusals, 2*contest.RefusedRetryAfter + time.Minute},
+		{"OKGivesUpTransient", errDiscord, contest.MaxAttempts, 3 * time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newDailyEnv(t, utc(2026, 11, 30, 0, 0))
@@ -277,7 +307,7 @@ func TestDailies(t *testing.T) {
 					failures++
 					last = e.clock.Now()
 				}
-				e.clock.Advance(RetryAfter)
+				e.clock.Advance(contest.RetryAfter)
 			}
 			if failures != tc.attempts || last.Sub(start) > tc.within {
 				t.Fatalf("%d failed attempts, the last after %v; want %d within %v", failures, last.Sub(start), tc.attempts, tc.within)
@@ -297,7 +327,7 @@ func TestDailies(t *testing.T) {
 			t.Fatal("the record error was not reported")
 		}
 		e.announce.failRecord = nil
-		e.clock.Advance(RetryAfter + time.Minute)
+		e.clock.Advance(contest.RetryAfter + time.Minute)
 		e.tick(t)
 		if n := len(e.announce.all()); n != 1 {
 			t.Fatalf("%d posts, want 1: the day was posted", n)
@@ -310,14 +340,14 @@ func TestDailyAward(t *testing.T) {
 	e := newDailyEnv(t, utc(2026, 11, 30, 12, 0))
 	today := mustDate(t, "2026-11-30")
 	at := utc(2026, 11, 30, 12, 0)
-	for _, d := range []Date{today.AddDays(-1), today.AddDays(-2), today.AddDays(-4)} {
-		e.store.addRun(DailyKey("g1", d), Run{UserID: "ann", Elapsed: time.Minute, Tiles: 40, FinishedAt: at.AddDate(0, 0, -1)})
+	for _, d := range []contest.Date{today.AddDays(-1), today.AddDays(-2), today.AddDays(-4)} {
+		addRun(t, e.store, contest.DailyKey("g1", d), contest.Run{UserID: "ann", Elapsed: time.Minute, Tiles: 40, FinishedAt: at.AddDate(0, 0, -1)})
 	}
-	e.store.addRun(DailyKey("g1", today), Run{UserID: "ben", Elapsed: 30 * time.Second, Tiles: 40, FinishedAt: at})
-	e.store.addRun(DailyKey("g1", today), Run{UserID: "ann", Elapsed: 50 * time.Second, Tiles: 40, FinishedAt: at})
-	slower := play.Result{UserID: "ann", Contest: DailyKey("g1", today).String(), Elapsed: 70 * time.Second, Tiles: 40, FinishedAt: at.Add(time.Minute)}
-	e.store.addRun(DailyKey("g1", today), Run{UserID: "ann", Elapsed: slower.Elapsed, Tiles: 40, FinishedAt: slower.FinishedAt})
-	c := Contests{Dailies: e.dailies, Events: NewEvents(e.store, e.announce, e.clock.Now, quiet)}
+	addRun(t, e.store, contest.DailyKey("g1", today), contest.Run{UserID: "ben", Elapsed: 30 * time.Second, Tiles: 40, FinishedAt: at})
+	addRun(t, e.store, contest.DailyKey("g1", today), contest.Run{UserID: "ann", Elapsed: 50 * time.Second, Tiles: 40, FinishedAt: at})
+	slower := play.Result{UserID: "ann", Contest: contest.DailyKey("g1", today).String(), Elapsed: 70 * time.Second, Tiles: 40, FinishedAt: at.Add(time.Minute)}
+	addRun(t, e.store, contest.DailyKey("g1", today), contest.Run{UserID: "ann", Elapsed: slower.Elapsed, Tiles: 40, FinishedAt: slower.FinishedAt})
+	c := contest.Contests{Dailies: e.dailies, Events: contest.NewEvents(e.store, e.announce, e.clock.Now, quiet)}
 	a, err := c.Finish(ctx, slower)
 	if err != nil {
 		t.Fatal(err)
@@ -334,23 +364,23 @@ func TestDailyAward(t *testing.T) {
 }
 
 type eventEnv struct {
-	store    *memStore
+	store    *memstore.Store
 	announce *announcer
 	clock    *testkit.Clock
-	events   *Events
+	events   *contest.Events
 }
 
 var eventMaze = mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 15, Height: 15, Seed: 4242}
 
 func newEventEnv(t *testing.T) *eventEnv {
-	e := &eventEnv{store: newMemStore(), announce: &announcer{}, clock: testkit.NewClock(utc(2026, 11, 30, 12, 0))}
-	e.events = NewEvents(e.store, e.announce, e.clock.Now, quiet)
+	e := &eventEnv{store: memstore.New(), announce: &announcer{}, clock: testkit.NewClock(utc(2026, 11, 30, 12, 0))}
+	e.events = contest.NewEvents(e.store, e.announce, e.clock.Now, quiet)
 	return e
 }
 
-func (e *eventEnv) start(t *testing.T, channel string) Event {
+func (e *eventEnv) start(t *testing.T, channel string) contest.Event {
 	t.Helper()
-	ev, err := e.events.Start(context.Background(), Event{GuildID: "g1", ChannelID: channel, Name: "Race " + channel, MazeID: eventMaze, CreatorID: "mod"}, time.Hour)
+	ev, err := e.events.Start(context.Background(), contest.Event{GuildID: "g1", ChannelID: channel, Name: "Race " + channel, MazeID: eventMaze, CreatorID: "mod"}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,11 +388,11 @@ func (e *eventEnv) start(t *testing.T, channel string) Event {
 }
 
 // win records a run and lets contest hear of it, as play does.
-func (e *eventEnv) win(t *testing.T, ev Event, user string, elapsed time.Duration) *EventAward {
+func (e *eventEnv) win(t *testing.T, ev contest.Event, user string, elapsed time.Duration) *contest.EventAward {
 	t.Helper()
 	now := e.clock.Now()
-	e.store.addRun(ev.Key(), Run{UserID: user, Elapsed: elapsed, Tiles: 30, FinishedAt: now})
-	a, err := e.events.award(context.Background(), ev.ID, play.Result{UserID: user, Contest: ev.Key().String(), Elapsed: elapsed, FinishedAt: now})
+	addRun(t, e.store, ev.Key(), contest.Run{UserID: user, Elapsed: elapsed, Tiles: 30, FinishedAt: now})
+	a, err := e.events.Award(context.Background(), ev.ID, play.Result{UserID: user, Contest: ev.Key().String(), Elapsed: elapsed, FinishedAt: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +404,7 @@ func TestEvents(t *testing.T) {
 	t.Run("OKStart", func(t *testing.T) {
 		e := newEventEnv(t)
 		ev := e.start(t, "c1")
-		if ev.Status != Running || !ev.EndsAt.Equal(e.clock.Now().Add(time.Hour)) || ev.MazeMessageID != "msg1" || ev.BoardMessageID != "msg2" {
+		if ev.Status != contest.Running || !ev.EndsAt.Equal(e.clock.Now().Add(time.Hour)) || ev.MazeMessageID != "msg1" || ev.BoardMessageID != "msg2" {
 			t.Fatalf("started %+v", ev)
 		}
 		stored, err := e.store.Event(ctx, ev.ID)
@@ -385,8 +415,8 @@ func TestEvents(t *testing.T) {
 	t.Run("ErrOnePerChannel", func(t *testing.T) {
 		e := newEventEnv(t)
 		first := e.start(t, "c1")
-		got, err := e.events.Start(ctx, Event{ChannelID: "c1", Name: "Second", MazeID: eventMaze}, time.Hour)
-		if !errors.Is(err, ErrConflict) || got.ID != first.ID {
+		got, err := e.events.Start(ctx, contest.Event{ChannelID: "c1", Name: "Second", MazeID: eventMaze}, time.Hour)
+		if !errors.Is(err, contest.ErrConflict) || got.ID != first.ID {
 			t.Fatalf("second start: %+v, %v; want ErrConflict with the running event", got, err)
 		}
 		if n := len(e.announce.all()); n != 2 {
@@ -397,7 +427,7 @@ func TestEvents(t *testing.T) {
 	t.Run("ErrNotPostedFreesTheChannel", func(t *testing.T) {
 		e := newEventEnv(t)
 		e.announce.failAll(errDiscord)
-		if _, err := e.events.Start(ctx, Event{ChannelID: "c1", Name: "Doomed", MazeID: eventMaze}, time.Hour); !errors.Is(err, ErrNotPosted) {
+		if _, err := e.events.Start(ctx, contest.Event{ChannelID: "c1", Name: "Doomed", MazeID: eventMaze}, time.Hour); !errors.Is(err, contest.ErrNotPosted) {
 			t.Fatalf("err=%v, want ErrNotPosted", err)
 		}
 		e.announce.clearFaults()
@@ -409,7 +439,7 @@ func TestEvents(t *testing.T) {
 		if a := e.win(t, ev, "ann", 20*time.Second); a.Late || a.Standing.Rank != 1 || a.Of != 1 {
 			t.Fatalf("award %+v, want #1 of 1", a)
 		}
-		e.clock.Advance(BoardEditInterval / 2)
+		e.clock.Advance(contest.BoardEditInterval / 2)
 		if a := e.win(t, ev, "ben", 10*time.Second); a.Standing.Rank != 1 || a.Of != 2 {
 			t.Fatalf("award %+v, want #1 of 2", a)
 		}
@@ -422,7 +452,7 @@ func TestEvents(t *testing.T) {
 		if n := len(e.announce.boards); n != 1 {
 			t.Fatalf("a tick within the interval edited the board (%d edits)", n)
 		}
-		e.clock.Advance(BoardEditInterval / 2)
+		e.clock.Advance(contest.BoardEditInterval / 2)
 		if err := e.events.Tick(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -444,7 +474,7 @@ func TestEvents(t *testing.T) {
 		if err := e.events.End(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.events.End(ctx, ev); !errors.Is(err, ErrConflict) {
+		if err := e.events.End(ctx, ev); !errors.Is(err, contest.ErrConflict) {
 			t.Fatalf("second End: %v, want ErrConflict", err)
 		}
 		calls := strings.Join(e.announce.all(), "\n")
@@ -457,7 +487,7 @@ func TestEvents(t *testing.T) {
 			t.Fatalf("board edits %q, want the final board last", boards)
 		}
 		stored, err := e.store.Event(ctx, ev.ID)
-		if err != nil || stored.Status != Ended || !stored.EndsAt.Equal(e.clock.Now()) {
+		if err != nil || stored.Status != contest.Ended || !stored.EndsAt.Equal(e.clock.Now()) {
 			t.Fatalf("stored %+v (%v), want ended now, early", stored, err)
 		}
 		// A run finished after the early end doesn't count.
@@ -472,7 +502,7 @@ func TestEvents(t *testing.T) {
 		if err := e.events.Tick(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if s, _ := e.store.Event(ctx, ev.ID); s.Status != Running {
+		if s, _ := e.store.Event(ctx, ev.ID); s.Status != contest.Running {
 			t.Fatal("ended before its time")
 		}
 		e.clock.Advance(3 * time.Hour) // the bot was down when it ended
@@ -480,7 +510,7 @@ func TestEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, err := e.store.Event(ctx, ev.ID)
-		if err != nil || s.Status != Ended || !s.EndsAt.Equal(ev.EndsAt) {
+		if err != nil || s.Status != contest.Ended || !s.EndsAt.Equal(ev.EndsAt) {
 			t.Fatalf("after the tick %+v (%v), want ended at its planned end", s, err)
 		}
 	})
@@ -488,9 +518,9 @@ func TestEvents(t *testing.T) {
 
 func TestHeld(t *testing.T) {
 	ctx := context.Background()
-	store, announce := newMemStore(), &announcer{}
+	store, announce := memstore.New(), &announcer{}
 	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
-	c := Contests{Dailies: NewDailies(store, announce, testKey, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
+	c := contest.Contests{Dailies: contest.NewDailies(store, announce, testKey, clock.Now, quiet), Events: contest.NewEvents(store, announce, clock.Now, quiet)}
 	today, err := c.Dailies.Show(ctx, "g1")
 	if err != nil {
 		t.Fatal(err)
@@ -501,7 +531,7 @@ func TestHeld(t *testing.T) {
 	}{{"OKOwnServer", "g1"}, {"OKElsewhere", "g2"}, {"OKInDM", ""}} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, err := c.Held(ctx, today.MazeID, tc.guild)
-			if err != nil || h.Daily == nil || h.Daily.GuildID != "g1" || !h.Until().Equal(utc(2026, 12, 1, 0, 0).Add(MaxClockSkew)) {
+			if err != nil || h.Daily == nil || h.Daily.GuildID != "g1" || !h.Until().Equal(utc(2026, 12, 1, 0, 0).Add(contest.MaxClockSkew)) {
 				t.Fatalf("Held=%+v (%v), want g1's daily until just after midnight", h, err)
 			}
 		})
@@ -519,7 +549,7 @@ func TestHeld(t *testing.T) {
 		}
 	})
 	t.Run("OKEvent", func(t *testing.T) {
-		ev, err := c.Events.Start(ctx, Event{GuildID: "g1", ChannelID: "c1", Name: "Race", MazeID: eventMaze}, time.Hour)
+		ev, err := c.Events.Start(ctx, contest.Event{GuildID: "g1", ChannelID: "c1", Name: "Race", MazeID: eventMaze}, time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -536,14 +566,14 @@ func TestHeld(t *testing.T) {
 
 func TestFor(t *testing.T) {
 	ctx := context.Background()
-	store, announce := newMemStore(), &announcer{}
+	store, announce := memstore.New(), &announcer{}
 	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
-	c := Contests{Dailies: NewDailies(store, announce, testKey, clock.Now, quiet), Events: NewEvents(store, announce, clock.Now, quiet)}
+	c := contest.Contests{Dailies: contest.NewDailies(store, announce, testKey, clock.Now, quiet), Events: contest.NewEvents(store, announce, clock.Now, quiet)}
 	today, err := c.Dailies.Today(ctx, "g1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := c.Events.Start(ctx, Event{GuildID: "g1", ChannelID: "c1", Name: "Race", MazeID: eventMaze}, time.Hour)
+	ev, err := c.Events.Start(ctx, contest.Event{GuildID: "g1", ChannelID: "c1", Name: "Race", MazeID: eventMaze}, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,18 +581,34 @@ func TestFor(t *testing.T) {
 		name           string
 		guild, channel string
 		maze           mazecore.ID
-		want           Key
+		want           contest.Key
 	}{
 		{"OKDaily", "g1", "c9", today.MazeID, today.Key()},
 		{"OKEvent", "g1", "c1", eventMaze, ev.Key()},
-		{"OKEventMazeElsewhere", "g1", "c2", eventMaze, Key{}},
-		{"OKDailyOfAnotherServer", "g2", "c9", today.MazeID, Key{}},
-		{"OKDM", "", "", today.MazeID, Key{}},
+		{"OKEventMazeElsewhere", "g1", "c2", eventMaze, contest.Key{}},
+		{"OKDailyOfAnotherServer", "g2", "c9", today.MazeID, contest.Key{}},
+		{"OKDM", "", "", today.MazeID, contest.Key{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, err := c.For(ctx, tc.guild, tc.channel, tc.maze); err != nil || got != tc.want {
 				t.Fatalf("For=%q (%v), want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestDailiesDate: a server's date is taken in its zone, UTC until set.
+func TestDailiesDate(t *testing.T) {
+	store, clock := memstore.New(), testkit.NewClock(utc(2026, 11, 30, 16, 0))
+	d := contest.NewDailies(store, &announcer{}, testKey, clock.Now, quiet)
+	if got, err := d.Date(context.Background(), "g1"); err != nil || got.String() != "2026-11-30" {
+		t.Fatalf("Date=%s, %v; want UTC's 2026-11-30", got, err)
+	}
+	if err := store.SaveDailySettings(context.Background(), contest.DailySettings{GuildID: "g1", ChannelID: "c1", Zone: mustLoad(t, "Asia/Seoul"),
+		Algorithm: contest.DefaultAlgorithm, Size: contest.DefaultSize}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.Date(context.Background(), "g1"); err != nil || got.String() != "2026-12-01" {
+		t.Fatalf("Date=%s, %v; want Seoul's 2026-12-01", got, err)
 	}
 }

@@ -1,30 +1,25 @@
-package store
+package store_test
 
 import (
 	"fmt"
-	"path/filepath"
+	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"mazebot/contest"
-	"mazebot/internal/pgtest"
 	"mazebot/mazecore"
 	"mazebot/play"
+	"mazebot/store"
 )
 
-// benchStores are the databases the benchmarks compare: a SQLite file
-// (WAL, as the bot opens it) and PostgreSQL over loopback.
-var benchStores = []struct {
-	name string
-	dsn  func(b *testing.B) string
-}{
-	{"SQLite", func(b *testing.B) string { return filepath.Join(b.TempDir(), "mazebot.db") }},
-	{"Postgres", func(b *testing.B) string { return pgtest.Schema(b) }},
-}
+// The benchmarks compare the databases (pressStores): a SQLite file (WAL,
+// as the bot opens it) and PostgreSQL over loopback.
 
-func openBench(b *testing.B, dsn string) DB {
+func openBench(b *testing.B, dsn string) store.DB {
 	b.Helper()
-	db, err := Open(b.Context(), dsn)
+	db, err := store.Open(b.Context(), dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,11 +27,55 @@ func openBench(b *testing.B, dsn string) DB {
 	return db
 }
 
+// BenchmarkPress is a member's click as the bot handles it,
+// play.Service.Press: the game read, the move, the conditional save. In
+// parallel, 50 members each click a game of their own on one maze, as in
+// TestConcurrentPresses; presses/s is what the store sustains.
+func BenchmarkPress(b *testing.B) {
+	m, err := mazecore.Generate(pressMaze)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, s := range pressStores {
+		b.Run(s.name, func(b *testing.B) {
+			db := openBench(b, s.dsn(b))
+			games := play.NewService(db, time.Now)
+			var members atomic.Uint64
+			b.SetParallelism(max(1, 50/runtime.GOMAXPROCS(0))) // goroutines: this times GOMAXPROCS
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				i := members.Add(1)
+				user := fmt.Sprint("u", i)
+				rng := rand.New(rand.NewPCG(i, 7))
+				start := func() *play.Game {
+					g, err := games.Start(b.Context(), m, play.Record{UserID: user, GuildID: "g1", ChannelID: "c1"})
+					if err != nil {
+						b.Error(err)
+					}
+					return g
+				}
+				g := start()
+				for g != nil && pb.Next() {
+					next, _, err := games.Press(b.Context(), g.ID, user, play.Action{Kind: play.Move, Dir: openDir(rng, g), Seq: g.Seq})
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					if g = next; g.Status != play.Playing {
+						g = start() // won: a new game
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "presses/s")
+		})
+	}
+}
+
 // BenchmarkMove is one play move as the bot stores it: SaveGame of a game
 // at its next seq (a conditional update). Parallel: each goroutine moves a
 // game of its own, as members playing at once do.
 func BenchmarkMove(b *testing.B) {
-	for _, s := range benchStores {
+	for _, s := range pressStores {
 		b.Run(s.name, func(b *testing.B) {
 			db := openBench(b, s.dsn(b))
 			g := benchGame(b, db)
@@ -64,10 +103,12 @@ func BenchmarkMove(b *testing.B) {
 	}
 }
 
+var benchStart = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
 // benchGame stores a new game on a 41×41 maze.
-func benchGame(b *testing.B, db DB) play.Record {
+func benchGame(b *testing.B, db store.DB) play.Record {
 	g := play.Record{UserID: "u1", GuildID: "g1", ChannelID: "c1", MazeID: mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 1},
-		Pos: mazecore.Point{X: 1, Y: 1}, Trail: make([]byte, 41*41/8+1), Status: play.Playing, StartedAt: at(0), UpdatedAt: at(0)}
+		Pos: mazecore.Point{X: 1, Y: 1}, Trail: make([]byte, 41*41/8+1), Status: play.Playing, StartedAt: benchStart, UpdatedAt: benchStart}
 	var err error
 	if g.ID, err = db.CreateGame(b.Context(), g); err != nil {
 		b.Fatal(err)
@@ -82,7 +123,7 @@ func move(g *play.Record, i int) {
 	g.Tiles += 3
 	g.Pos.X = 1 + 2*(i%19)
 	g.Trail[i%len(g.Trail)] |= 1 << (i % 8)
-	g.UpdatedAt = at(i)
+	g.UpdatedAt = benchStart.Add(time.Duration(i) * time.Second)
 }
 
 // BenchmarkDailyClaim is a day's first claim of a server's daily post
@@ -90,10 +131,10 @@ func move(g *play.Record, i int) {
 // its own. Parallel: processes' tickers claiming at once.
 func BenchmarkDailyClaim(b *testing.B) {
 	claim := func(n int64) contest.DailyPost {
-		return contest.DailyPost{GuildID: fmt.Sprint("g", n), Date: day(30), ChannelID: "c1", MazeID: testMaze,
-			State: contest.Posting, Attempts: 1, ClaimedAt: at(0)}
+		return contest.DailyPost{GuildID: fmt.Sprint("g", n), Date: contest.MakeDate(2026, 11, 30), ChannelID: "c1",
+			MazeID: mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1}, State: contest.Posting, Attempts: 1, ClaimedAt: benchStart}
 	}
-	for _, s := range benchStores {
+	for _, s := range pressStores {
 		b.Run(s.name, func(b *testing.B) {
 			db := openBench(b, s.dsn(b))
 			b.ResetTimer()

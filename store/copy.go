@@ -10,20 +10,20 @@ import (
 	"slices"
 	"strings"
 
-	"mazebot/store/internal/codec"
+	"mazebot/store/sqldb"
 	"mazebot/store/sqlite"
 )
 
 // ErrNotEmpty is Copy's refusal to overwrite a target that holds rows.
 var ErrNotEmpty = errors.New("the target database is not empty")
 
-// tables is the table access Copy moves rows through; every adapter has it.
+// tables is the table access Copy moves rows through (sqldb.Store's).
 type tables interface {
 	// Tables lists every table but the migrations bookkeeping, each with
 	// its columns in order.
 	Tables(ctx context.Context) (map[string][]string, error)
-	ReadTables(ctx context.Context, fn func(codec.TableReader) error) error
-	WriteTables(ctx context.Context, fn func(codec.TableWriter) error) error
+	ReadTables(ctx context.Context, fn func(sqldb.TableReader) error) error
+	WriteTables(ctx context.Context, fn func(sqldb.TableWriter) error) error
 }
 
 // TableCount is how many rows Copy copied into a table.
@@ -69,13 +69,13 @@ func Copy(ctx context.Context, to, from string, force bool) ([]TableCount, error
 		return nil, err
 	}
 	var counts []TableCount
-	err = dst.WriteTables(ctx, func(w codec.TableWriter) error {
+	err = dst.WriteTables(ctx, func(w sqldb.TableWriter) error {
 		if !force {
 			if err := empty(w, names); err != nil {
 				return err
 			}
 		}
-		return src.ReadTables(ctx, func(r codec.TableReader) error {
+		return src.ReadTables(ctx, func(r sqldb.TableReader) error {
 			for _, t := range names {
 				n, err := w.Replace(t, columns[t], r.Rows(t, columns[t]))
 				if err != nil {
@@ -87,7 +87,7 @@ func Copy(ctx context.Context, to, from string, force bool) ([]TableCount, error
 		})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("copy %s to %s: %w", Redact(from), Redact(to), err)
+		return nil, scrub(scrub(fmt.Errorf("copy %s to %s: %w", Redact(from), Redact(to), err), from), to)
 	}
 	return counts, nil
 }
@@ -149,7 +149,7 @@ func sameTables(ctx context.Context, src, dst tables) ([]string, map[string][]st
 
 // empty fails with ErrNotEmpty, naming the tables that hold rows, unless
 // none does.
-func empty(w codec.TableWriter, names []string) error {
+func empty(w sqldb.TableWriter, names []string) error {
 	var full []string
 	for _, t := range names {
 		n, err := w.Count(t)

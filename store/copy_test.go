@@ -20,7 +20,7 @@ import (
 	"mazebot/internal/pgtest"
 	"mazebot/mazecore"
 	"mazebot/play"
-	"mazebot/store/internal/codec"
+	"mazebot/store/sqldb"
 )
 
 // targets are the databases a copy goes into, each fresh and empty.
@@ -142,9 +142,9 @@ func TestCopyRefused(t *testing.T) {
 	})
 }
 
-// TestSchemasAgree: both adapters have the same tables with the same
-// columns, which is what Copy needs; a column added to one adapter's
-// migrations only fails here.
+// TestSchemasAgree: both dialects' migrations make the same tables with
+// the same columns, which is what Copy needs; a column added to one
+// dialect's migrations only fails here.
 func TestSchemasAgree(t *testing.T) {
 	sqliteTables := tablesOf(t, ":memory:")
 	pgTables := tablesOf(t, pgtest.Schema(t))
@@ -169,10 +169,10 @@ func tablesOf(t *testing.T, dsn string) map[string][]string {
 type staticTables map[string][]string
 
 func (s staticTables) Tables(context.Context) (map[string][]string, error) { return s, nil }
-func (staticTables) ReadTables(context.Context, func(codec.TableReader) error) error {
+func (staticTables) ReadTables(context.Context, func(sqldb.TableReader) error) error {
 	panic("not read")
 }
-func (staticTables) WriteTables(context.Context, func(codec.TableWriter) error) error {
+func (staticTables) WriteTables(context.Context, func(sqldb.TableWriter) error) error {
 	panic("not written")
 }
 
@@ -373,7 +373,7 @@ func maxID(rows []string) int64 {
 
 // dumpOf reads every table of the database at dsn: each row as one line of
 // its values, in column order, the lines sorted. Integers of any width and
-// booleans read as numbers, so the dumps of both adapters compare.
+// booleans read as numbers, so the dumps of both databases compare.
 func dumpOf(t *testing.T, dsn string) map[string][]string {
 	t.Helper()
 	db := mustOpen(t, dsn)
@@ -381,7 +381,7 @@ func dumpOf(t *testing.T, dsn string) map[string][]string {
 	tables, err := db.Tables(t.Context())
 	ok(t, err)
 	dump := map[string][]string{}
-	err = db.ReadTables(t.Context(), func(r codec.TableReader) error {
+	err = db.ReadTables(t.Context(), func(r sqldb.TableReader) error {
 		for table, columns := range tables {
 			dump[table] = []string{}
 			for values, err := range r.Rows(table, columns) {
@@ -426,7 +426,7 @@ func mustCopy(t *testing.T, to, from string, force bool) []TableCount {
 	return counts
 }
 
-func mustOpen(t *testing.T, dsn string) adapter {
+func mustOpen(t *testing.T, dsn string) *sqldb.Store {
 	t.Helper()
 	db, err := open(t.Context(), dsn)
 	ok(t, err)

@@ -2,63 +2,91 @@ package postgres
 
 import (
 	"context"
-	"embed"
+	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
-	"slices"
+	"iter"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
-	"mazebot/play"
-	"mazebot/store/internal/codec"
+	"mazebot/store/sqldb"
 )
 
-//go:embed migrations/*.sql
-var migrationFS embed.FS
-
-// DB is a mazebot database on PostgreSQL, shared by any number of bot
-// processes. It is safe for concurrent use.
-type DB struct {
-	pool *pgxpool.Pool
-}
-
-// Open connects to the database at url (postgres://user:password@host/db,
-// with pgx's parameters such as pool_max_conns or search_path) and applies
-// the migrations it has not seen. Its errors never hold the password.
-func Open(ctx context.Context, url string) (*DB, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+// Open connects to the database dsn names, a postgres:// URL or a
+// keyword/value string ("host=db user=mazebot dbname=mazebot"), with pgx's
+// parameters such as search_path and its pool's, pool_max_conns above all
+// (a pool of max(4, CPUs) connections otherwise), and applies the
+// migrations it has not seen. Its errors never hold the password.
+func Open(ctx context.Context, dsn string, opts ...sqldb.Option) (*sqldb.Store, error) {
+	// pgxpool's parser, for the pool_ parameters that its pool took before
+	// database/sql's did; the connections are pgx's all the same.
+	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	db := stdlib.OpenDB(*cfg.ConnConfig)
+	db.SetMaxOpenConns(int(cfg.MaxConns))
+	db.SetMaxIdleConns(int(cfg.MaxConns))
+	db.SetConnMaxLifetime(cfg.MaxConnLifetime)
+	db.SetConnMaxIdleTime(cfg.MaxConnIdleTime)
+	s, err := sqldb.New(ctx, db, Dialect{}, opts...)
 	if err != nil {
+		db.Close()
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	db := &DB{pool: pool}
-	if err := db.migrate(ctx); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("open postgres: %w", err)
-	}
-	return db, nil
+	return s, nil
 }
 
-// Close closes every connection, waiting for those in use.
-func (db *DB) Close() error {
-	db.pool.Close()
-	return nil
+// Dialect is PostgreSQL's, for sqldb: numbered placeholders, SQLSTATEs,
+// an advisory lock for migrations, COPY for whole tables.
+type Dialect struct{}
+
+var _ sqldb.Dialect = Dialect{}
+
+// Name names the migrations: sqldb's migrations/postgres.
+func (Dialect) Name() string { return "postgres" }
+
+// Rebind numbers the ? placeholders: $1, $2, …
+func (Dialect) Rebind(query string) string {
+	var b strings.Builder
+	n := 0
+	for {
+		before, after, found := strings.Cut(query, "?")
+		b.WriteString(before)
+		if !found {
+			return b.String()
+		}
+		n++
+		b.WriteString("$" + strconv.Itoa(n))
+		query = after
+	}
 }
 
-// Ping tells whether the database answers: for readiness checks.
-func (db *DB) Ping(ctx context.Context) error {
-	if err := db.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("ping postgres: %w", err)
-	}
-	return nil
+// uniqueViolation is the SQLSTATE of a violated unique constraint.
+const uniqueViolation = "23505"
+
+// IsUnique tells whether err is a violated unique constraint, by its
+// SQLSTATE rather than its message text.
+func (Dialect) IsUnique(err error) bool {
+	var e *pgconn.PgError
+	return errors.As(err, &e) && e.Code == uniqueViolation
+}
+
+// OneWriter is false: rows are locked one by one, and a conditional
+// update that waited for another re-checks its WHERE.
+func (Dialect) OneWriter() bool { return false }
+
+// MigrationsTable is the bookkeeping as every release has made it.
+func (Dialect) MigrationsTable() string {
+	return `CREATE TABLE IF NOT EXISTS migrations (
+		name       text COLLATE "C" PRIMARY KEY,
+		applied_at bigint NOT NULL
+	)`
 }
 
 // migrationLock is the first key of the advisory lock that migrations
@@ -66,102 +94,88 @@ func (db *DB) Ping(ctx context.Context) error {
 // own (tests) migrate without waiting for each other.
 const migrationLock int32 = 0x6d7a6231 // "mzb1"
 
-// migrate applies the embedded migrations that the migrations table does
-// not list, in name order, in one transaction together with their rows.
-//
-// Processes starting at once take turns: the advisory lock is taken first
-// and, being a transaction lock, held until COMMIT. A lock released
-// earlier, inside the still open transaction, would let the next process
-// look before the schema is committed and create it again, failing with
-// "type … already exists" (the catalogs' unique indexes).
-func (db *DB) migrate(ctx context.Context) error {
-	entries, err := fs.ReadDir(migrationFS, "migrations") // sorted by name
+// LockMigrations takes the advisory lock, a transaction lock: held until
+// COMMIT.
+func (Dialect) LockMigrations(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '')))`, migrationLock)
+	return err
+}
+
+// Columns lists the columns of the schema's tables from the catalog.
+func (Dialect) Columns(ctx context.Context, q sqldb.Querier) ([]sqldb.Column, error) {
+	rows, err := q.QueryContext(ctx, `
+		SELECT c.table_name, c.column_name, c.data_type = 'boolean', c.is_identity = 'YES'
+		FROM information_schema.columns AS c
+		JOIN information_schema.tables AS t USING (table_schema, table_name)
+		WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.table_name <> 'migrations'
+		ORDER BY c.table_name, c.ordinal_position`)
 	if err != nil {
-		return fmt.Errorf("read migrations: %w", err)
+		return nil, err
 	}
-	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(coalesce(current_schema(), '')))`, migrationLock); err != nil {
-			return fmt.Errorf("lock migrations: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS migrations (
-			name       text COLLATE "C" PRIMARY KEY,
-			applied_at bigint NOT NULL
-		)`); err != nil {
-			return fmt.Errorf("create migrations table: %w", err)
-		}
-		rows, _ := tx.Query(ctx, `SELECT name FROM migrations`)
-		applied, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return fmt.Errorf("read migrations table: %w", err)
-		}
-		for _, e := range entries {
-			name := e.Name()
-			if e.IsDir() || !strings.HasSuffix(name, ".sql") || slices.Contains(applied, name) {
-				continue
-			}
-			buf, err := fs.ReadFile(migrationFS, "migrations/"+name)
-			if err != nil {
-				return fmt.Errorf("migration %s: %w", name, err)
-			}
-			// Without arguments pgx sends the text as one simple query, so
-			// a file may hold many statements.
-			if _, err := tx.Exec(ctx, string(buf)); err != nil {
-				return fmt.Errorf("migration %s: %w", name, err)
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO migrations (name, applied_at) VALUES ($1, $2)`, name, time.Now().UnixMilli()); err != nil {
-				return fmt.Errorf("migration %s: %w", name, err)
-			}
-		}
-		return nil
-	})
-}
-
-// uniqueViolation is the SQLSTATE of a violated unique constraint.
-const uniqueViolation = "23505"
-
-// isUnique tells whether err is a violated unique constraint, by its
-// SQLSTATE rather than its message text.
-func isUnique(err error) bool {
-	var e *pgconn.PgError
-	return errors.As(err, &e) && e.Code == uniqueViolation
-}
-
-// expectOne turns a conditional write that matched no row into
-// play.ErrConflict.
-func expectOne(tag pgconn.CommandTag, err error, what string) error {
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if tag.RowsAffected() != 1 {
-		return fmt.Errorf("%s: %w", what, play.ErrConflict)
-	}
-	return nil
-}
-
-// collect reads every row of a query into one of codec's row structs and
-// converts it with conv, closing the rows. A failed Query's error comes
-// out of the rows.
-func collect[T, R any, PR codec.Row[R]](rows pgx.Rows, what string, conv func(R) (T, error)) ([]T, error) {
 	defer rows.Close()
-	out, err := codec.All[T, R, PR](rows, conv)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+	var cols []sqldb.Column
+	for rows.Next() {
+		var c sqldb.Column
+		if err := rows.Scan(&c.Table, &c.Name, &c.Bool, &c.Identity); err != nil {
+			return nil, err
+		}
+		cols = append(cols, c)
 	}
-	return out, nil
+	return cols, rows.Err()
 }
 
-// rebind numbers the ? placeholders of a query written for both
-// databases ($1, $2, …). The shared queries hold no other '?'.
-func rebind(query string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range query {
-		if r == '?' {
-			n++
-			fmt.Fprintf(&b, "$%d", n)
+// LockTables locks the tables against writes (readers go on).
+func (Dialect) LockTables(ctx context.Context, tx *sql.Tx, tables []string) error {
+	if len(tables) == 0 {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `LOCK TABLE `+sqldb.QuoteAll(tables)+` IN EXCLUSIVE MODE`)
+	return err
+}
+
+// Insert copies rows in through COPY, on tx's connection (so inside tx).
+// SQLite's 0 and 1 go into boolean columns as booleans. Keys come as they
+// are, so afterwards each identity column's sequence is moved past the
+// largest: the next row made gets a key of its own.
+func (Dialect) Insert(ctx context.Context, conn *sql.Conn, tx *sql.Tx, table string, columns []sqldb.Column, rows iter.Seq2[[]any, error]) (int64, error) {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = c.Name
+	}
+	next, stop := iter.Pull2(rows)
+	defer stop()
+	var n int64
+	err := conn.Raw(func(driverConn any) error {
+		c, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("a %T, not pgx's connection", driverConn)
+		}
+		var err error
+		n, err = c.Conn().CopyFrom(ctx, pgx.Identifier{table}, names, pgx.CopyFromFunc(func() ([]any, error) {
+			values, err, ok := next()
+			if !ok || err != nil {
+				return nil, err
+			}
+			for i, v := range values {
+				if b, isInt := v.(int64); isInt && columns[i].Bool {
+					values[i] = b != 0
+				}
+			}
+			return values, nil
+		}))
+		return err
+	})
+	if err != nil {
+		return n, err
+	}
+	for _, c := range columns {
+		if !c.Identity {
 			continue
 		}
-		b.WriteRune(r)
+		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence($1, $2), coalesce(max(`+sqldb.Quote(c.Name)+`), 0) + 1, false) FROM `+sqldb.Quote(table),
+			sqldb.Quote(table), c.Name); err != nil {
+			return n, fmt.Errorf("reset the sequence of %s.%s: %w", table, c.Name, err)
+		}
 	}
-	return b.String()
+	return n, nil
 }

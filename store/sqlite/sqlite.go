@@ -3,22 +3,26 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
+	"os"
+	"os/user"
+	"path/filepath"
 	"strings"
-	"time"
 
 	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
-)
 
-//go:embed migrations/*.sql
-var migrationFS embed.FS
+	"mazebot/store/sqldb"
+)
 
 // Memory is the path that opens a private in-memory database.
 const Memory = ":memory:"
+
+// DB is the store on a SQLite database, as Open returns it.
+type DB = sqldb.Store
 
 // fileParams configure every pooled connection to a file database. The
 // driver runs busy_timeout before the other _pragma values (it sorts them),
@@ -27,8 +31,9 @@ const Memory = ":memory:"
 //
 //   - journal_mode(WAL): readers don't block the writer or each other.
 //   - foreign_keys(1): SQLite leaves it off by default, per connection.
-//   - busy_timeout(5000): writers queue for up to 5s instead of failing with
-//     "database is locked".
+//   - busy_timeout(5000): a writer of another process holding the lock is
+//     waited for, up to 5 s. (Writers of this process queue in the store,
+//     in order: see Dialect.OneWriter.)
 //   - synchronous(NORMAL): safe with WAL; only the last commits can be lost
 //     on power failure, never corrupt the file.
 //   - _txlock=immediate: transactions take the write lock at BEGIN, where
@@ -40,14 +45,11 @@ const fileParams = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=j
 // database that lives in one connection.
 const memoryParams = "_pragma=foreign_keys(1)&_txlock=immediate"
 
-// DB is a mazebot database on SQLite. It is safe for concurrent use.
-type DB struct {
-	db *sql.DB
-}
-
 // Open opens the database at path, creating it if needed, and applies any
 // migrations it has not seen. path is a file name or Memory (":memory:").
-func Open(ctx context.Context, path string) (*DB, error) {
+// Its errors name the path; one whose directory is missing or not
+// writable says so, and what to do.
+func Open(ctx context.Context, path string, opts ...sqldb.Option) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("open sqlite: empty path")
 	}
@@ -56,116 +58,159 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if strings.Contains(path, "?") {
 		return nil, fmt.Errorf("open sqlite %q: path must not contain '?'", path)
 	}
-
 	memory := path == Memory
 	params := fileParams
 	if memory {
 		params = memoryParams
 	}
-	sqldb, err := sql.Open("sqlite", path+"?"+params)
+	db, err := sql.Open("sqlite", path+"?"+params)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %q: %w", path, err)
 	}
 	if memory {
 		// Each connection to ":memory:" is its own empty database, so the
 		// pool must hold exactly one, and keep it for the life of the DB.
-		sqldb.SetMaxOpenConns(1)
-		sqldb.SetMaxIdleConns(1)
-		sqldb.SetConnMaxLifetime(0)
-		sqldb.SetConnMaxIdleTime(0)
+		db.SetMaxOpenConns(1)
+		db.SetMaxIdleConns(1)
+		db.SetConnMaxLifetime(0)
+		db.SetConnMaxIdleTime(0)
 	}
-
-	db := &DB{db: sqldb}
-	if err := db.migrate(ctx); err != nil {
-		sqldb.Close()
+	s, err := sqldb.New(ctx, db, Dialect{}, opts...)
+	if err != nil {
+		db.Close()
+		if !memory {
+			if why := checkDir(path); why != nil {
+				return nil, fmt.Errorf("open sqlite %q: %w (%w)", path, why, err)
+			}
+		}
 		return nil, fmt.Errorf("open sqlite %q: %w", path, err)
 	}
-	return db, nil
+	return s, nil
 }
 
-// OpenMemory opens a fresh, private in-memory database with the schema
-// applied: for tests, and for trying the bot without a file.
-func OpenMemory(ctx context.Context) (*DB, error) {
-	return Open(ctx, Memory)
-}
-
-// Close closes the database. For a file database the last connection to
-// close checkpoints the WAL back into the main file.
-func (db *DB) Close() error {
-	return db.db.Close()
-}
-
-// Ping tells whether the database answers: it reads the migrations
-// table, so a file that cannot be read fails, not only a closed handle.
-func (db *DB) Ping(ctx context.Context) error {
-	var n int
-	if err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM migrations`).Scan(&n); err != nil {
-		return fmt.Errorf("ping sqlite: %w", err)
+// checkDir tells why SQLite may not have opened path: its directory is
+// missing, is no directory, or is not writable by the user the process
+// runs as (a bind mount owned by root, say). SQLite makes the file there,
+// and beside it the -wal and -shm files, so it must be writable. nil is
+// "none of those".
+func checkDir(path string) error {
+	dir := filepath.Dir(path)
+	who := runningAs()
+	fail := func(problem, remedy string) error {
+		return fmt.Errorf("%s: %s, or set MAZEBOT_DB to a file in a directory that %s can write", problem, remedy, who)
 	}
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail("the directory "+dir+" does not exist", "create it, writable by "+who)
+	case err != nil:
+		return fail(fmt.Sprintf("the directory %s can't be reached (%v)", dir, err), "make it a directory writable by "+who)
+	case !info.IsDir():
+		return fail(dir+" is not a directory", "make it a directory writable by "+who)
+	}
+	// Permission bits don't say it all (root, read-only mounts): try.
+	probe, err := os.CreateTemp(dir, ".mazebot-write-check-*")
+	if err != nil {
+		return fail(fmt.Sprintf("the directory %s is not writable by %s, whom the bot runs as (%v)", dir, who, err),
+			"make it writable by that user (for a bind mount, on the host)")
+	}
+	probe.Close()
+	os.Remove(probe.Name())
 	return nil
 }
 
-// migrate applies the embedded migrations in name order, each in its own
-// transaction together with its row in the migrations table, so a failed
-// migration leaves no trace and a reopen doesn't apply one twice.
-func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (
-		name       TEXT    PRIMARY KEY,
-		applied_at INTEGER NOT NULL
-	) STRICT`); err != nil {
-		return fmt.Errorf("create migrations table: %w", err)
+// runningAs names the user the process runs as, with its uid.
+func runningAs() string {
+	if u, err := user.Current(); err == nil {
+		return fmt.Sprintf("user %s (uid %s)", u.Username, u.Uid)
 	}
-
-	// fs.ReadDir returns entries sorted by name.
-	entries, err := fs.ReadDir(migrationFS, "migrations")
-	if err != nil {
-		return fmt.Errorf("read migrations: %w", err)
-	}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".sql") {
-			continue
-		}
-		if err := db.migrateFile(ctx, e.Name()); err != nil {
-			return fmt.Errorf("migration %s: %w", e.Name(), err)
-		}
-	}
-	return nil
+	return fmt.Sprintf("uid %d", os.Getuid())
 }
 
-func (db *DB) migrateFile(ctx context.Context, name string) error {
-	// The check runs inside the (immediate) transaction, so two processes
-	// opening the same file at once can't both apply it.
-	tx, err := db.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() //nolint:errcheck // no-op after Commit
+// Dialect is SQLite's, for sqldb: ? placeholders as they are, one writer
+// at a time, the write lock taken at BEGIN.
+type Dialect struct{}
 
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return nil
-	}
+var _ sqldb.Dialect = Dialect{}
 
-	buf, err := fs.ReadFile(migrationFS, "migrations/"+name)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, string(buf)); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`,
-		name, time.Now().UnixMilli()); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
+// Name names the migrations: sqldb's migrations/sqlite.
+func (Dialect) Name() string { return "sqlite" }
 
-// isUnique tells whether err is a violated UNIQUE constraint, by the
+// Rebind returns query: SQLite reads ? placeholders.
+func (Dialect) Rebind(query string) string { return query }
+
+// IsUnique tells whether err is a violated UNIQUE constraint, by the
 // driver's result code rather than its message text.
-func isUnique(err error) bool {
+func (Dialect) IsUnique(err error) bool {
 	var e *sqlite.Error
 	return errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}
+
+// OneWriter is true: SQLite lets one writer in at a time.
+func (Dialect) OneWriter() bool { return true }
+
+// MigrationsTable is the bookkeeping as every release has made it.
+func (Dialect) MigrationsTable() string {
+	return `CREATE TABLE IF NOT EXISTS migrations (
+		name       TEXT    PRIMARY KEY,
+		applied_at INTEGER NOT NULL
+	) STRICT`
+}
+
+// LockMigrations does nothing: the migration transaction took the write
+// lock at BEGIN (_txlock=immediate), so processes opening one file at once
+// migrate in turn.
+func (Dialect) LockMigrations(context.Context, *sql.Tx) error { return nil }
+
+// Columns lists the tables' columns from the schema table.
+func (Dialect) Columns(ctx context.Context, q sqldb.Querier) ([]sqldb.Column, error) {
+	rows, err := q.QueryContext(ctx, `
+		SELECT m.name, p.name FROM sqlite_schema AS m, pragma_table_info(m.name) AS p
+		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\_%' ESCAPE '\' AND m.name <> 'migrations'
+		ORDER BY m.name, p.cid`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var cols []sqldb.Column
+	for rows.Next() {
+		var c sqldb.Column
+		if err := rows.Scan(&c.Table, &c.Name); err != nil {
+			return nil, err
+		}
+		cols = append(cols, c)
+	}
+	return cols, rows.Err()
+}
+
+// LockTables does nothing: the transaction took the write lock at BEGIN
+// and holds it to the end.
+func (Dialect) LockTables(context.Context, *sql.Tx, []string) error { return nil }
+
+// Insert inserts row by row through one prepared statement. It keeps the
+// keys it is given: an INTEGER PRIMARY KEY makes its next key past the
+// largest there, so nothing else needs resetting. PostgreSQL's booleans
+// go in as 0 and 1 (the driver binds them so).
+func (Dialect) Insert(ctx context.Context, _ *sql.Conn, tx *sql.Tx, table string, columns []sqldb.Column, rows iter.Seq2[[]any, error]) (int64, error) {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = c.Name
+	}
+	insert, err := tx.PrepareContext(ctx, `INSERT INTO `+sqldb.Quote(table)+` (`+sqldb.QuoteAll(names)+`)
+		VALUES (`+strings.TrimSuffix(strings.Repeat("?, ", len(columns)), ", ")+`)`)
+	if err != nil {
+		return 0, err
+	}
+	defer insert.Close()
+	var n int64
+	for values, err := range rows {
+		if err != nil {
+			return n, err
+		}
+		if _, err := insert.ExecContext(ctx, values...); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }

@@ -10,34 +10,11 @@ import (
 	"mazebot/contest"
 	"mazebot/mazecore"
 	"mazebot/play"
+	"mazebot/store"
 )
 
-// Store is everything an adapter implements: store.DB without its
-// lifetime (Ping, Close). It is spelled out here rather than taken from
-// package store, which imports the adapters this suite tests.
-type Store interface {
-	play.Store
-	contest.DailyStore
-	contest.EventStore
-	contest.Posts
-	// Secret returns the value kept under key, storing generate's result
-	// the first time; processes racing to create it all get the same one.
-	Secret(ctx context.Context, key string, generate func() ([]byte, error)) ([]byte, error)
-	// FirstSeen records that an interaction arrived at at and reports
-	// whether its id is new: true for exactly one caller per id, whichever
-	// process asks, until ForgetSeen removes it. An empty id is refused.
-	// (The bot's ReplayGuard.)
-	FirstSeen(ctx context.Context, interactionID string, at time.Time) (bool, error)
-	// ForgetSeen deletes the ids seen strictly before before and returns
-	// how many it deleted.
-	ForgetSeen(ctx context.Context, before time.Time) (int64, error)
-	// ClaimIdentify gives bucket's turn to identify, at at, to the caller
-	// when the bucket's last turn was window or more before, reporting ok
-	// and when the turn's window ends; otherwise it reports when the last
-	// turn's window ends. Of racing callers exactly one gets a turn. (The
-	// bot's IdentifyTurns.)
-	ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (free time.Time, ok bool, err error)
-}
+// Store is what the suite tests: the contract, store.DB.
+type Store = store.DB
 
 // opener is Run's open: a fresh, empty database's store, and a function
 // that opens another, independent handle (its own connection pool) on that

@@ -1,0 +1,38 @@
+package contest
+
+import (
+	"context"
+
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// Hooks for the external tests (those on store/memstore, which imports
+// this package): the steps they drive one at a time, and the helpers they
+// share with the internal tests.
+
+// Fix fixes the day's maze, as a claim does first.
+func (d *Dailies) Fix(ctx context.Context, s DailySettings, date Date) (mazecore.ID, error) {
+	return d.fix(ctx, s, date)
+}
+
+// Award is what an event's run earns, as Contests.Finish asks.
+func (ev *Events) Award(ctx context.Context, id int64, r play.Result) (*EventAward, error) {
+	return ev.award(ctx, id, r)
+}
+
+// PostKey names one of the event's posts.
+func (e Event) PostKey(what string) string { return e.postKey(what) }
+
+var (
+	Nonce        = nonce
+	DailyPostKey = dailyPostKey
+	StartGrace   = startGrace
+
+	DailiesKey  = testKey
+	UTC         = utc
+	MustLoad    = mustLoad
+	MustDate    = mustDate
+	MustMazeFor = mazeFor
+	DefaultMaze = defaultMaze
+)

@@ -1,0 +1,137 @@
+package play_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"mazebot/contest"
+	"mazebot/internal/testkit"
+	"mazebot/mazecore"
+	"mazebot/play"
+	"mazebot/store/memstore"
+)
+
+// raced is a store on which another process's click lands first: before
+// the next SaveGame, the stored game moves one seq ahead.
+type raced struct {
+	*memstore.Store
+	raced bool
+}
+
+func (r *raced) SaveGame(ctx context.Context, rec play.Record) error {
+	if !r.raced {
+		r.raced = true
+		other, err := r.Game(ctx, rec.ID)
+		if err != nil {
+			return err
+		}
+		other.Seq++
+		if err := r.Store.SaveGame(ctx, other); err != nil {
+			return err
+		}
+	}
+	return r.Store.SaveGame(ctx, rec)
+}
+
+func TestService(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	m, err := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 15, Height: 15, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := mazecore.Solve(m)
+	setup := func(t *testing.T, store play.Store) (*play.Service, *testkit.Clock, *play.Game) {
+		clock := testkit.NewClock(t0)
+		s := play.NewService(store, clock.Now)
+		g, err := s.Start(ctx, m, play.Record{UserID: "u1", GuildID: "g1", ChannelID: "c1", Contest: "daily:g1:2026-11-30"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, clock, g
+	}
+	step := func(t *testing.T, g *play.Game) play.Action {
+		d, err := testkit.Toward(path, g.Pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return play.Action{Kind: play.Move, Dir: d, Seq: g.Seq}
+	}
+	t.Run("OKWinRecordsOneResult", func(t *testing.T) {
+		store := memstore.New()
+		s, clock, g := setup(t, store)
+		for g.Status == play.Playing {
+			clock.Advance(time.Second)
+			var out play.Outcome
+			var err error
+			if g, out, err = s.Press(ctx, g.ID, "u1", step(t, g)); err != nil || out == play.Stale {
+				t.Fatalf("press: %v %v", out, err)
+			}
+		}
+		stored, err := store.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stored.Status != play.Won || stored.Seq != g.Seq {
+			t.Fatalf("stored %+v, want won at seq %d", stored, g.Seq)
+		}
+		// The game's contest holds one result: u1's, of a second a click.
+		runs, err := store.DayRuns(ctx, "g1", contest.MakeDate(2026, 11, 30))
+		if err != nil || len(runs) != 1 || runs[0].UserID != "u1" || runs[0].Elapsed != time.Duration(g.Clicks)*time.Second {
+			t.Fatalf("results %+v (%v), want one of %d s in the game's contest", runs, err, g.Clicks)
+		}
+		// And no second one was recorded beside it.
+		if err := store.SaveGame(ctx, stored); !errors.Is(err, play.ErrConflict) {
+			t.Fatalf("saving the won game again: %v, want ErrConflict", err)
+		}
+	})
+	t.Run("OKLostRaceIsStale", func(t *testing.T) {
+		store := &raced{Store: memstore.New()}
+		s, _, g := setup(t, store)
+		got, out, err := s.Press(ctx, g.ID, "u1", step(t, g))
+		if err != nil || out != play.Stale || got.Seq != 1 || got.Pos != m.Start() {
+			t.Fatalf("Press=%v seq %d at %v (%v), want Stale with the stored game (seq 1, at the start)", out, got.Seq, got.Pos, err)
+		}
+	})
+	t.Run("ErrNotYours", func(t *testing.T) {
+		s, _, g := setup(t, memstore.New())
+		if _, _, err := s.Press(ctx, g.ID, "u2", step(t, g)); !errors.Is(err, play.ErrNotYours) {
+			t.Fatalf("err=%v, want ErrNotYours", err)
+		}
+	})
+	t.Run("ErrGoneIsOver", func(t *testing.T) {
+		s, _, g := setup(t, memstore.New())
+		if _, _, err := s.Press(ctx, g.ID+100, "u1", step(t, g)); !errors.Is(err, play.ErrOver) {
+			t.Fatalf("err=%v, want ErrOver", err)
+		}
+	})
+	t.Run("ErrExpired", func(t *testing.T) {
+		s, clock, g := setup(t, memstore.New())
+		clock.Advance(play.TTL + time.Minute)
+		if _, err := s.Load(ctx, g.ID, "u1"); !errors.Is(err, play.ErrExpired) {
+			t.Fatalf("err=%v, want ErrExpired", err)
+		}
+	})
+	t.Run("OKCleanupHourly", func(t *testing.T) {
+		store := memstore.New()
+		s, clock, _ := setup(t, store)
+		clock.Advance(play.Retention + time.Minute)
+		if n, err := s.Cleanup(ctx); err != nil || n != 1 {
+			t.Fatalf("Cleanup=%d, %v; want the one old game deleted", n, err)
+		}
+		old := play.Record{UserID: "u2", MazeID: m.ID(), Pos: m.Start(), Status: play.Playing, StartedAt: t0, UpdatedAt: t0}
+		if _, err := store.CreateGame(ctx, old); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(play.CleanupEvery - time.Second)
+		if n, err := s.Cleanup(ctx); err != nil || n != 0 {
+			t.Fatalf("Cleanup within the hour=%d, %v; want nothing done", n, err)
+		}
+		clock.Advance(time.Second)
+		if n, err := s.Cleanup(ctx); err != nil || n != 1 {
+			t.Fatalf("Cleanup an hour later=%d, %v; want 1", n, err)
+		}
+	})
+}

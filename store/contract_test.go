@@ -1,0 +1,61 @@
+package store_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"mazebot/internal/pgtest"
+	"mazebot/store"
+	"mazebot/store/memstore"
+	"mazebot/store/storetest"
+)
+
+// TestContract runs the behaviour every store keeps on each of them. A
+// database that can have another handle (its own pool on the same
+// database, as a second bot process has) gets one for the races; those
+// that can't return the same store again, and their races run between
+// goroutines sharing it.
+func TestContract(t *testing.T) {
+	t.Run("SQLite", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
+			path := filepath.Join(t.TempDir(), "mazebot.db")
+			return mustOpen(t, path), func(t *testing.T) storetest.Store { return mustOpen(t, path) }
+		})
+	})
+	t.Run("SQLiteMemory", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
+			db := mustOpen(t, ":memory:")
+			return db, func(*testing.T) storetest.Store { return db }
+		})
+	})
+	t.Run("Postgres", func(t *testing.T) {
+		pgtest.URL(t) // skip (or fail under CI) once, not in every subtest
+		storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
+			url := pgtest.Schema(t)
+			return mustOpen(t, url), func(t *testing.T) storetest.Store { return mustOpen(t, url) }
+		})
+	})
+	t.Run("Memory", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
+			s := memstore.New()
+			t.Cleanup(func() { s.Close() })
+			return s, func(*testing.T) storetest.Store { return s }
+		})
+	})
+}
+
+// mustOpen opens the database dsn names, closed when the test ends.
+func mustOpen(tb testing.TB, dsn string) store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			tb.Error(err)
+		}
+	})
+	return db
+}
