@@ -37,16 +37,16 @@ func TestE2EDaily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Content, "Manage Server") {
-		t.Fatalf("setup by a member answered %q, want an ephemeral refusal naming Manage Server", msg.Content)
+	if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Text(), "Manage Server") {
+		t.Fatalf("setup by a member answered %q, want an ephemeral refusal naming Manage Server", msg.Text())
 	}
 	manager := managerPerms
 	ix, err = fake.SlashCommand(testContext(t), member.SlashSpec{Name: "daily", Options: []member.Option{setup}, Permissions: manager})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Content, "<#"+dailyChannel+">") {
-		t.Fatalf("setup by a manager answered %q, want an ephemeral confirmation", msg.Content)
+	if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Text(), "<#"+dailyChannel+">") {
+		t.Fatalf("setup by a manager answered %q, want an ephemeral confirmation", msg.Text())
 	}
 
 	ctx := testContext(t)
@@ -61,12 +61,12 @@ func TestE2EDaily(t *testing.T) {
 		t.Fatal(err)
 	}
 	post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool {
-		return strings.Contains(m.Content, "Daily challenge #334")
+		return strings.Contains(m.Text(), "Daily challenge #334")
 	})
 	if err != nil {
 		t.Fatalf("no daily post: %v", err)
 	}
-	id := mazeIDIn(t, post.Content)
+	id := mazeIDIn(t, post.Text())
 	if post.Button("play:"+id.String()) == nil {
 		t.Fatalf("the daily post has no Play button: %+v", post.Buttons())
 	}
@@ -89,8 +89,8 @@ func TestE2EDaily(t *testing.T) {
 
 	// /solve on the running daily is refused.
 	solve := final(t, fake.slash(t, "solve", opt("id", id.String())))
-	if !solve.Ephemeral() || !strings.Contains(solve.Content, fmt.Sprintf("<t:%d:R>", time.Date(2026, 11, 30, 15, 0, 0, 0, time.UTC).Add(contest.MaxClockSkew).Unix())) {
-		t.Fatalf("/solve on today's daily answered %q, want a refusal until just after Seoul midnight", solve.Content)
+	if !solve.Ephemeral() || !strings.Contains(solve.Text(), fmt.Sprintf("<t:%d:R>", time.Date(2026, 11, 30, 15, 0, 0, 0, time.UTC).Add(contest.MaxClockSkew).Unix())) {
+		t.Fatalf("/solve on today's daily answered %q, want a refusal until just after Seoul midnight", solve.Text())
 	}
 
 	// Playing it through Play ends with the day's rank, and Share gives
@@ -123,11 +123,11 @@ func TestE2EDailyHard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := final(t, ix); !strings.Contains(msg.Content, "25×25, hard)") {
-		t.Fatalf("setup answered %q, want it to confirm hard", msg.Content)
+	if msg := final(t, ix); !strings.Contains(msg.Text(), "25×25, hard)") {
+		t.Fatalf("setup answered %q, want it to confirm hard", msg.Text())
 	}
 	today := final(t, fake.slash(t, "daily", member.Option{Name: "today"}))
-	id := mazeIDIn(t, today.Content)
+	id := mazeIDIn(t, today.Text())
 	// The apps' key, which app derives from MAZEBOT_SECRET: every
 	// process sharing a database has it, and it must not change, or each
 	// server's daily would.
@@ -189,11 +189,11 @@ func TestE2EDailyLegacyLanguage(t *testing.T) {
 	if err := app.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
-	post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "#334") })
+	post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool { return strings.Contains(m.Text(), "#334") })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if header := strings.SplitN(post.Content, "\n", 2)[0]; !hasHangul(header) {
+	if header := strings.SplitN(post.Text(), "\n", 2)[0]; !hasHangul(header) {
 		t.Fatalf("the legacy daily in a Korean server: %q, want Korean", header)
 	}
 	if errs := fake.RESTErrors(); len(errs) != 0 {

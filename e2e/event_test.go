@@ -34,18 +34,18 @@ func TestE2EEvent(t *testing.T) {
 	// A member without Manage Server is refused, privately.
 	refusal := final(t, fake.eventSlash(t, fakediscord.DefaultPermissions, "start",
 		opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m")))
-	if !refusal.Ephemeral() || !strings.Contains(refusal.Content, "Manage Server") {
-		t.Fatalf("refusal %q (ephemeral %v), want a private Manage Server refusal", refusal.Content, refusal.Ephemeral())
+	if !refusal.Ephemeral() || !strings.Contains(refusal.Text(), "Manage Server") {
+		t.Fatalf("refusal %q (ephemeral %v), want a private Manage Server refusal", refusal.Text(), refusal.Ephemeral())
 	}
 
 	started := final(t, fake.eventSlash(t, e2eManagePerms, "start",
 		opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("name", "E2E race")))
-	if !started.Ephemeral() || !strings.Contains(started.Content, "Event started") {
-		t.Fatalf("/event start answered %q", started.Content)
+	if !started.Ephemeral() || !strings.Contains(started.Text(), "Event started") {
+		t.Fatalf("/event start answered %q", started.Text())
 	}
 	mazeMsg := fake.waitChannel(t, "🏆 **E2E race** · ends")
 	board := fake.waitChannel(t, "Live leaderboard** — no finishers yet")
-	id := mazeIDIn(t, mazeMsg.Content)
+	id := mazeIDIn(t, mazeMsg.Text())
 	if bs := mazeMsg.Buttons(); len(bs) != 1 || bs[0].CustomID != "play:"+id.String() {
 		t.Fatalf("maze buttons %+v, want Play only", bs)
 	}
@@ -57,12 +57,12 @@ func TestE2EEvent(t *testing.T) {
 	// The first finisher shows on the board at once.
 	const ada, bob, cy = "1400000000000000011", "1400000000000000012", "1400000000000000013"
 	won := fake.playToGoal(t, clock, mazeMsg, m, ada, 2*time.Second)
-	if !strings.Contains(won.Content, "Your best run is **#1** of 1 in **E2E race**") {
-		t.Fatalf("ada's result lacks her rank:\n%s", won.Content)
+	if !strings.Contains(won.Text(), "Your best run is **#1** of 1 in **E2E race**") {
+		t.Fatalf("ada's result lacks her rank:\n%s", won.Text())
 	}
 	got := fake.waitEdits(t, board.ID, 1)
-	if ids := mentions(got.Content); len(ids) != 1 || ids[0] != ada {
-		t.Fatalf("board after ada: %q", got.Content)
+	if ids := mentions(got.Text()); len(ids) != 1 || ids[0] != ada {
+		t.Fatalf("board after ada: %q", got.Text())
 	}
 	firstEdit := clock.Now()
 
@@ -83,31 +83,31 @@ func TestE2EEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = fake.waitEdits(t, board.ID, 2)
-	if ids := mentions(got.Content); strings.Join(ids, ",") != strings.Join([]string{bob, cy, ada}, ",") || !strings.Contains(got.Content, "3 finishers") {
-		t.Fatalf("board after the flush: %q, want bob, cy, ada", got.Content)
+	if ids := mentions(got.Text()); strings.Join(ids, ",") != strings.Join([]string{bob, cy, ada}, ",") || !strings.Contains(got.Text(), "3 finishers") {
+		t.Fatalf("board after the flush: %q, want bob, cy, ada", got.Text())
 	}
 
 	// /event end: the final ranking, the solution, the final board.
 	clock.Advance(time.Minute)
 	ended := final(t, fake.eventSlash(t, e2eManagePerms, "end"))
-	if !ended.Ephemeral() || !strings.Contains(ended.Content, "ended") {
-		t.Fatalf("/event end answered %q", ended.Content)
+	if !ended.Ephemeral() || !strings.Contains(ended.Text(), "ended") {
+		t.Fatalf("/event end answered %q", ended.Text())
 	}
 	results := fake.waitChannel(t, "**E2E race** is over")
-	if ids := mentions(results.Content); strings.Join(ids, ",") != strings.Join([]string{bob, cy, ada}, ",") {
-		t.Fatalf("results %q, want bob, cy, ada", results.Content)
+	if ids := mentions(results.Text()); strings.Join(ids, ",") != strings.Join([]string{bob, cy, ada}, ",") {
+		t.Fatalf("results %q, want bob, cy, ada", results.Text())
 	}
 	solution := fake.waitChannel(t, "✅ Solution")
-	header, grid, _ := strings.Cut(solution.Content, "\n")
+	header, grid, _ := strings.Cut(solution.Text(), "\n")
 	inner, ok := strings.CutPrefix(grid, "||")
 	inner, ok2 := strings.CutSuffix(inner, "||")
 	if mazeIDIn(t, header) != id || !ok || !ok2 {
-		t.Fatalf("solution post %q, want maze %s as a spoiler", solution.Content, id)
+		t.Fatalf("solution post %q, want maze %s as a spoiler", solution.Text(), id)
 	}
 	checkGrid(t, inner, m, mazecore.Solve(m))
 	got = fake.waitEdits(t, board.ID, 3)
-	if !strings.Contains(got.Content, "Final results") || strings.Join(mentions(got.Content), ",") != strings.Join([]string{bob, cy, ada}, ",") {
-		t.Fatalf("final board %q", got.Content)
+	if !strings.Contains(got.Text(), "Final results") || strings.Join(mentions(got.Text()), ",") != strings.Join([]string{bob, cy, ada}, ",") {
+		t.Fatalf("final board %q", got.Text())
 	}
 	// The maze has its Solve button back.
 	if bs := fake.waitEdits(t, mazeMsg.ID, 1).Buttons(); len(bs) != 2 {

@@ -37,8 +37,8 @@ func TestE2EGuildBoundaries(t *testing.T) {
 	app := fake.startApp(t)
 	ctx := testContext(t)
 	started := fake.managerIn(t, guildA, channelA, "event", "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "1h"), opt("name", "A race"))
-	if !strings.Contains(started.Content, "Event started") {
-		t.Fatalf("A's /event start answered %q", started.Content)
+	if !strings.Contains(started.Text(), "Event started") {
+		t.Fatalf("A's /event start answered %q", started.Text())
 	}
 	ev, err := dbOf(app).runningEvent(ctx, channelA)
 	if err != nil {
@@ -54,8 +54,8 @@ func TestE2EGuildBoundaries(t *testing.T) {
 		{"daily", "setup", []member.Option{opt("channel", channelA), opt("time", "09:00"), opt("timezone", "UTC")}},
 	} {
 		msg := fake.managerIn(t, guildB, channelB, tc.name, tc.sub, tc.opts...)
-		if !msg.Ephemeral() || !strings.HasPrefix(msg.Content, "⚠️") {
-			t.Fatalf("B's /%s %s naming A's channel answered %q, want a private refusal", tc.name, tc.sub, msg.Content)
+		if !msg.Ephemeral() || !strings.HasPrefix(msg.Text(), "⚠️") {
+			t.Fatalf("B's /%s %s naming A's channel answered %q, want a private refusal", tc.name, tc.sub, msg.Text())
 		}
 	}
 	if got, err := dbOf(app).event(ctx, ev.ID); err != nil || got.Status != contest.Running {
@@ -68,8 +68,8 @@ func TestE2EGuildBoundaries(t *testing.T) {
 		t.Fatal("B's daily was set up to post in A's channel")
 	}
 	// B's /daily off leaves A's daily alone.
-	if msg := fake.managerIn(t, guildA, channelA, "daily", "setup", opt("channel", channelA), opt("time", "09:00"), opt("timezone", "UTC")); strings.HasPrefix(msg.Content, "⚠️") {
-		t.Fatalf("A's /daily setup answered %q", msg.Content)
+	if msg := fake.managerIn(t, guildA, channelA, "daily", "setup", opt("channel", channelA), opt("time", "09:00"), opt("timezone", "UTC")); strings.HasPrefix(msg.Text(), "⚠️") {
+		t.Fatalf("A's /daily setup answered %q", msg.Text())
 	}
 	fake.managerIn(t, guildB, channelB, "daily", "off")
 	if s, err := dbOf(app).dailySettings(ctx, guildA); err != nil || !s.Enabled {

@@ -241,8 +241,8 @@ func TestE2ERateLimitedFirstResponse(t *testing.T) {
 			t.Fatalf("gave up %v after the 429, want within the response window", time.Since(reqs.Time))
 		}
 		// The bot is not held up: the member's next command is answered.
-		if msg := final(t, fake.slash(t, "maze", opt("size", 17))); !strings.Contains(msg.Content, "17×17") {
-			t.Fatalf("the next /maze gave %q", msg.Content)
+		if msg := final(t, fake.slash(t, "maze", opt("size", 17))); !strings.Contains(msg.Text(), "17×17") {
+			t.Fatalf("the next /maze gave %q", msg.Text())
 		}
 	})
 }
@@ -261,12 +261,12 @@ func TestE2ETimeoutsLeaveNoTokens(t *testing.T) {
 	hold := fakediscord.Fault{Hold: 2 * time.Second}
 	fake.InjectFault(callbackRoute, 1, hold)
 	a := fake.slash(t, "hastycallback")
-	if msg := final(t, a); !strings.Contains(msg.Content, "Sorry") {
-		t.Fatalf("/%s ended with %q, want the apology", a.CommandName, msg.Content)
+	if msg := final(t, a); !strings.Contains(msg.Text(), "Sorry") {
+		t.Fatalf("/%s ended with %q, want the apology", a.CommandName, msg.Text())
 	}
 	fake.InjectFault("PATCH /webhooks/{app}/{token}/messages/@original", 1, hold)
 	b := fake.slash(t, "hastyedit")
-	if msg, err := b.WaitFollowup(testContext(t), 0); err != nil || !strings.Contains(msg.Content, "Sorry") {
+	if msg, err := b.WaitFollowup(testContext(t), 0); err != nil || !strings.Contains(msg.Text(), "Sorry") {
 		t.Fatalf("/%s followup %+v, %v, want the apology", b.CommandName, msg, err)
 	}
 	waitLog(t, app, 2, "handler failed", "context deadline exceeded")
@@ -309,8 +309,8 @@ func TestE2EMalformedInteractions(t *testing.T) {
 		}
 	}
 	waitLog(t, app, len(payloads), "dropped a malformed interaction")
-	if msg := final(t, fake.slash(t, "maze", opt("size", 9))); !strings.Contains(msg.Content, "9×9") {
-		t.Fatalf("after the malformed dispatches /maze gave %q", msg.Content)
+	if msg := final(t, fake.slash(t, "maze", opt("size", 9))); !strings.Contains(msg.Text(), "9×9") {
+		t.Fatalf("after the malformed dispatches /maze gave %q", msg.Text())
 	}
 
 	// While it shuts down, waiting for a reply in flight.
@@ -325,11 +325,11 @@ func TestE2EMalformedInteractions(t *testing.T) {
 	}
 	waitLog(t, app, len(payloads)+2, "dropped a malformed interaction")
 	late := fake.slash(t, "maze", opt("size", 11))
-	if msg := final(t, late); !msg.Ephemeral() || !strings.Contains(msg.Content, "restarting") {
-		t.Fatalf("during shutdown /maze gave %q (ephemeral %v), want the restarting notice", msg.Content, msg.Ephemeral())
+	if msg := final(t, late); !msg.Ephemeral() || !strings.Contains(msg.Text(), "restarting") {
+		t.Fatalf("during shutdown /maze gave %q (ephemeral %v), want the restarting notice", msg.Text(), msg.Ephemeral())
 	}
 	close(release)
-	if msg := final(t, held); msg.Content != "released" {
-		t.Fatalf("the held reply is %q", msg.Content)
+	if msg := final(t, held); msg.Text() != "released" {
+		t.Fatalf("the held reply is %q", msg.Text())
 	}
 }

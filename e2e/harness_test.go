@@ -469,7 +469,7 @@ func final(t testing.TB, ix *member.Interaction) *fakediscord.Message {
 func (d *discord) waitChannel(t testing.TB, want string) *fakediscord.Message {
 	t.Helper()
 	msg, err := d.WaitChannelMessage(testContext(t), fakediscord.DefaultChannelID, func(m *fakediscord.Message) bool {
-		return !m.Ephemeral() && strings.Contains(m.Content, want)
+		return !m.Ephemeral() && strings.Contains(m.Text(), want)
 	})
 	if err != nil {
 		t.Fatalf("no channel message with %q: %v", want, err)
@@ -529,10 +529,10 @@ func checkSidewinder21(t *testing.T, ix *member.Interaction) {
 	if resp.Type != 4 || resp.Ephemeral() {
 		t.Fatalf("response type %d ephemeral %v (rejections %v), want a public type 4", resp.Type, resp.Ephemeral(), ix.Rejections())
 	}
-	if n := utf8.RuneCountInString(resp.Content); n > 2000 {
+	if n := utf8.RuneCountInString(resp.Text()); n > 2000 {
 		t.Fatalf("content is %d code points, above 2000", n)
 	}
-	header, grid, _ := strings.Cut(resp.Content, "\n")
+	header, grid, _ := strings.Cut(resp.Text(), "\n")
 	id := mazeIDIn(t, header)
 	if id.Algorithm != mazecore.Sidewinder || id.Width != 21 || id.Height != 21 {
 		t.Fatalf("ID %v is %+v, want sidewinder 21×21", id, id)
@@ -552,7 +552,7 @@ func checkSidewinder21(t *testing.T, ix *member.Interaction) {
 // wide.
 func checkMazePNG(t testing.TB, msg *fakediscord.Message, side int) {
 	t.Helper()
-	id := mazeIDIn(t, msg.Content)
+	id := mazeIDIn(t, msg.Text())
 	if len(msg.Attachments) != 1 {
 		t.Fatalf("%d attachments, want 1 PNG", len(msg.Attachments))
 	}
@@ -593,7 +593,7 @@ type player struct {
 func (d *discord) postMaze(t testing.TB, opts ...member.Option) (*fakediscord.Message, *mazecore.Maze) {
 	t.Helper()
 	msg := final(t, d.slash(t, "maze", opts...))
-	m, err := mazecore.Generate(mazeIDIn(t, msg.Content))
+	m, err := mazecore.Generate(mazeIDIn(t, msg.Text()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -647,7 +647,7 @@ func gameOpened(ctx context.Context, ix *member.Interaction) (*fakediscord.Messa
 // position finds the player emoji in the game message's grid.
 func (p *player) position() mazecore.Point {
 	p.t.Helper()
-	pos, err := testkit.Player(p.msg.Content)
+	pos, err := testkit.Player(p.msg.Text())
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -704,7 +704,7 @@ func (p *player) click(d mazecore.Dir) {
 		p.t.Fatal(err)
 	}
 	if resp.Type != discordgo.InteractionResponseUpdateMessage {
-		p.t.Fatalf("move answered with type %d (%q), want 7", resp.Type, resp.Content)
+		p.t.Fatalf("move answered with type %d (%q), want 7", resp.Type, resp.Text())
 	}
 	p.clicks++
 	p.msg = final(p.t, ix)
@@ -713,12 +713,12 @@ func (p *player) click(d mazecore.Dir) {
 // press is click as testkit.Walk presses: it returns the new message.
 func (p *player) press(d mazecore.Dir) (string, error) {
 	p.click(d)
-	return p.msg.Content, nil
+	return p.msg.Text(), nil
 }
 
 // won tells whether the game message shows a win: a line starting with 🏁,
 // in every language ("🏁 Solved in …", "🏁 완주했습니다! …").
-func (p *player) won() bool { return strings.Contains(p.msg.Content, "\n🏁 ") }
+func (p *player) won() bool { return strings.Contains(p.msg.Text(), "\n🏁 ") }
 
 // checkNextGame asserts the buttons a finished game's message invites the
 // next game with: Play again on its maze, New maze, and for a win Share.
@@ -748,9 +748,9 @@ func (p *player) share() string {
 			ix := p.fake.click(p.t, member.ButtonSpec{CustomID: b.CustomID, Message: p.msg, UserID: p.userID, Locale: p.locale})
 			msg := final(p.t, ix)
 			if !msg.Ephemeral() {
-				p.t.Fatalf("Share answered in public: %q", msg.Content)
+				p.t.Fatalf("Share answered in public: %q", msg.Text())
 			}
-			return msg.Content
+			return msg.Text()
 		}
 	}
 	p.t.Fatalf("no Share button on %+v", p.msg.Buttons())
@@ -760,7 +760,7 @@ func (p *player) share() string {
 // walk follows the solution to the goal.
 func (p *player) walk() {
 	p.t.Helper()
-	if _, _, err := testkit.Walk(p.maze, p.msg.Content, func(string) bool { return p.won() }, p.press); err != nil {
+	if _, _, err := testkit.Walk(p.maze, p.msg.Text(), func(string) bool { return p.won() }, p.press); err != nil {
 		p.t.Fatal(err)
 	}
 }

@@ -197,8 +197,8 @@ func (r *langRun) menu(target *fakediscord.Message) *fakediscord.Message {
 // refused checks that msg is a private warning.
 func (r *langRun) refused(what string, msg *fakediscord.Message) {
 	r.t.Helper()
-	if !msg.Ephemeral() || !strings.HasPrefix(msg.Content, "⚠️") {
-		r.t.Fatalf("%s answered %q (ephemeral %v), want a private refusal", what, msg.Content, msg.Ephemeral())
+	if !msg.Ephemeral() || !strings.HasPrefix(msg.Text(), "⚠️") {
+		r.t.Fatalf("%s answered %q (ephemeral %v), want a private refusal", what, msg.Text(), msg.Ephemeral())
 	}
 }
 
@@ -222,7 +222,7 @@ func runAllFlows(t *testing.T, locale string) []string {
 
 	// Mazes: emoji, PNG, GIF, a rounded size; their solutions four ways.
 	mazeMsg := r.slash("maze", opts("algorithm", "sidewinder", "size", 21, "seed", 7)...)
-	mazeID := mazeIDIn(t, mazeMsg.Content)
+	mazeID := mazeIDIn(t, mazeMsg.Text())
 	if png := r.slash("maze", opts("algorithm", "backtracking", "size", 61, "render", "png")...); len(png.Attachments) != 1 {
 		t.Fatalf("PNG maze %+v", png)
 	}
@@ -267,7 +267,7 @@ func runAllFlows(t *testing.T, locale string) []string {
 	quitter.click(quitter.next())
 	giveUp(t, r, quitter)
 	bigMsg := r.slash("maze", opts("algorithm", "backtracking", "size", 41, "seed", 3)...)
-	big, err := mazecore.Generate(mazeIDIn(t, bigMsg.Content))
+	big, err := mazecore.Generate(mazeIDIn(t, bigMsg.Text()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func runAllFlows(t *testing.T, locale string) []string {
 	if err != nil {
 		t.Fatalf("no daily post: %v", err)
 	}
-	dailyID := mazeIDIn(t, post.Content)
+	dailyID := mazeIDIn(t, post.Text())
 	daily, err := mazecore.Generate(dailyID)
 	if err != nil {
 		t.Fatal(err)
@@ -311,16 +311,16 @@ func runAllFlows(t *testing.T, locale string) []string {
 	// its board edited, ended by command: results, solution, final board
 	// and the maze's Solve button back.
 	started := r.sub("event", "start", e2eManagePerms, opts("algorithm", "backtracking", "size", 15, "duration", "30m", "name", langEventName)...)
-	if !started.Ephemeral() || strings.HasPrefix(started.Content, "⚠️") {
-		t.Fatalf("/event start answered %q", started.Content)
+	if !started.Ephemeral() || strings.HasPrefix(started.Text(), "⚠️") {
+		t.Fatalf("/event start answered %q", started.Text())
 	}
 	eventMsg, err := fake.WaitChannelMessage(ctx, fakediscord.DefaultChannelID, func(m *fakediscord.Message) bool {
-		return !m.Ephemeral() && strings.Contains(m.Content, "**"+langEventName+"**") && len(m.Buttons()) == 1
+		return !m.Ephemeral() && strings.Contains(m.Text(), "**"+langEventName+"**") && len(m.Buttons()) == 1
 	})
 	if err != nil {
 		t.Fatalf("no event maze: %v", err)
 	}
-	ev, err := mazecore.Generate(mazeIDIn(t, eventMsg.Content))
+	ev, err := mazecore.Generate(mazeIDIn(t, eventMsg.Text()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,11 +358,11 @@ func giveUp(t *testing.T, r *langRun, p *player) {
 	msg := p.msg
 	ix := r.click(msg, actionButton(t, msg, "g").CustomID, p.userID)
 	done := final(t, ix)
-	if !strings.Contains(done.Content, "🏳️") {
-		t.Fatalf("give up left %q", done.Content)
+	if !strings.Contains(done.Text(), "🏳️") {
+		t.Fatalf("give up left %q", done.Text())
 	}
 	checkNextGame(t, done, p.maze.ID(), false)
-	if strings.Contains(msg.Content, "📍") {
+	if strings.Contains(msg.Text(), "📍") {
 		if _, err := ix.WaitFollowup(testContext(t), 0); err != nil {
 			t.Fatalf("no whole maze after giving up a windowed game: %v", err)
 		}

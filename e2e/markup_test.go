@@ -48,41 +48,41 @@ func TestE2EEchoAndMarkup(t *testing.T) {
 			t.Fatal(err)
 		}
 		msg := final(t, ix)
-		if !msg.Ephemeral() || utf8.RuneCountInString(msg.Content) > 400 || strings.Count(msg.Content, "x") > 60 {
-			t.Fatalf("refusal of %d code points (ephemeral %v): %.200q…, want a short private one", utf8.RuneCountInString(msg.Content), msg.Ephemeral(), msg.Content)
+		if !msg.Ephemeral() || utf8.RuneCountInString(msg.Text()) > 400 || strings.Count(msg.Text(), "x") > 60 {
+			t.Fatalf("refusal of %d code points (ephemeral %v): %.200q…, want a short private one", utf8.RuneCountInString(msg.Text()), msg.Ephemeral(), msg.Text())
 		}
-		if what := liveMarkup(msg.Content); what != "" {
-			t.Fatalf("refusal %q echoes a live %s", msg.Content, what)
+		if what := liveMarkup(msg.Text()); what != "" {
+			t.Fatalf("refusal %q echoes a live %s", msg.Text(), what)
 		}
 	})
 	for _, name := range []string{evil, "Night \u202erace\u2066 <t:0:R> <@1400000000000000001> @here [go](https://x.example)"} {
 		msg := final(t, fake.eventSlash(t, e2eManagePerms, "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("name", name)))
-		if strings.HasPrefix(msg.Content, "⚠️") {
-			if !msg.Ephemeral() || liveMarkup(msg.Content) != "" {
-				t.Fatalf("refusal of the name %q: %q, want private and inert", name, msg.Content)
+		if strings.HasPrefix(msg.Text(), "⚠️") {
+			if !msg.Ephemeral() || liveMarkup(msg.Text()) != "" {
+				t.Fatalf("refusal of the name %q: %q, want private and inert", name, msg.Text())
 			}
 			continue
 		}
 		// Accepted: whatever it posted is inert.
 		for _, m := range fake.ChannelMessages(fakediscord.DefaultChannelID) {
-			if what := liveMarkup(m.Content); what != "" {
-				t.Fatalf("posted %q with a live %s from the name %q", m.Content, what, name)
+			if what := liveMarkup(m.Text()); what != "" {
+				t.Fatalf("posted %q with a live %s from the name %q", m.Text(), what, name)
 			}
 		}
 	}
 	// A name with markup but no link is posted, defused.
 	msg := final(t, fake.eventSlash(t, e2eManagePerms, "start", opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("channel", "1300000000000000303"),
 		opt("name", "Night \u202erace\u2066 <t:0:R> <@1400000000000000001> @here")))
-	if !strings.Contains(msg.Content, "Event started") {
-		t.Fatalf("/event start with a name without links answered %q", msg.Content)
+	if !strings.Contains(msg.Text(), "Event started") {
+		t.Fatalf("/event start with a name without links answered %q", msg.Text())
 	}
 	posted := fake.ChannelMessages("1300000000000000303")
 	if len(posted) == 0 {
 		t.Fatal("nothing posted")
 	}
 	for _, m := range posted {
-		if what := liveMarkup(m.Content); what != "" {
-			t.Fatalf("posted %q with a live %s", m.Content, what)
+		if what := liveMarkup(m.Text()); what != "" {
+			t.Fatalf("posted %q with a live %s", m.Text(), what)
 		}
 	}
 }

@@ -55,8 +55,8 @@ func TestE2EDatabaseLockedOut(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no apology: %v (rejections %v)", err, ix.Rejections())
 	}
-	if took := time.Since(sent); !msg.Ephemeral() || !strings.Contains(msg.Content, "Sorry") || took > 15*time.Second {
-		t.Fatalf("after %v: %q (ephemeral %v), want a private apology within 15 s", took, msg.Content, msg.Ephemeral())
+	if took := time.Since(sent); !msg.Ephemeral() || !strings.Contains(msg.Text(), "Sorry") || took > 15*time.Second {
+		t.Fatalf("after %v: %q (ephemeral %v), want a private apology within 15 s", took, msg.Text(), msg.Ephemeral())
 	}
 	if orig := ix.Original(); orig != nil && !orig.Deleted {
 		t.Fatalf("a public placeholder stays: %+v", orig)
@@ -70,7 +70,7 @@ func TestE2EDatabaseLockedOut(t *testing.T) {
 	}
 
 	unlock()
-	if next := final(t, fake.slash(t, "maze", opt("size", 9))); !strings.Contains(next.Content, "9×9") {
-		t.Fatalf("after the lock, /maze gave %q", next.Content)
+	if next := final(t, fake.slash(t, "maze", opt("size", 9))); !strings.Contains(next.Text(), "9×9") {
+		t.Fatalf("after the lock, /maze gave %q", next.Text())
 	}
 }

@@ -28,7 +28,7 @@ func TestE2EPlayToGoal(t *testing.T) {
 		t.Fatalf("the game starts at %v, want the start %v", got, m.Start())
 	}
 	cells := (len(p.path) + 1) / 2
-	_, _, err := testkit.Walk(m, p.msg.Content, func(string) bool { return p.won() }, func(d mazecore.Dir) (string, error) {
+	_, _, err := testkit.Walk(m, p.msg.Text(), func(string) bool { return p.won() }, func(d mazecore.Dir) (string, error) {
 		before := p.position()
 		content, err := p.press(d)
 		if p.won() {
@@ -49,8 +49,8 @@ func TestE2EPlayToGoal(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · ", p.clicks, play.Par(m), len(p.path)-1)
-	if !strings.Contains(p.msg.Content, want) || !strings.Contains(p.msg.Content, "efficiency 100 %") {
-		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Content)
+	if !strings.Contains(p.msg.Text(), want) || !strings.Contains(p.msg.Text(), "efficiency 100 %") {
+		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Text())
 	}
 	// The game's buttons give way to the next game's (issue 18 item 5).
 	checkNextGame(t, p.msg, m.ID(), true)
@@ -79,7 +79,7 @@ func TestE2EPlayForgedButton(t *testing.T) {
 		}
 		return s[:len(s)-1] + "a"
 	}
-	before := p.msg.Content
+	before := p.msg.Text()
 	for name, customID := range map[string]string{
 		"mac":    forge(4, flip(parts[4])),
 		"game":   forge(1, parts[1]+"0"),
@@ -100,11 +100,11 @@ func TestE2EPlayForgedButton(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || !resp.Ephemeral() || !strings.Contains(resp.Content, "isn't valid") {
-			t.Fatalf("forged %s: type %d ephemeral %v %q, want an ephemeral refusal", name, resp.Type, resp.Ephemeral(), resp.Content)
+		if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || !resp.Ephemeral() || !strings.Contains(resp.Text(), "isn't valid") {
+			t.Fatalf("forged %s: type %d ephemeral %v %q, want an ephemeral refusal", name, resp.Type, resp.Ephemeral(), resp.Text())
 		}
 	}
-	if got := fake.Message(p.msg.ID); got.Content != before {
+	if got := fake.Message(p.msg.ID); got.Text() != before {
 		t.Fatal("a forged click changed the game message")
 	}
 	games, err := dbOf(app).game(context.Background(), gameIDOf(t, real.CustomID))
@@ -135,7 +135,7 @@ func TestE2EPlayFiftyPlayers(t *testing.T) {
 	// Where a lone player stands after each click: the model to compare with.
 	model := fake.startGame(t, mazeMsg, m, "1400000000000000999")
 	var stops []mazecore.Point
-	if _, _, err := testkit.Walk(m, model.msg.Content, func(string) bool { return model.won() }, func(d mazecore.Dir) (string, error) {
+	if _, _, err := testkit.Walk(m, model.msg.Text(), func(string) bool { return model.won() }, func(d mazecore.Dir) (string, error) {
 		content, err := model.press(d)
 		if !model.won() {
 			stops = append(stops, model.position())
@@ -169,8 +169,8 @@ func TestE2EPlayFiftyPlayers(t *testing.T) {
 			if pos != stops[moves-1] {
 				errs <- fmt.Sprintf("player %d after %d moves is at %v, want %v (message %s)", i, moves, pos, stops[moves-1], msg.ID)
 			}
-			if !strings.Contains(msg.Content, fmt.Sprintf("clicks %d", moves)) {
-				errs <- fmt.Sprintf("player %d: header %q, want clicks %d", i, strings.SplitN(msg.Content, "\n", 2)[0], moves)
+			if !strings.Contains(msg.Text(), fmt.Sprintf("clicks %d", moves)) {
+				errs <- fmt.Sprintf("player %d: header %q, want clicks %d", i, strings.SplitN(msg.Text(), "\n", 2)[0], moves)
 			}
 		}(i)
 	}
@@ -198,35 +198,35 @@ func (d *discord) playMoves(mazeMsg *fakediscord.Message, m *mazecore.Maze, user
 		return nil, mazecore.Point{}, err
 	}
 	moves := 0
-	_, _, err = testkit.Walk(m, msg.Content, func(string) bool { return moves == n }, func(dir mazecore.Dir) (string, error) {
+	_, _, err = testkit.Walk(m, msg.Text(), func(string) bool { return moves == n }, func(dir mazecore.Dir) (string, error) {
 		b, err := arrow(msg, dir)
 		if err != nil {
-			return msg.Content, err
+			return msg.Text(), err
 		}
 		slots <- struct{}{}
 		defer func() { <-slots }()
 		if ix, err = d.ClickButton(ctx, member.ButtonSpec{CustomID: b.CustomID, Message: msg, UserID: user}); err != nil {
-			return msg.Content, err
+			return msg.Text(), err
 		}
 		resp, err := ix.Wait(ctx)
 		if err != nil {
-			return msg.Content, err
+			return msg.Text(), err
 		}
 		// 7, or 6 when the bot was slow: either way the game message is
 		// what changes.
 		if resp.Type != discordgo.InteractionResponseUpdateMessage && resp.Type != discordgo.InteractionResponseDeferredMessageUpdate {
-			return msg.Content, fmt.Errorf("move %d answered with type %d", moves, resp.Type)
+			return msg.Text(), fmt.Errorf("move %d answered with type %d", moves, resp.Type)
 		}
 		if msg, err = ix.WaitFinal(ctx, nil); err != nil {
 			return "", err
 		}
 		moves++
-		return msg.Content, nil
+		return msg.Text(), nil
 	})
 	if err != nil {
 		return msg, mazecore.Point{}, err
 	}
-	pos, err := testkit.Player(msg.Content)
+	pos, err := testkit.Player(msg.Text())
 	return msg, pos, err
 }
 
@@ -256,8 +256,8 @@ func (d *discord) testPlaySurvivesRestart(t *testing.T, dsn string) *testApp {
 		t.Fatalf("the message moved during the restart: %v → %v", where, got)
 	}
 	p.walk()
-	if !strings.Contains(p.msg.Content, fmt.Sprintf("🏁 Solved in %d clicks", p.clicks)) {
-		t.Fatalf("after the restart the game ended with:\n%s", p.msg.Content)
+	if !strings.Contains(p.msg.Text(), fmt.Sprintf("🏁 Solved in %d clicks", p.clicks)) {
+		t.Fatalf("after the restart the game ended with:\n%s", p.msg.Text())
 	}
 	return app
 }
@@ -270,12 +270,12 @@ func TestE2EPlayLoops(t *testing.T) {
 	clock := fake.useClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	fake.startApp(t)
 	mazeMsg, m := fake.postMaze(t, opt("loops", 30), opt("size", 21))
-	if id := m.ID(); id.Loops != 30 || id.Width != 21 || !strings.Contains(mazeMsg.Content, " · loops 30 % · ") {
-		t.Fatalf("maze %+v posted as %q, want 21×21 with loops 30", id, strings.SplitN(mazeMsg.Content, "\n", 2)[0])
+	if id := m.ID(); id.Loops != 30 || id.Width != 21 || !strings.Contains(mazeMsg.Text(), " · loops 30 % · ") {
+		t.Fatalf("maze %+v posted as %q, want 21×21 with loops 30", id, strings.SplitN(mazeMsg.Text(), "\n", 2)[0])
 	}
 	par := play.Par(m)
-	if !strings.Contains(mazeMsg.Content, fmt.Sprintf(" · par %d · ", par)) {
-		t.Fatalf("maze header %q lacks par %d", strings.SplitN(mazeMsg.Content, "\n", 2)[0], par)
+	if !strings.Contains(mazeMsg.Text(), fmt.Sprintf(" · par %d · ", par)) {
+		t.Fatalf("maze header %q lacks par %d", strings.SplitN(mazeMsg.Text(), "\n", 2)[0], par)
 	}
 	p := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
 	p.clock, p.step = clock, 3*time.Second
@@ -285,7 +285,7 @@ func TestE2EPlayLoops(t *testing.T) {
 	}
 	want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · %s · efficiency 100 %%",
 		p.clicks, par, len(p.path)-1, clockTime(time.Duration(p.clicks)*p.step))
-	if !strings.Contains(p.msg.Content, want) {
-		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Content)
+	if !strings.Contains(p.msg.Text(), want) {
+		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Text())
 	}
 }

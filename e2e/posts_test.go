@@ -112,8 +112,8 @@ func TestE2EEventResultsFault(t *testing.T) {
 			mazeMsg, board := fake.startE2EEvent(t, "Fault race")
 			fake.InjectFault(postRoute(fakediscord.DefaultChannelID), 1, tc.fault)
 			ended := final(t, fake.eventSlash(t, e2eManagePerms, "end"))
-			if !ended.Ephemeral() || !strings.Contains(ended.Content, "**Fault race** ended") || strings.Contains(ended.Content, "wrong") {
-				t.Fatalf("/event end answered %q, want that the event ended", ended.Content)
+			if !ended.Ephemeral() || !strings.Contains(ended.Text(), "**Fault race** ended") || strings.Contains(ended.Text(), "wrong") {
+				t.Fatalf("/event end answered %q, want that the event ended", ended.Text())
 			}
 			for range 2 {
 				clock.Advance(contest.RetryAfter)
@@ -137,8 +137,8 @@ func (d *discord) startE2EEvent(t *testing.T, name string) (mazeMsg, board *fake
 	t.Helper()
 	started := final(t, d.eventSlash(t, e2eManagePerms, "start",
 		opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("name", name)))
-	if !strings.Contains(started.Content, "Event started") {
-		t.Fatalf("/event start answered %q", started.Content)
+	if !strings.Contains(started.Text(), "Event started") {
+		t.Fatalf("/event start answered %q", started.Text())
 	}
 	return d.waitChannel(t, "🏆 **"+name+"** · ends"), d.waitChannel(t, "Live leaderboard** — no finishers yet")
 }
@@ -152,17 +152,17 @@ func (d *discord) checkEventClosed(t *testing.T, mazeMsg, board *fakediscord.Mes
 	for _, m := range d.ChannelMessages(fakediscord.DefaultChannelID) {
 		switch {
 		case m.InteractionID != "":
-		case strings.Contains(m.Content, "**"+name+"** is over"):
+		case strings.Contains(m.Text(), "**"+name+"** is over"):
 			results++
-		case strings.Contains(m.Content, "✅ Solution"):
+		case strings.Contains(m.Text(), "✅ Solution"):
 			solutions++
 		}
 	}
 	if results != 1 || solutions != 1 {
 		t.Fatalf("%d results posts and %d solution posts, want one each", results, solutions)
 	}
-	if b := d.Message(board.ID); !strings.Contains(b.Content, "Final results") {
-		t.Fatalf("the board reads %q, want the final results", b.Content)
+	if b := d.Message(board.ID); !strings.Contains(b.Text(), "Final results") {
+		t.Fatalf("the board reads %q, want the final results", b.Text())
 	}
 	if bs := d.Message(mazeMsg.ID).Buttons(); len(bs) != 2 {
 		t.Fatalf("maze buttons %+v, want Play and Solve", bs)
@@ -292,7 +292,7 @@ func TestProcessKillEventResults(t *testing.T) {
 	// In flight from its arrival: the message is made a moment later.
 	waitFor(t, "the held results' message", func() bool {
 		for _, m := range fake.ChannelMessages(fakediscord.DefaultChannelID) {
-			if strings.Contains(m.Content, "**Killed race** is over") {
+			if strings.Contains(m.Text(), "**Killed race** is over") {
 				return true
 			}
 		}
@@ -304,10 +304,10 @@ func TestProcessKillEventResults(t *testing.T) {
 	took := waitFor30(t, "the event closed", func() bool {
 		b := fake.Message(board.ID)
 		m := fake.Message(mazeMsg.ID)
-		return b != nil && strings.Contains(b.Content, "Final results") && m != nil && len(m.Buttons()) == 2
+		return b != nil && strings.Contains(b.Text(), "Final results") && m != nil && len(m.Buttons()) == 2
 	})
 	waitFor(t, "the solution", func() bool {
-		_, err := fake.WaitChannelMessage(ctx, fakediscord.DefaultChannelID, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "✅ Solution") })
+		_, err := fake.WaitChannelMessage(ctx, fakediscord.DefaultChannelID, func(m *fakediscord.Message) bool { return strings.Contains(m.Text(), "✅ Solution") })
 		return err == nil
 	})
 	fake.checkEventClosed(t, mazeMsg, board, "Killed race")

@@ -24,8 +24,8 @@ func TestProcessReconnects(t *testing.T) {
 
 	ctx := testContext(t)
 	fake.waitSynced(t, 1)
-	if msg := final(t, fake.slash(t, "maze", opt("size", 11))); !strings.Contains(msg.Content, "11×11") {
-		t.Fatalf("before the drop /maze gave %q", msg.Content)
+	if msg := final(t, fake.slash(t, "maze", opt("size", 11))); !strings.Contains(msg.Text(), "11×11") {
+		t.Fatalf("before the drop /maze gave %q", msg.Text())
 	}
 
 	identifies, resumes := fake.Identifies(), fake.Resumes()
@@ -37,8 +37,8 @@ func TestProcessReconnects(t *testing.T) {
 	if got := fake.Identifies(); got != identifies {
 		t.Fatalf("the bot identified again (%d → %d) instead of resuming", identifies, got)
 	}
-	if msg := final(t, fake.slash(t, "maze", opt("size", 13))); !strings.Contains(msg.Content, "13×13") {
-		t.Fatalf("after the drop /maze gave %q", msg.Content)
+	if msg := final(t, fake.slash(t, "maze", opt("size", 13))); !strings.Contains(msg.Text(), "13×13") {
+		t.Fatalf("after the drop /maze gave %q", msg.Text())
 	}
 
 	if err := bot.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -113,7 +113,7 @@ func TestProcessReplayAfterKill(t *testing.T) {
 	waitFor(t, "command sync", func() bool { _, _, puts := fake.Commands(); return puts > 0 })
 	fake.UseHTTPEndpoint("http://"+addr+"/interactions", priv)
 	ix := fake.slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
-	id := mazeIDIn(t, final(t, ix).Content)
+	id := mazeIDIn(t, final(t, ix).Text())
 	const edits = "PATCH /webhooks/{app}/{token}/messages/@original"
 	editsBefore := len(fake.Requests(edits))
 

@@ -242,14 +242,14 @@ func TestE2EHeavyRenders(t *testing.T) {
 			lastPicture = at
 		}
 	}
-	if msg := final(t, other); !strings.Contains(msg.Content, "11×11") || !shownAt(msg).Before(lastPicture) {
-		t.Fatalf("the other member's /maze %q was shown at %v, the last picture at %v: want the maze, before", msg.Content, shownAt(msg), lastPicture)
+	if msg := final(t, other); !strings.Contains(msg.Text(), "11×11") || !shownAt(msg).Before(lastPicture) {
+		t.Fatalf("the other member's /maze %q was shown at %v, the last picture at %v: want the maze, before", msg.Text(), shownAt(msg), lastPicture)
 	}
 
 	// The first member again, on another big maze: the cooldown.
 	msg := final(t, solve(big(burst), user(0)))
-	if !msg.Ephemeral() || !strings.Contains(msg.Content, "Try again in") || !strings.Contains(msg.Content, "<t:") {
-		t.Fatalf("a second big /solve at once answered %q, want a private cooldown with when to try again", msg.Content)
+	if !msg.Ephemeral() || !strings.Contains(msg.Text(), "Try again in") || !strings.Contains(msg.Text(), "<t:") {
+		t.Fatalf("a second big /solve at once answered %q, want a private cooldown with when to try again", msg.Text())
 	}
 	// Another member on a maze already drawn: from the cache, no deferral.
 	cached := solve(big(0), user(burst+1))

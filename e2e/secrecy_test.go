@@ -27,7 +27,7 @@ func TestE2EDailySecrecy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := mazeIDIn(t, final(t, ix).Content)
+	id := mazeIDIn(t, final(t, ix).Text())
 	// The unkeyed derivation of old, from the server and the date.
 	sum := sha256.Sum256([]byte("mazebot daily|" + dailyGuild + "|" + contest.DateOf(clock.Now(), time.UTC).String()))
 	if id.Seed == uint64(binary.BigEndian.Uint32(sum[:4])) {
@@ -41,7 +41,7 @@ func TestE2EDailySecrecy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := mazeIDIn(t, final(t, ix).Content); got != id {
+		if got := mazeIDIn(t, final(t, ix).Text()); got != id {
 			t.Fatalf("/maze made %s, want %s", got, id)
 		}
 	}
@@ -53,8 +53,8 @@ func TestE2EDailySecrecy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Content, "solution stays hidden") {
-			t.Fatalf("/solve of the running daily (DM %v) answered %q, want it held", spec.DM, msg.Content)
+		if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Text(), "solution stays hidden") {
+			t.Fatalf("/solve of the running daily (DM %v) answered %q, want it held", spec.DM, msg.Text())
 		}
 	}
 }

@@ -96,6 +96,48 @@ func decodeMsgFields(obj map[string]json.RawMessage, files []Attachment, prefix 
 	return f, nil
 }
 
+// attachmentNames lists the file names a message will carry after f:
+// old's attachments that f keeps, and f's uploads.
+func attachmentNames(f *msgFields, old *Message) map[string]bool {
+	names := map[string]bool{}
+	if old != nil {
+		keep := map[string]bool{}
+		for _, id := range f.keep {
+			keep[id] = true
+		}
+		for _, a := range old.Attachments {
+			if !f.hasAttachments || keep[a.ID] {
+				names[a.Filename] = true
+			}
+		}
+	}
+	for _, a := range f.files {
+		names[a.Filename] = true
+	}
+	return names
+}
+
+// editedFlags returns the flags m has after an edit by f. SUPPRESS_EMBEDS
+// follows the body; IS_COMPONENTS_V2 may be set, and once set can't be
+// removed (Discord's components reference), so an edit whose flags drop
+// it is refused. Other flags stay as they are.
+func editedFlags(m *Message, f *msgFields, prefix ...string) (int, *apiError) {
+	flags := m.Flags &^ FlagLoading
+	if !f.hasFlags {
+		return flags, nil
+	}
+	flags = flags&^FlagSuppressEmbeds | f.flags&FlagSuppressEmbeds
+	switch {
+	case f.flags&FlagComponentsV2 != 0:
+		flags |= FlagComponentsV2
+	case m.Flags&FlagComponentsV2 != 0:
+		fe := newFormErrors()
+		fe.add(append(append([]string(nil), prefix...), "flags"), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed from a message.")
+		return 0, fe.err()
+	}
+	return flags, nil
+}
+
 // Limits Discord enforces on messages.
 const (
 	MaxContent          = 2000 // code points
@@ -115,11 +157,20 @@ const (
 	MaxFiles            = 10
 	MaxFileSize         = 10 << 20 // default upload limit per file
 	MaxRequestSize      = 25 << 20
+	// Components V2 (the components reference).
+	MaxComponentsV2  = 40   // every component, nested ones included
+	MaxTextDisplayV2 = 4000 // all text displays' content together
+	MaxGalleryItems  = 10
+	MaxSectionTexts  = 3
+	MaxMediaAltText  = 1024
 )
 
-// validate checks the fields f would set. newMessage requires a non-empty
-// message. flags are the flags the message will have (for components v2).
-func validateFields(f *msgFields, flags int, newMessage bool, prefix ...string) *apiError {
+// validateFields checks the fields f would set on old (nil for a new
+// message). flags are the flags the message will have: with
+// IS_COMPONENTS_V2 the components are the message's whole text, and
+// content and embeds may not be used. newMessage requires a non-empty
+// message (a new one, or the edit that ends a deferral).
+func validateFields(f *msgFields, flags int, old *Message, newMessage bool, prefix ...string) *apiError {
 	fe := newFormErrors()
 	at := func(field ...string) []string { return append(append([]string(nil), prefix...), field...) }
 	if f.hasContent && runeLen(f.content) > MaxContent {
@@ -128,8 +179,34 @@ func validateFields(f *msgFields, flags int, newMessage bool, prefix ...string) 
 	if f.hasEmbeds {
 		validateEmbeds(fe, f.embeds, at("embeds"))
 	}
-	if f.hasComponents {
-		validateComponents(fe, f.components, flags&FlagComponentsV2 != 0, at("components"))
+	v2 := flags&FlagComponentsV2 != 0
+	if v2 {
+		content, embeds := f.content, len(f.embeds)
+		if !f.hasContent && old != nil {
+			content = old.Content
+		}
+		if !f.hasEmbeds && old != nil {
+			embeds = len(old.Embeds)
+		}
+		if content != "" {
+			fe.add(at("content"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+		}
+		if embeds > 0 {
+			fe.add(at("embeds"), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+		}
+	}
+	switch {
+	case f.hasComponents && v2:
+		validateComponentsV2(fe, f.components, attachmentNames(f, old), at("components"))
+	case f.hasComponents:
+		validateComponents(fe, f.components, at("components"))
+	case v2 && (old == nil || old.Flags&FlagComponentsV2 == 0):
+		// A message becoming V2 needs its components checked by the new rules.
+		var comps json.RawMessage
+		if old != nil {
+			comps = old.ComponentsJSON
+		}
+		validateComponentsV2(fe, comps, attachmentNames(f, old), at("components"))
 	}
 	if len(f.files) > MaxFiles {
 		fe.add(at("files"), "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
@@ -201,113 +278,6 @@ func validateEmbeds(fe *formErrors, embeds []*discordgo.MessageEmbed, at []strin
 	}
 	if total > MaxEmbedTotal {
 		fe.add(at, "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
-	}
-}
-
-// knownComponent lists the component types discordgo v0.29.0 can decode.
-func knownComponent(t int) bool {
-	return (t >= 1 && t <= 14) || t == 17
-}
-
-func isSelect(t int) bool {
-	return t == int(discordgo.SelectMenuComponent) || (t >= 5 && t <= 8)
-}
-
-func validateComponents(fe *formErrors, raw json.RawMessage, v2 bool, at []string) {
-	var comps []rawComponent
-	if len(raw) == 0 {
-		return
-	}
-	if err := json.Unmarshal(raw, &comps); err != nil {
-		fe.add(at, "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType.")
-		return
-	}
-	seen := map[string]bool{}
-	checkID := func(c rawComponent, p []string, required bool) {
-		if c.CustomID == nil || *c.CustomID == "" {
-			if required {
-				fe.add(append(p, "custom_id"), "BASE_TYPE_REQUIRED", "This field is required")
-			}
-			return
-		}
-		id := *c.CustomID
-		if runeLen(id) > MaxCustomID {
-			fe.add(append(p, "custom_id"), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
-		}
-		if seen[id] {
-			fe.add(append(p, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
-		}
-		seen[id] = true
-	}
-	var child func(c rawComponent, p []string)
-	child = func(c rawComponent, p []string) {
-		switch {
-		case !knownComponent(c.Type):
-			fe.add(append(p, "type"), "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of known component types.")
-		case c.Type == int(discordgo.ButtonComponent):
-			switch c.Style {
-			case int(discordgo.LinkButton):
-				if c.URL == "" {
-					fe.add(append(p, "url"), "BASE_TYPE_REQUIRED", "This field is required")
-				}
-				if c.CustomID != nil && *c.CustomID != "" {
-					fe.add(append(p, "custom_id"), "BUTTON_COMPONENT_CUSTOM_ID_OR_URL", "A custom id and url cannot both be specified")
-				}
-			case int(discordgo.PremiumButton):
-				if c.SKUID == "" {
-					fe.add(append(p, "sku_id"), "BASE_TYPE_REQUIRED", "This field is required")
-				}
-			case 1, 2, 3, 4:
-				checkID(c, p, true)
-			default:
-				fe.add(append(p, "style"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
-			}
-			if runeLen(c.Label) > MaxButtonLabel {
-				fe.add(append(p, "label"), "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length.")
-			}
-		case isSelect(c.Type):
-			checkID(c, p, true)
-		case c.Type == int(discordgo.TextInputComponent):
-			fe.add(append(p, "type"), "COMPONENT_TYPE_INVALID", "Text inputs are only allowed in modals.")
-		default:
-			checkID(c, p, false)
-			for i, cc := range c.Components {
-				child(cc, append(append([]string(nil), p...), "components", itoa(i)))
-			}
-			if c.Accessory != nil {
-				child(*c.Accessory, append(append([]string(nil), p...), "accessory"))
-			}
-		}
-	}
-	if v2 {
-		for i, c := range comps {
-			child(c, append(append([]string(nil), at...), itoa(i)))
-		}
-		return
-	}
-	if len(comps) > MaxActionRows {
-		fe.add(at, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
-	}
-	for i, row := range comps {
-		p := append(append([]string(nil), at...), itoa(i))
-		if row.Type != int(discordgo.ActionsRowComponent) {
-			fe.add(append(p, "type"), "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (1,).")
-			continue
-		}
-		if n := len(row.Components); n < 1 || n > MaxRowButtons {
-			fe.add(append(p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
-		}
-		for j, c := range row.Components {
-			cp := append(append([]string(nil), p...), "components", itoa(j))
-			if c.Type != int(discordgo.ButtonComponent) && !isSelect(c.Type) {
-				fe.add(append(cp, "type"), "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (2, 3, 5, 6, 7, 8).")
-				continue
-			}
-			if isSelect(c.Type) && len(row.Components) > 1 {
-				fe.add(append(p, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width")
-			}
-			child(c, cp)
-		}
 	}
 }
 

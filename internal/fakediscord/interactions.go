@@ -532,5 +532,8 @@ type Response struct {
 // Ephemeral reports whether flag 64 was set.
 func (r *Response) Ephemeral() bool { return r.Flags&FlagEphemeral != 0 }
 
+// Text is what the response's message says, as Message.Text.
+func (r *Response) Text() string { return textOf(r.Content, r.ComponentsJSON) }
+
 // Buttons lists the buttons of the response's components.
 func (r *Response) Buttons() []Button { return buttonsOf(r.ComponentsJSON) }

@@ -146,6 +146,23 @@ type rawComponent struct {
 	Components  []rawComponent            `json:"components"`
 	Accessory   *rawComponent             `json:"accessory"`
 	Placeholder string                    `json:"placeholder"`
+	// Components V2.
+	Content     string         `json:"content"` // text display
+	Items       []rawMediaItem `json:"items"`   // media gallery
+	Media       *rawMedia      `json:"media"`   // thumbnail
+	File        *rawMedia      `json:"file"`    // file
+	Description *string        `json:"description"`
+	Spacing     int            `json:"spacing"`
+}
+
+// rawMedia is an unfurled media item: a URL or attachment://name.
+type rawMedia struct {
+	URL string `json:"url"`
+}
+
+type rawMediaItem struct {
+	Media       *rawMedia `json:"media"`
+	Description *string   `json:"description"`
 }
 
 func buttonsOf(raw json.RawMessage) []Button {
@@ -325,10 +342,37 @@ func (s *Server) wire(m *Message) wireMessage {
 	return w
 }
 
+// Text is what a message says, as a reader reads it: the content, then
+// each text display of a Components V2 message, in order, one per line.
+// (Embeds and button labels are in Texts.)
+func (m *Message) Text() string { return textOf(m.Content, m.ComponentsJSON) }
+
+func textOf(content string, components json.RawMessage) string {
+	var lines []string
+	if content != "" {
+		lines = append(lines, content)
+	}
+	var comps []rawComponent
+	if len(components) > 0 && json.Unmarshal(components, &comps) == nil {
+		var walk func(cs []rawComponent)
+		walk = func(cs []rawComponent) {
+			for _, c := range cs {
+				if c.Type == typeTextDisplay && c.Content != "" {
+					lines = append(lines, c.Content)
+				}
+				walk(c.Components)
+			}
+		}
+		walk(comps)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Texts lists the texts of a message a reader sees, each on its own: the
 // content, each embed's title, description, field names and values,
-// footer and author, and the labels and placeholders of its components
-// (buttons, selects, sections). Empty ones are left out.
+// footer and author, and the texts, labels and placeholders of its
+// components (text displays, buttons, selects, sections). Empty ones are
+// left out.
 func (m *Message) Texts() []string {
 	var out []string
 	add := func(ss ...string) {
@@ -356,7 +400,7 @@ func (m *Message) Texts() []string {
 		var walk func(cs []rawComponent)
 		walk = func(cs []rawComponent) {
 			for _, c := range cs {
-				add(c.Label, c.Placeholder, c.Title)
+				add(c.Content, c.Label, c.Placeholder, c.Title)
 				walk(c.Components)
 				if c.Accessory != nil {
 					walk([]rawComponent{*c.Accessory})

@@ -128,10 +128,8 @@ func (st *messageStore) editLocked(old *Message, f *msgFields) *Message {
 		m.ComponentsJSON = f.components
 		m.Components = decodeComponents(f.components)
 	}
-	if f.hasFlags {
-		// Only the embed suppression flag can change on an edit.
-		m.Flags = m.Flags&^FlagSuppressEmbeds | f.flags&FlagSuppressEmbeds
-	}
+	// The edit was validated: editedFlags has no error to give.
+	m.Flags, _ = editedFlags(old, f)
 	if f.hasAttachments {
 		keep := map[string]bool{}
 		for _, id := range f.keep {
@@ -237,7 +235,7 @@ func (st *messageStore) post(w http.ResponseWriter, r *http.Request) {
 	flags := 0
 	if e == nil {
 		flags = f.flags & (FlagSuppressEmbeds | FlagSuppressNotifications | FlagComponentsV2)
-		e = validateFields(f, flags, true)
+		e = validateFields(f, flags, nil, true)
 	}
 	if e == nil && len(files) > 0 {
 		if e, _ = st.s.guilds.channelAccess(channel, discordgo.PermissionAttachFiles); e != nil {
@@ -304,7 +302,10 @@ func (st *messageStore) patch(w http.ResponseWriter, r *http.Request) {
 		case m.AuthorID != st.s.cfg.AppID:
 			e = errNotAuthor
 		default:
-			e = validateFields(f, m.Flags, false)
+			var flags int
+			if flags, e = editedFlags(m, f); e == nil {
+				e = validateFields(f, flags, m, false)
+			}
 		}
 		if e == nil {
 			m = st.editLocked(m, f)

@@ -113,7 +113,7 @@ func (ix *Interaction) callbackLocked(obj map[string]json.RawMessage, files []At
 			return nil, e
 		}
 		flags := f.flags & (FlagEphemeral | FlagSuppressEmbeds | FlagSuppressNotifications | FlagComponentsV2)
-		if e := validateFields(f, flags, true, "data"); e != nil {
+		if e := validateFields(f, flags, nil, true, "data"); e != nil {
 			return nil, e
 		}
 		ms.mu.Lock()
@@ -156,7 +156,11 @@ func (ix *Interaction) callbackLocked(obj map[string]json.RawMessage, files []At
 		ix.originalID = src.ID
 		resp.MessageID, resp.EditsBefore = src.ID, src.Edits
 		if f != nil {
-			if e := validateFields(f, src.Flags, false, "data"); e != nil {
+			flags, e := editedFlags(src, f, "data")
+			if e == nil {
+				e = validateFields(f, flags, src, false, "data")
+			}
+			if e != nil {
 				return nil, e
 			}
 			src = ms.editLocked(src, f)
@@ -280,8 +284,12 @@ func (st *interactionStore) patchMessage(w http.ResponseWriter, r *http.Request)
 			obj = map[string]json.RawMessage{}
 		}
 		f, e := decodeMsgFields(obj, files)
+		var flags int
 		if e == nil {
-			e = validateFields(f, m.Flags, false)
+			flags, e = editedFlags(m, f)
+		}
+		if e == nil {
+			e = validateFields(f, flags, m, false)
 		}
 		if e != nil {
 			return nil, e
@@ -343,12 +351,16 @@ func (ix *Interaction) followupLocked(obj map[string]json.RawMessage, files []At
 	// (Discord's documented backwards compatibility); its ephemeral flag is
 	// ignored.
 	if orig := ms.byID[ix.originalID]; orig != nil && !orig.Deleted && orig.Loading() {
-		if e := validateFields(f, orig.Flags, true); e != nil {
+		flags, e := editedFlags(orig, f)
+		if e == nil {
+			e = validateFields(f, flags, orig, true)
+		}
+		if e != nil {
 			return nil, e
 		}
 		return ms.editLocked(orig, f), nil
 	}
-	if e := validateFields(f, flags, true); e != nil {
+	if e := validateFields(f, flags, nil, true); e != nil {
 		return nil, e
 	}
 	m := ms.createLocked(ix.ChannelID, ix.GuildID, f, flags, int(discordgo.MessageTypeDefault), ix.metaLocked())
