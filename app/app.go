@@ -166,6 +166,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	botCfg := bot.Config{ShardCount: cfg.ShardCount, ShardIDs: cfg.ShardIDs, GuildID: cfg.GuildID}
 	botCfg.IdentifyInterval = opts.IdentifyInterval
 	botCfg.IdentifyTurns = db
+	botCfg.CommandGuilds = db
 	b, err := bot.New(botCfg, session, set.Router, set.Tickers, log.With("component", "bot"))
 	if err != nil {
 		return nil, err

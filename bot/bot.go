@@ -41,6 +41,9 @@ type Config struct {
 	// IdentifyTurns spaces the IDENTIFYs of a bucket across every process
 	// sharing the database; nil spaces only this process's own.
 	IdentifyTurns IdentifyTurns
+	// CommandGuilds remembers the servers given commands of their own,
+	// so that a later sync removes them (commandguilds.go); nil forgets.
+	CommandGuilds CommandGuilds
 }
 
 // IdentifyTurns hands out turns at identifying: one per rate-limit bucket
@@ -249,6 +252,11 @@ func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {
 		scope = "guild " + b.cfg.GuildID
 	}
 	b.log.Info("commands synced", "count", len(synced), "scope", scope)
+	// Old servers' commands are a nuisance, not a reason to stop: the
+	// next start tries again.
+	if err := b.tidyGuildCommands(ctx, appID); err != nil {
+		b.log.Warn("could not remove old servers' commands; the next start tries again", "err", err)
+	}
 	return nil
 }
 

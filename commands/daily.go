@@ -187,12 +187,12 @@ func (f *Daily) setup(ctx context.Context, in *bot.Interaction) error {
 	if s.Language, err = language(o.Language, fallback); err != nil {
 		return err
 	}
-	next, err := f.dailies.Setup(ctx, s)
+	saved, next, err := f.dailies.Setup(ctx, s)
 	if err != nil {
 		return err
 	}
 	l := in.Lang()
-	content := views.SetupDone(l, s, next)
+	content := views.SetupDone(l, saved, next)
 	if !notice.IsZero() {
 		content += "\n" + views.Notice(l, notice)
 	}

@@ -528,7 +528,12 @@ func TestDailySetupRefusals(t *testing.T) {
 		if s.Zone == nil || s.Zone.String() != "Asia/Seoul" {
 			t.Fatalf("zone=%v, want Asia/Seoul", s.Zone)
 		}
-		s.Zone = nil
+		// Nobody had seen the day running in UTC: Seoul's starts at once,
+		// and UTC's dates stay behind it.
+		if s.PrevZone != time.UTC || !s.ZoneFrom.Equal(utc(2026, 11, 30, 0, 0)) {
+			t.Fatalf("previous zone %v from %v, want UTC until today's start", s.PrevZone, s.ZoneFrom)
+		}
+		s.Zone, s.PrevZone, s.ZoneFrom = nil, nil, time.Time{}
 		postAt, _ := contest.ParseTimeOfDay("07:05")
 		want := contest.DailySettings{GuildID: "g1", ChannelID: "c", PostAt: postAt, Algorithm: mazecore.Sidewinder, Size: 31, Language: "en", Enabled: true, UpdatedAt: utc(2026, 11, 30, 8, 0)}
 		if s != want {

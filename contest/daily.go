@@ -46,6 +46,11 @@ type DailySettings struct {
 	ChannelID string // where the daily is posted
 	PostAt    TimeOfDay
 	Zone      *time.Location
+	// PrevZone and ZoneFrom keep the zone Zone replaced, and when it took
+	// over: the end of the day running at the change (see Zones). PrevZone
+	// is nil when there was no change.
+	PrevZone  *time.Location
+	ZoneFrom  time.Time
 	Algorithm mazecore.Algorithm
 	Size      int // tiles a side, odd
 	// Difficulty and Loops shape the maze further (see MazeFor); the zero
@@ -61,9 +66,21 @@ type DailySettings struct {
 	UpdatedAt time.Time // when the settings last changed
 }
 
+// Zones are the settings' zone and the one it replaced.
+func (s DailySettings) Zones() Zones { return Zones{Zone: s.Zone, Prev: s.PrevZone, From: s.ZoneFrom} }
+
+// DayAt is the server's daily date at t, and the zone it runs in.
+func (s DailySettings) DayAt(t time.Time) (Date, *time.Location) { return s.Zones().DayAt(t) }
+
+// ZonePending tells whether, at now, a zone change waits for the running
+// day to end.
+func (s DailySettings) ZonePending(now time.Time) bool {
+	return s.PrevZone != nil && now.Before(s.ZoneFrom)
+}
+
 // Schedule is when the settings post the daily.
 func (s DailySettings) Schedule() Schedule {
-	return Schedule{At: s.PostAt, Zone: s.Zone, Since: s.UpdatedAt}
+	return Schedule{At: s.PostAt, Zones: s.Zones(), Since: s.UpdatedAt}
 }
 
 // Daily is one server's daily of one local date.
@@ -257,7 +274,8 @@ func (d *Dailies) Date(ctx context.Context, guildID string) (Date, error) {
 	if err != nil {
 		return Date{}, err
 	}
-	return DateOf(d.now(), s.Zone), nil
+	date, _ := s.DayAt(d.now())
+	return date, nil
 }
 
 // Today is the daily running now in a server.
@@ -272,7 +290,8 @@ func (d *Dailies) Show(ctx context.Context, guildID string) (Daily, error) {
 	if err != nil {
 		return Daily{}, err
 	}
-	day := Daily{GuildID: guildID, Date: DateOf(d.now(), s.Zone), Zone: s.Zone, Language: s.Language}
+	day := Daily{GuildID: guildID, Language: s.Language}
+	day.Date, day.Zone = s.DayAt(d.now())
 	day.MazeID, err = d.fix(ctx, s, day.Date)
 	return day, err
 }
@@ -311,7 +330,8 @@ func (d *Dailies) on(ctx context.Context, guildID string, t time.Time) (Daily, e
 	if err != nil {
 		return Daily{}, err
 	}
-	day := Daily{GuildID: guildID, Date: DateOf(t, s.Zone), Zone: s.Zone, Language: s.Language}
+	day := Daily{GuildID: guildID, Language: s.Language}
+	day.Date, day.Zone = s.DayAt(t)
 	fixed, err := d.store.DailyMaze(ctx, guildID, day.Date)
 	switch {
 	case err == nil:
@@ -327,18 +347,35 @@ func (d *Dailies) on(ctx context.Context, guildID string, t time.Time) (Daily, e
 }
 
 // Setup turns on a server's automatic post with the settings s, and
-// returns when the next post will be made.
-func (d *Dailies) Setup(ctx context.Context, s DailySettings) (time.Time, error) {
+// returns them as saved and when the next post will be made. A new zone
+// waits for the end of the day running in the old one if a member may be
+// playing it (its maze was shown or posted): the settings' ZonePending
+// tells, and ZoneFrom when.
+func (d *Dailies) Setup(ctx context.Context, s DailySettings) (DailySettings, time.Time, error) {
 	now := d.now()
 	s.Enabled, s.UpdatedAt = true, now
+	old, err := d.Settings(ctx, s.GuildID)
+	if err != nil {
+		return s, time.Time{}, err
+	}
+	running, _ := old.DayAt(now)
+	live := true
+	if _, err := d.store.DailyMaze(ctx, s.GuildID, running); errors.Is(err, ErrNotFound) {
+		live = false
+	} else if err != nil {
+		return s, time.Time{}, err
+	}
+	z := old.Zones().Change(s.Zone, now, live)
+	s.Zone, s.PrevZone, s.ZoneFrom = z.Zone, z.Prev, z.From
 	if err := d.store.SaveDailySettings(ctx, s); err != nil {
-		return time.Time{}, err
+		return s, time.Time{}, err
 	}
-	_, err := d.store.DailyPost(ctx, s.GuildID, DateOf(now, s.Zone))
+	today, _ := s.DayAt(now)
+	_, err = d.store.DailyPost(ctx, s.GuildID, today)
 	if err != nil && !errors.Is(err, ErrNotFound) {
-		return time.Time{}, err
+		return s, time.Time{}, err
 	}
-	return s.Schedule().Next(now, err == nil), nil
+	return s, s.Schedule().Next(now, err == nil), nil
 }
 
 // TurnOff stops a server's automatic post, or says ErrNotEnabled.
@@ -445,7 +482,7 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 	} else if err != nil {
 		return err
 	}
-	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zone, MazeID: claim.MazeID, Language: s.Language}
+	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zones().ZoneOf(date), MazeID: claim.MazeID, Language: s.Language}
 	if claim.Attempts > 1 {
 		// An attempt before this one may have posted the day and died
 		// before recording it, beyond the nonce's few minutes: look

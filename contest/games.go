@@ -44,7 +44,7 @@ func (g *Games) closing(ctx context.Context, contest string) (time.Time, error) 
 	if err != nil {
 		return time.Time{}, err
 	}
-	return Daily{GuildID: guildID, Date: date, Zone: s.Zone}.SolutionsOpen(), nil
+	return Daily{GuildID: guildID, Date: date, Zone: s.Zones().ZoneOf(date)}.SolutionsOpen(), nil
 }
 
 // Start begins a game on m for the member and place in who, counting for

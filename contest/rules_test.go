@@ -316,7 +316,7 @@ func TestSchedule(t *testing.T) {
 		{"RepeatedHour", "01:30", utc(2026, 11, 1, 8, 29), utc(2026, 11, 1, 8, 30), "2026-11-01"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := Schedule{At: at(tc.at), Zone: la, Since: tc.before.Add(-24 * time.Hour)}
+			s := Schedule{At: at(tc.at), Zones: Zones{Zone: la}, Since: tc.before.Add(-24 * time.Hour)}
 			if date, due := s.Due(tc.before); due {
 				t.Fatalf("due at %v (%s), a minute before %s local", tc.before, date, tc.at)
 			}
@@ -326,7 +326,7 @@ func TestSchedule(t *testing.T) {
 			}
 		})
 	}
-	utcAt9 := Schedule{At: at("09:00"), Zone: time.UTC, Since: utc(2026, 11, 30, 8, 0)}
+	utcAt9 := Schedule{At: at("09:00"), Zones: Zones{Zone: time.UTC}, Since: utc(2026, 11, 30, 8, 0)}
 	t.Run("OKNext", func(t *testing.T) {
 		for _, tc := range []struct {
 			name   string
@@ -345,7 +345,7 @@ func TestSchedule(t *testing.T) {
 		}
 	})
 	t.Run("OKSetupAfterTimeStartsTomorrow", func(t *testing.T) {
-		late := Schedule{At: at("09:00"), Zone: time.UTC, Since: utc(2026, 11, 30, 15, 0)}
+		late := Schedule{At: at("09:00"), Zones: Zones{Zone: time.UTC}, Since: utc(2026, 11, 30, 15, 0)}
 		if _, due := late.Due(utc(2026, 11, 30, 15, 0)); due {
 			t.Fatal("a setup after the post time is due the same day")
 		}

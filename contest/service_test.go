@@ -78,7 +78,7 @@ func (e *dailyEnv) setup(t *testing.T, at string, zone string) time.Time {
 	}
 	s.ChannelID, s.Zone = "daily-ch", mustLoad(t, zone)
 	s.PostAt, _ = contest.ParseTimeOfDay(at)
-	next, err := e.dailies.Setup(context.Background(), s)
+	_, next, err := e.dailies.Setup(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,6 +136,39 @@ func TestDailies(t *testing.T) {
 			t.Fatalf("today is %v (%v), the post shows %v", day.MazeID, err, p.MazeID)
 		}
 	})
+	// Row 3 of issue 16: a new zone picked while the day is played waits
+	// for its end: its solution stays held and its runs count until then.
+	t.Run("OKZoneChangeWaitsForTheDay", func(t *testing.T) {
+		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+		e.setup(t, "09:00", "UTC")
+		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e.tick(t)
+		running, err := e.dailies.Today(ctx, "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.clock.Set(utc(2026, 11, 30, 20, 0))
+		if next := e.setup(t, "09:00", "Asia/Seoul"); !next.Equal(utc(2026, 12, 1, 0, 0)) {
+			t.Fatalf("next post %v, want 09:00 in Seoul, when the UTC day ends", next)
+		}
+		s, err := e.dailies.Settings(ctx, "g1")
+		if err != nil || !s.ZonePending(e.clock.Now()) || !s.ZoneFrom.Equal(utc(2026, 12, 1, 0, 0)) {
+			t.Fatalf("settings %+v (%v), want Seoul pending until midnight UTC", s, err)
+		}
+		c := contest.Contests{Dailies: e.dailies}
+		e.clock.Set(utc(2026, 11, 30, 23, 59))
+		if day, err := e.dailies.Today(ctx, "g1"); err != nil || day.MazeID != running.MazeID || day.Zone != time.UTC {
+			t.Fatalf("at 23:59 UTC today is %+v (%v), want the UTC day still running", day, err)
+		}
+		if h, err := c.Held(ctx, running.MazeID, "g1"); err != nil || !h.Held() || !h.Until().Equal(utc(2026, 12, 1, 0, 0).Add(contest.MaxClockSkew)) {
+			t.Fatalf("Held=%+v (%v), want the running day's solution held to its own midnight", h, err)
+		}
+		e.clock.Set(utc(2026, 12, 1, 0, 0))
+		e.tick(t)
+		if got := e.announce.all(); len(got) != 2 || got[1] != "daily g1 2026-12-01 #335 in daily-ch" {
+			t.Fatalf("posts %q, want the 1st's in Seoul at the UTC day's end", got)
+		}
+	})
 	t.Run("OKDifficultyAndLoops", func(t *testing.T) {
 		e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
 		s, err := e.dailies.Settings(ctx, "g1")
@@ -143,7 +176,7 @@ func TestDailies(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.ChannelID, s.PostAt, s.Difficulty, s.Loops = "daily-ch", 9*60, mazecore.Hard, 30
-		if _, err := e.dailies.Setup(ctx, s); err != nil {
+		if _, _, err := e.dailies.Setup(ctx, s); err != nil {
 			t.Fatal(err)
 		}
 		date := mustDate(t, "2026-11-30")

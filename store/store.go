@@ -41,6 +41,13 @@ type DB interface {
 	// turn's window ends. Of racing callers exactly one gets a turn. (The
 	// bot's IdentifyTurns.)
 	ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (free time.Time, ok bool, err error)
+	// CommandGuilds lists the servers given mazebot's commands of their
+	// own (DISCORD_GUILD_ID); AddCommandGuild records one, at a time, and
+	// RemoveCommandGuild forgets it once its commands are gone. (The
+	// bot's CommandGuilds.)
+	CommandGuilds(ctx context.Context) ([]string, error)
+	AddCommandGuild(ctx context.Context, guildID string, at time.Time) error
+	RemoveCommandGuild(ctx context.Context, guildID string) error
 	// Ping tells whether the database answers: for readiness checks.
 	Ping(ctx context.Context) error
 	Close() error

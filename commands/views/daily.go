@@ -156,12 +156,16 @@ func Held(h contest.Hold, guildID string) lang.Msg {
 
 // SetupDone confirms /daily setup.
 func SetupDone(l *lang.Lang, s contest.DailySettings, next time.Time) string {
-	return l.T("daily.setup_done", lang.Args{
+	done := l.T("daily.setup_done", lang.Args{
 		"Channel": s.ChannelID, "At": s.PostAt.String(), "Zone": s.Zone.String(),
 		"Maze":     Shape(s.Algorithm, s.Size, s.Difficulty, s.Loops),
 		"Language": lang.ByCode(s.Language).Name(),
 		"Next":     next.Unix(),
 	})
+	if s.ZonePending(s.UpdatedAt) { // as saved: UpdatedAt is the setup's time
+		done += "\n" + l.T("daily.zone_pending", lang.Args{"Old": s.PrevZone.String(), "Zone": s.Zone.String(), "From": s.ZoneFrom.Unix()})
+	}
+	return done
 }
 
 // Notice is a private note after a reply (a size rounded up, say).

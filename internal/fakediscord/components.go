@@ -21,11 +21,6 @@ const (
 	typeContainer   = 17
 )
 
-// knownComponent lists the component types discordgo v0.29.0 can decode.
-func knownComponent(t int) bool {
-	return (t >= 1 && t <= 14) || t == 17
-}
-
 func isSelect(t int) bool {
 	return t == int(discordgo.SelectMenuComponent) || (t >= 5 && t <= 8)
 }

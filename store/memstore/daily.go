@@ -24,6 +24,11 @@ func (s *Store) SaveDailySettings(ctx context.Context, ds contest.DailySettings)
 	}
 	defer s.mu.Unlock()
 	ds.UpdatedAt = instant(ds.UpdatedAt)
+	if ds.PrevZone == nil {
+		ds.ZoneFrom = time.Time{} // the databases keep no time for no change
+	} else {
+		ds.ZoneFrom = instant(ds.ZoneFrom)
+	}
 	s.dailies[ds.GuildID] = ds
 	return nil
 }
@@ -41,6 +46,11 @@ func checkDailySettings(ds contest.DailySettings) error {
 	}
 	if _, err := time.LoadLocation(ds.Zone.String()); err != nil {
 		return refused("zone %q: %v", ds.Zone, err)
+	}
+	if ds.PrevZone != nil {
+		if _, err := time.LoadLocation(ds.PrevZone.String()); err != nil {
+			return refused("previous zone %q: %v", ds.PrevZone, err)
+		}
 	}
 	if _, err := mazecore.ParseLevel(ds.Difficulty.String()); err != nil {
 		return refused("difficulty: %v", err)

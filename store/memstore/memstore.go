@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,6 +34,8 @@ type Store struct {
 	settings map[string][]byte
 	seen     map[string]time.Time
 	turns    map[int]time.Time
+
+	commandGuilds map[string]time.Time
 }
 
 // day is a server's day: the key of its post and its maze.
@@ -42,7 +46,7 @@ func New() *Store {
 	return &Store{
 		games: map[int64]play.Record{}, dailies: map[string]contest.DailySettings{}, posts: map[day]contest.DailyPost{},
 		mazes: map[day]contest.DailyMaze{}, events: map[int64]contest.Event{}, settings: map[string][]byte{},
-		seen: map[string]time.Time{}, turns: map[int]time.Time{},
+		seen: map[string]time.Time{}, turns: map[int]time.Time{}, commandGuilds: map[string]time.Time{},
 	}
 }
 
@@ -160,8 +164,9 @@ func (s *Store) ForgetSeen(ctx context.Context, before time.Time) (int64, error)
 }
 
 // ClaimIdentify gives the caller bucket's turn to identify at at, when
-// the bucket's last turn was window or more before; otherwise it reports
-// when that turn's window ends.
+// the bucket's last turn was window or more before, or is more than
+// window ahead (from a clock running ahead); otherwise it reports when
+// that turn's window ends.
 func (s *Store) ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (time.Time, bool, error) {
 	if bucket < 0 {
 		return time.Time{}, false, fmt.Errorf("claim identify: bucket %d is negative", bucket)
@@ -171,9 +176,42 @@ func (s *Store) ClaimIdentify(ctx context.Context, bucket int, at time.Time, win
 	}
 	defer s.mu.Unlock()
 	last, ok := s.turns[bucket]
-	if ok && last.UnixMilli() > at.UnixMilli()-window.Milliseconds() {
+	if ok && last.UnixMilli() > at.UnixMilli()-window.Milliseconds() && last.UnixMilli() <= at.UnixMilli()+window.Milliseconds() {
 		return last.Add(window), false, nil
 	}
 	s.turns[bucket] = instant(at)
 	return at.Add(window), true, nil
+}
+
+// CommandGuilds lists the servers given mazebot's commands of their own.
+func (s *Store) CommandGuilds(ctx context.Context) ([]string, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	return slices.Sorted(maps.Keys(s.commandGuilds)), nil
+}
+
+// AddCommandGuild records that a server was given mazebot's commands of
+// its own at at.
+func (s *Store) AddCommandGuild(ctx context.Context, guildID string, at time.Time) error {
+	if guildID == "" {
+		return refused("a command guild without an ID")
+	}
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	s.commandGuilds[guildID] = instant(at)
+	return nil
+}
+
+// RemoveCommandGuild forgets a server's own commands, once removed.
+func (s *Store) RemoveCommandGuild(ctx context.Context, guildID string) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	delete(s.commandGuilds, guildID)
+	return nil
 }

@@ -66,9 +66,11 @@ func (s *Store) ForgetSeen(ctx context.Context, before time.Time) (int64, error)
 }
 
 // ClaimIdentify gives the caller bucket's turn to identify at at, when the
-// bucket's last turn was window or more before; otherwise it reports when
+// bucket's last turn was window or more before, or is more than window
+// ahead of at (written by a process whose clock runs ahead: waiting for it
+// would cost the whole skew, at every start); otherwise it reports when
 // that turn's window ends. The claim is one statement, which writes the
-// time unless the bucket's last turn is less than the window before it,
+// time unless the bucket's last turn lies within the window either side,
 // so of processes racing for a turn exactly one gets it.
 func (s *Store) ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (time.Time, bool, error) {
 	type turn struct {
@@ -82,8 +84,9 @@ func (s *Store) ClaimIdentify(ctx context.Context, bucket int, at time.Time, win
 		n, err := q.changed(`
 			INSERT INTO identify_turns (bucket, identified_at) VALUES (?, ?)
 			ON CONFLICT (bucket) DO UPDATE SET identified_at = excluded.identified_at
-			WHERE identify_turns.identified_at <= excluded.identified_at - ?`,
-			bucket, millis(at), window.Milliseconds())
+			WHERE identify_turns.identified_at <= excluded.identified_at - ?
+				OR identify_turns.identified_at > excluded.identified_at + ?`,
+			bucket, millis(at), window.Milliseconds(), window.Milliseconds())
 		if err != nil || n == 1 {
 			return turn{at.Add(window), n == 1}, err
 		}
@@ -92,4 +95,29 @@ func (s *Store) ClaimIdentify(ctx context.Context, bucket int, at time.Time, win
 		return turn{timeOf(last).Add(window), false}, err
 	})
 	return t.free, t.ok, err
+}
+
+// CommandGuilds lists the servers given mazebot's commands of their own.
+func (s *Store) CommandGuilds(ctx context.Context) ([]string, error) {
+	return call(s, ctx, "CommandGuilds", "command guilds", reads, func(q q) ([]string, error) {
+		return all(q, func(r guildIDRow) (string, error) { return r.GuildID, nil }, `SELECT guild_id FROM command_guilds ORDER BY guild_id`)
+	})
+}
+
+// AddCommandGuild records that a server was given mazebot's commands of
+// its own at at.
+func (s *Store) AddCommandGuild(ctx context.Context, guildID string, at time.Time) error {
+	return do(s, ctx, "AddCommandGuild", "add command guild "+guildID, writes, func(q q) error {
+		_, err := q.exec(`INSERT INTO command_guilds (guild_id, synced_at) VALUES (?, ?)
+			ON CONFLICT (guild_id) DO UPDATE SET synced_at = excluded.synced_at`, guildID, millis(at))
+		return err
+	})
+}
+
+// RemoveCommandGuild forgets a server's own commands, once removed.
+func (s *Store) RemoveCommandGuild(ctx context.Context, guildID string) error {
+	return do(s, ctx, "RemoveCommandGuild", "remove command guild "+guildID, writes, func(q q) error {
+		_, err := q.exec(`DELETE FROM command_guilds WHERE guild_id = ?`, guildID)
+		return err
+	})
 }

@@ -150,7 +150,7 @@ func (r gameRow) record() (play.Record, error) {
 
 // dailySettingsColumns are the columns of a daily_configs row, in
 // dailySettingsRow's order.
-const dailySettingsColumns = `guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, language, enabled, updated_at`
+const dailySettingsColumns = `guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, language, enabled, updated_at, prev_zone, zone_from`
 
 type dailySettingsRow struct {
 	GuildID, ChannelID      string
@@ -161,10 +161,12 @@ type dailySettingsRow struct {
 	Language                string
 	Enabled                 bool
 	UpdatedAt               int64
+	PrevZone                string
+	ZoneFrom                int64
 }
 
 func (r *dailySettingsRow) dest() []any {
-	return []any{&r.GuildID, &r.ChannelID, &r.PostAt, &r.Zone, &r.Algorithm, &r.Size, &r.Difficulty, &r.Loops, &r.Language, &r.Enabled, &r.UpdatedAt}
+	return []any{&r.GuildID, &r.ChannelID, &r.PostAt, &r.Zone, &r.Algorithm, &r.Size, &r.Difficulty, &r.Loops, &r.Language, &r.Enabled, &r.UpdatedAt, &r.PrevZone, &r.ZoneFrom}
 }
 
 func (r dailySettingsRow) settings() (contest.DailySettings, error) {
@@ -177,6 +179,12 @@ func (r dailySettingsRow) settings() (contest.DailySettings, error) {
 	if s.Zone, err = time.LoadLocation(r.Zone); err != nil {
 		return s, fmt.Errorf("zone %q: %w", r.Zone, err)
 	}
+	if r.PrevZone != "" {
+		if s.PrevZone, err = time.LoadLocation(r.PrevZone); err != nil {
+			return s, fmt.Errorf("previous zone %q: %w", r.PrevZone, err)
+		}
+		s.ZoneFrom = timeOf(r.ZoneFrom)
+	}
 	if s.Algorithm, err = mazecore.ParseAlgorithm(r.Algorithm); err != nil {
 		return s, err
 	}
@@ -188,7 +196,11 @@ func (r dailySettingsRow) settings() (contest.DailySettings, error) {
 
 // dailySettingsArgs are the values of s for dailySettingsColumns, in order.
 func dailySettingsArgs(s contest.DailySettings) []any {
-	return []any{s.GuildID, s.ChannelID, s.PostAt.String(), s.Zone.String(), s.Algorithm.String(), s.Size, s.Difficulty.String(), s.Loops, s.Language, s.Enabled, millis(s.UpdatedAt)}
+	prev, from := "", int64(0)
+	if s.PrevZone != nil {
+		prev, from = s.PrevZone.String(), millis(s.ZoneFrom)
+	}
+	return []any{s.GuildID, s.ChannelID, s.PostAt.String(), s.Zone.String(), s.Algorithm.String(), s.Size, s.Difficulty.String(), s.Loops, s.Language, s.Enabled, millis(s.UpdatedAt), prev, from}
 }
 
 // checkDailySettings refuses settings that settings() could not read
@@ -382,3 +394,8 @@ func (r dailyKeyRow) date() (contest.Date, error) {
 	}
 	return date, nil
 }
+
+// guildIDRow is a server's ID alone.
+type guildIDRow struct{ GuildID string }
+
+func (r *guildIDRow) dest() []any { return []any{&r.GuildID} }

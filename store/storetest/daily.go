@@ -16,10 +16,16 @@ import (
 
 // sameSettings compares settings, their zones by name.
 func sameSettings(a, b contest.DailySettings) bool {
-	if a.Zone.String() != b.Zone.String() {
+	name := func(z *time.Location) string {
+		if z == nil {
+			return ""
+		}
+		return z.String()
+	}
+	if name(a.Zone) != name(b.Zone) || name(a.PrevZone) != name(b.PrevZone) || !a.ZoneFrom.Equal(b.ZoneFrom) {
 		return false
 	}
-	a.Zone, b.Zone = nil, nil
+	a.Zone, b.Zone, a.PrevZone, b.PrevZone, a.ZoneFrom, b.ZoneFrom = nil, nil, nil, nil, time.Time{}, time.Time{}
 	return a == b
 }
 
@@ -48,6 +54,14 @@ func testDailySettings(t *testing.T, open opener) {
 		check()
 		// Setup again replaces; turning it off keeps the settings.
 		want.PostAt, want.Difficulty, want.Loops, want.Language, want.Enabled, want.UpdatedAt = 18*60+30, mazecore.AnyLevel, 0, "en", false, at(5)
+		ok(t, s.SaveDailySettings(ctx, want))
+		check()
+		// A zone change waiting for the running day's end is kept, and
+		// the next save without one clears it.
+		want.Zone, want.PrevZone, want.ZoneFrom = time.UTC, seoul, at(7)
+		ok(t, s.SaveDailySettings(ctx, want))
+		check()
+		want.Zone, want.PrevZone, want.ZoneFrom = seoul, nil, time.Time{}
 		ok(t, s.SaveDailySettings(ctx, want))
 		check()
 		other := contest.DailySettings{

@@ -33,6 +33,24 @@ func testIdentifyTurns(t *testing.T, open opener) {
 			}
 		}
 	})
+	// A turn written by a clock running ahead is taken over by a claim
+	// more than a window before it; one within the window is waited for.
+	t.Run("OKTurnFromTheFuture", func(t *testing.T) {
+		s := fresh(t, open)
+		ahead := at(0).Add(2 * time.Minute)
+		_, turn, err := s.ClaimIdentify(t.Context(), 0, ahead, window)
+		ok(t, err)
+		if !turn {
+			t.Fatal("the first claim got no turn")
+		}
+		near := ahead.Add(-window + time.Millisecond)
+		if free, turn, err := s.ClaimIdentify(t.Context(), 0, near, window); err != nil || turn || !free.Equal(ahead.Add(window)) {
+			t.Fatalf("a claim within the window of a turn ahead: turn %v free %v (%v), want to wait for it", turn, free, err)
+		}
+		if free, turn, err := s.ClaimIdentify(t.Context(), 0, at(0), window); err != nil || !turn || !free.Equal(at(0).Add(window)) {
+			t.Fatalf("a claim 2 minutes before the turn: turn %v free %v (%v), want the turn now", turn, free, err)
+		}
+	})
 	// However many processes start at once, one identifies per turn.
 	t.Run("OKRace", func(t *testing.T) {
 		raceOne(t, handles(t, open), func(s Store, round, _ int) error {

@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"Secret", testSecret},
 		{"Seen", testSeen},
 		{"IdentifyTurns", testIdentifyTurns},
+		{"CommandGuilds", testCommandGuilds},
 	} {
 		t.Run(area.name, func(t *testing.T) { area.run(t, open) })
 	}

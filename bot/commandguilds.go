@@ -1,0 +1,65 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// CommandGuilds remembers the servers given mazebot's commands of their
+// own (DISCORD_GUILD_ID, for instant updates while developing). Discord
+// keeps a server's commands until they are overwritten, so after a move
+// to global commands, or to another server, that server would list every
+// command twice, or stale ones. The store implements it.
+type CommandGuilds interface {
+	CommandGuilds(ctx context.Context) ([]string, error)
+	AddCommandGuild(ctx context.Context, guildID string, at time.Time) error
+	RemoveCommandGuild(ctx context.Context, guildID string) error
+}
+
+// tidyGuildCommands runs after a sync: it records the server synced to,
+// if any, and empties the commands of every other server recorded. A
+// server the bot has left (403) is forgotten too: its commands went with
+// the bot.
+func (b *Bot) tidyGuildCommands(ctx context.Context, appID string) error {
+	cg := b.cfg.CommandGuilds
+	if cg == nil {
+		return nil
+	}
+	if b.cfg.GuildID != "" {
+		if err := cg.AddCommandGuild(ctx, b.cfg.GuildID, time.Now()); err != nil {
+			return fmt.Errorf("record the commands of server %s: %w", b.cfg.GuildID, err)
+		}
+	}
+	guilds, err := cg.CommandGuilds(ctx)
+	if err != nil {
+		return fmt.Errorf("servers with commands of their own: %w", err)
+	}
+	var errs []error
+	for _, g := range guilds {
+		if g == b.cfg.GuildID {
+			continue
+		}
+		// An empty list, never null: Discord reads null as no list at all.
+		_, err := b.session.ApplicationCommandBulkOverwrite(appID, g, []*discordgo.ApplicationCommand{}, discordgo.WithContext(ctx),
+			discordgo.WithRetryOnRatelimit(true), discordgo.WithRestRetries(3))
+		var rest *discordgo.RESTError
+		switch {
+		case err == nil:
+			b.log.Info("removed a server's own commands, left from an earlier DISCORD_GUILD_ID", "guild", g)
+		case errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusForbidden:
+			b.log.Info("forgot the commands of a server mazebot is no longer in", "guild", g)
+		default:
+			errs = append(errs, fmt.Errorf("remove the commands of server %s: %w", g, err))
+			continue
+		}
+		if err := cg.RemoveCommandGuild(ctx, g); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
