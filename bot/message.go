@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"encoding/json"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -13,7 +14,7 @@ import (
 // flags on an edit (where a deferred reply's V2 flag must go), and no
 // description on an attachment (its alt text).
 type message struct {
-	Content         *string                                     `json:"content,omitempty"`
+	Content         json.RawMessage                             `json:"content,omitempty"` // a JSON string, or null to clear
 	Embeds          *[]*discordgo.MessageEmbed                  `json:"embeds,omitempty"`
 	Components      *[]discordgo.MessageComponent               `json:"components,omitempty"`
 	Attachments     *[]attachment                               `json:"attachments,omitempty"`
@@ -49,8 +50,8 @@ const (
 )
 
 // newMessage is r as a message body. A Components V2 message sends no
-// content or embeds (an edit resets embeds to none, as converting a
-// message needs); any other sends its content, and an edit its embeds and
+// content or embeds (an edit resets both to none, as converting a message
+// needs); any other sends its content, and an edit its embeds and
 // components whole, so that nothing old lingers. Files go with their
 // descriptions; an edit that replaces all clears the files it brings none
 // for.
@@ -65,10 +66,12 @@ func newMessage(r Reply, mode replacing) *message {
 	case r.V2:
 		m.Flags |= discordgo.MessageFlagsIsComponentsV2
 		if mode != creating {
-			m.Embeds = &[]*discordgo.MessageEmbed{}
+			// Converting a message takes its content (null clears it) and
+			// embeds away.
+			m.Content, m.Embeds = json.RawMessage("null"), &[]*discordgo.MessageEmbed{}
 		}
 	default:
-		m.Content = &r.Content
+		m.Content, _ = json.Marshal(r.Content) // a string always marshals
 		if r.Embeds != nil || mode != creating {
 			embeds := r.Embeds
 			if embeds == nil {

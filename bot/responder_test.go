@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -35,10 +36,8 @@ func (f *fakeREST) Respond(_ context.Context, _ *discordgo.Interaction, resp *ca
 }
 
 func (f *fakeREST) EditOriginal(_ context.Context, _ *discordgo.Interaction, m *message) error {
-	content := ""
-	if m.Content != nil {
-		content = *m.Content
-	}
+	var content string
+	_ = json.Unmarshal(m.Content, &content) // none or null: ""
 	f.record("edit content=%q attachments=%s", content, attachmentNames(m))
 	return nil
 }
@@ -49,10 +48,8 @@ func (f *fakeREST) DeleteOriginal(context.Context, *discordgo.Interaction) error
 }
 
 func (f *fakeREST) Followup(_ context.Context, _ *discordgo.Interaction, m *message) error {
-	content := ""
-	if m.Content != nil {
-		content = *m.Content
-	}
+	var content string
+	_ = json.Unmarshal(m.Content, &content) // none or null: ""
 	f.record("followup flags=%d content=%q", m.Flags, content)
 	return nil
 }

@@ -225,7 +225,7 @@ func eventMazeMessage(e contest.Event, withFile bool) (bot.Reply, error) {
 		return bot.Reply{}, err
 	}
 	v := describe(m)
-	if err := picture(&v, m, renderAuto, views.EventMazeHeader(l, e, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", withFile); err != nil {
+	if err := picture(l, &v, m, renderAuto, views.EventMazeHeader(l, e, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", withFile); err != nil {
 		return bot.Reply{}, err
 	}
 	return views.EventMaze(e, v), nil

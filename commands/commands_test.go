@@ -27,7 +27,7 @@ import (
 func TestMaze(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		e := newEnv(t, envOptions{path: tempDB(t)})
-		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "sidewinder", "size": 21}))
+		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "sidewinder", "size": 21, "render": "emoji"}))
 		if len(rec.replies) != 1 {
 			t.Fatalf("replies=%d, want 1 (follows %v)", len(rec.replies), rec.follows)
 		}
@@ -200,7 +200,7 @@ func TestMazeDifficulty(t *testing.T) {
 	})
 	t.Run("OKLoops", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 21, "loops": 30}))
+		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 21, "loops": 30, "render": "emoji"}))
 		id := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21, Seed: 12345, Loops: 30}
 		if got := idInReply(t, rec.replies[0]); got != id {
 			t.Fatalf("maze %+v, want %+v", got, id)
@@ -265,7 +265,7 @@ func TestMazeDifficulty(t *testing.T) {
 }
 
 func TestSolve(t *testing.T) {
-	id := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 15, Seed: 99}
+	id := mazecore.ID{Algorithm: mazecore.Digging, Width: 9, Height: 15, Seed: 99}
 	t.Run("OKWithID", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "solve", map[string]any{"id": id.String()}))
@@ -273,7 +273,7 @@ func TestSolve(t *testing.T) {
 	})
 	t.Run("OKLastInChannel", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 21, "height": 15, "seed": 99}))
+		e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 9, "height": 15, "seed": 99}))
 		rec := e.send(t, slash(t, "solve", nil))
 		checkSolution(t, rec, id, false)
 	})
@@ -291,7 +291,7 @@ func TestSolve(t *testing.T) {
 	})
 	t.Run("OKContextMenu", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		maze := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 21, "height": 15, "seed": 99})).replies[0]
+		maze := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 9, "height": 15, "seed": 99})).replies[0]
 		checkSolution(t, e.send(t, messageCommand(t, botMessage(maze))), id, true)
 	})
 	t.Run("ErrContextMenuNotAMaze", func(t *testing.T) {

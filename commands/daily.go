@@ -99,7 +99,7 @@ func dailyMaze(l *lang.Lang, day contest.Daily, withFile bool) (views.Maze, erro
 		return views.Maze{}, err
 	}
 	v := describe(m)
-	err = picture(&v, m, renderAuto, views.DailyMazeHeader(l, day, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", withFile)
+	err = picture(l, &v, m, renderAuto, views.DailyMazeHeader(l, day, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", withFile)
 	return v, err
 }
 

@@ -655,7 +655,7 @@ func TestDailySolveRefused(t *testing.T) {
 		}
 	}
 	// Other mazes still solve.
-	other := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 15, Seed: 99}
+	other := mazecore.ID{Algorithm: mazecore.Digging, Width: 9, Height: 15, Seed: 99}
 	checkSolution(t, e.send(t, slash(t, "solve", map[string]any{"id": other.String()})), other, false)
 
 	// Midnight in Seoul: the day is over, but a process whose clock is
@@ -688,7 +688,7 @@ func TestDailyGiveUpHidesSolution(t *testing.T) {
 		t.Fatalf("game %+v, want gave up", g)
 	}
 	// An ordinary maze still shows its solution on Give up.
-	other := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 15, Seed: 99}
+	other := mazecore.ID{Algorithm: mazecore.Digging, Width: 9, Height: 15, Seed: 99}
 	msg, _ = e.start(t, other, "u1")
 	if final := onlyUpdate(t, e.press(t, button(t, msg, customid.GiveUp).CustomID, "u1")); !strings.Contains(final.Text(), render.DefaultTheme.Path) {
 		t.Fatalf("giving up an ordinary maze shows no solution:\n%s", final.Text())

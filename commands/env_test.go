@@ -636,6 +636,13 @@ func checkSolution(tb testing.TB, rec *recorder, id mazecore.ID, ephemeral bool)
 	if !strings.Contains(header, id.String()) || !strings.Contains(header, fmt.Sprintf("path %d tiles", len(path))) {
 		tb.Fatalf("header %q, want ID %s and path length %d", header, id, len(path))
 	}
+	if views.AutoPicture(id) {
+		// Wider than a phone's row: the solution is a spoilered picture.
+		if len(reply.Files) != 1 || !strings.HasPrefix(reply.Files[0].Name, "SPOILER_") || !strings.Contains(reply.Files[0].Description, "solved") {
+			tb.Fatalf("files %+v, want one SPOILER_ picture described as solved", reply.Files)
+		}
+		return
+	}
 	inner, ok := strings.CutPrefix(grid, "||")
 	inner, ok2 := strings.CutSuffix(inner, "||")
 	if !ok || !ok2 {

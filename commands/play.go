@@ -184,7 +184,11 @@ func (f *Play) finish(ctx context.Context, in *bot.Interaction, g *play.Game, en
 		return nil
 	}
 	whole, err := f.pictures.Draw(ctx, "", func() (bot.Reply, error) {
-		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), views.FinalOverlay(g, end))
+		shows := views.ShowsTrail
+		if end.Solution != nil {
+			shows = views.ShowsTrailSolution
+		}
+		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), views.Alt(l, g.MazeID, shows, g.Pos), views.FinalOverlay(g, end))
 		return views.WholeMaze(l, file, end), err
 	})
 	if err != nil {
@@ -201,7 +205,7 @@ func (f *Play) finish(ctx context.Context, in *bot.Interaction, g *play.Game, en
 func (f *Play) sendMap(ctx context.Context, in *bot.Interaction, g *play.Game) error {
 	l := in.Lang()
 	reply, err := f.pictures.Reply(ctx, in, pictures.Request{Ephemeral: true}, func() (bot.Reply, error) {
-		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d-map.png", g.MazeID, g.ID), views.Trail(g))
+		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d-map.png", g.MazeID, g.ID), views.Alt(l, g.MazeID, views.ShowsTrail, g.Pos), views.Trail(g))
 		return views.Map(l, g, file), err
 	})
 	if err != nil {

@@ -118,13 +118,13 @@ func TestPlayButtonOnMaze(t *testing.T) {
 func TestPlayStart(t *testing.T) {
 	t.Run("OKWhole", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 15, Seed: 3}
+		id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 9, Height: 15, Seed: 3}
 		msg, g := e.start(t, id, "u1")
 		if g.UserID != "u1" || g.GuildID != "g1" || g.ChannelID != "ch1" || g.MazeID != id || g.Status != play.Playing ||
 			g.Pos != (mazecore.Point{X: 1, Y: 1}) || g.Seq != 0 || !g.StartedAt.Equal(e.clock.Now()) || g.Contest != "" {
 			t.Fatalf("stored game %+v, want u1 at the start of %s, in no contest", g, id)
 		}
-		if !strings.HasPrefix(msg.Text(), "🎮 **Sidewinder** 21×15 · ID `"+id.String()+"` · clicks 0 · tiles 0\n") {
+		if !strings.HasPrefix(msg.Text(), "🎮 **Sidewinder** 9×15 · ID `"+id.String()+"` · clicks 0 · tiles 0\n") {
 			t.Fatalf("header: %q", strings.SplitN(msg.Text(), "\n", 2)[0])
 		}
 		checkGameMessage(t, msg, g)

@@ -70,7 +70,7 @@ func pictured(id mazecore.ID, mode string) bool {
 	case renderEmoji:
 		return id.Width > views.MaxEmojiSide || id.Height > views.MaxEmojiSide
 	}
-	return id.Width > views.AutoEmojiMaxWidth || id.Height > views.MaxEmojiSide
+	return views.AutoPicture(id)
 }
 
 // mazeKey and solutionKey are the cache keys of /maze's reply in a mode
@@ -149,9 +149,10 @@ func chooseEmoji(m *mazecore.Maze, mode, header string, extra int) (bool, error)
 
 // picture is how v shows m below header in mode: the emoji grid when
 // mode allows and it fits with extra code points around it, else a PNG
-// named name (none when withFile is false: an edit that keeps the
-// attachment already on the message), both with the overlay ov.
-func picture(v *views.Maze, m *mazecore.Maze, mode, header string, extra int, ov render.Overlay, name string, withFile bool) error {
+// named name with its alt text in l (none when withFile is false: an
+// edit that keeps the attachment already on the message), both with the
+// overlay ov (the solution, or nothing).
+func picture(l *lang.Lang, v *views.Maze, m *mazecore.Maze, mode, header string, extra int, ov render.Overlay, name string, withFile bool) error {
 	emoji, err := chooseEmoji(m, mode, header, extra)
 	if err != nil {
 		return err
@@ -161,7 +162,11 @@ func picture(v *views.Maze, m *mazecore.Maze, mode, header string, extra int, ov
 		return nil
 	}
 	if withFile {
-		file, err := pngFile(m, name, ov)
+		shows := views.ShowsMaze
+		if ov.Path != nil {
+			shows = views.ShowsSolution
+		}
+		file, err := pngFile(m, name, views.Alt(l, m.ID(), shows, mazecore.Point{}), ov)
 		if err != nil {
 			return err
 		}
@@ -170,22 +175,23 @@ func picture(v *views.Maze, m *mazecore.Maze, mode, header string, extra int, ov
 	return nil
 }
 
-// pngFile draws m as a PNG attachment.
-func pngFile(m *mazecore.Maze, name string, ov render.Overlay) (bot.File, error) {
+// pngFile draws m as a PNG attachment described by alt.
+func pngFile(m *mazecore.Maze, name, alt string, ov render.Overlay) (bot.File, error) {
 	var buf bytes.Buffer
 	if err := render.PNG(&buf, m, render.PNGOptions{Overlay: ov}); err != nil {
 		return bot.File{}, fmt.Errorf("draw %s: %w", name, err)
 	}
-	return bot.File{Name: name, ContentType: "image/png", Data: buf.Bytes()}, nil
+	return bot.File{Name: name, ContentType: "image/png", Data: buf.Bytes(), Description: alt}, nil
 }
 
-// gifFile animates the generation of id.
-func gifFile(id mazecore.ID) (bot.File, error) {
+// gifFile animates the generation of id, described in l.
+func gifFile(l *lang.Lang, id mazecore.ID) (bot.File, error) {
 	var buf bytes.Buffer
 	if err := render.GIF(&buf, id, render.GIFOptions{}); err != nil {
 		return bot.File{}, fmt.Errorf("animate %s: %w", id, err)
 	}
-	return bot.File{Name: "maze-" + id.String() + ".gif", ContentType: "image/gif", Data: buf.Bytes()}, nil
+	return bot.File{Name: "maze-" + id.String() + ".gif", ContentType: "image/gif", Data: buf.Bytes(),
+		Description: views.Alt(l, id, views.ShowsCarving, mazecore.Point{})}, nil
 }
 
 // card is a maze's public message in mode, with its buttons: the GIF of
@@ -193,14 +199,14 @@ func gifFile(id mazecore.ID) (bot.File, error) {
 func card(l *lang.Lang, m *mazecore.Maze, mode string) (bot.Reply, error) {
 	v := describe(m)
 	if mode == renderGIF {
-		file, err := gifFile(v.ID)
+		file, err := gifFile(l, v.ID)
 		if err != nil {
 			return bot.Reply{}, err
 		}
 		v.File = &file
 		return views.GIFCard(l, v), nil
 	}
-	if err := picture(&v, m, mode, views.Header(l, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", true); err != nil {
+	if err := picture(l, &v, m, mode, views.Header(l, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", true); err != nil {
 		return bot.Reply{}, err
 	}
 	return views.Card(l, v), nil
@@ -211,7 +217,7 @@ func solution(l *lang.Lang, m *mazecore.Maze, ephemeral bool) (bot.Reply, error)
 	path := mazecore.Solve(m)
 	v := views.Maze{ID: m.ID()}
 	header := views.SolutionHeader(l, v.ID, len(path))
-	if err := picture(&v, m, renderAuto, header, views.SpoilerExtra, render.Overlay{Path: path}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
+	if err := picture(l, &v, m, renderAuto, header, views.SpoilerExtra, render.Overlay{Path: path}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
 		return bot.Reply{}, err
 	}
 	return views.Solution(header, v, ephemeral), nil

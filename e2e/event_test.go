@@ -33,13 +33,13 @@ func TestE2EEvent(t *testing.T) {
 
 	// A member without Manage Server is refused, privately.
 	refusal := final(t, fake.eventSlash(t, fakediscord.DefaultPermissions, "start",
-		opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m")))
+		opt("algorithm", "backtracking"), opt("size", 9), opt("duration", "30m")))
 	if !refusal.Ephemeral() || !strings.Contains(refusal.Text(), "Manage Server") {
 		t.Fatalf("refusal %q (ephemeral %v), want a private Manage Server refusal", refusal.Text(), refusal.Ephemeral())
 	}
 
 	started := final(t, fake.eventSlash(t, e2eManagePerms, "start",
-		opt("algorithm", "backtracking"), opt("size", 15), opt("duration", "30m"), opt("name", "E2E race")))
+		opt("algorithm", "backtracking"), opt("size", 9), opt("duration", "30m"), opt("name", "E2E race")))
 	if !started.Ephemeral() || !strings.Contains(started.Text(), "Event started") {
 		t.Fatalf("/event start answered %q", started.Text())
 	}

@@ -85,7 +85,7 @@ func TestE2EReplayHTTP(t *testing.T) {
 	}
 	waitLog(t, app, 2, "dropped a replayed interaction", "interaction="+ix.ID)
 	// Something new still runs.
-	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
+	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21), opt("render", "emoji")))
 }
 
 // httpKey is the key the fake signs HTTP deliveries with.
@@ -186,7 +186,7 @@ func TestE2EHTTPEndpointRefusesEarly(t *testing.T) {
 		}
 		waitLog(t, app, 1, "dropped a malformed interaction")
 	})
-	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
+	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21), opt("render", "emoji")))
 }
 
 // TestE2ERateLimitedFirstResponse (row 8): first responses are never slept

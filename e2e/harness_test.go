@@ -51,7 +51,23 @@ func newDiscord(t testing.TB) *discord {
 	t.Helper()
 	srv := fakediscord.New(fakediscord.Config{})
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { checkAltText(t, srv) }) // runs before Close, after the apps stop
 	return &discord{Server: srv, Client: member.New(srv)}
+}
+
+// checkAltText fails t for any picture the bot sent without alt text (an
+// attachment's description): every one must say what it shows.
+func checkAltText(t testing.TB, srv *fakediscord.Server) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, m := range srv.Sent() {
+		for _, a := range m.Attachments {
+			if !seen[a.ID] && a.Description == "" {
+				t.Errorf("message %s: attachment %s has no description (alt text)", m.ID, a.Filename)
+			}
+			seen[a.ID] = true
+		}
+	}
 }
 
 // useClock makes the apps this Discord starts next run on a clock set to
@@ -529,8 +545,8 @@ func checkSidewinder21(t *testing.T, ix *member.Interaction) {
 	if resp.Type != 4 || resp.Ephemeral() {
 		t.Fatalf("response type %d ephemeral %v (rejections %v), want a public type 4", resp.Type, resp.Ephemeral(), ix.Rejections())
 	}
-	if n := utf8.RuneCountInString(resp.Text()); n > 2000 {
-		t.Fatalf("content is %d code points, above 2000", n)
+	if n := utf8.RuneCountInString(resp.Text()); n > fakediscord.MaxTextDisplayV2 {
+		t.Fatalf("the text is %d code points, above a card's %d", n, fakediscord.MaxTextDisplayV2)
 	}
 	header, grid, _ := strings.Cut(resp.Text(), "\n")
 	id := mazeIDIn(t, header)

@@ -42,7 +42,7 @@ func TestE2EHTTPEndpoint(t *testing.T) {
 	})
 
 	t.Run("OKEmojiInline", func(t *testing.T) {
-		ix := fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21))
+		ix := fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21), opt("render", "emoji"))
 		checkSidewinder21(t, ix)
 		// It came in the HTTP response, not over the REST callback route.
 		if !answeredInline(app, ix.ID, 4) {

@@ -7,6 +7,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"log/slog"
@@ -27,7 +28,53 @@ func TestE2EMazeEmoji(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
 	fake.startApp(t)
-	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21)))
+	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21), opt("render", "emoji")))
+}
+
+// TestE2EMazeDefault: /maze alone is a Components V2 card, one container
+// holding the header, the maze as a picture (21 tiles are wider than a
+// phone's row) with its alt text, and the buttons.
+func TestE2EMazeDefault(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t)
+	msg := final(t, fake.slash(t, "maze"))
+	if msg.Flags&fakediscord.FlagComponentsV2 == 0 || msg.Content != "" || len(msg.Embeds) != 0 {
+		t.Fatalf("flags %d, content %q, %d embeds: want a Components V2 card", msg.Flags, msg.Content, len(msg.Embeds))
+	}
+	var comps []struct {
+		Type       int `json:"type"`
+		Components []struct {
+			Type  int `json:"type"`
+			Items []struct {
+				Media struct {
+					URL string `json:"url"`
+				} `json:"media"`
+				Description string `json:"description"`
+			} `json:"items"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(msg.ComponentsJSON, &comps); err != nil || len(comps) != 1 || comps[0].Type != 17 {
+		t.Fatalf("components %s (%v), want one container", msg.ComponentsJSON, err)
+	}
+	var kinds []int
+	var gallery string
+	for _, c := range comps[0].Components {
+		kinds = append(kinds, c.Type)
+		if c.Type == 12 && len(c.Items) == 1 {
+			gallery = c.Items[0].Media.URL
+		}
+	}
+	if fmt.Sprint(kinds) != "[10 12 1]" {
+		t.Fatalf("the container holds %v, want a text display, a media gallery and a row of buttons", kinds)
+	}
+	if len(msg.Attachments) != 1 || gallery != "attachment://"+msg.Attachments[0].Filename {
+		t.Fatalf("gallery shows %q, attachments %+v: want the maze's one picture", gallery, msg.Attachments)
+	}
+	if alt := msg.Attachments[0].Description; !strings.Contains(alt, "21×21") || !strings.Contains(alt, "start in the top left") {
+		t.Fatalf("alt text %q, want the size and where the start is", alt)
+	}
+	checkMazePNG(t, msg, 21)
 }
 
 func TestE2EMazePNG(t *testing.T) {
@@ -43,7 +90,7 @@ func TestE2ESolve(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
 	fake.startApp(t)
-	mazeIx := fake.slash(t, "maze", opt("algorithm", "digging"), opt("size", 15), opt("seed", 77))
+	mazeIx := fake.slash(t, "maze", opt("algorithm", "digging"), opt("size", 9), opt("height", 15), opt("seed", 77))
 	mazeMsg := final(t, mazeIx)
 	id := mazeIDIn(t, mazeMsg.Text())
 	m, err := mazecore.Generate(id)

@@ -13,8 +13,8 @@ import (
 
 const (
 	// PlayWindow is the side of the emoji window shown around the player
-	// on a maze too big to show whole.
-	PlayWindow = 15
+	// on a maze too big to show whole: a phone's row.
+	PlayWindow = PhoneRow
 	// playReserve is the room kept beside the grid for the header, hint and
 	// result lines. Deciding "whole or window" with a fixed reserve keeps
 	// the view from switching mid-game as the counters grow.

@@ -8,10 +8,18 @@ const (
 	// message, all of them together, in code points: what an emoji grid,
 	// its header and its lines share.
 	MaxText = 4000
-	// AutoEmojiMaxWidth is the widest maze render:auto shows as emoji. A
-	// phone in portrait fits about 25 emoji on a line before wrapping, and a
-	// wrapped grid is unreadable, so wider mazes become a PNG.
-	AutoEmojiMaxWidth = 25
+	// PhoneRow is the most emoji a row of a card holds on a phone without
+	// wrapping, and a wrapped grid is unreadable. Discord draws an emoji
+	// in text at 1.375 em (22 px at its 16 px text) with 0.15 em of
+	// margins: 24.4 px a tile. On a 360 dp phone in portrait, the
+	// narrowest common one, the message column starts 72 dp in (avatar
+	// and gutters) and ends 16 dp from the edge, and a card's padding
+	// takes 2 × 16 dp: 240 dp, room for 9 tiles (an odd side) with 20 dp
+	// to spare. A 390 dp phone would fit 11.
+	PhoneRow = 9
+	// AutoEmojiMaxWidth is the widest maze render:auto shows as emoji;
+	// wider ones are a picture.
+	AutoEmojiMaxWidth = PhoneRow
 	// MaxEmojiSide is the largest side an emoji grid can show in one
 	// message (61×61 with newlines is 3,781 code points, room left for its
 	// header).

@@ -66,6 +66,12 @@ func Size(id mazecore.ID) lang.Msg {
 // Side writes a square size, "201×201".
 func Side(side int) lang.Msg { return Size(mazecore.ID{Width: side, Height: side}) }
 
+// AutoPicture tells whether render:auto shows maze id as a picture: wider
+// than a phone's row, or taller than a message holds.
+func AutoPicture(id mazecore.ID) bool {
+	return id.Width > AutoEmojiMaxWidth || id.Height > MaxEmojiSide
+}
+
 // Playable tells whether Play takes maze id.
 func Playable(id mazecore.ID) bool { return id.Width <= play.MaxSide && id.Height <= play.MaxSide }
 

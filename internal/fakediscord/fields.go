@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -75,13 +76,23 @@ func decodeMsgFields(obj map[string]json.RawMessage, files []Attachment, prefix 
 	if raw, ok := obj["attachments"]; ok {
 		f.hasAttachments = true
 		var list []struct {
-			ID json.RawMessage `json:"id"`
+			ID          json.RawMessage `json:"id"`
+			Description *string         `json:"description"`
 		}
 		if !isNull(raw) && json.Unmarshal(raw, &list) != nil {
 			fe.add(at("attachments"), "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType.")
 		}
-		for _, a := range list {
-			f.keep = append(f.keep, strings.Trim(string(a.ID), `"`))
+		for i, a := range list {
+			id := strings.Trim(string(a.ID), `"`)
+			f.keep = append(f.keep, id)
+			// An entry whose id is an upload's files[N] index describes
+			// that upload (its alt text).
+			if n, err := strconv.Atoi(id); err == nil && n >= 0 && n < len(f.files) && a.Description != nil {
+				if runeLen(*a.Description) > MaxAttachmentDescription {
+					fe.add(at("attachments", itoa(i), "description"), "BASE_TYPE_MAX_LENGTH", "Must be 1024 or fewer in length.")
+				}
+				f.files[n].Description = *a.Description
+			}
 		}
 	}
 	if raw, ok := obj["flags"]; ok {
@@ -157,6 +168,8 @@ const (
 	MaxFiles            = 10
 	MaxFileSize         = 10 << 20 // default upload limit per file
 	MaxRequestSize      = 25 << 20
+	// MaxAttachmentDescription bounds an attachment's alt text.
+	MaxAttachmentDescription = 1024
 	// Components V2 (the components reference).
 	MaxComponentsV2  = 40   // every component, nested ones included
 	MaxTextDisplayV2 = 4000 // all text displays' content together

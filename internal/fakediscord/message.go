@@ -115,6 +115,7 @@ type Attachment struct {
 	Height      int
 	URL         string // served by the fake
 	Data        []byte
+	Description string // alt text, from the payload's attachments list
 }
 
 // Spoiler reports whether Discord would hide the file (SPOILER_ prefix).
@@ -256,6 +257,7 @@ type wireAttachment struct {
 	URL         string `json:"url"`
 	ProxyURL    string `json:"proxy_url"`
 	ContentType string `json:"content_type,omitempty"`
+	Description string `json:"description,omitempty"`
 	Width       int    `json:"width,omitempty"`
 	Height      int    `json:"height,omitempty"`
 	Ephemeral   bool   `json:"ephemeral,omitempty"`
@@ -317,7 +319,7 @@ func (s *Server) wire(m *Message) wireMessage {
 	for _, a := range m.Attachments {
 		w.Attachments = append(w.Attachments, wireAttachment{
 			ID: a.ID, Filename: a.Filename, Size: a.Size, URL: a.URL, ProxyURL: a.URL,
-			ContentType: a.ContentType, Width: a.Width, Height: a.Height, Ephemeral: m.Ephemeral(),
+			ContentType: a.ContentType, Description: a.Description, Width: a.Width, Height: a.Height, Ephemeral: m.Ephemeral(),
 		})
 	}
 	if ix := m.meta; ix != nil {

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -62,9 +63,28 @@ func Grid(content string) [][]string {
 	return grid
 }
 
-// Player finds the player emoji in a message's grid, in the grid's
-// coordinates (the maze's own when the grid shows it whole).
+// Player finds the player in a game message, in the maze's coordinates:
+// from the position hint (📍, in every language: the column, then the
+// row, each before its total) when the grid is a window, else from the
+// player emoji in the whole maze's grid.
 func Player(content string) (mazecore.Point, error) {
+	for line := range strings.Lines(content) {
+		if !strings.HasPrefix(line, "📍") {
+			continue
+		}
+		var nums []int
+		for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r < '0' || r > '9' }) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				return mazecore.Point{}, fmt.Errorf("position hint %q: %w", line, err)
+			}
+			nums = append(nums, n)
+		}
+		if len(nums) < 4 {
+			return mazecore.Point{}, fmt.Errorf("position hint %q: want column, width, row, height", line)
+		}
+		return mazecore.Point{X: nums[0] - 1, Y: nums[2] - 1}, nil
+	}
 	for y, row := range Grid(content) {
 		for x, tile := range row {
 			if tile == render.DefaultTheme.Player {
@@ -119,7 +139,7 @@ func Follow(m *mazecore.Maze, where func() (mazecore.Point, error), won func() b
 	return presses, nil
 }
 
-// Walk plays a game shown whole to the goal along its solution: it finds
+// Walk plays a game to the goal along its solution: it finds
 // the player in content, presses the direction toward the goal, and goes on
 // from the message press returns until won says the game is won. It gives
 // up after as many clicks as the path has tiles.

@@ -41,7 +41,7 @@ func TestGridAndPlayer(t *testing.T) {
 	m := mustMaze(t)
 	pos := mazecore.Point{X: 3, Y: 1}
 	grid := render.EmojiString(m, render.DefaultTheme, render.Overlay{Player: &pos}, render.Window{})
-	content := "🎮 header line\n" + grid + "\n📍 a hint"
+	content := "🎮 header line\n" + grid
 	rows := Grid(content)
 	if len(rows) != m.Height() || len(rows[0]) != m.Width() {
 		t.Fatalf("grid %d×%d, want %d×%d", len(rows[0]), len(rows), m.Width(), m.Height())
@@ -59,6 +59,12 @@ func TestGridAndPlayer(t *testing.T) {
 	}
 	if _, err := Player("no grid here"); err == nil {
 		t.Fatal("Player found a player in a message without a grid")
+	}
+	// A window's grid is not the maze's: the position hint says where.
+	for _, hint := range []string{"📍 column 12 of 41, row 7 of 41 · goal ↘", "📍 가로 12/41, 세로 7/41 · 도착점: ↘"} {
+		if got, err := Player("🎮 header\n" + grid + "\n" + hint); err != nil || got != (mazecore.Point{X: 11, Y: 6}) {
+			t.Fatalf("Player with hint %q = %v (%v), want (11,6)", hint, got, err)
+		}
 	}
 }
 
