@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/gif"
 	"image/png"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -437,4 +438,46 @@ func TestHelpQuickStart(t *testing.T) {
 	if dm := only(t, e.send(t, dmIx(t, "help", nil))); len(buttons(dm)) != 2 {
 		t.Fatalf("/help in a DM offers %+v, want no daily", buttons(dm))
 	}
+}
+
+// TestSolveIDAutocomplete: /solve's id is completed from the mazes posted
+// in the channel, newest first, each once, matching what is typed
+// (issue 18 item 4); what it offers, /solve takes.
+func TestSolveIDAutocomplete(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	var ids []mazecore.ID
+	for seed := range 3 {
+		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 9, "seed": seed + 1}))
+		ids = append(ids, idInReply(t, rec.replies[0]))
+	}
+	e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 9, "seed": 2})) // the second again
+	complete := func(typed string) []*discordgo.ApplicationCommandOptionChoice {
+		t.Helper()
+		ix := decodeInteraction(t, map[string]any{
+			"type": discordgo.InteractionApplicationCommandAutocomplete,
+			"data": map[string]any{"id": "c-solve", "name": "solve", "type": 1, "options": []map[string]any{
+				{"name": "id", "type": discordgo.ApplicationCommandOptionString, "value": typed, "focused": true},
+			}},
+		})
+		rec := e.send(t, ix)
+		if len(rec.choices) != 1 || len(rec.replies) != 0 {
+			t.Fatalf("%q: choices %v, replies %+v; want one answer of choices", typed, rec.choices, rec.replies)
+		}
+		return rec.choices[0]
+	}
+	var got []string
+	for _, c := range complete("") {
+		got = append(got, c.Value.(string))
+		if !strings.HasPrefix(c.Name, "Digging 9×9 · ") {
+			t.Fatalf("choice named %q, want the maze's algorithm and size", c.Name)
+		}
+	}
+	if want := []string{ids[1].String(), ids[2].String(), ids[0].String()}; !slices.Equal(got, want) {
+		t.Fatalf("choices %q, want the channel's mazes newest first, each once: %q", got, want)
+	}
+	typed := strings.ToUpper(ids[0].String()[len(ids[0].String())-4:])
+	if c := complete(typed); len(c) != 1 || c[0].Value != ids[0].String() {
+		t.Fatalf("typed %q: choices %+v, want only %s", typed, c, ids[0])
+	}
+	checkSolution(t, e.send(t, slash(t, "solve", map[string]any{"id": complete("")[2].Value})), ids[0], false)
 }

@@ -30,6 +30,7 @@ const (
 type PostLog interface {
 	AddPost(ctx context.Context, p contest.Post) error
 	LastPost(ctx context.Context, channelID string) (contest.Post, error)
+	RecentPosts(ctx context.Context, channelID string, limit int) ([]contest.Post, error)
 }
 
 // Embargo says whether a maze's solution is held back (a running daily
@@ -72,8 +73,8 @@ func (f *Mazes) Commands() []bot.Command {
 		}), Handle: f.handleMaze},
 		{Definition: anywhere(&discordgo.ApplicationCommand{
 			Name:    "solve",
-			Options: []*discordgo.ApplicationCommandOption{stringOption("id", 40, false)},
-		}), Handle: f.handleSolve},
+			Options: []*discordgo.ApplicationCommandOption{mazeIDOption()},
+		}), Handle: f.handleSolve, Autocomplete: f.completeMazeID},
 		{Definition: anywhere(&discordgo.ApplicationCommand{Name: solveMessageCommandName, Type: discordgo.MessageApplicationCommand}), Handle: f.handleSolveMessage},
 	}
 }

@@ -82,6 +82,10 @@ func channelOption(required bool) *discordgo.ApplicationCommandOption {
 	}
 }
 
+// maxChoices is the most choices Discord takes in a list or an
+// autocomplete answer.
+const maxChoices = 25
+
 func stringOption(name string, maxLength int, required bool) *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, MaxLength: maxLength, Required: required}
 }

@@ -74,17 +74,21 @@ func (f *Play) handlePlay(ctx context.Context, in *bot.Interaction) error {
 	return f.start(ctx, in, id)
 }
 
-// start begins the member's game on maze id, privately.
+// start shows the member's game on maze id, privately: the one they
+// were playing there, or a new one.
 func (f *Play) start(ctx context.Context, in *bot.Interaction, id mazecore.ID) error {
 	m, err := generate(id)
 	if err != nil {
 		return err
 	}
-	g, err := f.games.Start(ctx, m, play.Record{UserID: in.UserID(), GuildID: in.GuildID, ChannelID: in.ChannelID})
+	g, resumed, err := f.games.Resume(ctx, m, play.Record{UserID: in.UserID(), GuildID: in.GuildID, ChannelID: in.ChannelID})
 	if err != nil {
 		return err
 	}
 	reply := views.Game(in.Lang(), g, f.sign)
+	if resumed {
+		reply = views.ResumedGame(in.Lang(), g, f.sign)
+	}
 	reply.Ephemeral = true
 	return answer(ctx, in, reply)
 }

@@ -364,7 +364,9 @@ func TestPlayForged(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9}
 	msg, g := e.start(t, id, "u1")
-	_, other := e.start(t, id, "u1") // a real game id to point a forgery at
+	otherMaze := id
+	otherMaze.Seed++
+	_, other := e.start(t, otherMaze, "u1") // a real game id to point a forgery at
 	var genuine string
 	for _, a := range []customid.Action{customid.East, customid.South} {
 		if b := button(t, msg, a); !b.Disabled {

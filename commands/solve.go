@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -15,6 +16,45 @@ import (
 
 // solveMessageCommandName is the context-menu entry on messages.
 const solveMessageCommandName = "Solve this maze"
+
+// mazeIDOption is /solve's id, completed from the mazes recently posted
+// in the channel: IDs are made to be copied, not typed.
+func mazeIDOption() *discordgo.ApplicationCommandOption {
+	o := stringOption("id", 40, false)
+	o.Autocomplete = true
+	return o
+}
+
+// recentMazes is how many of a channel's posts the ID completion reads:
+// a channel's posts repeat mazes (a maze, its solution, a game's share),
+// and Discord shows 25 choices.
+const recentMazes = 50
+
+// completeMazeID offers the mazes posted in the channel, newest first,
+// whose ID contains what the member has typed (in any case).
+func (f *Mazes) completeMazeID(ctx context.Context, in *bot.Interaction) error {
+	name, typed := bot.Focused(in)
+	if name != "id" {
+		return in.Respond.Choices(ctx, nil)
+	}
+	posts, err := f.posts.RecentPosts(ctx, in.ChannelID, recentMazes)
+	if err != nil {
+		return err
+	}
+	typed = strings.ToLower(strings.TrimSpace(typed))
+	l := in.Lang()
+	seen := map[mazecore.ID]bool{}
+	choices := []*discordgo.ApplicationCommandOptionChoice{}
+	for _, p := range posts {
+		id := p.MazeID.String()
+		if seen[p.MazeID] || !strings.Contains(strings.ToLower(id), typed) || len(choices) == maxChoices {
+			continue
+		}
+		seen[p.MazeID] = true
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: views.MazeChoice(l, p.MazeID), Value: id})
+	}
+	return in.Respond.Choices(ctx, choices)
+}
 
 // solveOptions are /solve's options as typed.
 type solveOptions struct {

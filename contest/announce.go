@@ -57,4 +57,7 @@ type Posts interface {
 	AddPost(ctx context.Context, p Post) error
 	// LastPost returns the newest post in a channel, or ErrNotFound.
 	LastPost(ctx context.Context, channelID string) (Post, error)
+	// RecentPosts returns a channel's newest posts, newest first, at most
+	// limit of them.
+	RecentPosts(ctx context.Context, channelID string, limit int) ([]Post, error)
 }

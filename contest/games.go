@@ -58,6 +58,17 @@ func (g *Games) Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*
 	return g.play.Start(ctx, m, who)
 }
 
+// Resume goes on with the member's game on m for the contest running on
+// m there, or starts one (play.Service.Resume).
+func (g *Games) Resume(ctx context.Context, m *mazecore.Maze, who play.Record) (game *play.Game, resumed bool, err error) {
+	key, err := g.contests.For(ctx, who.GuildID, who.ChannelID, m.ID())
+	if err != nil {
+		return nil, false, err
+	}
+	who.Contest = key.String()
+	return g.play.Resume(ctx, m, who)
+}
+
 // Load returns a game that still takes moves from userID.
 func (g *Games) Load(ctx context.Context, id int64, userID string) (*play.Game, error) {
 	return g.play.Load(ctx, id, userID)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ func BenchmarkE2E(b *testing.B) {
 		name string
 		opts []member.Option
 	}{
-		{"maze-sidewinder-21-emoji", []member.Option{opt("algorithm", "sidewinder"), opt("size", 21)}},
+		{"maze-sidewinder-21-emoji", []member.Option{opt("algorithm", "sidewinder"), opt("size", 21), opt("render", "emoji")}},
 		{"maze-backtracking-201-png", []member.Option{opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png")}},
 		// Choosing a level makes and rates 32 mazes before the answer:
 		// compare with the same maze at any difficulty.
@@ -36,6 +37,18 @@ func BenchmarkE2E(b *testing.B) {
 					b.Fatal(err)
 				}
 				total += resp.Elapsed
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/reply")
+		})
+	}
+	// Completions answer as a member types: each keystroke's list must
+	// come back at once.
+	for _, typed := range []string{"seoul", "new york"} {
+		b.Run("autocomplete-timezone-"+strings.ReplaceAll(typed, " ", "-"), func(b *testing.B) {
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				_, elapsed := fake.complete(b, "daily", typed)
+				total += elapsed
 			}
 			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/reply")
 		})

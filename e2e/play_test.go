@@ -289,3 +289,50 @@ func TestE2EPlayLoops(t *testing.T) {
 		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Text())
 	}
 }
+
+// TestE2EPlayLoop (issue 18 item 5): Play on a maze you are playing goes
+// on with your game, from a fresh message (a reloaded client loses the
+// private one); after the win, Play again starts a new game on the same
+// maze, played to the goal too.
+func TestE2EPlayLoop(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startApp(t)
+	mazeMsg, m := fake.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 15), opt("seed", 7))
+	first := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
+	first.click(first.next())
+	first.click(first.next())
+	at, clicks := first.position(), first.clicks
+
+	again := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
+	if again.msg.ID == first.msg.ID || !strings.Contains(again.msg.Text(), "where you left it") {
+		t.Fatalf("Play again mid-game answered %q, want the game resumed in a new message", again.msg.Text())
+	}
+	if got := again.position(); got != at || !strings.Contains(again.msg.Text(), fmt.Sprintf("clicks %d", clicks)) {
+		t.Fatalf("the resumed game is at %v, %q; want %v after %d clicks", got, strings.SplitN(again.msg.Text(), "\n", 3)[1], at, clicks)
+	}
+	again.clicks = clicks
+	again.walk()
+	checkNextGame(t, again.msg, m.ID(), true)
+
+	// Play again, from the won game's own button: a new game from the start.
+	var playAgain fakediscord.Button
+	for _, b := range again.msg.Buttons() {
+		if strings.HasPrefix(b.CustomID, "play:") {
+			playAgain = b
+		}
+	}
+	ix := fake.click(t, member.ButtonSpec{CustomID: playAgain.CustomID, Message: again.msg, UserID: fakediscord.DefaultUserID})
+	msg, err := gameOpened(testContext(t), ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := &player{t: t, fake: fake, userID: fakediscord.DefaultUserID, maze: m, path: again.path, msg: msg}
+	if next.position() != m.Start() || strings.Contains(msg.Text(), "where you left it") {
+		t.Fatalf("Play again after the win answered %q, want a new game at the start", msg.Text())
+	}
+	next.walk()
+	if !next.won() {
+		t.Fatalf("the second game did not end in a win:\n%s", next.msg.Text())
+	}
+}

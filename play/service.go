@@ -33,6 +33,9 @@ type Store interface {
 	// at rec.Seq−1, else changes nothing and returns ErrConflict. A won
 	// game's Result is recorded in the same write: both or neither.
 	SaveGame(ctx context.Context, rec Record) error
+	// PlayingGame returns the member's newest game still being played on
+	// maze for contest, or ErrNotFound.
+	PlayingGame(ctx context.Context, userID string, maze mazecore.ID, contest string) (Record, error)
 	// DeleteGamesBefore removes the games started before t, finished or
 	// not, and reports how many; results stay.
 	DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error)
@@ -92,6 +95,25 @@ func (s *Service) Start(ctx context.Context, m *mazecore.Maze, who Record) (*Gam
 		return nil, fmt.Errorf("start game: %w", err)
 	}
 	return g, nil
+}
+
+// Resume returns the member's game on m for who's contest that still
+// takes moves, or starts one: pressing Play again on a maze goes on with
+// the game, whose private message a reloaded client loses. resumed tells
+// which it did.
+func (s *Service) Resume(ctx context.Context, m *mazecore.Maze, who Record) (g *Game, resumed bool, err error) {
+	rec, err := s.store.PlayingGame(ctx, who.UserID, m.ID(), who.Contest)
+	switch {
+	case err == nil:
+		if g, err := Resume(m, rec); err == nil && g.Check(s.now()) == nil {
+			return g, true, nil
+		}
+		// Expired, or unreadable: a new game, as if there were none.
+	case !errors.Is(err, ErrNotFound):
+		return nil, false, fmt.Errorf("find the game to resume: %w", err)
+	}
+	g, err = s.Start(ctx, m, who)
+	return g, false, err
 }
 
 // Load returns a game that still takes moves from userID, with its maze.

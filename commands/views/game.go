@@ -55,13 +55,21 @@ func Trail(g *play.Game) render.Overlay {
 
 // Game shows a game in progress: header, grid (with a position hint when
 // windowed) and the controls, signed for its member by sign.
-func Game(l *lang.Lang, g *play.Game, sign customid.Signer) bot.Reply {
+func Game(l *lang.Lang, g *play.Game, sign customid.Signer) bot.Reply { return game(l, g, sign, "") }
+
+// ResumedGame is Game for a member who pressed Play on a maze they were
+// playing: the game where they left it, saying so.
+func ResumedGame(l *lang.Lang, g *play.Game, sign customid.Signer) bot.Reply {
+	return game(l, g, sign, l.T("play.resumed"))
+}
+
+func game(l *lang.Lang, g *play.Game, sign customid.Signer, note string) bot.Reply {
 	win := GameWindow(g)
 	hint := ""
 	if win != (render.Window{}) {
 		hint = positionHint(l, g)
 	}
-	return card(nil, text(gameHeader(l, g)), text(Grid(g.Maze(), Trail(g), win)), text(hint), gameButtons(l, g, sign, win != (render.Window{})))
+	return card(nil, text(note), text(gameHeader(l, g)), text(Grid(g.Maze(), Trail(g), win)), text(hint), gameButtons(l, g, sign, win != (render.Window{})))
 }
 
 func gameButtons(l *lang.Lang, g *play.Game, sign customid.Signer, windowed bool) []discordgo.MessageComponent {

@@ -66,6 +66,12 @@ func Size(id mazecore.ID) lang.Msg {
 // Side writes a square size, "201×201".
 func Side(side int) lang.Msg { return Size(mazecore.ID{Width: side, Height: side}) }
 
+// MazeChoice names maze id in an autocomplete list: "Sidewinder 21×21 ·
+// 2840g1w3", well inside Discord's 100 characters.
+func MazeChoice(l *lang.Lang, id mazecore.ID) string {
+	return AlgorithmTitle(id.Algorithm).In(l) + " " + Size(id).In(l) + " · " + id.String()
+}
+
 // AutoPicture tells whether render:auto shows maze id as a picture: wider
 // than a phone's row, or taller than a message holds.
 func AutoPicture(id mazecore.ID) bool {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mazebot/contest"
+	"mazebot/mazecore"
 	"mazebot/play"
 )
 
@@ -56,6 +57,26 @@ func (s *Store) CreateGame(ctx context.Context, g play.Record) (int64, error) {
 	g.StartedAt, g.UpdatedAt, g.FinishedAt = instant(g.StartedAt), instant(g.UpdatedAt), optional(g.FinishedAt)
 	s.games[g.ID] = g
 	return g.ID, nil
+}
+
+// PlayingGame returns the member's newest game still being played on
+// maze for contest, or an error wrapping play.ErrNotFound.
+func (s *Store) PlayingGame(ctx context.Context, userID string, maze mazecore.ID, contest string) (play.Record, error) {
+	if err := s.lock(ctx); err != nil {
+		return play.Record{}, err
+	}
+	defer s.mu.Unlock()
+	var found *play.Record
+	for id, g := range s.games {
+		if g.UserID == userID && g.MazeID == maze && g.Contest == contest && g.Status == play.Playing && (found == nil || id > found.ID) {
+			found = &g
+		}
+	}
+	if found == nil {
+		return play.Record{}, fmt.Errorf("game of %s on maze %s: %w", userID, maze, play.ErrNotFound)
+	}
+	found.Trail = bytes.Clone(found.Trail)
+	return *found, nil
 }
 
 // Game returns the game with the given id, or an error wrapping

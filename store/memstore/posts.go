@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"mazebot/contest"
 )
@@ -50,4 +51,22 @@ func (s *Store) LastPost(ctx context.Context, channelID string) (contest.Post, e
 		return contest.Post{}, fmt.Errorf("last post in channel %s: %w", channelID, contest.ErrNotFound)
 	}
 	return *last, nil
+}
+
+// RecentPosts returns a channel's newest posts, newest first, at most
+// limit of them.
+func (s *Store) RecentPosts(ctx context.Context, channelID string, limit int) ([]contest.Post, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	var out []contest.Post
+	for i := len(s.shown) - 1; i >= 0; i-- { // newest added last
+		if p := s.shown[i]; p.ChannelID == channelID {
+			out = append(out, p)
+		}
+	}
+	// By time, ties by insertion order (kept by the stable sort).
+	slices.SortStableFunc(out, func(a, b contest.Post) int { return b.PostedAt.Compare(a.PostedAt) })
+	return out[:min(limit, len(out))], nil
 }

@@ -14,6 +14,8 @@ func DB(s *Store) *sql.DB { return s.db }
 const (
 	Baseline         = baseline
 	LastPostSQL      = lastPostSQL
+	RecentPostsSQL   = recentPostsSQL
+	PlayingGameSQL   = playingGameSQL
 	DailiesOnMazeSQL = dailiesOnMazeSQL
 	ClosingEventsSQL = closingEventsSQL
 	BestRunsSQL      = bestRunsSQL

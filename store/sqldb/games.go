@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"mazebot/mazecore"
 	"mazebot/play"
 )
 
@@ -33,6 +34,20 @@ const gameSQL = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
 func (s *Store) Game(ctx context.Context, id int64) (play.Record, error) {
 	return call(s, ctx, "Game", fmt.Sprintf("game %d", id), reads, func(q q) (play.Record, error) {
 		return one(q, gameRow.record, gameSQL, id)
+	})
+}
+
+// playingGameSQL finds a member's newest game being played on a maze for
+// a contest; a constant so the tests can check its plan.
+const playingGameSQL = `SELECT ` + gameColumns + ` FROM games
+	WHERE user_id = ? AND maze_id = ? AND context = ? AND status = 'playing'
+	ORDER BY id DESC LIMIT 1`
+
+// PlayingGame returns the member's newest game still being played on
+// maze for contest, or an error wrapping play.ErrNotFound.
+func (s *Store) PlayingGame(ctx context.Context, userID string, maze mazecore.ID, contest string) (play.Record, error) {
+	return call(s, ctx, "PlayingGame", fmt.Sprintf("game of %s on maze %s", userID, maze), reads, func(q q) (play.Record, error) {
+		return one(q, gameRow.record, playingGameSQL, userID, maze.String(), contest)
 	})
 }
 

@@ -41,3 +41,19 @@ func (s *Store) LastPost(ctx context.Context, channelID string) (contest.Post, e
 		return one(q, postRow.post, lastPostSQL, channelID)
 	})
 }
+
+// recentPostsSQL lists a channel's newest posts; the index of lastPostSQL
+// serves it.
+const recentPostsSQL = `
+	SELECT ` + postColumns + ` FROM posts
+	WHERE channel_id = ?
+	ORDER BY posted_at DESC, id DESC
+	LIMIT ?`
+
+// RecentPosts returns a channel's newest posts, newest first, at most
+// limit of them.
+func (s *Store) RecentPosts(ctx context.Context, channelID string, limit int) ([]contest.Post, error) {
+	return call(s, ctx, "RecentPosts", "recent posts in channel "+channelID, reads, func(q q) ([]contest.Post, error) {
+		return all(q, postRow.post, recentPostsSQL, channelID, limit)
+	})
+}

@@ -120,6 +120,8 @@ func TestSQLiteQueryPlans(t *testing.T) {
 		noSort      bool
 	}{
 		{"LastPost", sqldb.LastPostSQL, []any{"c"}, "SEARCH posts USING INDEX posts_channel_posted (channel_id=?)", true},
+		{"RecentPosts", sqldb.RecentPostsSQL, []any{"c", 25}, "SEARCH posts USING INDEX posts_channel_posted (channel_id=?)", true},
+		{"PlayingGame", sqldb.PlayingGameSQL, []any{"u", "m", ""}, "SEARCH games USING INDEX games_playing (user_id=? AND maze_id=? AND context=?)", true},
 		{"DailiesOnMaze", sqldb.DailiesOnMazeSQL, []any{"m"}, "SEARCH daily_mazes USING INDEX daily_mazes_maze (maze_id=?)", false},
 		{"BestRuns", sqldb.BestRunsSQL, []any{"daily:g1:2026-11-30", 0}, "SEARCH finishes USING INDEX finishes_context (context=?)", false},
 		{"DailyTotals", sqldb.DailyTotalsSQL, []any{"daily:g1:2026-11-01", "daily:g1:2026-11-30"}, "SEARCH finishes USING INDEX finishes_context (context>? AND context<?)", false},

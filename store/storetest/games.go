@@ -24,6 +24,14 @@ func newGame() play.Record {
 // goal is where the tests' games are won.
 var goal = mazecore.Point{X: 19, Y: 19}
 
+// playing is the member's game being played on g's maze for g's contest.
+func playing(tb testing.TB, s Store, g play.Record) play.Record {
+	tb.Helper()
+	rec, err := s.PlayingGame(tb.Context(), g.UserID, g.MazeID, g.Contest)
+	ok(tb, err)
+	return rec
+}
+
 func mustCreateGame(tb testing.TB, s Store, rec play.Record) play.Record {
 	tb.Helper()
 	return create(tb, s.CreateGame, s.Game, rec)
@@ -108,6 +116,35 @@ func testGames(t *testing.T, open opener) {
 		unchanged(t, s, want)
 		if second := mustCreateGame(t, s, newGame()); second.ID == id || second.ID <= 0 {
 			t.Fatalf("second game's ID=%v, first's %v: want a new positive one", second.ID, id)
+		}
+	})
+	// Play pressed again resumes: the member's newest game being played
+	// on that maze for that contest, and no one else's.
+	t.Run("OKPlayingGame", func(t *testing.T) {
+		s := fresh(t, open)
+		g := newGame()
+		_, err := s.PlayingGame(t.Context(), g.UserID, g.MazeID, g.Contest)
+		wantNotFound(t, "PlayingGame with no game", err)
+		older := mustCreateGame(t, s, g)
+		newer := mustCreateGame(t, s, g)
+		for _, other := range []func(*play.Record){
+			func(r *play.Record) { r.UserID = "u2" },
+			func(r *play.Record) { r.MazeID = maze(2) },
+			func(r *play.Record) { r.Contest = "" },
+		} {
+			r := newGame()
+			other(&r)
+			mustCreateGame(t, s, r)
+		}
+		if got := playing(t, s, g); got.ID != newer.ID || !reflect.DeepEqual(got, newer) {
+			t.Fatalf("PlayingGame=%+v, want the newer game %+v", got, newer)
+		}
+		// Once it is over, the older one still being played is found.
+		won := newer
+		won.Status, won.Seq, won.Pos, won.UpdatedAt, won.FinishedAt = play.GaveUp, 1, newer.Pos, at(5), at(5)
+		ok(t, s.SaveGame(t.Context(), won))
+		if got := playing(t, s, g); got.ID != older.ID {
+			t.Fatalf("PlayingGame=%d after the newer ended, want the older %d", got.ID, older.ID)
 		}
 	})
 	t.Run("OKNilTrail", func(t *testing.T) {

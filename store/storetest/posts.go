@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -21,6 +23,25 @@ func testPosts(t *testing.T, open opener) {
 		addPosts(t, s, want)
 		if got := read(t, s.LastPost, "c1"); got != want {
 			t.Fatalf("LastPost=%+v, want %+v", got, want)
+		}
+	})
+	// /solve's ID autocomplete lists a channel's newest posts.
+	t.Run("OKRecentPosts", func(t *testing.T) {
+		s := fresh(t, open)
+		var want []contest.Post
+		for i := range 5 {
+			p := contest.Post{MazeID: maze(uint64(i + 1)), GuildID: "g1", ChannelID: "c1", MessageID: fmt.Sprintf("m%d", i), PostedAt: at(i / 2)}
+			addPosts(t, s, p)
+			want = append([]contest.Post{p}, want...) // newest first, ties by insertion
+		}
+		addPosts(t, s, contest.Post{MazeID: maze(9), ChannelID: "c2", MessageID: "other", PostedAt: at(9)})
+		got, err := s.RecentPosts(t.Context(), "c1", 3)
+		ok(t, err)
+		if !slices.Equal(got, want[:3]) {
+			t.Fatalf("RecentPosts=%+v, want %+v", got, want[:3])
+		}
+		if got, err := s.RecentPosts(t.Context(), "empty", 3); err != nil || len(got) != 0 {
+			t.Fatalf("RecentPosts of an empty channel=%+v (%v), want none", got, err)
 		}
 	})
 	// Times come back in UTC, truncated to the millisecond, at the same

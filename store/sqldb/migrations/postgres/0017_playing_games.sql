@@ -1,0 +1,3 @@
+-- As sqlite/0017_playing_games.sql: the games being played, by member and
+-- maze, for PlayingGame.
+CREATE INDEX games_playing ON games (user_id, maze_id, context, id) WHERE status = 'playing';
