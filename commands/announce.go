@@ -16,6 +16,8 @@ import (
 	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/lang"
+	"mazebot/mazecore"
+	"mazebot/play"
 	"mazebot/render"
 )
 
@@ -166,28 +168,57 @@ func (a *Announcer) PostEvent(ctx context.Context, e contest.Event, mazeNonce, b
 	if mazeMsg, err = a.post(ctx, e.ChannelID, mazeNonce, reply); err != nil {
 		return "", "", err
 	}
-	if boardMsg, err = a.post(ctx, e.ChannelID, boardNonce, views.Board(e, nil)); err != nil {
+	if boardMsg, err = a.post(ctx, e.ChannelID, boardNonce, views.Board(e, nil, "")); err != nil {
 		return "", "", err
 	}
 	return mazeMsg, boardMsg, recordPost(ctx, a.posts, e.GuildID, e.ChannelID, mazeMsg, e.MazeID, a.now())
 }
 
-// EditBoard shows standings on the event's board.
+// EditBoard shows standings on the event's board; an ended event's
+// board points to its results post.
 func (a *Announcer) EditBoard(ctx context.Context, e contest.Event, standings []contest.Standing) error {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
-	return refusal(a.poster.Edit(ctx, e.ChannelID, e.BoardMessageID, views.Board(e, standings)))
+	return refusal(a.poster.Edit(ctx, e.ChannelID, e.BoardMessageID, views.Board(e, standings, messageLink(e.GuildID, e.ChannelID, e.ResultsMessageID))))
 }
 
-// PostResults announces an ended event's ranking.
-func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings []contest.Standing, nonce string) error {
+// messageLink is the link to a message, "" for an unknown one.
+func messageLink(guildID, channelID, messageID string) string {
+	if messageID == "" {
+		return ""
+	}
+	return "https://discord.com/channels/" + guildID + "/" + channelID + "/" + messageID
+}
+
+// PostResults announces an ended event in one post: its ranking and
+// numbers, and its maze's solution, spoilered.
+func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings []contest.Standing, nonce string) (string, error) {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
-	_, err := a.post(ctx, e.ChannelID, nonce, views.Results(e, standings))
-	return err
+	l := lang.ByCode(e.Language)
+	reply, err := showPost(ctx, a.pictures, e.MazeID, "", func() (bot.Reply, error) {
+		m, err := generate(e.MazeID)
+		if err != nil {
+			return bot.Reply{}, err
+		}
+		path := mazecore.Solve(m)
+		top := views.ResultsText(l, e, standings, play.Par(m), play.ShortestTiles(m))
+		header := views.SolutionHeader(l, e.MazeID, len(path))
+		v := views.Maze{ID: e.MazeID}
+		// The grid shares the card's text with the ranking above it.
+		if err := picture(l, &v, m, renderAuto, top+"\n"+header, views.SpoilerExtra+1, render.Overlay{Path: path}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
+			return bot.Reply{}, err
+		}
+		return views.Results(l, top, header, v), nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return a.post(ctx, e.ChannelID, nonce, reply)
 }
 
 // PostSolution posts an ended event's solution, spoilered, in the event's
 // language: the same message /solve gives once the event is over, so they
-// share the cache.
+// share the cache. Only a closing begun by a release whose results post
+// held no solution asks for it.
 func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce string) error {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
 	l := lang.ByCode(e.Language)

@@ -50,7 +50,7 @@ func TestLegacyServerLanguage(t *testing.T) {
 		t.Fatalf("Discord was asked %d times, want 3", e.poster.asked)
 	}
 	ev := contest.Event{GuildID: "g-ko", ChannelID: "c-ev", Name: "Race", MazeID: day.MazeID, EndsAt: e.clock.Now().Add(time.Hour)}
-	if err := a.PostResults(ctx, ev, nil, ""); err != nil {
+	if _, err := a.PostResults(ctx, ev, nil, ""); err != nil {
 		t.Fatal(err)
 	}
 	got := e.poster.messages[e.poster.order[len(e.poster.order)-1]].reply

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -457,13 +458,40 @@ func TestEventLiveBoard(t *testing.T) {
 	}
 }
 
+// checkResults fails tb unless r is an ended event's one results card:
+// the ranking of users, the numbers of the day and the solution,
+// spoilered.
+func checkResults(tb testing.TB, r bot.Reply, users []string) {
+	tb.Helper()
+	text := r.Text()
+	if !strings.Contains(text, "is over") || !sameUsers(boardUsers(text), users) || !strings.Contains(text, "📊 Best time") {
+		tb.Fatalf("results %q, want %v ranked and the day's numbers", text, users)
+	}
+	spoilered := strings.Contains(text, "||") || (len(r.Files) == 1 && strings.HasPrefix(r.Files[0].Name, "SPOILER_"))
+	if !strings.Contains(text, "✅ Solution") || !spoilered {
+		tb.Fatalf("results %q with %+v, want the solution, spoilered", text, r.Files)
+	}
+}
+
+// checkBoardPointer fails tb unless the ended event's board points to
+// its results post, and lists nobody again.
+func checkBoardPointer(tb testing.TB, e *env, ev contest.Event) {
+	tb.Helper()
+	got := e.event(tb, ev.ID)
+	board := e.board(got).current().Text()
+	link := "https://discord.com/channels/" + got.GuildID + "/" + got.ChannelID + "/" + got.ResultsMessageID
+	if got.ResultsMessageID == "" || !strings.Contains(board, link) || len(boardUsers(board)) != 0 {
+		tb.Fatalf("board %q, want a pointer to the results %s", board, link)
+	}
+}
+
 func TestEventBoardTop10(t *testing.T) {
 	ranking := make([]contest.Standing, 12)
 	for i := range ranking {
 		ranking[i] = contest.Standing{Rank: i + 1, Run: contest.Run{UserID: fmt.Sprintf("u%d", i), Elapsed: time.Duration(i+1) * time.Second, Tiles: 20}}
 	}
 	ev := contest.Event{Name: "Big", EndsAt: eventStart, Status: contest.Running}
-	content := views.Board(ev, ranking).Text()
+	content := views.Board(ev, ranking, "").Text()
 	if got := boardUsers(content); len(got) != views.BoardTop || got[0] != "u0" || got[9] != "u9" {
 		t.Fatalf("board lists %v, want the top %d", got, views.BoardTop)
 	}
@@ -503,20 +531,14 @@ func TestEventEndByCommand(t *testing.T) {
 		t.Fatalf("event=%+v, want ended at %v", got, endAt)
 	}
 	posts := e.poster.in(eventCh)
-	if len(posts) != 4 {
-		t.Fatalf("%d posts, want maze, board, results, solution", len(posts))
+	if len(posts) != 3 {
+		t.Fatalf("%d posts, want maze, board, results (issue 18 item 6: one post at the end)", len(posts))
 	}
-	results, solution := posts[2].reply.Text(), posts[3].reply.Text()
-	if !strings.Contains(results, "**Friday race** is over") || !sameUsers(boardUsers(results), []string{"bob", "ada"}) {
-		t.Fatalf("results %q, want bob then ada", results)
+	if !strings.Contains(posts[2].reply.Text(), "**Friday race** is over") {
+		t.Fatalf("results %q, want the event named", posts[2].reply.Text())
 	}
-	if files := posts[3].reply.Files; !strings.Contains(solution, "✅ Solution") || len(files) != 1 || !strings.HasPrefix(files[0].Name, "SPOILER_") {
-		t.Fatalf("solution post %q with %+v, want a spoilered solution", solution, files)
-	}
-	board := e.board(got).current().Text()
-	if !strings.Contains(board, "Final results") || !sameUsers(boardUsers(board), []string{"bob", "ada"}) {
-		t.Fatalf("board %q, want the final results", board)
-	}
+	checkResults(t, posts[2].reply, []string{"bob", "ada"})
+	checkBoardPointer(t, e, got)
 	// The maze message gets its Solve button back.
 	maze := e.poster.message(ev.MazeMessageID).current()
 	if len(buttons(maze)) != 2 || !strings.Contains(maze.Text(), "ended") {
@@ -533,7 +555,7 @@ func TestEventEndByCommand(t *testing.T) {
 	}
 	e.clock.Advance(time.Hour)
 	e.tick(t)
-	if n := len(e.poster.in(eventCh)); n != 4 {
+	if n := len(e.poster.in(eventCh)); n != 3 {
 		t.Fatalf("%d posts after a tick, want no more", n)
 	}
 
@@ -566,12 +588,11 @@ func TestEventEndByDuration(t *testing.T) {
 		t.Fatalf("event=%+v, want ended at its end", got)
 	}
 	posts := e.poster.in(eventCh)
-	if len(posts) != 4 || !sameUsers(boardUsers(posts[2].reply.Text()), []string{"ada"}) {
-		t.Fatalf("posts=%d, results %q; want 4 posts, ada's result", len(posts), posts[len(posts)-1].reply.Text())
+	if len(posts) != 3 {
+		t.Fatalf("posts=%d, want maze, board, results", len(posts))
 	}
-	if board := e.board(got).current().Text(); !strings.Contains(board, "Final results") {
-		t.Fatalf("board %q, want final results", board)
-	}
+	checkResults(t, posts[2].reply, []string{"ada"})
+	checkBoardPointer(t, e, got)
 	e.win(t, msg, g, time.Second, nil)
 	if ranking := e.standings(t, ev.ID); len(ranking) != 1 || ranking[0].UserID != "ada" {
 		t.Fatalf("ranking=%+v, want ada only", ranking)
@@ -611,19 +632,15 @@ func TestEventRestart(t *testing.T) {
 		e.tick(t) // later ticks change nothing
 	}
 	results := opts.poster.in(eventCh)[posted:]
-	if len(results) != 2 || !strings.Contains(results[0].reply.Text(), "is over") || !strings.Contains(results[1].reply.Text(), "Solution") {
-		t.Fatalf("posts after restart=%+v, want one results post and one solution", results)
+	if len(results) != 1 {
+		t.Fatalf("posts after restart=%+v, want one results post", results)
 	}
-	if !sameUsers(boardUsers(results[0].reply.Text()), []string{"ada", "bob"}) {
-		t.Fatalf("results %q, want ada then bob", results[0].reply.Text())
-	}
+	checkResults(t, results[0].reply, []string{"ada", "bob"})
 	got := envs[0].event(t, ev.ID)
 	if got.Status != contest.Ended || !got.EndsAt.Equal(ev.EndsAt) {
 		t.Fatalf("event=%+v, want ended at its original end %v", got, ev.EndsAt)
 	}
-	if board := envs[0].board(got); len(board.edits) == 0 || !strings.Contains(board.current().Text(), "Final results") {
-		t.Fatalf("board %q, want the final results", board.current().Text())
-	}
+	checkBoardPointer(t, envs[0], got)
 }
 
 func TestEventGameContext(t *testing.T) {
@@ -655,18 +672,21 @@ func TestEventGameContext(t *testing.T) {
 func TestEventLiveEditRacesEnd(t *testing.T) {
 	e := newEnv(t, eventEnv())
 	ev := e.startEvent(t, nil)
-	var once sync.Once
+	var ended atomic.Bool
 	e.poster.onEdit = func() {
-		once.Do(func() {
-			if err := e.db.EndEvent(context.Background(), ev.ID, e.clock.Now()); err != nil {
+		// The event is ended and closed (as another process would), its
+		// final board landing before this live edit does. (End edits the
+		// board too: only the first edit ends it.)
+		if !ended.Swap(true) {
+			if err := e.contests.Events.End(context.Background(), ev); err != nil {
 				t.Error(err)
 			}
-		})
+		}
 	}
 	e.race(t, ev, "ada", time.Second)
 	board := e.board(ev)
-	if len(board.edits) != 2 || !strings.Contains(board.current().Text(), "Final results") {
-		t.Fatalf("board edits=%d, now %q; want the live edit, then the final board again", len(board.edits), board.current().Text())
+	if n := len(board.edits); n != 3 || !strings.Contains(board.current().Text(), "the final results: https://discord.com/channels/") {
+		t.Fatalf("board edits=%d, now %q; want the final board, the live edit landing over it, then the final board again", n, board.current().Text())
 	}
 }
 
@@ -683,7 +703,7 @@ func TestEventEndOtherChannel(t *testing.T) {
 	if got := e.event(t, ev.ID); got.Status != contest.Ended {
 		t.Fatalf("event=%+v, want ended", got)
 	}
-	if n := len(e.poster.in("777")); n != 4 {
-		t.Fatalf("%d posts in 777, want maze, board, results, solution", n)
+	if n := len(e.poster.in("777")); n != 3 {
+		t.Fatalf("%d posts in 777, want maze, board, results", n)
 	}
 }

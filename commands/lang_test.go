@@ -287,7 +287,7 @@ func TestPostsInServersLanguage(t *testing.T) {
 				e.tick(t)
 				found := false
 				for _, p := range e.poster.in(eventCh) {
-					found = found || strings.HasPrefix(p.reply.Text(), tc.solution)
+					found = found || strings.Contains(p.reply.Text(), "\n"+tc.solution)
 				}
 				if !found {
 					t.Fatalf("no solution post %q among %+v", tc.solution, e.poster.in(eventCh))

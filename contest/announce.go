@@ -27,12 +27,15 @@ type Announcer interface {
 	// PostEvent posts a starting event's maze and its (empty) board, each
 	// with its nonce.
 	PostEvent(ctx context.Context, e Event, mazeNonce, boardNonce string) (mazeMessageID, boardMessageID string, err error)
-	// EditBoard shows standings on the event's board: live while e runs,
-	// final once it has ended.
+	// EditBoard shows standings on the event's board while e runs; once
+	// it has ended, the board points to the results post
+	// (e.ResultsMessageID, "" when unknown).
 	EditBoard(ctx context.Context, e Event, standings []Standing) error
-	// PostResults announces an ended event's final ranking.
-	PostResults(ctx context.Context, e Event, standings []Standing, nonce string) error
-	// PostSolution posts an ended event's solution.
+	// PostResults announces an ended event in one post: its final
+	// ranking, the solution and the numbers of the day.
+	PostResults(ctx context.Context, e Event, standings []Standing, nonce string) (messageID string, err error)
+	// PostSolution posts an ended event's solution on its own: only for a
+	// closing begun by a release whose results post did not hold it.
 	PostSolution(ctx context.Context, e Event, nonce string) error
 	// RevealMaze edits an ended event's maze message so that it offers its
 	// solution.

@@ -160,15 +160,18 @@ func (a *announcer) EditBoard(_ context.Context, e contest.Event, standings []co
 	_, err := a.record("edit board "+e.Name, "")
 	if err == nil {
 		a.mu.Lock()
-		a.boards = append(a.boards, standingsText(e, standings))
+		board := standingsText(e, standings)
+		if e.ResultsMessageID != "" {
+			board += " -> " + e.ResultsMessageID
+		}
+		a.boards = append(a.boards, board)
 		a.mu.Unlock()
 	}
 	return err
 }
 
-func (a *announcer) PostResults(_ context.Context, e contest.Event, standings []contest.Standing, nonce string) error {
-	_, err := a.record("results "+e.Name+" "+standingsText(e, standings), nonce)
-	return err
+func (a *announcer) PostResults(_ context.Context, e contest.Event, standings []contest.Standing, nonce string) (string, error) {
+	return a.record("results "+e.Name+" "+standingsText(e, standings), nonce)
 }
 
 func (a *announcer) PostSolution(_ context.Context, e contest.Event, nonce string) error {

@@ -67,6 +67,9 @@ type Event struct {
 	// Closing is the progress of the posts that close the event once it
 	// has ended.
 	Closing Closing
+	// ResultsMessageID is the post of its results once made, which the
+	// final board points to.
+	ResultsMessageID string
 }
 
 // Key names the event as a contest.
@@ -81,9 +84,11 @@ func (e Event) postKey(what string) string {
 // EndSteps are the posts that close an ended event, as a set.
 type EndSteps uint8
 
-// The closing steps, in the order they are made: the ranking, then the
-// solution below it; the final board and the maze's Solve button are
-// edits of the event's messages.
+// The closing steps, in the order they are made: one results post
+// (ranking and solution), then edits of the event's messages: the board
+// points to the results, the maze gets its Solve button. StepSolution is
+// made with StepResults; alone it is the solution's own post, which a
+// closing begun by an older release still owes.
 const (
 	StepResults EndSteps = 1 << iota
 	StepSolution
@@ -112,6 +117,8 @@ type EventStore interface {
 	// ErrConflict when its channel already has a running one.
 	CreateEvent(ctx context.Context, e Event) (int64, error)
 	SetEventMessages(ctx context.Context, id int64, mazeMessageID, boardMessageID string) error
+	// SetResultsMessage records an ended event's results post.
+	SetResultsMessage(ctx context.Context, id int64, messageID string) error
 	// DeleteEvent removes an event whose posts failed, freeing its channel.
 	DeleteEvent(ctx context.Context, id int64) error
 	// Event, RunningEvent and RunningEventOnMaze return an event or
@@ -284,33 +291,42 @@ func (ev *Events) close(ctx context.Context, e Event) error {
 	}
 	c := &e.Closing
 	var errs []error
-	step := func(s EndSteps, what string, run func() error) {
-		if c.Done&s != 0 {
+	// step runs one step unless the step of its first bit is made, and
+	// records every bit of made.
+	step := func(made EndSteps, what string, run func() error) {
+		if c.Done&(made&-made) != 0 {
 			return
 		}
 		if err := run(); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 			return
 		}
-		if err := ev.store.SetClosingDone(ctx, e.ID, s); err != nil {
+		if err := ev.store.SetClosingDone(ctx, e.ID, made); err != nil {
 			errs = append(errs, err)
 			return
 		}
-		c.Done |= s
+		c.Done |= made
 	}
-	step(StepResults, "post results", func() error {
-		return ev.announce.PostResults(ctx, e, standings, nonce(e.postKey("results")))
+	step(StepResults|StepSolution, "post results", func() error {
+		id, err := ev.announce.PostResults(ctx, e, standings, nonce(e.postKey("results")))
+		if err != nil || id == "" {
+			return err
+		}
+		e.ResultsMessageID = id
+		return ev.store.SetResultsMessage(ctx, e.ID, id)
 	})
-	if c.Done&StepResults != 0 { // the solution goes below the ranking
+	if c.Done&StepResults != 0 { // an older release's results: the solution goes below them
 		step(StepSolution, "post solution", func() error { return ev.announce.PostSolution(ctx, e, nonce(e.postKey("solution"))) })
 	}
-	step(StepFinalBoard, "edit final board", func() error { return ev.finalBoard(ctx, e, standings) })
-	step(StepRevealMaze, "edit maze message", func() error {
-		if e.MazeMessageID == "" {
-			return nil
-		}
-		return ev.announce.RevealMaze(ctx, e)
-	})
+	if c.Done&StepResults != 0 { // the board points to the results, the maze says they are below
+		step(StepFinalBoard, "edit final board", func() error { return ev.finalBoard(ctx, e, standings) })
+		step(StepRevealMaze, "edit maze message", func() error {
+			if e.MazeMessageID == "" {
+				return nil
+			}
+			return ev.announce.RevealMaze(ctx, e)
+		})
+	}
 	if c.Done == AllEndSteps {
 		return ev.store.SetClosed(ctx, e.ID)
 	}
@@ -371,9 +387,10 @@ func (ev *Events) refreshBoard(ctx context.Context, e Event, now time.Time) ([]S
 	if err := ev.announce.EditBoard(ctx, e, standings); err != nil {
 		return nil, errors.Join(fmt.Errorf("edit board of event %d: %w", e.ID, err), ev.store.MarkBoardDirty(ctx, e.ID))
 	}
-	// Had the event ended while this edit was on its way, the live board
-	// may have landed over the final one: put the final one back.
-	if cur, err := ev.store.Event(ctx, e.ID); err == nil && cur.Status == Ended {
+	// Had the event ended and its board been made final while this edit
+	// was on its way, the live board may have landed over the final one:
+	// put the final one back. (Before then, the closing makes it.)
+	if cur, err := ev.store.Event(ctx, e.ID); err == nil && cur.Status == Ended && cur.Closing.Done&StepFinalBoard != 0 {
 		final, err := ev.Standings(ctx, cur)
 		if err != nil {
 			return nil, err

@@ -511,21 +511,43 @@ func TestEvents(t *testing.T) {
 			t.Fatalf("second End: %v, want ErrConflict", err)
 		}
 		calls := strings.Join(e.announce.all(), "\n")
-		for _, want := range []string{"results Race c1 final:cat#1,ann#2,ben#2", "solution Race c1", "reveal Race c1"} {
-			if strings.Count(calls, want) != 1 {
-				t.Fatalf("announcements:\n%s\nwant %q exactly once", calls, want)
+		for want, n := range map[string]int{"results Race c1 final:cat#1,ann#2,ben#2": 1, "solution Race c1": 0, "reveal Race c1": 1} {
+			if strings.Count(calls, want) != n {
+				t.Fatalf("announcements:\n%s\nwant %q %d times", calls, want, n)
 			}
 		}
-		if boards := e.announce.boards; boards[len(boards)-1] != "final:cat#1,ann#2,ben#2" {
-			t.Fatalf("board edits %q, want the final board last", boards)
-		}
 		stored, err := e.store.Event(ctx, ev.ID)
-		if err != nil || stored.Status != contest.Ended || !stored.EndsAt.Equal(e.clock.Now()) {
-			t.Fatalf("stored %+v (%v), want ended now, early", stored, err)
+		if err != nil || stored.Status != contest.Ended || !stored.EndsAt.Equal(e.clock.Now()) || stored.ResultsMessageID == "" {
+			t.Fatalf("stored %+v (%v), want ended now, early, with its results post", stored, err)
+		}
+		if boards := e.announce.boards; boards[len(boards)-1] != "final:cat#1,ann#2,ben#2 -> "+stored.ResultsMessageID {
+			t.Fatalf("board edits %q, want the final board pointing to the results last", boards)
 		}
 		// A run finished after the early end doesn't count.
 		if a := e.win(t, stored, "dan", time.Second); !a.Late {
 			t.Fatalf("a run after the end earned %+v", a)
+		}
+	})
+	// A closing begun by a release whose results post held no solution
+	// (StepResults made alone) posts the solution on its own, once, and
+	// not the results again.
+	t.Run("OKOlderClosingGetsItsSolution", func(t *testing.T) {
+		e := newEventEnv(t)
+		ev := e.start(t, "c1")
+		if err := e.store.EndEvent(ctx, ev.ID, e.clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.store.SetClosingDone(ctx, ev.ID, contest.StepResults); err != nil {
+			t.Fatal(err)
+		}
+		from := len(e.announce.all())
+		e.clock.Advance(contest.RetryAfter)
+		if err := e.events.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		calls := strings.Join(e.announce.all()[from:], "\n")
+		if strings.Count(calls, "solution Race c1") != 1 || strings.Contains(calls, "results ") {
+			t.Fatalf("announcements:\n%s\nwant the solution once and no results", calls)
 		}
 	})
 	t.Run("OKTickEndsDueEvents", func(t *testing.T) {

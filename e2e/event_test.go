@@ -87,7 +87,18 @@ func TestE2EEvent(t *testing.T) {
 		t.Fatalf("board after the flush: %q, want bob, cy, ada", got.Text())
 	}
 
-	// /event end: the final ranking, the solution, the final board.
+	// /event end: one new channel post, the results card (the final
+	// ranking, the day's numbers, the solution); the board points to it.
+	channelPosts := func() int {
+		n := 0
+		for _, m := range fake.ChannelMessages(fakediscord.DefaultChannelID) {
+			if m.InteractionID == "" {
+				n++
+			}
+		}
+		return n
+	}
+	before := channelPosts()
 	clock.Advance(time.Minute)
 	ended := final(t, fake.eventSlash(t, e2eManagePerms, "end"))
 	if !ended.Ephemeral() || !strings.Contains(ended.Text(), "ended") {
@@ -97,17 +108,20 @@ func TestE2EEvent(t *testing.T) {
 	if ids := mentions(results.Text()); strings.Join(ids, ",") != strings.Join([]string{bob, cy, ada}, ",") {
 		t.Fatalf("results %q, want bob, cy, ada", results.Text())
 	}
-	solution := fake.waitChannel(t, "✅ Solution")
-	header, grid, _ := strings.Cut(solution.Text(), "\n")
-	inner, ok := strings.CutPrefix(grid, "||")
+	header, rest, _ := strings.Cut(results.Text()[strings.Index(results.Text(), "✅ Solution"):], "\n")
+	inner, ok := strings.CutPrefix(rest, "||")
 	inner, ok2 := strings.CutSuffix(inner, "||")
 	if mazeIDIn(t, header) != id || !ok || !ok2 {
-		t.Fatalf("solution post %q, want maze %s as a spoiler", solution.Text(), id)
+		t.Fatalf("results %q, want maze %s's solution as a spoiler", results.Text(), id)
 	}
 	checkGrid(t, inner, m, mazecore.Solve(m))
 	got = fake.waitEdits(t, board.ID, 3)
-	if !strings.Contains(got.Text(), "Final results") || strings.Join(mentions(got.Text()), ",") != strings.Join([]string{bob, cy, ada}, ",") {
-		t.Fatalf("final board %q", got.Text())
+	if !strings.Contains(got.Text(), "/"+results.ID) || len(mentions(got.Text())) != 0 {
+		t.Fatalf("final board %q, want a pointer to the results %s", got.Text(), results.ID)
+	}
+	waitFor(t, "the maze's Solve button", func() bool { return len(fake.Message(mazeMsg.ID).Buttons()) == 2 })
+	if n := channelPosts() - before; n != 1 {
+		t.Fatalf("the end made %d channel posts, want exactly one (issue 18 item 6)", n)
 	}
 	// The maze has its Solve button back.
 	if bs := fake.waitEdits(t, mazeMsg.ID, 1).Buttons(); len(bs) != 2 {

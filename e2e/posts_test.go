@@ -143,30 +143,34 @@ func (d *discord) startE2EEvent(t *testing.T, name string) (mazeMsg, board *fake
 	return d.waitChannel(t, "🏆 **"+name+"** · ends"), d.waitChannel(t, "Live leaderboard** — no finishers yet")
 }
 
-// checkEventClosed: in the default channel, the results and the solution
-// of the event are posted once each, the board shows the final results
-// and the maze message has its Solve button back.
-func (d *discord) checkEventClosed(t *testing.T, mazeMsg, board *fakediscord.Message, name string) {
+// checkEventClosed: in the default channel, the event's results are
+// posted once, the solution in them and nowhere else; the board points to
+// them and the maze message has its Solve button back. It returns the
+// results post.
+func (d *discord) checkEventClosed(t *testing.T, mazeMsg, board *fakediscord.Message, name string) *fakediscord.Message {
 	t.Helper()
-	var results, solutions int
+	var results []*fakediscord.Message
+	solutions := 0
 	for _, m := range d.ChannelMessages(fakediscord.DefaultChannelID) {
 		switch {
 		case m.InteractionID != "":
 		case strings.Contains(m.Text(), "**"+name+"** is over"):
-			results++
+			results = append(results, m)
 		case strings.Contains(m.Text(), "✅ Solution"):
 			solutions++
 		}
 	}
-	if results != 1 || solutions != 1 {
-		t.Fatalf("%d results posts and %d solution posts, want one each", results, solutions)
+	if len(results) != 1 || solutions != 0 || !strings.Contains(results[0].Text(), "✅ Solution") {
+		t.Fatalf("%d results posts and %d solution posts of their own, want one results post holding the solution", len(results), solutions)
 	}
-	if b := d.Message(board.ID); !strings.Contains(b.Text(), "Final results") {
-		t.Fatalf("the board reads %q, want the final results", b.Text())
+	link := "https://discord.com/channels/" + fakediscord.DefaultGuildID + "/" + fakediscord.DefaultChannelID + "/" + results[0].ID
+	if b := d.Message(board.ID); !strings.Contains(b.Text(), link) || len(mentions(b.Text())) != 0 {
+		t.Fatalf("the board reads %q, want a pointer to the results, %s", b.Text(), link)
 	}
 	if bs := d.Message(mazeMsg.ID).Buttons(); len(bs) != 2 {
 		t.Fatalf("maze buttons %+v, want Play and Solve", bs)
 	}
+	return results[0]
 }
 
 // waitFor30 polls cond for about 30 s (a retry's tick, and slack for a
@@ -276,13 +280,13 @@ func readDailyPost(dbPath string, date contest.Date) (contest.DailyPost, error) 
 // TestProcessKillEventResults: the bot is killed with SIGKILL while the
 // results of an ended event are in flight (Discord made the message, the
 // answer is held); restarted, it finishes the closing within about 30 s:
-// the results once, the solution, the final board and the Solve button.
+// the results once (the solution in them), the board's pointer to them
+// and the Solve button.
 func TestProcessKillEventResults(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
 	dir := t.TempDir()
 	first := fake.startProcess(t, dir)
-	ctx := testContext(t)
 	fake.waitSynced(t, 1)
 	mazeMsg, board := fake.startE2EEvent(t, "Killed race")
 
@@ -304,11 +308,7 @@ func TestProcessKillEventResults(t *testing.T) {
 	took := waitFor30(t, "the event closed", func() bool {
 		b := fake.Message(board.ID)
 		m := fake.Message(mazeMsg.ID)
-		return b != nil && strings.Contains(b.Text(), "Final results") && m != nil && len(m.Buttons()) == 2
-	})
-	waitFor(t, "the solution", func() bool {
-		_, err := fake.WaitChannelMessage(ctx, fakediscord.DefaultChannelID, func(m *fakediscord.Message) bool { return strings.Contains(m.Text(), "✅ Solution") })
-		return err == nil
+		return b != nil && strings.Contains(b.Text(), "the final results: ") && m != nil && len(m.Buttons()) == 2
 	})
 	fake.checkEventClosed(t, mazeMsg, board, "Killed race")
 	t.Logf("closed %v after the restart", took.Round(time.Second))

@@ -41,14 +41,18 @@ func EventMazeHeader(l *lang.Lang, e contest.Event, m Maze) string {
 // finishers counts the members on a board.
 func finishers(n int) lang.Msg { return lang.M("count.finishers", lang.Args{"Count": n}) }
 
-// Board is the live board, or the final one once e has ended.
-func Board(e contest.Event, standings []contest.Standing) bot.Reply {
+// Board is the live board; once e has ended, a pointer to its results
+// post (results, its link; "" when unknown), which holds the ranking: it
+// is not shown twice.
+func Board(e contest.Event, standings []contest.Standing, results string) bot.Reply {
 	l := lang.ByCode(e.Language)
-	args := lang.Args{"Name": e.Name, "Ends": e.EndsAt.Unix(), "Finishers": finishers(len(standings))}
+	args := lang.Args{"Name": e.Name, "Ends": e.EndsAt.Unix(), "Finishers": finishers(len(standings)), "Link": results}
 	var b strings.Builder
 	switch {
+	case e.Status == contest.Ended && results != "":
+		return card(nil, text(l.T("event.board_final", args)))
 	case e.Status == contest.Ended:
-		b.WriteString(l.T("event.board_final", args))
+		return card(nil, text(l.T("event.board_final_here", args)))
 	case len(standings) == 0:
 		b.WriteString(l.T("event.board_empty", args))
 	default:
@@ -58,17 +62,38 @@ func Board(e contest.Event, standings []contest.Standing) bot.Reply {
 	return card(nil, text(b.String()))
 }
 
-// Results is the post that announces an event's end.
-func Results(e contest.Event, standings []contest.Standing) bot.Reply {
-	l := lang.ByCode(e.Language)
-	var b strings.Builder
+// ResultsText is the top of an ended event's results post: the final
+// ranking, and the numbers of the day against the maze's par and
+// shortest walk (shortest tiles, play.ShortestTiles).
+func ResultsText(l *lang.Lang, e contest.Event, standings []contest.Standing, par, shortest int) string {
 	if len(standings) == 0 {
-		b.WriteString(l.T("event.results_none", lang.Args{"Name": e.Name}))
-	} else {
-		b.WriteString(l.T("event.results", lang.Args{"Name": e.Name, "Finishers": finishers(len(standings))}))
+		return l.T("event.results_none", lang.Args{"Name": e.Name})
 	}
+	var b strings.Builder
+	b.WriteString(l.T("event.results", lang.Args{"Name": e.Name, "Finishers": finishers(len(standings))}))
 	writeStandings(l, &b, standings)
-	return card(nil, text(b.String()))
+	best, clicks, tiles := standings[0].Elapsed, standings[0].Clicks, standings[0].Tiles
+	for _, s := range standings {
+		best, clicks, tiles = min(best, s.Elapsed), min(clicks, s.Clicks), min(tiles, s.Tiles)
+	}
+	b.WriteString("\n" + l.T("event.stats", lang.Args{
+		"Best": l.RunTime(best), "Clicks": clicks, "Par": par,
+		"Tiles": lang.M("count.tiles", lang.Args{"Count": tiles}), "Path": lang.M("count.tiles", lang.Args{"Count": shortest}),
+	}))
+	return b.String()
+}
+
+// Results is the one post that closes an event: its ranking and numbers
+// (top, ResultsText), then the solution of its maze under header, its
+// emoji grid spoilered or its picture, and Play for whoever wants to try
+// it now.
+func Results(l *lang.Lang, top, header string, m Maze) bot.Reply {
+	grid := ""
+	if m.Grid != "" {
+		grid = "||" + m.Grid + "||"
+	}
+	play := []part{discordgo.ActionsRow{Components: []part{PlayButton(l, m.ID)}}}
+	return card(filesOf(m.File), text(top), separator(), text(header), text(grid), picture(m.File, true), play)
 }
 
 // writeStandings lists the top of a ranking, one member a line.

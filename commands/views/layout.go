@@ -25,6 +25,12 @@ func text(s string) []part {
 	return []part{discordgo.TextDisplay{Content: s}}
 }
 
+// separator is a divider between a card's parts.
+func separator() []part {
+	divider := true
+	return []part{discordgo.Separator{Divider: &divider}}
+}
+
 // picture shows f in a media gallery, spoilered if asked; nothing for nil.
 func picture(f *bot.File, spoiler bool) []part {
 	if f == nil {

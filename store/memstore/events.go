@@ -68,6 +68,12 @@ func (s *Store) SetEventMessages(ctx context.Context, id int64, mazeMessageID, b
 		func(e *contest.Event) { e.MazeMessageID, e.BoardMessageID = mazeMessageID, boardMessageID })
 }
 
+// SetResultsMessage records an ended event's results post.
+func (s *Store) SetResultsMessage(ctx context.Context, id int64, messageID string) error {
+	return s.update(ctx, fmt.Sprintf("set results message of event %d", id), id, true, always,
+		func(e *contest.Event) { e.ResultsMessageID = messageID })
+}
+
 // DeleteEvent removes an event, freeing its channel.
 func (s *Store) DeleteEvent(ctx context.Context, id int64) error {
 	if err := s.lock(ctx); err != nil {

@@ -46,6 +46,13 @@ func (s *Store) SetEventMessages(ctx context.Context, id int64, mazeMessageID, b
 	})
 }
 
+// SetResultsMessage records an ended event's results post.
+func (s *Store) SetResultsMessage(ctx context.Context, id int64, messageID string) error {
+	return do(s, ctx, "SetResultsMessage", fmt.Sprintf("set results message of event %d", id), writes, func(q q) error {
+		return q.claim(`UPDATE events SET results_message_id = ? WHERE id = ?`, messageID, id)
+	})
+}
+
 // DeleteEvent removes an event whose posts failed, freeing its channel.
 func (s *Store) DeleteEvent(ctx context.Context, id int64) error {
 	return do(s, ctx, "DeleteEvent", fmt.Sprintf("delete event %d", id), writes, func(q q) error {

@@ -261,7 +261,7 @@ func (r dailyPostRow) post() (contest.DailyPost, error) {
 // eventColumns are the columns of an events row, in eventRow's order.
 const eventColumns = `id, guild_id, channel_id, name, maze_id, creator_id, language, started_at, ends_at,
 	maze_message_id, board_message_id, status, board_dirty, board_edited_at,
-	closing_done, closing_attempts, closing_refused, closing_claimed_at, closed`
+	closing_done, closing_attempts, closing_refused, closing_claimed_at, closed, results_message_id`
 
 type eventRow struct {
 	ID                                        int64
@@ -275,19 +275,20 @@ type eventRow struct {
 	ClosingRefused                            int
 	ClosingClaimedAt                          int64
 	Closed                                    bool
+	ResultsMessageID                          string
 }
 
 func (r *eventRow) dest() []any {
 	return []any{&r.ID, &r.GuildID, &r.ChannelID, &r.Name, &r.Maze, &r.CreatorID, &r.Language, &r.StartedAt, &r.EndsAt,
 		&r.MazeMessageID, &r.BoardMessageID, &r.Status, &r.BoardDirty, &r.BoardEditedAt,
-		&r.ClosingDone, &r.ClosingAttempts, &r.ClosingRefused, &r.ClosingClaimedAt, &r.Closed}
+		&r.ClosingDone, &r.ClosingAttempts, &r.ClosingRefused, &r.ClosingClaimedAt, &r.Closed, &r.ResultsMessageID}
 }
 
 func (r eventRow) event() (contest.Event, error) {
 	e := contest.Event{
 		ID: r.ID, GuildID: r.GuildID, ChannelID: r.ChannelID, Name: r.Name, CreatorID: r.CreatorID, Language: r.Language,
 		StartedAt: timeOf(r.StartedAt), EndsAt: timeOf(r.EndsAt), MazeMessageID: r.MazeMessageID, BoardMessageID: r.BoardMessageID,
-		BoardDirty: r.BoardDirty, BoardEditedAt: optionalTime(r.BoardEditedAt),
+		BoardDirty: r.BoardDirty, BoardEditedAt: optionalTime(r.BoardEditedAt), ResultsMessageID: r.ResultsMessageID,
 		Closing: contest.Closing{
 			Done: contest.EndSteps(r.ClosingDone), Attempts: r.ClosingAttempts, Refused: r.ClosingRefused,
 			ClaimedAt: optionalTime(r.ClosingClaimedAt), Closed: r.Closed,
