@@ -21,23 +21,20 @@ const (
 // algorithm is one entry in algorithms plus its generator (and its golden
 // file); every list, name and dispatch derives from the table.
 type algorithmSpec struct {
-	id      Algorithm
-	name    string   // the command value, also the golden file's name
-	title   string   // for people
-	aliases []string // other accepted spellings, the short one first
-	// visited: the generator needs a visited bit a cell, because it cannot
-	// tell a visited cell from its passages cheaply.
-	visited  bool
+	id       Algorithm
+	name     string   // the command value, also the golden file's name
+	title    string   // for people
+	aliases  []string // other accepted spellings, the short one first
 	generate func(*generator)
 }
 
 // algorithms is the table, in the order lists show it.
 var algorithms = [...]algorithmSpec{
-	{BinaryTree, "binary-tree", "Binary tree", []string{"bt", "binary", "btree", "tree"}, false, (*generator).binaryTree},
-	{Sidewinder, "sidewinder", "Sidewinder", []string{"sw", "side", "winder"}, false, (*generator).sidewinder},
+	{BinaryTree, "binary-tree", "Binary tree", []string{"bt", "binary", "btree", "tree"}, (*generator).binaryTree},
+	{Sidewinder, "sidewinder", "Sidewinder", []string{"sw", "side", "winder"}, (*generator).sidewinder},
 	{Backtracking, "backtracking", "Recursive backtracking",
-		[]string{"dfs", "backtrack", "backtracker", "recursive-backtracker", "recursive", "bk"}, true, (*generator).backtracking},
-	{Digging, "digging", "Digging", []string{"dig", "hole-digging", "hole", "dg"}, true, (*generator).digging},
+		[]string{"dfs", "backtrack", "backtracker", "recursive-backtracker", "recursive", "bk"}, (*generator).backtracking},
+	{Digging, "digging", "Digging", []string{"dig", "hole-digging", "hole", "dg"}, (*generator).digging},
 }
 
 // Algorithms lists every algorithm in a stable order.
