@@ -97,10 +97,6 @@ func (m *Maze) setBit(cell int, bit byte) {
 	m.passages[cell>>2] |= bit << ((cell & 3) * 2)
 }
 
-func (m *Maze) clearBit(cell int, bit byte) {
-	m.passages[cell>>2] &^= bit << ((cell & 3) * 2)
-}
-
 // orBits ORs w into the passages from cell on: bits 2k and 2k+1 of w are
 // the east and south bits of cell+k. w must leave its top 6 bits clear, so
 // that it fits the one word whatever cell's place in its byte: 29 cells.

@@ -40,12 +40,9 @@ func (s *source) intn(n int) int {
 	}
 }
 
-// bit is intn(2), the top bit of the next draw: for a power of two the
-// threshold is 0, so Lemire's method never draws again.
-func (s *source) bit() uint64 { return s.next() >> 63 }
-
-// evenBits returns n draws of bit, the k-th in bit 2k. It is a function of
-// its own so that its loop has the registers to itself.
+// evenBits returns n draws of intn(2), the k-th in bit 2k: the top bit of
+// a draw, as Lemire's method never draws again for a power of two. It is a
+// function of its own so that its loop has the registers to itself.
 //
 //go:noinline
 func (s *source) evenBits(n int) uint64 {
