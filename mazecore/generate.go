@@ -180,65 +180,22 @@ func (g *generator) replayBinaryTree() {
 // corridor.
 //
 // A cell other than the last of its row closes its run when a draw's top
-// bit is 0, and a closing run draws its member: so the next close is the
-// first 0 among the top bits (ahead.ones), the cells before it carve east,
-// and each row costs a count per run rather than a branch per cell. Every
-// cell is first opened east and a closing one closed again.
+// bit is 0, and a closing run draws its member: the draws form tokens,
+// "1" (carve east) and "0x" (close, then the member's draw x). tokens
+// parses 64 draws' top bits at once with a few additions, and the closes
+// are then taken one by one with no chain of dependent steps between them:
+// a branch per cell, mispredicted every other time, or a count per run,
+// each waiting for the one before, would be slower. Every cell is first
+// opened east a word at a time, and a closing one closed again.
 func (g *generator) sidewinder() {
 	m := g.maze
 	cols := m.cols
 	m.openEastRun(0, cols-1)
 	a := newAhead(*g.rng)
-	pos, t0, t1 := 0, a.tops[0], a.tops[1]
-	p := m.passages
+	pos := 0
 	for row := cols; row < cols*m.rows; row += cols {
 		m.openEastRun(row, cols-1)
-		// Cells are counted from the maze's first: c is the next cell to
-		// decide, run the first of its run, last the row's last cell.
-		c, run, last := row, row, row+cols-1
-		for {
-			if pos >= aheadHalf {
-				pos = a.slide(pos)
-				t0, t1 = a.tops[0], a.tops[1]
-			}
-			n := ones(t0, t1, pos)
-			if n >= last-c {
-				pos += last - c
-				break // the rest of the row carves east
-			}
-			pos += n
-			c += n
-			if n == aheadHalf {
-				continue // the window held no close: look again
-			}
-			// Cell c closes its run; the draw after picks the member.
-			// pos+1 is in the window: pos was below 64, and n below 64.
-			size := uint64(c - run + 1)
-			member, lo := bits.Mul64(a.draws[pos+1], size)
-			used := 1
-			if lo < size {
-				member, used = a.intn(pos+1, size)
-			}
-			pos += 1 + used
-			p[c>>2] &^= bitEast << (c & 3 * 2)
-			north := run + int(member) - cols
-			p[north>>2] |= bitSouth << (north & 3 * 2)
-			c++
-			run = c
-		}
-		if pos >= aheadHalf {
-			pos = a.slide(pos)
-			t0, t1 = a.tops[0], a.tops[1]
-		}
-		// The last cell closes its run without a draw for it.
-		size := uint64(last - run + 1)
-		member, lo := bits.Mul64(a.draws[pos], size)
-		used := 1
-		if lo < size {
-			member, used = a.intn(pos, size)
-		}
-		pos += used
-		m.setBit(run+int(member)-cols, bitSouth)
+		pos = m.sidewinderRow(a, pos, row)
 		g.reportRows(row / cols)
 	}
 	if pos >= aheadHalf {
@@ -248,6 +205,161 @@ func (g *generator) sidewinder() {
 	if g.observe != nil {
 		g.replaySidewinder()
 	}
+}
+
+// sidewinderRow carves the row of cells from cell row on, with the draws
+// of a from pos on, and returns where the next row's draws start.
+func (m *Maze) sidewinderRow(a *ahead, pos, row int) int {
+	cols, p := m.cols, m.passages
+	// c is the next cell to decide, run the first of its run.
+	c, run, last := row, row, row+cols-1
+	for c < last {
+		if pos >= aheadHalf {
+			pos = a.slide(pos)
+		}
+		starts, closes := tokens(a.tops[0]>>pos | a.tops[1]<<1<<(aheadHalf-1-pos))
+		span := aheadHalf
+		if closes>>63 != 0 {
+			// Its member is in the next window: parse it there.
+			starts, closes, span = starts&^(1<<63), closes&^(1<<63), aheadHalf-1
+		}
+		if need := last - c; bits.OnesCount64(starts) >= need {
+			// The row's last decision is token need-1, at j; then come
+			// its member's draw if it closes, and the last cell's.
+			s := starts
+			for range need - 1 {
+				s &= s - 1
+			}
+			j := bits.TrailingZeros64(s)
+			starts &= 2<<j - 1
+			closes &= starts
+			span = j + 1 + int(closes>>j&1)
+		}
+		east, north, r, rare := closeWindow(&a.draws, p, closes, pos, c, run, cols)
+		applyCells(p, c, east, north, cols)
+		run = r
+		if rare >= 0 {
+			// Lemire's method may draw again for the close at draw rare,
+			// which moves the tokens after: finish that close, then parse
+			// again after it.
+			cell := c + rare - bits.OnesCount64(closes&(1<<rare-1))
+			member, used := a.intn(pos+rare+1, uint64(cell-run+1))
+			closeRun(p, cell, run+int(member)-cols)
+			pos, c, run = pos+rare+1+used, cell+1, cell+1
+			continue
+		}
+		c += bits.OnesCount64(starts)
+		pos += span
+	}
+	if pos >= aheadHalf {
+		pos = a.slide(pos)
+	}
+	// The last cell closes its run without a draw for it.
+	member, used := a.intn(pos, uint64(last-run+1))
+	m.setBit(run+int(member)-cols, bitSouth)
+	return pos + used
+}
+
+// closeRun closes the run at cell (if not -1) in passages p: no passage
+// east, one north from member. On a slice rather than a *Maze, whose
+// fields the compiler would load again after every store.
+func closeRun(p []byte, cell, member int) {
+	if cell >= 0 {
+		p[cell>>2] &^= bitEast << ((cell & 3) * 2)
+	}
+	p[member>>2] |= bitSouth << ((member & 3) * 2)
+}
+
+// closeWindow takes the closes of a window of draws (from draw pos, whose
+// first token is cell c) in order. Between two closes every token is "1",
+// so the close at draw i is cell c+i less one for each close before it,
+// and the draw after it picks the member. It returns the cells that close
+// (east, bit k for cell c+k) and the members among the window's cells
+// (north; a member before c, of a run begun in an earlier window, it sets
+// itself), the next run's first cell, and the draw of a close whose
+// member's draw Lemire's method may reject, or -1: it stops there. A
+// function of its own with no calls, so that its loop keeps everything in
+// registers.
+func closeWindow(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos, c, run, cols int) (east, north uint64, next, rare int) {
+	for off := 0; closes != 0; off-- {
+		i := bits.TrailingZeros64(closes)
+		closes &= closes - 1
+		k := i + off // the cell, from c
+		size := uint64(c + k - run + 1)
+		member, lo := bits.Mul64(draws[(pos+i+1)&(len(draws)-1)], size)
+		if lo < size {
+			return east, north, run, i
+		}
+		east |= 1 << (uint(k) & 63)
+		if up := run + int(member) - c; up >= 0 {
+			north |= 1 << (uint(up) & 63)
+		} else {
+			up += c - cols
+			p[up>>2] |= bitSouth << ((up & 3) * 2)
+		}
+		run = c + k + 1
+	}
+	return east, north, run, -1
+}
+
+// applyCells closes the passages east of the cells east marks (bit k for
+// cell first+k) and opens those north of the cells north marks, in
+// passages p.
+func applyCells(p []byte, first int, east, north uint64, cols int) {
+	if east != 0 {
+		andNot128(p, first, spread(uint32(east)), spread(uint32(east>>32)))
+	}
+	if north != 0 {
+		or128(p, first-cols, spread(uint32(north))<<1, spread(uint32(north>>32))<<1)
+	}
+}
+
+// spread moves bit k of x to bit 2k: a cell's bit to its east bit.
+func spread(x uint32) uint64 {
+	v := uint64(x)
+	v = (v | v<<16) & 0x0000ffff0000ffff
+	v = (v | v<<8) & 0x00ff00ff00ff00ff
+	v = (v | v<<4) & 0x0f0f0f0f0f0f0f0f
+	v = (v | v<<2) & 0x3333333333333333
+	return (v | v<<1) & 0x5555555555555555
+}
+
+// or128 and andNot128 apply 128 bits of passages, two a cell, from cell
+// first on: three words, as the first cell may sit anywhere in its byte.
+func or128(p []byte, first int, lo, hi uint64) {
+	i, s := first>>2, uint(first&3)*2
+	b := p[i : i+24]
+	le := binary.LittleEndian
+	le.PutUint64(b, le.Uint64(b)|lo<<s)
+	le.PutUint64(b[8:], le.Uint64(b[8:])|hi<<s|lo>>1>>(63-s))
+	le.PutUint64(b[16:], le.Uint64(b[16:])|hi>>1>>(63-s))
+}
+
+func andNot128(p []byte, first int, lo, hi uint64) {
+	i, s := first>>2, uint(first&3)*2
+	b := p[i : i+24]
+	le := binary.LittleEndian
+	le.PutUint64(b, le.Uint64(b)&^(lo<<s))
+	le.PutUint64(b[8:], le.Uint64(b[8:])&^(hi<<s|lo>>1>>(63-s)))
+	le.PutUint64(b[16:], le.Uint64(b[16:])&^(hi>>1>>(63-s)))
+}
+
+// tokens parses 64 draws' top bits t, the first starting a token, into
+// sidewinder's tokens: starts has a bit for the first draw of each token,
+// closes for those that close a run ("0x"; the others are "1"). The draws
+// that are not starts are the members: in each run of 0s, every other
+// draw from the run's second on, and the draw after the run when it is of
+// odd length. Adding a run's first bit to the 0s clears the run and sets
+// the bit after it, so run ^ (run + first) marks the run and that bit;
+// the members are then those at the other parity from the first.
+func tokens(t uint64) (starts, closes uint64) {
+	const even, odd = 0x5555555555555555, 0xaaaaaaaaaaaaaaaa
+	z := ^t
+	first := z &^ (z << 1)
+	fromEven := z ^ (z + first&even)
+	fromOdd := z ^ (z + first&odd)
+	starts = ^(fromEven&odd | fromOdd&even)
+	return starts, starts & z
 }
 
 // replaySidewinder reports sidewinder's steps from the passages it carved:
@@ -433,25 +545,44 @@ func (g *generator) digging() {
 			}
 			continue
 		}
-		for {
-			if dug.n == 0 {
-				*g.rng = rng
-				return
-			}
-			i := rng.intn(dug.n)
-			c := dug.at(i)
-			if 15&^uint8(v.bit(c-s)|v.bit(c+1)<<East|v.bit(c+s)<<South|v.bit(c-1)<<West) != 0 {
-				from := cell
-				cell, q = w.cellOf(c), c
-				if g.observe != nil {
-					g.emit(Restarted, from, cell)
-				}
-				break
-			}
-			dug.n--
-			dug.set(i, dug.at(dug.n))
+		c, ok := dug.restart(&rng, v, s)
+		if !ok {
+			*g.rng = rng
+			return
+		}
+		from := cell
+		cell, q = w.cellOf(c), c
+		if g.observe != nil {
+			g.emit(Restarted, from, cell)
 		}
 	}
+}
+
+// restart draws dug cells until one has a free move, and returns it,
+// dropping those that have none; false when the list runs out. Its loop
+// keeps the list's fields and the source in registers. Nearly all its time
+// is the two cache misses of each draw, on the list and on the visited
+// set; loading the next draws' cells ahead (their draws are known, see
+// gamma) measured no faster: without a prefetch instruction in Go, the
+// extra loads only compete with the ones that matter.
+func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
+	data, width, mask, n := l.data, l.width, l.mask, l.n
+	state := rng.state
+	defer func() { l.n, rng.state = n, state }()
+	for n > 0 {
+		src := source{state}
+		i := src.intn(n)
+		state = src.state
+		c := int(binary.LittleEndian.Uint32(data[width*i:]) & mask)
+		if 15&^uint8(v.bit(c-s)|v.bit(c+1)<<East|v.bit(c+s)<<South|v.bit(c-1)<<West) != 0 {
+			return c, true
+		}
+		n--
+		b := data[width*i:]
+		last := binary.LittleEndian.Uint32(data[width*n:]) & mask
+		binary.LittleEndian.PutUint32(b, binary.LittleEndian.Uint32(b)&^mask|last)
+	}
+	return 0, false
 }
 
 // cellList is digging's list of dug cells, each in as few bytes as the
@@ -474,10 +605,6 @@ func newCellList(limit, capacity int) *cellList {
 	// One byte more: a 3-byte entry is read and written as 4 bytes.
 	l.data = make([]byte, l.width*capacity+1)
 	return l
-}
-
-func (l *cellList) at(i int) int {
-	return int(binary.LittleEndian.Uint32(l.data[l.width*i:]) & l.mask)
 }
 
 func (l *cellList) set(i, v int) {

@@ -52,7 +52,8 @@ type Maze struct {
 	id         ID
 	cols, rows int
 	// passages has wordSlack bytes more than the cells need, always zero,
-	// so that any cell's byte can be read or ORed as a 64-bit word.
+	// so that from any cell's byte on three 64-bit words can be read or
+	// ORed.
 	passages []byte
 }
 
@@ -65,8 +66,9 @@ const (
 	bitSouth = OpenSouth
 )
 
-// wordSlack lets a 64-bit load or store start at any byte of passages.
-const wordSlack = 7
+// wordSlack lets three 64-bit loads or stores start at any byte of
+// passages.
+const wordSlack = 23
 
 func newMaze(id ID) *Maze {
 	cols, rows := id.Width/2, id.Height/2

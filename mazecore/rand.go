@@ -20,8 +20,8 @@ func (s *source) next() uint64 {
 
 // mix is SplitMix64's output function of a state.
 func mix(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z = (z ^ (z >> 30)) * mixMul1
+	z = (z ^ (z >> 27)) * mixMul2
 	return z ^ (z >> 31)
 }
 
@@ -41,25 +41,25 @@ func (s *source) intn(n int) int {
 }
 
 // evenBits returns n draws of intn(2), the k-th in bit 2k: the top bit of
-// a draw, as Lemire's method never draws again for a power of two. It is a
-// function of its own so that its loop has the registers to itself.
-//
-//go:noinline
+// a draw, as Lemire's method never draws again for a power of two.
 func (s *source) evenBits(n int) uint64 {
-	state := s.state
 	var w uint64
-	for k := range uint(n) {
-		state += gamma
-		w |= mixTop(state) << (2 * k & 63)
-	}
-	s.state = state
+	w, s.state = topBits(s.state, gamma, mixMul1, mixMul2, n)
 	return w
 }
 
-// mixTop is mix(z)>>63: the last step of mix leaves the top bit alone.
-func mixTop(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	return (z ^ (z >> 27)) * 0x94d049bb133111eb >> 63
+// topBits returns the top bits of the n draws after state, the k-th in bit
+// 2k, and the state after them. Out of line with its constants as
+// arguments, as fillDraws, so that its loop has the registers to itself.
+//
+//go:noinline
+func topBits(state, g, m1, m2 uint64, n int) (w, after uint64) {
+	for k := range uint(n) {
+		state += g
+		z := (state ^ (state >> 30)) * m1
+		w |= (z ^ (z >> 27)) * m2 >> 63 << (2 * k & 63)
+	}
+	return w, state
 }
 
 // stream returns a source for a purpose other than generation (braiding,
@@ -95,17 +95,38 @@ func newAhead(src source) *ahead {
 }
 
 func (a *ahead) fill(half int) {
-	state := a.src.state
-	var tops uint64
-	d := a.draws[half*aheadHalf : (half+1)*aheadHalf]
-	for i := range d {
-		state += gamma
-		z := mix(state)
-		d[i] = z
-		tops |= z >> 63 << i
+	d := (*[aheadHalf]uint64)(a.draws[half*aheadHalf:])
+	a.tops[half], a.src.state = fillDraws(a.src.state, gamma, mixMul1, mixMul2, d)
+}
+
+// The multipliers of mix.
+const (
+	mixMul1 = 0xbf58476d1ce4e5b9
+	mixMul2 = 0x94d049bb133111eb
+)
+
+// fillDraws writes the 64 draws after state into d, two at a time, and
+// returns their top bits and the state after them. The constants come as
+// arguments, so that they stay in registers: the compiler would load each
+// again for every draw, and it keeps the function out of line for it.
+//
+//go:noinline
+func fillDraws(state, g, m1, m2 uint64, d *[aheadHalf]uint64) (tops, after uint64) {
+	for i := 0; i < len(d); i += 2 {
+		s0 := state + g
+		s1 := s0 + g
+		state = s1
+		z0 := (s0 ^ (s0 >> 30)) * m1
+		z1 := (s1 ^ (s1 >> 30)) * m1
+		z0 = (z0 ^ (z0 >> 27)) * m2
+		z1 = (z1 ^ (z1 >> 27)) * m2
+		z0 ^= z0 >> 31
+		z1 ^= z1 >> 31
+		d[i], d[i+1] = z0, z1
+		// Shifted in from the top, the first draw's bit ends at bit 0.
+		tops = tops>>2 | z0>>1&(1<<62) | z1&(1<<63)
 	}
-	a.src.state = state
-	a.tops[half] = tops
+	return tops, state
 }
 
 // slide moves the window on by halves until pos is in its first half,
@@ -118,12 +139,6 @@ func (a *ahead) slide(pos int) int {
 		pos -= aheadHalf
 	}
 	return pos
-}
-
-// ones counts the draws from pos on whose top bit is 1, up to 64, from
-// the masks t0, t1.
-func ones(t0, t1 uint64, pos int) int {
-	return bits.TrailingZeros64(^(t0>>pos | t1<<(aheadHalf-pos)))
 }
 
 // intn is source.intn on the draws from i on, without consuming them: it
