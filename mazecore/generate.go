@@ -453,9 +453,40 @@ func newWalk(m *Maze) *walk {
 	return w
 }
 
+// startWalk makes the walk of g's maze and puts it on a random cell, the
+// first draw, returning the cell and its bit.
+func (g *generator) startWalk() (w *walk, cell, q int) {
+	w = newWalk(g.maze)
+	cell = g.rng.intn(g.maze.cols * g.maze.rows)
+	q = w.bitOf(cell)
+	w.visited.set(q)
+	return w, cell, q
+}
+
 // bitOf and cellOf convert between a cell and its bit in the visited set.
 func (w *walk) bitOf(cell int) int { return cell + cell/w.m.cols + w.stride + 1 }
 func (w *walk) cellOf(q int) int   { return q - q/w.stride - w.stride }
+
+// carve opens the passage from cell (at bit q) in direction d, and returns
+// the cell and bit it leads to, marked visited.
+func (w *walk) carve(cell, q int, d Dir) (int, int) {
+	w.m.setBit(cell+w.carveAt[d], w.carveOf[d])
+	q += w.step[d]
+	w.visited.set(q)
+	return cell + w.move[d], q
+}
+
+// report tells the observer of the carved-th carve, from one cell to
+// another, and now and then the progress. The walkers call it only when
+// there is something to tell: it is not worth a call on every carve.
+func (g *generator) report(from, to, carved int) {
+	if g.observe != nil {
+		g.emit(Carved, from, to)
+	}
+	if carved&progressEvery == 0 && g.progress != nil {
+		g.progress(carved, g.maze.cols*g.maze.rows)
+	}
+}
 
 // freeDirs[mask] lists the directions of a free-moves mask in Dirs order,
 // the order generators have always drawn from, and freeCount[mask] counts
@@ -476,28 +507,17 @@ var freeDirs, freeCount = func() (dirs [16][4]Dir, count [16]uint8) {
 // the directions taken, so no recursion: a huge maze cannot overflow the
 // goroutine stack. It starts at a random cell.
 func (g *generator) backtracking() {
-	m := g.maze
-	cells := m.cols * m.rows
-	w := newWalk(m)
-	v, s := w.visited, w.stride
-	rng := *g.rng
-	cell := rng.intn(cells)
-	q := w.bitOf(cell)
-	v.set(q)
-	stack := newDirStack(cells)
+	w, cell, q := g.startWalk()
+	v, s, rng := w.visited, w.stride, *g.rng
+	stack := newDirStack(g.maze.cols * g.maze.rows)
 	for carved := 1; ; {
 		if mask := 15 &^ uint8(v.bit(q-s)|v.bit(q+1)<<East|v.bit(q+s)<<South|v.bit(q-1)<<West); mask != 0 {
 			d := freeDirs[mask][rng.intn(int(freeCount[mask]))]
-			m.setBit(cell+w.carveAt[d], w.carveOf[d])
 			from := cell
-			cell, q = cell+w.move[d], q+w.step[d]
-			v.set(q)
+			cell, q = w.carve(cell, q, d)
 			stack.push(d)
-			if g.observe != nil {
-				g.emit(Carved, from, cell)
-			}
-			if carved++; carved&progressEvery == 0 && g.progress != nil {
-				g.progress(carved, cells)
+			if carved++; g.observe != nil || carved&progressEvery == 0 {
+				g.report(from, cell, carved)
 			}
 			continue
 		}
@@ -519,29 +539,17 @@ func (g *generator) backtracking() {
 // dropping cells that have no move left. The dug list holds the cells'
 // visited-set bits, so testing a candidate needs no division.
 func (g *generator) digging() {
-	m := g.maze
-	cells := m.cols * m.rows
-	w := newWalk(m)
-	v, s := w.visited, w.stride
-	rng := *g.rng
-	cell := rng.intn(cells)
-	q := w.bitOf(cell)
-	v.set(q)
-	dug := newCellList((m.rows+2)*s, cells)
+	w, cell, q := g.startWalk()
+	v, s, rng := w.visited, w.stride, *g.rng
+	dug := newCellList((g.maze.rows+2)*s, g.maze.cols*g.maze.rows)
 	dug.push(q)
 	for carved := 1; ; {
 		if mask := 15 &^ uint8(v.bit(q-s)|v.bit(q+1)<<East|v.bit(q+s)<<South|v.bit(q-1)<<West); mask != 0 {
-			d := freeDirs[mask][rng.intn(int(freeCount[mask]))]
-			m.setBit(cell+w.carveAt[d], w.carveOf[d])
 			from := cell
-			cell, q = cell+w.move[d], q+w.step[d]
-			v.set(q)
+			cell, q = w.carve(cell, q, freeDirs[mask][rng.intn(int(freeCount[mask]))])
 			dug.push(q)
-			if g.observe != nil {
-				g.emit(Carved, from, cell)
-			}
-			if carved++; carved&progressEvery == 0 && g.progress != nil {
-				g.progress(carved, cells)
+			if carved++; g.observe != nil || carved&progressEvery == 0 {
+				g.report(from, cell, carved)
 			}
 			continue
 		}

