@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Algorithm names a generation algorithm. The numbers are part of the maze ID
@@ -106,8 +107,9 @@ func AlgorithmNames() []string {
 }
 
 // algorithmKeys maps every accepted spelling (name, title and aliases, as
-// algorithmKey folds them) to its algorithm.
-var algorithmKeys = func() map[string]Algorithm {
+// algorithmKey folds them) to its algorithm; built on first use, so that
+// a program that parses no name does not build it.
+var algorithmKeys = sync.OnceValue(func() map[string]Algorithm {
 	keys := map[string]Algorithm{}
 	for _, spec := range algorithms {
 		for _, name := range append([]string{spec.name, spec.title}, spec.aliases...) {
@@ -115,7 +117,7 @@ var algorithmKeys = func() map[string]Algorithm {
 		}
 	}
 	return keys
-}()
+})
 
 // algorithmKey folds case, spaces, hyphens and underscores away.
 func algorithmKey(name string) string {
@@ -131,7 +133,7 @@ func algorithmKey(name string) string {
 // ParseAlgorithm accepts the canonical names, titles and aliases, ignoring
 // case, spaces, hyphens and underscores ("Binary Tree", "bt", "backtrack").
 func ParseAlgorithm(name string) (Algorithm, error) {
-	if a, ok := algorithmKeys[algorithmKey(name)]; ok {
+	if a, ok := algorithmKeys()[algorithmKey(name)]; ok {
 		return a, nil
 	}
 	return 0, &AlgorithmError{Name: name}

@@ -87,9 +87,9 @@ func Emoji(w io.Writer, m *mazecore.Maze, theme Theme, ov Overlay, win Window) e
 	seg := segmentsFor(emojiSpeller(theme.withDefaults().byKind()))
 	whole := win.X == 0 && win.W == m.Width()
 	tiles := newRow(m)
-	var block []byte
+	block := seg.block(win.W, win.H)
 	for y := win.Y; y < win.Y+win.H; y++ {
-		if len(block) >= blockSize {
+		if cap(block)-len(block) < seg.room(win.W)+1 {
 			if _, err := w.Write(block); err != nil {
 				return err
 			}

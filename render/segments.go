@@ -131,8 +131,8 @@ var nibbles = func() (t [2][256]uint8) {
 // x = 0, as rows filled them. Groups of eight tiles without a mark go
 // through the table.
 func (s *segments) row(dst []byte, rows *tileRows, y int, tiles []byte, marks []mark, whole bool) []byte {
-	if cap(dst)-len(dst) < s.max*len(tiles)+segMax {
-		dst = append(make([]byte, 0, 2*cap(dst)+s.max*len(tiles)+segMax), dst...)
+	if cap(dst)-len(dst) < s.room(len(tiles)) {
+		dst = append(make([]byte, 0, len(dst)+s.room(len(tiles))), dst...)
 	}
 	if !whole || s.table == nil {
 		return s.tiles(dst, tiles, none)
@@ -169,6 +169,16 @@ func (s *segments) row(dst []byte, rows *tileRows, y int, tiles []byte, marks []
 		after = seg.last
 	}
 	return s.tiles(dst[:n], tiles[1+8*full:], after)
+}
+
+// room is the free space row needs in dst for a row of n tiles, and
+// writes may reach into.
+func (s *segments) room(n int) int { return s.max*n + segMax }
+
+// block returns a buffer for the spelling of rows of w tiles, h of them,
+// by blocks of blockSize with the room of the row that fills it.
+func (s *segments) block(w, h int) []byte {
+	return make([]byte, 0, min(blockSize, (s.max*w+1)*h)+s.room(w)+16)
 }
 
 // tiles appends the spelling of tiles, the first after a tile of kind

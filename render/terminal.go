@@ -3,6 +3,7 @@ package render
 import (
 	"io"
 	"strconv"
+	"sync"
 
 	"mazebot/mazecore"
 )
@@ -27,11 +28,11 @@ func Terminal(w io.Writer, m *mazecore.Maze, ov Overlay) error {
 	win := Window{}.clip(m)
 	mk := newMarks(m, ov, win)
 	rows := newTileRows(m, byte(kFloor), byte(kWall))
-	seg := segmentsFor(terminalSpeller)
+	seg := segmentsFor(terminalSpeller())
 	tiles := newRow(m)
-	var block []byte
+	block := seg.block(win.W, win.H)
 	for y := 0; y < win.H; y++ {
-		if len(block) >= blockSize {
+		if cap(block)-len(block) < seg.room(win.W)+16 {
 			if _, err := w.Write(block); err != nil {
 				return err
 			}
@@ -47,13 +48,13 @@ func Terminal(w io.Writer, m *mazecore.Maze, ov Overlay) error {
 }
 
 // terminalSpeller spells a tile as two spaces, after the escape sequence
-// of its colour when it differs from the tile before's.
-var terminalSpeller = func() (sp colourSpeller) {
+// of its colour when it differs from the tile before's; made on first use.
+var terminalSpeller = sync.OnceValue(func() (sp colourSpeller) {
 	for k, c := range terminalColours {
 		sp[k] = "\x1b[48;5;" + strconv.Itoa(c) + "m"
 	}
 	return sp
-}()
+})
 
 type colourSpeller [numKinds]string
 
