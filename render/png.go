@@ -111,14 +111,13 @@ func (g geometry) start(x int) int { return x/2*(g.wall+g.cell) + x&1*g.wall }
 // geometry, the tiles drawn whole and, in the detailed style, the line of
 // the solution and the shapes gg draws.
 type picture struct {
-	m        *mazecore.Maze
-	palette  []color.RGBA
-	geom     geometry
-	detailed bool
-	width    int   // pixels
-	tiles    marks // the overlay drawn as whole tiles, over the line
-	line     lines // the solution, detailed only
-	lw       int   // the line's width
+	m       *mazecore.Maze
+	palette []color.RGBA
+	geom    geometry
+	width   int   // pixels
+	tiles   marks // the overlay drawn as whole tiles, over the line
+	line    lines // the solution, detailed only
+	lw      int   // the line's width
 	// dots, when the line has dots, holds every pixel of the line and the
 	// floor and walls under it, and under the same as palette indexes when
 	// they fit (see drawDots).
@@ -139,12 +138,12 @@ func newPicture(m *mazecore.Maze, ov Overlay, colours [numKinds]color.RGBA, geom
 	p := &picture{m: m, geom: geom, palette: colours[:], width: geom.start(m.Width())}
 	height := geom.start(m.Height())
 	whole := Window{}.clip(m)
-	p.detailed = min(geom.wall, geom.cell) >= minDetailedScale && p.width*height <= maxDetailedPixels
-	if !p.detailed {
-		// Four colours pack into 2 bits a pixel; any overlay needs more.
-		if ov.empty() {
-			p.palette = p.palette[:4]
-		}
+	if ov.empty() {
+		// Floor, walls, start and goal: four colours pack into 2 bits a
+		// pixel, where any overlay needs 4.
+		p.palette = p.palette[:4]
+	}
+	if detailed := min(geom.wall, geom.cell) >= minDetailedScale && p.width*height <= maxDetailedPixels; !detailed {
 		p.tiles = newMarks(m, ov, whole)
 		return p
 	}
