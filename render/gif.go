@@ -192,7 +192,8 @@ func (a *animation) frame(r image.Rectangle) *image.Paletted {
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		row := a.tiles[y*a.w+r.Min.X : y*a.w+r.Max.X]
 		if a.onHead && a.head.Y == y && a.head.X >= r.Min.X && a.head.X < r.Max.X {
-			row = append(a.scratch[:0], row...)
+			a.scratch = append(a.scratch[:0], row...)
+			row = a.scratch
 			row[a.head.X-r.Min.X] = gHead
 		}
 		a.paintRow(img, y, r.Min.X, row)
