@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mazebot/mazecore"
 	"mazebot/render"
@@ -34,8 +34,10 @@ const (
 )
 
 // usage is built from mazecore's table of algorithms, so a new algorithm
-// shows up here without an edit.
-var usage = fmt.Sprintf(`usage: mazebot maze ALGORITHM SIZE [flags]
+// shows up here without an edit; on first use, so that a run which prints
+// no usage does not format it.
+var usage = sync.OnceValue(func() string {
+	return fmt.Sprintf(`usage: mazebot maze ALGORITHM SIZE [flags]
        mazebot maze --id ID [flags]
        mazebot store copy --from DB --to DB [--force]
        mazebot help
@@ -82,7 +84,8 @@ examples:
   mazebot maze digging 2001 -o maze.png
   mazebot maze --id 2840bt0f34 --format json
 `, orList(mazecore.AlgorithmNames()), strings.Join(shortAliases(), ", "),
-	orList(choosableLevels()), mazecore.Candidates, maxChooseSize)
+		orList(choosableLevels()), mazecore.Candidates, maxChooseSize)
+})
 
 // orList joins names as "a, b or c".
 func orList(names []string) string {
@@ -113,12 +116,18 @@ func shortAliases() []string {
 // status: 0 on success, 1 when writing fails, 2 for bad arguments (with a
 // one-line message and the usage on stderr), 130 when ctx is cancelled.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runPaced(ctx, args, stdout, stderr, defaultPace)
+}
+
+// runPaced is Run with the pace of the progress display, which tests
+// shorten.
+func runPaced(ctx context.Context, args []string, stdout, stderr io.Writer, pace pace) int {
 	if len(args) == 0 {
 		return usageFail(stderr, "missing command: try \"mazebot maze sidewinder 21\"")
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return exitOK
 	case "store":
 		return runStore(ctx, args[1:], stdout, stderr)
@@ -126,7 +135,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cmd, err := parse(args[1:])
 		switch {
 		case errors.Is(err, errHelp):
-			fmt.Fprint(stdout, usage)
+			fmt.Fprint(stdout, usage())
 			return exitOK
 		case err != nil:
 			return usageFail(stderr, err.Error())
@@ -134,14 +143,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err := cmd.resolve(isTerminal(stdout)); err != nil {
 			return usageFail(stderr, err.Error())
 		}
-		cmd.stdout, cmd.stderr = stdout, stderr
+		cmd.stdout, cmd.stderr, cmd.pace = stdout, stderr, pace
 		return cmd.run(ctx)
 	}
 	return usageFail(stderr, fmt.Sprintf("unknown command %q", args[0]))
 }
 
 func usageFail(stderr io.Writer, msg string) int {
-	fmt.Fprintf(stderr, "mazebot: %s\n\n%s", msg, usage)
+	fmt.Fprintf(stderr, "mazebot: %s\n\n%s", msg, usage())
 	return exitUsage
 }
 
@@ -164,10 +173,20 @@ const (
 
 var formats = []string{formatText, formatTerminal, formatEmoji, formatPNG, formatGIF, formatJSON}
 
-// extensionFormats picks a format from the -o file name when --format is
-// not given.
-var extensionFormats = map[string]string{
-	".txt": formatText, ".png": formatPNG, ".gif": formatGIF, ".json": formatJSON,
+// extensionFormat picks a format from the -o file name when --format is
+// not given, "" for an extension it does not know.
+func extensionFormat(ext string) string {
+	switch ext {
+	case ".txt":
+		return formatText
+	case ".png":
+		return formatPNG
+	case ".gif":
+		return formatGIF
+	case ".json":
+		return formatJSON
+	}
+	return ""
 }
 
 // command is a parsed "mazebot maze" invocation.
@@ -181,13 +200,18 @@ type command struct {
 	outPath string // "" or "-" is stdout
 
 	stdout, stderr io.Writer
+	pace           pace
 }
 
-// flagSpec says whether a flag takes a value.
-var flagSpec = map[string]bool{
-	"height": true, "seed": true, "loops": true, "difficulty": true, "id": true,
-	"format": true, "scale": true, "o": true, "output": true,
-	"solve": false, "h": false, "help": false,
+// flagSpec says whether a flag takes a value, and whether there is one.
+func flagSpec(name string) (takesValue, known bool) {
+	switch name {
+	case "height", "seed", "loops", "difficulty", "id", "format", "scale", "o", "output":
+		return true, true
+	case "solve", "h", "help":
+		return false, true
+	}
+	return false, false
 }
 
 // parse reads the arguments of "maze". Flags may come before, between or
@@ -208,7 +232,7 @@ func parse(args []string) (*command, error) {
 		}
 		name := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
 		name, value, hasValue := strings.Cut(name, "=")
-		takesValue, known := flagSpec[name]
+		takesValue, known := flagSpec(name)
 		switch {
 		case !known:
 			return nil, fmt.Errorf("unknown flag %s", strings.SplitN(arg, "=", 2)[0])
@@ -394,7 +418,7 @@ func (c *command) parseOutput(values map[string]string) error {
 		}
 		c.format = f
 	} else if c.outPath != "" && c.outPath != "-" {
-		c.format = extensionFormats[strings.ToLower(filepath.Ext(c.outPath))]
+		c.format = extensionFormat(strings.ToLower(filepath.Ext(c.outPath)))
 	}
 	if s, ok := values["scale"]; ok {
 		n, err := strconv.Atoi(s)
@@ -434,15 +458,4 @@ func (c *command) o() string {
 		return ""
 	}
 	return c.outPath
-}
-
-// isTerminal reports whether w is a terminal. Anything but an *os.File
-// (a buffer in tests, a pipe wrapper) is not.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

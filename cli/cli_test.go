@@ -228,11 +228,11 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	// The algorithm list comes from mazecore's table.
-	if want := "ALGORITHM  binary-tree, sidewinder, backtracking or digging\n"; !strings.Contains(usage, want) {
-		t.Fatalf("usage lacks %q:\n%s", want, usage)
+	if want := "ALGORITHM  binary-tree, sidewinder, backtracking or digging\n"; !strings.Contains(usage(), want) {
+		t.Fatalf("usage lacks %q:\n%s", want, usage())
 	}
 	for _, a := range mazecore.Algorithms {
-		if !strings.Contains(usage, a.String()) || !strings.Contains(usage, a.Aliases()[0]+",") {
+		if !strings.Contains(usage(), a.String()) || !strings.Contains(usage(), a.Aliases()[0]+",") {
 			t.Fatalf("usage lacks %v or its alias %q", a, a.Aliases()[0])
 		}
 	}

@@ -5,7 +5,11 @@
 // one of a level; the maze ID printed names the result either way.
 //
 // Run takes the arguments and the output streams and returns the exit
-// status, so tests drive it without a process and main stays wiring.
+// status, so tests drive it without a process and main stays wiring. Work
+// that lasts over a second shows its progress on stderr when stderr is a
+// terminal, on one line erased at the end; nothing when it is piped.
+// Nothing is computed at start-up: a maze tool should start in the time and
+// memory a maze takes.
 //
 // "mazebot store copy --from mazebot.db --to postgres://…" copies every
 // table of one database into another, through package store.

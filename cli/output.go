@@ -16,27 +16,41 @@ import (
 	"mazebot/render"
 )
 
-// run makes the maze and writes it.
+// run makes the maze and writes it, showing progress on a terminal
+// stderr when that takes a while.
 func (c *command) run(ctx context.Context) int {
 	for _, note := range c.notes {
 		fmt.Fprintln(c.stderr, note)
 	}
-	m, err := c.generate(ctx)
+	pr := startProgress(c.stderr, c.pace)
+	m, err := c.generate(ctx, pr)
 	switch {
 	case ctx.Err() != nil:
+		pr.finish()
 		return fail(c.stderr, exitInterrupted, err)
 	case err != nil:
+		pr.finish()
 		return fail(c.stderr, exitFailure, err)
 	}
 
 	write := func(w io.Writer) error { return c.write(w, m) }
+	if pr != nil {
+		write = func(w io.Writer) error {
+			return c.write(&countingWriter{w: w, p: pr, total: c.size()}, m)
+		}
+	}
 	info := c.stderr // the ID must not mix with a maze on stdout
 	if out := c.o(); out != "" {
 		err = writeFile(ctx, out, write)
 		info = c.stdout
 	} else {
+		if isTerminal(c.stdout) {
+			pr.finish() // the maze goes to the screen the line is on
+			pr, write = nil, func(w io.Writer) error { return c.write(w, m) }
+		}
 		err = writeTo(ctx, c.stdout, write)
 	}
+	pr.finish()
 	switch {
 	case ctx.Err() != nil:
 		return fail(c.stderr, exitInterrupted, fmt.Errorf("interrupted: %w", ctx.Err()))
@@ -57,6 +71,15 @@ func (c *command) run(ctx context.Context) int {
 	return exitOK
 }
 
+// size is the bytes the output will take when that is known in advance
+// (text), else 0.
+func (c *command) size() int64 {
+	if c.format != formatText {
+		return 0
+	}
+	return int64(c.id.Width+1) * int64(c.id.Height)
+}
+
 // made is a generated maze with what the output needs of it: the solution
 // when it is shown, the measures for json.
 type made struct {
@@ -69,7 +92,7 @@ type made struct {
 // the output needs, off the main goroutine: a 20001-tile maze takes seconds,
 // and Ctrl-C must not wait. The gif format generates for itself, step by
 // step. On success c.id is the ID of the maze made.
-func (c *command) generate(ctx context.Context) (made, error) {
+func (c *command) generate(ctx context.Context, pr *progress) (made, error) {
 	type result struct {
 		id   mazecore.ID
 		made made
@@ -77,17 +100,26 @@ func (c *command) generate(ctx context.Context) (made, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
+		if c.level != mazecore.AnyLevel {
+			pr.set(fmt.Sprintf("choosing a %s maze among %d", c.level, mazecore.Candidates), 0, 0)
+		}
 		id, err := mazecore.Choose(c.id, c.level)
 		if err != nil || c.format == formatGIF {
 			done <- result{id: id, err: err}
 			return
 		}
 		var r made
-		r.maze, err = mazecore.Generate(id)
+		phase := fmt.Sprintf("generating %s %d×%d", id.Algorithm, id.Width, id.Height)
+		pr.set(phase, 0, int64(id.Cells()))
+		r.maze, err = mazecore.GenerateWith(id, mazecore.Options{Progress: func(cells, total int) {
+			pr.set(phase, int64(cells), int64(total))
+		}})
 		if err == nil && (c.solve || c.format == formatJSON) {
+			pr.set("solving", 0, 0)
 			r.path = mazecore.Solve(r.maze)
 		}
 		if err == nil && c.format == formatJSON {
+			pr.set("measuring", 0, 0)
 			stats := mazecore.Measure(r.maze)
 			r.stats = &stats
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Algorithm names a generation algorithm. The numbers are part of the maze ID
@@ -21,23 +22,20 @@ const (
 // algorithm is one entry in algorithms plus its generator (and its golden
 // file); every list, name and dispatch derives from the table.
 type algorithmSpec struct {
-	id      Algorithm
-	name    string   // the command value, also the golden file's name
-	title   string   // for people
-	aliases []string // other accepted spellings, the short one first
-	// visited: the generator needs a visited bit a cell, because it cannot
-	// tell a visited cell from its passages cheaply.
-	visited  bool
+	id       Algorithm
+	name     string   // the command value, also the golden file's name
+	title    string   // for people
+	aliases  []string // other accepted spellings, the short one first
 	generate func(*generator)
 }
 
 // algorithms is the table, in the order lists show it.
 var algorithms = [...]algorithmSpec{
-	{BinaryTree, "binary-tree", "Binary tree", []string{"bt", "binary", "btree", "tree"}, false, (*generator).binaryTree},
-	{Sidewinder, "sidewinder", "Sidewinder", []string{"sw", "side", "winder"}, false, (*generator).sidewinder},
+	{BinaryTree, "binary-tree", "Binary tree", []string{"bt", "binary", "btree", "tree"}, (*generator).binaryTree},
+	{Sidewinder, "sidewinder", "Sidewinder", []string{"sw", "side", "winder"}, (*generator).sidewinder},
 	{Backtracking, "backtracking", "Recursive backtracking",
-		[]string{"dfs", "backtrack", "backtracker", "recursive-backtracker", "recursive", "bk"}, true, (*generator).backtracking},
-	{Digging, "digging", "Digging", []string{"dig", "hole-digging", "hole", "dg"}, true, (*generator).digging},
+		[]string{"dfs", "backtrack", "backtracker", "recursive-backtracker", "recursive", "bk"}, (*generator).backtracking},
+	{Digging, "digging", "Digging", []string{"dig", "hole-digging", "hole", "dg"}, (*generator).digging},
 }
 
 // Algorithms lists every algorithm in a stable order.
@@ -109,8 +107,9 @@ func AlgorithmNames() []string {
 }
 
 // algorithmKeys maps every accepted spelling (name, title and aliases, as
-// algorithmKey folds them) to its algorithm.
-var algorithmKeys = func() map[string]Algorithm {
+// algorithmKey folds them) to its algorithm; built on first use, so that
+// a program that parses no name does not build it.
+var algorithmKeys = sync.OnceValue(func() map[string]Algorithm {
 	keys := map[string]Algorithm{}
 	for _, spec := range algorithms {
 		for _, name := range append([]string{spec.name, spec.title}, spec.aliases...) {
@@ -118,7 +117,7 @@ var algorithmKeys = func() map[string]Algorithm {
 		}
 	}
 	return keys
-}()
+})
 
 // algorithmKey folds case, spaces, hyphens and underscores away.
 func algorithmKey(name string) string {
@@ -134,7 +133,7 @@ func algorithmKey(name string) string {
 // ParseAlgorithm accepts the canonical names, titles and aliases, ignoring
 // case, spaces, hyphens and underscores ("Binary Tree", "bt", "backtrack").
 func ParseAlgorithm(name string) (Algorithm, error) {
-	if a, ok := algorithmKeys[algorithmKey(name)]; ok {
+	if a, ok := algorithmKeys()[algorithmKey(name)]; ok {
 		return a, nil
 	}
 	return 0, &AlgorithmError{Name: name}

@@ -9,6 +9,16 @@
 // cells on odd ones, inside a solid outer wall. Cell (cx, cy) is tile
 // (2cx+1, 2cy+1). Internally only the passages are stored, two bits per cell
 // (east and south): enough for any grid maze, perfect or with loops.
+// PassageRow hands out a row in that packing, for renderers that draw four
+// cells at a time.
+//
+// # Generation
+//
+// Each algorithm is written for speed over the same draws as its plain
+// form, which spec_test.go keeps and compares it with: no division or
+// observer call in an inner loop, draws' bits gathered in words, a visited
+// set with a border so no move needs a bounds test. GenerateWith adds a
+// progress callback for the command line's huge mazes.
 //
 // # Loops
 //

@@ -1,6 +1,9 @@
 package mazecore
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Point is a tile coordinate: X grows east, Y grows south.
 type Point struct{ X, Y int }
@@ -48,18 +51,29 @@ func (d Dir) String() string {
 type Maze struct {
 	id         ID
 	cols, rows int
-	passages   []byte
+	// passages has wordSlack bytes more than the cells need, always zero,
+	// so that from any cell's byte on three 64-bit words can be read or
+	// ORed.
+	passages []byte
 }
 
+// The two bits of a cell, in the maze and in a PassageRow.
 const (
-	bitEast  = 1
-	bitSouth = 2
+	OpenEast  = 1 // the cell has a passage to the east
+	OpenSouth = 2 // the cell has a passage to the south
+
+	bitEast  = OpenEast
+	bitSouth = OpenSouth
 )
+
+// wordSlack lets three 64-bit loads or stores start at any byte of
+// passages.
+const wordSlack = 23
 
 func newMaze(id ID) *Maze {
 	cols, rows := id.Width/2, id.Height/2
 	cells := cols * rows
-	return &Maze{id: id, cols: cols, rows: rows, passages: make([]byte, (cells+3)/4)}
+	return &Maze{id: id, cols: cols, rows: rows, passages: make([]byte, (cells+3)/4+wordSlack)}
 }
 
 // ID returns the ID that reproduces this maze.
@@ -83,6 +97,48 @@ func (m *Maze) bits(cell int) byte {
 
 func (m *Maze) setBit(cell int, bit byte) {
 	m.passages[cell>>2] |= bit << ((cell & 3) * 2)
+}
+
+// orBits ORs w into the passages from cell on: bits 2k and 2k+1 of w are
+// the east and south bits of cell+k. w must leave its top 6 bits clear, so
+// that it fits the one word whatever cell's place in its byte: 29 cells.
+func (m *Maze) orBits(cell int, w uint64) {
+	i := cell >> 2
+	word := binary.LittleEndian.Uint64(m.passages[i:])
+	binary.LittleEndian.PutUint64(m.passages[i:], word|w<<((cell&3)*2))
+}
+
+// PassageRow copies the passages of cell row cy into dst, in the maze's own
+// packing: cell cx in bits 2·(cx%4) (OpenEast) and 2·(cx%4)+1 (OpenSouth)
+// of byte cx/4, the bits past the last cell zero. It returns the row,
+// (Cols()+3)/4 bytes, in dst if it has room. Renderers draw from it through
+// lookup tables, four cells a byte, rather than asking Open of each cell.
+func (m *Maze) PassageRow(cy int, dst []byte) []byte {
+	n := (m.cols + 3) / 4
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	dst = dst[:n]
+	if cy < 0 || cy >= m.rows {
+		clear(dst)
+		return dst
+	}
+	first := cy * m.cols
+	src, shift := m.passages[first>>2:], uint(first&3)*2
+	// Eight bytes at a time: the slack makes every load in range, and the
+	// last word's extra bytes are dropped below.
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		w := binary.LittleEndian.Uint64(src[i:])>>shift | uint64(src[i+8])<<(64-shift)
+		binary.LittleEndian.PutUint64(dst[i:], w)
+	}
+	for ; i < n; i++ {
+		dst[i] = byte(uint16(src[i])>>shift | uint16(src[i+1])<<(8-shift))
+	}
+	if tail := m.cols & 3; tail != 0 {
+		dst[n-1] &= 1<<(2*tail) - 1
+	}
+	return dst
 }
 
 // Open reports whether cell (cx, cy) has a passage in direction d. Cells

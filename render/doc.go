@@ -1,8 +1,15 @@
 // Package render draws a maze for people: an emoji grid for Discord messages,
-// a PNG (drawn with github.com/fogleman/gg), an animated GIF of the
-// generation (and of the braiding, for a maze with loops), plain text and a
-// coloured terminal view. Every format draws from Maze.Wall, so a maze with
-// loops needs nothing special.
+// a PNG, an animated GIF of the generation (and of the braiding, for a maze
+// with loops), plain text and a coloured terminal view.
+//
+// Every format draws a row of tiles at a time from the maze's packed passage
+// rows (Maze.PassageRow), four cells a byte, through lookup tables (tileRows,
+// segments), and writes in large blocks: a 64 MB text costs about what
+// copying it does. A PNG is drawn straight in palette indexes a row of
+// pixels at a time and written by its own encoder (pngWriter); gg draws
+// only the antialiased shapes, the player's disc and a path's dots. The
+// palette and the tile geometry are data the loops read (picture), so a
+// theme or a thin-wall style changes no loop.
 //
 // Every renderer writes to an io.Writer and returns the first error it meets,
 // encoder errors included, so a caller never sends half an image as if it

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -81,25 +82,35 @@ func WindowAround(m *mazecore.Maze, p mazecore.Point, w, h int) Window {
 // emoji grid: one emoji per tile, rows joined by "\n", no trailing newline.
 func Emoji(w io.Writer, m *mazecore.Maze, theme Theme, ov Overlay, win Window) error {
 	win = win.clip(m)
-	emoji := theme.withDefaults().byKind()
 	mk := newMarks(m, ov, win)
-	kinds := make([]kind, win.W)
-	var line []byte
+	rows := newTileRows(m, byte(kFloor), byte(kWall))
+	seg := segmentsFor(emojiSpeller(theme.withDefaults().byKind()))
+	whole := win.X == 0 && win.W == m.Width()
+	tiles := newRow(m)
+	block := seg.block(win.W, win.H)
 	for y := win.Y; y < win.Y+win.H; y++ {
-		line = line[:0]
+		if cap(block)-len(block) < seg.room(win.W)+1 {
+			if _, err := w.Write(block); err != nil {
+				return err
+			}
+			block = block[:0]
+		}
 		if y > win.Y {
-			line = append(line, '\n')
+			block = append(block, '\n')
 		}
-		mk.row(m, y, win.X, kinds)
-		for _, k := range kinds {
-			line = append(line, emoji[k]...)
-		}
-		if _, err := w.Write(line); err != nil {
-			return err
-		}
+		rows.fill(tiles[:cap(tiles)], y)
+		row := tiles[win.X : win.X+win.W]
+		mk.mark(row, y, win.X, &identity)
+		block = seg.row(block, rows, y, row, mk.at(y), whole)
 	}
-	return nil
+	_, err := w.Write(block)
+	return err
 }
+
+// emojiSpeller spells a tile as its emoji.
+type emojiSpeller [numKinds]string
+
+func (e emojiSpeller) spell(dst []byte, _, k kind) []byte { return append(dst, e[k]...) }
 
 // EmojiString is Emoji into a string.
 func EmojiString(m *mazecore.Maze, theme Theme, ov Overlay, win Window) string {
@@ -125,12 +136,10 @@ func EmojiLength(m *mazecore.Maze, theme Theme, win Window) int {
 	floor := max(n(t.Floor), n(t.Path), n(t.Trail), n(t.Player))
 	wall := n(t.Wall)
 	walls := 0
+	rows, tiles := newTileRows(m, byte(kFloor), byte(kWall)), newRow(m)
 	for y := win.Y; y < win.Y+win.H; y++ {
-		for x := win.X; x < win.X+win.W; x++ {
-			if m.Wall(x, y) {
-				walls++
-			}
-		}
+		rows.fill(tiles[:cap(tiles)], y)
+		walls += bytes.Count(tiles[win.X:win.X+win.W], []byte{byte(kWall)})
 	}
 	total := walls*wall + (win.W*win.H-walls)*floor + win.H - 1 // newlines between rows
 	inside := func(p mazecore.Point) bool {

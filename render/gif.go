@@ -115,13 +115,14 @@ func GIF(w io.Writer, id mazecore.ID, opts GIFOptions) error {
 
 // animation is the tile state of a generation in progress.
 type animation struct {
-	m      *mazecore.Maze
-	w, h   int
-	scale  int
-	tiles  []uint8
-	head   mazecore.Point // tile
-	onHead bool           // false until the first step
-	dirty  image.Rectangle
+	m       *mazecore.Maze
+	w, h    int
+	scale   int
+	tiles   []uint8
+	head    mazecore.Point // tile
+	onHead  bool           // false until the first step
+	dirty   image.Rectangle
+	scratch []byte
 }
 
 func newAnimation(m *mazecore.Maze, scale int) *animation {
@@ -183,48 +184,59 @@ func (a *animation) takeDirty() image.Rectangle {
 	return r
 }
 
-// frame draws the tiles of r (in tiles) as a frame covering just r.
+// frame draws the tiles of r (in tiles) as a frame covering just r, a row
+// of tiles at a time: one row of pixels, copied down the tile.
 func (a *animation) frame(r image.Rectangle) *image.Paletted {
-	img := image.NewPaletted(image.Rect(r.Min.X*a.scale, r.Min.Y*a.scale, r.Max.X*a.scale, r.Max.Y*a.scale), gifPalette)
+	g := uniform(a.scale)
+	img := image.NewPaletted(image.Rect(g.start(r.Min.X), g.start(r.Min.Y), g.start(r.Max.X), g.start(r.Max.Y)), gifPalette)
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			s := a.tiles[y*a.w+x]
-			if a.onHead && (mazecore.Point{X: x, Y: y}) == a.head {
-				s = gHead
-			}
-			a.fillTile(img, x, y, s)
+		row := a.tiles[y*a.w+r.Min.X : y*a.w+r.Max.X]
+		if a.onHead && a.head.Y == y && a.head.X >= r.Min.X && a.head.X < r.Max.X {
+			a.scratch = append(a.scratch[:0], row...)
+			row = a.scratch
+			row[a.head.X-r.Min.X] = gHead
 		}
+		a.paintRow(img, y, r.Min.X, row)
 	}
 	return img
 }
 
 // final draws the finished maze over the whole picture.
 func (a *animation) final(solve bool) *image.Paletted {
-	img := image.NewPaletted(image.Rect(0, 0, a.w*a.scale, a.h*a.scale), gifPalette)
-	for y := 0; y < a.h; y++ {
-		for x := 0; x < a.w; x++ {
-			s := gFloor
-			if a.m.Wall(x, y) {
-				s = gWall
-			}
-			a.fillTile(img, x, y, s)
-		}
-	}
+	g := uniform(a.scale)
+	img := image.NewPaletted(image.Rect(0, 0, g.start(a.w), g.start(a.h)), gifPalette)
+	mk := marks{}
 	if solve {
-		for _, p := range mazecore.Solve(a.m) {
-			a.fillTile(img, p.X, p.Y, gPath)
-		}
+		mk = newMarks(a.m, Overlay{Path: mazecore.Solve(a.m)}, Window{}.clip(a.m))
+	} else {
+		mk = newMarks(a.m, Overlay{}, Window{}.clip(a.m))
 	}
-	a.fillTile(img, a.m.Start().X, a.m.Start().Y, gStart)
-	a.fillTile(img, a.m.Goal().X, a.m.Goal().Y, gGoal)
+	values := [numKinds]byte{kFloor: gFloor, kWall: gWall, kStart: gStart, kGoal: gGoal, kPath: gPath}
+	rows := newTileRows(a.m, gFloor, gWall)
+	row := newRow(a.m)
+	for y := range a.h {
+		rows.fill(row[:cap(row)], y)
+		mk.mark(row, y, 0, &values)
+		a.paintRow(img, y, 0, row)
+	}
 	return img
 }
 
-func (a *animation) fillTile(img *image.Paletted, x, y int, s uint8) {
-	for py := y * a.scale; py < (y+1)*a.scale; py++ {
-		row := img.Pix[img.PixOffset(x*a.scale, py):]
-		for i := range a.scale {
-			row[i] = s
+// paintRow paints tiles, tiles x0… of row y, into img: one row of pixels
+// from the tiles, then its copies down the tile.
+func (a *animation) paintRow(img *image.Paletted, y, x0 int, tiles []byte) {
+	g := uniform(a.scale)
+	top := img.PixOffset(g.start(x0), g.start(y))
+	first := img.Pix[top : top+g.start(len(tiles))]
+	i := 0
+	for _, s := range tiles {
+		run := first[i : i+a.scale]
+		for j := range run {
+			run[j] = s
 		}
+		i += a.scale
+	}
+	for r := 1; r < g.size(y); r++ {
+		copy(img.Pix[top+r*img.Stride:], first)
 	}
 }

@@ -41,35 +41,38 @@ const (
 // precedence orders the overlay kinds: the higher one wins on a tile.
 var precedence = [numKinds]uint8{kFloor: 0, kWall: 0, kPath: 1, kTrail: 2, kStart: 3, kGoal: 3, kPlayer: 4}
 
-// marks holds the start, goal and overlay of a window row by row, each row
-// sorted by x with one mark per tile, so that a renderer walks a row and its
-// marks together in O(width + marks) rather than looking every tile up.
+// marks holds the start, goal and overlay of a window, sorted by row and
+// x with one mark per tile, so that a renderer walks a row and its marks
+// together in O(width + marks) rather than looking every tile up. They
+// are one slice, indexed by row, so a long path costs two allocations.
 type marks struct {
 	y0   int
-	rows [][]mark
+	all  []mark
+	rows []int32 // all[rows[i]:rows[i+1]] are the marks of row y0+i
 }
 
-// mark packs a tile's x, the precedence of its kind and the kind into one
-// integer, so that sorting plain integers orders a row by x and, on one
-// tile, puts the winning kind first.
+// mark packs a tile's y and x, the precedence of its kind and the kind
+// into one integer, so that sorting plain integers orders marks by row and
+// x and, on one tile, puts the winning kind first.
 type mark uint64
 
-func newMark(x int, k kind) mark {
-	return mark(uint64(x)<<16 | uint64(0xff-precedence[k])<<8 | uint64(k))
+func newMark(x, y int, k kind) mark {
+	return mark(uint64(y)<<40 | uint64(x)<<16 | uint64(0xff-precedence[k])<<8 | uint64(k))
 }
 
-func (mr mark) x() int     { return int(mr >> 16) }
+func (mr mark) x() int     { return int(mr >> 16 & (1<<24 - 1)) }
+func (mr mark) y() int     { return int(mr >> 40) }
 func (mr mark) kind() kind { return kind(mr & 0xff) }
 
 // newMarks collects the start, goal and overlay points that fall on floor
 // tiles inside win (already clipped to the maze).
 func newMarks(m *mazecore.Maze, ov Overlay, win Window) marks {
-	mk := marks{y0: win.Y, rows: make([][]mark, win.H)}
+	mk := marks{y0: win.Y, all: make([]mark, 0, len(ov.Path)+len(ov.Trail)+3)}
 	add := func(p mazecore.Point, k kind) {
 		if p.X < win.X || p.Y < win.Y || p.X >= win.X+win.W || p.Y >= win.Y+win.H || m.Wall(p.X, p.Y) {
 			return
 		}
-		mk.rows[p.Y-win.Y] = append(mk.rows[p.Y-win.Y], newMark(p.X, k))
+		mk.all = append(mk.all, newMark(p.X, p.Y, k))
 	}
 	for _, p := range ov.Path {
 		add(p, kPath)
@@ -82,68 +85,43 @@ func newMarks(m *mazecore.Maze, ov Overlay, win Window) marks {
 	if ov.Player != nil {
 		add(*ov.Player, kPlayer)
 	}
-	for i, row := range mk.rows {
-		slices.Sort(row)
-		mk.rows[i] = slices.CompactFunc(row, func(a, b mark) bool { return a.x() == b.x() })
+	// A counting sort by row, then each row sorted: a path of a million
+	// tiles spreads over a thousand rows.
+	mk.rows = make([]int32, win.H+1)
+	for _, mr := range mk.all {
+		mk.rows[mr.y()-win.Y+1]++
 	}
+	for i := 1; i < len(mk.rows); i++ {
+		mk.rows[i] += mk.rows[i-1]
+	}
+	sorted := make([]mark, len(mk.all))
+	next := slices.Clone(mk.rows[:win.H])
+	for _, mr := range mk.all {
+		i := mr.y() - win.Y
+		sorted[next[i]] = mr
+		next[i]++
+	}
+	// Then one mark a tile, the winner: rows shrink, so rows moves too.
+	out := sorted[:0]
+	for i := range win.H {
+		row := sorted[mk.rows[i]:mk.rows[i+1]]
+		slices.Sort(row)
+		mk.rows[i] = int32(len(out))
+		for j, mr := range row {
+			if j == 0 || mr>>16 != row[j-1]>>16 {
+				out = append(out, mr)
+			}
+		}
+	}
+	mk.rows[win.H] = int32(len(out))
+	mk.all = out
 	return mk
 }
 
 // at returns the marks of row y.
 func (mk marks) at(y int) []mark {
-	if i := y - mk.y0; i >= 0 && i < len(mk.rows) {
-		return mk.rows[i]
+	if i := y - mk.y0; i >= 0 && i+1 < len(mk.rows) {
+		return mk.all[mk.rows[i]:mk.rows[i+1]]
 	}
 	return nil
-}
-
-// row fills dst with the kinds of tiles (x0, y) … (x0+len(dst)-1, y).
-func (mk marks) row(m *mazecore.Maze, y, x0 int, dst []kind) {
-	if x0 == 0 && len(dst) == m.Width() {
-		fullRow(m, y, dst)
-	} else {
-		for i := range dst {
-			if m.Wall(x0+i, y) {
-				dst[i] = kWall
-			} else {
-				dst[i] = kFloor
-			}
-		}
-	}
-	for _, mr := range mk.at(y) {
-		if i := mr.x() - x0; i >= 0 && i < len(dst) {
-			dst[i] = mr.kind()
-		}
-	}
-}
-
-// fullRow fills dst with the walls and floor of row y, asking the maze only
-// about the tiles between cells: cell tiles (odd x and y) are always floor
-// and pillars (even x and y) always walls. It is what keeps a 2001-tile PNG
-// fast.
-func fullRow(m *mazecore.Maze, y int, dst []kind) {
-	if y%2 == 1 {
-		cy := y / 2
-		dst[0] = kWall
-		for cx := 0; cx < m.Cols(); cx++ {
-			dst[2*cx+1] = kFloor
-			dst[2*cx+2] = kWall
-			if m.Open(cx, cy, mazecore.East) {
-				dst[2*cx+2] = kFloor
-			}
-		}
-		return
-	}
-	for i := range dst {
-		dst[i] = kWall
-	}
-	if y == 0 || y == m.Height()-1 {
-		return
-	}
-	cy := y/2 - 1
-	for cx := 0; cx < m.Cols(); cx++ {
-		if m.Open(cx, cy, mazecore.South) {
-			dst[2*cx+1] = kFloor
-		}
-	}
 }

@@ -1,12 +1,12 @@
 package render
 
 import (
-	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"io"
+	"slices"
 
 	"github.com/fogleman/gg"
 
@@ -31,19 +31,17 @@ const (
 	maxPNGScale = 24
 	// pngTargetSide is the image side PNGScale aims at for mid-sized mazes.
 	pngTargetSide = 1200
-	// maxPNGPixels bounds the image a PNG may allocate (one byte a pixel when
-	// paletted): enough for the command line's 20001-tile mazes at 1 px.
+	// maxPNGPixels bounds the pixels of a PNG: enough for the command
+	// line's 20001-tile mazes at 1 px. The picture is written a row at a
+	// time, so this bounds the file, not the memory.
 	maxPNGPixels = 1 << 29
-	// maxDetailedPixels bounds the RGBA image (four bytes a pixel) drawn with
-	// gg, whose line and disc look better than coloured tiles; bigger images
-	// are drawn paletted, tile by tile, which is faster and smaller.
+	// maxDetailedPixels bounds the pictures that show the solution as a
+	// line and the player as a disc, which look better than coloured
+	// tiles; bigger ones colour tiles.
 	maxDetailedPixels = 1 << 23
 	// minDetailedScale: below 4 px a tile, a line is no clearer than
 	// coloured tiles.
 	minDetailedScale = 4
-	// bestSpeedPixels: from here on, compression time outweighs the few
-	// bytes DefaultCompression saves on a maze.
-	bestSpeedPixels = 1 << 18
 )
 
 // PNGOptions says what a PNG shows and how big it is.
@@ -75,8 +73,12 @@ func PNGSize(m *mazecore.Maze, scale int) (w, h int) {
 // PNG draws m as a PNG: dark walls, light floor, the start green and the goal
 // red, the solution amber, the trail light blue and the player a blue disc.
 // Up to about 8 megapixels at 4 px a tile or more, the solution is a line
-// drawn with gg and the player a disc; beyond, every overlay is coloured
-// tiles in a paletted image, which keeps a 2001-tile maze fast and small.
+// and the player a disc drawn with gg; beyond, every overlay is coloured
+// tiles, which keeps a 2001-tile maze fast and small.
+//
+// The picture is drawn and written a row of pixels at a time, straight in
+// palette indexes (see pngWriter), so memory stays a few rows whatever its
+// size.
 func PNG(w io.Writer, m *mazecore.Maze, opts PNGOptions) error {
 	scale := opts.Scale
 	if scale <= 0 {
@@ -86,152 +88,75 @@ func PNG(w io.Writer, m *mazecore.Maze, opts PNGOptions) error {
 		return fmt.Errorf("png of %d×%d tiles at %d px a tile: %w (at most %d pixels)",
 			m.Width(), m.Height(), scale, ErrTooLarge, maxPNGPixels)
 	}
-	pw, ph := PNGSize(m, scale)
-	var img image.Image
-	if scale >= minDetailedScale && pw*ph <= maxDetailedPixels {
-		rgba := drawDetailed(m, opts.Overlay, scale)
-		img = rgba
-		// The picture has a handful of colours (the antialiased edge of the
-		// player's disc adds a few dozen): as a paletted PNG it encodes
-		// several times faster than RGBA, unfiltered, and smaller.
-		if p, ok := toPaletted(rgba); ok {
-			img = p
-		}
-	} else {
-		img = drawPaletted(m, opts.Overlay, scale)
-	}
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	if pw*ph >= bestSpeedPixels {
-		enc.CompressionLevel = png.BestSpeed
-	}
-	if err := enc.Encode(w, img); err != nil {
+	p := newPicture(m, opts.Overlay, pngColours, uniform(scale))
+	if err := p.encode(w); err != nil {
 		return fmt.Errorf("encode png: %w", err)
 	}
 	return nil
 }
 
-// fillTiles paints every tile of m as a scale×scale block into pix, an
-// image whose rows are stride bytes apart, each pixel the bytes of
-// pattern[kind]. It builds one pixel row per tile row and copies it down,
-// so the cost is one passage lookup per tile and a memmove per pixel row.
-func fillTiles(pix []byte, stride int, m *mazecore.Maze, mk marks, scale int, pattern [numKinds][]byte) {
-	bpp := len(pattern[kFloor])
-	kinds := make([]kind, m.Width())
-	for y := 0; y < m.Height(); y++ {
-		mk.row(m, y, 0, kinds)
-		top := y * scale * stride
-		row := pix[top : top+m.Width()*scale*bpp]
-		switch {
-		case bpp == 1 && scale == 1: // the big-maze case: one byte a tile
-			for i, k := range kinds {
-				row[i] = pattern[k][0]
-			}
-		case bpp == 1:
-			i := 0
-			for _, k := range kinds {
-				b := pattern[k][0]
-				for j := range scale {
-					row[i+j] = b
-				}
-				i += scale
-			}
-		default:
-			i := 0
-			for _, k := range kinds {
-				p := pattern[k]
-				for range scale {
-					copy(row[i:], p)
-					i += bpp
-				}
-			}
-		}
-		for r := 1; r < scale; r++ {
-			copy(pix[top+r*stride:], row)
-		}
-	}
+// geometry places the tiles of a picture: tile x (or y) covers pixels
+// [start(x), start(x)+size(x)). Walls sit at even coordinates and cells at
+// odd ones, so a style with thin walls is a geometry whose even tiles are
+// narrower; today's pictures are uniform.
+type geometry struct{ wall, cell int }
+
+func uniform(scale int) geometry { return geometry{scale, scale} }
+
+func (g geometry) size(x int) int  { return [2]int{g.wall, g.cell}[x&1] }
+func (g geometry) start(x int) int { return x/2*(g.wall+g.cell) + x&1*g.wall }
+
+// picture is a PNG being drawn, as data the row loops read: the palette
+// (a colour per kind, then the shades gg's antialiasing adds), the
+// geometry, the tiles drawn whole and, in the detailed style, the line of
+// the solution and the shapes gg draws.
+type picture struct {
+	m       *mazecore.Maze
+	palette []color.RGBA
+	geom    geometry
+	width   int   // pixels
+	tiles   marks // the overlay drawn as whole tiles, over the line
+	line    lines // the solution, detailed only
+	lw      int   // the line's width
+	// dots, when the line has dots, holds every pixel of the line and the
+	// floor and walls under it, and under the same as palette indexes when
+	// they fit (see drawDots).
+	dots      *image.RGBA
+	under     []byte
+	shapes    []shape
+	lastIndex int // index's cache
 }
 
-func drawPaletted(m *mazecore.Maze, ov Overlay, scale int) *image.Paletted {
-	// Four colours pack into 2 bits a pixel; any overlay needs 4 bits.
-	n := 4
-	if !ov.empty() {
-		n = int(numKinds)
-	}
-	palette := make(color.Palette, n)
-	for i := range palette {
-		palette[i] = pngColours[i]
-	}
-	pw, ph := PNGSize(m, scale)
-	img := image.NewPaletted(image.Rect(0, 0, pw, ph), palette)
-	var pattern [numKinds][]byte
-	for k := range pattern {
-		pattern[k] = []byte{byte(k)}
-	}
-	fillTiles(img.Pix, img.Stride, m, newMarks(m, ov, Window{}.clip(m)), scale, pattern)
-	return img
+// shape is a tile whose pixels gg drew: the player's disc.
+type shape struct {
+	x, y int
+	pix  []color.RGBA // size(x)·size(y), row by row
+	idx  []byte       // the same as palette indexes, once encode knows them
 }
 
-func drawDetailed(m *mazecore.Maze, ov Overlay, scale int) *image.RGBA {
-	pw, ph := PNGSize(m, scale)
-	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
-	var pattern [numKinds][]byte
-	for k, c := range pngColours {
-		pattern[k] = []byte{c.R, c.G, c.B, c.A}
-	}
+func newPicture(m *mazecore.Maze, ov Overlay, colours [numKinds]color.RGBA, geom geometry) *picture {
+	p := &picture{m: m, geom: geom, palette: colours[:], width: geom.start(m.Width())}
+	height := geom.start(m.Height())
 	whole := Window{}.clip(m)
-	fillTiles(img.Pix, img.Stride, m, newMarks(m, Overlay{}, whole), scale, pattern)
-
-	dc := gg.NewContextForRGBA(img)
-	s := float64(scale)
-	centre := func(p mazecore.Point) (float64, float64) {
-		return (float64(p.X) + 0.5) * s, (float64(p.Y) + 0.5) * s
+	if ov.empty() {
+		// Floor, walls, start and goal: four colours pack into 2 bits a
+		// pixel, where any overlay needs 4.
+		p.palette = p.palette[:4]
 	}
-	if len(ov.Path) > 0 {
-		lw := float64(lineWidth(scale))
-		dc.SetColor(pngColours[kPath])
-		dc.SetLineWidth(lw)
-		// Each step is its own segment with square caps, so corners come out
-		// square and whole pixels, where a round join would blur them.
-		dc.SetLineCap(gg.LineCapSquare)
-		for i, p := range ov.Path {
-			if m.Wall(p.X, p.Y) {
-				continue // an overlay only marks floor
-			}
-			x, y := centre(p)
-			joined := false
-			if i > 0 && adjacent(ov.Path[i-1], p) && !m.Wall(ov.Path[i-1].X, ov.Path[i-1].Y) {
-				dc.MoveTo(centre(ov.Path[i-1]))
-				dc.LineTo(x, y)
-				joined = true
-			}
-			if !joined && (i+1 == len(ov.Path) || !adjacent(p, ov.Path[i+1])) {
-				dc.DrawRectangle(x-lw/2, y-lw/2, lw, lw) // a lone tile is a dot
-			}
-		}
-		dc.Stroke()
+	if detailed := min(geom.wall, geom.cell) >= minDetailedScale && p.width*height <= maxDetailedPixels; !detailed {
+		p.tiles = newMarks(m, ov, whole)
+		return p
 	}
-	// Trail, start and goal go over the line, as their precedence says, as
-	// crisp tiles; the player is a disc on top of everything.
-	mk := newMarks(m, Overlay{Trail: ov.Trail}, whole)
-	for i, row := range mk.rows {
-		for _, mr := range row {
-			fillRect(img, mr.x()*scale, (mk.y0+i)*scale, scale, pngColours[mr.kind()])
-		}
+	p.tiles = newMarks(m, Overlay{Trail: ov.Trail}, whole)
+	p.lw = lineWidth(geom.cell)
+	p.line = newLines(m, ov.Path)
+	if len(p.line.dots) > 0 {
+		p.drawDots()
 	}
-	if p := ov.Player; p != nil && !m.Wall(p.X, p.Y) {
-		x, y := centre(*p)
-		dc.DrawCircle(x, y, 0.42*s)
-		dc.SetColor(pngColours[kPlayer])
-		if scale < 8 {
-			dc.Fill() // an outline would eat a disc this small
-		} else {
-			dc.FillPreserve()
-			dc.SetColor(color.White)
-			dc.SetLineWidth(0.08 * s)
-			dc.Stroke()
-		}
+	if q := ov.Player; q != nil && !m.Wall(q.X, q.Y) {
+		p.drawPlayer(*q, len(ov.Path) > 0)
 	}
-	return img
+	return p
 }
 
 // lineWidth is about 0.4 of a tile, rounded to a whole number of pixels of
@@ -250,49 +175,436 @@ func adjacent(a, b mazecore.Point) bool {
 	return dx*dx+dy*dy == 1
 }
 
-func fillRect(img *image.RGBA, x0, y0, size int, c color.RGBA) {
-	for y := y0; y < y0+size; y++ {
-		for x := x0; x < x0+size; x++ {
-			img.SetRGBA(x, y, c)
+// The parts of the line in a tile, in a lineTile's mask: the square at its
+// centre and the arms to the four neighbours.
+const (
+	armCentre = 1 << iota
+	armNorth
+	armEast
+	armSouth
+	armWest
+)
+
+// lines is the solution drawn as a line, each step from a tile's centre to
+// the next one's with square caps, lineWidth wide: as tiles, a centre
+// square on each tile of the path and an arm from it to each neighbour it
+// steps to or from. With a line width of the tile's parity every edge falls
+// between pixels, so the parts are whole pixels, as gg's stroke was. A
+// tile of the path that steps to no neighbour is a dot, which gg draws.
+type lines struct {
+	tiles []lineTile // sorted by y and x, one entry a tile
+	rows  []int32    // tiles[rows[y]:rows[y+1]] are row y's; nil without a line
+	dots  []mazecore.Point
+}
+
+type lineTile struct {
+	y, x int32
+	arms uint8
+}
+
+// at returns the line's tiles in row y.
+func (l lines) at(y int) []lineTile {
+	if l.rows == nil {
+		return nil
+	}
+	return l.tiles[l.rows[y]:l.rows[y+1]]
+}
+
+// newLines reads path as the line was stroked: a segment from each tile to
+// the next when both are floor and adjacent, and a dot on a floor tile
+// joined to neither the tile before nor the one after.
+func newLines(m *mazecore.Maze, path []mazecore.Point) lines {
+	var l lines
+	add := func(p mazecore.Point, arms uint8) {
+		l.tiles = append(l.tiles, lineTile{int32(p.Y), int32(p.X), arms})
+	}
+	toward := func(a, b mazecore.Point) uint8 {
+		switch {
+		case b.Y < a.Y:
+			return armNorth
+		case b.X > a.X:
+			return armEast
+		case b.Y > a.Y:
+			return armSouth
+		default:
+			return armWest
+		}
+	}
+	for i, p := range path {
+		if m.Wall(p.X, p.Y) {
+			continue
+		}
+		joined := false
+		if i > 0 && adjacent(path[i-1], p) && !m.Wall(path[i-1].X, path[i-1].Y) {
+			q := path[i-1]
+			add(q, armCentre|toward(q, p))
+			add(p, armCentre|toward(p, q))
+			joined = true
+		}
+		if !joined && (i+1 == len(path) || !adjacent(p, path[i+1])) {
+			l.dots = append(l.dots, p)
+		}
+	}
+	if len(l.tiles) == 0 {
+		return l
+	}
+	slices.SortFunc(l.tiles, func(a, b lineTile) int {
+		if a.y != b.y {
+			return int(a.y - b.y)
+		}
+		return int(a.x - b.x)
+	})
+	out := l.tiles[:0]
+	for _, t := range l.tiles {
+		if n := len(out); n > 0 && out[n-1].y == t.y && out[n-1].x == t.x {
+			out[n-1].arms |= t.arms
+			continue
+		}
+		out = append(out, t)
+	}
+	l.tiles = out
+	l.rows = make([]int32, m.Height()+1)
+	for _, t := range l.tiles {
+		l.rows[t.y+1]++
+	}
+	for y := 1; y < len(l.rows); y++ {
+		l.rows[y] += l.rows[y-1]
+	}
+	return l
+}
+
+// rowDrawer draws the rows of pixels of a row of tiles, without shapes:
+// a row of tiles has at most three different ones, above the line's band
+// (arms north), the band, and below it (arms south).
+type rowDrawer struct {
+	p         *picture
+	tiles     *tileRows
+	kinds     []byte
+	class     [3][]byte
+	y         int
+	top, band int // pixel rows [0, top) are class 0, [top, top+band) class 1
+}
+
+func (p *picture) newRowDrawer() *rowDrawer {
+	d := &rowDrawer{p: p, tiles: newTileRows(p.m, byte(kFloor), byte(kWall)), kinds: newRow(p.m)}
+	for i := range d.class {
+		d.class[i] = make([]byte, p.width)
+	}
+	return d
+}
+
+// load draws row y of tiles.
+func (d *rowDrawer) load(y int) {
+	p, g := d.p, d.p.geom
+	d.y, d.top, d.band = y, g.size(y), 0
+	if p.under != nil {
+		return // row draws from under
+	}
+	d.tiles.fill(d.kinds[:cap(d.kinds)], y)
+	p.tiles.mark(d.kinds, y, 0, &identity)
+	p.paint(d.class[0], d.kinds)
+	line := p.line.at(y)
+	if len(line) == 0 {
+		return
+	}
+	d.top, d.band = (g.size(y)-p.lw)/2, p.lw
+	copy(d.class[1], d.class[0])
+	copy(d.class[2], d.class[0])
+	for _, t := range line {
+		x := int(t.x)
+		p.paintLine(&d.class, g.start(x), g.size(x), t.arms)
+	}
+	p.paintTiles(d.class[:], y)
+}
+
+// row returns row r of the pixels of the row of tiles loaded.
+func (d *rowDrawer) row(r int) []byte {
+	p := d.p
+	if p.under != nil {
+		py := p.geom.start(d.y) + r
+		row := d.class[0]
+		copy(row, p.under[py*p.width:(py+1)*p.width])
+		p.paintTiles(d.class[:1], d.y)
+		return row
+	}
+	switch {
+	case r >= d.top+d.band:
+		return d.class[2]
+	case r >= d.top:
+		return d.class[1]
+	}
+	return d.class[0]
+}
+
+// paint draws a row of tiles, kinds, as a row of pixels.
+func (p *picture) paint(dst, kinds []byte) {
+	g := p.geom
+	if g.wall == 1 && g.cell == 1 {
+		copy(dst, kinds)
+		return
+	}
+	i := 0
+	for x, k := range kinds {
+		run := dst[i : i+g.size(x)]
+		for j := range run {
+			run[j] = k
+		}
+		i += len(run)
+	}
+}
+
+// paintLine draws the parts arms of the line in the tile of size s from
+// pixel x0 on, in the three rows of class.
+func (p *picture) paintLine(class *[3][]byte, x0, s int, arms uint8) {
+	c0 := (s - p.lw) / 2
+	c1 := c0 + p.lw
+	fill := func(row []byte, from, to int) {
+		run := row[x0+from : x0+to]
+		for i := range run {
+			run[i] = byte(kPath)
+		}
+	}
+	if arms&armNorth != 0 {
+		fill(class[0], c0, c1)
+	}
+	if arms&armSouth != 0 {
+		fill(class[2], c0, c1)
+	}
+	if arms&armCentre != 0 {
+		fill(class[1], c0, c1)
+	}
+	if arms&armWest != 0 {
+		fill(class[1], 0, c0)
+	}
+	if arms&armEast != 0 {
+		fill(class[1], c1, s)
+	}
+}
+
+// paintTiles draws the whole tiles of row y in rows of its pixels.
+func (p *picture) paintTiles(rows [][]byte, y int) {
+	g := p.geom
+	for _, mr := range p.tiles.at(y) {
+		x0 := g.start(mr.x())
+		for _, row := range rows {
+			run := row[x0 : x0+g.size(mr.x())]
+			for i := range run {
+				run[i] = byte(mr.kind())
+			}
 		}
 	}
 }
 
-// toPaletted converts img to an exactly equal paletted image, or reports
-// false when it has more than 256 colours. The maze's colours come first in
-// the palette. Runs of one colour are the rule, so the last colour is
-// remembered and the map is rarely asked.
-func toPaletted(img *image.RGBA) (*image.Paletted, bool) {
-	key := func(c color.RGBA) uint32 { return binary.LittleEndian.Uint32([]byte{c.R, c.G, c.B, c.A}) }
-	palette := make(color.Palette, 0, 256)
-	index := make(map[uint32]uint8, 64)
-	for _, c := range pngColours {
-		index[key(c)] = uint8(len(palette))
-		palette = append(palette, c)
-	}
-	b := img.Bounds()
-	out := image.NewPaletted(b, nil)
-	last, lastIdx := key(pngColours[kFloor]), uint8(kFloor)
-	for y := 0; y < b.Dy(); y++ {
-		src := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		dst := out.Pix[y*out.Stride : y*out.Stride+b.Dx()]
-		for x := range dst {
-			c := binary.LittleEndian.Uint32(src[4*x:])
-			if c != last {
-				i, ok := index[c]
-				if !ok {
-					if len(palette) == 256 {
-						return nil, false
-					}
-					i = uint8(len(palette))
-					index[c] = i
-					palette = append(palette, color.RGBA{src[4*x], src[4*x+1], src[4*x+2], src[4*x+3]})
-				}
-				last, lastIdx = c, i
-			}
-			dst[x] = lastIdx
+// encode writes the picture. A paletted PNG holds 256 colours; a picture
+// whose antialiased shapes need more is written as RGBA.
+func (p *picture) encode(w io.Writer) error {
+	for i := range p.shapes {
+		s := &p.shapes[i]
+		s.idx = make([]byte, len(s.pix))
+		for j, c := range s.pix {
+			s.idx[j] = p.index(c)
 		}
 	}
-	out.Palette = palette
-	return out, true
+	height := p.geom.start(p.m.Height())
+	if len(p.palette) > 256 || (p.dots != nil && p.under == nil) {
+		return p.encodeRGBA(w, height)
+	}
+	enc, err := newPNGWriter(w, p.width, height, p.palette)
+	if err != nil {
+		return err
+	}
+	if err := p.rows(func(pix []byte) error { return enc.row(pix) }); err != nil {
+		return err
+	}
+	return enc.close()
+}
+
+// rows calls emit with each row of pixels, top to bottom, as palette
+// indexes, the shapes included. The slice is reused.
+func (p *picture) rows(emit func(pix []byte) error) error {
+	m, g := p.m, p.geom
+	d := p.newRowDrawer()
+	scratch := make([]byte, p.width)
+	shapes := p.shapes
+	for y := range m.Height() {
+		d.load(y)
+		on := 0
+		for on < len(shapes) && shapes[on].y == y {
+			on++
+		}
+		for r := range g.size(y) {
+			row := d.row(r)
+			if on > 0 {
+				copy(scratch, row)
+				for _, s := range shapes[:on] {
+					w := g.size(s.x)
+					copy(scratch[g.start(s.x):], s.idx[r*w:(r+1)*w])
+				}
+				row = scratch
+			}
+			if err := emit(row); err != nil {
+				return err
+			}
+		}
+		shapes = shapes[on:]
+	}
+	return nil
+}
+
+// tilePixels returns the pixels of tile (x, y) as rows draws them without
+// shapes.
+func (p *picture) tilePixels(x, y int) []color.RGBA {
+	g := p.geom
+	d := p.newRowDrawer()
+	d.load(y)
+	x0, w := g.start(x), g.size(x)
+	pix := make([]color.RGBA, 0, w*g.size(y))
+	for r := range g.size(y) {
+		for _, k := range d.row(r)[x0 : x0+w] {
+			pix = append(pix, p.palette[k])
+		}
+	}
+	return pix
+}
+
+// canvas returns an RGBA image of the picture's size for gg, and a gg
+// context on it. gg draws on it where drawDetailed did (its curves are
+// split according to the image's size, and its arithmetic is on the
+// picture's coordinates), so its shapes come out pixel for pixel the same.
+func (p *picture) canvas() (*image.RGBA, *gg.Context) {
+	img := image.NewRGBA(image.Rect(0, 0, p.width, p.geom.start(p.m.Height())))
+	return img, gg.NewContextForRGBA(img)
+}
+
+// drawDots strokes the dots of the line with gg, square outlines as wide
+// as the line, which round their corners and may reach half a pixel past
+// their tiles: on the whole picture of the floor, walls and line, kept
+// then as under. Only a path with a tile joined to neither neighbour has
+// dots; a solution has none.
+func (p *picture) drawDots() {
+	img, dc := p.canvas()
+	d := p.newRowDrawer()
+	py := 0
+	for y := range p.m.Height() {
+		d.load(y)
+		for r := range p.geom.size(y) {
+			for x, k := range d.row(r) {
+				img.SetRGBA(x, py, p.palette[k])
+			}
+			py++
+		}
+	}
+	lw := float64(p.lw)
+	dc.SetColor(p.palette[kPath])
+	dc.SetLineWidth(lw)
+	dc.SetLineCap(gg.LineCapSquare)
+	for _, q := range p.line.dots {
+		x, y := p.centre(q)
+		dc.DrawRectangle(x-lw/2, y-lw/2, lw, lw)
+	}
+	dc.Stroke()
+	p.dots = img
+	under := make([]byte, 0, p.width*py)
+	for y := range py {
+		for x := range p.width {
+			under = append(under, p.index(img.RGBAAt(x, y)))
+		}
+	}
+	if len(p.palette) <= 256 {
+		p.under = under
+	}
+}
+
+// drawPlayer draws the player's disc with gg over the player's tile: blue,
+// ringed in white from 8 px a tile on. The disc lies inside its tile. gg
+// strokes the ring as an open path whose two ends meet at the disc's east
+// point, so the line cap there shows: square when the picture has a path,
+// as drawDetailed had set it for the line, else gg's default, round.
+func (p *picture) drawPlayer(q mazecore.Point, squareCaps bool) {
+	g := p.geom
+	img, dc := p.canvas()
+	x0, y0, w, h := g.start(q.X), g.start(q.Y), g.size(q.X), g.size(q.Y)
+	for i, c := range p.tilePixels(q.X, q.Y) {
+		img.SetRGBA(x0+i%w, y0+i/w, c)
+	}
+	if squareCaps {
+		dc.SetLineCap(gg.LineCapSquare)
+	}
+	x, y := p.centre(q)
+	s := float64(g.cell)
+	dc.DrawCircle(x, y, 0.42*s)
+	dc.SetColor(p.palette[kPlayer])
+	if g.cell < 8 {
+		dc.Fill() // an outline would eat a disc this small
+	} else {
+		dc.FillPreserve()
+		dc.SetColor(color.White)
+		dc.SetLineWidth(0.08 * s)
+		dc.Stroke()
+	}
+	sh := shape{x: q.X, y: q.Y}
+	for j := range h {
+		for i := range w {
+			sh.pix = append(sh.pix, img.RGBAAt(x0+i, y0+j))
+		}
+	}
+	p.shapes = append(p.shapes, sh)
+}
+
+// centre is the pixel centre of tile q.
+func (p *picture) centre(q mazecore.Point) (float64, float64) {
+	g := p.geom
+	return float64(g.start(q.X)) + float64(g.size(q.X))/2, float64(g.start(q.Y)) + float64(g.size(q.Y))/2
+}
+
+// index returns the palette index of c, adding it to the palette. Past 256
+// colours the index is meaningless: encode then writes RGBA.
+func (p *picture) index(c color.RGBA) byte {
+	if i := p.lastIndex; i < len(p.palette) && p.palette[i] == c {
+		return byte(i) // runs of one colour are the rule
+	}
+	i := slices.Index(p.palette, c)
+	if i < 0 {
+		i = len(p.palette)
+		p.palette = append(p.palette, c)
+	}
+	p.lastIndex = i
+	return byte(i)
+}
+
+// encodeRGBA writes a picture whose shapes need more than 256 colours
+// through image/png, as RGBA, drawn as drawDetailed did: the floor, walls,
+// line and dots, the whole tiles, the disc.
+func (p *picture) encodeRGBA(w io.Writer, height int) error {
+	g := p.geom
+	img := p.dots
+	if img == nil {
+		img = image.NewRGBA(image.Rect(0, 0, p.width, height))
+		d := p.newRowDrawer()
+		py := 0
+		for y := range p.m.Height() {
+			d.load(y)
+			for r := range g.size(y) {
+				for x, k := range d.row(r) {
+					img.SetRGBA(x, py, p.palette[k])
+				}
+				py++
+			}
+		}
+	}
+	for _, mr := range p.tiles.all {
+		x, y := mr.x(), mr.y()
+		for j := range g.size(y) {
+			for i := range g.size(x) {
+				img.SetRGBA(g.start(x)+i, g.start(y)+j, p.palette[mr.kind()])
+			}
+		}
+	}
+	for _, s := range p.shapes {
+		w := g.size(s.x)
+		for i, c := range s.pix {
+			img.SetRGBA(g.start(s.x)+i%w, g.start(s.y)+i/w, c)
+		}
+	}
+	return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img)
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"io"
 	"strconv"
+	"sync"
 
 	"mazebot/mazecore"
 )
@@ -26,24 +27,40 @@ var terminalColours = [numKinds]int{
 func Terminal(w io.Writer, m *mazecore.Maze, ov Overlay) error {
 	win := Window{}.clip(m)
 	mk := newMarks(m, ov, win)
-	kinds := make([]kind, win.W)
-	var line []byte
+	rows := newTileRows(m, byte(kFloor), byte(kWall))
+	seg := segmentsFor(terminalSpeller())
+	tiles := newRow(m)
+	block := seg.block(win.W, win.H)
 	for y := 0; y < win.H; y++ {
-		mk.row(m, y, 0, kinds)
-		line = line[:0]
-		for i, k := range kinds {
-			// Only a change of colour needs an escape sequence.
-			if i == 0 || k != kinds[i-1] {
-				line = append(line, "\x1b[48;5;"...)
-				line = strconv.AppendInt(line, int64(terminalColours[k]), 10)
-				line = append(line, 'm')
+		if cap(block)-len(block) < seg.room(win.W)+16 {
+			if _, err := w.Write(block); err != nil {
+				return err
 			}
-			line = append(line, "  "...)
+			block = block[:0]
 		}
-		line = append(line, "\x1b[0m\n"...)
-		if _, err := w.Write(line); err != nil {
-			return err
-		}
+		rows.fill(tiles[:cap(tiles)], y)
+		mk.mark(tiles, y, 0, &identity)
+		block = seg.row(block, rows, y, tiles, mk.at(y), true)
+		block = append(block, "\x1b[0m\n"...)
 	}
-	return nil
+	_, err := w.Write(block)
+	return err
+}
+
+// terminalSpeller spells a tile as two spaces, after the escape sequence
+// of its colour when it differs from the tile before's; made on first use.
+var terminalSpeller = sync.OnceValue(func() (sp colourSpeller) {
+	for k, c := range terminalColours {
+		sp[k] = "\x1b[48;5;" + strconv.Itoa(c) + "m"
+	}
+	return sp
+})
+
+type colourSpeller [numKinds]string
+
+func (c colourSpeller) spell(dst []byte, after, k kind) []byte {
+	if k != after {
+		dst = append(dst, c[k]...)
+	}
+	return append(dst, "  "...)
 }
