@@ -2,6 +2,7 @@ package fakediscord
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"maps"
@@ -91,6 +92,9 @@ type Request struct {
 	// Fault describes the injected fault that applied, e.g. "502 after" or
 	// "429 user"; "" for none.
 	Fault string
+	// Body is the request's JSON (a multipart request's payload_json),
+	// nil when it sent none: what checks against Discord's schemas read.
+	Body json.RawMessage
 }
 
 // faultRule applies fault to the next left requests matching pattern.

@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -58,7 +59,10 @@ func (s *Server) serveREST(route string, bot bool, h http.HandlerFunc) http.Hand
 		if parts == nil {
 			route = "" // not below /api/vN: no route matched
 		}
+		var body json.RawMessage
+		body, r.Body = captureJSON(r)
 		req, fault := s.rest.begin(r, route, parts)
+		req.Body = body
 		sw := &statusWriter{ResponseWriter: w, answered: func(status int) { s.rest.end(req, status) }}
 		serve := func(w http.ResponseWriter) {
 			switch {
@@ -117,6 +121,37 @@ func (s *Server) reject(method, path string, e *apiError, ix *Interaction) {
 		ix.addRejection(re)
 	}
 	s.logf("REST %s %s -> %d %d %s %s", method, path, e.Status, e.Code, e.Message, e.Detail)
+}
+
+// captureJSON reads the JSON of a request (its payload_json when it is
+// multipart, nothing for another body) for Request.Body, and returns a
+// body to read it all again from. A body past the request limit is not
+// read here: its handler refuses it as it streams.
+func captureJSON(r *http.Request) (json.RawMessage, io.ReadCloser) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, r.Body
+	}
+	limit := int64(MaxRequestSize + 1<<20)
+	head, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	rest := io.NopCloser(io.MultiReader(bytes.NewReader(head), r.Body))
+	if err != nil || int64(len(head)) > limit {
+		return nil, rest
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
+		if !json.Valid(head) {
+			return nil, rest
+		}
+		return head, rest // an object, or a list (a command sync)
+	}
+	obj, _, e := parsePayload(r.Header.Get("Content-Type"), bytes.NewReader(head))
+	if e != nil || obj == nil {
+		return nil, rest
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, rest
+	}
+	return raw, rest
 }
 
 // readPayload reads a request body: JSON, or multipart/form-data with
