@@ -49,6 +49,21 @@ func (d *discord) postDaily(t *testing.T, app *testApp, clock *testkit.Clock, da
 	return post, m
 }
 
+// nov30 is the day the daily tests play: daily #334.
+var nov30 = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+
+// startDaily starts an app on a Discord of its own whose clock reads 08:00
+// UTC on nov30, with the default server's daily set up since then for
+// 09:00 UTC (setUpDaily).
+func startDaily(t *testing.T) (*discord, *testkit.Clock, *testApp) {
+	t.Helper()
+	fake := newDiscord(t)
+	clock := fake.useClock(nov30.Add(8 * time.Hour))
+	app := fake.startApp(t)
+	setUpDaily(t, app, clock.Now())
+	return fake, clock, app
+}
+
 // lateNote is the line a run on a daily that is over ends with.
 func lateNote(number int) string {
 	return fmt.Sprintf("⌛ That was daily #%d of ", number)
@@ -59,11 +74,7 @@ func lateNote(number int) string {
 // day's post, ends by saying it does not count, and counts nowhere.
 func TestE2EDailyOverDoesNotCount(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	nov30 := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	clock := fake.useClock(nov30.Add(8 * time.Hour))
-	app := fake.startApp(t)
-	setUpDaily(t, app, clock.Now())
+	fake, clock, app := startDaily(t)
 	post, m := fake.postDaily(t, app, clock, nov30)
 
 	late := fake.startGame(t, post, m, "1400000000000000301")
@@ -92,7 +103,6 @@ func TestE2EDailyOverDoesNotCount(t *testing.T) {
 func TestE2EDailyZoneChangeWaits(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
-	nov30 := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	midnight := nov30.Add(24 * time.Hour)
 	clock := fake.useClock(nov30.Add(8 * time.Hour))
 	app := fake.startApp(t)
@@ -140,11 +150,7 @@ func TestE2EDailyZoneChangeWaits(t *testing.T) {
 // in the channel; once the day's post is made, it links to it.
 func TestE2EDailyTodayPrivate(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	nov30 := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	clock := fake.useClock(nov30.Add(8 * time.Hour))
-	app := fake.startApp(t)
-	setUpDaily(t, app, clock.Now())
+	fake, clock, app := startDaily(t)
 	check := func(when string) *fakediscord.Message {
 		t.Helper()
 		msg := final(t, fake.slash(t, "daily", member.Option{Name: "today"}))
@@ -178,7 +184,6 @@ func TestE2EDailyClockAhead(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
 	fake.SetSharding(fakediscord.Sharding{Shards: 2, MaxConcurrency: 2})
-	nov30 := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	slow, fast := testkit.NewClock(nov30.Add(8*time.Hour)), testkit.NewClock(nov30.Add(8*time.Hour+2*time.Minute))
 	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
 	var apps []*testApp
@@ -224,7 +229,6 @@ func TestE2EDailyClockAhead(t *testing.T) {
 func TestE2EDailyManyServers(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
-	nov30 := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	clock := fake.useClock(nov30.Add(8 * time.Hour))
 	app := fake.startApp(t)
 	const servers = 400
