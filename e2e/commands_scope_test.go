@@ -38,6 +38,11 @@ func TestE2ECommandsLeaveTheGuild(t *testing.T) {
 		t.Fatalf("with DISCORD_GUILD_ID the server has %v and the global scope %v, want every command in the server only", inGuild, commandNames(fake.CommandsIn("")))
 	}
 
+	// The server is recorded just after its commands are written.
+	waitFor(t, "the server recorded as having commands of its own", func() bool {
+		guilds, err := dbOf(a).commandGuilds(testContext(t))
+		return err == nil && slices.Contains(guilds, guild)
+	})
 	a.stop()
 	cfg.GuildID = ""
 	a = fake.launch(t, cfg)

@@ -171,6 +171,10 @@ func (b botDB) claimIdentify(ctx context.Context, bucket int, at time.Time, wind
 	return err
 }
 
+// commandGuilds lists the servers the bot recorded giving commands of
+// their own.
+func (b botDB) commandGuilds(ctx context.Context) ([]string, error) { return b.db.CommandGuilds(ctx) }
+
 // redactDSN is a database URL as the logs may show it, the password out.
 func redactDSN(dsn string) string { return store.Redact(dsn) }
 
