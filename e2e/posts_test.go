@@ -205,16 +205,23 @@ func (d *discord) inFlight(t *testing.T, route string) {
 // TestProcessKillDailyPost: the bot is killed with SIGKILL while the
 // daily post is in flight (held by Discord before or after it made the
 // message); restarted on the same database, it posts the day exactly once
-// within about 30 s.
+// within about 30 s, also when it comes back after Discord's nonce
+// window, which no longer matches the post's nonce (issue 16 row 18).
 func TestProcessKillDailyPost(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		after bool // Discord made the message before the kill
-	}{{"OKHeldBefore", false}, {"OKHeldAfter", true}} {
+		// nonceWindow, when set, is Discord's, and the restart waits it
+		// out.
+		nonceWindow time.Duration
+	}{{"OKHeldBefore", false, 0}, {"OKHeldAfter", true, 0}, {"OKHeldAfterNonceWindow", true, time.Second}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fake := newDiscord(t)
+			if tc.nonceWindow > 0 {
+				fake.SetNonceWindow(tc.nonceWindow)
+			}
 			dir := t.TempDir()
 			dbPath := filepath.Join(dir, "mazebot.db")
 			ctx := testContext(t)
@@ -246,6 +253,10 @@ func TestProcessKillDailyPost(t *testing.T) {
 				t.Fatalf("%d messages while the post is held, want %v made", n, tc.after)
 			}
 			first.kill(t)
+			if msgs := fake.ChannelMessages(dailyChannel); tc.nonceWindow > 0 {
+				// Back once Discord has forgotten the nonce.
+				time.Sleep(time.Until(msgs[0].Timestamp.Add(tc.nonceWindow + 100*time.Millisecond)))
+			}
 
 			fake.startProcess(t, dir)
 			took := waitFor30(t, "the daily recorded as posted", func() bool {
