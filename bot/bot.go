@@ -240,6 +240,9 @@ func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {
 		appID = ready.Application.ID
 	}
 	defs := b.router.Definitions()
+	if err := b.recordGuildCommands(ctx); err != nil {
+		b.log.Warn("could not record the server's own commands; a later move to global commands will not remove them", "err", err)
+	}
 	// An overwrite is idempotent and nothing waits on it: discordgo may
 	// retry it through rate limits and 502s.
 	synced, err := b.session.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, defs, discordgo.WithContext(ctx),
