@@ -35,6 +35,14 @@ type recorder struct {
 	replies  []bot.Reply
 	updates  []bot.Reply
 	follows  []bot.Reply
+	launches int
+}
+
+func (r *recorder) Launch(_ context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.launches++
+	return nil
 }
 
 func (r *recorder) Defer(_ context.Context, ephemeral bool) error {
