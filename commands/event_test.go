@@ -224,8 +224,8 @@ func TestEventStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		bs := buttons(maze)
-		if len(bs) != 1 || bs[0].CustomID != customid.PlayPrefix+":"+id.String() {
-			t.Fatalf("maze buttons=%+v, want Play only (no Solve during the event)", bs)
+		if len(bs) != 2 || bs[0].CustomID != customid.PlayPrefix+":"+id.String() || bs[1].CustomID != customid.Race(id) {
+			t.Fatalf("maze buttons=%+v, want Play and Race only (no Solve during the event)", bs)
 		}
 		if got := posts[1].reply.Content; !strings.Contains(got, "Live leaderboard** — no finishers yet") {
 			t.Fatalf("board %q, want an empty live board", got)
@@ -518,7 +518,7 @@ func TestEventEndByCommand(t *testing.T) {
 	}
 	// The maze message gets its Solve button back.
 	maze := e.poster.message(ev.MazeMessageID).current()
-	if len(buttons(maze)) != 2 || !strings.Contains(maze.Content, "ended") {
+	if len(buttons(maze)) != 3 || !strings.Contains(maze.Content, "ended") {
 		t.Fatalf("maze message after the end: %q %+v", maze.Content, buttons(maze))
 	}
 

@@ -23,7 +23,7 @@ func EventMaze(e contest.Event, m Maze) bot.Reply {
 	reply := Show(EventMazeHeader(l, e, m), m)
 	reply.Components = Buttons(l, e.MazeID)
 	if e.Status != contest.Ended {
-		reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, e.MazeID)}}}
+		reply.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, e.MazeID), RaceButton(l, e.MazeID)}}}
 	}
 	return reply
 }
