@@ -48,7 +48,7 @@ type Config struct {
 	ActivityAddr string
 	ClientSecret string
 	LogLevel     slog.Level // LOG_LEVEL
-	LogJSON     bool       // LOG_FORMAT=json
+	LogJSON      bool       // LOG_FORMAT=json
 }
 
 // DefaultDatabase is MAZEBOT_DB when it is not set.
