@@ -225,11 +225,15 @@ func playerIn(m map[string]any, user string) map[string]any {
 	return map[string]any{}
 }
 
-// moveAlong plays the shortest path from where the player stands with
-// the moves the keys make: one corridor run a move, each waited for.
+// moveAlong plays the shortest path from where the player stands to the
+// goal with the moves the keys make: one corridor run a move, each waited
+// for.
 func (c *roomClient) moveAlong(m *mazecore.Maze, from mazecore.Point) mazecore.Point {
 	c.t.Helper()
-	path := mazecore.Solve(m)
+	path, err := mazecore.ShortestPath(m, from, m.Goal())
+	if err != nil {
+		c.t.Fatal(err)
+	}
 	at := from
 	for at != m.Goal() {
 		d, err := testkit.Toward(path, at)

@@ -202,6 +202,7 @@ function showRoom() {
     if (!at) shown.set(p.id, { x: p.x, y: p.y, path: [] });
     else if (!at.path.length && (at.x !== p.x || at.y !== p.y)) moveTo(p.id, p.x, p.y);
   }
+  document.body.dataset.phase = room.phase;
   const lobby = room.phase === "lobby";
   $("lobby").hidden = !lobby;
   $("picker").hidden = !(lobby && (!room.launcher || room.launcher === me));
