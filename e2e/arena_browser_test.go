@@ -123,7 +123,6 @@ func (b *tab) waitJS(what, expr string) {
 	}
 }
 
-
 // position is where the Activity shows user's dot (its racers' list).
 func (b *tab) position(user string) mazecore.Point {
 	b.t.Helper()
