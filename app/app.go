@@ -62,6 +62,9 @@ type Options struct {
 	// IdentifyInterval, when set, replaces Discord's 5 s between the
 	// IDENTIFYs of a rate-limit bucket, for a fake Discord that allows it.
 	IdentifyInterval time.Duration
+	// ArenaObserveMove, when set, is told how long each of Maze Arena's
+	// moves took in the process (a benchmark's measure).
+	ArenaObserveMove func(time.Duration)
 }
 
 // Build opens the store and prepares the bot without connecting: the one
@@ -198,7 +201,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		}
 	}
 	if cfg.ClientSecret != "" {
-		if err := app.buildArena(ctx, cfg, log, set.Games, poster); err != nil {
+		if err := app.buildArena(ctx, cfg, log, opts, set.Games, poster); err != nil {
 			closeListener(app.httpLn)
 			return nil, err
 		}
@@ -210,7 +213,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 // buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
 // games, post result cards through poster, and reach the other processes
 // over PostgreSQL's LISTEN/NOTIFY when the database is PostgreSQL.
-func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, games arena.Games, poster arena.Poster) error {
+func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, games arena.Games, poster *bot.Poster) error {
 	alog := log.With("component", "arena")
 	var bus arena.Bus
 	if store.Kind(cfg.Database) == store.Postgres {
@@ -221,8 +224,9 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, game
 		bus = pg
 	}
 	srv, err := arena.New(arena.Config{
-		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, APIBase: cfg.APIBase,
-		Games: games, Poster: poster, Bus: bus, Log: alog, Seed: randomSeed,
+		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: bot.Rebase(cfg.APIBase, nil),
+		Games: games, Poster: cardPoster{poster}, Bus: bus, Log: alog, Seed: randomSeed,
+		ObserveMove: opts.ArenaObserveMove, SerialStore: bus == nil,
 	})
 	if err != nil {
 		if bus != nil {
@@ -243,6 +247,14 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, game
 		ErrorLog:          slog.NewLogLogger(alog.Handler(), slog.LevelWarn),
 	}
 	return nil
+}
+
+// cardPoster posts Maze Arena's result cards as the bot's posts.
+type cardPoster struct{ p *bot.Poster }
+
+func (c cardPoster) Post(ctx context.Context, channelID, nonce, content string) error {
+	_, err := c.p.Post(ctx, channelID, nonce, bot.Reply{Content: content})
+	return err
 }
 
 // raceRelay hands the features' launches to the Activity, which is built

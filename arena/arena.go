@@ -10,13 +10,11 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"mazebot/bot"
 	"mazebot/contest"
 	"mazebot/lang"
 	"mazebot/mazecore"
@@ -29,9 +27,11 @@ type Games interface {
 	Press(ctx context.Context, id int64, userID string, a play.Action) (contest.Turn, error)
 }
 
-// Poster posts a room's result card to its channel: *bot.Poster.
+// Poster posts a room's result card, one line, to its channel once (a
+// repeat of nonce makes no second post); the wiring backs it with the
+// bot's poster.
 type Poster interface {
-	Post(ctx context.Context, channelID, nonce string, r bot.Reply) (string, error)
+	Post(ctx context.Context, channelID, nonce, content string) error
 }
 
 // Config is what the Activity's server is built with.
@@ -42,8 +42,11 @@ type Config struct {
 	// ClientSecret is the OAuth2 client secret: it goes to Discord's
 	// /oauth2/token and nowhere else.
 	ClientSecret string
-	BotToken     string   // "Bot …", for the instance checks
-	APIBase      *url.URL // another base for Discord's API (nil: Discord)
+	BotToken     string // "Bot …", for the instance checks
+	// Transport carries the requests to Discord (https://discord.com/api):
+	// the bot's, which sends them to DISCORD_API_BASE; nil is
+	// http.DefaultTransport.
+	Transport http.RoundTripper
 	Games        Games
 	// Poster posts the result card of a race on a maze that no contest
 	// counts; nil posts none.
@@ -58,6 +61,9 @@ type Config struct {
 	// rate, and how many may come at once (zero: 12 and 12).
 	MoveRate  float64
 	MoveBurst int
+	// SerialStore plays the moves' store writes one at a time: for SQLite,
+	// whose one writer makes concurrent writes wait in busy retries.
+	SerialStore bool
 	// ObserveMove, if set, is told how long each move took here, from its
 	// message to its position on the bus.
 	ObserveMove func(time.Duration)
@@ -119,7 +125,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arena: the web client is not built: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.APIBase, cfg.AppID, cfg.ClientSecret, cfg.BotToken),
+	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken),
 		tokens: map[[32]byte]cachedUser{}}
 	s.index = index
 	s.hub = newHub(cfg)
@@ -312,7 +318,7 @@ func (h *hub) card(st roomState) {
 	nonce := fmt.Sprintf("arena%x", sum[:10])
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	if _, err := poster.Post(ctx, st.Channel, nonce, bot.Reply{Content: text}); err != nil {
+	if err := poster.Post(ctx, st.Channel, nonce, text); err != nil {
 		h.log.Warn("arena: post the result card", "channel", st.Channel, "err", err)
 	}
 }

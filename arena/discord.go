@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"mazebot/bot"
 )
 
 // discord is what the Activity's server asks Discord: the code exchange,
@@ -28,10 +26,13 @@ type discord struct {
 	appID string // the application's id, once known
 }
 
-func newDiscord(apiBase *url.URL, appID, secret, botToken string) *discord {
+func newDiscord(transport http.RoundTripper, appID, secret, botToken string) *discord {
+	if transport == nil {
+		transport = http.DefaultTransport
+	}
 	return &discord{
 		api:    "https://discord.com/api/v9",
-		client: &http.Client{Timeout: 10 * time.Second, Transport: bot.Rebase(apiBase, nil)},
+		client: &http.Client{Timeout: 10 * time.Second, Transport: transport},
 		appID:  appID, secret: secret, botToken: botToken,
 	}
 }

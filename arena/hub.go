@@ -14,7 +14,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"mazebot/contest"
 	"mazebot/mazecore"
+	"mazebot/play"
 )
 
 // pendingTTL is how long a launch waits for its instance to open a room:
@@ -40,6 +42,11 @@ type hub struct {
 	bus  Bus
 	proc string // this process, as events name their origin
 	now  func() time.Time
+
+	// serial holds the moves' store writes one at a time, for a store
+	// that takes one writer (SQLite): waiting here is cheaper than its
+	// busy retries.
+	serial sync.Mutex
 
 	mu      sync.Mutex // taken after a room's, never before
 	rooms   map[string]*room
@@ -171,6 +178,15 @@ func (h *hub) shutdown() {
 			c.closeWith(websocket.CloseGoingAway, "restarting")
 		}
 	}
+}
+
+// press plays a move through Games, one at a time with SerialStore.
+func (h *hub) press(ctx context.Context, game int64, userID string, a play.Action) (contest.Turn, error) {
+	if h.cfg.SerialStore {
+		h.serial.Lock()
+		defer h.serial.Unlock()
+	}
+	return h.cfg.Games.Press(ctx, game, userID, a)
 }
 
 // drop forgets an ended room.

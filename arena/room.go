@@ -442,7 +442,7 @@ func (r *room) move(ctx context.Context, userID string, d mazecore.Dir) string {
 	if why != "" {
 		return why
 	}
-	turn, err := r.h.cfg.Games.Press(ctx, game, userID, play.Action{Kind: play.Move, Dir: d, Seq: seq})
+	turn, err := r.h.press(ctx, game, userID, play.Action{Kind: play.Move, Dir: d, Seq: seq})
 	switch {
 	case errors.Is(err, play.ErrOver), errors.Is(err, play.ErrExpired), errors.Is(err, play.ErrNotYours):
 		return refusedFinished
