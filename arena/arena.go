@@ -47,7 +47,7 @@ type Config struct {
 	// the bot's, which sends them to DISCORD_API_BASE; nil is
 	// http.DefaultTransport.
 	Transport http.RoundTripper
-	Games        Games
+	Games     Games
 	// Poster posts the result card of a race on a maze that no contest
 	// counts; nil posts none.
 	Poster Poster
