@@ -107,6 +107,8 @@ type roomClient struct {
 	done chan struct{}
 	err  error // why the connection ended, once done is closed
 	me   string
+	// welcome is the room's first message to it, once join has it.
+	welcome map[string]any
 }
 
 // dial opens a connection to the app's room WebSocket and says hello with
@@ -146,6 +148,7 @@ func join(t testing.TB, a *testApp, token, instance string) *roomClient {
 	c := dial(t, a, token, instance)
 	w := c.wait("a welcome", func(m map[string]any) bool { return m["t"] == "welcome" })
 	c.me, _ = w["you"].(string)
+	c.welcome = w
 	return c
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/pgtest"
 	"mazebot/mazecore"
 )
 
@@ -215,5 +216,60 @@ func scanForSecrets(t *testing.T, fake *discord, a *testApp) {
 			}
 			return nil
 		})
+	}
+}
+
+// TestArenaTwoProcesses: two bot processes share PostgreSQL behind a load
+// balancer; the two members of one race reach different processes. The
+// room is one room on both (LISTEN/NOTIFY carries its events): each sees
+// the other, the race starts for both, moves cross, the finish reaches
+// the event's board, and a member who reconnects to the other process
+// is where he was.
+func TestArenaTwoProcesses(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	dsn := pgtest.Schema(t)
+	a1, a2 := fake.startArenaApp(t, dsn), fake.startArenaApp(t, dsn)
+	r := fake.raceEvent(t, ada, adaName)
+	fake.JoinActivity(fakediscord.DefaultChannelID, bob, bobName)
+	adaC := join(t, a1, signIn(t, fake, a1, ada), r.instance)
+	bobC := join(t, a2, signIn(t, fake, a2, bob), r.instance)
+	adaC.wait("bob in ada's room", func(m map[string]any) bool { return playerIn(m, bob)["online"] == true })
+	for _, c := range []*roomClient{adaC, bobC} {
+		if got := c.welcome["room"].(map[string]any)["maze"]; got != r.maze.ID().String() {
+			t.Fatalf("%s races %v, want the event's maze %s", c.me, got, r.maze.ID())
+		}
+	}
+	adaC.send(map[string]any{"t": "start"})
+	for _, c := range []*roomClient{adaC, bobC} {
+		c.racing(ada)
+		c.racing(bob)
+	}
+	start := r.maze.Start()
+	var open mazecore.Dir
+	for _, d := range mazecore.Dirs {
+		if r.maze.Open(start.X/2, start.Y/2, d) {
+			open = d
+		}
+	}
+	bobC.send(map[string]any{"t": "move", "dir": dirLetter(open)})
+	pos := adaC.wait("bob's move, on the other process", func(m map[string]any) bool { return m["t"] == "pos" && m["id"] == bob })
+	bobAt := mazecore.Point{X: int(pos["x"].(float64)), Y: int(pos["y"].(float64))}
+
+	adaC.moveAlong(r.maze, start)
+	bobC.wait("ada's finish, on the other process", func(m map[string]any) bool { return playerIn(m, ada)["done"] == true })
+	board := fake.waitEdits(t, r.board.ID, 1)
+	if ids := mentions(board.Content); len(ids) != 1 || ids[0] != ada {
+		t.Fatalf("the event's board: %q, want ada", board.Content)
+	}
+
+	// bob's connection drops; he comes back through the other process.
+	bobC.ws.Close()
+	adaC.wait("bob away", func(m map[string]any) bool { return m["t"] == "room" && playerIn(m, bob)["online"] == false })
+	again := dial(t, a1, signIn(t, fake, a1, bob), r.instance)
+	w := again.wait("bob's welcome", func(m map[string]any) bool { return m["t"] == "welcome" })
+	me := playerIn(w, bob)
+	if got := (mazecore.Point{X: int(me["x"].(float64)), Y: int(me["y"].(float64))}); got != bobAt {
+		t.Fatalf("bob back at %v, want %v", got, bobAt)
 	}
 }
