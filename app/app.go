@@ -275,7 +275,7 @@ func (r *raceRelay) Pend(ctx context.Context, guildID, channelID, userID string,
 	s := r.arena
 	r.mu.Unlock()
 	if s == nil {
-		return errors.New("Maze Arena is not running")
+		return errors.New("the Activity (Maze Arena) is not running")
 	}
 	return s.Pend(ctx, guildID, channelID, userID, maze)
 }

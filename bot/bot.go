@@ -280,10 +280,10 @@ func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {
 // APP_HANDLER: the app gets the interaction and may answer
 // LAUNCH_ACTIVITY; 2: Discord launches the Activity itself). discordgo
 // v0.29.0 has neither the type's constant nor the handler field.
-const (
-	PrimaryEntryPoint discordgo.ApplicationCommandType = 4
-	entryAppHandler                                    = 1
-)
+const PrimaryEntryPoint discordgo.ApplicationCommandType = 4
+
+// entryAppHandler is the Entry Point handler APP_HANDLER.
+const entryAppHandler = 1
 
 // entryPoint reads the app's global commands and returns its Entry Point
 // command, raw, or nil when it has none.

@@ -201,15 +201,6 @@ func (c *roomClient) closed() int {
 	return 0
 }
 
-// phase waits for the room to be in phase.
-func (c *roomClient) phase(phase string) map[string]any {
-	c.t.Helper()
-	return c.wait("phase "+phase, func(m map[string]any) bool {
-		room, _ := m["room"].(map[string]any)
-		return room != nil && room["phase"] == phase
-	})
-}
-
 // racing waits until the room shows user in the race (their game begun).
 func (c *roomClient) racing(user string) {
 	c.t.Helper()

@@ -29,10 +29,12 @@ type commandStore struct {
 
 // The command type and handlers of Activities' Entry Point command, which
 // discordgo v0.29.0 does not name.
+const PrimaryEntryPointCommand discordgo.ApplicationCommandType = 4
+
+// The Entry Point's handlers: the app answers, or Discord launches.
 const (
-	PrimaryEntryPointCommand discordgo.ApplicationCommandType = 4
-	EntryPointAppHandler                                      = 1
-	EntryPointDiscordLaunch                                   = 2
+	EntryPointAppHandler    = 1
+	EntryPointDiscordLaunch = 2
 )
 
 func newCommandStore(s *Server) *commandStore {
