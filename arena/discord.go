@@ -46,15 +46,10 @@ func (d *discord) application(ctx context.Context) (string, error) {
 	if id != "" {
 		return id, nil
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.api+"/applications/@me", nil)
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Authorization", d.botToken)
 	var app struct {
 		ID string `json:"id"`
 	}
-	status, err := d.do(req, &app)
+	status, err := d.get(ctx, "/applications/@me", d.botToken, &app)
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("applications/@me: %w", err)
@@ -125,13 +120,8 @@ func (u user) Name() string {
 
 // me asks whose access token this is.
 func (d *discord) me(ctx context.Context, token string) (user, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.api+"/users/@me", nil)
-	if err != nil {
-		return user{}, err
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
 	var u user
-	status, err := d.do(req, &u)
+	status, err := d.get(ctx, "/users/@me", "Bearer "+token, &u)
 	switch {
 	case err != nil:
 		return user{}, fmt.Errorf("users/@me: %w", err)
@@ -161,13 +151,8 @@ func (d *discord) instance(ctx context.Context, id string) (instance, error) {
 	if err != nil {
 		return instance{}, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.api+"/applications/"+url.PathEscape(appID)+"/activity-instances/"+url.PathEscape(id), nil)
-	if err != nil {
-		return instance{}, err
-	}
-	req.Header.Set("Authorization", d.botToken)
 	var in instance
-	status, err := d.do(req, &in)
+	status, err := d.get(ctx, "/applications/"+url.PathEscape(appID)+"/activity-instances/"+url.PathEscape(id), d.botToken, &in)
 	switch {
 	case err != nil:
 		return instance{}, fmt.Errorf("activity instance: %w", err)
@@ -177,6 +162,17 @@ func (d *discord) instance(ctx context.Context, id string) (instance, error) {
 		return instance{}, fmt.Errorf("activity instance: HTTP %d", status)
 	}
 	return in, nil
+}
+
+// get asks for path with the Authorization auth, and decodes a 200's
+// JSON into out.
+func (d *discord) get(ctx context.Context, path, auth string, out any) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.api+path, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", auth)
+	return d.do(req, out)
 }
 
 // do sends req and decodes a 200's JSON into out; its error never holds

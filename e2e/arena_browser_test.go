@@ -255,10 +255,7 @@ func discordClient(t *testing.T, fake *discord, a *testApp, instance string, use
 // Korean.
 func TestArenaBrowser(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	a := fake.startArenaApp(t, "")
-	r := fake.raceEvent(t, ada, adaName)
-	fake.JoinActivity(fakediscord.DefaultChannelID, bob, bobName)
+	fake, a, r := arenaRace(t)
 	users := map[string]harnessUser{ada: {ID: ada, Username: adaName, Avatar: "a1b2c3"}, bob: {ID: bob, Username: bobName}}
 	site := discordClient(t, fake, a, r.instance, users, map[string]string{ada: "en-US", bob: "ko"})
 	browser := newBrowser(t)

@@ -38,6 +38,19 @@ func (d *discord) startArenaApp(t testing.TB, dsn string) *testApp {
 	return d.launch(t, cfg)
 }
 
+// arenaRace is a test's Discord with a Maze Arena app on SQLite, and a
+// race launched by ada from an event post, which bob joined.
+func arenaRace(t testing.TB) (*discord, *testApp, race) {
+	t.Helper()
+	fake := newDiscord(t)
+	a := fake.startArenaApp(t, "")
+	r := fake.raceEvent(t, ada, adaName)
+	if in := fake.JoinActivity(fakediscord.DefaultChannelID, bob, bobName); in == nil || in.ID != r.instance {
+		t.Fatalf("bob joined %+v, want instance %s", in, r.instance)
+	}
+	return fake, a, r
+}
+
 // race is a race launched from a Race button: its instance and maze.
 type race struct {
 	instance string

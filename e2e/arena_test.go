@@ -37,12 +37,7 @@ func (c *roomClient) refusal() string {
 // recorded on the event's board.
 func TestArenaRefusals(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	a := fake.startArenaApp(t, "")
-	r := fake.raceEvent(t, ada, adaName)
-	if in := fake.JoinActivity(fakediscord.DefaultChannelID, bob, bobName); in == nil || in.ID != r.instance {
-		t.Fatalf("bob joined %+v, want instance %s", in, r.instance)
-	}
+	fake, a, r := arenaRace(t)
 	adaTok, bobTok := signIn(t, fake, a, ada), signIn(t, fake, a, bob)
 
 	t.Run("ErrNoToken", func(t *testing.T) {
