@@ -27,6 +27,11 @@ const pendingTTL = 10 * time.Minute
 // waits for another's state: past it, none holds the room.
 const syncWait = 750 * time.Millisecond
 
+// launchWait bounds the wait for a launch that is on its way (see
+// awaitLaunch); an instance Discord launched itself (its own launcher,
+// not the Race button or /race) has none, and waits this long once.
+const launchWait = 2 * time.Second
+
 // pending is a launch waiting for its room.
 type pending struct {
 	maze     string
@@ -110,6 +115,7 @@ func (h *hub) pend(channelID, userID string, maze mazecore.ID) {
 // shared bus a room made here first asks the other processes for its
 // state.
 func (h *hub) open(ctx context.Context, in instance) (*room, error) {
+	h.awaitLaunch(ctx, in)
 	h.mu.Lock()
 	r := h.rooms[in.ID]
 	made := false
@@ -187,6 +193,26 @@ func (h *hub) press(ctx context.Context, game int64, userID string, a play.Actio
 		defer h.serial.Unlock()
 	}
 	return h.cfg.Games.Press(ctx, game, userID, a)
+}
+
+// awaitLaunch waits a little for the launch of an instance this process
+// holds no room of: on another process's bus it may still be on its way.
+func (h *hub) awaitLaunch(ctx context.Context, in instance) {
+	deadline := time.Now().Add(launchWait)
+	for {
+		h.mu.Lock()
+		_, held := h.rooms[in.ID]
+		_, launched := h.pending[in.Location.ChannelID]
+		h.mu.Unlock()
+		if held || launched || !time.Now().Before(deadline) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // drop forgets an ended room.

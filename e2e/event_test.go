@@ -46,8 +46,8 @@ func TestE2EEvent(t *testing.T) {
 	mazeMsg := fake.waitChannel(t, "🏆 **E2E race** · ends")
 	board := fake.waitChannel(t, "Live leaderboard** — no finishers yet")
 	id := mazeIDIn(t, mazeMsg.Content)
-	if bs := mazeMsg.Buttons(); len(bs) != 1 || bs[0].CustomID != "play:"+id.String() {
-		t.Fatalf("maze buttons %+v, want Play only", bs)
+	if bs := mazeMsg.Buttons(); len(bs) != 2 || bs[0].CustomID != "play:"+id.String() || bs[1].CustomID != "race:"+id.String() {
+		t.Fatalf("maze buttons %+v, want Play and Race only", bs)
 	}
 	m, err := mazecore.Generate(id)
 	if err != nil {
@@ -110,7 +110,7 @@ func TestE2EEvent(t *testing.T) {
 		t.Fatalf("final board %q", got.Content)
 	}
 	// The maze has its Solve button back.
-	if bs := fake.waitEdits(t, mazeMsg.ID, 1).Buttons(); len(bs) != 2 {
-		t.Fatalf("maze buttons after the end %+v, want Play and Solve", bs)
+	if bs := fake.waitEdits(t, mazeMsg.ID, 1).Buttons(); len(bs) != 3 {
+		t.Fatalf("maze buttons after the end %+v, want Play, Solve and Race", bs)
 	}
 }
