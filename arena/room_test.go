@@ -132,7 +132,9 @@ func TestReplicas(t *testing.T) {
 		return b.String()
 	}
 	// Each process starts the game of the member connected to it.
-	waitFor(t, "both racing", func() bool { return strings.Count(state(ra), "game=true") == 2 && strings.Count(state(rb), "game=true") == 2 })
+	waitFor(t, "both racing", func() bool {
+		return strings.Count(state(ra), "game=true") == 2 && strings.Count(state(rb), "game=true") == 2
+	})
 	var open mazecore.Dir
 	for _, d := range mazecore.Dirs {
 		if ra.maze.Open(0, 0, d) {
