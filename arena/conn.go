@@ -221,12 +221,12 @@ func (s *Server) leave(r *room, c *conn, u user) {
 // readLoop plays what the client sends until it goes: moves at the rate
 // allowed, Start, and the launcher's picks.
 func (s *Server) readLoop(r *room, c *conn, u user) {
-	limit := newBucket(s.cfg.MoveRate, s.cfg.MoveBurst)
 	abuse := 0
 	var lastRefusal time.Time
 	refuse := func(why string) {
-		// At most a few refusals a second: a flood gets no flood back.
-		if now := time.Now(); why != refusedRate || now.Sub(lastRefusal) > 250*time.Millisecond {
+		// Every refusal is told, but a flood gets no flood back: past a
+		// few refused moves, at most four refusals a second.
+		if now := time.Now(); why != refusedRate || abuse <= 20 || now.Sub(lastRefusal) > 250*time.Millisecond {
 			lastRefusal = now
 			c.sendJSON(map[string]string{"t": "refused", "why": why})
 		}
@@ -251,7 +251,7 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 				refuse(refusedBad)
 				continue
 			}
-			if !limit.take(received) {
+			if !r.allow(u.ID, received) {
 				if abuse++; abuse > abuseLimit {
 					c.closeWith(websocket.ClosePolicyViolation, "too many moves")
 					return

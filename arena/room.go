@@ -129,10 +129,25 @@ type room struct {
 	ready     chan struct{} // closed once the room is usable here
 
 	moving sync.Map // user → *sync.Mutex: one move at a time per member here
+	// limits are the members' move buckets here: one for all of a
+	// member's connections, so that more connections bring no more moves.
+	limits map[string]*bucket
+}
+
+// allow takes one of a member's moves from their bucket.
+func (r *room) allow(userID string, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := r.limits[userID]
+	if b == nil {
+		b = newBucket(r.h.cfg.MoveRate, r.h.cfg.MoveBurst)
+		r.limits[userID] = b
+	}
+	return b.take(now)
 }
 
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
-	r := &room{h: h, st: st, conns: map[*conn]bool{}, creating: map[string]bool{}, seq: map[string]int{}, ready: make(chan struct{})}
+	r := &room{h: h, st: st, conns: map[*conn]bool{}, creating: map[string]bool{}, seq: map[string]int{}, limits: map[string]*bucket{}, ready: make(chan struct{})}
 	r.setMaze(m)
 	return r
 }

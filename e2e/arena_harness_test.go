@@ -185,16 +185,20 @@ func (c *roomClient) sendRaw(b []byte) {
 func (c *roomClient) wait(what string, cond func(map[string]any) bool) map[string]any {
 	c.t.Helper()
 	deadline := time.After(20 * time.Second)
+	var seen []string
 	for {
 		select {
 		case m := <-c.msgs:
 			if cond(m) {
 				return m
 			}
+			if len(seen) < 20 {
+				seen = append(seen, fmt.Sprint(m["t"], m["why"], m["id"]))
+			}
 		case <-c.done:
 			c.t.Fatalf("waiting for %s: the connection ended: %v", what, c.err)
 		case <-deadline:
-			c.t.Fatalf("timed out waiting for %s", what)
+			c.t.Fatalf("timed out waiting for %s (saw %v)", what, seen)
 		}
 	}
 }
@@ -248,8 +252,15 @@ func (c *roomClient) moveAlong(m *mazecore.Maze, from mazecore.Point) mazecore.P
 			c.t.Fatal(err)
 		}
 		c.send(map[string]any{"t": "move", "dir": dirLetter(d)})
-		pos := c.wait("my move", func(msg map[string]any) bool { return msg["t"] == "pos" && msg["id"] == c.me })
-		at = mazecore.Point{X: int(pos["x"].(float64)), Y: int(pos["y"].(float64))}
+		msg := c.wait("my move", func(msg map[string]any) bool { return msg["t"] == "pos" && msg["id"] == c.me || msg["t"] == "refused" })
+		if msg["t"] == "refused" {
+			if msg["why"] != "rate" {
+				c.t.Fatalf("a move along the path refused: %v", msg["why"])
+			}
+			time.Sleep(200 * time.Millisecond) // the bucket refills
+			continue
+		}
+		at = mazecore.Point{X: int(msg["x"].(float64)), Y: int(msg["y"].(float64))}
 	}
 	return at
 }

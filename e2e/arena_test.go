@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -145,9 +146,17 @@ func TestArenaRefusals(t *testing.T) {
 	if ids := mentions(board.Content); len(ids) != 1 || ids[0] != ada {
 		t.Fatalf("board after ada's finish: %q", board.Content)
 	}
-	// A finished race takes no more moves.
-	back3.send(map[string]any{"t": "move", "dir": dirLetter(wallDir(r.maze, r.maze.Goal()))})
-	if why := back3.refusal(); why != "finished" {
+	// A finished race takes no more moves (once the flood's toll on her
+	// rate is paid).
+	why := "rate"
+	for range 50 {
+		back3.send(map[string]any{"t": "move", "dir": dirLetter(wallDir(r.maze, r.maze.Goal()))})
+		if why = back3.refusal(); why != "rate" {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if why != "finished" {
 		t.Fatalf("a move after the finish: refused %q, want finished", why)
 	}
 
@@ -266,5 +275,35 @@ func TestArenaTwoProcesses(t *testing.T) {
 	me := playerIn(w, bob)
 	if got := (mazecore.Point{X: int(me["x"].(float64)), Y: int(me["y"].(float64))}); got != bobAt {
 		t.Fatalf("bob back at %v, want %v", got, bobAt)
+	}
+}
+
+// TestArenaResultCard: a race on a maze no contest counts (a /maze card's
+// Race button) posts its one-line result to the channel when its last
+// member leaves.
+func TestArenaResultCard(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	a := fake.startArenaApp(t, "")
+	card, m := fake.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 11))
+	ix, err := fake.ClickButton(testContext(t), memberButton(card, "race:"+m.ID().String(), ada, adaName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ix.Wait(testContext(t))
+	if err != nil || resp.Instance == "" {
+		t.Fatalf("Race on a maze card: %+v %v", resp, err)
+	}
+	c := join(t, a, signIn(t, fake, a, ada), resp.Instance)
+	c.send(map[string]any{"t": "start"})
+	c.racing(ada)
+	c.moveAlong(m, m.Start())
+	c.wait("the finish", func(msg map[string]any) bool { return playerIn(msg, ada)["done"] == true })
+	if err := c.ws.Close(); err != nil {
+		t.Fatal(err)
+	}
+	posted := fake.waitChannel(t, "🏁 **Maze Arena** on `"+m.ID().String()+"`")
+	if ids := mentions(posted.Content); len(ids) != 1 || ids[0] != ada || strings.Contains(posted.Content, "\n") {
+		t.Fatalf("result card %q, want one line naming ada", posted.Content)
 	}
 }
