@@ -246,7 +246,9 @@ func TestArenaTwoProcesses(t *testing.T) {
 	}
 	adaC.send(map[string]any{"t": "start"})
 	for _, c := range []*roomClient{adaC, bobC} {
-		c.wait("both racing", func(m map[string]any) bool { return playerIn(m, ada)["racing"] == true && playerIn(m, bob)["racing"] == true })
+		c.wait("both racing", func(m map[string]any) bool {
+			return playerIn(m, ada)["racing"] == true && playerIn(m, bob)["racing"] == true
+		})
 	}
 	start := r.maze.Start()
 	var open mazecore.Dir
