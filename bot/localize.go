@@ -113,8 +113,10 @@ func slug(s string) string {
 	return strings.Trim(b.String(), "-")
 }
 
+// isChatInput tells a slash command, or an Activity's Entry Point command,
+// which is named and described as one.
 func isChatInput(c *discordgo.ApplicationCommand) bool {
-	return c.Type == 0 || c.Type == discordgo.ChatApplicationCommand
+	return c.Type == 0 || c.Type == discordgo.ChatApplicationCommand || c.Type == PrimaryEntryPoint
 }
 
 // fields lists every localizable text of cmds.

@@ -83,6 +83,7 @@ func definitions() []*discordgo.ApplicationCommand {
 				{Type: ch, Name: "channel", Description: "The event's channel (default: here)"},
 			}},
 		}},
+		{Name: "race", Description: "Race today's daily or a maze you pick, live, with everyone here", Type: PrimaryEntryPoint},
 	}
 }
 

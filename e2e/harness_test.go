@@ -96,6 +96,12 @@ func (d *discord) leakedSecrets(logs string, extra ...string) []string {
 			break
 		}
 	}
+	for _, s := range d.OAuthSecrets() {
+		if strings.Contains(logs, s) {
+			leaked = append(leaked, "an OAuth2 secret (the client secret, a code or an access token)")
+			break
+		}
+	}
 	for _, s := range extra {
 		if s != "" && strings.Contains(logs, s) {
 			leaked = append(leaked, fmt.Sprintf("a secret of %d characters", len(s)))

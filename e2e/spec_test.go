@@ -76,7 +76,10 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	final(t, fake.slash(t, "leaderboard"))
 	eventMaze, _ := fake.startE2EEvent(t, "Spec race")
 	final(t, fake.eventSlash(t, e2eManagePerms, "end"))
-	waitFor(t, "the event closed", func() bool { return len(fake.Message(eventMaze.ID).Buttons()) == 2 })
+	waitFor(t, "the event closed", func() bool {
+		bs := fake.Message(eventMaze.ID).Buttons()
+		return len(bs) == 3 && strings.HasPrefix(bs[1].CustomID, "solve:")
+	})
 
 	var lines bytes.Buffer
 	kinds := map[string]int{}

@@ -272,10 +272,10 @@ func (l *restLog) reset() {
 
 // begin records a request's arrival and takes the fault that applies to
 // it, if any.
-func (l *restLog) begin(r *http.Request, route string, parts []string) (*Request, *Fault) {
+func (l *restLog) begin(r *http.Request, route string, parts []string, body json.RawMessage) (*Request, *Fault) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	req := &Request{Method: r.Method, Path: r.URL.Path, Route: route, Time: time.Now()}
+	req := &Request{Method: r.Method, Path: r.URL.Path, Route: route, Time: time.Now(), Body: body}
 	var fault *Fault
 	for _, fr := range l.faults {
 		if fr.left > 0 && fr.pattern.matches(r.Method, parts) {

@@ -542,6 +542,9 @@ type Response struct {
 	// EditsBefore is, for types 6 and 7, how many edits that message had
 	// before the callback.
 	EditsBefore int
+	// Instance is the Activity instance a LAUNCH_ACTIVITY (type 12)
+	// opened or put the member in.
+	Instance string
 }
 
 // Ephemeral reports whether flag 64 was set.

@@ -28,13 +28,15 @@ func (s *Server) restRoutes(mux *http.ServeMux) {
 	g, d, c, m, ix := s.gateway, s.guilds, s.commands, s.messages, s.interactions
 	route("GET", "/gateway", false, g.getGateway)
 	route("GET", "/gateway/bot", true, g.getGatewayBot)
-	route("GET", "/users/{user}", true, s.getUser)
+	route("GET", "/users/{user}", false, s.getUser)
 	route("GET", "/applications/@me", true, s.getApplication)
 	for _, scope := range []string{"/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"} {
 		route("GET", scope, true, c.get)
 		route("PUT", scope, true, c.put)
 		route("POST", scope, true, c.post)
 	}
+	route("POST", "/oauth2/token", false, s.activities.postToken)
+	route("GET", "/applications/{app}/activity-instances/{instance}", true, s.activities.getInstance)
 	route("GET", "/guilds/{guild}", true, d.getGuild)
 	route("GET", "/channels/{channel}", true, d.getChannel)
 	route("POST", "/channels/{channel}/typing", true, d.postTyping)
@@ -61,8 +63,7 @@ func (s *Server) serveREST(route string, bot bool, h http.HandlerFunc) http.Hand
 		}
 		var body json.RawMessage
 		body, r.Body = captureJSON(r)
-		req, fault := s.rest.begin(r, route, parts)
-		req.Body = body
+		req, fault := s.rest.begin(r, route, parts, body)
 		sw := &statusWriter{ResponseWriter: w, answered: func(status int) { s.rest.end(req, status) }}
 		serve := func(w http.ResponseWriter) {
 			switch {
@@ -232,7 +233,17 @@ func parsePayload(contentType string, body io.Reader) (obj map[string]json.RawMe
 
 // ---- users and the application ----
 
+// getUser answers GET /users/{user} for the bot's token, and GET
+// /users/@me for a member's OAuth2 bearer token.
 func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != s.cfg.Token {
+		if g := s.activities.bearer(r); g != nil && r.PathValue("user") == "@me" {
+			s.activities.me(w, r, g)
+			return
+		}
+		s.fail(w, r, errUnauthorized, nil)
+		return
+	}
 	if id := r.PathValue("user"); id != "@me" && id != s.cfg.AppID {
 		writeJSON(w, http.StatusOK, userObject(id, "user"+id))
 		return

@@ -177,6 +177,29 @@ func offered(def *discordgo.ApplicationCommand, a fakediscord.Actor) error {
 	return nil
 }
 
+// EntryPoint runs the app's Entry Point command (type 4), as a member
+// does from the app launcher, as spec says (its Name and Options are not
+// used: the command has none). The bot gets it when the command's handler
+// is 1 (APP_HANDLER); with handler 2 Discord launches the Activity itself
+// and no interaction is made, which is an error here.
+func (c *Client) EntryPoint(ctx context.Context, spec SlashSpec) (*Interaction, error) {
+	a := c.srv.Locate(spec.actor())
+	var name string
+	for _, cmd := range c.srv.CommandsIn("") {
+		if cmd.Type == fakediscord.PrimaryEntryPointCommand {
+			name = cmd.Name
+		}
+	}
+	switch {
+	case name == "":
+		return nil, fmt.Errorf("member: the app has no Entry Point command")
+	case c.srv.EntryPointHandler() != fakediscord.EntryPointAppHandler:
+		return nil, fmt.Errorf("member: the Entry Point command has handler %d: Discord launches it, the app gets no interaction", c.srv.EntryPointHandler())
+	}
+	data := map[string]any{"name": name, "type": int(fakediscord.PrimaryEntryPointCommand)}
+	return c.interact(ctx, fakediscord.Action{Actor: a, Type: discordgo.InteractionApplicationCommand, Data: data})
+}
+
 // ClickButton clicks the enabled button CustomID on spec.Message, in its
 // current version when the fake has it stored; a message it does not have
 // (one a test forged) is clicked as given, as a modified client could.
