@@ -20,7 +20,7 @@ func TestGIF(t *testing.T) {
 			opts        GIFOptions
 		}{
 			{21, 0, GIFOptions{}},
-			{11, 0, GIFOptions{MaxFrames: 3, Scale: 3}},
+			{11, 0, GIFOptions{MaxFrames: 4, Scale: 3}},
 			{GIFMaxSize, 0, GIFOptions{MaxFrames: 40}},
 			{31, 0, GIFOptions{Solve: true}},
 			{31, 100, GIFOptions{Solve: true}},
@@ -57,9 +57,9 @@ func TestGIF(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				scale := g.Config.Width / m.Width()
-				if got, want := g.Config.Width, m.Width()*scale; got != want || scale < 1 {
-					t.Fatalf("width=%d, want a multiple of %d", got, m.Width())
+				geo := newAnimation(m, tt.opts.scale(m.Width(), m.Height())).g
+				if w, h := geo.pictureSize(m); g.Config.Width != w || g.Config.Height != h {
+					t.Fatalf("size=%d×%d, want %d×%d", g.Config.Width, g.Config.Height, w, h)
 				}
 				onPath := map[mazecore.Point]bool{}
 				if tt.opts.Solve {
@@ -83,7 +83,7 @@ func TestGIF(t *testing.T) {
 						default:
 							want = gifPalette[gFloor]
 						}
-						if got, want := tileColour(canvas, scale, x, y), color.RGBAModel.Convert(want); got != want {
+						if got, want := tileColour(canvas, geo, x, y), color.RGBAModel.Convert(want); got != want {
 							t.Fatalf("final tile (%d,%d)=%v, want %v (wall=%v)", x, y, got, want, m.Wall(x, y))
 						}
 					}
@@ -130,9 +130,9 @@ func TestGIFShowsProgress(t *testing.T) {
 			t.Fatalf("half-way frame has no pixels of state %d: %v", s, counts)
 		}
 	}
-	// Frames after the first cover only what changed.
-	if b := g.Image[1].Bounds(); b.Dx() >= g.Config.Width && b.Dy() >= g.Config.Height {
-		t.Fatalf("second frame covers the whole picture (%v)", b)
+	// Frames after the poster and the empty grid cover only what changed.
+	if b := g.Image[2].Bounds(); b.Dx() >= g.Config.Width && b.Dy() >= g.Config.Height {
+		t.Fatalf("third frame covers the whole picture (%v)", b)
 	}
 }
 
@@ -144,14 +144,14 @@ func TestGIFShowsBraid(t *testing.T) {
 		canvas := paint(g, g.Image[:len(g.Image)-1])
 		braided := mustGenerateLoops(t, a, 21, 2, 100)
 		perfect := mustGenerate(t, a, 21, 2)
-		scale, opened := g.Config.Width/braided.Width(), 0
+		geo, opened := newAnimation(braided, GIFOptions{}.scale(21, 21)).g, 0
 		for y := 0; y < braided.Height(); y++ {
 			for x := 0; x < braided.Width(); x++ {
 				if !perfect.Wall(x, y) || braided.Wall(x, y) {
 					continue
 				}
 				opened++
-				if s := canvas.ColorIndexAt(x*scale+scale/2, y*scale+scale/2); s == gWall || s == gUnvisited {
+				if s := canvas.ColorIndexAt(geo.start(x)+geo.cell/2, geo.start(y)+geo.cell/2); s == gWall || s == gUnvisited {
 					t.Fatalf("%v: wall (%d,%d) the braid opens is state %d before the final frame", a, x, y, s)
 				}
 			}

@@ -25,17 +25,27 @@ func decodePNG(tb testing.TB, m *mazecore.Maze, opts PNGOptions) (image.Image, i
 	if err != nil {
 		tb.Fatalf("decode: %v", err)
 	}
-	w, h := PNGSize(m, opts.Scale)
+	w, h := opts.Size(m)
 	if got, want := img.Bounds(), image.Rect(0, 0, w, h); got != want {
 		tb.Fatalf("bounds=%v, want %v", got, want)
 	}
 	return img, n
 }
 
-// tileColour is the colour at the centre pixel of tile (x, y).
-func tileColour(img image.Image, scale, x, y int) color.RGBA {
-	return color.RGBAModel.Convert(img.At(x*scale+scale/2, y*scale+scale/2)).(color.RGBA)
+// tileColour is the colour at the centre pixel of tile (x, y) laid out
+// by g.
+func tileColour(img image.Image, g geometry, x, y int) color.RGBA {
+	return color.RGBAModel.Convert(img.At(g.start(x)+g.size(x)/2, g.start(y)+g.size(y)/2)).(color.RGBA)
 }
+
+// geom is the geometry of the PNG of m with opts.
+func geom(m *mazecore.Maze, opts PNGOptions) geometry {
+	g, _ := opts.geometry(m)
+	return g
+}
+
+// pngColours are the default palette's.
+var pngColours = Dark.colours
 
 func TestPNGScale(t *testing.T) {
 	for _, tt := range []struct{ size, want int }{
@@ -59,6 +69,7 @@ func TestPNG(t *testing.T) {
 					scale = PNGScale(m)
 				}
 				img, _ := decodePNG(t, m, PNGOptions{Scale: scale})
+				g := geom(m, PNGOptions{Scale: scale})
 				for y := 0; y < m.Height(); y++ {
 					for x := 0; x < m.Width(); x++ {
 						want := pngColours[kFloor]
@@ -70,7 +81,7 @@ func TestPNG(t *testing.T) {
 						case x == m.Goal().X && y == m.Goal().Y:
 							want = pngColours[kGoal]
 						}
-						if got := tileColour(img, scale, x, y); got != want {
+						if got := tileColour(img, g, x, y); got != want {
 							t.Fatalf("tile (%d,%d)=%v, want %v (wall=%v)", x, y, got, want, m.Wall(x, y))
 						}
 					}
@@ -89,6 +100,7 @@ func TestPNGOverlay(t *testing.T) {
 	for _, scale := range []int{1, 3, 4, 16} {
 		t.Run(fmt.Sprintf("scale%d", scale), func(t *testing.T) {
 			img, _ := decodePNG(t, m, PNGOptions{Overlay: ov, Scale: scale})
+			g := geom(m, PNGOptions{Scale: scale})
 			want := map[mazecore.Point]color.RGBA{}
 			for _, p := range path {
 				want[p] = pngColours[kPath]
@@ -100,7 +112,7 @@ func TestPNGOverlay(t *testing.T) {
 			want[m.Goal()] = pngColours[kGoal]
 			want[player] = pngColours[kPlayer]
 			for p, c := range want {
-				if got := tileColour(img, scale, p.X, p.Y); got != c {
+				if got := tileColour(img, g, p.X, p.Y); got != c {
 					t.Fatalf("tile %v=%v, want %v", p, got, c)
 				}
 			}
@@ -114,7 +126,7 @@ func TestPNGOverlay(t *testing.T) {
 					if m.Wall(x, y) {
 						c = pngColours[kWall]
 					}
-					if got := tileColour(img, scale, x, y); got != c {
+					if got := tileColour(img, g, x, y); got != c {
 						t.Fatalf("tile (%d,%d)=%v, want %v", x, y, got, c)
 					}
 				}
@@ -153,7 +165,7 @@ func TestPNGHuge(t *testing.T) {
 				case p == m.Goal():
 					want = pngColours[kGoal]
 				}
-				if got := tileColour(img, 1, p.X, p.Y); got != want {
+				if got := tileColour(img, geom(m, PNGOptions{}), p.X, p.Y); got != want {
 					t.Fatalf("tile %v=%v, want %v", p, got, want)
 				}
 			}
