@@ -38,14 +38,14 @@ var (
 		kPlayer: rgb(0x1f4fae), // blue, apart from the path and trail for every colour vision
 	}, markers: [2]color.RGBA{rgb(0x2f9e44), rgb(0xe03131)}}
 
-	// Light is less ink: soft slate walls on white, the path a dark rust
+	// Light is less ink: warm grey walls on white, the path a dark rust
 	// that stands out from both.
 	Light = Palette{name: "light", style: StyleBlock, colours: [numKinds]color.RGBA{
 		kFloor:  rgb(0xffffff),
-		kWall:   rgb(0x7a8699), // 3.69:1 on white
+		kWall:   rgb(0x90887c), // 3.50:1 on white
 		kStart:  rgb(0x2f9e44),
 		kGoal:   rgb(0xe03131),
-		kPath:   rgb(0x6e1a0a), // 11.6:1 on white, 3.14:1 on the walls
+		kPath:   rgb(0x6e1a0a), // 11.6:1 on white, 3.30:1 on the walls
 		kTrail:  rgb(0x74c0fc),
 		kPlayer: rgb(0x1f4fae),
 	}, markers: [2]color.RGBA{rgb(0x2f9e44), rgb(0xe03131)}}
@@ -57,8 +57,8 @@ var (
 		kWall:   rgb(0x000000),
 		kStart:  rgb(0xffffff), // no fill
 		kGoal:   rgb(0xffffff),
-		kPath:   rgb(0x767676), // 4.54:1 on white, 4.62:1 on black
-		kTrail:  rgb(0xb0b0b0),
+		kPath:   rgb(0x6a6a6a), // 5.41:1 on white, 3.88:1 on black
+		kTrail:  rgb(0xa8a8a8),
 		kPlayer: rgb(0x000000),
 	}, markers: [2]color.RGBA{rgb(0x000000), rgb(0x000000)}}
 )

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 	"testing"
 	"time"
 
@@ -188,5 +189,83 @@ func BenchmarkPNG(b *testing.B) {
 			}
 			b.ReportMetric(float64(buf.Len()), "png-bytes")
 		})
+	}
+}
+
+// TestPNGStyles draws every palette in both styles at scales that colour
+// tiles (1–3) and that draw a line (5, 24): every tile's centre is its
+// colour, walls thin in the line style, and the solution runs through
+// every tile of the path, thin walls between cells included.
+func TestPNGStyles(t *testing.T) {
+	for _, p := range palettes {
+		for _, style := range []Style{StyleBlock, StyleLine} {
+			for _, scale := range []int{1, 2, 3, 5, 24} {
+				t.Run(fmt.Sprintf("%s/%s/scale%d", p, style, scale), func(t *testing.T) {
+					m := mustGenerateLoops(t, mazecore.Digging, 21, 9, 20)
+					path := mazecore.Solve(m)
+					opts := PNGOptions{Overlay: Overlay{Path: path}, Scale: scale, Palette: p, Style: style}
+					img, _ := decodePNG(t, m, opts)
+					g := geom(m, opts)
+					if style == StyleLine && scale > 1 && g.wall >= g.cell {
+						t.Fatalf("line style: walls %d px, cells %d px", g.wall, g.cell)
+					}
+					onPath := map[mazecore.Point]bool{}
+					for _, q := range path {
+						onPath[q] = true
+					}
+					for y := range m.Height() {
+						for x := range m.Width() {
+							q := mazecore.Point{X: x, Y: y}
+							want := p.colours[kFloor]
+							switch {
+							case m.Wall(x, y):
+								want = p.colours[kWall]
+							case q == m.Start():
+								want = p.colours[kStart]
+							case q == m.Goal():
+								want = p.colours[kGoal]
+							case onPath[q]:
+								want = p.colours[kPath]
+							}
+							if got := tileColour(img, g, x, y); got != want {
+								t.Fatalf("tile (%d,%d)=%v, want %v", x, y, got, want)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestParsePaletteAndStyle(t *testing.T) {
+	for _, name := range []string{"dark", "Light", "PRINT", ""} {
+		p, err := ParsePalette(name)
+		if err != nil {
+			t.Fatalf("ParsePalette(%q): %v", name, err)
+		}
+		if want := strings.ToLower(name); want != "" && p.String() != want {
+			t.Fatalf("ParsePalette(%q)=%s", name, p)
+		}
+	}
+	if p, _ := ParsePalette(""); p != Dark || (Palette{}).String() != "dark" {
+		t.Fatal(`ParsePalette("") or the zero Palette is not Dark`)
+	}
+	if _, err := ParsePalette("neon"); !errors.Is(err, ErrUnknownName) || !strings.Contains(err.Error(), "dark, light, print") {
+		t.Fatalf("ParsePalette(neon): err=%v, want ErrUnknownName listing the themes", err)
+	}
+	for name, want := range map[string]Style{"block": StyleBlock, "LINE": StyleLine, "auto": StyleAuto, "": StyleAuto} {
+		if got, err := ParseStyle(name); err != nil || got != want {
+			t.Fatalf("ParseStyle(%q)=%v,%v, want %v", name, got, err, want)
+		}
+	}
+	if _, err := ParseStyle("dotted"); !errors.Is(err, ErrUnknownName) || !strings.Contains(err.Error(), "block, line") {
+		t.Fatalf("ParseStyle(dotted): err=%v", err)
+	}
+	// Auto is the palette's: print is drawn with lines.
+	for p, want := range map[Palette]Style{Dark: StyleBlock, Light: StyleBlock, Print: StyleLine, {}: StyleBlock} {
+		if got := StyleAuto.resolve(p); got != want {
+			t.Fatalf("auto in %s is %v, want %v", p, got, want)
+		}
 	}
 }
