@@ -71,13 +71,7 @@ func rgb(v uint32) color.RGBA {
 }
 
 // PaletteNames lists the picture themes' names: dark, light, print.
-func PaletteNames() []string {
-	names := make([]string, len(palettes))
-	for i, p := range palettes {
-		names[i] = p.name
-	}
-	return names
-}
+func PaletteNames() []string { return namesOf(palettes, Palette.String) }
 
 // ParsePalette returns the picture theme of that name (any case); ""
 // is Dark.
@@ -85,12 +79,28 @@ func ParsePalette(name string) (Palette, error) {
 	if name == "" {
 		return Dark, nil
 	}
-	for _, p := range palettes {
-		if strings.EqualFold(name, p.name) {
-			return p, nil
+	return named("theme", name, palettes, Palette.String)
+}
+
+// namesOf lists the names of items.
+func namesOf[T any](items []T, nameOf func(T) string) []string {
+	names := make([]string, len(items))
+	for i, it := range items {
+		names[i] = nameOf(it)
+	}
+	return names
+}
+
+// named returns the item of items called name (any case), or an error
+// wrapping ErrUnknownName that lists the names.
+func named[T any](what, name string, items []T, nameOf func(T) string) (T, error) {
+	for _, it := range items {
+		if strings.EqualFold(name, nameOf(it)) {
+			return it, nil
 		}
 	}
-	return Palette{}, fmt.Errorf("theme %q: %w: choose one of %s", name, ErrUnknownName, strings.Join(PaletteNames(), ", "))
+	var zero T
+	return zero, fmt.Errorf("%s %q: %w: choose one of %s", what, name, ErrUnknownName, strings.Join(namesOf(items, nameOf), ", "))
 }
 
 func (p Palette) String() string { return p.orDefault().name }
