@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"image/gif"
 	"io"
 
@@ -113,7 +112,8 @@ func GIF(w io.Writer, id mazecore.ID, opts GIFOptions) error {
 	}
 	finished := a.final(opts.Solve)
 	add(finished, posterDelay)
-	add(a.whole(a.frame(image.Rect(0, 0, a.w, a.h))), max(opts.Delay, firstFrameDelay))
+	// The empty grid covers the maze; the markers stay from the poster.
+	add(a.frame(image.Rect(0, 0, a.w, a.h)), max(opts.Delay, firstFrameDelay))
 	for i := 0; i < len(steps); i += per {
 		for _, s := range steps[i:min(i+per, len(steps))] {
 			a.apply(s)
@@ -250,7 +250,10 @@ func (a *animation) frame(r image.Rectangle) *image.Paletted {
 func (a *animation) whole(maze *image.Paletted) *image.Paletted {
 	pw, ph := a.g.pictureSize(a.m)
 	img := image.NewPaletted(image.Rect(0, 0, pw, ph), gifPalette)
-	draw.Draw(img, maze.Bounds(), maze, maze.Bounds().Min, draw.Src)
+	b := maze.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		copy(img.Pix[img.PixOffset(b.Min.X, y):], maze.Pix[maze.PixOffset(b.Min.X, y):maze.PixOffset(b.Max.X, y)])
+	}
 	for _, mk := range markersOf(a.m, a.g, a.d) {
 		state := gStart
 		if mk.goal {

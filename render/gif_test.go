@@ -199,3 +199,58 @@ func BenchmarkGIF(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len()), "gif-bytes")
 }
+
+// TestGIFPoster checks that the first frame alone is the finished maze,
+// markers included, as a viewer with autoplay off shows it: the same
+// picture as the last frame, whole.
+func TestGIFPoster(t *testing.T) {
+	for _, solve := range []bool{false, true} {
+		id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 31, Height: 21, Seed: 5}
+		g := mustGIF(t, id, GIFOptions{Solve: solve})
+		poster, last := g.Image[0], g.Image[len(g.Image)-1]
+		if got, want := poster.Bounds(), image.Rect(0, 0, g.Config.Width, g.Config.Height); got != want {
+			t.Fatalf("poster covers %v, want the whole picture %v", got, want)
+		}
+		if got, want := g.Delay[0], posterDelay; got != want {
+			t.Fatalf("poster delay=%d, want %d", got, want)
+		}
+		if !bytes.Equal(poster.Pix, paint(g, g.Image).Pix) || !bytes.Equal(poster.Pix, last.Pix) {
+			t.Fatal("the poster is not the finished maze")
+		}
+		counts := map[uint8]int{}
+		for _, px := range poster.Pix {
+			counts[px]++
+		}
+		for _, s := range []uint8{gFloor, gWall, gStart, gGoal} {
+			if counts[s] == 0 {
+				t.Fatalf("poster has no pixels of state %d", s)
+			}
+		}
+		if got := counts[gPath] > 0; got != solve {
+			t.Fatalf("poster shows the solution=%v, want %v", got, solve)
+		}
+		for _, s := range []uint8{gUnvisited, gDug, gDone, gHead} {
+			if counts[s] != 0 {
+				t.Fatalf("poster has %d pixels of the generation's state %d", counts[s], s)
+			}
+		}
+	}
+}
+
+// TestGIFHead checks that the head of a 101-tile maze, 4 px a tile, is
+// drawn at least minHeadPixels wide.
+func TestGIFHead(t *testing.T) {
+	g := mustGIF(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: GIFMaxSize, Height: GIFMaxSize, Seed: 1}, GIFOptions{MaxFrames: 20})
+	canvas := paint(g, g.Image[:len(g.Image)/2])
+	minX, maxX := canvas.Bounds().Max.X, -1
+	for y := range canvas.Bounds().Dy() {
+		for x := range canvas.Bounds().Dx() {
+			if canvas.ColorIndexAt(x, y) == gHead {
+				minX, maxX = min(minX, x), max(maxX, x)
+			}
+		}
+	}
+	if w := maxX - minX + 1; w < minHeadPixels {
+		t.Fatalf("the head is %d px wide, want ≥ %d", w, minHeadPixels)
+	}
+}
