@@ -77,15 +77,21 @@ func BenchmarkPNGSolution(b *testing.B) {
 	}
 }
 
+// BenchmarkGIFAnimation is the GIF of a maze's generation with its
+// solution, at the default size and frames.
 func BenchmarkGIFAnimation(b *testing.B) {
-	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 101, Height: 101, Seed: 1}
-	var buf bytes.Buffer
-	b.ReportAllocs()
-	for b.Loop() {
-		buf.Reset()
-		if err := render.GIF(&buf, id, render.GIFOptions{Solve: true}); err != nil {
-			b.Fatal(err)
-		}
+	for _, size := range []int{21, 101} {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: size, Height: size, Seed: 1}
+			var buf bytes.Buffer
+			b.ReportAllocs()
+			for b.Loop() {
+				buf.Reset()
+				if err := render.GIF(&buf, id, render.GIFOptions{Solve: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "gif-bytes")
+		})
 	}
-	b.ReportMetric(float64(buf.Len()), "gif-bytes")
 }

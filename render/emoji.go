@@ -17,15 +17,49 @@ type Theme struct {
 
 // DefaultTheme uses raw emoji (Discord shows :shortcodes: only when a person
 // types them), each a single code point with emoji presentation, so every
-// tile costs exactly one of the 2000 code points a message may hold.
+// tile costs exactly one of the 2000 code points a message may hold. It
+// is the "brick" theme: its walls stand out from Discord's dark and light
+// backgrounds alike (TestEmojiThemes has the figures), and the start and
+// goal are a circle and a flag, not two squares told apart by colour.
 var DefaultTheme = Theme{
-	Wall:   "\u2B1B",     // ⬛ black large square
+	Wall:   "\U0001F7EB", // 🟫 brown square
 	Floor:  "\u2B1C",     // ⬜ white large square
-	Start:  "\U0001F7E9", // 🟩 green square
-	Goal:   "\U0001F7E5", // 🟥 red square
+	Start:  "\U0001F7E2", // 🟢 green circle
+	Goal:   "\U0001F3C1", // 🏁 chequered flag
 	Path:   "\U0001F7E8", // 🟨 yellow square
 	Trail:  "\U0001F7E6", // 🟦 blue square
 	Player: "\U0001F42D", // 🐭 mouse face: a maze runner, unlike any square
+}
+
+// EmojiTheme is an emoji theme by name, for a member to choose.
+type EmojiTheme struct {
+	Name string
+	Theme
+}
+
+// EmojiThemes are the emoji themes offered by name, the default first.
+// Each keeps the default's meaning (walls, floor, start, goal, path, trail,
+// player) and is readable on Discord's dark and light backgrounds.
+var EmojiThemes = []EmojiTheme{
+	{"brick", DefaultTheme},
+	// Dark corridors: on a dark background they are the page itself.
+	{"cave", Theme{Wall: "\U0001F7EB", Floor: "\u2B1B", Start: "\U0001F7E2", Goal: "\U0001F3C1",
+		Path: "\U0001F7E8", Trail: "\U0001F7E6", Player: "\U0001F42D"}},
+}
+
+// EmojiThemeNames lists the names of EmojiThemes.
+func EmojiThemeNames() []string { return namesOf(EmojiThemes, EmojiTheme.name) }
+
+func (t EmojiTheme) name() string { return t.Name }
+
+// ParseEmojiTheme returns the emoji theme of that name (any case); "" is
+// DefaultTheme.
+func ParseEmojiTheme(name string) (Theme, error) {
+	if name == "" {
+		return DefaultTheme, nil
+	}
+	t, err := named("emoji theme", name, EmojiThemes, EmojiTheme.name)
+	return t.Theme, err
 }
 
 func (t Theme) withDefaults() Theme {

@@ -24,7 +24,7 @@ func TestDefaultTheme(t *testing.T) {
 		}
 		seen[e] = true
 	}
-	if got, want := DefaultTheme.Wall, "⬛"; got != want {
+	if got, want := DefaultTheme.Wall, "🟫"; got != want {
 		t.Fatalf("Wall=%q, want %q", got, want)
 	}
 	if got, want := DefaultTheme.Floor, "⬜"; got != want {

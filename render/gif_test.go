@@ -20,7 +20,7 @@ func TestGIF(t *testing.T) {
 			opts        GIFOptions
 		}{
 			{21, 0, GIFOptions{}},
-			{11, 0, GIFOptions{MaxFrames: 3, Scale: 3}},
+			{11, 0, GIFOptions{MaxFrames: 4, Scale: 3}},
 			{GIFMaxSize, 0, GIFOptions{MaxFrames: 40}},
 			{31, 0, GIFOptions{Solve: true}},
 			{31, 100, GIFOptions{Solve: true}},
@@ -57,9 +57,9 @@ func TestGIF(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				scale := g.Config.Width / m.Width()
-				if got, want := g.Config.Width, m.Width()*scale; got != want || scale < 1 {
-					t.Fatalf("width=%d, want a multiple of %d", got, m.Width())
+				geo := newAnimation(m, tt.opts.scale(m.Width(), m.Height())).g
+				if w, h := geo.pictureSize(m); g.Config.Width != w || g.Config.Height != h {
+					t.Fatalf("size=%d×%d, want %d×%d", g.Config.Width, g.Config.Height, w, h)
 				}
 				onPath := map[mazecore.Point]bool{}
 				if tt.opts.Solve {
@@ -83,7 +83,7 @@ func TestGIF(t *testing.T) {
 						default:
 							want = gifPalette[gFloor]
 						}
-						if got, want := tileColour(canvas, scale, x, y), color.RGBAModel.Convert(want); got != want {
+						if got, want := tileColour(canvas, geo, x, y), color.RGBAModel.Convert(want); got != want {
 							t.Fatalf("final tile (%d,%d)=%v, want %v (wall=%v)", x, y, got, want, m.Wall(x, y))
 						}
 					}
@@ -130,9 +130,9 @@ func TestGIFShowsProgress(t *testing.T) {
 			t.Fatalf("half-way frame has no pixels of state %d: %v", s, counts)
 		}
 	}
-	// Frames after the first cover only what changed.
-	if b := g.Image[1].Bounds(); b.Dx() >= g.Config.Width && b.Dy() >= g.Config.Height {
-		t.Fatalf("second frame covers the whole picture (%v)", b)
+	// Frames after the poster and the empty grid cover only what changed.
+	if b := g.Image[2].Bounds(); b.Dx() >= g.Config.Width && b.Dy() >= g.Config.Height {
+		t.Fatalf("third frame covers the whole picture (%v)", b)
 	}
 }
 
@@ -144,14 +144,14 @@ func TestGIFShowsBraid(t *testing.T) {
 		canvas := paint(g, g.Image[:len(g.Image)-1])
 		braided := mustGenerateLoops(t, a, 21, 2, 100)
 		perfect := mustGenerate(t, a, 21, 2)
-		scale, opened := g.Config.Width/braided.Width(), 0
+		geo, opened := newAnimation(braided, GIFOptions{}.scale(21, 21)).g, 0
 		for y := 0; y < braided.Height(); y++ {
 			for x := 0; x < braided.Width(); x++ {
 				if !perfect.Wall(x, y) || braided.Wall(x, y) {
 					continue
 				}
 				opened++
-				if s := canvas.ColorIndexAt(x*scale+scale/2, y*scale+scale/2); s == gWall || s == gUnvisited {
+				if s := canvas.ColorIndexAt(geo.start(x)+geo.cell/2, geo.start(y)+geo.cell/2); s == gWall || s == gUnvisited {
 					t.Fatalf("%v: wall (%d,%d) the braid opens is state %d before the final frame", a, x, y, s)
 				}
 			}
@@ -198,4 +198,59 @@ func BenchmarkGIF(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(buf.Len()), "gif-bytes")
+}
+
+// TestGIFPoster checks that the first frame alone is the finished maze,
+// markers included, as a viewer with autoplay off shows it: the same
+// picture as the last frame, whole.
+func TestGIFPoster(t *testing.T) {
+	for _, solve := range []bool{false, true} {
+		id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 31, Height: 21, Seed: 5}
+		g := mustGIF(t, id, GIFOptions{Solve: solve})
+		poster, last := g.Image[0], g.Image[len(g.Image)-1]
+		if got, want := poster.Bounds(), image.Rect(0, 0, g.Config.Width, g.Config.Height); got != want {
+			t.Fatalf("poster covers %v, want the whole picture %v", got, want)
+		}
+		if got, want := g.Delay[0], posterDelay; got != want {
+			t.Fatalf("poster delay=%d, want %d", got, want)
+		}
+		if !bytes.Equal(poster.Pix, paint(g, g.Image).Pix) || !bytes.Equal(poster.Pix, last.Pix) {
+			t.Fatal("the poster is not the finished maze")
+		}
+		counts := map[uint8]int{}
+		for _, px := range poster.Pix {
+			counts[px]++
+		}
+		for _, s := range []uint8{gFloor, gWall, gStart, gGoal} {
+			if counts[s] == 0 {
+				t.Fatalf("poster has no pixels of state %d", s)
+			}
+		}
+		if got := counts[gPath] > 0; got != solve {
+			t.Fatalf("poster shows the solution=%v, want %v", got, solve)
+		}
+		for _, s := range []uint8{gUnvisited, gDug, gDone, gHead} {
+			if counts[s] != 0 {
+				t.Fatalf("poster has %d pixels of the generation's state %d", counts[s], s)
+			}
+		}
+	}
+}
+
+// TestGIFHead checks that the head of a 101-tile maze, 4 px a tile, is
+// drawn at least minHeadPixels wide.
+func TestGIFHead(t *testing.T) {
+	g := mustGIF(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: GIFMaxSize, Height: GIFMaxSize, Seed: 1}, GIFOptions{MaxFrames: 20})
+	canvas := paint(g, g.Image[:len(g.Image)/2])
+	minX, maxX := canvas.Bounds().Max.X, -1
+	for y := range canvas.Bounds().Dy() {
+		for x := range canvas.Bounds().Dx() {
+			if canvas.ColorIndexAt(x, y) == gHead {
+				minX, maxX = min(minX, x), max(maxX, x)
+			}
+		}
+	}
+	if w := maxX - minX + 1; w < minHeadPixels {
+		t.Fatalf("the head is %d px wide, want ≥ %d", w, minHeadPixels)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"io"
 	"slices"
@@ -12,18 +13,6 @@ import (
 
 	"mazebot/mazecore"
 )
-
-// pngColours are indexed by kind, which makes them the palette of a paletted
-// PNG as they stand: the first four suffice for a maze without overlay.
-var pngColours = [numKinds]color.RGBA{
-	kFloor:  {0xf7, 0xf5, 0xf0, 0xff}, // warm white
-	kWall:   {0x1f, 0x24, 0x30, 0xff}, // dark slate
-	kStart:  {0x2f, 0x9e, 0x44, 0xff}, // green
-	kGoal:   {0xe0, 0x31, 0x31, 0xff}, // red
-	kPath:   {0xf5, 0x9f, 0x00, 0xff}, // amber: visible on white, unlike pale yellow
-	kTrail:  {0x74, 0xc0, 0xfc, 0xff}, // light blue
-	kPlayer: {0x1c, 0x7e, 0xd6, 0xff}, // blue
-}
 
 const (
 	// maxPNGScale is the largest pixels-per-tile PNGScale picks: a 21-tile
@@ -44,10 +33,12 @@ const (
 	minDetailedScale = 4
 )
 
-// PNGOptions says what a PNG shows and how big it is.
+// PNGOptions says what a PNG shows and how.
 type PNGOptions struct {
 	Overlay
-	Scale int // pixels per tile; 0 picks PNGScale
+	Scale   int     // pixels per tile (StyleLine: a cell and a wall are 2·Scale); 0 picks PNGScale
+	Palette Palette // the colours; the zero Palette is Dark
+	Style   Style   // walls as blocks or lines; StyleAuto is the palette's
 }
 
 // PNGScale is the automatic pixels-per-tile: up to 24 for small mazes, then
@@ -61,60 +52,65 @@ func PNGScale(m *mazecore.Maze) int {
 	return min(max(s, 1), maxPNGScale)
 }
 
-// PNGSize returns the pixel size of the PNG of m at scale (0 = PNGScale).
-// There is no margin: tile (x, y) covers pixels [x·scale, (x+1)·scale).
+// PNGSize returns the pixel size of the PNG of m at scale (0 = PNGScale)
+// in the default palette and style: the maze and the margin around it
+// that holds the start and goal markers.
 func PNGSize(m *mazecore.Maze, scale int) (w, h int) {
+	return PNGOptions{Scale: scale}.Size(m)
+}
+
+// Size returns the pixel size of the PNG of m with these options.
+func (o PNGOptions) Size(m *mazecore.Maze) (w, h int) {
+	g, _ := o.geometry(m)
+	return g.pictureSize(m)
+}
+
+func (o PNGOptions) geometry(m *mazecore.Maze) (geometry, int) {
+	scale := o.Scale
 	if scale <= 0 {
 		scale = PNGScale(m)
 	}
-	return m.Width() * scale, m.Height() * scale
+	return newGeometry(m, scale, o.Style.resolve(o.Palette))
 }
 
-// PNG draws m as a PNG: dark walls, light floor, the start green and the goal
-// red, the solution amber, the trail light blue and the player a blue disc.
-// Up to about 8 megapixels at 4 px a tile or more, the solution is a line
-// and the player a disc drawn with gg; beyond, every overlay is coloured
-// tiles, which keeps a 2001-tile maze fast and small.
+// PNG draws m as a PNG in the palette's colours: walls, floor, the start
+// and goal filled (but in Print) and marked beside the maze by a triangle
+// and a target at least a 25th of its side, the solution, the trail and
+// the player as a disc. Up to about 8 megapixels at 4 px a cell or more,
+// the solution is a line and the player a disc drawn with gg; beyond,
+// every overlay is coloured tiles, which keeps a 2001-tile maze fast and
+// small.
 //
 // The picture is drawn and written a row of pixels at a time, straight in
 // palette indexes (see pngWriter), so memory stays a few rows whatever its
 // size.
 func PNG(w io.Writer, m *mazecore.Maze, opts PNGOptions) error {
-	scale := opts.Scale
-	if scale <= 0 {
-		scale = PNGScale(m)
-	}
-	if scale > 1<<15 || m.Width()*scale*m.Height()*scale > maxPNGPixels {
+	if opts.Scale > 1<<15 {
 		return fmt.Errorf("png of %d×%d tiles at %d px a tile: %w (at most %d pixels)",
-			m.Width(), m.Height(), scale, ErrTooLarge, maxPNGPixels)
+			m.Width(), m.Height(), opts.Scale, ErrTooLarge, maxPNGPixels)
 	}
-	p := newPicture(m, opts.Overlay, pngColours, uniform(scale))
+	g, d := opts.geometry(m)
+	if pw, ph := g.pictureSize(m); pw*ph > maxPNGPixels {
+		return fmt.Errorf("png of %d×%d tiles at %d×%d px: %w (at most %d pixels)",
+			m.Width(), m.Height(), pw, ph, ErrTooLarge, maxPNGPixels)
+	}
+	p := newPicture(m, opts.Overlay, opts.Palette.orDefault(), g, d)
 	if err := p.encode(w); err != nil {
 		return fmt.Errorf("encode png: %w", err)
 	}
 	return nil
 }
 
-// geometry places the tiles of a picture: tile x (or y) covers pixels
-// [start(x), start(x)+size(x)). Walls sit at even coordinates and cells at
-// odd ones, so a style with thin walls is a geometry whose even tiles are
-// narrower; today's pictures are uniform.
-type geometry struct{ wall, cell int }
-
-func uniform(scale int) geometry { return geometry{scale, scale} }
-
-func (g geometry) size(x int) int  { return [2]int{g.wall, g.cell}[x&1] }
-func (g geometry) start(x int) int { return x/2*(g.wall+g.cell) + x&1*g.wall }
-
 // picture is a PNG being drawn, as data the row loops read: the palette
 // (a colour per kind, then the shades gg's antialiasing adds), the
 // geometry, the tiles drawn whole and, in the detailed style, the line of
-// the solution and the shapes gg draws.
+// the solution and the shapes drawn over it all.
 type picture struct {
 	m       *mazecore.Maze
 	palette []color.RGBA
 	geom    geometry
 	width   int   // pixels
+	height  int   // pixels
 	tiles   marks // the overlay drawn as whole tiles, over the line
 	line    lines // the solution, detailed only
 	lw      int   // the line's width
@@ -123,27 +119,51 @@ type picture struct {
 	// they fit (see drawDots).
 	dots      *image.RGBA
 	under     []byte
-	shapes    []shape
+	sprites   []sprite
 	lastIndex int // index's cache
 }
 
-// shape is a tile whose pixels gg drew: the player's disc.
-type shape struct {
-	x, y int
-	pix  []color.RGBA // size(x)·size(y), row by row
-	idx  []byte       // the same as palette indexes, once encode knows them
+// sprite is a rectangle of pixels drawn over the rows: the start and goal
+// markers (one colour where mask is set) and the player's disc, which gg
+// drew (pix).
+type sprite struct {
+	x, y, w, h int
+	pix        []color.RGBA // w·h, row by row; nil for a marker
+	colour     color.RGBA   // a marker's
+	mask       []bool       // a marker's pixels; nil: all of them
+	idx        []byte       // w·h palette indexes, once encode knows them
 }
 
-func newPicture(m *mazecore.Maze, ov Overlay, colours [numKinds]color.RGBA, geom geometry) *picture {
-	p := &picture{m: m, geom: geom, palette: colours[:], width: geom.start(m.Width())}
-	height := geom.start(m.Height())
+// paint draws row py of the picture's pixels of s over row.
+func (s *sprite) paint(row []byte, py int) {
+	r := py - s.y
+	src, dst := s.idx[r*s.w:(r+1)*s.w], row[s.x:s.x+s.w]
+	if s.mask == nil {
+		copy(dst, src)
+		return
+	}
+	for i, on := range s.mask[r*s.w : (r+1)*s.w] {
+		if on {
+			dst[i] = src[i]
+		}
+	}
+}
+
+func newPicture(m *mazecore.Maze, ov Overlay, pal Palette, geom geometry, d int) *picture {
+	colours := pal.colours
+	p := &picture{m: m, geom: geom, palette: colours[:]}
+	p.width, p.height = geom.pictureSize(m)
 	whole := Window{}.clip(m)
 	if ov.empty() {
 		// Floor, walls, start and goal: four colours pack into 2 bits a
-		// pixel, where any overlay needs 4.
+		// pixel, where any overlay needs 4. The markers are drawn in
+		// these colours too.
 		p.palette = p.palette[:4]
 	}
-	if detailed := min(geom.wall, geom.cell) >= minDetailedScale && p.width*height <= maxDetailedPixels; !detailed {
+	for i, mk := range markersOf(m, geom, d) {
+		p.sprites = append(p.sprites, sprite{x: mk.x, y: mk.y, w: mk.d, h: mk.d, colour: pal.markers[i], mask: mk.mask()})
+	}
+	if detailed := geom.cell >= minDetailedScale && p.width*p.height <= maxDetailedPixels; !detailed {
 		p.tiles = newMarks(m, ov, whole)
 		return p
 	}
@@ -307,7 +327,8 @@ func (d *rowDrawer) load(y int) {
 	if len(line) == 0 {
 		return
 	}
-	d.top, d.band = (g.size(y)-p.lw)/2, p.lw
+	// A row of thin walls is all band: the line crosses it whole.
+	d.top, d.band = lineSpan(g.size(y), p.lw)
 	copy(d.class[1], d.class[0])
 	copy(d.class[2], d.class[0])
 	for _, t := range line {
@@ -336,14 +357,15 @@ func (d *rowDrawer) row(r int) []byte {
 	return d.class[0]
 }
 
-// paint draws a row of tiles, kinds, as a row of pixels.
+// paint draws a row of tiles, kinds, as a row of pixels, leaving the
+// margins as they are.
 func (p *picture) paint(dst, kinds []byte) {
 	g := p.geom
 	if g.wall == 1 && g.cell == 1 {
-		copy(dst, kinds)
+		copy(dst[g.off:], kinds)
 		return
 	}
-	i := 0
+	i := g.off
 	for x, k := range kinds {
 		run := dst[i : i+g.size(x)]
 		for j := range run {
@@ -356,8 +378,8 @@ func (p *picture) paint(dst, kinds []byte) {
 // paintLine draws the parts arms of the line in the tile of size s from
 // pixel x0 on, in the three rows of class.
 func (p *picture) paintLine(class *[3][]byte, x0, s int, arms uint8) {
-	c0 := (s - p.lw) / 2
-	c1 := c0 + p.lw
+	c0, n := lineSpan(s, p.lw)
+	c1 := c0 + n
 	fill := func(row []byte, from, to int) {
 		run := row[x0+from : x0+to]
 		for i := range run {
@@ -398,18 +420,21 @@ func (p *picture) paintTiles(rows [][]byte, y int) {
 // encode writes the picture. A paletted PNG holds 256 colours; a picture
 // whose antialiased shapes need more is written as RGBA.
 func (p *picture) encode(w io.Writer) error {
-	for i := range p.shapes {
-		s := &p.shapes[i]
-		s.idx = make([]byte, len(s.pix))
-		for j, c := range s.pix {
+	for i := range p.sprites {
+		s := &p.sprites[i]
+		s.idx = make([]byte, s.w*s.h)
+		for j := range s.idx {
+			c := s.colour
+			if s.pix != nil {
+				c = s.pix[j]
+			}
 			s.idx[j] = p.index(c)
 		}
 	}
-	height := p.geom.start(p.m.Height())
 	if len(p.palette) > 256 || (p.dots != nil && p.under == nil) {
-		return p.encodeRGBA(w, height)
+		return p.encodeRGBA(w)
 	}
-	enc, err := newPNGWriter(w, p.width, height, p.palette)
+	enc, err := newPNGWriter(w, p.width, p.height, p.palette)
 	if err != nil {
 		return err
 	}
@@ -420,39 +445,56 @@ func (p *picture) encode(w io.Writer) error {
 }
 
 // rows calls emit with each row of pixels, top to bottom, as palette
-// indexes, the shapes included. The slice is reused.
+// indexes, the sprites included. The slice is reused.
 func (p *picture) rows(emit func(pix []byte) error) error {
-	m, g := p.m, p.geom
-	d := p.newRowDrawer()
 	scratch := make([]byte, p.width)
-	shapes := p.shapes
+	return p.plainRows(func(py int, row []byte) error {
+		over := false
+		for i := range p.sprites {
+			if s := &p.sprites[i]; py >= s.y && py < s.y+s.h {
+				if !over {
+					copy(scratch, row)
+					row, over = scratch, true
+				}
+				s.paint(row, py)
+			}
+		}
+		return emit(row)
+	})
+}
+
+// plainRows calls emit with each row of pixels py, top to bottom, as
+// palette indexes, without the sprites: the margin above, the rows of
+// tiles with the margins beside them, the margin below.
+func (p *picture) plainRows(emit func(py int, row []byte) error) error {
+	m, g := p.m, p.geom
+	blank := make([]byte, p.width) // all floor, kind 0
+	py := 0
+	for ; py < g.off; py++ {
+		if err := emit(py, blank); err != nil {
+			return err
+		}
+	}
+	d := p.newRowDrawer()
 	for y := range m.Height() {
 		d.load(y)
-		on := 0
-		for on < len(shapes) && shapes[on].y == y {
-			on++
-		}
 		for r := range g.size(y) {
-			row := d.row(r)
-			if on > 0 {
-				copy(scratch, row)
-				for _, s := range shapes[:on] {
-					w := g.size(s.x)
-					copy(scratch[g.start(s.x):], s.idx[r*w:(r+1)*w])
-				}
-				row = scratch
-			}
-			if err := emit(row); err != nil {
+			if err := emit(py, d.row(r)); err != nil {
 				return err
 			}
+			py++
 		}
-		shapes = shapes[on:]
+	}
+	for ; py < p.height; py++ {
+		if err := emit(py, blank); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // tilePixels returns the pixels of tile (x, y) as rows draws them without
-// shapes.
+// sprites.
 func (p *picture) tilePixels(x, y int) []color.RGBA {
 	g := p.geom
 	d := p.newRowDrawer()
@@ -467,33 +509,37 @@ func (p *picture) tilePixels(x, y int) []color.RGBA {
 	return pix
 }
 
-// canvas returns an RGBA image of the picture's size for gg, and a gg
-// context on it. gg draws on it where drawDetailed did (its curves are
-// split according to the image's size, and its arithmetic is on the
-// picture's coordinates), so its shapes come out pixel for pixel the same.
+// canvas returns an RGBA image of the maze's size, without the margin,
+// for gg, and a gg context on it. gg draws on it where drawDetailed did
+// (its curves are split according to the image's size, and its
+// arithmetic is on the maze's coordinates), so its shapes come out pixel
+// for pixel the same; the pixels are then placed in the margin.
 func (p *picture) canvas() (*image.RGBA, *gg.Context) {
-	img := image.NewRGBA(image.Rect(0, 0, p.width, p.geom.start(p.m.Height())))
+	off := p.geom.off
+	img := image.NewRGBA(image.Rect(0, 0, p.width-2*off, p.height-2*off))
 	return img, gg.NewContextForRGBA(img)
+}
+
+// plainImage is the picture without sprites as an RGBA image, at (-dx,
+// -dy).
+func (p *picture) plainImage(img *image.RGBA, dx, dy int) {
+	_ = p.plainRows(func(py int, row []byte) error { // emit never fails
+		for x, k := range row {
+			img.SetRGBA(x-dx, py-dy, p.palette[k])
+		}
+		return nil
+	})
 }
 
 // drawDots strokes the dots of the line with gg, square outlines as wide
 // as the line, which round their corners and may reach half a pixel past
-// their tiles: on the whole picture of the floor, walls and line, kept
-// then as under. Only a path with a tile joined to neither neighbour has
-// dots; a solution has none.
+// their tiles: on the whole maze of the floor, walls and line, kept then
+// as under with the margin around. Only a path with a tile joined to
+// neither neighbour has dots; a solution has none.
 func (p *picture) drawDots() {
+	off := p.geom.off
 	img, dc := p.canvas()
-	d := p.newRowDrawer()
-	py := 0
-	for y := range p.m.Height() {
-		d.load(y)
-		for r := range p.geom.size(y) {
-			for x, k := range d.row(r) {
-				img.SetRGBA(x, py, p.palette[k])
-			}
-			py++
-		}
-	}
+	p.plainImage(img, off, off)
 	lw := float64(p.lw)
 	dc.SetColor(p.palette[kPath])
 	dc.SetLineWidth(lw)
@@ -504,10 +550,12 @@ func (p *picture) drawDots() {
 	}
 	dc.Stroke()
 	p.dots = img
-	under := make([]byte, 0, p.width*py)
-	for y := range py {
-		for x := range p.width {
-			under = append(under, p.index(img.RGBAAt(x, y)))
+	under := make([]byte, p.width*p.height) // the margin floor, kind 0
+	b := img.Bounds()
+	for y := range b.Dy() {
+		row := under[(y+off)*p.width+off:]
+		for x := range b.Dx() {
+			row[x] = p.index(img.RGBAAt(x, y))
 		}
 	}
 	if len(p.palette) <= 256 {
@@ -523,7 +571,7 @@ func (p *picture) drawDots() {
 func (p *picture) drawPlayer(q mazecore.Point, squareCaps bool) {
 	g := p.geom
 	img, dc := p.canvas()
-	x0, y0, w, h := g.start(q.X), g.start(q.Y), g.size(q.X), g.size(q.Y)
+	x0, y0, w, h := g.start(q.X)-g.off, g.start(q.Y)-g.off, g.size(q.X), g.size(q.Y)
 	for i, c := range p.tilePixels(q.X, q.Y) {
 		img.SetRGBA(x0+i%w, y0+i/w, c)
 	}
@@ -542,19 +590,20 @@ func (p *picture) drawPlayer(q mazecore.Point, squareCaps bool) {
 		dc.SetLineWidth(0.08 * s)
 		dc.Stroke()
 	}
-	sh := shape{x: q.X, y: q.Y}
+	sp := sprite{x: x0 + g.off, y: y0 + g.off, w: w, h: h}
 	for j := range h {
 		for i := range w {
-			sh.pix = append(sh.pix, img.RGBAAt(x0+i, y0+j))
+			sp.pix = append(sp.pix, img.RGBAAt(x0+i, y0+j))
 		}
 	}
-	p.shapes = append(p.shapes, sh)
+	p.sprites = append(p.sprites, sp)
 }
 
-// centre is the pixel centre of tile q.
+// centre is the pixel centre of tile q on the canvas, which has no
+// margin.
 func (p *picture) centre(q mazecore.Point) (float64, float64) {
 	g := p.geom
-	return float64(g.start(q.X)) + float64(g.size(q.X))/2, float64(g.start(q.Y)) + float64(g.size(q.Y))/2
+	return float64(g.start(q.X)-g.off) + float64(g.size(q.X))/2, float64(g.start(q.Y)-g.off) + float64(g.size(q.Y))/2
 }
 
 // index returns the palette index of c, adding it to the palette. Past 256
@@ -574,23 +623,15 @@ func (p *picture) index(c color.RGBA) byte {
 
 // encodeRGBA writes a picture whose shapes need more than 256 colours
 // through image/png, as RGBA, drawn as drawDetailed did: the floor, walls,
-// line and dots, the whole tiles, the disc.
-func (p *picture) encodeRGBA(w io.Writer, height int) error {
+// line and dots, the whole tiles (over the dots, which may reach past
+// their tiles), the sprites.
+func (p *picture) encodeRGBA(w io.Writer) error {
 	g := p.geom
-	img := p.dots
-	if img == nil {
-		img = image.NewRGBA(image.Rect(0, 0, p.width, height))
-		d := p.newRowDrawer()
-		py := 0
-		for y := range p.m.Height() {
-			d.load(y)
-			for r := range g.size(y) {
-				for x, k := range d.row(r) {
-					img.SetRGBA(x, py, p.palette[k])
-				}
-				py++
-			}
-		}
+	img := image.NewRGBA(image.Rect(0, 0, p.width, p.height))
+	p.plainImage(img, 0, 0)
+	if p.dots != nil {
+		b := p.dots.Bounds().Add(image.Pt(g.off, g.off))
+		draw.Draw(img, b, p.dots, image.Point{}, draw.Src)
 	}
 	for _, mr := range p.tiles.all {
 		x, y := mr.x(), mr.y()
@@ -600,11 +641,26 @@ func (p *picture) encodeRGBA(w io.Writer, height int) error {
 			}
 		}
 	}
-	for _, s := range p.shapes {
-		w := g.size(s.x)
-		for i, c := range s.pix {
-			img.SetRGBA(g.start(s.x)+i%w, g.start(s.y)+i/w, c)
+	for _, s := range p.sprites {
+		for i := range s.w * s.h {
+			if s.mask != nil && !s.mask[i] {
+				continue
+			}
+			c := s.colour
+			if s.pix != nil {
+				c = s.pix[i]
+			}
+			img.SetRGBA(s.x+i%s.w, s.y+i/s.w, c)
 		}
 	}
 	return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img)
+}
+
+// lineSpan is where a line lw wide crosses a tile s wide: from off, n
+// pixels, centred; a thin wall's tile it crosses whole.
+func lineSpan(s, lw int) (off, n int) {
+	if lw >= s {
+		return 0, s
+	}
+	return (s - lw) / 2, lw
 }

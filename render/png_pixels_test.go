@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"testing"
 
@@ -88,16 +89,62 @@ func pixelOverlays(m *mazecore.Maze) []namedOverlay {
 func comparePixels(t *testing.T, m *mazecore.Maze, ov Overlay, scale int) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := PNG(&buf, m, PNGOptions{Overlay: ov, Scale: scale}); err != nil {
+	opts := PNGOptions{Overlay: ov, Scale: scale}
+	if err := PNG(&buf, m, opts); err != nil {
 		t.Fatal(err)
 	}
 	got, err := png.Decode(&buf)
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if diff := pixelDiff(got, refPicture(m, ov, scale)); diff != "" {
+	g, d := opts.geometry(m)
+	maze := image.Rect(g.off, g.off, g.start(m.Width()), g.start(m.Height()))
+	sub, ok := got.(interface {
+		SubImage(image.Rectangle) image.Image
+	})
+	if !ok {
+		t.Fatalf("decoded %T has no SubImage", got)
+	}
+	if diff := pixelDiff(sub.SubImage(maze), translate(refPicture(m, ov, scale), maze.Min)); diff != "" {
 		t.Fatal(diff)
 	}
+	if diff := marginDiff(got, m, g, d, Dark); diff != "" {
+		t.Fatal(diff)
+	}
+}
+
+// translate moves img's origin to at.
+func translate(img image.Image, at image.Point) image.Image {
+	out := image.NewRGBA(img.Bounds().Add(at))
+	draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Src)
+	return out
+}
+
+// marginDiff describes the first pixel of the margin around the maze of
+// img that is neither floor nor a start or goal marker's pixel where
+// markersOf puts it, "" if none.
+func marginDiff(img image.Image, m *mazecore.Maze, g geometry, d int, pal Palette) string {
+	want := func(x, y int) color.RGBA {
+		for i, mk := range markersOf(m, g, d) {
+			if x >= mk.x && y >= mk.y && x < mk.x+mk.d && y < mk.y+mk.d && mk.covers(x-mk.x, y-mk.y) {
+				return pal.markers[i]
+			}
+		}
+		return pal.colours[kFloor]
+	}
+	maze := image.Rect(g.off, g.off, g.start(m.Width()), g.start(m.Height()))
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if (image.Point{x, y}).In(maze) {
+				continue
+			}
+			if got, w := color.RGBAModel.Convert(img.At(x, y)), want(x, y); got != w {
+				return fmt.Sprintf("margin pixel (%d,%d) is %v, want %v", x, y, got, w)
+			}
+		}
+	}
+	return ""
 }
 
 // pixelDiff describes the first pixel where a and b differ, "" if none.

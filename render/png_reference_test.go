@@ -1,8 +1,10 @@
 package render
 
 // The PNG drawing as it was at 4bc7a29, copied unchanged but for the
-// names (and marks, now one slice rather than one a row): the oracle
-// TestPNGPixels compares every new picture with, pixel for pixel.
+// names (and marks, now one slice rather than one a row) and the colours
+// (refColours): the oracle TestPNGPixels compares the maze of every new
+// block picture with, pixel for pixel. The margin with the start and goal
+// markers, new in issue 19, is checked against markersOf.
 
 import (
 	"encoding/binary"
@@ -13,6 +15,10 @@ import (
 
 	"mazebot/mazecore"
 )
+
+// refColours are the colours the oracle draws in: Dark's. The path and the
+// player changed colour for issue 19; the drawing did not.
+var refColours = Dark.colours
 
 const (
 	refMinDetailedScale  = 4
@@ -82,9 +88,9 @@ func refDrawPaletted(m *mazecore.Maze, ov Overlay, scale int) *image.Paletted {
 	}
 	palette := make(color.Palette, n)
 	for i := range palette {
-		palette[i] = pngColours[i]
+		palette[i] = refColours[i]
 	}
-	pw, ph := PNGSize(m, scale)
+	pw, ph := m.Width()*scale, m.Height()*scale
 	img := image.NewPaletted(image.Rect(0, 0, pw, ph), palette)
 	var pattern [numKinds][]byte
 	for k := range pattern {
@@ -95,10 +101,10 @@ func refDrawPaletted(m *mazecore.Maze, ov Overlay, scale int) *image.Paletted {
 }
 
 func refDrawDetailed(m *mazecore.Maze, ov Overlay, scale int) *image.RGBA {
-	pw, ph := PNGSize(m, scale)
+	pw, ph := m.Width()*scale, m.Height()*scale
 	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
 	var pattern [numKinds][]byte
-	for k, c := range pngColours {
+	for k, c := range refColours {
 		pattern[k] = []byte{c.R, c.G, c.B, c.A}
 	}
 	whole := Window{}.clip(m)
@@ -111,7 +117,7 @@ func refDrawDetailed(m *mazecore.Maze, ov Overlay, scale int) *image.RGBA {
 	}
 	if len(ov.Path) > 0 {
 		lw := float64(refLineWidth(scale))
-		dc.SetColor(pngColours[kPath])
+		dc.SetColor(refColours[kPath])
 		dc.SetLineWidth(lw)
 		// Each step is its own segment with square caps, so corners come out
 		// square and whole pixels, where a round join would blur them.
@@ -137,12 +143,12 @@ func refDrawDetailed(m *mazecore.Maze, ov Overlay, scale int) *image.RGBA {
 	// crisp tiles; the player is a disc on top of everything.
 	mk := newMarks(m, Overlay{Trail: ov.Trail}, whole)
 	for _, mr := range mk.all { // was: for i, row := range mk.rows, by row
-		refFillRect(img, mr.x()*scale, mr.y()*scale, scale, pngColours[mr.kind()])
+		refFillRect(img, mr.x()*scale, mr.y()*scale, scale, refColours[mr.kind()])
 	}
 	if p := ov.Player; p != nil && !m.Wall(p.X, p.Y) {
 		x, y := centre(*p)
 		dc.DrawCircle(x, y, 0.42*s)
-		dc.SetColor(pngColours[kPlayer])
+		dc.SetColor(refColours[kPlayer])
 		if scale < 8 {
 			dc.Fill() // an outline would eat a disc this small
 		} else {
@@ -171,13 +177,13 @@ func refToPaletted(img *image.RGBA) (*image.Paletted, bool) {
 	key := func(c color.RGBA) uint32 { return binary.LittleEndian.Uint32([]byte{c.R, c.G, c.B, c.A}) }
 	palette := make(color.Palette, 0, 256)
 	index := make(map[uint32]uint8, 64)
-	for _, c := range pngColours {
+	for _, c := range refColours {
 		index[key(c)] = uint8(len(palette))
 		palette = append(palette, c)
 	}
 	b := img.Bounds()
 	out := image.NewPaletted(b, nil)
-	last, lastIdx := key(pngColours[kFloor]), uint8(kFloor)
+	last, lastIdx := key(refColours[kFloor]), uint8(kFloor)
 	for y := 0; y < b.Dy(); y++ {
 		src := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
 		dst := out.Pix[y*out.Stride : y*out.Stride+b.Dx()]

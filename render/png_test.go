@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,17 +26,27 @@ func decodePNG(tb testing.TB, m *mazecore.Maze, opts PNGOptions) (image.Image, i
 	if err != nil {
 		tb.Fatalf("decode: %v", err)
 	}
-	w, h := PNGSize(m, opts.Scale)
+	w, h := opts.Size(m)
 	if got, want := img.Bounds(), image.Rect(0, 0, w, h); got != want {
 		tb.Fatalf("bounds=%v, want %v", got, want)
 	}
 	return img, n
 }
 
-// tileColour is the colour at the centre pixel of tile (x, y).
-func tileColour(img image.Image, scale, x, y int) color.RGBA {
-	return color.RGBAModel.Convert(img.At(x*scale+scale/2, y*scale+scale/2)).(color.RGBA)
+// tileColour is the colour at the centre pixel of tile (x, y) laid out
+// by g.
+func tileColour(img image.Image, g geometry, x, y int) color.RGBA {
+	return color.RGBAModel.Convert(img.At(g.start(x)+g.size(x)/2, g.start(y)+g.size(y)/2)).(color.RGBA)
 }
+
+// geom is the geometry of the PNG of m with opts.
+func geom(m *mazecore.Maze, opts PNGOptions) geometry {
+	g, _ := opts.geometry(m)
+	return g
+}
+
+// pngColours are the default palette's.
+var pngColours = Dark.colours
 
 func TestPNGScale(t *testing.T) {
 	for _, tt := range []struct{ size, want int }{
@@ -59,6 +70,7 @@ func TestPNG(t *testing.T) {
 					scale = PNGScale(m)
 				}
 				img, _ := decodePNG(t, m, PNGOptions{Scale: scale})
+				g := geom(m, PNGOptions{Scale: scale})
 				for y := 0; y < m.Height(); y++ {
 					for x := 0; x < m.Width(); x++ {
 						want := pngColours[kFloor]
@@ -70,7 +82,7 @@ func TestPNG(t *testing.T) {
 						case x == m.Goal().X && y == m.Goal().Y:
 							want = pngColours[kGoal]
 						}
-						if got := tileColour(img, scale, x, y); got != want {
+						if got := tileColour(img, g, x, y); got != want {
 							t.Fatalf("tile (%d,%d)=%v, want %v (wall=%v)", x, y, got, want, m.Wall(x, y))
 						}
 					}
@@ -89,6 +101,7 @@ func TestPNGOverlay(t *testing.T) {
 	for _, scale := range []int{1, 3, 4, 16} {
 		t.Run(fmt.Sprintf("scale%d", scale), func(t *testing.T) {
 			img, _ := decodePNG(t, m, PNGOptions{Overlay: ov, Scale: scale})
+			g := geom(m, PNGOptions{Scale: scale})
 			want := map[mazecore.Point]color.RGBA{}
 			for _, p := range path {
 				want[p] = pngColours[kPath]
@@ -100,7 +113,7 @@ func TestPNGOverlay(t *testing.T) {
 			want[m.Goal()] = pngColours[kGoal]
 			want[player] = pngColours[kPlayer]
 			for p, c := range want {
-				if got := tileColour(img, scale, p.X, p.Y); got != c {
+				if got := tileColour(img, g, p.X, p.Y); got != c {
 					t.Fatalf("tile %v=%v, want %v", p, got, c)
 				}
 			}
@@ -114,7 +127,7 @@ func TestPNGOverlay(t *testing.T) {
 					if m.Wall(x, y) {
 						c = pngColours[kWall]
 					}
-					if got := tileColour(img, scale, x, y); got != c {
+					if got := tileColour(img, g, x, y); got != c {
 						t.Fatalf("tile (%d,%d)=%v, want %v", x, y, got, c)
 					}
 				}
@@ -153,7 +166,7 @@ func TestPNGHuge(t *testing.T) {
 				case p == m.Goal():
 					want = pngColours[kGoal]
 				}
-				if got := tileColour(img, 1, p.X, p.Y); got != want {
+				if got := tileColour(img, geom(m, PNGOptions{}), p.X, p.Y); got != want {
 					t.Fatalf("tile %v=%v, want %v", p, got, want)
 				}
 			}
@@ -176,5 +189,83 @@ func BenchmarkPNG(b *testing.B) {
 			}
 			b.ReportMetric(float64(buf.Len()), "png-bytes")
 		})
+	}
+}
+
+// TestPNGStyles draws every palette in both styles at scales that colour
+// tiles (1–3) and that draw a line (5, 24): every tile's centre is its
+// colour, walls thin in the line style, and the solution runs through
+// every tile of the path, thin walls between cells included.
+func TestPNGStyles(t *testing.T) {
+	for _, p := range palettes {
+		for _, style := range []Style{StyleBlock, StyleLine} {
+			for _, scale := range []int{1, 2, 3, 5, 24} {
+				t.Run(fmt.Sprintf("%s/%s/scale%d", p, style, scale), func(t *testing.T) {
+					m := mustGenerateLoops(t, mazecore.Digging, 21, 9, 20)
+					path := mazecore.Solve(m)
+					opts := PNGOptions{Overlay: Overlay{Path: path}, Scale: scale, Palette: p, Style: style}
+					img, _ := decodePNG(t, m, opts)
+					g := geom(m, opts)
+					if style == StyleLine && scale > 1 && g.wall >= g.cell {
+						t.Fatalf("line style: walls %d px, cells %d px", g.wall, g.cell)
+					}
+					onPath := map[mazecore.Point]bool{}
+					for _, q := range path {
+						onPath[q] = true
+					}
+					for y := range m.Height() {
+						for x := range m.Width() {
+							q := mazecore.Point{X: x, Y: y}
+							want := p.colours[kFloor]
+							switch {
+							case m.Wall(x, y):
+								want = p.colours[kWall]
+							case q == m.Start():
+								want = p.colours[kStart]
+							case q == m.Goal():
+								want = p.colours[kGoal]
+							case onPath[q]:
+								want = p.colours[kPath]
+							}
+							if got := tileColour(img, g, x, y); got != want {
+								t.Fatalf("tile (%d,%d)=%v, want %v", x, y, got, want)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestParsePaletteAndStyle(t *testing.T) {
+	for _, name := range []string{"dark", "Light", "PRINT", ""} {
+		p, err := ParsePalette(name)
+		if err != nil {
+			t.Fatalf("ParsePalette(%q): %v", name, err)
+		}
+		if want := strings.ToLower(name); want != "" && p.String() != want {
+			t.Fatalf("ParsePalette(%q)=%s", name, p)
+		}
+	}
+	if p, _ := ParsePalette(""); p != Dark || (Palette{}).String() != "dark" {
+		t.Fatal(`ParsePalette("") or the zero Palette is not Dark`)
+	}
+	if _, err := ParsePalette("neon"); !errors.Is(err, ErrUnknownName) || !strings.Contains(err.Error(), "dark, light, print") {
+		t.Fatalf("ParsePalette(neon): err=%v, want ErrUnknownName listing the themes", err)
+	}
+	for name, want := range map[string]Style{"block": StyleBlock, "LINE": StyleLine, "auto": StyleAuto, "": StyleAuto} {
+		if got, err := ParseStyle(name); err != nil || got != want {
+			t.Fatalf("ParseStyle(%q)=%v,%v, want %v", name, got, err, want)
+		}
+	}
+	if _, err := ParseStyle("dotted"); !errors.Is(err, ErrUnknownName) || !strings.Contains(err.Error(), "block, line") {
+		t.Fatalf("ParseStyle(dotted): err=%v", err)
+	}
+	// Auto is the palette's: print is drawn with lines.
+	for p, want := range map[Palette]Style{Dark: StyleBlock, Light: StyleBlock, Print: StyleLine, {}: StyleBlock} {
+		if got := StyleAuto.resolve(p); got != want {
+			t.Fatalf("auto in %s is %v, want %v", p, got, want)
+		}
 	}
 }

@@ -49,6 +49,9 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
+// readTestdata reads testdata/name.
+func readTestdata(name string) ([]byte, error) { return os.ReadFile(filepath.Join("testdata", name)) }
+
 // failWriter fails after n bytes, to check renderers return writer errors.
 type failWriter struct{ n int }
 
