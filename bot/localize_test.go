@@ -43,6 +43,12 @@ func definitions() []*discordgo.ApplicationCommand {
 			{Type: num, Name: "seed", Description: "Seed for a reproducible maze (default: random)"},
 			difficulty("Among mazes like it: easy, medium or hard (default any; up to 201×201)"),
 			loops,
+			{Type: str, Name: "theme", Description: "A picture's colours: dark (default), light, or print (black on white)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "dark", Value: "dark"}, {Name: "light", Value: "light"}, {Name: "print (black on white)", Value: "print"},
+			}},
+			{Type: str, Name: "style", Description: "A picture's walls: block (as thick as corridors) or line (thin, as printed)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "block walls", Value: "block"}, {Name: "thin lines", Value: "line"},
+			}},
 		}},
 		{Name: "solve", Description: "Reveal the shortest path of a maze (a spoiler)", Options: []*discordgo.ApplicationCommandOption{
 			{Type: str, Name: "id", Description: "The maze ID (default: the last maze in this channel)"},

@@ -58,6 +58,7 @@ type Announcer struct {
 	posts    PostLog
 	pictures *pictures.Queue
 	now      func() time.Time
+	race     bool // Maze Arena is set up: posted mazes offer Race
 
 	mu      sync.Mutex
 	locales map[string]string // server → language code, for those with none stored
@@ -119,7 +120,7 @@ var _ contest.Announcer = (*Announcer)(nil)
 // returns the message.
 func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, nonce string) (string, error) {
 	d.Language = a.language(ctx, d.GuildID, d.Language)
-	reply, err := showPost(ctx, a.pictures, d.MazeID, "", func() (bot.Reply, error) { return dailyMessage(lang.ByCode(d.Language), d, true) })
+	reply, err := showPost(ctx, a.pictures, d.MazeID, "", func() (bot.Reply, error) { return dailyMessage(lang.ByCode(d.Language), d, true, a.race) })
 	if err != nil {
 		return "", err
 	}
@@ -161,7 +162,7 @@ func (a *Announcer) FindDaily(ctx context.Context, d contest.Daily, channelID st
 // than revealing an older maze.
 func (a *Announcer) PostEvent(ctx context.Context, e contest.Event, mazeNonce, boardNonce string) (mazeMsg, boardMsg string, err error) {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
-	reply, err := showPost(ctx, a.pictures, e.MazeID, "", func() (bot.Reply, error) { return eventMazeMessage(e, true) })
+	reply, err := showPost(ctx, a.pictures, e.MazeID, "", func() (bot.Reply, error) { return a.eventMazeMessage(e, true) })
 	if err != nil {
 		return "", "", err
 	}
@@ -204,7 +205,7 @@ func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings 
 		header := views.SolutionHeader(l, e.MazeID, len(path))
 		v := views.Maze{ID: e.MazeID}
 		// The grid shares the card's text with the ranking above it.
-		if err := picture(l, &v, m, renderAuto, top+"\n"+header, views.SpoilerExtra+1, render.Overlay{Path: path}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
+		if err := picture(l, &v, m, renderAuto, top+"\n"+header, views.SpoilerExtra+1, render.Overlay{Path: path}, look{}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
 			return bot.Reply{}, err
 		}
 		return views.Results(l, top, header, v), nil
@@ -239,7 +240,7 @@ func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce str
 // RevealMaze gives the ended event's maze message its Solve button back.
 func (a *Announcer) RevealMaze(ctx context.Context, e contest.Event) error {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
-	reply, err := eventMazeMessage(e, false) // no picture: the edit keeps the attachment
+	reply, err := a.eventMazeMessage(e, false) // no picture: the edit keeps the attachment
 	if err != nil {
 		return err
 	}
@@ -249,14 +250,15 @@ func (a *Announcer) RevealMaze(ctx context.Context, e contest.Event) error {
 // eventMazeMessage is the event's maze in its language (see
 // views.EventMaze); withFile false leaves a PNG out, for an edit that
 // keeps the attachment.
-func eventMazeMessage(e contest.Event, withFile bool) (bot.Reply, error) {
+func (a *Announcer) eventMazeMessage(e contest.Event, withFile bool) (bot.Reply, error) {
 	l := lang.ByCode(e.Language)
 	m, err := generate(e.MazeID)
 	if err != nil {
 		return bot.Reply{}, err
 	}
 	v := describe(m)
-	if err := picture(l, &v, m, renderAuto, views.EventMazeHeader(l, e, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", withFile); err != nil {
+	v.Race = a.race
+	if err := picture(l, &v, m, renderAuto, views.EventMazeHeader(l, e, v), 1, render.Overlay{}, look{}, "maze-"+v.ID.String()+".png", withFile); err != nil {
 		return bot.Reply{}, err
 	}
 	return views.EventMaze(e, v), nil

@@ -104,6 +104,8 @@ func New(deps Deps) (*Set, error) {
 	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now)
 	playing := NewPlay(games, sign, q, deps.Seed)
 	daily := NewDaily(contests.Dailies, deps.Store, q, deps.Now)
+	// Race buttons only where a race can start: an Activity to launch.
+	announcer.race, mazes.race, daily.race = deps.Races != nil, deps.Races != nil, deps.Races != nil
 	features := append([]bot.Feature{
 		mazes,
 		playing,

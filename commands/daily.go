@@ -23,6 +23,7 @@ type Daily struct {
 	posts    PostLog
 	pictures *pictures.Queue
 	now      func() time.Time
+	race     bool // Maze Arena is set up: the day's maze offers Race
 }
 
 // NewDaily serves the daily challenge run by dailies, drawing on the
@@ -83,7 +84,7 @@ func (f *Daily) today(ctx context.Context, in *bot.Interaction) error {
 	}
 	l := in.Lang()
 	reply, err := showReply(ctx, f.pictures, in, day.MazeID, renderAuto, pictures.Request{Ephemeral: true}, func() (bot.Reply, error) {
-		v, err := dailyMaze(l, day, true)
+		v, err := dailyMaze(l, day, true, f.race)
 		return views.DailyToday(l, day, v, link), err
 	})
 	if err != nil {
@@ -93,19 +94,20 @@ func (f *Daily) today(ctx context.Context, in *bot.Interaction) error {
 }
 
 // dailyMaze is the daily's maze as its message in l shows it.
-func dailyMaze(l *lang.Lang, day contest.Daily, withFile bool) (views.Maze, error) {
+func dailyMaze(l *lang.Lang, day contest.Daily, withFile, race bool) (views.Maze, error) {
 	m, err := generate(day.MazeID)
 	if err != nil {
 		return views.Maze{}, err
 	}
 	v := describe(m)
-	err = picture(l, &v, m, renderAuto, views.DailyMazeHeader(l, day, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", withFile)
+	v.Race = race
+	err = picture(l, &v, m, renderAuto, views.DailyMazeHeader(l, day, v), 1, render.Overlay{}, look{}, "maze-"+v.ID.String()+".png", withFile)
 	return v, err
 }
 
 // dailyMessage is the daily's post in l (see views.Daily).
-func dailyMessage(l *lang.Lang, day contest.Daily, withFile bool) (bot.Reply, error) {
-	v, err := dailyMaze(l, day, withFile)
+func dailyMessage(l *lang.Lang, day contest.Daily, withFile, race bool) (bot.Reply, error) {
+	v, err := dailyMaze(l, day, withFile, race)
 	if err != nil {
 		return bot.Reply{}, err
 	}

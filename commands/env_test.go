@@ -268,6 +268,9 @@ type envOptions struct {
 	// locale is the Discord locale of the members who press buttons
 	// (press, win, play); "" is the interactions' en-US.
 	locale string
+	// noArena builds the features without Maze Arena, as a bot with no
+	// DISCORD_CLIENT_SECRET runs.
+	noArena bool
 }
 
 // testDailyKey is the dailies' key in every env: processes sharing a
@@ -339,6 +342,10 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	var arena Races = e.races
+	if opts.noArena {
+		arena = nil
+	}
 	set, err := New(Deps{
 		Store: db, Poster: e.poster, Guilds: e.poster,
 		PlaySecret: secret, DailyKey: testDailyKey,
@@ -348,7 +355,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		// would only race the tests' own counts.
 		AutoDeferAfter: -1,
 		Extra:          opts.extra,
-		Races:          e.races,
+		Races:          arena,
 	})
 	if err != nil {
 		tb.Fatal(err)

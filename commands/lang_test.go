@@ -143,7 +143,7 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 	for _, b := range buttons(rec.replies[0]) {
 		labels = append(labels, b.Label)
 	}
-	if strings.Join(labels, ",") != "플레이,풀이 보기,경주" {
+	if strings.Join(labels, ",") != "플레이,풀이 보기,경주,인쇄" {
 		t.Fatalf("button labels %v", labels)
 	}
 	id := idInReply(t, rec.replies[0])

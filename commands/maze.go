@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -43,6 +44,7 @@ type Embargo interface {
 type Mazes struct {
 	posts    PostLog
 	embargo  Embargo
+	race     bool // Maze Arena is set up: cards offer Race
 	pictures *pictures.Queue
 	seed     func() uint64
 	now      func() time.Time
@@ -69,6 +71,8 @@ func (f *Mazes) Commands() []bot.Command {
 				intOption("seed", 0, maxSeed),
 				difficultyOption(),
 				loopsOption(),
+				choicesOption("theme", render.PaletteNames()),
+				choicesOption("style", render.StyleNames()),
 			},
 		}), Handle: f.handleMaze},
 		{Definition: anywhere(&discordgo.ApplicationCommand{
@@ -80,7 +84,10 @@ func (f *Mazes) Commands() []bot.Command {
 }
 
 func (f *Mazes) Components() []bot.Component {
-	return []bot.Component{{Prefix: customid.SolvePrefix, Handle: f.handleSolveButton}}
+	return []bot.Component{
+		{Prefix: customid.SolvePrefix, Handle: f.handleSolveButton},
+		{Prefix: customid.PrintPrefix, Handle: f.handlePrintButton},
+	}
 }
 
 // mazeOptions are /maze's options as typed.
@@ -92,6 +99,8 @@ type mazeOptions struct {
 	Seed       *int64 `option:"seed"`
 	Difficulty string `option:"difficulty"`
 	Loops      *int64 `option:"loops"`
+	Theme      string `option:"theme"`
+	Style      string `option:"style"`
 }
 
 // mazeRequest is a validated /maze: the maze of id, or at a level the
@@ -101,6 +110,7 @@ type mazeRequest struct {
 	id      mazecore.ID
 	level   mazecore.Level
 	mode    string
+	look    look       // the picture's theme and style
 	notices []lang.Msg // said to the member privately, e.g. rounding
 }
 
@@ -115,6 +125,20 @@ func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
 	default:
 		return req, bot.Refuse("error.unknown_render", lang.Args{"Name": sanitize(req.mode)})
 	}
+	lk, err := parseLook(o.Theme, o.Style)
+	if err != nil {
+		return req, err
+	}
+	if lk.chosen() {
+		// A theme or style is a picture's: asked for, the maze is one.
+		switch req.mode {
+		case renderAuto:
+			req.mode = renderPNG
+		case renderEmoji, renderGIF:
+			return req, bot.Refuse("error.look_png_only")
+		}
+	}
+	req.look = lk
 	algo, err := algorithm(o.Algorithm, defaultAlgorithm)
 	if err != nil {
 		return req, err
@@ -186,7 +210,8 @@ func (f *Mazes) show(ctx context.Context, in *bot.Interaction, req mazeRequest, 
 	l := in.Lang()
 	// A level is chosen on the pool, with the picture: only a maze shown
 	// as emoji (43×43 at most, a few milliseconds) is chosen at once.
-	key := mazeKey(l, req.id, req.mode) + "|" + req.level.String()
+	race := f.race && in.GuildID != "" // a race starts in a server's channel
+	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String() + "|" + strconv.FormatBool(race)
 	reply, err := showReply(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: key, Big: big(cost(req.id, req.mode, req.level)), Ephemeral: private}, func() (bot.Reply, error) {
 		id, err := chooseLevel(req.id, req.level)
 		if err != nil {
@@ -196,7 +221,7 @@ func (f *Mazes) show(ctx context.Context, in *bot.Interaction, req mazeRequest, 
 		if err != nil {
 			return bot.Reply{}, err
 		}
-		return card(l, m, req.mode)
+		return card(l, m, req.mode, req.look, race)
 	})
 	if err != nil {
 		return err

@@ -58,11 +58,17 @@ func sizeOption(name string, max int) *discordgo.ApplicationCommandOption {
 // difficultyOption and loopsOption shape a maze beyond its algorithm and
 // size, the same way wherever a command makes one.
 func difficultyOption() *discordgo.ApplicationCommandOption {
+	return choicesOption("difficulty", mazecore.LevelNames())
+}
+
+// choicesOption is a string option of those choices, named by the
+// catalog's choice.<name>.<value>.
+func choicesOption(name string, values []string) *discordgo.ApplicationCommandOption {
 	var choices []*discordgo.ApplicationCommandOptionChoice
-	for _, name := range mazecore.LevelNames() {
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Value: name})
+	for _, v := range values {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Value: v})
 	}
-	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "difficulty", Choices: choices}
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Choices: choices}
 }
 
 func loopsOption() *discordgo.ApplicationCommandOption {

@@ -192,7 +192,7 @@ func (f *Play) finish(ctx context.Context, in *bot.Interaction, g *play.Game, en
 		if end.Solution != nil {
 			shows = views.ShowsTrailSolution
 		}
-		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), views.Alt(l, g.MazeID, shows, g.Pos), views.FinalOverlay(g, end))
+		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d.png", g.MazeID, g.ID), views.Alt(l, g.MazeID, shows, g.Pos), views.FinalOverlay(g, end), look{})
 		return views.WholeMaze(l, file, end), err
 	})
 	if err != nil {
@@ -209,7 +209,7 @@ func (f *Play) finish(ctx context.Context, in *bot.Interaction, g *play.Game, en
 func (f *Play) sendMap(ctx context.Context, in *bot.Interaction, g *play.Game) error {
 	l := in.Lang()
 	reply, err := f.pictures.Reply(ctx, in, pictures.Request{Ephemeral: true}, func() (bot.Reply, error) {
-		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d-map.png", g.MazeID, g.ID), views.Alt(l, g.MazeID, views.ShowsTrail, g.Pos), views.Trail(g))
+		file, err := pngFile(g.Maze(), fmt.Sprintf("maze-%s-game-%d-map.png", g.MazeID, g.ID), views.Alt(l, g.MazeID, views.ShowsTrail, g.Pos), views.Trail(g), look{})
 		return views.Map(l, g, file), err
 	})
 	if err != nil {

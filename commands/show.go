@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"mazebot/bot"
@@ -73,11 +74,44 @@ func pictured(id mazecore.ID, mode string) bool {
 	return views.AutoPicture(id)
 }
 
+// look is how a picture is drawn: /maze's theme (a palette) and style.
+// The zero look is the default: dark, in the palette's own style.
+type look struct {
+	palette render.Palette
+	style   render.Style
+}
+
+// parseLook reads /maze's theme and style options; "" is the default.
+func parseLook(theme, style string) (look, error) {
+	var lk look
+	var err error
+	if theme != "" {
+		if lk.palette, err = render.ParsePalette(theme); err != nil {
+			return lk, bot.RefuseWith(err, "error.unknown_theme", lang.Args{"Name": sanitize(theme), "Names": strings.Join(render.PaletteNames(), ", ")})
+		}
+	}
+	if lk.style, err = render.ParseStyle(style); err != nil {
+		return lk, bot.RefuseWith(err, "error.unknown_style", lang.Args{"Name": sanitize(style), "Names": strings.Join(render.StyleNames(), ", ")})
+	}
+	return lk, nil
+}
+
+// chosen tells whether a theme or style was asked for.
+func (lk look) chosen() bool { return lk != look{} }
+
+// key names the look in a cache key: "" for the default.
+func (lk look) key() string {
+	if !lk.chosen() {
+		return ""
+	}
+	return "|" + lk.palette.String() + "/" + lk.style.String()
+}
+
 // mazeKey and solutionKey are the cache keys of /maze's reply in a mode
 // and of a maze's (public) solution, each in a language: the replies hold
 // their words as well as their pictures.
-func mazeKey(l *lang.Lang, id mazecore.ID, mode string) string {
-	return "maze|" + l.Code() + "|" + mode + "|" + id.String()
+func mazeKey(l *lang.Lang, id mazecore.ID, mode string, lk look) string {
+	return "maze|" + l.Code() + "|" + mode + "|" + id.String() + lk.key()
 }
 func solutionKey(l *lang.Lang, id mazecore.ID) string {
 	return "solution|" + l.Code() + "|" + id.String()
@@ -151,8 +185,8 @@ func chooseEmoji(m *mazecore.Maze, mode, header string, extra int) (bool, error)
 // mode allows and it fits with extra code points around it, else a PNG
 // named name with its alt text in l (none when withFile is false: an
 // edit that keeps the attachment already on the message), both with the
-// overlay ov (the solution, or nothing).
-func picture(l *lang.Lang, v *views.Maze, m *mazecore.Maze, mode, header string, extra int, ov render.Overlay, name string, withFile bool) error {
+// overlay ov (the solution, or nothing), drawn in lk.
+func picture(l *lang.Lang, v *views.Maze, m *mazecore.Maze, mode, header string, extra int, ov render.Overlay, lk look, name string, withFile bool) error {
 	emoji, err := chooseEmoji(m, mode, header, extra)
 	if err != nil {
 		return err
@@ -166,7 +200,7 @@ func picture(l *lang.Lang, v *views.Maze, m *mazecore.Maze, mode, header string,
 		if ov.Path != nil {
 			shows = views.ShowsSolution
 		}
-		file, err := pngFile(m, name, views.Alt(l, m.ID(), shows, mazecore.Point{}), ov)
+		file, err := pngFile(m, name, views.Alt(l, m.ID(), shows, mazecore.Point{}), ov, lk)
 		if err != nil {
 			return err
 		}
@@ -175,10 +209,10 @@ func picture(l *lang.Lang, v *views.Maze, m *mazecore.Maze, mode, header string,
 	return nil
 }
 
-// pngFile draws m as a PNG attachment described by alt.
-func pngFile(m *mazecore.Maze, name, alt string, ov render.Overlay) (bot.File, error) {
+// pngFile draws m in lk as a PNG attachment described by alt.
+func pngFile(m *mazecore.Maze, name, alt string, ov render.Overlay, lk look) (bot.File, error) {
 	var buf bytes.Buffer
-	if err := render.PNG(&buf, m, render.PNGOptions{Overlay: ov}); err != nil {
+	if err := render.PNG(&buf, m, render.PNGOptions{Overlay: ov, Palette: lk.palette, Style: lk.style}); err != nil {
 		return bot.File{}, fmt.Errorf("draw %s: %w", name, err)
 	}
 	return bot.File{Name: name, ContentType: "image/png", Data: buf.Bytes(), Description: alt}, nil
@@ -195,9 +229,11 @@ func gifFile(l *lang.Lang, id mazecore.ID) (bot.File, error) {
 }
 
 // card is a maze's public message in mode, with its buttons: the GIF of
-// its generation, or the maze as emoji or PNG.
-func card(l *lang.Lang, m *mazecore.Maze, mode string) (bot.Reply, error) {
+// its generation, or the maze as emoji or PNG, the PNG drawn in lk;
+// race offers Race.
+func card(l *lang.Lang, m *mazecore.Maze, mode string, lk look, race bool) (bot.Reply, error) {
 	v := describe(m)
+	v.Race = race
 	if mode == renderGIF {
 		file, err := gifFile(l, v.ID)
 		if err != nil {
@@ -206,7 +242,7 @@ func card(l *lang.Lang, m *mazecore.Maze, mode string) (bot.Reply, error) {
 		v.File = &file
 		return views.GIFCard(l, v), nil
 	}
-	if err := picture(l, &v, m, mode, views.Header(l, v), 1, render.Overlay{}, "maze-"+v.ID.String()+".png", true); err != nil {
+	if err := picture(l, &v, m, mode, views.Header(l, v), 1, render.Overlay{}, lk, "maze-"+v.ID.String()+".png", true); err != nil {
 		return bot.Reply{}, err
 	}
 	return views.Card(l, v), nil
@@ -217,7 +253,7 @@ func solution(l *lang.Lang, m *mazecore.Maze, ephemeral bool) (bot.Reply, error)
 	path := mazecore.Solve(m)
 	v := views.Maze{ID: m.ID()}
 	header := views.SolutionHeader(l, v.ID, len(path))
-	if err := picture(l, &v, m, renderAuto, header, views.SpoilerExtra, render.Overlay{Path: path}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
+	if err := picture(l, &v, m, renderAuto, header, views.SpoilerExtra, render.Overlay{Path: path}, look{}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
 		return bot.Reply{}, err
 	}
 	return views.Solution(header, v, ephemeral), nil

@@ -128,15 +128,24 @@ func mazeIDInMessage(m *discordgo.Message, appID string) (mazecore.ID, bool) {
 	return views.IDInContent(bot.Text(m.Content, m.Components))
 }
 
-// sendSolution answers with the solution of id, unless the embargo holds
-// it back.
-func (f *Mazes) sendSolution(ctx context.Context, in *bot.Interaction, id mazecore.ID, ephemeral bool) error {
+// checkEmbargo refuses what shows the solution of id while the embargo
+// holds it back (a running daily's or event's maze).
+func (f *Mazes) checkEmbargo(ctx context.Context, in *bot.Interaction, id mazecore.ID) error {
 	hold, err := f.embargo.Held(ctx, id, in.GuildID)
 	if err != nil {
 		return err
 	}
 	if hold.Held() {
 		return &bot.UserError{Msg: views.Held(hold, in.GuildID)}
+	}
+	return nil
+}
+
+// sendSolution answers with the solution of id, unless the embargo holds
+// it back.
+func (f *Mazes) sendSolution(ctx context.Context, in *bot.Interaction, id mazecore.ID, ephemeral bool) error {
+	if err := f.checkEmbargo(ctx, in, id); err != nil {
+		return err
 	}
 	l := in.Lang()
 	reply, err := showReply(ctx, f.pictures, in, id, renderAuto, pictures.Request{Key: solutionKey(l, id), Big: big(cost(id, renderPNG, mazecore.AnyLevel)), Ephemeral: ephemeral}, func() (bot.Reply, error) {

@@ -282,8 +282,8 @@ func TestE2ECommandSync(t *testing.T) {
 	for _, o := range maze.Options {
 		opts[o.Name] = len(o.Choices)
 	}
-	if len(opts) != 7 || opts["algorithm"] != 4 || opts["render"] != 4 || opts["difficulty"] != 4 {
-		t.Fatalf("/maze options %v, want algorithm (4 choices), size, height, render (4 choices), seed, difficulty (4 choices), loops", opts)
+	if len(opts) != 9 || opts["algorithm"] != 4 || opts["render"] != 4 || opts["difficulty"] != 4 || opts["theme"] != 3 || opts["style"] != 2 {
+		t.Fatalf("/maze options %v, want algorithm (4 choices), size, height, render (4 choices), seed, difficulty (4 choices), loops, theme (3), style (2)", opts)
 	}
 	for _, name := range []string{"seed", "loops"} {
 		if _, ok := opts[name]; !ok {

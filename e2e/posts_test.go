@@ -124,7 +124,7 @@ func TestE2EEventResultsFault(t *testing.T) {
 			// The bot's own tick, at its start, may be the one closing
 			// it, finishing after these returned: wait for its last step,
 			// the maze's Solve button.
-			waitFor(t, "the event closed", func() bool { return len(fake.Message(mazeMsg.ID).Buttons()) == 3 })
+			waitFor(t, "the event closed", func() bool { return len(fake.Message(mazeMsg.ID).Buttons()) == 2 })
 			fake.checkEventClosed(t, mazeMsg, board, "Fault race")
 			fake.checkNonces(t, fakediscord.DefaultChannelID)
 		})
@@ -167,8 +167,8 @@ func (d *discord) checkEventClosed(t *testing.T, mazeMsg, board *fakediscord.Mes
 	if b := d.Message(board.ID); !strings.Contains(b.Text(), link) || len(mentions(b.Text())) != 0 {
 		t.Fatalf("the board reads %q, want a pointer to the results, %s", b.Text(), link)
 	}
-	if bs := d.Message(mazeMsg.ID).Buttons(); len(bs) != 3 {
-		t.Fatalf("maze buttons %+v, want Play, Solve and Race", bs)
+	if bs := d.Message(mazeMsg.ID).Buttons(); len(bs) != 2 {
+		t.Fatalf("maze buttons %+v, want Play and Solve", bs)
 	}
 	return results[0]
 }
@@ -319,7 +319,7 @@ func TestProcessKillEventResults(t *testing.T) {
 	took := waitFor30(t, "the event closed", func() bool {
 		b := fake.Message(board.ID)
 		m := fake.Message(mazeMsg.ID)
-		return b != nil && strings.Contains(b.Text(), "the final results: ") && m != nil && len(m.Buttons()) == 3
+		return b != nil && strings.Contains(b.Text(), "the final results: ") && m != nil && len(m.Buttons()) == 2
 	})
 	fake.checkEventClosed(t, mazeMsg, board, "Killed race")
 	t.Logf("closed %v after the restart", took.Round(time.Second))

@@ -45,6 +45,8 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	}
 	final(t, ix)
 	final(t, fake.click(t, member.ButtonSpec{CustomID: "solve:" + m.ID().String(), Message: mazeMsg}))
+	final(t, fake.click(t, member.ButtonSpec{CustomID: "print:" + m.ID().String(), Message: mazeMsg}))
+	final(t, fake.slash(t, "maze", opt("size", 41), opt("theme", "print"), opt("style", "line")))
 	p := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
 	p.walk()
 	p.share()
@@ -78,7 +80,7 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	final(t, fake.eventSlash(t, e2eManagePerms, "end"))
 	waitFor(t, "the event closed", func() bool {
 		bs := fake.Message(eventMaze.ID).Buttons()
-		return len(bs) == 3 && strings.HasPrefix(bs[1].CustomID, "solve:")
+		return len(bs) == 2 && strings.HasPrefix(bs[1].CustomID, "solve:")
 	})
 
 	var lines bytes.Buffer

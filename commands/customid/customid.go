@@ -21,6 +21,7 @@ const (
 	SharePrefix = "share"
 	HelpPrefix  = "help"
 	RacePrefix  = "race"
+	PrintPrefix = "print"
 )
 
 // The examples /help's buttons try, as Help(example) names them.
@@ -39,6 +40,9 @@ func Play(id mazecore.ID) string { return PlayPrefix + ":" + id.String() }
 // Race is the custom ID of the Race button of maze id: it launches Maze
 // Arena on that maze.
 func Race(id mazecore.ID) string { return RacePrefix + ":" + id.String() }
+
+// Print is the custom ID of the Print button of maze id: its PDF.
+func Print(id mazecore.ID) string { return PrintPrefix + ":" + id.String() }
 
 // Solve is the custom ID of the Solve button of maze id.
 func Solve(id mazecore.ID) string { return SolvePrefix + ":" + id.String() }

@@ -15,6 +15,7 @@ const (
 	ShowsTrail                      // a game's trail and its player
 	ShowsTrailSolution              // a given-up game: the trail and the solution
 	ShowsCarving                    // the animation of its generation
+	ShowsPrintout                   // a PDF: the maze, then its solution
 )
 
 // Alt is the alt text of a picture of maze id (an attachment's
@@ -25,6 +26,7 @@ func Alt(l *lang.Lang, id mazecore.ID, shows Shows, at mazecore.Point) string {
 	key := [...]string{
 		ShowsMaze: "alt.maze", ShowsSolution: "alt.solution", ShowsTrail: "alt.trail",
 		ShowsTrailSolution: "alt.trail_solution", ShowsCarving: "alt.carving",
+		ShowsPrintout: "alt.printout",
 	}[shows]
 	return l.T(key, lang.Args{
 		"Algorithm": AlgorithmTitle(id.Algorithm), "Size": Size(id), "ID": id.String(),

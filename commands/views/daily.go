@@ -30,7 +30,7 @@ func DailyMazeHeader(l *lang.Lang, day contest.Daily, m Maze) string {
 // Daily is the daily's message in l: header, maze and buttons. /daily
 // today is in the member's language, the automatic post in the server's.
 func Daily(l *lang.Lang, day contest.Daily, m Maze) bot.Reply {
-	return Show(DailyMazeHeader(l, day, m), m, Buttons(l, day.MazeID))
+	return Show(DailyMazeHeader(l, day, m), m, Buttons(l, m))
 }
 
 // DailyToday is /daily today's private answer: the day's maze with Play

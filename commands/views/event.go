@@ -15,14 +15,18 @@ import (
 // BoardTop is how many members an event's board lists.
 const BoardTop = 10
 
-// EventMaze is the event's maze: as /maze shows it, with Play only while
-// it runs (no Solve), and both once it has ended. It is in the event's
+// EventMaze is the event's maze: as /maze shows it, with Play (and Race)
+// only while it runs (no Solve), and all of them once it has ended. It is in the event's
 // language, as every post of it.
 func EventMaze(e contest.Event, m Maze) bot.Reply {
 	l := lang.ByCode(e.Language)
-	buttons := Buttons(l, e.MazeID)
+	buttons := Buttons(l, m)
 	if e.Status != contest.Ended {
-		buttons = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, e.MazeID), RaceButton(l, e.MazeID)}}}
+		running := []discordgo.MessageComponent{PlayButton(l, e.MazeID)}
+		if m.Race {
+			running = append(running, RaceButton(l, e.MazeID))
+		}
+		buttons = []discordgo.MessageComponent{discordgo.ActionsRow{Components: running}}
 	}
 	return Show(EventMazeHeader(l, e, m), m, buttons)
 }

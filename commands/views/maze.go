@@ -27,6 +27,9 @@ type Maze struct {
 	Par    int // play.Par's; 0 for a maze Play does not take
 	Grid   string
 	File   *bot.File
+	// Race offers the Race button (Maze Arena): the Activity is set up
+	// and the maze is shown in a server, where a race can start.
+	Race bool
 }
 
 // IDTag is how every message names its maze; IDInContent reads it back,
@@ -135,12 +138,42 @@ func Show(header string, m Maze, buttons []discordgo.MessageComponent) bot.Reply
 	return card(filesOf(m.File), text(header), text(m.Grid), picture(m.File, false), buttons)
 }
 
-// Card is the public reply that shows a maze, with its buttons.
-func Card(l *lang.Lang, m Maze) bot.Reply { return Show(Header(l, m), m, Buttons(l, m.ID)) }
+// Card is the public reply that shows a maze, with its buttons and,
+// for a maze that prints well, Print.
+func Card(l *lang.Lang, m Maze) bot.Reply { return Show(Header(l, m), m, cardButtons(l, m)) }
 
 // GIFCard is the reply that shows the animation of a maze's generation.
 func GIFCard(l *lang.Lang, m Maze) bot.Reply {
-	return Show(Header(l, m)+" · "+l.T("maze.gif_caption"), m, Buttons(l, m.ID))
+	return Show(Header(l, m)+" · "+l.T("maze.gif_caption"), m, cardButtons(l, m))
+}
+
+// cardButtons are /maze's: Buttons, and Print where it prints well.
+func cardButtons(l *lang.Lang, m Maze) []discordgo.MessageComponent {
+	id := m.ID
+	buttons := Buttons(l, m)
+	if Printable(id) {
+		row := buttons[0].(discordgo.ActionsRow)
+		row.Components = append(row.Components, discordgo.Button{Label: l.T("button.print"), Style: discordgo.SecondaryButton, CustomID: customid.Print(id), Emoji: &discordgo.ComponentEmoji{Name: "🖨️"}})
+		buttons[0] = row
+	}
+	return buttons
+}
+
+// PrintMaxSide is the largest side /maze offers Print for: on an A4 or
+// Letter page (180 mm inside its margins) a tile of 101 is 1.8 mm, as
+// narrow as a pencil line can follow without touching the walls.
+const PrintMaxSide = 101
+
+// Printable tells whether maze id gets a Print button.
+func Printable(id mazecore.ID) bool { return id.Width <= PrintMaxSide && id.Height <= PrintMaxSide }
+
+// Printout is the private reply to Print: the PDF of maze id, page 1
+// the maze and page 2 its solution, on paper (its name in l).
+func Printout(l *lang.Lang, id mazecore.ID, paper string, f bot.File) bot.Reply {
+	reply := card(filesOf(&f), text(l.T("print.ready", lang.Args{"Algorithm": AlgorithmTitle(id.Algorithm), "Size": Size(id), "ID": IDTag(id), "Paper": paper})),
+		[]part{discordgo.FileComponent{File: discordgo.UnfurledMediaItem{URL: "attachment://" + f.Name}}})
+	reply.Ephemeral = true
+	return reply
 }
 
 // SolutionHeader is the line above a maze's solution, whose path is
@@ -169,8 +202,9 @@ func Solution(header string, m Maze, ephemeral bool) bot.Reply {
 }
 
 // Buttons are Play (for a maze too big to play, Play on a smaller one
-// like it) and Solve, in a row.
-func Buttons(l *lang.Lang, id mazecore.ID) []discordgo.MessageComponent {
+// like it), Solve and, where m.Race, Race, in a row.
+func Buttons(l *lang.Lang, m Maze) []discordgo.MessageComponent {
+	id := m.ID
 	var buttons []discordgo.MessageComponent
 	if Playable(id) {
 		buttons = append(buttons, PlayButton(l, id))
@@ -180,7 +214,7 @@ func Buttons(l *lang.Lang, id mazecore.ID) []discordgo.MessageComponent {
 		buttons = append(buttons, discordgo.Button{Label: l.T("button.play_smaller", lang.Args{"Size": Size(smaller)}), Style: discordgo.PrimaryButton, CustomID: customid.NewMaze(smaller), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}})
 	}
 	buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
-	if Raceable(id) {
+	if m.Race && Raceable(id) {
 		buttons = append(buttons, RaceButton(l, id))
 	}
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
