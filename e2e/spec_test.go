@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	fake := newDiscord(t)
 	const dailyChannel = "1300000000000000777"
 	clock := fake.useClock(time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC))
-	app := fake.startApp(t)
+	app := fake.startArenaApp(t, "") // with Maze Arena: /race, its Entry Point sync and LAUNCH_ACTIVITY
 	ctx := testContext(t)
 
 	final(t, fake.slash(t, "maze"))
@@ -46,6 +47,9 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	final(t, ix)
 	final(t, fake.click(t, member.ButtonSpec{CustomID: "solve:" + m.ID().String(), Message: mazeMsg}))
 	final(t, fake.click(t, member.ButtonSpec{CustomID: "print:" + m.ID().String(), Message: mazeMsg}))
+	if resp, err := fake.click(t, member.ButtonSpec{CustomID: "race:" + m.ID().String(), Message: mazeMsg}).Wait(ctx); err != nil || resp.Type != 12 {
+		t.Fatalf("Race: %+v %v, want LAUNCH_ACTIVITY", resp, err)
+	}
 	final(t, fake.slash(t, "maze", opt("size", 41), opt("theme", "print"), opt("style", "line")))
 	p := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
 	p.walk()
@@ -80,7 +84,7 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	final(t, fake.eventSlash(t, e2eManagePerms, "end"))
 	waitFor(t, "the event closed", func() bool {
 		bs := fake.Message(eventMaze.ID).Buttons()
-		return len(bs) == 2 && strings.HasPrefix(bs[1].CustomID, "solve:")
+		return len(bs) == 3 && strings.HasPrefix(bs[1].CustomID, "solve:")
 	})
 
 	var lines bytes.Buffer
@@ -95,6 +99,17 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 		}
 		lines.Write(append(line, '\n'))
 		kinds[r.Route]++
+	}
+	// Maze Arena's own: the Entry Point command in the sync, the launch.
+	for _, want := range []struct{ route, body string }{
+		{"PUT /applications/{app}/commands", `"handler":1`},
+		{"POST /interactions/{interaction}/{token}/callback", `"type":12`},
+	} {
+		if !slices.ContainsFunc(fake.Requests(""), func(r fakediscord.Request) bool {
+			return r.Route == want.route && bytes.Contains(r.Body, []byte(want.body))
+		}) {
+			t.Fatalf("no %s with %s among the bodies checked", want.route, want.body)
+		}
 	}
 	for _, route := range []string{
 		"PUT /applications/{app}/commands", "POST /interactions/{interaction}/{token}/callback",
