@@ -12,11 +12,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
+	"mazebot/arena"
 	"mazebot/bot"
 	"mazebot/commands"
 	"mazebot/health"
+	"mazebot/mazecore"
 	"mazebot/metrics"
 	"mazebot/metrics/prom"
 	"mazebot/store"
@@ -39,6 +42,11 @@ type App struct {
 	opsSrv *http.Server
 	opsLn  net.Listener
 	ready  *health.Readiness
+	// Maze Arena, the Activity, when DISCORD_CLIENT_SECRET is set: its
+	// server, listening on ACTIVITY_ADDR (opened by NewApp too).
+	arena    *arena.Server
+	arenaSrv *http.Server
+	arenaLn  net.Listener
 }
 
 // httpShutdownTimeout bounds the wait for requests in flight on the HTTP
@@ -53,6 +61,9 @@ type Options struct {
 	// IdentifyInterval, when set, replaces Discord's 5 s between the
 	// IDENTIFYs of a rate-limit bucket, for a fake Discord that allows it.
 	IdentifyInterval time.Duration
+	// ArenaObserveMove, when set, is told how long each of Maze Arena's
+	// moves took in the process (a benchmark's measure).
+	ArenaObserveMove func(time.Duration)
 }
 
 // Build opens the store and prepares the bot without connecting: the one
@@ -153,12 +164,20 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		return nil, err
 	}
 	poster := bot.NewPoster(session)
+	// The launches reach the Activity's rooms, which play through the
+	// features' games: the relay is pointed at them once both exist.
+	var races commands.Races
+	relay := &raceRelay{}
+	if cfg.ClientSecret != "" {
+		races = relay
+	}
 	set, err := commands.New(commands.Deps{
 		Store: db, Poster: poster, Guilds: poster,
 		PlaySecret: secret, DailyKey: dailyKey,
 		Now: now, Seed: randomSeed, Log: log, Metrics: rec,
 		Replays: db,
 		Extra:   opts.Extra,
+		Races:   races,
 	})
 	if err != nil {
 		return nil, err
@@ -184,7 +203,92 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 			return nil, fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
 	}
+	if cfg.ClientSecret != "" {
+		if err := app.buildArena(ctx, cfg, log, opts, set.Games, poster); err != nil {
+			closeListener(app.httpLn)
+			return nil, err
+		}
+		relay.set(app.arena)
+	}
 	return app, nil
+}
+
+// buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
+// games, post result cards through poster, and reach the other processes
+// over PostgreSQL's LISTEN/NOTIFY when the database is PostgreSQL.
+func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, games arena.Games, poster *bot.Poster) error {
+	alog := log.With("component", "arena")
+	var bus arena.Bus
+	if store.Kind(cfg.Database) == store.Postgres {
+		pg, err := arena.NewPGBus(ctx, cfg.Database, cfg.Token, alog)
+		if err != nil {
+			return err
+		}
+		bus = pg
+	}
+	srv, err := arena.New(arena.Config{
+		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: bot.Rebase(cfg.APIBase, nil),
+		Games: games, Poster: cardPoster{poster}, Bus: bus, Log: alog, Seed: randomSeed,
+		ObserveMove: opts.ArenaObserveMove, SerialStore: bus == nil,
+	})
+	if err != nil {
+		if bus != nil {
+			_ = bus.Close() // never used
+		}
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.ActivityAddr)
+	if err != nil {
+		_ = srv.Close() // never served
+		return fmt.Errorf("ACTIVITY_ADDR %s: %w", cfg.ActivityAddr, err)
+	}
+	a.arena, a.arenaLn = srv, ln
+	a.arenaSrv = &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(alog.Handler(), slog.LevelWarn),
+	}
+	return nil
+}
+
+// cardPoster posts Maze Arena's result cards as the bot's posts.
+type cardPoster struct{ p *bot.Poster }
+
+func (c cardPoster) Post(ctx context.Context, channelID, nonce, content string) error {
+	_, err := c.p.Post(ctx, channelID, nonce, bot.Reply{Content: content})
+	return err
+}
+
+// raceRelay hands the features' launches to the Activity, which is built
+// after them (its rooms play through their games).
+type raceRelay struct {
+	mu    sync.Mutex
+	arena *arena.Server
+}
+
+func (r *raceRelay) set(s *arena.Server) {
+	r.mu.Lock()
+	r.arena = s
+	r.mu.Unlock()
+}
+
+func (r *raceRelay) Pend(ctx context.Context, guildID, channelID, userID string, maze mazecore.ID) error {
+	r.mu.Lock()
+	s := r.arena
+	r.mu.Unlock()
+	if s == nil {
+		return errors.New("the Activity (Maze Arena) is not running")
+	}
+	return s.Pend(ctx, guildID, channelID, userID, maze)
+}
+
+// ActivityAddr is the address Maze Arena listens on ("" when it is off).
+func (a *App) ActivityAddr() string {
+	if a.arenaLn == nil {
+		return ""
+	}
+	return a.arenaLn.Addr().String()
 }
 
 // serveOps prepares the metrics and health endpoints on ln; the shards
@@ -261,6 +365,10 @@ func (a *App) Run(ctx context.Context) error {
 	if a.httpSrv != nil {
 		a.log.Info("HTTP interactions endpoint listening", "addr", a.HTTPAddr(), "path", "/interactions")
 	}
+	arenaErr := serve(a.arenaSrv, a.arenaLn, "Maze Arena", cancel)
+	if a.arenaSrv != nil {
+		a.log.Info("Maze Arena listening", "addr", a.ActivityAddr())
+	}
 	botErr := make(chan error, 1)
 	go func() {
 		err := a.bot.Run(ctx)
@@ -270,7 +378,12 @@ func (a *App) Run(ctx context.Context) error {
 	<-ctx.Done()
 	errs := []error{shutdown(a.httpSrv, "HTTP endpoint"), <-botErr}
 	<-readyDone
-	errs = append(errs, shutdown(a.opsSrv, "metrics and health endpoints"), <-httpErr, <-opsErr)
+	// The Activity's WebSockets are hijacked connections, which Shutdown
+	// does not wait for: Close ends them.
+	if a.arenaSrv != nil {
+		errs = append(errs, a.arenaSrv.Close())
+	}
+	errs = append(errs, shutdown(a.opsSrv, "metrics and health endpoints"), <-httpErr, <-opsErr, <-arenaErr)
 	return errors.Join(errs...)
 }
 
@@ -320,7 +433,12 @@ func (a *App) Store() store.DB { return a.db }
 func (a *App) Close() error {
 	closeListener(a.httpLn) // already closed after Run: nothing to report
 	closeListener(a.opsLn)
-	return a.db.Close()
+	closeListener(a.arenaLn)
+	var errs []error
+	if a.arena != nil {
+		errs = append(errs, a.arena.Close())
+	}
+	return errors.Join(append(errs, a.db.Close())...)
 }
 
 // randomSeed draws a 32-bit seed: enough variety, and it keeps IDs short.

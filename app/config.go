@@ -42,8 +42,13 @@ type Config struct {
 	// MetricsAddr is METRICS_ADDR: serve /metrics, /healthz and /readyz
 	// here.
 	MetricsAddr string
-	LogLevel    slog.Level // LOG_LEVEL
-	LogJSON     bool       // LOG_FORMAT=json
+	// ActivityAddr is ACTIVITY_ADDR: serve Maze Arena, the Activity, here;
+	// ClientSecret (DISCORD_CLIENT_SECRET, the OAuth2 client secret, never
+	// logged or sent to a browser) turns it on. Both or neither.
+	ActivityAddr string
+	ClientSecret string
+	LogLevel     slog.Level // LOG_LEVEL
+	LogJSON      bool       // LOG_FORMAT=json
 }
 
 // DefaultDatabase is MAZEBOT_DB when it is not set.
@@ -69,6 +74,9 @@ func ParseConfig(getenv func(string) string) (Config, error) {
 		Database:    get("MAZEBOT_DB"),
 		HTTPAddr:    get("HTTP_ADDR"),
 		MetricsAddr: get("METRICS_ADDR"),
+		// ACTIVITY_ADDR and DISCORD_CLIENT_SECRET
+		ActivityAddr: get("ACTIVITY_ADDR"),
+		ClientSecret: get("DISCORD_CLIENT_SECRET"),
 	}
 	if s := getenv("MAZEBOT_SECRET"); s != "" {
 		cfg.Secret = []byte(s)
@@ -97,6 +105,12 @@ func ParseConfig(getenv func(string) string) (Config, error) {
 		}
 		check(err)
 		cfg.PublicKey = key
+	}
+	switch {
+	case cfg.ActivityAddr != "" && cfg.ClientSecret == "":
+		check(fmt.Errorf("ACTIVITY_ADDR is set but DISCORD_CLIENT_SECRET is not: Maze Arena signs members in with the application's OAuth2 client secret (Developer Portal → OAuth2 → Client Secret)"))
+	case cfg.ClientSecret != "" && cfg.ActivityAddr == "":
+		check(fmt.Errorf("DISCORD_CLIENT_SECRET is set but ACTIVITY_ADDR is not: say where Maze Arena, the Activity, listens, e.g. :8090"))
 	}
 	var err error
 	cfg.ShardCount, err = bot.ParseShardCount(get("DISCORD_SHARD_COUNT"))

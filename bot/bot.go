@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -240,12 +241,37 @@ func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {
 		appID = ready.Application.ID
 	}
 	defs := b.router.Definitions()
+	if err := b.recordGuildCommands(ctx); err != nil {
+		b.log.Warn("could not record the server's own commands; a later move to global commands will not remove them", "err", err)
+	}
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	if b.cfg.GuildID != "" {
+		endpoint = discordgo.EndpointApplicationGuildCommands(appID, b.cfg.GuildID)
+	}
 	// An overwrite is idempotent and nothing waits on it: discordgo may
-	// retry it through rate limits and 502s.
-	synced, err := b.session.ApplicationCommandBulkOverwrite(appID, b.cfg.GuildID, defs, discordgo.WithContext(ctx),
-		discordgo.WithRetryOnRatelimit(true), discordgo.WithRestRetries(3))
+	// retry it (and the read before it) through rate limits and 502s.
+	retry := []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(true), discordgo.WithRestRetries(3)}
+	var kept json.RawMessage
+	if b.cfg.GuildID == "" {
+		// Discord refuses a global overwrite that drops the app's Entry
+		// Point command (50240): one the router does not define is read
+		// back and sent again as it is.
+		var err error
+		if kept, err = b.entryPoint(appID, retry); err != nil {
+			return fmt.Errorf("read the global commands: %w", err)
+		}
+	}
+	body, n, err := commandsBody(defs, b.cfg.GuildID != "", kept)
 	if err != nil {
-		return fmt.Errorf("sync %d commands: %w", len(defs), err)
+		return err
+	}
+	raw, err := b.session.RequestWithBucketID("PUT", endpoint, body, endpoint, retry...)
+	if err != nil {
+		return fmt.Errorf("sync %d commands: %w", n, err)
+	}
+	var synced []json.RawMessage
+	if err := json.Unmarshal(raw, &synced); err != nil {
+		return fmt.Errorf("sync %d commands: read the answer: %w", n, err)
 	}
 	scope := "global"
 	if b.cfg.GuildID != "" {
@@ -258,6 +284,76 @@ func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {
 		b.log.Warn("could not remove old servers' commands; the next start tries again", "err", err)
 	}
 	return nil
+}
+
+// The Entry Point command of an Activity: command type 4
+// PRIMARY_ENTRY_POINT, global only, one per app, with a handler (1
+// APP_HANDLER: the app gets the interaction and may answer
+// LAUNCH_ACTIVITY; 2: Discord launches the Activity itself). discordgo
+// v0.29.0 has neither the type's constant nor the handler field.
+const PrimaryEntryPoint discordgo.ApplicationCommandType = 4
+
+// entryAppHandler is the Entry Point handler APP_HANDLER.
+const entryAppHandler = 1
+
+// entryPoint reads the app's global commands and returns its Entry Point
+// command, raw, or nil when it has none.
+func (b *Bot) entryPoint(appID string, opts []discordgo.RequestOption) (json.RawMessage, error) {
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	raw, err := b.session.RequestWithBucketID("GET", endpoint, nil, endpoint, opts...)
+	if err != nil {
+		return nil, err
+	}
+	var cmds []json.RawMessage
+	if err := json.Unmarshal(raw, &cmds); err != nil {
+		return nil, err
+	}
+	for _, c := range cmds {
+		var head struct {
+			Type discordgo.ApplicationCommandType `json:"type"`
+		}
+		if json.Unmarshal(c, &head) == nil && head.Type == PrimaryEntryPoint {
+			return c, nil
+		}
+	}
+	return nil, nil
+}
+
+// entryCommand is an Entry Point definition as it is sent: discordgo's
+// fields and the handler.
+type entryCommand struct {
+	*discordgo.ApplicationCommand
+	Handler int `json:"handler"`
+}
+
+// commandsBody is the bulk overwrite of defs: an Entry Point among them is
+// sent with handler 1 (the router answers it); a guild's overwrite leaves
+// it out (it can only be global); kept, the Entry Point read back, is sent
+// again when defs have none. It also returns how many commands it sends.
+func commandsBody(defs []*discordgo.ApplicationCommand, guild bool, kept json.RawMessage) (json.RawMessage, int, error) {
+	var out []any
+	hasEntry := false
+	for _, d := range defs {
+		if d.Type != PrimaryEntryPoint {
+			out = append(out, d)
+			continue
+		}
+		if !guild {
+			hasEntry = true
+			out = append(out, entryCommand{ApplicationCommand: d, Handler: entryAppHandler})
+		}
+	}
+	if !hasEntry && kept != nil {
+		out = append(out, kept)
+	}
+	if out == nil {
+		out = []any{}
+	}
+	body, err := json.Marshal(out)
+	if err != nil {
+		return nil, 0, fmt.Errorf("encode the commands: %w", err)
+	}
+	return body, len(out), nil
 }
 
 // close drains and disconnects. discordgo's Close waits about a second.

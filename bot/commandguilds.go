@@ -21,19 +21,26 @@ type CommandGuilds interface {
 	RemoveCommandGuild(ctx context.Context, guildID string) error
 }
 
-// tidyGuildCommands runs after a sync: it records the server synced to,
-// if any, and empties the commands of every other server recorded. A
-// server the bot has left (403) is forgotten too: its commands went with
-// the bot.
+// recordGuildCommands records the server about to get commands of its
+// own, before the sync: a process stopped right after the sync must not
+// forget a server Discord now lists commands for.
+func (b *Bot) recordGuildCommands(ctx context.Context) error {
+	if b.cfg.CommandGuilds == nil || b.cfg.GuildID == "" {
+		return nil
+	}
+	if err := b.cfg.CommandGuilds.AddCommandGuild(ctx, b.cfg.GuildID, time.Now()); err != nil {
+		return fmt.Errorf("record the commands of server %s: %w", b.cfg.GuildID, err)
+	}
+	return nil
+}
+
+// tidyGuildCommands runs after a sync: it empties the commands of every
+// recorded server but the one synced to. A server the bot has left (403)
+// is forgotten too: its commands went with the bot.
 func (b *Bot) tidyGuildCommands(ctx context.Context, appID string) error {
 	cg := b.cfg.CommandGuilds
 	if cg == nil {
 		return nil
-	}
-	if b.cfg.GuildID != "" {
-		if err := cg.AddCommandGuild(ctx, b.cfg.GuildID, time.Now()); err != nil {
-			return fmt.Errorf("record the commands of server %s: %w", b.cfg.GuildID, err)
-		}
 	}
 	guilds, err := cg.CommandGuilds(ctx)
 	if err != nil {

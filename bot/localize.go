@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -112,8 +113,10 @@ func slug(s string) string {
 	return strings.Trim(b.String(), "-")
 }
 
+// isChatInput tells a slash command, or an Activity's Entry Point command,
+// which is named and described as one.
 func isChatInput(c *discordgo.ApplicationCommand) bool {
-	return c.Type == 0 || c.Type == discordgo.ChatApplicationCommand
+	return c.Type == 0 || c.Type == discordgo.ChatApplicationCommand || c.Type == PrimaryEntryPoint
 }
 
 // fields lists every localizable text of cmds.
@@ -252,14 +255,14 @@ func CheckEnglish(cmds []*discordgo.ApplicationCommand) error {
 // chatName is Discord's rule for slash command and option names, with
 // Go's names for the scripts Devanagari and Thai (whose marks are not
 // letters). Discord also allows an apostrophe now; we don't need one.
-var chatName = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
+var chatName = lazyRegexp(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
 
 // checkText applies Discord's rules for a kind of text.
 func checkText(kind textKind, s string) error {
 	n := utf8.RuneCountInString(s)
 	switch kind {
 	case kindName:
-		if !chatName.MatchString(s) {
+		if !chatName().MatchString(s) {
 			return fmt.Errorf("%q is not a valid name: 1–32 letters, digits, - or _", s)
 		}
 		for _, r := range s {
@@ -378,7 +381,7 @@ func uniqueNames(where string, group []named) []error {
 
 // mention is a slash command named in a message: "/maze", "/daily today",
 // "/데일리 오늘". A slash after a letter or digit is no command (Asia/Seoul).
-var mention = regexp.MustCompile(`(?:^|[^\p{L}\p{N}/])/([\p{L}\p{N}_-]+)(?: ([\p{L}\p{N}_-]+))?`)
+var mention = lazyRegexp(`(?:^|[^\p{L}\p{N}/])/([\p{L}\p{N}_-]+)(?: ([\p{L}\p{N}_-]+))?`)
 
 // pickerName is how l's picker shows a command or an option: named as l
 // localizes it, else by its own name (English's).
@@ -429,7 +432,7 @@ func CheckMentions(cmds []*discordgo.ApplicationCommand) error {
 				continue
 			}
 			for _, src := range sources[id] {
-				for _, m := range mention.FindAllStringSubmatch(src, -1) {
+				for _, m := range mention().FindAllStringSubmatch(src, -1) {
 					name, err := withParticle(m[1], subs)
 					if err != nil {
 						errs = append(errs, fmt.Errorf("%s [%s]: /%s: %w", id, l.Code(), m[1], err))
@@ -473,11 +476,11 @@ func withParticle[V any](word string, names map[string]V) (string, error) {
 // optionMention is an option as a member types it: "render:png",
 // "표시방식:PNG", "id:<maze ID>", "difficulty:easy|medium|hard",
 // "loops:0–100".
-var optionMention = regexp.MustCompile("(?:^|[^\\p{L}\\p{N}_-])([\\p{L}\\p{N}_-]+):(<[^>]*>|[^\\s`.,;)”\"]+)")
+var optionMention = lazyRegexp("(?:^|[^\\p{L}\\p{N}_-])([\\p{L}\\p{N}_-]+):(<[^>]*>|[^\\s`.,;)”\"]+)")
 
 // numberValue is a number option's value as a message shows it: a number
 // or a range.
-var numberValue = regexp.MustCompile(`^\d+(?:[–-]\d+)?$`)
+var numberValue = lazyRegexp(`^\d+(?:[–-]\d+)?$`)
 
 // CheckOptionMentions reports every option a message shows as typed
 // (name:value) that the reader's picker would not take: each language's
@@ -518,7 +521,7 @@ func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
 			}
 			if len(o.Choices) == 0 {
 				number := o.Type == discordgo.ApplicationCommandOptionInteger || o.Type == discordgo.ApplicationCommandOptionNumber
-				return !number || numberValue.MatchString(value)
+				return !number || numberValue().MatchString(value)
 			}
 			for alt := range strings.SplitSeq(value, "|") {
 				if !slices.ContainsFunc(o.Choices, func(c *discordgo.ApplicationCommandOptionChoice) bool {
@@ -535,7 +538,7 @@ func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
 				continue
 			}
 			for _, src := range sources[id] {
-				for _, m := range optionMention.FindAllStringSubmatch(src, -1) {
+				for _, m := range optionMention().FindAllStringSubmatch(src, -1) {
 					name, value := m[1], m[2]
 					if !anyLanguage[name] || strings.Contains(value, "{{") {
 						continue
@@ -553,4 +556,11 @@ func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// lazyRegexp compiles expr on first use: Unicode classes such as \p{L}
+// take a millisecond and a megabyte to compile, which a command-line maze,
+// linked with this package, should not pay at start.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

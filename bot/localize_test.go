@@ -83,6 +83,7 @@ func definitions() []*discordgo.ApplicationCommand {
 				{Type: ch, Name: "channel", Description: "The event's channel (default: here)"},
 			}},
 		}},
+		{Name: "race", Description: "Race today's daily or a maze you pick, live, with everyone here", Type: PrimaryEntryPoint},
 	}
 }
 
@@ -286,11 +287,11 @@ func TestCheckMentions(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"Asia/Seoul", "HH:MM", "24/7"} {
-		if mention.MatchString(text) {
+		if mention().MatchString(text) {
 			t.Errorf("%q read as a command", text)
 		}
 	}
-	if m := mention.FindStringSubmatch("use **/daily today** now"); m == nil || m[1] != "daily" || m[2] != "today" {
+	if m := mention().FindStringSubmatch("use **/daily today** now"); m == nil || m[1] != "daily" || m[2] != "today" {
 		t.Errorf("mention=%q", m)
 	}
 }

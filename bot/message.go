@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -27,9 +28,10 @@ type message struct {
 	files []File // sent as files[N] beside the JSON
 }
 
-// attachment describes an uploaded file: id N is the request's files[N].
+// attachment describes an uploaded file: id N is the request's files[N],
+// written as a snowflake string, as Discord's spec types every id.
 type attachment struct {
-	ID          int    `json:"id"`
+	ID          string `json:"id"`
 	Filename    string `json:"filename"`
 	Description string `json:"description,omitempty"`
 }
@@ -86,7 +88,7 @@ func newMessage(r Reply, mode replacing) *message {
 	if len(r.Files) > 0 || mode == replaceAll {
 		list := make([]attachment, len(r.Files))
 		for i, f := range r.Files {
-			list[i] = attachment{ID: i, Filename: f.Name, Description: f.Description}
+			list[i] = attachment{ID: strconv.Itoa(i), Filename: f.Name, Description: f.Description}
 		}
 		m.Attachments = &list
 	}

@@ -22,7 +22,7 @@ func TestNewMessage(t *testing.T) {
 		{"OKPlainEdit", Reply{Content: "hi"}, replaceAll, []string{`"content":"hi"`, `"embeds":[]`, `"components":[]`, `"attachments":[]`}, []string{"flags"}},
 		{"OKKeepOldFiles", Reply{Content: "hi"}, keepOldFiles, []string{`"embeds":[]`}, []string{"attachments"}},
 		{"OKEphemeral", Reply{Content: "psst", Ephemeral: true}, creating, []string{`"flags":64`}, nil},
-		{"OKAltText", Reply{Content: "m", Files: []File{file}}, creating, []string{`"attachments":[{"id":0,"filename":"maze.png","description":"A 21×21 maze"}]`}, nil},
+		{"OKAltText", Reply{Content: "m", Files: []File{file}}, creating, []string{`"attachments":[{"id":"0","filename":"maze.png","description":"A 21×21 maze"}]`}, nil},
 		// Components V2: no content, not even "", and the flag; an edit
 		// clears the content with null (converting a message needs it).
 		{"OKV2", Reply{V2: true, Components: card, Files: []File{file}}, creating, []string{`"flags":32768`, `"type":17`, `"description":"A 21×21 maze"`}, []string{"content", "embeds"}},

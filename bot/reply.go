@@ -55,6 +55,10 @@ type Responder interface {
 	Followup(ctx context.Context, r Reply) error
 	// Choices answers an autocompletion (type 8) with at most 25 choices.
 	Choices(ctx context.Context, choices []*discordgo.ApplicationCommandOptionChoice) error
+	// Launch opens the app's Activity for the member (type 12
+	// LAUNCH_ACTIVITY), in the interaction's channel: the first response
+	// of a command, button or modal.
+	Launch(ctx context.Context) error
 }
 
 // UserError is an error whose message is safe and useful to show the

@@ -166,6 +166,24 @@ func (r *responder) Choices(ctx context.Context, choices []*discordgo.Applicatio
 	return nil
 }
 
+// launchActivity is callback type 12, LAUNCH_ACTIVITY, which discordgo
+// v0.29.0 has no constant for. It carries no data.
+const launchActivity discordgo.InteractionResponseType = 12
+
+// Launch opens the Activity, within the first-response deadline.
+func (r *responder) Launch(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != unanswered {
+		return errAlreadyReplied
+	}
+	if err := r.callback(ctx, &callback{Type: launchActivity}); err != nil {
+		return fmt.Errorf("launch activity: %w", err)
+	}
+	r.state = answered
+	return nil
+}
+
 func (r *responder) Followup(ctx context.Context, reply Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -347,7 +346,7 @@ func rateLimit(h http.Header, body []byte) limit {
 
 // tokenPath matches the token segment of interaction and webhook URLs:
 // /interactions/{id}/{token}/… and /webhooks/{id}/{token}….
-var tokenPath = regexp.MustCompile(`(/(?:interactions|webhooks)/[0-9]+/)[^/?#\s"']+`)
+var tokenPath = lazyRegexp(`(/(?:interactions|webhooks)/[0-9]+/)[^/?#\s"']+`)
 
 // RedactTokens replaces the tokens in any interaction or webhook URL in s
 // with "{token}". The errors of this package never hold such a URL; this
@@ -356,5 +355,5 @@ func RedactTokens(s string) string {
 	if !strings.Contains(s, "/interactions/") && !strings.Contains(s, "/webhooks/") {
 		return s
 	}
-	return tokenPath.ReplaceAllString(s, "${1}{token}")
+	return tokenPath().ReplaceAllString(s, "${1}{token}")
 }

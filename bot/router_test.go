@@ -57,6 +57,7 @@ func (s *said) Choices(_ context.Context, c []*discordgo.ApplicationCommandOptio
 	s.choices = append(s.choices, c...)
 	return nil
 }
+func (s *said) Launch(context.Context) error                { return nil }
 func (s *said) Update(ctx context.Context, r Reply) error   { return s.Reply(ctx, r) }
 func (s *said) Followup(ctx context.Context, r Reply) error { return s.Reply(ctx, r) }
 

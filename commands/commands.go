@@ -46,6 +46,8 @@ type Deps struct {
 	AutoDeferAfter time.Duration
 	// Extra features (test-only commands) are routed after mazebot's own.
 	Extra []bot.Feature
+	// Races launches Maze Arena's races; nil when it is off.
+	Races Races
 }
 
 // Metrics is what the features report into.
@@ -108,6 +110,7 @@ func New(deps Deps) (*Set, error) {
 		NewEvents(contests.Events, deps.Seed),
 		daily,
 		NewHelp(mazes, playing, daily),
+		NewRace(deps.Races, contests.Dailies),
 	}, deps.Extra...)
 	router := bot.NewRouter(log, features...)
 	if deps.AutoDeferAfter > 0 {

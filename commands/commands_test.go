@@ -425,8 +425,8 @@ func TestHelpQuickStart(t *testing.T) {
 		t.Fatalf("/help buttons %+v, want three examples", bs)
 	}
 	card := only(t, e.press(t, bs[0].CustomID, "u1"))
-	if !card.Ephemeral || !strings.Contains(card.Text(), "21×21") || len(buttons(card)) != 2 {
-		t.Fatalf("the maze example: %+v, want a private 21×21 card with Play and Solve", card)
+	if !card.Ephemeral || !strings.Contains(card.Text(), "21×21") || len(buttons(card)) != 3 {
+		t.Fatalf("the maze example: %+v, want a private 21×21 card with Play, Solve and Race", card)
 	}
 	game := only(t, e.press(t, bs[1].CustomID, "u1"))
 	if !game.Ephemeral || gameIDOf(t, game) == 0 {

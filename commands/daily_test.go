@@ -249,8 +249,8 @@ func TestDailyPost(t *testing.T) {
 			t.Fatalf("posts=%+v, want one in daily-ch", posts)
 		}
 		msg := posts[0].reply
-		if !strings.HasPrefix(msg.Text(), "📅 **Daily challenge #334**") || len(buttons(msg)) != 2 || buttons(msg)[0].CustomID != customid.PlayPrefix+":"+idInReply(t, msg).String() {
-			t.Fatalf("post %q with %d buttons, want the daily header and Play", msg.Text(), len(buttons(msg)))
+		if !strings.HasPrefix(msg.Text(), "📅 **Daily challenge #334**") || len(buttons(msg)) != 3 || buttons(msg)[0].CustomID != customid.PlayPrefix+":"+idInReply(t, msg).String() {
+			t.Fatalf("post %q with %d buttons, want the daily header and Play, Solve, Race", msg.Text(), len(buttons(msg)))
 		}
 		id, _ := e.today(t)
 		if idInReply(t, msg) != id {

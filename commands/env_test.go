@@ -35,6 +35,14 @@ type recorder struct {
 	replies  []bot.Reply
 	updates  []bot.Reply
 	follows  []bot.Reply
+	launches int
+}
+
+func (r *recorder) Launch(_ context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.launches++
+	return nil
 }
 
 func (r *recorder) Defer(_ context.Context, ephemeral bool) error {
@@ -280,6 +288,20 @@ type env struct {
 	pictures *pictures.Queue
 	router   *bot.Router
 	locale   string // envOptions.locale
+	races    *races
+}
+
+// races records the launches of Maze Arena, in place of its rooms.
+type races struct {
+	mu       sync.Mutex
+	launches []string // "guild channel user maze"
+}
+
+func (r *races) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.launches = append(r.launches, strings.Join([]string{guildID, channelID, userID, maze.String()}, " "))
+	return nil
 }
 
 func newEnv(tb testing.TB, opts envOptions) *env {
@@ -294,7 +316,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	e := &env{db: db, path: opts.path, clock: opts.clock, poster: opts.poster, locale: opts.locale}
+	e := &env{db: db, path: opts.path, clock: opts.clock, poster: opts.poster, locale: opts.locale, races: &races{}}
 	if e.clock == nil {
 		now := opts.now
 		if now.IsZero() {
@@ -326,6 +348,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		// would only race the tests' own counts.
 		AutoDeferAfter: -1,
 		Extra:          opts.extra,
+		Races:          e.races,
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -226,8 +226,8 @@ func TestEventStart(t *testing.T) {
 			t.Fatalf("maze post files %+v, want the maze's picture with its alt text", maze.Files)
 		}
 		bs := buttons(maze)
-		if len(bs) != 1 || bs[0].CustomID != customid.PlayPrefix+":"+id.String() {
-			t.Fatalf("maze buttons=%+v, want Play only (no Solve during the event)", bs)
+		if len(bs) != 2 || bs[0].CustomID != customid.PlayPrefix+":"+id.String() || bs[1].CustomID != customid.Race(id) {
+			t.Fatalf("maze buttons=%+v, want Play and Race only (no Solve during the event)", bs)
 		}
 		if got := posts[1].reply.Text(); !strings.Contains(got, "Live leaderboard** — no finishers yet") {
 			t.Fatalf("board %q, want an empty live board", got)
@@ -541,7 +541,7 @@ func TestEventEndByCommand(t *testing.T) {
 	checkBoardPointer(t, e, got)
 	// The maze message gets its Solve button back.
 	maze := e.poster.message(ev.MazeMessageID).current()
-	if len(buttons(maze)) != 2 || !strings.Contains(maze.Text(), "ended") {
+	if len(buttons(maze)) != 3 || !strings.Contains(maze.Text(), "ended") {
 		t.Fatalf("maze message after the end: %q %+v", maze.Text(), buttons(maze))
 	}
 

@@ -143,7 +143,7 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 	for _, b := range buttons(rec.replies[0]) {
 		labels = append(labels, b.Label)
 	}
-	if strings.Join(labels, ",") != "플레이,풀이 보기" {
+	if strings.Join(labels, ",") != "플레이,풀이 보기,경주" {
 		t.Fatalf("button labels %v", labels)
 	}
 	id := idInReply(t, rec.replies[0])
@@ -228,7 +228,7 @@ func TestPostsInServersLanguage(t *testing.T) {
 		if len(posts) != 1 || !strings.HasPrefix(posts[0].reply.Text(), "📅 **데일리 챌린지 #334** · 2026년 11월 30일 · ") {
 			t.Fatalf("daily post %+v, want it in Korean", posts)
 		}
-		if b := buttons(posts[0].reply); len(b) != 2 || b[0].Label != "플레이" {
+		if b := buttons(posts[0].reply); len(b) != 3 || b[0].Label != "플레이" {
 			t.Fatalf("daily post buttons %+v", b)
 		}
 		// /daily today is a reply: the member's language.

@@ -46,8 +46,8 @@ func TestE2EEvent(t *testing.T) {
 	mazeMsg := fake.waitChannel(t, "🏆 **E2E race** · ends")
 	board := fake.waitChannel(t, "Live leaderboard** — no finishers yet")
 	id := mazeIDIn(t, mazeMsg.Text())
-	if bs := mazeMsg.Buttons(); len(bs) != 1 || bs[0].CustomID != "play:"+id.String() {
-		t.Fatalf("maze buttons %+v, want Play only", bs)
+	if bs := mazeMsg.Buttons(); len(bs) != 2 || bs[0].CustomID != "play:"+id.String() || bs[1].CustomID != "race:"+id.String() {
+		t.Fatalf("maze buttons %+v, want Play and Race only", bs)
 	}
 	m, err := mazecore.Generate(id)
 	if err != nil {
@@ -119,12 +119,15 @@ func TestE2EEvent(t *testing.T) {
 	if !strings.Contains(got.Text(), "/"+results.ID) || len(mentions(got.Text())) != 0 {
 		t.Fatalf("final board %q, want a pointer to the results %s", got.Text(), results.ID)
 	}
-	waitFor(t, "the maze's Solve button", func() bool { return len(fake.Message(mazeMsg.ID).Buttons()) == 2 })
+	waitFor(t, "the maze's Solve button", func() bool {
+		bs := fake.Message(mazeMsg.ID).Buttons()
+		return len(bs) == 3 && strings.HasPrefix(bs[1].CustomID, "solve:")
+	})
 	if n := channelPosts() - before; n != 1 {
 		t.Fatalf("the end made %d channel posts, want exactly one (issue 18 item 6)", n)
 	}
 	// The maze has its Solve button back.
-	if bs := fake.waitEdits(t, mazeMsg.ID, 1).Buttons(); len(bs) != 2 {
-		t.Fatalf("maze buttons after the end %+v, want Play and Solve", bs)
+	if bs := fake.waitEdits(t, mazeMsg.ID, 1).Buttons(); len(bs) != 3 {
+		t.Fatalf("maze buttons after the end %+v, want Play, Solve and Race", bs)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
@@ -95,6 +96,12 @@ func (d *discord) leakedSecrets(logs string, extra ...string) []string {
 			break
 		}
 	}
+	for _, s := range d.OAuthSecrets() {
+		if strings.Contains(logs, s) {
+			leaked = append(leaked, "an OAuth2 secret (the client secret, a code or an access token)")
+			break
+		}
+	}
 	for _, s := range extra {
 		if s != "" && strings.Contains(logs, s) {
 			leaked = append(leaked, fmt.Sprintf("a secret of %d characters", len(s)))
@@ -143,6 +150,31 @@ func (d *discord) launch(t testing.TB, cfg app.Config, extra ...testCommand) *te
 // launchOptions is launch with the wiring's options as given.
 func (d *discord) launchOptions(t testing.TB, cfg app.Config, opts app.Options) *testApp {
 	t.Helper()
+	_, _, putsBefore := d.Commands()
+	a := d.runApp(t, cfg, opts)
+	waitCtx, stopWait := context.WithTimeout(context.Background(), 30*time.Second)
+	defer stopWait()
+	if err := d.WaitReady(waitCtx); err != nil {
+		t.Fatalf("gateway not ready: %v", err)
+	}
+	for {
+		if _, _, puts := d.Commands(); puts > putsBefore {
+			break
+		}
+		select {
+		case <-waitCtx.Done():
+			t.Fatal("commands were never synced")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return a
+}
+
+// runApp builds an App with cfg and opts and runs it against d, without
+// waiting for anything: for tests that start several at once, or watch
+// how one connects. It is stopped at the end of t.
+func (d *discord) runApp(t testing.TB, cfg app.Config, opts app.Options) *testApp {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -151,7 +183,6 @@ func (d *discord) launchOptions(t testing.TB, cfg app.Config, opts app.Options) 
 		cancel()
 		t.Fatal(err)
 	}
-	_, _, putsBefore := d.Commands()
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx) }()
 	var once sync.Once
@@ -178,21 +209,6 @@ func (d *discord) launchOptions(t testing.TB, cfg app.Config, opts app.Options) 
 		})
 	}
 	t.Cleanup(stop)
-	waitCtx, stopWait := context.WithTimeout(ctx, 30*time.Second)
-	defer stopWait()
-	if err := d.WaitReady(waitCtx); err != nil {
-		t.Fatalf("gateway not ready: %v", err)
-	}
-	for {
-		if _, _, puts := d.Commands(); puts > putsBefore {
-			break
-		}
-		select {
-		case <-waitCtx.Done():
-			t.Fatal("commands were never synced")
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
 	return &testApp{App: a, cfg: cfg, logs: logs, dbPath: cfg.Database, cancel: cancel, stop: stop}
 }
 
@@ -308,24 +324,7 @@ func (d *discord) startProcess(t testing.TB, dir string, env ...string) *botProc
 	t.Helper()
 	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &syncBuffer{}, exited: make(chan struct{})}
 	p.cmd.Dir = dir
-	// Whatever the environment running the tests sets, each process gets
-	// its own Discord, database and (when a test asks) ports.
-	p.cmd.Env = append(os.Environ(),
-		"DISCORD_TOKEN="+strings.TrimPrefix(fakediscord.DefaultToken, "Bot "),
-		"DISCORD_API_BASE="+d.URL(),
-		"DISCORD_GUILD_ID=",
-		"DISCORD_PUBLIC_KEY=",
-		"DISCORD_SHARD_COUNT=",
-		"DISCORD_SHARD_IDS=",
-		"HTTP_ADDR=",
-		"METRICS_ADDR=",
-		"MAZEBOT_DB="+filepath.Join(dir, "mazebot.db"),
-		"MAZEBOT_SECRET="+e2eSecret,
-		"LOG_LEVEL=debug",
-		"LOG_FORMAT=text",
-	)
-	// exec keeps the last value of a name given twice.
-	p.cmd.Env = append(p.cmd.Env, env...)
+	p.cmd.Env = d.processEnv(dir, env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -342,6 +341,74 @@ func (d *discord) startProcess(t testing.TB, dir string, env ...string) *botProc
 		}
 	})
 	return p
+}
+
+// processEnv is the environment of a bot process in dir against d: env
+// added to or overriding it ("NAME=value").
+func (d *discord) processEnv(dir string, env ...string) []string {
+	// Whatever the environment running the tests sets, each process gets
+	// its own Discord, database and (when a test asks) ports.
+	out := append(os.Environ(),
+		"DISCORD_TOKEN="+strings.TrimPrefix(fakediscord.DefaultToken, "Bot "),
+		"DISCORD_API_BASE="+d.URL(),
+		"DISCORD_GUILD_ID=",
+		"DISCORD_PUBLIC_KEY=",
+		"DISCORD_SHARD_COUNT=",
+		"DISCORD_SHARD_IDS=",
+		"HTTP_ADDR=",
+		"METRICS_ADDR=",
+		"MAZEBOT_DB="+filepath.Join(dir, "mazebot.db"),
+		"MAZEBOT_SECRET="+e2eSecret,
+		"LOG_LEVEL=debug",
+		"LOG_FORMAT=text",
+	)
+	// exec keeps the last value of a name given twice.
+	return append(out, env...)
+}
+
+// ran is what a run of the binary to its end showed: its exit code and
+// what it wrote to each stream.
+type ran struct {
+	code           int
+	stdout, stderr string
+}
+
+// runBinary runs the binary with args in dir, in the environment
+// startProcess gives it (env added), until it exits, for at most 30 s.
+// Its output must show no secret.
+func (d *discord) runBinary(t testing.TB, dir string, args []string, env ...string) ran {
+	t.Helper()
+	return d.runCmd(t, d.binaryCmd(t, dir, args, env...))
+}
+
+// binaryCmd is the command runBinary runs, for a test to adjust first.
+func (d *discord) binaryCmd(t testing.TB, dir string, args []string, env ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(mazebotBinary(t), args...)
+	cmd.Dir, cmd.Env = dir, d.processEnv(dir, env...)
+	return cmd
+}
+
+// runCmd runs cmd (binaryCmd's) as runBinary does.
+func (d *discord) runCmd(t testing.TB, cmd *exec.Cmd) ran {
+	t.Helper()
+	args := cmd.Args[1:]
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(30*time.Second, func() { _ = cmd.Process.Kill() })
+	err := cmd.Wait()
+	r := ran{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) || !timer.Stop() {
+		t.Fatalf("mazebot %s: %v, or ran 30 s\nstderr:\n%s", strings.Join(args, " "), err, r.stderr)
+	}
+	if leaked := d.leakedSecrets(r.stdout+r.stderr, e2eSecret); len(leaked) > 0 {
+		t.Errorf("secrets in the output of mazebot %s: %v", strings.Join(args, " "), leaked)
+	}
+	return r
 }
 
 // waitSynced waits until the bot is connected and has synced its commands

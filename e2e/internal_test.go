@@ -164,6 +164,17 @@ func (b botDB) lastPost(ctx context.Context, channel string) error {
 	return err
 }
 
+// claimIdentify takes bucket's identify turn at at, as a process whose
+// clock says at would.
+func (b botDB) claimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) error {
+	_, _, err := b.db.ClaimIdentify(ctx, bucket, at, window)
+	return err
+}
+
+// commandGuilds lists the servers the bot recorded giving commands of
+// their own.
+func (b botDB) commandGuilds(ctx context.Context) ([]string, error) { return b.db.CommandGuilds(ctx) }
+
 // redactDSN is a database URL as the logs may show it, the password out.
 func redactDSN(dsn string) string { return store.Redact(dsn) }
 

@@ -315,7 +315,7 @@ func runAllFlows(t *testing.T, locale string) []string {
 		t.Fatalf("/event start answered %q", started.Text())
 	}
 	eventMsg, err := fake.WaitChannelMessage(ctx, fakediscord.DefaultChannelID, func(m *fakediscord.Message) bool {
-		return !m.Ephemeral() && strings.Contains(m.Text(), "**"+langEventName+"**") && len(m.Buttons()) == 1
+		return !m.Ephemeral() && strings.Contains(m.Text(), "**"+langEventName+"**") && len(m.Buttons()) == 2
 	})
 	if err != nil {
 		t.Fatalf("no event maze: %v", err)

@@ -127,16 +127,31 @@ func gameIDOf(t *testing.T, customID string) int64 {
 	return id
 }
 
+// TestE2EPlayFiftyPlayers (issue 16 row 1): fifty members, each with a
+// game on one maze, click at once, on SQLite and on PostgreSQL: every
+// click is answered, nobody gets an apology, and where each player stands,
+// in the message and in the store, is where the clicks they were answered
+// for lead.
 func TestE2EPlayFiftyPlayers(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
-	mazeMsg, m := fake.postMaze(t, opt("algorithm", "backtracking"), opt("size", 21), opt("seed", 11))
+	// One store after the other: the clicks need the CPU (see below).
+	for _, store := range e2eStores {
+		t.Run(store.name, func(t *testing.T) {
+			fake := newDiscord(t)
+			app := fake.launch(t, fake.config(store.dsn(t)))
+			fake.playFifty(t, app)
+		})
+	}
+}
+
+// playFifty plays TestE2EPlayFiftyPlayers on app.
+func (d *discord) playFifty(t *testing.T, app *testApp) {
+	mazeMsg, m := d.postMaze(t, opt("algorithm", "backtracking"), opt("size", 21), opt("seed", 11))
 	// Where a lone player stands after each click: the model to compare with.
-	model := fake.startGame(t, mazeMsg, m, "1400000000000000999")
+	model := d.startGame(t, mazeMsg, m, "1400000000000000999")
 	var stops []mazecore.Point
-	if _, _, err := testkit.Walk(m, model.msg.Text(), func(string) bool { return model.won() }, func(d mazecore.Dir) (string, error) {
-		content, err := model.press(d)
+	if _, _, err := testkit.Walk(m, model.msg.Text(), func(string) bool { return model.won() }, func(dir mazecore.Dir) (string, error) {
+		content, err := model.press(dir)
 		if !model.won() {
 			stops = append(stops, model.position())
 		}
@@ -153,31 +168,45 @@ func TestE2EPlayFiftyPlayers(t *testing.T) {
 	// BenchmarkE2EStores measures.
 	const players, clicksInFlight = 50, 10
 	slots := make(chan struct{}, clicksInFlight)
+	type outcome struct {
+		msg *fakediscord.Message
+		pos mazecore.Point
+		err error
+	}
+	outcomes := make([]outcome, players)
 	var wg sync.WaitGroup
-	errs := make(chan string, players)
-	for i := 0; i < players; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			user := fmt.Sprintf("14000000000000%05d", i)
-			moves := i%len(stops) + 1
-			msg, pos, err := fake.playMoves(mazeMsg, m, user, moves, slots)
-			if err != nil {
-				errs <- fmt.Sprintf("player %d: %v", i, err)
-				return
-			}
-			if pos != stops[moves-1] {
-				errs <- fmt.Sprintf("player %d after %d moves is at %v, want %v (message %s)", i, moves, pos, stops[moves-1], msg.ID)
-			}
-			if !strings.Contains(msg.Text(), fmt.Sprintf("clicks %d", moves)) {
-				errs <- fmt.Sprintf("player %d: header %q, want clicks %d", i, strings.SplitN(msg.Text(), "\n", 2)[0], moves)
-			}
-		}(i)
+	for i := range players {
+		wg.Go(func() {
+			o := &outcomes[i]
+			o.msg, o.pos, o.err = d.playMoves(mazeMsg, m, fmt.Sprintf("14000000000000%05d", i), i%len(stops)+1, slots)
+		})
 	}
 	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
+	ctx := testContext(t)
+	for i, o := range outcomes {
+		moves := i%len(stops) + 1
+		if o.err != nil {
+			t.Errorf("player %d: %v", i, o.err)
+			continue
+		}
+		if o.pos != stops[moves-1] {
+			t.Errorf("player %d after %d moves is at %v, want %v (message %s)", i, moves, o.pos, stops[moves-1], o.msg.ID)
+		}
+		if !strings.Contains(o.msg.Text(), fmt.Sprintf("clicks %d", moves)) {
+			t.Errorf("player %d: header %q, want clicks %d", i, strings.SplitN(o.msg.Text(), "\n", 2)[0], moves)
+		}
+		b, err := arrow(o.msg, mazecore.North)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, err := dbOf(app).game(ctx, gameIDOf(t, b.CustomID)); err != nil || g.Pos != o.pos || g.Clicks != moves {
+			t.Errorf("player %d: the store has %+v (%v), want %d clicks at %v", i, g, err, moves, o.pos)
+		}
+	}
+	for _, msg := range d.Sent() {
+		if strings.Contains(msg.Text(), "Sorry") {
+			t.Fatalf("a player got an apology: %q", msg.Text())
+		}
 	}
 }
 

@@ -124,7 +124,7 @@ func TestE2EEventResultsFault(t *testing.T) {
 			// The bot's own tick, at its start, may be the one closing
 			// it, finishing after these returned: wait for its last step,
 			// the maze's Solve button.
-			waitFor(t, "the event closed", func() bool { return len(fake.Message(mazeMsg.ID).Buttons()) == 2 })
+			waitFor(t, "the event closed", func() bool { return len(fake.Message(mazeMsg.ID).Buttons()) == 3 })
 			fake.checkEventClosed(t, mazeMsg, board, "Fault race")
 			fake.checkNonces(t, fakediscord.DefaultChannelID)
 		})
@@ -167,8 +167,8 @@ func (d *discord) checkEventClosed(t *testing.T, mazeMsg, board *fakediscord.Mes
 	if b := d.Message(board.ID); !strings.Contains(b.Text(), link) || len(mentions(b.Text())) != 0 {
 		t.Fatalf("the board reads %q, want a pointer to the results, %s", b.Text(), link)
 	}
-	if bs := d.Message(mazeMsg.ID).Buttons(); len(bs) != 2 {
-		t.Fatalf("maze buttons %+v, want Play and Solve", bs)
+	if bs := d.Message(mazeMsg.ID).Buttons(); len(bs) != 3 {
+		t.Fatalf("maze buttons %+v, want Play, Solve and Race", bs)
 	}
 	return results[0]
 }
@@ -205,16 +205,23 @@ func (d *discord) inFlight(t *testing.T, route string) {
 // TestProcessKillDailyPost: the bot is killed with SIGKILL while the
 // daily post is in flight (held by Discord before or after it made the
 // message); restarted on the same database, it posts the day exactly once
-// within about 30 s.
+// within about 30 s, also when it comes back after Discord's nonce
+// window, which no longer matches the post's nonce (issue 16 row 18).
 func TestProcessKillDailyPost(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		after bool // Discord made the message before the kill
-	}{{"OKHeldBefore", false}, {"OKHeldAfter", true}} {
+		// nonceWindow, when set, is Discord's, and the restart waits it
+		// out.
+		nonceWindow time.Duration
+	}{{"OKHeldBefore", false, 0}, {"OKHeldAfter", true, 0}, {"OKHeldAfterNonceWindow", true, time.Second}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fake := newDiscord(t)
+			if tc.nonceWindow > 0 {
+				fake.SetNonceWindow(tc.nonceWindow)
+			}
 			dir := t.TempDir()
 			dbPath := filepath.Join(dir, "mazebot.db")
 			ctx := testContext(t)
@@ -246,6 +253,10 @@ func TestProcessKillDailyPost(t *testing.T) {
 				t.Fatalf("%d messages while the post is held, want %v made", n, tc.after)
 			}
 			first.kill(t)
+			if msgs := fake.ChannelMessages(dailyChannel); tc.nonceWindow > 0 {
+				// Back once Discord has forgotten the nonce.
+				time.Sleep(time.Until(msgs[0].Timestamp.Add(tc.nonceWindow + 100*time.Millisecond)))
+			}
 
 			fake.startProcess(t, dir)
 			took := waitFor30(t, "the daily recorded as posted", func() bool {
@@ -308,7 +319,7 @@ func TestProcessKillEventResults(t *testing.T) {
 	took := waitFor30(t, "the event closed", func() bool {
 		b := fake.Message(board.ID)
 		m := fake.Message(mazeMsg.ID)
-		return b != nil && strings.Contains(b.Text(), "the final results: ") && m != nil && len(m.Buttons()) == 2
+		return b != nil && strings.Contains(b.Text(), "the final results: ") && m != nil && len(m.Buttons()) == 3
 	})
 	fake.checkEventClosed(t, mazeMsg, board, "Killed race")
 	t.Logf("closed %v after the restart", took.Round(time.Second))

@@ -215,7 +215,8 @@ func TestE2EHeavyRenders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The small /maze does not wait for the pool. How soon it is answered
+	// The small /maze does not wait for the big pictures: it has a pool
+	// of its own (as an emoji reply has none). How soon it is answered
 	// is the machine's: alone, at once (type 4) within 1 s
 	// (loadOtherWithin), which BenchmarkLoadSolve measures as its target;
 	// under -race on two cores with the suite beside it, its handler can

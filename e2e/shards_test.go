@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -38,18 +37,7 @@ func sharedDatabase(t *testing.T) (string, *testkit.Proxy) {
 		t.Logf("%s is not set: the processes share a SQLite file instead of PostgreSQL", pgtest.Env)
 		return filepath.Join(t.TempDir(), "shared.db"), nil
 	}
-	dsn := pgtest.Schema(t)
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatalf("%s: %v", pgtest.Env, err) // not the URL: it may hold a password
-	}
-	link, err := testkit.NewProxy(u.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(link.Close)
-	u.Host = link.Addr()
-	return u.String(), link
+	return proxiedPostgres(t)
 }
 
 // guildOnShard is a guild id that Discord routes to shard among count:

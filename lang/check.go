@@ -16,7 +16,7 @@ import (
 )
 
 // IDs lists every message ID of every catalog, sorted.
-func IDs() []string { return idsOf(catalogs) }
+func IDs() []string { return idsOf(catalogs()) }
 
 func idsOf(cats map[string]map[string]*i18n.Message) []string {
 	ids := map[string]bool{}
@@ -55,7 +55,7 @@ func HasHangul(s string) bool {
 //     rules require, or has a form they never select;
 //   - a command text (cmd.*, choice.*) with placeholders, which Discord
 //     could not fill.
-func Check() error { return check(catalogs, languages) }
+func Check() error { return check(catalogs(), languages) }
 
 // check is Check over given catalogs and languages, so tests can feed it
 // broken ones.

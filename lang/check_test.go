@@ -84,7 +84,7 @@ func TestLanguagesStayApart(t *testing.T) {
 		"choice.render.png": true, "board.day_line": true, "event.line": true,
 	}
 	for _, id := range IDs() {
-		en, ko := English.messages[id], Korean.messages[id]
+		en, ko := English.catalog().messages[id], Korean.catalog().messages[id]
 		for form, src := range forms(en) {
 			if HasHangul(src) {
 				t.Errorf("en %s %s has Hangul: %q", id, form, src)

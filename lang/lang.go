@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 
 	"github.com/BurntSushi/toml"
@@ -38,9 +39,16 @@ var (
 // Lang is one language: its catalog and how it formats numbers and times.
 // A *Lang is safe for concurrent use.
 type Lang struct {
-	code     string
-	locales  []string
-	messages map[string]*i18n.Message // this language's catalog, by ID
+	code    string
+	locales []string
+	// catalog is this language's messages by ID and their localizer,
+	// read on first use: a command-line maze needs no catalog, and
+	// parsing them all takes milliseconds at every start.
+	catalog func() langCatalog
+}
+
+type langCatalog struct {
+	messages map[string]*i18n.Message
 	loc      *i18n.Localizer
 }
 
@@ -139,7 +147,7 @@ func (l *Lang) T(id string, args ...Args) string {
 			cfg.PluralCount = pluralCount(n)
 		}
 	}
-	text, tag, err := l.loc.LocalizeWithTag(cfg)
+	text, tag, err := l.catalog().loc.LocalizeWithTag(cfg)
 	if err != nil {
 		var notFound *i18n.MessageNotFoundErr
 		// Only a fallback to English is a usable result; any other error
@@ -275,9 +283,16 @@ var parser = &cachingParser{template.TextParser{Funcs: funcs, Option: "missingke
 //go:embed catalog/*.toml
 var catalogFS embed.FS
 
-// catalogs holds every embedded catalog by language code, including any
-// that has no line in languages yet (Check reports it).
-var catalogs, bundle = loadCatalogs()
+// loaded holds every embedded catalog by language code, including any
+// that has no line in languages yet (Check reports it), and their bundle;
+// parsed on first use.
+var loaded = sync.OnceValues(loadCatalogs)
+
+// catalogs is every embedded catalog by language code.
+func catalogs() map[string]map[string]*i18n.Message {
+	all, _ := loaded()
+	return all
+}
 
 func loadCatalogs() (map[string]map[string]*i18n.Message, *i18n.Bundle) {
 	b := i18n.NewBundle(language.English)
@@ -305,18 +320,16 @@ func loadCatalogs() (map[string]map[string]*i18n.Message, *i18n.Bundle) {
 }
 
 func newLang(code string, locales ...string) *Lang {
-	return &Lang{
-		code:     code,
-		locales:  locales,
-		messages: catalogs[code],
-		loc:      i18n.NewLocalizer(bundle, code),
-	}
+	return &Lang{code: code, locales: locales, catalog: sync.OnceValue(func() langCatalog {
+		all, bundle := loaded()
+		return langCatalog{messages: all[code], loc: i18n.NewLocalizer(bundle, code)}
+	})}
 }
 
 // Has reports whether the language's own catalog has the message (T
 // falls back to English for one it lacks).
 func (l *Lang) Has(id string) bool {
-	_, ok := l.messages[id]
+	_, ok := l.catalog().messages[id]
 	return ok
 }
 
@@ -324,8 +337,9 @@ func (l *Lang) Has(id string) bool {
 // catalog, by ID, each plural form apart: for checks of what the messages
 // say (the commands they name, say).
 func (l *Lang) Sources() map[string][]string {
-	out := make(map[string][]string, len(l.messages))
-	for id, m := range l.messages {
+	messages := l.catalog().messages
+	out := make(map[string][]string, len(messages))
+	for id, m := range messages {
 		for _, form := range slices.Sorted(maps.Keys(forms(m))) {
 			out[id] = append(out[id], forms(m)[form])
 		}

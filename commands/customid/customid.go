@@ -20,6 +20,7 @@ const (
 	NewPrefix   = "new"
 	SharePrefix = "share"
 	HelpPrefix  = "help"
+	RacePrefix  = "race"
 )
 
 // The examples /help's buttons try, as Help(example) names them.
@@ -34,6 +35,10 @@ func Help(example string) string { return HelpPrefix + ":" + example }
 
 // Play is the custom ID of the Play button of maze id.
 func Play(id mazecore.ID) string { return PlayPrefix + ":" + id.String() }
+
+// Race is the custom ID of the Race button of maze id: it launches Maze
+// Arena on that maze.
+func Race(id mazecore.ID) string { return RacePrefix + ":" + id.String() }
 
 // Solve is the custom ID of the Solve button of maze id.
 func Solve(id mazecore.ID) string { return SolvePrefix + ":" + id.String() }

@@ -7,7 +7,9 @@
 //
 //   - pictures are made on a pool of workers sized from GOMAXPROCS; the
 //     rest wait their turn in arrival order, each deferred before it waits
-//     (emoji replies never enter the pool);
+//     (emoji replies never enter the pool); small pictures a member asks
+//     for have a pool of the same size to themselves, so they never wait
+//     behind big ones;
 //   - a member gets one big picture per cooldown;
 //   - pictures are cached, bounded by bytes.
 //

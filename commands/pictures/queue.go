@@ -39,11 +39,18 @@ type Config struct {
 	Small lang.Localizable
 }
 
-// Queue makes pictures on a bounded pool, caches them, and keeps each
+// Queue makes pictures on bounded pools, caches them, and keeps each
 // member's cooldown. It is safe for concurrent use; one serves the whole
 // process.
+//
+// Big pictures and posts share one pool; small pictures asked for by a
+// member have a pool of their own, as they take milliseconds: the
+// default /maze is a picture, and it must not wait behind a channel's
+// burst of 1001×1001 solutions. At most twice Workers pictures are
+// made at once, half of them small.
 type Queue struct {
-	pool     *pool
+	pool     *pool // big pictures and posts
+	quick    *pool // small pictures members asked for
 	cache    *cache[bot.Reply]
 	cooldown *cooldown // by member
 	now      func() time.Time
@@ -67,7 +74,7 @@ func New(cfg Config, now func() time.Time) *Queue {
 		cfg.Metrics = metrics.Nop{}
 	}
 	return &Queue{
-		pool: newPool(cfg.Workers), cache: newCache(max(cfg.CacheBytes, 0), replySize),
+		pool: newPool(cfg.Workers), quick: newPool(cfg.Workers), cache: newCache(max(cfg.CacheBytes, 0), replySize),
 		cooldown: newCooldown(cfg.Cooldown, maxCooldowns, now), now: now, metrics: cfg.Metrics, small: cfg.Small,
 	}
 }
@@ -79,26 +86,26 @@ var ErrBusy = bot.Refuse("error.busy")
 // Draw returns the reply build makes, built on the pool: from the cache
 // under key ("" caches nothing) if it is there.
 func (q *Queue) Draw(ctx context.Context, key string, build func() (bot.Reply, error)) (bot.Reply, error) {
-	return q.draw(ctx, key, nil, build)
+	return q.draw(ctx, q.pool, key, nil, build)
 }
 
 // draw is Draw that calls queued, once, before waiting for a worker when
 // none is free: an interaction defers there. A wait stops short of ctx's
 // deadline, leaving time to say the bot is busy.
-func (q *Queue) draw(ctx context.Context, key string, queued func() error, build func() (bot.Reply, error)) (bot.Reply, error) {
+func (q *Queue) draw(ctx context.Context, p *pool, key string, queued func() error, build func() (bot.Reply, error)) (bot.Reply, error) {
 	if reply, ok := q.cache.Get(key); ok {
 		return reply, nil
 	}
 	asked := time.Now()
 	q.metrics.RenderQueueDepth(int(q.waiting.Add(1)))
-	err := q.pool.Acquire(ctx, busyMargin, queued)
+	err := p.Acquire(ctx, busyMargin, queued)
 	q.metrics.RenderQueueDepth(int(q.waiting.Add(-1)))
 	if errors.Is(err, errPoolBusy) {
 		return bot.Reply{}, ErrBusy
 	} else if err != nil {
 		return bot.Reply{}, err
 	}
-	defer q.pool.Release()
+	defer p.Release()
 	if reply, ok := q.cache.Get(key); ok { // drawn while this one waited
 		return reply, nil
 	}
@@ -119,8 +126,8 @@ type Request struct {
 }
 
 // Reply makes the picture reply to in that build makes: from the cache;
-// else, for a big one, after the member's cooldown and a deferral; else
-// on the pool, deferring first if it must wait.
+// else, for a big one, after the member's cooldown and a deferral, on
+// the big pool; else on the small pool, deferring first if it must wait.
 func (q *Queue) Reply(ctx context.Context, in *bot.Interaction, req Request, build func() (bot.Reply, error)) (bot.Reply, error) {
 	if reply, ok := q.cache.Get(req.Key); ok {
 		reply.Ephemeral = req.Ephemeral
@@ -134,8 +141,9 @@ func (q *Queue) Reply(ctx context.Context, in *bot.Interaction, req Request, bui
 		deferred = true
 		return in.Respond.Defer(ctx, req.Ephemeral)
 	}
-	giveBack := func() {}
+	giveBack, lane := func() {}, q.quick
 	if req.Big {
+		lane = q.pool
 		var err error
 		if giveBack, err = q.take(in.UserID()); err != nil {
 			return bot.Reply{}, err
@@ -145,7 +153,7 @@ func (q *Queue) Reply(ctx context.Context, in *bot.Interaction, req Request, bui
 			return bot.Reply{}, err
 		}
 	}
-	reply, err := q.draw(ctx, req.Key, deferNow, build)
+	reply, err := q.draw(ctx, lane, req.Key, deferNow, build)
 	if errors.Is(err, ErrBusy) {
 		giveBack() // nothing was drawn: the member may try again at once
 	}

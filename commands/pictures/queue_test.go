@@ -42,7 +42,7 @@ func TestQueuePool(t *testing.T) {
 	for i := range deferred {
 		wg.Go(func() {
 			queued := func() error { deferred[i].Store(true); return nil }
-			if reply, err := r.draw(context.Background(), "", queued, build); err != nil || reply.Content != "done" {
+			if reply, err := r.draw(context.Background(), r.pool, "", queued, build); err != nil || reply.Content != "done" {
 				t.Errorf("draw %d: %q, %v", i, reply.Content, err)
 			}
 		})
@@ -102,7 +102,7 @@ func TestBusyGivesTheTurnBack(t *testing.T) {
 	for r.pool.Busy() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	in := &bot.Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}}, Respond: deferrer{}}
+	in := &bot.Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}}, Respond: &deferrer{}}
 	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+50*time.Millisecond)
 	defer cancel()
 	_, err := r.Reply(ctx, in, Request{Big: true}, func() (bot.Reply, error) { t.Error("built while the worker was busy"); return bot.Reply{}, nil })
@@ -114,6 +114,45 @@ func TestBusyGivesTheTurnBack(t *testing.T) {
 	}
 	if _, err := r.take("u1"); err == nil {
 		t.Fatal("a drawn turn's cooldown did not hold") // the check above took one
+	}
+}
+
+// TestSmallPicturesDoNotWaitForBigOnes: with every worker of the big
+// pool drawing, a small picture a member asks for is drawn at once,
+// without a deferral; a big one waits (deferred) for the big pool.
+func TestSmallPicturesDoNotWaitForBigOnes(t *testing.T) {
+	r := New(Config{Workers: 1, Cooldown: -1}, time.Now)
+	release := make(chan struct{})
+	held := make(chan struct{})
+	go r.Draw(context.Background(), "", func() (bot.Reply, error) { close(held); <-release; return bot.Reply{}, nil }) //nolint:errcheck // holds the big pool
+	<-held
+	member := func(id string, d *deferrer) *bot.Interaction {
+		return &bot.Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: id}}}, Respond: d}
+	}
+	var small deferrer
+	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+time.Second) // behind the big one: busy after 1 s
+	defer cancel()
+	reply, err := r.Reply(ctx, member("u1", &small), Request{}, func() (bot.Reply, error) { return bot.Reply{Content: "small"}, nil })
+	if err != nil || reply.Content != "small" || small.deferred.Load() {
+		t.Fatalf("small picture: %q, %v, deferred=%v; want it at once", reply.Content, err, small.deferred.Load())
+	}
+	var big deferrer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := r.Reply(context.Background(), member("u2", &big), Request{Big: true}, func() (bot.Reply, error) { return bot.Reply{}, nil }); err != nil {
+			t.Errorf("big picture: %v", err)
+		}
+	}()
+	select {
+	case <-done:
+		t.Fatal("a big picture was drawn while the big pool was full")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-done
+	if !big.deferred.Load() {
+		t.Fatal("the big picture was not deferred")
 	}
 }
 
@@ -158,6 +197,9 @@ func TestQueueMetrics(t *testing.T) {
 }
 
 // deferrer is a Responder that takes deferrals and nothing else.
-type deferrer struct{ bot.Responder }
+type deferrer struct {
+	bot.Responder
+	deferred atomic.Bool
+}
 
-func (deferrer) Defer(context.Context, bool) error { return nil }
+func (d *deferrer) Defer(context.Context, bool) error { d.deferred.Store(true); return nil }

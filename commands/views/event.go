@@ -22,7 +22,7 @@ func EventMaze(e contest.Event, m Maze) bot.Reply {
 	l := lang.ByCode(e.Language)
 	buttons := Buttons(l, e.MazeID)
 	if e.Status != contest.Ended {
-		buttons = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, e.MazeID)}}}
+		buttons = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, e.MazeID), RaceButton(l, e.MazeID)}}}
 	}
 	return Show(EventMazeHeader(l, e, m), m, buttons)
 }

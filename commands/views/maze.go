@@ -180,6 +180,9 @@ func Buttons(l *lang.Lang, id mazecore.ID) []discordgo.MessageComponent {
 		buttons = append(buttons, discordgo.Button{Label: l.T("button.play_smaller", lang.Args{"Size": Size(smaller)}), Style: discordgo.PrimaryButton, CustomID: customid.NewMaze(smaller), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}})
 	}
 	buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
+	if Raceable(id) {
+		buttons = append(buttons, RaceButton(l, id))
+	}
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 }
 

@@ -21,7 +21,21 @@ type commandStore struct {
 	byScope   map[string][]*discordgo.ApplicationCommand // by guild id, "" = global
 	lastScope string                                     // of the last bulk overwrite
 	puts      int
+	// entryHandler is the handler of the global Entry Point command (type
+	// 4), which discordgo's type has no field for: 1 APP_HANDLER, 2
+	// DISCORD_LAUNCH_ACTIVITY; 0 while there is none.
+	entryHandler int
 }
+
+// The command type and handlers of Activities' Entry Point command, which
+// discordgo v0.29.0 does not name.
+const PrimaryEntryPointCommand discordgo.ApplicationCommandType = 4
+
+// The Entry Point's handlers: the app answers, or Discord launches.
+const (
+	EntryPointAppHandler    = 1
+	EntryPointDiscordLaunch = 2
+)
 
 func newCommandStore(s *Server) *commandStore {
 	c := &commandStore{s: s}
@@ -33,7 +47,62 @@ func (c *commandStore) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.byScope = make(map[string][]*discordgo.ApplicationCommand)
-	c.lastScope, c.puts = "", 0
+	c.lastScope, c.puts, c.entryHandler = "", 0, 0
+}
+
+// seedEntryPoint adds the default Entry Point command, "launch" with
+// handler 2, unless the app has one.
+func (c *commandStore) seedEntryPoint() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cmd := range c.byScope[""] {
+		if cmdType(cmd) == PrimaryEntryPointCommand {
+			return
+		}
+	}
+	cmd := &discordgo.ApplicationCommand{Name: "launch", Description: "Launch the app's Activity", Type: PrimaryEntryPointCommand}
+	c.byScope[""] = append(c.byScope[""], c.storeLocked(cmd, "", nil))
+	c.entryHandler = EntryPointDiscordLaunch
+}
+
+// EntryPointHandler is the handler of the app's Entry Point command (1
+// APP_HANDLER, 2 DISCORD_LAUNCH_ACTIVITY), 0 when it has none.
+func (s *Server) EntryPointHandler() int {
+	s.commands.mu.Lock()
+	defer s.commands.mu.Unlock()
+	return s.commands.entryHandler
+}
+
+// wireLocked is cmds as Discord sends them: discordgo's fields, and the
+// Entry Point's handler. c.mu must be held.
+func (c *commandStore) wireLocked(cmds []*discordgo.ApplicationCommand) []byte {
+	out := make([]map[string]any, 0, len(cmds))
+	for _, cmd := range cmds {
+		b, _ := json.Marshal(cmd)
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		if cmdType(cmd) == PrimaryEntryPointCommand {
+			m["handler"] = c.entryHandler
+		}
+		out = append(out, m)
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+// handlersOf reads the handler field of each command in a body.
+func handlersOf(body []byte) []int {
+	var raws []struct {
+		Handler int `json:"handler"`
+	}
+	if json.Unmarshal(body, &raws) != nil {
+		return nil
+	}
+	hs := make([]int, len(raws))
+	for i, r := range raws {
+		hs[i] = r.Handler
+	}
+	return hs
 }
 
 // Commands returns the commands of the last bulk overwrite (guildID "" for
@@ -93,16 +162,9 @@ func (c *commandStore) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.mu.Lock()
-	b, _ := json.Marshal(nonNil(c.byScope[r.PathValue("guild")]))
+	b := c.wireLocked(c.byScope[r.PathValue("guild")])
 	c.mu.Unlock()
 	writeRaw(w, http.StatusOK, b)
-}
-
-func nonNil(c []*discordgo.ApplicationCommand) []*discordgo.ApplicationCommand {
-	if c == nil {
-		return []*discordgo.ApplicationCommand{}
-	}
-	return c
 }
 
 // put is a bulk overwrite of a scope's commands.
@@ -121,21 +183,37 @@ func (c *commandStore) put(w http.ResponseWriter, r *http.Request) {
 		c.s.fail(w, r, withDetail(errInvalidJSON, err.Error()), nil)
 		return
 	}
-	if e := validateCommands(cmds); e != nil {
+	guild := r.PathValue("guild") // "" for the global route
+	handlers := handlersOf(body)
+	if e := validateCommands(cmds, guild, handlers); e != nil {
 		c.s.fail(w, r, e, nil)
 		return
 	}
-	guild := r.PathValue("guild") // "" for the global route
 	c.mu.Lock()
 	old := c.byScope[guild]
+	entry := 0
+	for i, cmd := range cmds {
+		if cmdType(cmd) == PrimaryEntryPointCommand {
+			entry = handlers[i]
+		}
+	}
+	if entry == 0 && guild == "" && c.entryHandler != 0 {
+		// Discord keeps the Entry Point: an overwrite must name it.
+		c.mu.Unlock()
+		c.s.fail(w, r, errEntryPoint, nil)
+		return
+	}
 	stored := make([]*discordgo.ApplicationCommand, 0, len(cmds))
 	for _, cmd := range cmds {
 		stored = append(stored, c.storeLocked(cmd, guild, old))
 	}
 	c.byScope[guild] = stored
+	if guild == "" {
+		c.entryHandler = entry
+	}
 	c.lastScope = guild
 	c.puts++
-	b, _ := json.Marshal(stored)
+	b := c.wireLocked(stored)
 	c.mu.Unlock()
 	c.s.logf("commands: bulk overwrite of %d in %q", len(stored), guild)
 	writeRaw(w, http.StatusOK, b)
@@ -147,27 +225,35 @@ func (c *commandStore) post(w http.ResponseWriter, r *http.Request) {
 		c.s.fail(w, r, errMissingAccess, nil)
 		return
 	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestSize))
 	var cmd *discordgo.ApplicationCommand
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxRequestSize)).Decode(&cmd); err != nil || cmd == nil {
+	if err != nil || json.Unmarshal(body, &cmd) != nil || cmd == nil {
 		c.s.fail(w, r, errInvalidJSON, nil)
 		return
 	}
-	if e := validateCommands([]*discordgo.ApplicationCommand{cmd}); e != nil {
+	guild := r.PathValue("guild")
+	handlers := handlersOf([]byte("[" + string(body) + "]"))
+	if e := validateCommands([]*discordgo.ApplicationCommand{cmd}, guild, handlers); e != nil {
 		c.s.fail(w, r, e, nil)
 		return
 	}
-	guild := r.PathValue("guild")
 	c.mu.Lock()
 	old := c.byScope[guild]
 	stored := c.storeLocked(cmd, guild, old)
 	var list []*discordgo.ApplicationCommand
 	for _, o := range old {
-		if !(o.Name == stored.Name && cmdType(o) == cmdType(stored)) {
+		// One Entry Point per app: a new one replaces the old.
+		same := o.Name == stored.Name && cmdType(o) == cmdType(stored)
+		if !same && !(cmdType(o) == PrimaryEntryPointCommand && cmdType(stored) == PrimaryEntryPointCommand) {
 			list = append(list, o)
 		}
 	}
 	c.byScope[guild] = append(list, stored)
-	b, _ := json.Marshal(stored)
+	if cmdType(stored) == PrimaryEntryPointCommand {
+		c.entryHandler = handlers[0]
+	}
+	b := c.wireLocked([]*discordgo.ApplicationCommand{stored})
+	b = b[1 : len(b)-1] // the one object
 	c.mu.Unlock()
 	writeRaw(w, http.StatusCreated, b)
 }
@@ -213,10 +299,12 @@ func cloneCommand(c *discordgo.ApplicationCommand) *discordgo.ApplicationCommand
 
 var commandNameRE = regexp.MustCompile(`^[-_'\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
 
-func validateCommands(cmds []*discordgo.ApplicationCommand) *apiError {
+// validateCommands checks commands written to a scope (guild "" for
+// global), handlers[i] being the handler field of cmds[i].
+func validateCommands(cmds []*discordgo.ApplicationCommand, guild string, handlers []int) *apiError {
 	fe := newFormErrors()
 	seen := map[string]bool{}
-	chat := 0
+	chat, entries := 0, 0
 	for i, c := range cmds {
 		p := []string{itoa(i)}
 		if c == nil {
@@ -255,9 +343,27 @@ func validateCommands(cmds []*discordgo.ApplicationCommand) *apiError {
 			if len(c.Options) > 0 {
 				fe.add(append(p, "options"), "APPLICATION_COMMAND_OPTIONS_INVALID", "Context menu commands cannot have options.")
 			}
+		case PrimaryEntryPointCommand:
+			entries++
+			checkName(fe, append(p, "name"), c.Name)
+			checkDescription(fe, append(p, "description"), c.Description)
+			checkLocalizations(fe, append(p, "name_localizations"), names, checkName)
+			checkLocalizations(fe, append(p, "description_localizations"), descriptions, checkDescription)
+			if len(c.Options) > 0 {
+				fe.add(append(p, "options"), "APPLICATION_COMMAND_OPTIONS_INVALID", "Entry Point commands cannot have options.")
+			}
+			if guild != "" {
+				fe.add(append(p, "type"), "APPLICATION_COMMAND_TYPE_INVALID", "Entry Point commands can only be global.")
+			}
+			if i >= len(handlers) || (handlers[i] != EntryPointAppHandler && handlers[i] != EntryPointDiscordLaunch) {
+				fe.add(append(p, "handler"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
+			}
 		default:
 			fe.add(append(p, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4}.")
 		}
+	}
+	if entries > 1 {
+		fe.add(nil, "APPLICATION_COMMANDS_ENTRY_POINT_LIMIT", "An application can only have one Entry Point command.")
 	}
 	if chat > 100 {
 		fe.add(nil, "APPLICATION_COMMANDS_TOO_MANY", "Maximum number of application commands reached (100).")

@@ -119,10 +119,28 @@
 // shaped byte by byte (no or malformed signature, a lying Content-Length);
 // HTTPEndpoint gives a test the URL and key to craft its own.
 //
+// # Activities
+//
+// EnableActivities gives the app an Activity, as the developer portal
+// does: the default Entry Point command ("launch", type 4, handler 2)
+// among the global commands, which a global bulk overwrite must then keep
+// (400 code 50240 otherwise; its handler, 1 or 2, is read and sent back
+// raw), and LAUNCH_ACTIVITY (callback type 12, no data) for commands,
+// buttons and modals, which opens an instance in the interaction's channel
+// or puts the member in the one running there (Response.Instance).
+// JoinActivity and LeaveActivity are members joining and closing it;
+// GET /applications/{app}/activity-instances/{id} (bot token) describes a
+// running instance, 404 once its last member left. Authorize is a member
+// authorizing the app (the SDK's AUTHORIZE): it returns a code that POST
+// /oauth2/token exchanges once, with the app's id and
+// Config.ClientSecret (401 invalid_client otherwise), for a bearer token
+// that GET /users/@me reads.
+//
 // # Secrets
 //
 // InteractionTokens lists every interaction token the fake issued, across
-// Reset, so a test can check that none reached a log.
+// Reset, so a test can check that none reached a log; OAuthSecrets the
+// client secret and every OAuth2 code and token.
 //
 // # Not modelled
 //

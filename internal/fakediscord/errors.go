@@ -92,6 +92,7 @@ var (
 	errInvalidWHToken  = &apiError{Status: http.StatusUnauthorized, Code: 50027, Message: "Invalid Webhook Token"}
 	errMissingPerms    = &apiError{Status: http.StatusForbidden, Code: 50013, Message: "Missing Permissions"}
 	errEmptyMessage    = &apiError{Status: http.StatusBadRequest, Code: 50006, Message: "Cannot send an empty message"}
+	errEntryPoint      = &apiError{Status: http.StatusBadRequest, Code: 50240, Message: "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately."}
 	errUnknownGuild    = &apiError{Status: http.StatusNotFound, Code: 10004, Message: "Unknown Guild"}
 	errInvalidRespType = &apiError{Status: http.StatusBadRequest, Code: 50035, Message: "Invalid Form Body",
 		Errors: map[string]any{"type": map[string]any{"_errors": []any{map[string]any{

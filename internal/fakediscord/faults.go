@@ -2,6 +2,7 @@ package fakediscord
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"maps"
@@ -91,6 +92,9 @@ type Request struct {
 	// Fault describes the injected fault that applied, e.g. "502 after" or
 	// "429 user"; "" for none.
 	Fault string
+	// Body is the request's JSON (a multipart request's payload_json),
+	// nil when it sent none: what checks against Discord's schemas read.
+	Body json.RawMessage
 }
 
 // faultRule applies fault to the next left requests matching pattern.
@@ -268,10 +272,10 @@ func (l *restLog) reset() {
 
 // begin records a request's arrival and takes the fault that applies to
 // it, if any.
-func (l *restLog) begin(r *http.Request, route string, parts []string) (*Request, *Fault) {
+func (l *restLog) begin(r *http.Request, route string, parts []string, body json.RawMessage) (*Request, *Fault) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	req := &Request{Method: r.Method, Path: r.URL.Path, Route: route, Time: time.Now()}
+	req := &Request{Method: r.Method, Path: r.URL.Path, Route: route, Time: time.Now(), Body: body}
 	var fault *Fault
 	for _, fr := range l.faults {
 		if fr.left > 0 && fr.pattern.matches(r.Method, parts) {

@@ -42,6 +42,15 @@ type Actor struct {
 	// AppPermissions are the bot's permissions in the channel
 	// (SetChannelPermissions, else DefaultAppPermissions) unless set here.
 	AppPermissions string
+	// UserInstall: the command comes through the member's own install of
+	// the app, not the server's: authorizing_integration_owners holds only
+	// the user (key 1). The bot is then no member of a server or private
+	// channel it is used in; a test models that with
+	// SetChannelPermissions(channel, 0), as Discord refuses such channels.
+	UserInstall bool
+	// PrivateChannel: a DM or group DM between users (context 2), not one
+	// with the bot; with DM.
+	PrivateChannel bool
 }
 
 // Locate fills in an Actor as Discord knows it: the default channel; the
@@ -280,7 +289,13 @@ func (ix *Interaction) build(a Actor, data map[string]any, msg *Message) {
 	if a.DM {
 		ctxType, owner, chType = 1, "0", 1 // BOT_DM, DM
 	}
+	if a.DM && a.PrivateChannel {
+		ctxType, chType = 2, 3 // PRIVATE_CHANNEL, GROUP_DM
+	}
 	ix.owners = map[string]string{"0": owner}
+	if a.UserInstall {
+		ix.owners = map[string]string{"1": a.UserID}
+	}
 	payload := map[string]any{
 		"id":                             ix.ID,
 		"application_id":                 s.cfg.AppID,
@@ -527,6 +542,9 @@ type Response struct {
 	// EditsBefore is, for types 6 and 7, how many edits that message had
 	// before the callback.
 	EditsBefore int
+	// Instance is the Activity instance a LAUNCH_ACTIVITY (type 12)
+	// opened or put the member in.
+	Instance string
 }
 
 // Ephemeral reports whether flag 64 was set.

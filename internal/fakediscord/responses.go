@@ -13,6 +13,11 @@ import (
 // The interaction's side of the REST API: the first callback, then the
 // webhook routes of its token (followups, and the original message).
 
+// InteractionResponseLaunchActivity is callback type 12, LAUNCH_ACTIVITY:
+// the Activity opens for the member, in the interaction's channel. It
+// carries no data. discordgo v0.29.0 has no constant for it.
+const InteractionResponseLaunchActivity discordgo.InteractionResponseType = 12
+
 // replyType is the message type of the interaction's responses.
 func (ix *Interaction) replyType() int {
 	if ix.Type != discordgo.InteractionApplicationCommand {
@@ -177,6 +182,15 @@ func (ix *Interaction) callbackLocked(obj map[string]json.RawMessage, files []At
 				return nil, fe.err()
 			}
 		}
+	case InteractionResponseLaunchActivity:
+		if autocomplete {
+			return nil, invalid
+		}
+		in, e := ix.s.activities.launch(ix)
+		if e != nil {
+			return nil, e
+		}
+		resp.Instance = in.ID
 	case discordgo.InteractionResponseModal:
 		if autocomplete || ix.Type == discordgo.InteractionModalSubmit {
 			return nil, invalid

@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -27,13 +28,15 @@ func (s *Server) restRoutes(mux *http.ServeMux) {
 	g, d, c, m, ix := s.gateway, s.guilds, s.commands, s.messages, s.interactions
 	route("GET", "/gateway", false, g.getGateway)
 	route("GET", "/gateway/bot", true, g.getGatewayBot)
-	route("GET", "/users/{user}", true, s.getUser)
+	route("GET", "/users/{user}", false, s.getUser)
 	route("GET", "/applications/@me", true, s.getApplication)
 	for _, scope := range []string{"/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"} {
 		route("GET", scope, true, c.get)
 		route("PUT", scope, true, c.put)
 		route("POST", scope, true, c.post)
 	}
+	route("POST", "/oauth2/token", false, s.activities.postToken)
+	route("GET", "/applications/{app}/activity-instances/{instance}", true, s.activities.getInstance)
 	route("GET", "/guilds/{guild}", true, d.getGuild)
 	route("GET", "/channels/{channel}", true, d.getChannel)
 	route("POST", "/channels/{channel}/typing", true, d.postTyping)
@@ -58,7 +61,9 @@ func (s *Server) serveREST(route string, bot bool, h http.HandlerFunc) http.Hand
 		if parts == nil {
 			route = "" // not below /api/vN: no route matched
 		}
-		req, fault := s.rest.begin(r, route, parts)
+		var body json.RawMessage
+		body, r.Body = captureJSON(r)
+		req, fault := s.rest.begin(r, route, parts, body)
 		sw := &statusWriter{ResponseWriter: w, answered: func(status int) { s.rest.end(req, status) }}
 		serve := func(w http.ResponseWriter) {
 			switch {
@@ -117,6 +122,37 @@ func (s *Server) reject(method, path string, e *apiError, ix *Interaction) {
 		ix.addRejection(re)
 	}
 	s.logf("REST %s %s -> %d %d %s %s", method, path, e.Status, e.Code, e.Message, e.Detail)
+}
+
+// captureJSON reads the JSON of a request (its payload_json when it is
+// multipart, nothing for another body) for Request.Body, and returns a
+// body to read it all again from. A body past the request limit is not
+// read here: its handler refuses it as it streams.
+func captureJSON(r *http.Request) (json.RawMessage, io.ReadCloser) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, r.Body
+	}
+	limit := int64(MaxRequestSize + 1<<20)
+	head, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	rest := io.NopCloser(io.MultiReader(bytes.NewReader(head), r.Body))
+	if err != nil || int64(len(head)) > limit {
+		return nil, rest
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
+		if !json.Valid(head) {
+			return nil, rest
+		}
+		return head, rest // an object, or a list (a command sync)
+	}
+	obj, _, e := parsePayload(r.Header.Get("Content-Type"), bytes.NewReader(head))
+	if e != nil || obj == nil {
+		return nil, rest
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, rest
+	}
+	return raw, rest
 }
 
 // readPayload reads a request body: JSON, or multipart/form-data with
@@ -197,7 +233,17 @@ func parsePayload(contentType string, body io.Reader) (obj map[string]json.RawMe
 
 // ---- users and the application ----
 
+// getUser answers GET /users/{user} for the bot's token, and GET
+// /users/@me for a member's OAuth2 bearer token.
 func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != s.cfg.Token {
+		if g := s.activities.bearer(r); g != nil && r.PathValue("user") == "@me" {
+			s.activities.me(w, r, g)
+			return
+		}
+		s.fail(w, r, errUnauthorized, nil)
+		return
+	}
 	if id := r.PathValue("user"); id != "@me" && id != s.cfg.AppID {
 		writeJSON(w, http.StatusOK, userObject(id, "user"+id))
 		return

@@ -54,6 +54,9 @@ type Config struct {
 	// dedupes later creates (default DefaultNonceWindow, 5 min).
 	// SetNonceWindow changes it.
 	NonceWindow time.Duration
+	// ClientSecret is the application's OAuth2 client secret, which POST
+	// /oauth2/token wants with the app's id (default DefaultClientSecret).
+	ClientSecret string
 	// Logf, if set, receives one line per gateway event and REST error.
 	// Do not pass a testing.T's Logf to a Server that outlives the test.
 	Logf func(format string, args ...any)
@@ -82,6 +85,9 @@ func (cfg Config) withDefaults() Config {
 	if cfg.NonceWindow <= 0 {
 		cfg.NonceWindow = DefaultNonceWindow
 	}
+	if cfg.ClientSecret == "" {
+		cfg.ClientSecret = DefaultClientSecret
+	}
 	return cfg
 }
 
@@ -106,6 +112,7 @@ type Server struct {
 	commands     *commandStore
 	messages     *messageStore
 	interactions *interactionStore
+	activities   *activityStore
 	rest         *restLog
 }
 
@@ -118,6 +125,7 @@ func New(cfg Config) *Server {
 	s.commands = newCommandStore(s)
 	s.messages = newMessageStore(s)
 	s.interactions = newInteractionStore(s)
+	s.activities = newActivityStore(s)
 	s.rest = newRESTLog(s)
 	// Unstarted, so that s.hs is set before any handler can read it.
 	s.hs = httptest.NewUnstartedServer(s.mux())
@@ -160,6 +168,7 @@ func (s *Server) Close() {
 // does not matter.
 func (s *Server) Reset() {
 	s.interactions.reset()
+	s.activities.reset()
 	s.messages.reset()
 	s.commands.reset()
 	s.guilds.reset()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -47,6 +48,9 @@ type SlashSpec struct {
 	GuildLocale    string
 	Permissions    string // the member's permissions, decimal string
 	AppPermissions string // the bot's permissions, decimal string
+	// UserInstall and PrivateChannel: see fakediscord.Actor.
+	UserInstall    bool
+	PrivateChannel bool
 	// SkipValidation sends options even when they break the registered
 	// command's definition (unknown or missing options, choices, ranges),
 	// which a real Discord client would not let a member do.
@@ -55,7 +59,8 @@ type SlashSpec struct {
 
 func (s SlashSpec) actor() fakediscord.Actor {
 	return fakediscord.Actor{DM: s.DM, GuildID: s.GuildID, ChannelID: s.ChannelID, UserID: s.UserID, Username: s.Username,
-		Locale: s.Locale, GuildLocale: s.GuildLocale, Permissions: s.Permissions, AppPermissions: s.AppPermissions}
+		Locale: s.Locale, GuildLocale: s.GuildLocale, Permissions: s.Permissions, AppPermissions: s.AppPermissions,
+		UserInstall: s.UserInstall, PrivateChannel: s.PrivateChannel}
 }
 
 // ButtonSpec describes a click on a button of Message. Where-fields default
@@ -135,11 +140,64 @@ func (c *Client) command(ctx context.Context, spec SlashSpec, typ discordgo.Inte
 	if err != nil {
 		return nil, err
 	}
+	if def != nil && !spec.SkipValidation {
+		if err := offered(def, a); err != nil {
+			return nil, err
+		}
+	}
 	data := map[string]any{"name": spec.Name, "type": int(discordgo.ChatApplicationCommand)}
 	if len(opts) > 0 {
 		data["options"] = opts
 	}
 	return c.interact(ctx, fakediscord.Action{Actor: a, Type: typ, Data: data})
+}
+
+// offered tells whether a Discord client offers the command where a
+// stands: its contexts (a server, the DM with the bot, another private
+// channel) and how the app is installed there (the server's install, or
+// the member's own). A command not offered cannot be typed.
+func offered(def *discordgo.ApplicationCommand, a fakediscord.Actor) error {
+	ctx := discordgo.InteractionContextGuild
+	switch {
+	case a.DM && a.PrivateChannel:
+		ctx = discordgo.InteractionContextPrivateChannel
+	case a.DM:
+		ctx = discordgo.InteractionContextBotDM
+	}
+	install := discordgo.ApplicationIntegrationGuildInstall
+	if a.UserInstall {
+		install = discordgo.ApplicationIntegrationUserInstall
+	}
+	if def.Contexts != nil && !slices.Contains(*def.Contexts, ctx) {
+		return fmt.Errorf("member: /%s is not offered in context %d (its contexts: %v)", def.Name, ctx, *def.Contexts)
+	}
+	if def.IntegrationTypes != nil && !slices.Contains(*def.IntegrationTypes, install) {
+		return fmt.Errorf("member: /%s is not offered through integration type %d (its types: %v)", def.Name, install, *def.IntegrationTypes)
+	}
+	return nil
+}
+
+// EntryPoint runs the app's Entry Point command (type 4), as a member
+// does from the app launcher, as spec says (its Name and Options are not
+// used: the command has none). The bot gets it when the command's handler
+// is 1 (APP_HANDLER); with handler 2 Discord launches the Activity itself
+// and no interaction is made, which is an error here.
+func (c *Client) EntryPoint(ctx context.Context, spec SlashSpec) (*Interaction, error) {
+	a := c.srv.Locate(spec.actor())
+	var name string
+	for _, cmd := range c.srv.CommandsIn("") {
+		if cmd.Type == fakediscord.PrimaryEntryPointCommand {
+			name = cmd.Name
+		}
+	}
+	switch {
+	case name == "":
+		return nil, fmt.Errorf("member: the app has no Entry Point command")
+	case c.srv.EntryPointHandler() != fakediscord.EntryPointAppHandler:
+		return nil, fmt.Errorf("member: the Entry Point command has handler %d: Discord launches it, the app gets no interaction", c.srv.EntryPointHandler())
+	}
+	data := map[string]any{"name": name, "type": int(fakediscord.PrimaryEntryPointCommand)}
+	return c.interact(ctx, fakediscord.Action{Actor: a, Type: discordgo.InteractionApplicationCommand, Data: data})
 }
 
 // ClickButton clicks the enabled button CustomID on spec.Message, in its

@@ -1,0 +1,324 @@
+package arena
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"mazebot/contest"
+	"mazebot/lang"
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// Games plays the races' games on the contests' terms: *contest.Games.
+type Games interface {
+	Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error)
+	Press(ctx context.Context, id int64, userID string, a play.Action) (contest.Turn, error)
+}
+
+// Poster posts a room's result card, one line, to its channel once (a
+// repeat of nonce makes no second post); the wiring backs it with the
+// bot's poster.
+type Poster interface {
+	Post(ctx context.Context, channelID, nonce, content string) error
+}
+
+// Config is what the Activity's server is built with.
+type Config struct {
+	// AppID is the application's id, the OAuth2 client id; "" asks
+	// Discord which the bot token's is.
+	AppID string
+	// ClientSecret is the OAuth2 client secret: it goes to Discord's
+	// /oauth2/token and nowhere else.
+	ClientSecret string
+	BotToken     string // "Bot …", for the instance checks
+	// Transport carries the requests to Discord (https://discord.com/api):
+	// the bot's, which sends them to DISCORD_API_BASE; nil is
+	// http.DefaultTransport.
+	Transport http.RoundTripper
+	Games     Games
+	// Poster posts the result card of a race on a maze that no contest
+	// counts; nil posts none.
+	Poster Poster
+	Bus    Bus // nil: a MemoryBus (one process)
+	Log    *slog.Logger
+	Now    func() time.Time // nil: the real clock
+	Seed   func() uint64    // the seeds of picked mazes
+	// Countdown is the time from Start to the race (zero: 3 s).
+	Countdown time.Duration
+	// MoveRate and MoveBurst bound a connection's moves: a second's
+	// rate, and how many may come at once (zero: 12 and 12).
+	MoveRate  float64
+	MoveBurst int
+	// SerialStore plays the moves' store writes one at a time: for SQLite,
+	// whose one writer makes concurrent writes wait in busy retries.
+	SerialStore bool
+	// ObserveMove, if set, is told how long each move took here, from its
+	// message to its position on the bus.
+	ObserveMove func(time.Duration)
+}
+
+// Server is the Activity's HTTP server: the client, the token exchange,
+// the words, and the rooms.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	discord *discord
+	hub     *hub
+	mux     *http.ServeMux
+	index   []byte
+
+	mu     sync.Mutex
+	tokens map[[32]byte]cachedUser // by the token's hash
+}
+
+type cachedUser struct {
+	user    user
+	expires time.Time
+}
+
+// tokenCache is how long the user of an access token is remembered: a
+// reconnect within it asks Discord nothing.
+const tokenCache = 5 * time.Minute
+
+// New builds the server.
+func New(cfg Config) (*Server, error) {
+	switch {
+	case cfg.ClientSecret == "" || cfg.BotToken == "":
+		return nil, errors.New("arena: the client secret and the bot token are both needed")
+	case cfg.Games == nil:
+		return nil, errors.New("arena: no Games")
+	}
+	if cfg.Bus == nil {
+		cfg.Bus = &MemoryBus{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Seed == nil {
+		cfg.Seed = func() uint64 { return uint64(time.Now().UnixNano()) }
+	}
+	if cfg.Countdown == 0 {
+		cfg.Countdown = 3 * time.Second
+	}
+	if cfg.MoveRate == 0 {
+		cfg.MoveRate = 12
+	}
+	if cfg.MoveBurst == 0 {
+		cfg.MoveBurst = 12
+	}
+	index, err := fs.ReadFile(webFiles, "web/dist/index.html")
+	if err != nil {
+		return nil, fmt.Errorf("arena: the web client is not built: %w", err)
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken),
+		tokens: map[[32]byte]cachedUser{}}
+	s.index = index
+	s.hub = newHub(cfg)
+	s.mux = http.NewServeMux()
+	dist, _ := fs.Sub(webFiles, "web/dist")
+	s.mux.Handle("GET /", s.static(http.FileServerFS(dist)))
+	s.mux.HandleFunc("POST /api/token", s.serveToken)
+	s.mux.HandleFunc("GET /api/words", serveWords)
+	s.mux.HandleFunc("GET /api/room", s.serveRoom)
+	return s, nil
+}
+
+// Handler serves the Activity. Discord's proxy may put /.proxy before
+// every path; it is the same.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/.proxy/"); ok {
+			r2 := r.Clone(r.Context())
+			r2.URL.Path, r2.URL.RawPath = "/"+rest, ""
+			r = r2
+		}
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		s.mux.ServeHTTP(w, r)
+	})
+}
+
+// static serves the client's files, and the page with the app's id in it.
+func (s *Server) static(files http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Discord frames the Activity; only it (and the page itself) may.
+		w.Header().Set("Content-Security-Policy", "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com")
+		if r.URL.Path == "/" || r.URL.Path == "/index.html" {
+			appID, err := s.discord.application(r.Context())
+			if err != nil {
+				s.log.Error("arena: the application's id", "err", err)
+				http.Error(w, "Maze Arena cannot start just now; try again in a moment.", http.StatusServiceUnavailable)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-cache")
+			_, _ = w.Write([]byte(strings.ReplaceAll(string(s.index), "%CLIENT_ID%", appID)))
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// Pend records that a member launched the Activity in a channel on maze,
+// so that the room its instance opens races it; every process learns it.
+func (s *Server) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID) error {
+	if channelID == "" {
+		return errors.New("arena: a launch needs a channel")
+	}
+	s.hub.pend(channelID, userID, maze)
+	return nil
+}
+
+// Rooms is how many rooms this process holds.
+func (s *Server) Rooms() int { return s.hub.count() }
+
+// Close ends every connection here, telling the other processes that
+// its member left (their clients reconnect, to another process behind a
+// load balancer), and stops the bus.
+func (s *Server) Close() error {
+	s.hub.shutdown()
+	return s.cfg.Bus.Close()
+}
+
+// serveToken is POST /api/token: {"code": …} in, {"access_token": …} out,
+// through Discord's /oauth2/token with the client id and secret.
+func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&in); err != nil || in.Code == "" || len(in.Code) > 512 {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "send {\"code\": …} from the SDK's authorize"})
+		return
+	}
+	token, err := s.discord.exchange(r.Context(), in.Code)
+	switch {
+	case errors.Is(err, errBadCode):
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "Discord refused the code"})
+		return
+	case err != nil:
+		if errors.Is(err, errClientSecret) {
+			s.log.Error("arena: Discord refused the client id or secret: check DISCORD_CLIENT_SECRET")
+		} else {
+			s.log.Error("arena: code exchange", "err", err)
+		}
+		writeJSON(w, http.StatusBadGateway, map[string]string{"error": "the sign-in failed"})
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]string{"access_token": token})
+}
+
+// identify is whose token this is, remembered for a while by its hash.
+func (s *Server) identify(ctx context.Context, token string) (user, error) {
+	key := sha256.Sum256([]byte(token))
+	now := time.Now()
+	s.mu.Lock()
+	c, ok := s.tokens[key]
+	s.mu.Unlock()
+	if ok && now.Before(c.expires) {
+		return c.user, nil
+	}
+	u, err := s.discord.me(ctx, token)
+	if err != nil {
+		return user{}, err
+	}
+	s.mu.Lock()
+	for k, c := range s.tokens {
+		if now.After(c.expires) {
+			delete(s.tokens, k)
+		}
+	}
+	s.tokens[key] = cachedUser{user: u, expires: now.Add(tokenCache)}
+	s.mu.Unlock()
+	return u, nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v) // the client went away: nothing to do
+}
+
+// wordsPrefix starts the catalog messages of the client.
+const wordsPrefix = "arena."
+
+// serveWords is GET /api/words?locale=…: the client's words in the
+// member's language, message ID → template ({{.Name}} placeholders).
+func serveWords(w http.ResponseWriter, r *http.Request) {
+	l := lang.For(r.URL.Query().Get("locale"))
+	out := map[string]string{"language": l.Code()}
+	for _, id := range lang.IDs() {
+		if !strings.HasPrefix(id, wordsPrefix) {
+			continue
+		}
+		src := lang.English.Sources()[id]
+		if own := l.Sources()[id]; len(own) > 0 {
+			src = own
+		}
+		if len(src) > 0 {
+			out[strings.TrimPrefix(id, wordsPrefix)] = src[0]
+		}
+	}
+	w.Header().Set("Cache-Control", "max-age=300")
+	writeJSON(w, http.StatusOK, out)
+}
+
+// cardTop is how many finishers a result card names.
+const cardTop = 5
+
+// card posts the one-line result of a race no contest counted, once
+// (the nonce is the instance's), when its room ends.
+func (h *hub) card(st roomState) {
+	poster := h.cfg.Poster
+	if poster == nil || st.Contest {
+		return
+	}
+	var done []*player
+	for _, p := range st.Players {
+		if p.Done {
+			done = append(done, p)
+		}
+	}
+	if len(done) == 0 {
+		return
+	}
+	slices.SortFunc(done, func(a, b *player) int { return cmp.Compare(a.Place, b.Place) })
+	l := lang.English
+	for _, p := range st.Players {
+		if p.ID == st.Launcher || st.Launcher == "" {
+			l = lang.For(p.Locale)
+			break
+		}
+	}
+	var results []string
+	for i, p := range done {
+		if i == cardTop {
+			break
+		}
+		results = append(results, l.T("arena.card_place", lang.Args{"Place": p.Place, "User": p.ID, "Time": l.RunTime(time.Duration(p.Ms) * time.Millisecond)}))
+	}
+	text := l.T("arena.card", lang.Args{"Maze": st.Maze, "Results": strings.Join(results, " · ")})
+	sum := sha256.Sum256([]byte(st.Instance))
+	nonce := fmt.Sprintf("arena%x", sum[:10])
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := poster.Post(ctx, st.Channel, nonce, text); err != nil {
+		h.log.Warn("arena: post the result card", "channel", st.Channel, "err", err)
+	}
+}

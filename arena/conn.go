@@ -1,0 +1,342 @@
+package arena
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"mazebot/mazecore"
+)
+
+// The WebSocket's limits.
+const (
+	// maxFrame is the largest message a client may send: the protocol's
+	// messages are tiny; a bigger one closes the connection (1009).
+	maxFrame = 4 << 10
+	// helloWithin is how long a connection may take to say who it is.
+	helloWithin = 10 * time.Second
+	// pingEvery and pongWithin keep an idle connection alive and find a
+	// dead one.
+	pingEvery  = 20 * time.Second
+	pongWithin = 60 * time.Second
+	// sendQueue is how many messages may wait for a slow client; a client
+	// that falls further behind is dropped.
+	sendQueue = 256
+	// abuseLimit is how many refused moves (rate) a connection may send
+	// before it is dropped (close 1008).
+	abuseLimit = 200
+)
+
+// Close codes of the room's WebSocket, beyond RFC 6455's.
+const (
+	closeUnauthorized = 4401 // no valid token, or not in the instance
+	closeBadHello     = 4400 // the first message was not a hello
+)
+
+// conn is one client's WebSocket.
+type conn struct {
+	ws    *websocket.Conn
+	nonce string
+	out   chan []byte
+	once  sync.Once
+	gone  chan struct{}
+	left  sync.Once // its bye is published once
+	user  string    // who, once admitted
+}
+
+// send queues msg; a client too slow to take it is dropped.
+func (c *conn) send(msg []byte) {
+	select {
+	case c.out <- msg:
+	case <-c.gone:
+	default:
+		c.close()
+	}
+}
+
+func (c *conn) sendJSON(v any) {
+	if b, err := json.Marshal(v); err == nil {
+		c.send(b)
+	}
+}
+
+func (c *conn) close() { c.once.Do(func() { close(c.gone) }) }
+
+// writeLoop writes the queue and the pings, until the connection goes.
+func (c *conn) writeLoop() {
+	ping := time.NewTicker(pingEvery)
+	defer ping.Stop()
+	defer c.ws.Close()
+	for {
+		select {
+		case msg := <-c.out:
+			_ = c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
+			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+				c.close()
+				return
+			}
+		case <-ping.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(10*time.Second)); err != nil {
+				c.close()
+				return
+			}
+		case <-c.gone:
+			return
+		}
+	}
+}
+
+// closeWith ends the connection with a close frame.
+func (c *conn) closeWith(code int, text string) {
+	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
+	c.close()
+}
+
+// clientMsg is every message a client may send; decoding refuses any
+// other field (a position, another player's id).
+type clientMsg struct {
+	T        string `json:"t"`
+	Token    string `json:"token,omitempty"`    // hello
+	Instance string `json:"instance,omitempty"` // hello
+	Locale   string `json:"locale,omitempty"`   // hello
+	Dir      string `json:"dir,omitempty"`      // move: n, e, s or w
+	Maze     string `json:"maze,omitempty"`     // pick: a maze ID
+	// pick: a new random maze of this algorithm and side.
+	Algorithm string `json:"algorithm,omitempty"`
+	Size      int    `json:"size,omitempty"`
+}
+
+func decodeMsg(b []byte) (clientMsg, error) {
+	var m clientMsg
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return clientMsg{}, err
+	}
+	if dec.More() {
+		return clientMsg{}, errors.New("trailing data")
+	}
+	return m, nil
+}
+
+var dirs = map[string]mazecore.Dir{"n": mazecore.North, "e": mazecore.East, "s": mazecore.South, "w": mazecore.West}
+
+var upgrader = websocket.Upgrader{
+	ReadBufferSize: 1024, WriteBufferSize: 4096,
+	// The Activity is served through Discord's proxy, from its own origin;
+	// a connection proves who it is with its token, not with cookies, so
+	// another origin gains nothing.
+	CheckOrigin: func(*http.Request) bool { return true },
+}
+
+// serveRoom is GET /api/room: the room's WebSocket. The first message is
+// {"t":"hello","token":…,"instance":…}; then moves, Start and picks.
+func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
+	ws, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader answered
+	}
+	ws.SetReadLimit(maxFrame)
+	c := &conn{ws: ws, nonce: newNonce(), out: make(chan []byte, sendQueue), gone: make(chan struct{})}
+	go c.writeLoop()
+	defer c.close()
+	_ = ws.SetReadDeadline(time.Now().Add(helloWithin))
+	_, b, err := ws.ReadMessage()
+	if err != nil {
+		return
+	}
+	hello, err := decodeMsg(b)
+	if err != nil || hello.T != "hello" || hello.Token == "" || hello.Instance == "" {
+		c.closeWith(closeBadHello, "say hello first")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+	u, in, err := s.admit(ctx, hello.Token, hello.Instance)
+	if err != nil {
+		cancel()
+		s.log.Info("arena: connection refused", "instance", hello.Instance, "reason", err.Error())
+		c.closeWith(closeUnauthorized, "not signed in to this instance")
+		return
+	}
+	room, err := s.hub.open(ctx, in)
+	cancel()
+	if err != nil {
+		s.log.Error("arena: open a room", "instance", in.ID, "err", err)
+		c.closeWith(websocket.CloseInternalServerErr, "")
+		return
+	}
+	c.user = u.ID
+	s.join(room, c, u, hello.Locale)
+	defer s.leave(room, c, u)
+	s.readLoop(room, c, u)
+}
+
+// admit checks a connection's token and instance with Discord: the user
+// the token is theirs, and an instance they are in.
+func (s *Server) admit(ctx context.Context, token, instanceID string) (user, instance, error) {
+	u, err := s.identify(ctx, token)
+	if err != nil {
+		return user{}, instance{}, err
+	}
+	in, err := s.discord.instance(ctx, instanceID)
+	if err != nil {
+		return user{}, instance{}, err
+	}
+	if !slices.Contains(in.Users, u.ID) {
+		return user{}, instance{}, errors.New("the user is not in the instance")
+	}
+	return u, in, nil
+}
+
+// join registers c with the room here and tells every process.
+func (s *Server) join(r *room, c *conn, u user, locale string) {
+	r.mu.Lock()
+	r.conns[c] = false
+	r.mu.Unlock()
+	name := []rune(u.Name())
+	if len(name) > 32 {
+		name = name[:32]
+	}
+	if len(locale) > 16 {
+		locale = ""
+	}
+	s.hub.publish(event{Kind: evHello, Instance: r.st.Instance, User: u.ID, Name: string(name), Locale: locale, Nonce: c.nonce})
+}
+
+// leave unregisters c and tells every process.
+func (s *Server) leave(r *room, c *conn, u user) {
+	r.mu.Lock()
+	delete(r.conns, c)
+	r.mu.Unlock()
+	c.left.Do(func() { s.hub.publish(event{Kind: evBye, Instance: r.st.Instance, User: u.ID}) })
+}
+
+// readLoop plays what the client sends until it goes: moves at the rate
+// allowed, Start, and the launcher's picks.
+func (s *Server) readLoop(r *room, c *conn, u user) {
+	abuse := 0
+	var lastRefusal time.Time
+	refuse := func(why string) {
+		// Every refusal is told, but a flood gets no flood back: past a
+		// few refused moves, at most four refusals a second.
+		if now := time.Now(); why != refusedRate || abuse <= 20 || now.Sub(lastRefusal) > 250*time.Millisecond {
+			lastRefusal = now
+			c.sendJSON(map[string]string{"t": "refused", "why": why})
+		}
+	}
+	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(pongWithin)) })
+	for {
+		_ = c.ws.SetReadDeadline(time.Now().Add(pongWithin))
+		_, b, err := c.ws.ReadMessage()
+		if err != nil {
+			return
+		}
+		received := time.Now()
+		m, err := decodeMsg(b)
+		if err != nil {
+			refuse(refusedBad)
+			continue
+		}
+		switch m.T {
+		case "move":
+			d, ok := dirs[m.Dir]
+			if !ok || m.Maze != "" || m.Algorithm != "" || m.Size != 0 {
+				refuse(refusedBad)
+				continue
+			}
+			if !r.allow(u.ID, received) {
+				if abuse++; abuse > abuseLimit {
+					c.closeWith(websocket.ClosePolicyViolation, "too many moves")
+					return
+				}
+				refuse(refusedRate)
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			why := r.move(ctx, u.ID, d)
+			cancel()
+			if why != "" {
+				refuse(why)
+			} else if s.cfg.ObserveMove != nil {
+				s.cfg.ObserveMove(time.Since(received))
+			}
+		case "start":
+			s.hub.publish(event{Kind: evStart, Instance: r.st.Instance, User: u.ID})
+		case "pick":
+			if why := s.pick(r, u, m); why != "" {
+				refuse(why)
+			}
+		default:
+			refuse(refusedBad)
+		}
+	}
+}
+
+// Sides a pick may ask for.
+const (
+	MinSide = 5
+	MaxSide = 101
+)
+
+// pick asks for another maze in the lobby: one by ID, or a new random
+// one of an algorithm and side.
+func (s *Server) pick(r *room, u user, m clientMsg) string {
+	r.mu.Lock()
+	launcher, phase := r.st.Launcher, r.st.Phase
+	r.mu.Unlock()
+	if launcher != "" && launcher != u.ID {
+		return refusedNotYours
+	}
+	if phase != phaseLobby {
+		return refusedBad
+	}
+	var id mazecore.ID
+	switch {
+	case m.Maze != "":
+		parsed, err := mazecore.Parse(m.Maze)
+		if err != nil {
+			return refusedBad
+		}
+		id = parsed
+	default:
+		algo, err := mazecore.ParseAlgorithm(m.Algorithm)
+		if err != nil || m.Size%2 == 0 {
+			return refusedBad
+		}
+		id = mazecore.ID{Algorithm: algo, Width: m.Size, Height: m.Size, Seed: s.cfg.Seed() & (1<<32 - 1)}
+	}
+	if id.Width < MinSide || id.Width > MaxSide || id.Height < MinSide || id.Height > MaxSide {
+		return refusedBad
+	}
+	s.hub.publish(event{Kind: evPick, Instance: r.st.Instance, User: u.ID, Maze: id.String()})
+	return ""
+}
+
+// bucket is a token bucket: rate a second, burst at most.
+type bucket struct {
+	rate, tokens, burst float64
+	last                time.Time
+}
+
+func newBucket(rate float64, burst int) *bucket {
+	return &bucket{rate: rate, tokens: float64(burst), burst: float64(burst)}
+}
+
+func (b *bucket) take(now time.Time) bool {
+	if !b.last.IsZero() {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	}
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}

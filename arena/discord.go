@@ -1,0 +1,200 @@
+package arena
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// discord is what the Activity's server asks Discord: the code exchange,
+// whose token a connection brings, and whether an instance has them.
+// Its errors never carry a token, a code or the secret.
+type discord struct {
+	api      string // https://discord.com/api/v9, as rebased
+	client   *http.Client
+	secret   string // the OAuth2 client secret: sent to Discord only
+	botToken string // "Bot …"
+
+	mu    sync.Mutex
+	appID string // the application's id, once known
+}
+
+func newDiscord(transport http.RoundTripper, appID, secret, botToken string) *discord {
+	if transport == nil {
+		transport = http.DefaultTransport
+	}
+	return &discord{
+		api:    "https://discord.com/api/v9",
+		client: &http.Client{Timeout: 10 * time.Second, Transport: transport},
+		appID:  appID, secret: secret, botToken: botToken,
+	}
+}
+
+// application is the application's id: as configured, else what GET
+// /applications/@me says of the bot token's, once.
+func (d *discord) application(ctx context.Context) (string, error) {
+	d.mu.Lock()
+	id := d.appID
+	d.mu.Unlock()
+	if id != "" {
+		return id, nil
+	}
+	var app struct {
+		ID string `json:"id"`
+	}
+	status, err := d.get(ctx, "/applications/@me", d.botToken, &app)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("applications/@me: %w", err)
+	case status != http.StatusOK || app.ID == "":
+		return "", fmt.Errorf("applications/@me: HTTP %d", status)
+	}
+	d.mu.Lock()
+	d.appID = app.ID
+	d.mu.Unlock()
+	return app.ID, nil
+}
+
+// Errors of the exchange and checks, for the edge to map.
+var (
+	errBadCode      = errors.New("discord refused the authorization code")
+	errBadToken     = errors.New("discord does not know the access token")
+	errNoInstance   = errors.New("no such activity instance")
+	errClientSecret = errors.New("discord refused the client id or secret")
+)
+
+// exchange trades an authorization code for an access token at
+// /oauth2/token.
+func (d *discord) exchange(ctx context.Context, code string) (string, error) {
+	appID, err := d.application(ctx)
+	if err != nil {
+		return "", err
+	}
+	form := url.Values{
+		"client_id": {appID}, "client_secret": {d.secret},
+		"grant_type": {"authorization_code"}, "code": {code},
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.api+"/oauth2/token", strings.NewReader(form.Encode()))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	var out struct {
+		AccessToken string `json:"access_token"`
+	}
+	status, err := d.do(req, &out)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("oauth2 token: %w", err)
+	case status == http.StatusUnauthorized:
+		return "", errClientSecret
+	case status == http.StatusBadRequest:
+		return "", errBadCode
+	case status != http.StatusOK || out.AccessToken == "":
+		return "", fmt.Errorf("oauth2 token: HTTP %d", status)
+	}
+	return out.AccessToken, nil
+}
+
+// user is a Discord user as the Activity shows them.
+type user struct {
+	ID         string `json:"id"`
+	Username   string `json:"username"`
+	GlobalName string `json:"global_name"`
+}
+
+// Name is the name to show: the display name, else the username.
+func (u user) Name() string {
+	if u.GlobalName != "" {
+		return u.GlobalName
+	}
+	return u.Username
+}
+
+// me asks whose access token this is.
+func (d *discord) me(ctx context.Context, token string) (user, error) {
+	var u user
+	status, err := d.get(ctx, "/users/@me", "Bearer "+token, &u)
+	switch {
+	case err != nil:
+		return user{}, fmt.Errorf("users/@me: %w", err)
+	case status == http.StatusUnauthorized:
+		return user{}, errBadToken
+	case status != http.StatusOK || u.ID == "":
+		return user{}, fmt.Errorf("users/@me: HTTP %d", status)
+	}
+	return u, nil
+}
+
+// instance is a running Activity instance.
+type instance struct {
+	ID       string `json:"instance_id"`
+	LaunchID string `json:"launch_id"`
+	Location struct {
+		Kind      string `json:"kind"`
+		ChannelID string `json:"channel_id"`
+		GuildID   string `json:"guild_id"`
+	} `json:"location"`
+	Users []string `json:"users"`
+}
+
+// instance describes a running instance of the app's Activity.
+func (d *discord) instance(ctx context.Context, id string) (instance, error) {
+	appID, err := d.application(ctx)
+	if err != nil {
+		return instance{}, err
+	}
+	var in instance
+	status, err := d.get(ctx, "/applications/"+url.PathEscape(appID)+"/activity-instances/"+url.PathEscape(id), d.botToken, &in)
+	switch {
+	case err != nil:
+		return instance{}, fmt.Errorf("activity instance: %w", err)
+	case status == http.StatusNotFound:
+		return instance{}, errNoInstance
+	case status != http.StatusOK || in.ID != id || in.Location.ChannelID == "":
+		return instance{}, fmt.Errorf("activity instance: HTTP %d", status)
+	}
+	return in, nil
+}
+
+// get asks for path with the Authorization auth, and decodes a 200's
+// JSON into out.
+func (d *discord) get(ctx context.Context, path, auth string, out any) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.api+path, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", auth)
+	return d.do(req, out)
+}
+
+// do sends req and decodes a 200's JSON into out; its error never holds
+// the URL.
+func (d *discord) do(req *http.Request, out any) (int, error) {
+	req.Header.Set("User-Agent", "DiscordBot (mazebot arena, 1)")
+	res, err := d.client.Do(req)
+	if err != nil {
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			err = ue.Err
+		}
+		return 0, err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if err != nil {
+		return 0, err
+	}
+	if res.StatusCode == http.StatusOK {
+		if err := json.Unmarshal(body, out); err != nil {
+			return 0, fmt.Errorf("decode: %w", err)
+		}
+	}
+	return res.StatusCode, nil
+}

@@ -1,0 +1,28 @@
+// Package arena is Maze Arena: a Discord Activity in which everyone in a
+// channel races the same maze live. It serves the Activity on its own
+// address: the web client (built from arena/web with npm and esbuild,
+// committed, embedded), the OAuth2 code exchange (POST /api/token: the
+// client secret stays here), the client's words from package lang's
+// catalogs (GET /api/words), and the rooms (GET /api/room, a WebSocket).
+//
+// Identity comes from Discord only: a connection names its access token,
+// which GET /users/@me turns into a user, and its instance, which GET
+// /applications/{app}/activity-instances/{id} (bot token) must show that
+// user in; the instance's location is the room's channel. One room per
+// instance: the moves are played by package contest's Games, the play
+// rules and their store (a move names a direction only; a wall, a jump, a
+// finished game, another player's game are refused there or before), so a
+// race on a daily's or an event's maze counts as Play does. Rooms are
+// replicated over a Bus: events in one total order applied alike by every
+// process that has a member of the room connected (in memory for one
+// process; PostgreSQL LISTEN/NOTIFY for several).
+//
+// A launch finds its maze by its channel: Pend records the maze a Race
+// button or the Entry Point command launched in a channel (fanned out over
+// the Bus), and the room an instance in that channel opens takes it.
+//
+// It imports mazecore, play, contest and lang, the standard library,
+// gorilla/websocket and pgx (for the bus); never bot, commands, store or
+// discordgo: the wiring hands it what it needs (Games, a Poster, the
+// transport to Discord) as interfaces.
+package arena

@@ -1,0 +1,245 @@
+package arena
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"mazebot/contest"
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// pendingTTL is how long a launch waits for its instance to open a room:
+// Discord opens the Activity within seconds of LAUNCH_ACTIVITY.
+const pendingTTL = 10 * time.Minute
+
+// syncWait bounds how long a process that opens a room on a shared bus
+// waits for another's state: past it, none holds the room.
+const syncWait = 750 * time.Millisecond
+
+// launchWait bounds the wait for a launch that is on its way (see
+// awaitLaunch); an instance Discord launched itself (its own launcher,
+// not the Race button or /race) has none, and waits this long once.
+const launchWait = 2 * time.Second
+
+// pending is a launch waiting for its room.
+type pending struct {
+	maze     string
+	launcher string
+	at       time.Time
+}
+
+// hub is this process's rooms and the launches waiting for one, kept by
+// the events of the bus.
+type hub struct {
+	cfg  Config
+	log  *slog.Logger
+	bus  Bus
+	proc string // this process, as events name their origin
+	now  func() time.Time
+
+	// serial holds the moves' store writes one at a time, for a store
+	// that takes one writer (SQLite): waiting here is cheaper than its
+	// busy retries.
+	serial sync.Mutex
+
+	mu      sync.Mutex // taken after a room's, never before
+	rooms   map[string]*room
+	pending map[string]pending // by channel
+}
+
+func newHub(cfg Config) *hub {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now,
+		rooms: map[string]*room{}, pending: map[string]pending{}}
+	h.bus.Subscribe(h.deliver)
+	return h
+}
+
+// publish puts ev on the bus, stamped with this process and its clock.
+func (h *hub) publish(ev event) {
+	ev.Origin = h.proc
+	if ev.At == 0 {
+		ev.At = h.now().UnixMilli()
+	}
+	msg, err := json.Marshal(ev)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = h.bus.Publish(ctx, msg)
+		cancel()
+	}
+	if err != nil {
+		h.log.Error("arena: publish", "kind", ev.Kind, "instance", ev.Instance, "err", err)
+	}
+}
+
+// deliver takes one message of the bus, in its order.
+func (h *hub) deliver(msg []byte) {
+	var ev event
+	if err := json.Unmarshal(msg, &ev); err != nil {
+		h.log.Warn("arena: an unreadable bus message", "err", err)
+		return
+	}
+	if ev.Kind == evPend {
+		h.mu.Lock()
+		h.pending[ev.Channel] = pending{maze: ev.Maze, launcher: ev.User, at: time.UnixMilli(ev.At)}
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Lock()
+	r := h.rooms[ev.Instance]
+	h.mu.Unlock()
+	if r != nil {
+		r.apply(ev)
+	}
+}
+
+// pend records a launch in a channel, on every process.
+func (h *hub) pend(channelID, userID string, maze mazecore.ID) {
+	h.publish(event{Kind: evPend, Channel: channelID, User: userID, Maze: maze.String()})
+}
+
+// open returns the room of instance in, made here if this process holds
+// none: on the maze launched in its channel, else one of its own. On a
+// shared bus a room made here first asks the other processes for its
+// state.
+func (h *hub) open(ctx context.Context, in instance) (*room, error) {
+	h.awaitLaunch(ctx, in)
+	h.mu.Lock()
+	r := h.rooms[in.ID]
+	made := false
+	if r == nil {
+		st := roomState{Instance: in.ID, Guild: in.Location.GuildID, Channel: in.Location.ChannelID, Phase: phaseLobby}
+		maze := defaultMaze(in.ID)
+		if p, ok := h.pending[st.Channel]; ok && h.now().Sub(p.at) < pendingTTL {
+			if id, err := mazecore.Parse(p.maze); err == nil && id.Width <= MaxSide && id.Height <= MaxSide {
+				maze = id
+			}
+			st.Launcher = p.launcher
+			delete(h.pending, st.Channel)
+		}
+		m, err := mazecore.Generate(maze)
+		if err != nil {
+			h.mu.Unlock()
+			return nil, fmt.Errorf("arena: maze %s: %w", maze, err)
+		}
+		r = newRoom(h, st, m)
+		if h.bus.Shared() {
+			r.syncing = true
+			r.syncNonce = newNonce()
+		}
+		h.rooms[in.ID] = r
+		made = true
+	}
+	h.mu.Unlock()
+	if made {
+		if r.syncing {
+			h.publish(event{Kind: evSync, Instance: in.ID, Nonce: r.syncNonce})
+			time.AfterFunc(syncWait, func() {
+				r.mu.Lock()
+				r.finishSync() // nobody answered: no other process holds the room
+				r.mu.Unlock()
+			})
+		} else {
+			close(r.ready)
+		}
+	}
+	select {
+	case <-r.ready:
+		return r, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// shutdown says goodbye for every connection here and closes them.
+func (h *hub) shutdown() {
+	h.mu.Lock()
+	rooms := make([]*room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	h.mu.Unlock()
+	for _, r := range rooms {
+		r.mu.Lock()
+		conns := make([]*conn, 0, len(r.conns))
+		for c := range r.conns {
+			conns = append(conns, c)
+		}
+		instance := r.st.Instance
+		r.mu.Unlock()
+		for _, c := range conns {
+			c.left.Do(func() { h.publish(event{Kind: evBye, Instance: instance, User: c.user}) })
+			c.closeWith(websocket.CloseGoingAway, "restarting")
+		}
+	}
+}
+
+// press plays a move through Games, one at a time with SerialStore.
+func (h *hub) press(ctx context.Context, game int64, userID string, a play.Action) (contest.Turn, error) {
+	if h.cfg.SerialStore {
+		h.serial.Lock()
+		defer h.serial.Unlock()
+	}
+	return h.cfg.Games.Press(ctx, game, userID, a)
+}
+
+// awaitLaunch waits a little for the launch of an instance this process
+// holds no room of: on another process's bus it may still be on its way.
+func (h *hub) awaitLaunch(ctx context.Context, in instance) {
+	deadline := time.Now().Add(launchWait)
+	for {
+		h.mu.Lock()
+		_, held := h.rooms[in.ID]
+		_, launched := h.pending[in.Location.ChannelID]
+		h.mu.Unlock()
+		if held || launched || !time.Now().Before(deadline) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// drop forgets an ended room.
+func (h *hub) drop(r *room) {
+	h.mu.Lock()
+	if h.rooms[r.st.Instance] == r {
+		delete(h.rooms, r.st.Instance)
+	}
+	h.mu.Unlock()
+}
+
+// count is how many rooms this process holds.
+func (h *hub) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.rooms)
+}
+
+// defaultMaze is the maze of a room no launch named: a 21×21, seeded by
+// the instance, so that every process opening it picks the same.
+func defaultMaze(instanceID string) mazecore.ID {
+	sum := sha256.Sum256([]byte(instanceID))
+	return mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: binary.LittleEndian.Uint64(sum[:]) & (1<<32 - 1)}
+}
+
+func newNonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

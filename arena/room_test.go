@@ -1,0 +1,193 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"mazebot/contest"
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// orderedBus is a Bus that several hubs share in one process, as the
+// processes of a bot share PostgreSQL: one order, every subscriber.
+type orderedBus struct {
+	mu   sync.Mutex
+	subs []func([]byte)
+}
+
+type busEnd struct{ b *orderedBus }
+
+func (b *orderedBus) end() Bus { return busEnd{b} }
+
+func (e busEnd) Publish(_ context.Context, msg []byte) error {
+	e.b.mu.Lock()
+	defer e.b.mu.Unlock()
+	for _, s := range e.b.subs {
+		s(msg)
+	}
+	return nil
+}
+
+func (e busEnd) Subscribe(deliver func([]byte)) {
+	e.b.mu.Lock()
+	e.b.subs = append(e.b.subs, deliver)
+	e.b.mu.Unlock()
+}
+
+func (busEnd) Shared() bool { return true }
+func (busEnd) Close() error { return nil }
+
+// memGames plays games in memory, as contest.Games does with a store.
+type memGames struct {
+	mu    sync.Mutex
+	games map[int64]*play.Game
+}
+
+func (g *memGames) Start(_ context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	game, err := play.New(m, who, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	game.ID = int64(len(g.games) + 1)
+	g.games[game.ID] = game
+	return game, nil
+}
+
+func (g *memGames) Press(_ context.Context, id int64, userID string, a play.Action) (contest.Turn, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	game := g.games[id]
+	if game == nil || game.UserID != userID {
+		return contest.Turn{}, play.ErrNotYours
+	}
+	out, err := game.Apply(a, time.Now())
+	return contest.Turn{Game: game, Outcome: out}, err
+}
+
+func testHub(t *testing.T, bus Bus, games Games) *hub {
+	t.Helper()
+	return newHub(Config{Games: games, Bus: bus, Log: slog.New(slog.DiscardHandler), Now: time.Now, Countdown: time.Millisecond})
+}
+
+func testInstance(id, channel string) instance {
+	in := instance{ID: id}
+	in.Location.ChannelID, in.Location.GuildID = channel, "g1"
+	return in
+}
+
+// waitFor polls cond for up to 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestReplicas: a process that opens a room another holds takes its state
+// (the sync) and then every event alike, moves included; the launch's maze
+// reaches both.
+func TestReplicas(t *testing.T) {
+	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
+	a, b := testHub(t, bus.end(), games), testHub(t, bus.end(), games)
+	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
+	a.pend("c1", "u1", maze)
+	ctx := context.Background()
+	in := testInstance("i-1", "c1")
+	ra, err := a.open(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ra.st.Maze; got != maze.String() || ra.st.Launcher != "u1" {
+		t.Fatalf("room on %s launched by %q, want %s by u1", got, ra.st.Launcher, maze)
+	}
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	rb, err := b.open(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
+	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	state := func(r *room) string {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %s %d:", r.st.Maze, r.st.Phase, r.st.StartAt)
+		for _, p := range r.st.Players {
+			fmt.Fprintf(&b, " %s@%d,%d/%d online=%v game=%v", p.ID, p.X, p.Y, p.Seq, p.online(), p.Game != 0)
+		}
+		return b.String()
+	}
+	// Each process starts the game of the member connected to it.
+	waitFor(t, "both racing", func() bool {
+		return strings.Count(state(ra), "game=true") == 2 && strings.Count(state(rb), "game=true") == 2
+	})
+	var open mazecore.Dir
+	for _, d := range mazecore.Dirs {
+		if ra.maze.Open(0, 0, d) {
+			open = d
+		}
+	}
+	if why := rb.move(ctx, "u2", open); why != "" {
+		t.Fatalf("bob's move refused: %s", why)
+	}
+	if why := rb.move(ctx, "u2", open.Opposite()); why != "" {
+		t.Fatalf("bob's move back refused: %s", why)
+	}
+	if why := ra.move(ctx, "u1", mazecore.North); why != refusedWall {
+		t.Fatalf("a move north from the start: %q, want wall", why)
+	}
+	if got, want := state(rb), state(ra); got != want {
+		t.Fatalf("the replicas differ:\n%s\n%s", got, want)
+	}
+	if !strings.Contains(state(ra), "u2@1,1/2") {
+		t.Fatalf("bob after two moves: %s", state(ra))
+	}
+	// The last member leaving ends the room on both.
+	a.publish(event{Kind: evBye, Instance: in.ID, User: "u1"})
+	b.publish(event{Kind: evBye, Instance: in.ID, User: "u2"})
+	if a.count() != 0 || b.count() != 0 {
+		t.Fatalf("rooms left: %d and %d", a.count(), b.count())
+	}
+}
+
+func TestBucket(t *testing.T) {
+	b := newBucket(10, 3)
+	now := time.Unix(0, 0)
+	for i := range 3 {
+		if !b.take(now) {
+			t.Fatalf("take %d of the burst refused", i)
+		}
+	}
+	if b.take(now) {
+		t.Fatal("a fourth at once taken")
+	}
+	if !b.take(now.Add(100 * time.Millisecond)) {
+		t.Fatal("one more after a tenth of a second refused")
+	}
+}
+
+// TestWords: the client's words come from the catalogs, in the member's
+// language, English where mazebot does not speak theirs.
+func TestWords(t *testing.T) {
+	for locale, want := range map[string]string{"ko": "미로 아레나", "en-GB": "Maze Arena", "fr": "Maze Arena"} {
+		rec := httptest.NewRecorder()
+		serveWords(rec, httptest.NewRequest(http.MethodGet, "/api/words?locale="+locale, nil))
+		if body := rec.Body.String(); !strings.Contains(body, `"title":"`+want+`"`) || strings.Contains(body, "arena.") {
+			t.Errorf("%s: %s", locale, body)
+		}
+	}
+}

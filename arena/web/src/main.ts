@@ -1,0 +1,376 @@
+// Maze Arena's client: signs in through the Embedded App SDK, joins the
+// instance's room over a WebSocket, draws the maze and every racer, and
+// sends moves (keys, swipes, the pad). The server plays the rules; this
+// only shows what it says.
+import { DiscordSDK } from "@discord/embedded-app-sdk";
+
+type Maze = { id: string; w: number; h: number; rows: string[]; start: [number, number]; goal: [number, number] };
+type Player = {
+  id: string; name: string; x: number; y: number; tiles: number; clicks: number;
+  online: boolean; racing: boolean; done: boolean; ms?: number; place?: number;
+};
+type Room = { phase: string; start_at?: number; maze: string; contest: boolean; launcher?: string; players: Player[] };
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const clientId = (document.querySelector('meta[name="client-id"]') as HTMLMetaElement).content;
+// Inside Discord the page is on <app>.discordsays.com, whose /.proxy/
+// reaches this server.
+const base = location.hostname.endsWith(".discordsays.com") ? "/.proxy" : "";
+const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+let words: Record<string, string> = {};
+const t = (id: string, args: Record<string, string | number> = {}) =>
+  (words[id] ?? id).replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k) => String(args[k] ?? ""));
+
+// Colour-blind-safe colours (Okabe and Ito) and a shape per racer, so no
+// racer is told apart by colour alone; each dot carries its initial too.
+const colours = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#FFFFFF"];
+const shapes = ["circle", "square", "triangle", "diamond", "hexagon", "star"] as const;
+const glyphs: Record<string, string> = { circle: "●", square: "■", triangle: "▲", diamond: "◆", hexagon: "⬢", star: "★" };
+
+let me = "";
+let maze: Maze | null = null;
+let room: Room | null = null;
+let clockOffset = 0; // server's clock minus ours
+let myFinish = 0;
+const shown = new Map<string, { x: number; y: number; path: [number, number][] }>();
+
+function runTime(ms: number): string {
+  const tenths = Math.max(0, Math.floor(ms / 100));
+  const s = Math.floor(tenths / 10);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}.${tenths % 10}`;
+}
+
+function status(text: string) {
+  $("status").textContent = text;
+}
+
+// ---- drawing ----
+
+const canvas = $<HTMLCanvasElement>("maze");
+const ctx = canvas.getContext("2d")!;
+let cell = 8;
+
+function resize() {
+  if (!maze) return;
+  const box = $("board").getBoundingClientRect();
+  const wide = Math.max(120, box.width);
+  const tall = Math.max(120, window.innerHeight * 0.6);
+  cell = Math.max(3, Math.floor(Math.min(wide / maze.w, tall / maze.h)));
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = maze.w * cell * dpr;
+  canvas.height = maze.h * cell * dpr;
+  canvas.style.width = `${maze.w * cell}px`;
+  canvas.style.height = `${maze.h * cell}px`;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+}
+
+function shapePath(shape: string, cx: number, cy: number, r: number) {
+  ctx.beginPath();
+  const poly = (n: number, rot: number, rr = (_: number) => r) => {
+    for (let i = 0; i < n; i++) {
+      const a = rot + (i * 2 * Math.PI) / n;
+      const k = rr(i);
+      if (i === 0) ctx.moveTo(cx + k * Math.cos(a), cy + k * Math.sin(a));
+      else ctx.lineTo(cx + k * Math.cos(a), cy + k * Math.sin(a));
+    }
+    ctx.closePath();
+  };
+  switch (shape) {
+    case "square": ctx.rect(cx - r * 0.85, cy - r * 0.85, r * 1.7, r * 1.7); break;
+    case "triangle": poly(3, -Math.PI / 2); break;
+    case "diamond": poly(4, -Math.PI / 2); break;
+    case "hexagon": poly(6, 0); break;
+    case "star": poly(10, -Math.PI / 2, (i) => (i % 2 ? r * 0.5 : r)); break;
+    default: ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+  }
+}
+
+function draw() {
+  if (!maze) return;
+  const css = getComputedStyle(document.documentElement);
+  ctx.fillStyle = css.getPropertyValue("--floor");
+  ctx.fillRect(0, 0, maze.w * cell, maze.h * cell);
+  ctx.fillStyle = css.getPropertyValue("--wall");
+  maze.rows.forEach((row, y) => {
+    for (let x = 0; x < row.length; x++) if (row[x] === "#") ctx.fillRect(x * cell, y * cell, cell, cell);
+  });
+  // The start is a ring, the goal a chequered flag square: told apart by shape.
+  const [sx, sy] = maze.start, [gx, gy] = maze.goal;
+  ctx.strokeStyle = "#56B4E9";
+  ctx.lineWidth = Math.max(1, cell / 6);
+  ctx.beginPath();
+  ctx.arc((sx + 0.5) * cell, (sy + 0.5) * cell, cell * 0.4, 0, 2 * Math.PI);
+  ctx.stroke();
+  for (let i = 0; i < 4; i++) {
+    ctx.fillStyle = i % 3 === 0 ? "#000" : "#fff";
+    ctx.fillRect((gx + (i % 2) / 2) * cell, (gy + Math.floor(i / 2) / 2) * cell, cell / 2, cell / 2);
+  }
+  if (!room) return;
+  room.players.forEach((p, i) => {
+    const at = shown.get(p.id);
+    if (!at || (!p.online && !p.done)) return;
+    const cx = (at.x + 0.5) * cell, cy = (at.y + 0.5) * cell, r = Math.max(2.5, cell * 0.42);
+    shapePath(shapes[i % shapes.length], cx, cy, r);
+    ctx.fillStyle = colours[i % colours.length];
+    ctx.fill();
+    ctx.lineWidth = p.id === me ? Math.max(2, cell / 5) : 1;
+    ctx.strokeStyle = p.id === me ? css.getPropertyValue("--fg") : "#000";
+    ctx.stroke();
+    if (cell >= 12) {
+      ctx.fillStyle = "#000";
+      ctx.font = `bold ${Math.floor(cell * 0.5)}px system-ui, sans-serif`;
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText(initial(p.name), cx, cy + 1);
+      ctx.fillStyle = css.getPropertyValue("--fg");
+      ctx.font = `${Math.max(10, Math.floor(cell * 0.45))}px system-ui, sans-serif`;
+      ctx.fillText(p.name, cx, cy - cell * 0.75);
+    }
+  });
+}
+
+const initial = (name: string) => (Array.from(name.trim())[0] ?? "?").toUpperCase();
+
+// path finds the tiles from (x0,y0) to (x1,y1) on the floor: what a
+// corridor run walked, to show it walked rather than jumped.
+function path(x0: number, y0: number, x1: number, y1: number): [number, number][] {
+  if (!maze || (x0 === x1 && y0 === y1)) return [[x1, y1]];
+  const key = (x: number, y: number) => y * maze!.w + x;
+  const prev = new Map<number, number>([[key(x0, y0), -1]]);
+  const queue: [number, number][] = [[x0, y0]];
+  while (queue.length) {
+    const [x, y] = queue.shift()!;
+    if (x === x1 && y === y1) break;
+    for (const [dx, dy] of [[0, -1], [1, 0], [0, 1], [-1, 0]]) {
+      const nx = x + dx, ny = y + dy;
+      if (nx < 0 || ny < 0 || nx >= maze.w || ny >= maze.h || maze.rows[ny][nx] === "#" || prev.has(key(nx, ny))) continue;
+      prev.set(key(nx, ny), key(x, y));
+      queue.push([nx, ny]);
+    }
+  }
+  const out: [number, number][] = [];
+  for (let k = key(x1, y1); k !== -1 && prev.has(k); k = prev.get(k)!) out.unshift([k % maze.w, Math.floor(k / maze.w)]);
+  return out.length ? out.slice(1) : [[x1, y1]];
+}
+
+function moveTo(id: string, x: number, y: number) {
+  const at = shown.get(id);
+  if (!at || reduceMotion.matches) {
+    shown.set(id, { x, y, path: [] });
+    return;
+  }
+  const last = at.path.length ? at.path[at.path.length - 1] : [at.x, at.y];
+  at.path.push(...path(last[0], last[1], x, y));
+}
+
+let lastStep = 0;
+function frame(now: number) {
+  if (now - lastStep > 25) {
+    lastStep = now;
+    for (const at of shown.values()) {
+      const next = at.path.shift();
+      if (next) [at.x, at.y] = next;
+    }
+  }
+  tick();
+  draw();
+  requestAnimationFrame(frame);
+}
+
+// ---- the room ----
+
+function tick() {
+  const timer = $("timer");
+  if (!room) return;
+  const now = Date.now() + clockOffset;
+  if (room.phase === "countdown" && room.start_at) {
+    const left = Math.ceil((room.start_at - now) / 1000);
+    status(left > 0 ? t("countdown", { Seconds: left }) : t("go"));
+    timer.textContent = runTime(0);
+  } else if (room.phase === "race" || room.phase === "over") {
+    timer.textContent = runTime(myFinish || (room.phase === "race" && room.start_at ? now - room.start_at : 0));
+  }
+}
+
+function showRoom() {
+  if (!room || !maze) return;
+  const mine = room.players.find((p) => p.id === me);
+  if (mine?.done && mine.ms) myFinish = mine.ms;
+  for (const p of room.players) {
+    const at = shown.get(p.id);
+    if (!at) shown.set(p.id, { x: p.x, y: p.y, path: [] });
+    else if (!at.path.length && (at.x !== p.x || at.y !== p.y)) moveTo(p.id, p.x, p.y);
+  }
+  document.body.dataset.phase = room.phase;
+  const lobby = room.phase === "lobby";
+  $("lobby").hidden = !lobby;
+  $("picker").hidden = !(lobby && (!room.launcher || room.launcher === me));
+  $("maze-name").textContent = `${t("maze")}: ${room.maze}`;
+  if (lobby) status(t("lobby"));
+  else if (room.phase === "race") status(mine?.done ? t("you_finished", { Time: runTime(mine.ms ?? 0) }) : mine?.racing ? t("race") : t("watching"));
+  else if (room.phase === "over") status(t("over"));
+  if (room.contest && room.phase !== "lobby") $("status").textContent += " " + t("counts");
+
+  const list = $("players");
+  list.replaceChildren(...room.players.map((p, i) => {
+    const li = document.createElement("li");
+    Object.assign(li.dataset, { id: p.id, x: String(p.x), y: String(p.y), online: String(p.online), done: String(p.done) });
+    const glyph = document.createElement("span");
+    glyph.className = "glyph";
+    glyph.style.color = colours[i % colours.length];
+    glyph.textContent = glyphs[shapes[i % shapes.length]];
+    glyph.setAttribute("aria-hidden", "true");
+    const state = p.done ? runTime(p.ms ?? 0) : !p.online ? t("offline") : p.racing ? t("racing") : t("watching");
+    li.append(glyph, `${p.name}${p.id === me ? ` (${t("you")})` : ""} · ${state}`);
+    return li;
+  }));
+  const done = room.players.filter((p) => p.done).sort((a, b) => (a.place ?? 0) - (b.place ?? 0));
+  $("finishes").replaceChildren(...done.map((p) => {
+    const li = document.createElement("li");
+    li.dataset.id = p.id;
+    li.textContent = `${p.name} · ${runTime(p.ms ?? 0)}`;
+    return li;
+  }));
+}
+
+let socket: WebSocket | null = null;
+let retry = 0;
+
+function connect(token: string, instance: string, locale: string) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}${base}/api/room`);
+  socket = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ t: "hello", token, instance, locale }));
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (typeof msg.now === "number") clockOffset = msg.now - Date.now();
+    switch (msg.t) {
+      case "welcome":
+        retry = 0;
+        me = msg.you;
+        maze = msg.maze;
+        room = msg.room;
+        shown.clear();
+        resize();
+        showRoom();
+        break;
+      case "maze":
+        maze = msg.maze;
+        shown.clear();
+        resize();
+        showRoom();
+        break;
+      case "room":
+        room = msg.room;
+        showRoom();
+        break;
+      case "pos": {
+        const p = room?.players.find((q) => q.id === msg.id);
+        if (p) Object.assign(p, { x: msg.x, y: msg.y, tiles: msg.tiles, clicks: msg.clicks });
+        moveTo(msg.id, msg.x, msg.y);
+        showRoom();
+        break;
+      }
+      case "refused":
+        status(t("refused_" + msg.why));
+        break;
+    }
+  };
+  ws.onclose = (e) => {
+    if (socket !== ws) return;
+    socket = null;
+    if (e.code === 4401 || e.code === 1008) {
+      status(t("signin_failed"));
+      return;
+    }
+    status(t("reconnecting"));
+    setTimeout(() => connect(token, instance, locale), Math.min(5000, 500 * 2 ** retry++));
+  };
+}
+
+function send(msg: object) {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+}
+
+const keys: Record<string, string> = {
+  ArrowUp: "n", ArrowRight: "e", ArrowDown: "s", ArrowLeft: "w", w: "n", d: "e", s: "s", a: "w", W: "n", D: "e", S: "s", A: "w",
+};
+
+window.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLSelectElement) return;
+  const dir = keys[e.key];
+  if (dir) {
+    e.preventDefault();
+    if (!e.repeat) send({ t: "move", dir });
+  } else if (e.key === "Enter" && room?.phase === "lobby" && !(e.target instanceof HTMLButtonElement)) {
+    send({ t: "start" });
+  }
+});
+
+document.querySelectorAll<HTMLButtonElement>("#pad button").forEach((b) =>
+  b.addEventListener("click", () => send({ t: "move", dir: b.dataset.dir })));
+$("start").addEventListener("click", () => send({ t: "start" }));
+$("new-maze").addEventListener("click", () =>
+  send({ t: "pick", algorithm: $<HTMLSelectElement>("algorithm").value, size: Number($<HTMLSelectElement>("size").value) }));
+
+let touch: { x: number; y: number } | null = null;
+canvas.addEventListener("pointerdown", (e) => { touch = { x: e.clientX, y: e.clientY }; });
+canvas.addEventListener("pointerup", (e) => {
+  if (!touch) return;
+  const dx = e.clientX - touch.x, dy = e.clientY - touch.y;
+  touch = null;
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;
+  send({ t: "move", dir: Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "e" : "w") : dy > 0 ? "s" : "n" });
+});
+window.addEventListener("resize", () => { resize(); draw(); });
+
+function label() {
+  $("title").textContent = t("title");
+  document.title = t("title");
+  $("start").textContent = t("start");
+  $("new-maze").textContent = t("new_maze");
+  $("l-algorithm").textContent = t("algorithm");
+  $("l-size").textContent = t("size");
+  $("h-players").textContent = t("players");
+  $("h-finishes").textContent = t("finishes");
+  $("timer").setAttribute("aria-label", t("timer"));
+  canvas.setAttribute("aria-label", t("maze"));
+  for (const [d, id] of [["n", "dir_n"], ["e", "dir_e"], ["s", "dir_s"], ["w", "dir_w"]]) $(`pad-${d}`).setAttribute("aria-label", t(id));
+}
+
+async function main() {
+  const sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
+  await sdk.ready();
+  let locale = navigator.language;
+  try {
+    locale = (await sdk.commands.userSettingsGetLocale()).locale;
+  } catch {
+    // the member's browser language, then
+  }
+  words = await (await fetch(`${base}/api/words?locale=${encodeURIComponent(locale)}`)).json();
+  document.documentElement.lang = words.language ?? "en";
+  label();
+  status(t("signing_in"));
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+  });
+  const res = await fetch(`${base}/api/token`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }),
+  });
+  if (!res.ok) {
+    status(t("signin_failed"));
+    return;
+  }
+  const { access_token } = await res.json();
+  await sdk.commands.authenticate({ access_token });
+  status(t("connecting"));
+  connect(access_token, sdk.instanceId, locale);
+  const participants = (n: number) => { $("participants").textContent = `${t("participants")} ${n}`; };
+  sdk.commands.getInstanceConnectedParticipants().then((r) => participants(r.participants.length), () => {});
+  sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (e: { participants: unknown[] }) => participants(e.participants.length)).catch(() => {});
+  canvas.focus();
+}
+
+requestAnimationFrame(frame);
+main().catch(() => status(t("signin_failed")));

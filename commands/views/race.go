@@ -1,0 +1,22 @@
+package views
+
+import (
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands/customid"
+	"mazebot/contest"
+	"mazebot/lang"
+	"mazebot/mazecore"
+)
+
+// RaceButton launches Maze Arena, the Activity, on maze id: everyone in
+// the channel races it live.
+func RaceButton(l *lang.Lang, id mazecore.ID) discordgo.Button {
+	return discordgo.Button{Label: l.T("button.race"), Style: discordgo.SecondaryButton, CustomID: customid.Race(id), Emoji: &discordgo.ComponentEmoji{Name: "🏁"}}
+}
+
+// Raceable tells whether a maze can be raced: up to an event's size, as
+// everyone plays it at once.
+func Raceable(id mazecore.ID) bool {
+	return id.Width <= contest.EventMaxSide && id.Height <= contest.EventMaxSide
+}

@@ -1,0 +1,301 @@
+package e2e
+
+// Maze Arena's side of the harness: an app with the Activity on, a race
+// launched from an event post, members signed in as the SDK signs them in,
+// and room connections spoken as the web client speaks.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
+	"mazebot/internal/testkit"
+	"mazebot/mazecore"
+)
+
+// startArenaApp runs an app with Maze Arena on against d (Activities
+// enabled there first, as in the developer portal), on a fresh database
+// at dsn ("" for a SQLite file of the test's own).
+func (d *discord) startArenaApp(t testing.TB, dsn string) *testApp {
+	t.Helper()
+	d.EnableActivities()
+	if dsn == "" {
+		dsn = filepath.Join(t.TempDir(), "mazebot.db")
+	}
+	cfg := d.config(dsn)
+	cfg.ActivityAddr, cfg.ClientSecret = "127.0.0.1:0", fakediscord.DefaultClientSecret
+	return d.launch(t, cfg)
+}
+
+// arenaRace is a test's Discord with a Maze Arena app on SQLite, and a
+// race launched by ada from an event post, which bob joined.
+func arenaRace(t testing.TB) (*discord, *testApp, race) {
+	t.Helper()
+	fake := newDiscord(t)
+	a := fake.startArenaApp(t, "")
+	r := fake.raceEvent(t, ada, adaName)
+	if in := fake.JoinActivity(fakediscord.DefaultChannelID, bob, bobName); in == nil || in.ID != r.instance {
+		t.Fatalf("bob joined %+v, want instance %s", in, r.instance)
+	}
+	return fake, a, r
+}
+
+// race is a race launched from a Race button: its instance and maze.
+type race struct {
+	instance string
+	maze     *mazecore.Maze
+	event    *fakediscord.Message // the event's maze post
+	board    *fakediscord.Message // the event's live board
+}
+
+// raceEvent starts an event in the default channel (a 15×15 sidewinder
+// maze) and presses Race on its post as user: Discord opens the Activity.
+func (d *discord) raceEvent(t testing.TB, user, name string) race {
+	t.Helper()
+	started := final(t, d.eventSlash(t, e2eManagePerms, "start",
+		opt("algorithm", "sidewinder"), opt("size", 15), opt("duration", "30m"), opt("name", "Arena cup")))
+	if !strings.Contains(started.Text(), "Event started") {
+		t.Fatalf("/event start answered %q", started.Text())
+	}
+	post := d.waitChannel(t, "🏆 **Arena cup** · ends")
+	board := d.waitChannel(t, "Live leaderboard** — no finishers yet")
+	id := mazeIDIn(t, post.Text())
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := d.ClickButton(testContext(t), memberButton(post, "race:"+id.String(), user, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ix.Wait(testContext(t))
+	if err != nil || resp.Type != fakediscord.InteractionResponseLaunchActivity || resp.Instance == "" {
+		t.Fatalf("Race answered %+v, %v (rejections %v), want LAUNCH_ACTIVITY", resp, err, ix.Rejections())
+	}
+	return race{instance: resp.Instance, maze: m, event: post, board: board}
+}
+
+// signIn is the SDK's sign-in for user: Discord's AUTHORIZE gives a code,
+// the Activity's POST /api/token trades it for an access token.
+func signIn(t testing.TB, d *discord, a *testApp, user string) string {
+	t.Helper()
+	code := d.Authorize(user, "identify")
+	status, body := postJSON(t, "http://"+a.ActivityAddr()+"/api/token", fmt.Sprintf(`{"code":%q}`, code))
+	var out struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.Unmarshal(body, &out); status != http.StatusOK || err != nil || out.AccessToken == "" {
+		t.Fatalf("POST /api/token: %d %s", status, body)
+	}
+	return out.AccessToken
+}
+
+func postJSON(t testing.TB, url, body string) (int, []byte) {
+	t.Helper()
+	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
+
+// roomClient is one connection to a room, as the web client makes it.
+type roomClient struct {
+	t    testing.TB
+	ws   *websocket.Conn
+	msgs chan map[string]any
+	done chan struct{}
+	err  error // why the connection ended, once done is closed
+	me   string
+	// welcome is the room's first message to it, once join has it.
+	welcome map[string]any
+}
+
+// dial opens a connection to the app's room WebSocket and says hello with
+// token and instance; it does not wait for the welcome.
+func dial(t testing.TB, a *testApp, token, instance string) *roomClient {
+	t.Helper()
+	ws, res, err := websocket.DefaultDialer.Dial("ws://"+a.ActivityAddr()+"/api/room", nil)
+	if err != nil {
+		t.Fatalf("dial the room: %v (%v)", err, res)
+	}
+	c := &roomClient{t: t, ws: ws, msgs: make(chan map[string]any, 4096), done: make(chan struct{})}
+	t.Cleanup(func() { ws.Close() })
+	go func() {
+		defer close(c.done)
+		for {
+			_, b, err := ws.ReadMessage()
+			if err != nil {
+				c.err = err
+				return
+			}
+			var m map[string]any
+			if json.Unmarshal(b, &m) == nil {
+				select {
+				case c.msgs <- m:
+				default: // a test that stopped reading
+				}
+			}
+		}
+	}()
+	c.send(map[string]any{"t": "hello", "token": token, "instance": instance, "locale": "en-US"})
+	return c
+}
+
+// join dials and waits for the welcome.
+func join(t testing.TB, a *testApp, token, instance string) *roomClient {
+	t.Helper()
+	c := dial(t, a, token, instance)
+	w := c.wait("a welcome", func(m map[string]any) bool { return m["t"] == "welcome" })
+	c.me, _ = w["you"].(string)
+	c.welcome = w
+	return c
+}
+
+func (c *roomClient) send(v any) {
+	c.t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.sendRaw(b)
+}
+
+func (c *roomClient) sendRaw(b []byte) {
+	c.t.Helper()
+	if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+		c.t.Fatalf("send: %v", err)
+	}
+}
+
+// wait reads messages until one satisfies cond, for up to 20 s.
+func (c *roomClient) wait(what string, cond func(map[string]any) bool) map[string]any {
+	c.t.Helper()
+	deadline := time.After(20 * time.Second)
+	var seen []string
+	for {
+		select {
+		case m := <-c.msgs:
+			if cond(m) {
+				return m
+			}
+			if len(seen) < 20 {
+				seen = append(seen, fmt.Sprint(m["t"], m["why"], m["id"]))
+			}
+		case <-c.done:
+			c.t.Fatalf("waiting for %s: the connection ended: %v", what, c.err)
+		case <-deadline:
+			c.t.Fatalf("timed out waiting for %s (saw %v)", what, seen)
+		}
+	}
+}
+
+// closed waits for the server to end the connection and returns its
+// close code.
+func (c *roomClient) closed() int {
+	c.t.Helper()
+	select {
+	case <-c.done:
+	case <-time.After(20 * time.Second):
+		c.t.Fatal("the connection stayed open")
+	}
+	if ce, ok := c.err.(*websocket.CloseError); ok {
+		return ce.Code
+	}
+	return 0
+}
+
+// racing waits until the room shows user in the race (their game begun).
+func (c *roomClient) racing(user string) {
+	c.t.Helper()
+	c.wait(user+" racing", func(m map[string]any) bool { return playerIn(m, user)["racing"] == true })
+}
+
+// playerIn finds user in a room message's players.
+func playerIn(m map[string]any, user string) map[string]any {
+	room, _ := m["room"].(map[string]any)
+	players, _ := room["players"].([]any)
+	for _, p := range players {
+		if pm, _ := p.(map[string]any); pm["id"] == user {
+			return pm
+		}
+	}
+	return map[string]any{}
+}
+
+// moveAlong plays the shortest path from where the player stands to the
+// goal with the moves the keys make: one corridor run a move, each waited
+// for.
+func (c *roomClient) moveAlong(m *mazecore.Maze, from mazecore.Point) mazecore.Point {
+	c.t.Helper()
+	path, err := mazecore.ShortestPath(m, from, m.Goal())
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	at := from
+	for at != m.Goal() {
+		d, err := testkit.Toward(path, at)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		c.send(map[string]any{"t": "move", "dir": dirLetter(d)})
+		msg := c.wait("my move", func(msg map[string]any) bool { return msg["t"] == "pos" && msg["id"] == c.me || msg["t"] == "refused" })
+		if msg["t"] == "refused" {
+			if msg["why"] != "rate" {
+				c.t.Fatalf("a move along the path refused: %v", msg["why"])
+			}
+			time.Sleep(200 * time.Millisecond) // the bucket refills
+			continue
+		}
+		at = mazecore.Point{X: int(msg["x"].(float64)), Y: int(msg["y"].(float64))}
+	}
+	return at
+}
+
+func dirLetter(d mazecore.Dir) string {
+	return map[mazecore.Dir]string{mazecore.North: "n", mazecore.East: "e", mazecore.South: "s", mazecore.West: "w"}[d]
+}
+
+// wallDir is a direction the player at p cannot go.
+func wallDir(m *mazecore.Maze, p mazecore.Point) mazecore.Dir {
+	for _, d := range mazecore.Dirs {
+		if !m.Open(p.X/2, p.Y/2, d) {
+			return d
+		}
+	}
+	return mazecore.North
+}
+
+// readAll reads a response body for a secret scan.
+func readAll(t testing.TB, url string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var buf bytes.Buffer
+	_, _ = io.Copy(&buf, res.Body)
+	return buf.Bytes()
+}
+
+// memberButton is user's click on a button of msg.
+func memberButton(msg *fakediscord.Message, customID, user, name string) member.ButtonSpec {
+	return member.ButtonSpec{CustomID: customID, Message: msg, UserID: user, Username: name}
+}

@@ -1,0 +1,310 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/pgtest"
+	"mazebot/mazecore"
+)
+
+const (
+	ada, adaName = "1400000000000000021", "ada"
+	bob, bobName = "1400000000000000022", "bob"
+	cy           = "1400000000000000023"
+)
+
+// refusal waits for the room to refuse something, and says why.
+func (c *roomClient) refusal() string {
+	c.t.Helper()
+	m := c.wait("a refusal", func(m map[string]any) bool { return m["t"] == "refused" })
+	why, _ := m["why"].(string)
+	return why
+}
+
+// TestArenaRefusals: over the room's WebSocket, a move through a wall, a
+// jump, a move for another player, a move after the finish, a flood of
+// moves, a 1 MiB message and connections without a valid token are
+// refused or dropped; the room goes on, and only the real finish is
+// recorded on the event's board.
+func TestArenaRefusals(t *testing.T) {
+	t.Parallel()
+	fake, a, r := arenaRace(t)
+	adaTok, bobTok := signIn(t, fake, a, ada), signIn(t, fake, a, bob)
+
+	t.Run("ErrNoToken", func(t *testing.T) {
+		for name, token := range map[string]string{"made up": "not-a-token", "of a member not in the instance": signIn(t, fake, a, cy)} {
+			if code := dial(t, a, token, r.instance).closed(); code != 4401 {
+				t.Errorf("a token %s: closed with %d, want 4401", name, code)
+			}
+		}
+		if code := dial(t, a, adaTok, "i-no-such-instance").closed(); code != 4401 {
+			t.Errorf("an unknown instance: closed with %d, want 4401", code)
+		}
+	})
+	t.Run("ErrCodeTwice", func(t *testing.T) {
+		code := fake.Authorize(ada, "identify")
+		url := "http://" + a.ActivityAddr() + "/api/token"
+		if status, _ := postJSON(t, url, `{"code":"`+code+`"}`); status != http.StatusOK {
+			t.Fatalf("first exchange: %d", status)
+		}
+		if status, _ := postJSON(t, url, `{"code":"`+code+`"}`); status != http.StatusBadRequest {
+			t.Fatalf("second exchange of one code: %d, want 400", status)
+		}
+	})
+
+	adaC, bobC := join(t, a, adaTok, r.instance), join(t, a, bobTok, r.instance)
+	if adaC.me != ada || bobC.me != bob {
+		t.Fatalf("welcomed as %s and %s", adaC.me, bobC.me)
+	}
+	start := r.maze.Start()
+	adaC.send(map[string]any{"t": "move", "dir": "e"})
+	if why := adaC.refusal(); why != "not_started" {
+		t.Fatalf("a move in the lobby: refused %q, want not_started", why)
+	}
+	adaC.send(map[string]any{"t": "start"})
+	adaC.racing(ada)
+	bobC.racing(bob)
+
+	// A wall, a jump, a teleport, another player's move, a message the
+	// protocol has not: each refused, nobody moved.
+	adaC.send(map[string]any{"t": "move", "dir": dirLetter(wallDir(r.maze, start))})
+	if why := adaC.refusal(); why != "wall" {
+		t.Fatalf("a move into a wall: refused %q, want wall", why)
+	}
+	for _, raw := range []string{
+		`{"t":"move","dir":"ee"}`,
+		`{"t":"move","dir":"e","to":{"x":13,"y":13}}`,
+		`{"t":"pos","x":13,"y":13}`,
+		`{"t":"move","dir":"e","player":"` + bob + `"}`,
+		`{"t":"move","dir":"e","user":"` + bob + `"}`,
+		`not json`,
+	} {
+		adaC.sendRaw([]byte(raw))
+		if why := adaC.refusal(); why != "bad" {
+			t.Fatalf("%s: refused %q, want bad", raw, why)
+		}
+	}
+
+	// A message of 1 MiB closes its connection (1009); the member's other
+	// connection and the room go on.
+	// (The server may close before the client has written it all: then
+	// the client sees the connection reset rather than the close frame.)
+	bob2 := join(t, a, bobTok, r.instance)
+	_ = bob2.ws.WriteMessage(websocket.TextMessage, bytes.Repeat([]byte("x"), 1<<20))
+	if code := bob2.closed(); code != websocket.CloseMessageTooBig && code != 0 {
+		t.Fatalf("a 1 MiB message: closed with %d, want %d", code, websocket.CloseMessageTooBig)
+	}
+
+	// 1,000 moves at once, back and forth: the rate limit refuses most,
+	// and the connection is dropped (1008).
+	flood := join(t, a, adaTok, r.instance)
+	back := map[string]string{"e": "w", "w": "e", "n": "s", "s": "n"}
+	open := ""
+	for _, d := range mazecore.Dirs {
+		if r.maze.Open(start.X/2, start.Y/2, d) {
+			open = dirLetter(d)
+		}
+	}
+	for i := range 1000 {
+		dir := open
+		if i%2 == 1 {
+			dir = back[open]
+		}
+		if err := flood.ws.WriteMessage(websocket.TextMessage, []byte(`{"t":"move","dir":"`+dir+`"}`)); err != nil {
+			break // dropped already
+		}
+	}
+	if code := flood.closed(); code != websocket.ClosePolicyViolation {
+		t.Fatalf("1,000 moves: closed with %d, want %d", code, websocket.ClosePolicyViolation)
+	}
+
+	// Nothing of that reached the board; ada resumes where the flood left
+	// her, as a reconnect shows it.
+	if got := fake.Message(r.board.ID); got.Edits != 0 {
+		t.Fatalf("the board was edited %d times before anyone finished", got.Edits)
+	}
+	back3 := join(t, a, adaTok, r.instance)
+	w := back3.wait("the room", func(m map[string]any) bool { return m["t"] == "room" || m["t"] == "welcome" })
+	me := playerIn(w, ada)
+	clicks, _ := me["clicks"].(float64)
+	if clicks >= 500 {
+		t.Fatalf("%v of 1,000 flooded moves were played", clicks)
+	}
+	at := mazecore.Point{X: int(me["x"].(float64)), Y: int(me["y"].(float64))}
+	back3.moveAlong(r.maze, at)
+	board := fake.waitEdits(t, r.board.ID, 1)
+	if ids := mentions(board.Text()); len(ids) != 1 || ids[0] != ada {
+		t.Fatalf("board after ada's finish: %q", board.Text())
+	}
+	// A finished race takes no more moves (once the flood's toll on her
+	// rate is paid).
+	why := "rate"
+	for range 50 {
+		back3.send(map[string]any{"t": "move", "dir": dirLetter(wallDir(r.maze, r.maze.Goal()))})
+		if why = back3.refusal(); why != "rate" {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if why != "finished" {
+		t.Fatalf("a move after the finish: refused %q, want finished", why)
+	}
+
+	// The room goes on: bob, untouched by it all, moves and ada sees it.
+	bobC.send(map[string]any{"t": "move", "dir": open})
+	pos := back3.wait("bob's move", func(m map[string]any) bool { return m["t"] == "pos" && m["id"] == bob })
+	if pos["clicks"] != float64(1) {
+		t.Fatalf("bob's move: %v, want his first click", pos)
+	}
+
+	scanForSecrets(t, fake, a)
+}
+
+// scanForSecrets looks for the client secret, every OAuth2 code and
+// access token the fake issued and the bot token in what the Activity
+// serves (its page, bundle, style and words), in the app's logs, and in
+// the client's sources, bundle and the tests' fixtures on disk.
+func scanForSecrets(t *testing.T, fake *discord, a *testApp) {
+	t.Helper()
+	secrets := append(fake.OAuthSecrets(), strings.TrimPrefix(fakediscord.DefaultToken, "Bot "))
+	check := func(where string, b []byte) {
+		t.Helper()
+		for i, s := range secrets {
+			if s != "" && bytes.Contains(b, []byte(s)) {
+				what := "an OAuth2 code or token"
+				switch {
+				case i == 0:
+					what = "the client secret"
+				case i == len(secrets)-1:
+					what = "the bot token"
+				}
+				t.Errorf("%s holds %s", where, what)
+			}
+		}
+	}
+	base := "http://" + a.ActivityAddr()
+	for _, path := range []string{"/", "/app.js", "/style.css", "/api/words?locale=en-US", "/api/words?locale=ko"} {
+		check("GET "+path, readAll(t, base+path))
+	}
+	// The token endpoint's answers: a good code's carries the member's own
+	// access token, which is theirs to have; never the secret.
+	_, body := postJSON(t, base+"/api/token", `{"code":"`+fake.Authorize(cy, "identify")+`"}`)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	_ = json.Unmarshal(body, &tok)
+	if bytes.Contains(body, []byte(fakediscord.DefaultClientSecret)) || tok.AccessToken == "" {
+		t.Errorf("POST /api/token answered %s", body)
+	}
+	_, body = postJSON(t, base+"/api/token", `{"code":"made-up"}`)
+	check("POST /api/token (a bad code)", body)
+	check("the app's logs", []byte(a.logs.String()))
+	for _, dir := range []string{"../arena/web/src", "../arena/web/dist", "testdata", "../.env.example"} {
+		_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			b, err := os.ReadFile(path)
+			if err == nil && !strings.HasSuffix(path, ".go") {
+				check(path, b)
+			}
+			return nil
+		})
+	}
+}
+
+// TestArenaTwoProcesses: two bot processes share PostgreSQL behind a load
+// balancer; the two members of one race reach different processes. The
+// room is one room on both (LISTEN/NOTIFY carries its events): each sees
+// the other, the race starts for both, moves cross, the finish reaches
+// the event's board, and a member who reconnects to the other process
+// is where he was.
+func TestArenaTwoProcesses(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	dsn := pgtest.Schema(t)
+	a1, a2 := fake.startArenaApp(t, dsn), fake.startArenaApp(t, dsn)
+	r := fake.raceEvent(t, ada, adaName)
+	fake.JoinActivity(fakediscord.DefaultChannelID, bob, bobName)
+	adaC := join(t, a1, signIn(t, fake, a1, ada), r.instance)
+	bobC := join(t, a2, signIn(t, fake, a2, bob), r.instance)
+	adaC.wait("bob in ada's room", func(m map[string]any) bool { return playerIn(m, bob)["online"] == true })
+	for _, c := range []*roomClient{adaC, bobC} {
+		if got := c.welcome["room"].(map[string]any)["maze"]; got != r.maze.ID().String() {
+			t.Fatalf("%s races %v, want the event's maze %s", c.me, got, r.maze.ID())
+		}
+	}
+	adaC.send(map[string]any{"t": "start"})
+	for _, c := range []*roomClient{adaC, bobC} {
+		c.wait("both racing", func(m map[string]any) bool {
+			return playerIn(m, ada)["racing"] == true && playerIn(m, bob)["racing"] == true
+		})
+	}
+	start := r.maze.Start()
+	var open mazecore.Dir
+	for _, d := range mazecore.Dirs {
+		if r.maze.Open(start.X/2, start.Y/2, d) {
+			open = d
+		}
+	}
+	bobC.send(map[string]any{"t": "move", "dir": dirLetter(open)})
+	pos := adaC.wait("bob's move, on the other process", func(m map[string]any) bool { return m["t"] == "pos" && m["id"] == bob })
+	bobAt := mazecore.Point{X: int(pos["x"].(float64)), Y: int(pos["y"].(float64))}
+
+	adaC.moveAlong(r.maze, start)
+	bobC.wait("ada's finish, on the other process", func(m map[string]any) bool { return playerIn(m, ada)["done"] == true })
+	board := fake.waitEdits(t, r.board.ID, 1)
+	if ids := mentions(board.Text()); len(ids) != 1 || ids[0] != ada {
+		t.Fatalf("the event's board: %q, want ada", board.Text())
+	}
+
+	// bob's connection drops; he comes back through the other process.
+	bobC.ws.Close()
+	adaC.wait("bob away", func(m map[string]any) bool { return m["t"] == "room" && playerIn(m, bob)["online"] == false })
+	again := dial(t, a1, signIn(t, fake, a1, bob), r.instance)
+	w := again.wait("bob's welcome", func(m map[string]any) bool { return m["t"] == "welcome" })
+	me := playerIn(w, bob)
+	if got := (mazecore.Point{X: int(me["x"].(float64)), Y: int(me["y"].(float64))}); got != bobAt {
+		t.Fatalf("bob back at %v, want %v", got, bobAt)
+	}
+}
+
+// TestArenaResultCard: a race on a maze no contest counts (a /maze card's
+// Race button) posts its one-line result to the channel when its last
+// member leaves.
+func TestArenaResultCard(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	a := fake.startArenaApp(t, "")
+	card, m := fake.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 11))
+	ix, err := fake.ClickButton(testContext(t), memberButton(card, "race:"+m.ID().String(), ada, adaName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ix.Wait(testContext(t))
+	if err != nil || resp.Instance == "" {
+		t.Fatalf("Race on a maze card: %+v %v", resp, err)
+	}
+	c := join(t, a, signIn(t, fake, a, ada), resp.Instance)
+	c.send(map[string]any{"t": "start"})
+	c.racing(ada)
+	c.moveAlong(m, m.Start())
+	c.wait("the finish", func(msg map[string]any) bool { return playerIn(msg, ada)["done"] == true })
+	if err := c.ws.Close(); err != nil {
+		t.Fatal(err)
+	}
+	posted := fake.waitChannel(t, "🏁 **Maze Arena** on `"+m.ID().String()+"`")
+	if ids := mentions(posted.Text()); len(ids) != 1 || ids[0] != ada || strings.Contains(posted.Text(), "\n") {
+		t.Fatalf("result card %q, want one line naming ada", posted.Text())
+	}
+}

@@ -1,0 +1,137 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
+)
+
+// TestE2ERequestsMatchDiscordSpec: every body the bot sends in a session
+// that uses each of its features (cards with pictures and grids, GIFs,
+// deferred and updated replies, followups, games to the end, autocomplete,
+// the daily's and an event's posts and edits, the command sync) validates
+// against the schemas the discord-api-spec package generates from
+// Discord's OpenAPI spec, checked by e2e/spec/validate.mjs under Node.
+// The fake checks Discord's documented limits; this checks the shapes
+// Discord publishes. .ci/run installs e2e/spec's packages (npm ci).
+func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
+	t.Parallel()
+	node, spec := specChecker(t)
+	fake := newDiscord(t)
+	const dailyChannel = "1300000000000000777"
+	clock := fake.useClock(time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC))
+	app := fake.startApp(t)
+	ctx := testContext(t)
+
+	final(t, fake.slash(t, "maze"))
+	final(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21), opt("render", "emoji")))
+	final(t, fake.slash(t, "maze", opt("algorithm", "digging"), opt("size", 15), opt("render", "gif")))
+	final(t, fake.slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("difficulty", "hard"), opt("render", "png")))
+	final(t, fake.slash(t, "maze", opt("size", 1001), opt("render", "emoji"))) // a refusal
+	final(t, fake.slash(t, "solve"))
+	final(t, fake.slash(t, "help"))
+	mazeMsg, m := fake.postMaze(t, opt("algorithm", "backtracking"), opt("size", 9), opt("seed", 3))
+	ix, err := fake.MessageCommand(ctx, member.MessageCommandSpec{Name: "Solve this maze", Target: mazeMsg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	final(t, ix)
+	final(t, fake.click(t, member.ButtonSpec{CustomID: "solve:" + m.ID().String(), Message: mazeMsg}))
+	p := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
+	p.walk()
+	p.share()
+	big, bigMaze := fake.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 21), opt("seed", 4))
+	windowed := fake.startGame(t, big, bigMaze, fakediscord.DefaultUserID)
+	for _, b := range windowed.msg.Buttons() {
+		if strings.Contains(b.CustomID, ":m:") { // Map: a followup with the picture
+			final(t, fake.click(t, member.ButtonSpec{CustomID: b.CustomID, Message: windowed.msg}))
+		}
+	}
+	windowed.walk() // the win of a windowed game: the whole maze in a followup
+	fake.complete(t, "daily", "seoul")
+	fake.complete(t, "solve", "")
+
+	setup := sub("setup", opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul"))
+	ix, err = fake.SlashCommand(ctx, member.SlashSpec{Name: "daily", Options: []member.Option{setup}, Permissions: managerPerms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	final(t, ix)
+	clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
+	if err := app.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool { return strings.Contains(m.Text(), "Daily challenge") }); err != nil {
+		t.Fatal(err)
+	}
+	final(t, fake.slash(t, "daily", sub("today")))
+	final(t, fake.slash(t, "leaderboard"))
+	eventMaze, _ := fake.startE2EEvent(t, "Spec race")
+	final(t, fake.eventSlash(t, e2eManagePerms, "end"))
+	waitFor(t, "the event closed", func() bool {
+		bs := fake.Message(eventMaze.ID).Buttons()
+		return len(bs) == 3 && strings.HasPrefix(bs[1].CustomID, "solve:")
+	})
+
+	var lines bytes.Buffer
+	kinds := map[string]int{}
+	for _, r := range fake.Requests("") {
+		if r.Body == nil || r.Status/100 != 2 {
+			continue // a refused request is the fake's finding, reported where it happens
+		}
+		line, err := json.Marshal(map[string]any{"route": r.Route, "body": r.Body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines.Write(append(line, '\n'))
+		kinds[r.Route]++
+	}
+	for _, route := range []string{
+		"PUT /applications/{app}/commands", "POST /interactions/{interaction}/{token}/callback",
+		"PATCH /webhooks/{app}/{token}/messages/{message}", "POST /webhooks/{app}/{token}",
+		"POST /channels/{channel}/messages", "PATCH /channels/{channel}/messages/{message}",
+	} {
+		if kinds[route] == 0 {
+			t.Fatalf("the session made %v, no %s: want every kind of request the bot makes", kinds, route)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "requests.jsonl")
+	if err := os.WriteFile(file, lines.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.CommandContext(ctx, node, filepath.Join(spec, "validate.mjs"), file).CombinedOutput()
+	if err != nil {
+		t.Fatalf("bodies that don't match Discord's spec (%v):\n%s", err, out)
+	}
+	t.Logf("%s (by route: %v)", strings.TrimSpace(string(out)), kinds)
+}
+
+// specChecker finds Node and e2e/spec with its packages installed. In CI
+// both must be there (.ci/run installs them); elsewhere the test says
+// what to run.
+func specChecker(t *testing.T) (node, dir string) {
+	t.Helper()
+	dir, err := filepath.Abs("spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err = exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "node_modules", "discord-api-spec"))
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the spec check needs Node and e2e/spec's packages (npm ci in e2e/spec): %v", err)
+		}
+		t.Skipf("needs Node and `npm ci` in e2e/spec (CI installs them): %v", err)
+	}
+	return node, dir
+}
