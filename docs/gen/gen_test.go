@@ -6,7 +6,10 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"mazebot/app"
 )
 
 var update = flag.Bool("update", false, "rewrite the pictures in docs/")
@@ -58,6 +61,21 @@ func TestPicturesSameTwice(t *testing.T) {
 	for i := range a {
 		if !bytes.Equal(a[i].data, b[i].data) {
 			t.Fatalf("%s differs between two draws", a[i].name)
+		}
+	}
+}
+
+// TestConfigurationDocumented: docs/configuration.md names every variable
+// the bot reads (app.Variables, which mazebot bot --help lists and
+// .env.example explains).
+func TestConfigurationDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "configuration.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range app.Variables {
+		if !strings.Contains(string(doc), "`"+v.Name+"`") {
+			t.Errorf("docs/configuration.md does not document %s", v.Name)
 		}
 	}
 }
