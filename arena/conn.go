@@ -99,6 +99,22 @@ func (c *conn) closeWith(code int, text string) {
 	c.close()
 }
 
+// closeFromReader is closeWith for the connection's reader, which may
+// still read: it waits (a second at most) for the client's close frame,
+// discarding what the client sent before it. Closing at once, with the
+// client's messages unread, would reset the connection, and the client
+// could lose the close frame that says why.
+func (c *conn) closeFromReader(code int, text string) {
+	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
+	_ = c.ws.SetReadDeadline(time.Now().Add(time.Second))
+	for {
+		if _, _, err := c.ws.NextReader(); err != nil {
+			break
+		}
+	}
+	c.close()
+}
+
 // clientMsg is every message a client may send; decoding refuses any
 // other field (a position, another player's id).
 type clientMsg struct {
@@ -253,7 +269,7 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 			}
 			if !r.allow(u.ID, received) {
 				if abuse++; abuse > abuseLimit {
-					c.closeWith(websocket.ClosePolicyViolation, "too many moves")
+					c.closeFromReader(websocket.ClosePolicyViolation, "too many moves")
 					return
 				}
 				refuse(refusedRate)

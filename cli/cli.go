@@ -59,17 +59,28 @@ flags (before or after ALGORITHM and SIZE):
                  loops (sizes up to %d); any (the default) takes the seed
   --id ID        make the maze a maze ID names; replaces ALGORITHM, SIZE,
                  --height, --seed, --loops and --difficulty
-  --format F     text, terminal, emoji, png, gif or json (default: from the
-                 -o file's extension, else terminal on a terminal, else text)
+  --format F     %s
+                 (default: the -o file's, else terminal on a terminal,
+                 else text)
   --solve        draw the shortest path from start (top left) to goal
-                 (bottom right); json always includes it, and the
-                 difficulty measures and rating
-  --scale N      pixels per tile for png and gif (default automatic)
-  -o FILE        write to FILE instead of stdout
+                 (bottom right); json always includes it, with par, the
+                 difficulty measures and rating; svg holds it hidden
+                 without --solve; a pdf has it on page 2
+  --theme T      png, svg and pdf: %s (default dark,
+                 for pdf print); emoji: %s (default %s)
+  --style S      png, svg and pdf: %s (default the theme's:
+                 line for print, block for the others)
+  --paper P      pdf: %s (default a4)
+  --scale N      pixels per tile for png, gif and svg (default automatic)
+  -o FILE        write to FILE instead of stdout; its extension says the
+                 format, and one not among these needs --format:
+                 %s
   -h, --help     show this help
 
-png and gif are binary: use -o FILE or redirect stdout. gif animates the
-generation and is limited to mazes of 101×101 tiles.
+png, gif and pdf are binary: use -o FILE or redirect stdout. gif animates
+the generation and is limited to mazes of 101×101 tiles; svg draws mazes
+up to 2001×2001 and pdf up to 401×401 (page 1 the maze, its title and
+ID; page 2 the solution).
 
 The maze ID is printed after the maze (on stderr when the maze goes to
 stdout); --id ID makes exactly the same maze again.
@@ -82,9 +93,12 @@ examples:
   mazebot maze backtracking 41 --solve --format emoji
   mazebot maze digging 31 --loops 30 --difficulty hard
   mazebot maze digging 2001 -o maze.png
+  mazebot maze backtracking 41 --theme print -o maze.pdf
   mazebot maze --id 2840bt0f34 --format json
 `, orList(mazecore.AlgorithmNames()), strings.Join(shortAliases(), ", "),
-		orList(choosableLevels()), mazecore.Candidates, maxChooseSize)
+		orList(choosableLevels()), mazecore.Candidates, maxChooseSize,
+		orList(formats), orList(render.PaletteNames()), orList(render.EmojiThemeNames()), render.EmojiThemes[0].Name,
+		orList(render.StyleNames()), orList(render.PaperNames()), extensionTable())
 })
 
 // orList joins names as "a, b or c".
@@ -113,8 +127,9 @@ func shortAliases() []string {
 
 // Run runs the command line: args are the arguments after the program name,
 // such as ["maze", "sidewinder", "21", "--seed", "7"]. It returns the exit
-// status: 0 on success, 1 when writing fails, 2 for bad arguments (with a
-// one-line message and the usage on stderr), 130 when ctx is cancelled.
+// status: 0 on success, 1 when writing fails, 2 for bad arguments (a
+// one-line message on stderr and where the usage is), 130 when ctx is
+// cancelled.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return runPaced(ctx, args, stdout, stderr, defaultPace)
 }
@@ -123,7 +138,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // shorten.
 func runPaced(ctx context.Context, args []string, stdout, stderr io.Writer, pace pace) int {
 	if len(args) == 0 {
-		return usageFail(stderr, "missing command: try \"mazebot maze sidewinder 21\"")
+		return hintFail(stderr, "missing command: try \"mazebot maze sidewinder 21\"", "mazebot help")
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
@@ -146,11 +161,16 @@ func runPaced(ctx context.Context, args []string, stdout, stderr io.Writer, pace
 		cmd.stdout, cmd.stderr, cmd.pace = stdout, stderr, pace
 		return cmd.run(ctx)
 	}
-	return usageFail(stderr, fmt.Sprintf("unknown command %q", args[0]))
+	return hintFail(stderr, fmt.Sprintf("unknown command %q: try maze, store or help", args[0]), "mazebot help")
 }
 
-func usageFail(stderr io.Writer, msg string) int {
-	fmt.Fprintf(stderr, "mazebot: %s\n\n%s", msg, usage())
+// usageFail reports bad arguments: one line that says what is wrong and
+// what is allowed, and where the usage is, not the usage itself, which
+// would push the line off the screen.
+func usageFail(stderr io.Writer, msg string) int { return hintFail(stderr, msg, "mazebot maze --help") }
+
+func hintFail(stderr io.Writer, msg, help string) int {
+	fmt.Fprintf(stderr, "mazebot: %s\n(%s shows the usage)\n", msg, help)
 	return exitUsage
 }
 
@@ -168,25 +188,60 @@ const (
 	formatEmoji    = "emoji"
 	formatPNG      = "png"
 	formatGIF      = "gif"
+	formatSVG      = "svg"
+	formatPDF      = "pdf"
 	formatJSON     = "json"
 )
 
-var formats = []string{formatText, formatTerminal, formatEmoji, formatPNG, formatGIF, formatJSON}
+var formats = []string{formatText, formatTerminal, formatEmoji, formatPNG, formatGIF, formatSVG, formatPDF, formatJSON}
 
-// extensionFormat picks a format from the -o file name when --format is
-// not given, "" for an extension it does not know.
-func extensionFormat(ext string) string {
-	switch ext {
-	case ".txt":
-		return formatText
-	case ".png":
-		return formatPNG
-	case ".gif":
-		return formatGIF
-	case ".json":
-		return formatJSON
+// extensions are the -o file names each format is written to; a file
+// named otherwise needs --format. Text, the terminal's colours and emoji
+// are all text.
+var extensions = []struct {
+	ext     string
+	formats []string // the first is the one the extension picks
+}{
+	{".txt", []string{formatText, formatTerminal, formatEmoji}},
+	{".png", []string{formatPNG}},
+	{".gif", []string{formatGIF}},
+	{".svg", []string{formatSVG}},
+	{".pdf", []string{formatPDF}},
+	{".json", []string{formatJSON}},
+}
+
+func extensionList() []string {
+	var list []string
+	for _, e := range extensions {
+		list = append(list, e.ext)
 	}
-	return ""
+	return list
+}
+
+// extensionTable lists the extensions for the usage, with the formats
+// of those that take more than one: ".txt (text, terminal or emoji), .png,
+// …".
+func extensionTable() string {
+	var list []string
+	for _, e := range extensions {
+		if len(e.formats) > 1 {
+			list = append(list, e.ext+" ("+orList(e.formats)+")")
+		} else {
+			list = append(list, e.ext)
+		}
+	}
+	return strings.Join(list, ", ")
+}
+
+// formatsOf returns the formats a file of that extension takes, nil for
+// an extension that names none.
+func formatsOf(ext string) []string {
+	for _, e := range extensions {
+		if strings.EqualFold(ext, e.ext) {
+			return e.formats
+		}
+	}
+	return nil
 }
 
 // command is a parsed "mazebot maze" invocation.
@@ -198,6 +253,14 @@ type command struct {
 	solve   bool
 	scale   int
 	outPath string // "" or "-" is stdout
+	// theme is the --theme given, checked against the format in resolve;
+	// palette, emoji, style and paper are what they choose.
+	theme   string
+	palette render.Palette
+	emoji   render.Theme
+	style   render.Style
+	paper   render.Paper
+	given   map[string]bool // the flags given, for resolve's checks
 
 	stdout, stderr io.Writer
 	pace           pace
@@ -206,7 +269,7 @@ type command struct {
 // flagSpec says whether a flag takes a value, and whether there is one.
 func flagSpec(name string) (takesValue, known bool) {
 	switch name {
-	case "height", "seed", "loops", "difficulty", "id", "format", "scale", "o", "output":
+	case "height", "seed", "loops", "difficulty", "id", "format", "scale", "theme", "style", "paper", "o", "output":
 		return true, true
 	case "solve", "h", "help":
 		return false, true
@@ -262,7 +325,10 @@ func parse(args []string) (*command, error) {
 		values[name] = value
 	}
 
-	cmd := &command{solve: values["solve"] == "true", outPath: values["o"]}
+	cmd := &command{solve: values["solve"] == "true", outPath: values["o"], given: map[string]bool{}}
+	for name := range values {
+		cmd.given[name] = true
+	}
 	if err := cmd.parseMaze(values, positional); err != nil {
 		return nil, err
 	}
@@ -408,8 +474,9 @@ func (c *command) parseSize(what, text string) (int, error) {
 	return size, nil
 }
 
-// parseOutput checks --format, --scale and -o; the default format waits for
-// run, which knows whether stdout is a terminal.
+// parseOutput checks --format, --scale, --theme, --style, --paper and -o;
+// the default format waits for resolve, which knows whether stdout is a
+// terminal.
 func (c *command) parseOutput(values map[string]string) error {
 	if f, ok := values["format"]; ok {
 		f = strings.ToLower(f)
@@ -417,8 +484,13 @@ func (c *command) parseOutput(values map[string]string) error {
 			return fmt.Errorf("unknown format %q: choose one of %s", values["format"], strings.Join(formats, ", "))
 		}
 		c.format = f
-	} else if c.outPath != "" && c.outPath != "-" {
-		c.format = extensionFormat(strings.ToLower(filepath.Ext(c.outPath)))
+	}
+	if out := c.o(); out != "" {
+		format, err := outputFormat(out, c.format)
+		if err != nil {
+			return err
+		}
+		c.format = format
 	}
 	if s, ok := values["scale"]; ok {
 		n, err := strconv.Atoi(s)
@@ -427,7 +499,62 @@ func (c *command) parseOutput(values map[string]string) error {
 		}
 		c.scale = n
 	}
+	c.theme = values["theme"]
+	var err error
+	if c.style, err = render.ParseStyle(values["style"]); err != nil {
+		return err
+	}
+	if c.paper, err = render.ParsePaper(values["paper"]); err != nil {
+		return err
+	}
 	return nil
+}
+
+// outputFormat checks the format against the name of the file it goes
+// to: an extension of ours (.txt, .png, …) says the format, and --format
+// (format, "" when not given) must agree with it; any other extension
+// (-o maze.jpg, -o maze.out) needs --format, so nothing is written in a
+// format the name does not promise unless asked for.
+func outputFormat(path, format string) (string, error) {
+	base := filepath.Base(path)
+	ext := filepath.Ext(base)
+	takes := formatsOf(ext)
+	switch {
+	case takes != nil && format == "":
+		return takes[0], nil
+	case takes != nil && !slices.Contains(takes, format):
+		return "", fmt.Errorf("--format %s does not match -o %s: name the file %s, or leave --format out",
+			format, base, rename(base, format))
+	case takes != nil:
+		return format, nil
+	case format != "":
+		return format, nil // an extension of the user's own, such as .out
+	}
+	known := orList(extensionList())
+	name := strings.TrimPrefix(strings.ToLower(ext), ".")
+	switch {
+	case ext == "":
+		return "", fmt.Errorf("-o %s has no extension to say the format: end the name in %s, or give --format", base, known)
+	case slices.Contains(formats, name):
+		// -o maze.emoji: a format, but not a file type.
+		return "", fmt.Errorf("-o %s: %s is written to a %s file: name it %s and give --format %s", base, name, extensionOf(name), rename(base, name), name)
+	}
+	return "", fmt.Errorf("-o %s: mazebot does not write %s files: name the file %s, or give --format", base, ext, known)
+}
+
+// extensionOf is the extension a format is written with.
+func extensionOf(format string) string {
+	for _, e := range extensions {
+		if slices.Contains(e.formats, format) {
+			return e.ext
+		}
+	}
+	return ""
+}
+
+// rename is the file name base with the extension format is written with.
+func rename(base, format string) string {
+	return strings.TrimSuffix(base, filepath.Ext(base)) + extensionOf(format)
 }
 
 // resolve settles the default format, which depends on whether stdout is a
@@ -440,14 +567,52 @@ func (c *command) resolve(stdoutIsTerminal bool) error {
 			c.format = formatTerminal
 		}
 	}
+	picture := c.format == formatPNG || c.format == formatSVG || c.format == formatPDF
+	for _, rule := range []struct {
+		flag string
+		ok   bool
+		what string
+	}{
+		{"scale", picture && c.format != formatPDF || c.format == formatGIF, "png, gif and svg"},
+		{"theme", picture || c.format == formatEmoji, "png, svg, pdf and emoji"},
+		{"style", picture, "png, svg and pdf"},
+		{"paper", c.format == formatPDF, "pdf"},
+	} {
+		if c.given[rule.flag] && !rule.ok {
+			return fmt.Errorf("--%s applies to %s, not %s", rule.flag, rule.what, c.format)
+		}
+	}
+	var err error
 	switch {
-	case toStdout && stdoutIsTerminal && (c.format == formatPNG || c.format == formatGIF):
+	case c.format == formatEmoji:
+		if c.emoji, err = render.ParseEmojiTheme(c.theme); err != nil {
+			if _, perr := render.ParsePalette(c.theme); perr == nil {
+				return fmt.Errorf("--theme %s is a picture's theme; emoji takes %s", c.theme, orList(render.EmojiThemeNames()))
+			}
+			return err
+		}
+	case picture && c.theme == "" && c.format == formatPDF:
+		c.palette = render.Print // a PDF is for paper
+	case picture:
+		if c.palette, err = render.ParsePalette(c.theme); err != nil {
+			if _, eerr := render.ParseEmojiTheme(c.theme); eerr == nil {
+				return fmt.Errorf("--theme %s is an emoji theme; %s takes %s", c.theme, c.format, orList(render.PaletteNames()))
+			}
+			return err
+		}
+	}
+	switch {
+	case toStdout && stdoutIsTerminal && (c.format == formatPNG || c.format == formatGIF || c.format == formatPDF):
 		return fmt.Errorf("%s is binary: write it with -o FILE or redirect stdout", c.format)
-	case c.scale != 0 && c.format != formatPNG && c.format != formatGIF:
-		return fmt.Errorf("--scale applies to png and gif, not %s", c.format)
 	case c.format == formatGIF && (c.id.Width > render.GIFMaxSize || c.id.Height > render.GIFMaxSize):
 		return fmt.Errorf("gif animates mazes of at most %d×%d tiles, not %d×%d: use png for bigger ones",
 			render.GIFMaxSize, render.GIFMaxSize, c.id.Width, c.id.Height)
+	case c.format == formatSVG && (c.id.Width > render.SVGMaxSize || c.id.Height > render.SVGMaxSize):
+		return fmt.Errorf("svg draws mazes of at most %d×%d tiles, not %d×%d: use png for bigger ones",
+			render.SVGMaxSize, render.SVGMaxSize, c.id.Width, c.id.Height)
+	case c.format == formatPDF && (c.id.Width > render.PDFMaxSize || c.id.Height > render.PDFMaxSize):
+		return fmt.Errorf("pdf prints mazes of at most %d×%d tiles, not %d×%d: use svg or png for bigger ones",
+			render.PDFMaxSize, render.PDFMaxSize, c.id.Width, c.id.Height)
 	}
 	return nil
 }

@@ -2,17 +2,21 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"mazebot/mazecore"
+	"mazebot/play"
 	"mazebot/render"
 )
 
@@ -21,6 +25,16 @@ import (
 func (c *command) run(ctx context.Context) int {
 	for _, note := range c.notes {
 		fmt.Fprintln(c.stderr, note)
+	}
+	// A file that cannot be written fails now, not after a minute of
+	// generating.
+	var out *output
+	if path := c.o(); path != "" {
+		var err error
+		if out, err = createOutput(path, extensionOf(c.format)); err != nil {
+			return fail(c.stderr, exitFailure, err)
+		}
+		defer out.abort() // a no-op once committed
 	}
 	pr := startProgress(c.stderr, c.pace)
 	m, err := c.generate(ctx, pr)
@@ -40,8 +54,11 @@ func (c *command) run(ctx context.Context) int {
 		}
 	}
 	info := c.stderr // the ID must not mix with a maze on stdout
-	if out := c.o(); out != "" {
-		err = writeFile(ctx, out, write)
+	if out != nil {
+		err = out.write(ctx, write)
+		if err == nil && ctx.Err() == nil {
+			err = out.commit()
+		}
 		info = c.stdout
 	} else {
 		if isTerminal(c.stdout) {
@@ -81,11 +98,12 @@ func (c *command) size() int64 {
 }
 
 // made is a generated maze with what the output needs of it: the solution
-// when it is shown, the measures for json.
+// when it is shown, the measures and par for json.
 type made struct {
 	maze  *mazecore.Maze
 	path  []mazecore.Point
 	stats *mazecore.Stats
+	par   int // json: the clicks a perfect game takes, -1 for a maze Play does not take
 }
 
 // generate chooses the seed for --difficulty, then builds the maze and what
@@ -114,7 +132,7 @@ func (c *command) generate(ctx context.Context, pr *progress) (made, error) {
 		r.maze, err = mazecore.GenerateWith(id, mazecore.Options{Progress: func(cells, total int) {
 			pr.set(phase, int64(cells), int64(total))
 		}})
-		if err == nil && (c.solve || c.format == formatJSON) {
+		if err == nil && (c.solve || c.format == formatJSON || c.format == formatSVG) {
 			pr.set("solving", 0, 0)
 			r.path = mazecore.Solve(r.maze)
 		}
@@ -122,6 +140,10 @@ func (c *command) generate(ctx context.Context, pr *progress) (made, error) {
 			pr.set("measuring", 0, 0)
 			stats := mazecore.Measure(r.maze)
 			r.stats = &stats
+			r.par = -1
+			if id.Width <= play.MaxSide && id.Height <= play.MaxSide {
+				r.par = play.Par(r.maze)
+			}
 		}
 		done <- result{id, r, err}
 	}()
@@ -146,13 +168,18 @@ func (c *command) write(w io.Writer, m made) error {
 	case formatTerminal:
 		return render.Terminal(w, m.maze, ov)
 	case formatEmoji:
-		if err := render.Emoji(w, m.maze, render.DefaultTheme, ov, render.Window{}); err != nil {
+		if err := render.Emoji(w, m.maze, c.emoji, ov, render.Window{}); err != nil {
 			return err
 		}
 		_, err := io.WriteString(w, "\n")
 		return err
 	case formatPNG:
-		return render.PNG(w, m.maze, render.PNGOptions{Overlay: ov, Scale: c.scale})
+		return render.PNG(w, m.maze, render.PNGOptions{Overlay: ov, Scale: c.scale, Palette: c.palette, Style: c.style})
+	case formatSVG:
+		// The solution is always in the file, shown with --solve.
+		return render.SVG(w, m.maze, render.SVGOptions{Path: m.path, HidePath: !c.solve, Scale: c.scale, Palette: c.palette, Style: c.style})
+	case formatPDF:
+		return render.PDF(w, m.maze, render.PDFOptions{Paper: c.paper, Palette: c.palette, Style: c.style})
 	case formatGIF:
 		return render.GIF(w, c.id, render.GIFOptions{Scale: c.scale, Solve: c.solve})
 	case formatJSON:
@@ -185,9 +212,11 @@ func newMeasures(s mazecore.Stats) measures {
 	}
 }
 
-// writeJSON streams the maze as JSON, one row per line. It is written by
-// hand rather than marshalled because a 20001-tile maze would otherwise be
-// built in memory twice over (400 MB of rows, then their encoding).
+// writeJSON streams the maze as JSON, one row per line: '#' walls, ' '
+// floor, 'S' the start and 'G' the goal, as the text has them. It is
+// written by hand rather than marshalled because a 20001-tile maze would
+// otherwise be built in memory twice over (400 MB of rows, then their
+// encoding).
 func writeJSON(w io.Writer, made made) error {
 	m, path := made.maze, made.path
 	id := m.ID()
@@ -197,28 +226,23 @@ func writeJSON(w io.Writer, made made) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(bw, "{\n  \"id\": %s,\n  \"algorithm\": %s,\n  \"width\": %d,\n  \"height\": %d,\n  \"seed\": %d,\n  \"loops\": %d,\n  \"measures\": %s,\n  \"rows\": [\n",
-		str(id.String()), str(id.Algorithm.String()), m.Width(), m.Height(), id.Seed, id.Loops, stats)
-	row := make([]byte, 0, m.Width()+8)
-	for y := 0; y < m.Height(); y++ {
-		row = append(row[:0], "    \""...)
-		for x := 0; x < m.Width(); x++ {
-			if m.Wall(x, y) {
-				row = append(row, '#')
-			} else {
-				row = append(row, ' ')
-			}
-		}
-		row = append(row, '"')
-		if y < m.Height()-1 {
-			row = append(row, ',')
-		}
-		row = append(row, '\n')
-		if _, err := bw.Write(row); err != nil {
-			return err
-		}
+	// par is a game's measure: null for a maze Play does not take.
+	par := "null"
+	if made.par >= 0 {
+		par = strconv.Itoa(made.par)
 	}
-	bw.WriteString("  ],\n  \"solution\": [")
+	start, goal := m.Start(), m.Goal()
+	fmt.Fprintf(bw, "{\n  \"id\": %s,\n  \"algorithm\": %s,\n  \"width\": %d,\n  \"height\": %d,\n  \"seed\": %d,\n  \"loops\": %d,\n",
+		str(id.String()), str(id.Algorithm.String()), m.Width(), m.Height(), id.Seed, id.Loops)
+	fmt.Fprintf(bw, "  \"start\": [%d,%d],\n  \"goal\": [%d,%d],\n  \"rating\": %d,\n  \"par\": %s,\n  \"measures\": %s,\n  \"rows\": [\n",
+		start.X, start.Y, goal.X, goal.Y, made.stats.Rating, par, stats)
+	// The rows are the text's, S and G included, each line quoted: none
+	// of its characters needs escaping in JSON.
+	rows := &jsonRows{w: bw}
+	if err := render.Text(rows, m, render.Overlay{}); err != nil {
+		return err
+	}
+	bw.WriteString("\n  ],\n  \"solution\": [")
 	var buf []byte
 	for i, p := range path {
 		buf = buf[:0]
@@ -234,6 +258,36 @@ func writeJSON(w io.Writer, made made) error {
 	}
 	bw.WriteString("]\n}\n")
 	return bw.Flush() // a bufio.Writer keeps its first error: this reports it
+}
+
+// jsonRows turns lines of text into the elements of a JSON array, one a
+// line: `    "…"`, separated by ",\n". The text must need no escaping.
+type jsonRows struct {
+	w       *bufio.Writer
+	started bool // a row is open: its opening quote is written
+	rows    int  // the rows begun
+}
+
+func (j *jsonRows) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if !j.started {
+			if j.rows > 0 {
+				j.w.WriteString(",\n")
+			}
+			j.w.WriteString(`    "`)
+			j.started = true
+			j.rows++
+		}
+		line, rest, eol := bytes.Cut(p, []byte{'\n'})
+		j.w.Write(line)
+		if eol {
+			j.w.WriteByte('"')
+			j.started = false
+		}
+		p = rest
+	}
+	return n, nil // the bufio.Writer keeps any error for writeJSON's Flush
 }
 
 // ctxWriter stops a long write when ctx is cancelled, so Ctrl-C during a
@@ -263,39 +317,115 @@ func writeTo(ctx context.Context, stdout io.Writer, write func(io.Writer) error)
 	return nil
 }
 
-// writeFile writes to a temporary file next to path and renames it into
-// place only when everything is written and synced, so a failure or an
-// interrupt never leaves a half-written file under the real name.
-func writeFile(ctx context.Context, path string, write func(io.Writer) error) (err error) {
+// output is a file being written: a temporary file beside the path the
+// user gave (so the rename stays on one file system), renamed into place
+// by commit only when everything is written and synced, removed by abort.
+// A failure or an interrupt never leaves a half-written file under the
+// real name, and no message names the temporary file.
+type output struct {
+	path string
+	tmp  *os.File // nil once committed or aborted
+}
+
+// createOutput checks that path can be written, before any work is done
+// for it, by creating its temporary file; ext is the extension of the
+// format, for the example an error gives.
+func createOutput(path, ext string) (*output, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("cannot write %s: it is a directory: name a file in it, such as %s", path, filepath.Join(path, "maze"+ext))
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("create %s: %w", path, err)
+		return nil, fileError(path, err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(ctxWriter{ctx, tmp}, 1<<16)
+	return &output{path: path, tmp: tmp}, nil
+}
+
+// write runs write into the temporary file through a buffer, stopping
+// when ctx ends.
+func (o *output) write(ctx context.Context, write func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(ctxWriter{ctx, o.tmp}, 1<<16)
 	if err := write(bw); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return o.writeError(err)
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	// CreateTemp makes the file 0600; an exported maze is for sharing.
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return o.writeError(err)
 	}
 	return nil
+}
+
+// writeError reports an error while writing: a renderer's as it is, the
+// file's in the user's path.
+func (o *output) writeError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fileError(o.path, pe.Err)
+	}
+	return err
+}
+
+// commit puts the written file in place.
+func (o *output) commit() error {
+	tmp := o.tmp
+	// CreateTemp makes the file 0600; an exported maze is for sharing.
+	err := tmp.Chmod(0o644)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), o.path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		o.tmp = nil
+		return fileError(o.path, err)
+	}
+	o.tmp = nil
+	return nil
+}
+
+// abort removes the temporary file, if it is still there.
+func (o *output) abort() {
+	if o == nil || o.tmp == nil {
+		return
+	}
+	o.tmp.Close()
+	os.Remove(o.tmp.Name())
+	o.tmp = nil
+}
+
+// fileError says why path cannot be written, and what to do about it, in
+// terms of path and its directory: the error of an operation on the
+// temporary file names that file, which the user never chose.
+func fileError(path string, err error) error {
+	dir := filepath.Dir(path)
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	var why string
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		why = fmt.Sprintf("there is no directory %s: create it (mkdir -p %s) or choose another -o", dir, dir)
+	case errors.Is(err, syscall.ENOTDIR):
+		why = fmt.Sprintf("%s is not a directory: choose another -o", dir)
+	case errors.Is(err, syscall.EROFS):
+		why = fmt.Sprintf("%s is on a read-only file system: choose another -o", dir)
+	case errors.Is(err, fs.ErrPermission):
+		why = fmt.Sprintf("no permission to write in %s: choose another -o, or make the directory writable", dir)
+	case errors.Is(err, syscall.ENOSPC):
+		why = fmt.Sprintf("no space left on the device of %s: free some, or choose another -o", dir)
+	case errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.EEXIST):
+		why = "a directory of that name is in the way: choose another -o"
+	default:
+		why = err.Error()
+	}
+	return fmt.Errorf("cannot write %s: %s", path, why)
 }

@@ -86,6 +86,5 @@ func runStore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func storeUsageFail(stderr io.Writer, msg string) int {
-	fmt.Fprintf(stderr, "mazebot: %s\n\n%s", msg, storeUsage)
-	return exitUsage
+	return hintFail(stderr, msg, "mazebot store copy --help")
 }

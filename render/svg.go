@@ -15,11 +15,15 @@ import (
 
 // SVGOptions says what an SVG shows and how.
 type SVGOptions struct {
-	Path    []mazecore.Point // the solution, drawn in <g id="solution">; nil for none
-	Scale   int              // units (CSS pixels) a tile, as PNG's Scale; 0 picks PNGScale
-	Palette Palette          // the zero Palette is Dark
-	Style   Style            // StyleAuto is the palette's
-	Title   string           // the picture's <title>; "" names the maze by its ID
+	Path []mazecore.Point // the solution, drawn in <g id="solution">; nil for none
+	// HidePath keeps the solution in the file but not in the picture:
+	// its group has display="none", which an editor or a stylesheet
+	// (#solution { display: inline }) undoes.
+	HidePath bool
+	Scale    int     // units (CSS pixels) a tile, as PNG's Scale; 0 picks PNGScale
+	Palette  Palette // the zero Palette is Dark
+	Style    Style   // StyleAuto is the palette's
+	Title    string  // the picture's <title>; "" names the maze by its ID
 }
 
 // SVG draws m as an SVG laid out exactly as the PNG of the same options,
@@ -85,7 +89,11 @@ func SVG(w io.Writer, m *mazecore.Maze, opts SVGOptions) error {
 	}
 	bw.WriteString("</g>\n")
 	if len(opts.Path) > 0 {
-		fmt.Fprintf(bw, `<g id="solution" fill="none" stroke="%s" stroke-width="%s" stroke-linecap="square" stroke-linejoin="miter">`, hex(c[kPath]), num(v.lw))
+		hidden := ""
+		if opts.HidePath {
+			hidden = ` display="none"`
+		}
+		fmt.Fprintf(bw, `<g id="solution"%s fill="none" stroke="%s" stroke-width="%s" stroke-linecap="square" stroke-linejoin="miter">`, hidden, hex(c[kPath]), num(v.lw))
 		for _, line := range v.strokes(opts.Path) {
 			var d strings.Builder
 			for i, p := range line {

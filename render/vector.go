@@ -6,10 +6,9 @@ import (
 	"mazebot/mazecore"
 )
 
-// vectorMaxSize is the largest side, in tiles, SVG and PDF draw: an SVG
-// of 2001 tiles is about 20 MB of rectangles, a PDF's tiles under a
-// fifth of a millimetre, and neither is worth more.
-const vectorMaxSize = 2001
+// SVGMaxSize is the largest side, in tiles, SVG draws: an SVG of 2001
+// tiles is about 20 MB of rectangles, and a bigger one is no use.
+const SVGMaxSize = 2001
 
 // vector is a maze laid out for a vector format (SVG, PDF) exactly as the
 // PNG of the same options lays it out, in its pixels as units: walls as
@@ -24,9 +23,9 @@ type vector struct {
 }
 
 func newVector(m *mazecore.Maze, scale int, pal Palette, style Style) (*vector, error) {
-	if m.Width() > vectorMaxSize || m.Height() > vectorMaxSize {
+	if m.Width() > SVGMaxSize || m.Height() > SVGMaxSize {
 		return nil, fmt.Errorf("%d×%d tiles: %w (vector pictures take at most %d×%d)",
-			m.Width(), m.Height(), ErrTooLarge, vectorMaxSize, vectorMaxSize)
+			m.Width(), m.Height(), ErrTooLarge, SVGMaxSize, SVGMaxSize)
 	}
 	if scale <= 0 {
 		scale = PNGScale(m)

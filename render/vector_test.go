@@ -189,8 +189,26 @@ func TestSVG(t *testing.T) {
 			t.Fatalf("title not escaped:\n%.300s", buf.String())
 		}
 	})
+	t.Run("HidePath", func(t *testing.T) {
+		m := mustGenerate(t, mazecore.Sidewinder, 21, 1)
+		path := mazecore.Solve(m)
+		var shown, hidden bytes.Buffer
+		if err := SVG(&shown, m, SVGOptions{Path: path}); err != nil {
+			t.Fatal(err)
+		}
+		if err := SVG(&hidden, m, SVGOptions{Path: path, HidePath: true}); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := len(parseSVG(t, hidden.Bytes()).solution), 1; got != want {
+			t.Fatalf("hidden: %d solution paths, want %d", got, want)
+		}
+		// The same file but for the group's display.
+		if got, want := strings.Replace(hidden.String(), `<g id="solution" display="none"`, `<g id="solution"`, 1), shown.String(); got != want {
+			t.Fatalf("hidden differs from shown by more than display=\"none\":\n%s", hidden.String())
+		}
+	})
 	t.Run("ErrTooLarge", func(t *testing.T) {
-		m := mustGenerate(t, mazecore.BinaryTree, vectorMaxSize+2, 1)
+		m := mustGenerate(t, mazecore.BinaryTree, SVGMaxSize+2, 1)
 		if err := SVG(io.Discard, m, SVGOptions{}); !errors.Is(err, ErrTooLarge) {
 			t.Fatalf("err=%v, want ErrTooLarge", err)
 		}
