@@ -105,7 +105,8 @@ func New(deps Deps) (*Set, error) {
 	playing := NewPlay(games, sign, q, deps.Seed)
 	daily := NewDaily(contests.Dailies, deps.Store, q, deps.Now)
 	// Race buttons only where a race can start: an Activity to launch.
-	announcer.race, mazes.race, daily.race = deps.Races != nil, deps.Races != nil, deps.Races != nil
+	race := deps.Races != nil
+	announcer.race, mazes.race, daily.race = race, race, race
 	features := append([]bot.Feature{
 		mazes,
 		playing,

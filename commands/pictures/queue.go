@@ -30,7 +30,7 @@ const (
 
 // Config sizes a Queue; zero fields take the defaults.
 type Config struct {
-	Workers    int            // pictures made at once; 0: GOMAXPROCS
+	Workers    int            // pictures made at once in each pool, big and small; 0: GOMAXPROCS
 	CacheBytes int64          // 0: DefaultCacheBytes; negative: no cache
 	Cooldown   time.Duration  // 0: DefaultCooldown; negative: none
 	Metrics    metrics.Render // hears the queue and each picture; nil: none
