@@ -11,6 +11,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
@@ -75,7 +76,7 @@ func Open(ctx context.Context, path string, opts ...sqldb.Option) (*DB, error) {
 		db.SetConnMaxLifetime(0)
 		db.SetConnMaxIdleTime(0)
 	}
-	s, err := sqldb.New(ctx, db, Dialect{}, opts...)
+	s, err := newRetryingBusy(ctx, db, opts)
 	if err != nil {
 		db.Close()
 		if !memory {
@@ -86,6 +87,36 @@ func Open(ctx context.Context, path string, opts ...sqldb.Option) (*DB, error) {
 		return nil, fmt.Errorf("open sqlite %q: %w", path, err)
 	}
 	return s, nil
+}
+
+// openBusyWait bounds how long Open retries a database that another
+// process is opening: the busy timeout's 5 s.
+const openBusyWait = 5 * time.Second
+
+// newRetryingBusy is sqldb.New, tried again while SQLite answers busy.
+// Processes starting together on a new file race to set it up (its WAL
+// mode needs the file to itself), and SQLite refuses the loser at once,
+// without its busy handler, where waiting could deadlock: the loser opens
+// again once the winner is through.
+func newRetryingBusy(ctx context.Context, db *sql.DB, opts []sqldb.Option) (*sqldb.Store, error) {
+	deadline := time.Now().Add(openBusyWait)
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 250*time.Millisecond) {
+		s, err := sqldb.New(ctx, db, Dialect{}, opts...)
+		if err == nil || !isBusy(err) || time.Now().Add(wait).After(deadline) {
+			return s, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// isBusy tells whether err is SQLite's SQLITE_BUSY (any extended code).
+func isBusy(err error) bool {
+	var e *sqlite.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // checkDir tells why SQLite may not have opened path: its directory is
