@@ -2,10 +2,14 @@ package render
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	hexenc "encoding/hex"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 	"testing"
 
 	"mazebot/mazecore"
@@ -187,15 +191,15 @@ func averageArea(img image.Image, x, y, f float64) color.RGBA {
 	return color.RGBA{encode(sum[0] / total), encode(sum[1] / total), encode(sum[2] / total), 0xff}
 }
 
-// TestPictureGoldens locks the picture of every palette and style at 41
-// and 201 tiles with the solution, pixel for pixel, in testdata/picture-*
-// (go test ./render -update rewrites them: look at them before you
-// commit). 1001 tiles would make files of 200 KB each; TestMarkersInPreview
-// and TestPNGPixels check those pictures by computing instead.
+// TestPictureGoldens locks the picture of every palette and style at 41,
+// 201 and 1001 tiles with the solution, pixel for pixel: at 41 and 201 as
+// PNGs in testdata/picture-* (go test ./render -update rewrites them: look
+// at them before you commit), at 1001 as the SHA-256 of the decoded
+// pixels, since those PNGs would be 200 KB each.
 func TestPictureGoldens(t *testing.T) {
 	for _, p := range palettes {
 		for _, style := range []Style{StyleBlock, StyleLine} {
-			for _, size := range []int{41, 201} {
+			for _, size := range []int{41, 201, 1001} {
 				name := fmt.Sprintf("picture-%s-%s-%d.png", p, style, size)
 				t.Run(name, func(t *testing.T) {
 					m := mustGenerate(t, mazecore.Backtracking, size, 1)
@@ -203,11 +207,41 @@ func TestPictureGoldens(t *testing.T) {
 					if err := PNG(&buf, m, PNGOptions{Overlay: Overlay{Path: mazecore.Solve(m)}, Palette: p, Style: style}); err != nil {
 						t.Fatal(err)
 					}
+					if size == 1001 {
+						goldenPixelHash(t, strings.TrimSuffix(name, ".png")+".sha256", buf.Bytes())
+						return
+					}
 					goldenPicture(t, name, buf.Bytes())
 				})
 			}
 		}
 	}
+}
+
+// goldenPixelHash compares the SHA-256 of the pixels of the PNG got (each
+// pixel's 16-bit RGBA, row by row, after its size) with testdata/name.
+func goldenPixelHash(t *testing.T, name string, got []byte) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	bounds := img.Bounds()
+	fmt.Fprintf(h, "%dx%d\n", bounds.Dx(), bounds.Dy())
+	row := make([]byte, 0, 8*bounds.Dx())
+	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+		row = row[:0]
+		for x := bounds.Min.X; x < bounds.Max.X; x++ {
+			r, g, b, a := img.At(x, y).RGBA()
+			row = binary.BigEndian.AppendUint16(row, uint16(r))
+			row = binary.BigEndian.AppendUint16(row, uint16(g))
+			row = binary.BigEndian.AppendUint16(row, uint16(b))
+			row = binary.BigEndian.AppendUint16(row, uint16(a))
+		}
+		h.Write(row)
+	}
+	golden(t, name, []byte(hexenc.EncodeToString(h.Sum(nil))+"\n"))
 }
 
 // goldenPicture compares the pixels of the PNG got with testdata/name, or
