@@ -96,7 +96,7 @@ func newAhead(src source) *ahead {
 
 func (a *ahead) fill(half int) {
 	d := (*[aheadHalf]uint64)(a.draws[half*aheadHalf:])
-	a.tops[half], a.src.state = fillDraws(a.src.state, gamma, mixMul1, mixMul2, d)
+	a.tops[half], a.src.state = fillWindow(a.src.state, d)
 }
 
 // The multipliers of mix.

@@ -1,0 +1,10 @@
+//go:build !amd64
+
+package mazecore
+
+// hasAVX512 is false off amd64, where fillWindow is plain Go.
+const hasAVX512 = false
+
+func fillWindow(state uint64, d *[aheadHalf]uint64) (tops, after uint64) {
+	return fillDraws(state, gamma, mixMul1, mixMul2, d)
+}
