@@ -20,3 +20,19 @@ func fillWindow(state uint64, d *[aheadHalf]uint64) (tops, after uint64) {
 	}
 	return fillDraws(state, gamma, mixMul1, mixMul2, d)
 }
+
+// closeWindowAsm is closeWindow in assembly (draws_amd64.s).
+//
+//go:noescape
+func closeWindowAsm(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos, c, run, cols int) (east, north uint64, next, rare int)
+
+// closeWindowFast is closeWindow; the assembly takes the quarter of
+// sidewinder's time that the compiled loop spends moving values between
+// registers and the stack.
+func closeWindowFast(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos, c, run, cols int) (east, north uint64, next, rare int) {
+	east, north, next, rare = closeWindowAsm(draws, p, closes, pos, c, run, cols)
+	if rare == -2 {
+		return closeWindow(draws, p, closes, pos, c, run, cols)
+	}
+	return east, north, next, rare
+}

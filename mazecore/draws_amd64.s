@@ -59,3 +59,85 @@ loop:
 	MOVQ R8, tops+16(FP)
 	MOVQ AX, after+24(FP)
 	RET
+
+// func closeWindowAsm(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos, c, run, cols int) (east, north uint64, next, rare int)
+//
+// closeWindow's loop with every value in a register, which the compiler
+// does not manage around MULQ's fixed registers. Counted from c: SI is the
+// cell k of a close (from c), R10 the run's first cell r, R12 the cells
+// before the close less the closes before it. rare is -2 if a member's
+// passage falls outside p, which cannot happen: closeWindow then does the
+// work again and reports it.
+TEXT ·closeWindowAsm(SB), NOSPLIT, $0-104
+	MOVQ draws+0(FP), DI
+	MOVQ closes+32(FP), BX
+	MOVQ pos+40(FP), R8
+	INCQ R8                 // the member's draw follows its close
+	MOVQ c+48(FP), R9
+	MOVQ run+56(FP), R10
+	SUBQ R9, R10            // r = run - c
+	XORQ R11, R11           // east
+	XORQ R13, R13           // north
+	XORQ R12, R12           // k0
+
+loop:
+	TESTQ BX, BX
+	JZ done
+	BSFQ BX, SI             // i, the draw of the next close
+	LEAQ -1(BX), AX
+	ANDQ AX, BX
+	LEAQ (R8)(SI*1), AX
+	ANDQ $(2*64-1), AX
+	MOVQ (DI)(AX*8), AX     // the member's draw
+	ADDQ R12, SI            // k = k0 + i
+	MOVQ SI, CX
+	SUBQ R10, CX
+	INCQ CX                 // size = k - r + 1
+	MULQ CX                 // DX = member, AX = the product's low half
+	CMPQ AX, CX
+	JB rare
+	BTSQ SI, R11
+	ADDQ R10, DX            // up = r + member
+	JS before
+	BTSQ DX, R13
+next:
+	LEAQ 1(SI), R10
+	DECQ R12
+	JMP loop
+
+before:
+	// A member of a run begun before c: up += c - cols, and
+	// p[up>>2] |= bitSouth << ((up & 3) * 2).
+	ADDQ R9, DX
+	SUBQ cols+64(FP), DX
+	MOVQ DX, AX
+	SARQ $2, AX
+	CMPQ AX, p_len+16(FP)
+	JAE outside
+	MOVQ DX, CX
+	ANDQ $3, CX
+	SHLQ $1, CX
+	MOVL $2, DX
+	SHLL CX, DX
+	MOVQ p_base+8(FP), CX
+	ORB DL, (CX)(AX*1)
+	JMP next
+
+rare:
+	SUBQ R12, SI            // i = k - k0
+	MOVQ SI, rare+96(FP)
+	JMP out
+
+outside:
+	MOVQ $-2, rare+96(FP)
+	JMP out
+
+done:
+	MOVQ $-1, rare+96(FP)
+
+out:
+	MOVQ R11, east+72(FP)
+	MOVQ R13, north+80(FP)
+	ADDQ R9, R10
+	MOVQ R10, next+88(FP)
+	RET

@@ -8,3 +8,7 @@ const hasAVX512 = false
 func fillWindow(state uint64, d *[aheadHalf]uint64) (tops, after uint64) {
 	return fillDraws(state, gamma, mixMul1, mixMul2, d)
 }
+
+func closeWindowFast(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos, c, run, cols int) (east, north uint64, next, rare int) {
+	return closeWindow(draws, p, closes, pos, c, run, cols)
+}

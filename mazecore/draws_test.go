@@ -37,3 +37,40 @@ func BenchmarkFillWindow(b *testing.B) {
 		}
 	})
 }
+
+// TestCloseWindowFast: the assembly closes the same runs as closeWindow,
+// on random windows, with members before c, and with draws Lemire's
+// method rejects (a draw of 0 rejects every size).
+func TestCloseWindowFast(t *testing.T) {
+	src := newSource(11)
+	for n := range 20000 {
+		cols := 2 + src.intn(300)
+		c := cols + 200 + src.intn(1000)
+		run := c - src.intn(150)
+		var draws [2 * aheadHalf]uint64
+		for i := range draws {
+			draws[i] = src.next()
+			if src.intn(200) == 0 {
+				draws[i] = 0
+			}
+		}
+		// Two draws and-ed: a close in one draw in four, as in a maze.
+		closes := src.next()
+		closes &= src.next()
+		if n%3 == 0 {
+			closes = src.next()
+		}
+		pos := src.intn(aheadHalf)
+		want := make([]byte, (c+2*aheadHalf)/4+8)
+		for i := range want {
+			want[i] = byte(src.next())
+		}
+		got := append([]byte(nil), want...)
+		we, wn, wr, wrare := closeWindow(&draws, want, closes, pos, c, run, cols)
+		ge, gn, gr, grare := closeWindowFast(&draws, got, closes, pos, c, run, cols)
+		if ge != we || gn != wn || gr != wr || grare != wrare || string(got) != string(want) {
+			t.Fatalf("window %d (closes %#x, pos %d, c %d, run %d, cols %d): got %#x %#x %d %d, want %#x %#x %d %d (passages equal: %v)",
+				n, closes, pos, c, run, cols, ge, gn, gr, grare, we, wn, wr, wrare, string(got) == string(want))
+		}
+	}
+}

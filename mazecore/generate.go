@@ -235,7 +235,7 @@ func (m *Maze) sidewinderRow(a *ahead, pos, row int) int {
 			closes &= starts
 			span = j + 1 + int(closes>>j&1)
 		}
-		east, north, r, rare := closeWindow(&a.draws, p, closes, pos, c, run, cols)
+		east, north, r, rare := closeWindowFast(&a.draws, p, closes, pos, c, run, cols)
 		applyCells(p, c, east, north, cols)
 		run = r
 		if rare >= 0 {
