@@ -54,7 +54,7 @@ func TestCloseWindowFast(t *testing.T) {
 				draws[i] = 0
 			}
 		}
-		// Two draws and-ed: a close in one draw in four, as in a maze.
+		// Two draws and-ed give sparse closes; one in three windows is dense.
 		closes := src.next()
 		closes &= src.next()
 		if n%3 == 0 {
