@@ -63,12 +63,6 @@ type Instance struct {
 	Users     []string // in the order they joined
 }
 
-func newActivityStore(s *Server) *activityStore {
-	a := &activityStore{s: s}
-	a.reset()
-	return a
-}
-
 func (a *activityStore) reset() {
 	a.mu.Lock()
 	defer a.mu.Unlock()

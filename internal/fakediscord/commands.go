@@ -37,12 +37,6 @@ const (
 	EntryPointDiscordLaunch = 2
 )
 
-func newCommandStore(s *Server) *commandStore {
-	c := &commandStore{s: s}
-	c.reset()
-	return c
-}
-
 func (c *commandStore) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()

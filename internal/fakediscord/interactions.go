@@ -350,12 +350,6 @@ type interactionStore struct {
 	key      ed25519.PrivateKey
 }
 
-func newInteractionStore(s *Server) *interactionStore {
-	st := &interactionStore{s: s}
-	st.reset()
-	return st
-}
-
 func (st *interactionStore) reset() {
 	st.stopTimers()
 	st.mu.Lock()
