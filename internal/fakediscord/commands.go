@@ -151,10 +151,6 @@ func (c *commandStore) find(guildID, name string, t discordgo.ApplicationCommand
 }
 
 func (c *commandStore) get(w http.ResponseWriter, r *http.Request) {
-	if r.PathValue("app") != c.s.cfg.AppID {
-		c.s.fail(w, r, errMissingAccess, nil)
-		return
-	}
 	c.mu.Lock()
 	b := c.wireLocked(c.byScope[r.PathValue("guild")])
 	c.mu.Unlock()
@@ -163,10 +159,6 @@ func (c *commandStore) get(w http.ResponseWriter, r *http.Request) {
 
 // put is a bulk overwrite of a scope's commands.
 func (c *commandStore) put(w http.ResponseWriter, r *http.Request) {
-	if r.PathValue("app") != c.s.cfg.AppID {
-		c.s.fail(w, r, errMissingAccess, nil)
-		return
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestSize))
 	if err != nil {
 		c.s.fail(w, r, errTooLarge, nil)
@@ -215,10 +207,6 @@ func (c *commandStore) put(w http.ResponseWriter, r *http.Request) {
 
 // post creates or replaces one command.
 func (c *commandStore) post(w http.ResponseWriter, r *http.Request) {
-	if r.PathValue("app") != c.s.cfg.AppID {
-		c.s.fail(w, r, errMissingAccess, nil)
-		return
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestSize))
 	var cmd *discordgo.ApplicationCommand
 	if err != nil || json.Unmarshal(body, &cmd) != nil || cmd == nil {
