@@ -315,9 +315,7 @@ func validateCommands(cmds []*discordgo.ApplicationCommand, guild string, handle
 			checkLocalizations(fe, append(p, "description_localizations"), descriptions, checkDescription)
 			checkOptions(fe, append(p, "options"), c.Options, 0)
 		case discordgo.UserApplicationCommand, discordgo.MessageApplicationCommand:
-			if n := runeLen(c.Name); n < 1 || n > 32 {
-				fe.add(append(p, "name"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
-			}
+			fe.length(append(p, "name"), runeLen(c.Name), 32)
 			checkLocalizations(fe, append(p, "name_localizations"), names, checkMenuName)
 			if c.Description != "" || len(descriptions) > 0 {
 				fe.add(append(p, "description"), "APPLICATION_COMMAND_INVALID_DESCRIPTION", "Context menu commands cannot have a description.")
@@ -362,17 +360,9 @@ func checkName(fe *formErrors, p []string, name string) {
 	}
 }
 
-func checkMenuName(fe *formErrors, p []string, name string) {
-	if n := runeLen(name); n < 1 || n > 32 {
-		fe.add(p, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
-	}
-}
+func checkMenuName(fe *formErrors, p []string, name string) { fe.length(p, runeLen(name), 32) }
 
-func checkChoiceName(fe *formErrors, p []string, name string) {
-	if n := runeLen(name); n < 1 || n > 100 {
-		fe.add(p, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-	}
-}
+func checkChoiceName(fe *formErrors, p []string, name string) { fe.length(p, runeLen(name), 100) }
 
 // checkLocalizations checks a name_localizations or
 // description_localizations map: keys are locales Discord has, values
@@ -388,11 +378,7 @@ func checkLocalizations(fe *formErrors, p []string, locs map[discordgo.Locale]st
 	}
 }
 
-func checkDescription(fe *formErrors, p []string, d string) {
-	if n := runeLen(d); n < 1 || n > 100 {
-		fe.add(p, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-	}
-}
+func checkDescription(fe *formErrors, p []string, d string) { fe.length(p, runeLen(d), 100) }
 
 // checkOptions validates options at depth 0 (command), 1 (subcommand group or
 // subcommand) or 2 (subcommand inside a group).
