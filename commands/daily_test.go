@@ -239,9 +239,7 @@ func TestDailyPost(t *testing.T) {
 			t.Fatalf("setup reply %q, want the channel and today 09:00 as the next post", reply.Text())
 		}
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("%d posts before 09:00", n)
-		}
+		wantPosts(t, e.poster, 0, "before 09:00")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
 		e.tick(t)
 		posts := e.poster.all()
@@ -280,9 +278,7 @@ func TestDailyPost(t *testing.T) {
 		e.tick(t)
 		e.clock.Advance(10 * time.Hour)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 1 {
-			t.Fatalf("%d posts after three ticks, want 1", n)
-		}
+		wantPosts(t, e.poster, 1, "after three ticks")
 	})
 	// Two bot processes on one database file, ticking at once; then a
 	// restart: one post.
@@ -302,15 +298,11 @@ func TestDailyPost(t *testing.T) {
 		wg.Wait()
 		restarted := newEnv(t, shared)
 		restarted.tick(t)
-		if n := len(shared.poster.all()); n != 1 {
-			t.Fatalf("%d posts from two processes and a restart, want 1", n)
-		}
+		wantPosts(t, shared.poster, 1, "from two processes and a restart")
 		shared.clock.Advance(24 * time.Hour)
 		restarted.tick(t)
 		a.tick(t)
-		if n := len(shared.poster.all()); n != 2 {
-			t.Fatalf("%d posts after the next day's post time, want 2", n)
-		}
+		wantPosts(t, shared.poster, 2, "after the next day's post time")
 	})
 	// The bot was down at 09:00 and comes back at 14:00: it posts then.
 	t.Run("OKCatchUpSameDay", func(t *testing.T) {
@@ -344,9 +336,7 @@ func TestDailyPost(t *testing.T) {
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 8, 59))
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("%d posts before the post time, want 0", n)
-		}
+		wantPosts(t, e.poster, 0, "before the post time")
 	})
 	// Set up after today's post time: the first post is tomorrow's.
 	t.Run("OKSetupAfterPostTime", func(t *testing.T) {
@@ -356,14 +346,10 @@ func TestDailyPost(t *testing.T) {
 			t.Fatalf("setup reply %q, want tomorrow 09:00 as the next post", reply.Text())
 		}
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("%d posts right after a late setup, want 0", n)
-		}
+		wantPosts(t, e.poster, 0, "right after a late setup")
 		e.clock.Set(utc(2026, 12, 1, 9, 0))
 		e.tick(t)
-		if n := len(e.poster.all()); n != 1 {
-			t.Fatalf("%d posts the next day, want 1", n)
-		}
+		wantPosts(t, e.poster, 1, "the next day")
 	})
 	t.Run("OKOff", func(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
@@ -374,9 +360,7 @@ func TestDailyPost(t *testing.T) {
 		}
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("%d posts after /daily off, want 0", n)
-		}
+		wantPosts(t, e.poster, 0, "after /daily off")
 		checkRefusal(t, e.send(t, dailySlash(t, permsManager, "off", nil)))
 	})
 	// A process that claimed the day and died before posting: the claim is
@@ -392,15 +376,11 @@ func TestDailyPost(t *testing.T) {
 		}
 		e.clock.Advance(contest.RetryAfter - time.Second)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("a fresh claim of another process was taken over (%d posts)", n)
-		}
+		wantPosts(t, e.poster, 0, "while another process's claim is fresh")
 		e.clock.Advance(2 * time.Second)
 		e.tick(t)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 1 {
-			t.Fatalf("%d posts after the crashed claim went stale, want 1", n)
-		}
+		wantPosts(t, e.poster, 1, "after the crashed claim went stale")
 	})
 	// A channel the bot can't post in (Discord answers 403) is tried
 	// MaxRefusals times, not all day.
@@ -432,15 +412,11 @@ func TestDailyPost(t *testing.T) {
 		e.poster.failWith(nil)
 		e.clock.Advance(contest.RetryAfter - time.Second)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("retried within %v (%d posts), want after it", contest.RetryAfter, n)
-		}
+		wantPosts(t, e.poster, 0, "within the retry delay of "+contest.RetryAfter.String())
 		e.clock.Advance(time.Second)
 		e.tick(t)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 1 {
-			t.Fatalf("%d posts after the retry delay, want 1", n)
-		}
+		wantPosts(t, e.poster, 1, "after the retry delay")
 	})
 }
 
@@ -719,9 +695,7 @@ func TestDailyTodayIsPrivate(t *testing.T) {
 	if want := "https://discord.com/channels/g1/daily-ch/" + posts[0].id; !strings.Contains(after.Text(), want) {
 		t.Fatalf("after the post: %q, want a link %s", after.Text(), want)
 	}
-	if n := len(e.poster.all()); n != 1 {
-		t.Fatalf("%d channel messages, want the day's post alone", n)
-	}
+	wantPosts(t, e.poster, 1, "in all channels (the day's post alone)")
 }
 
 // TestDailyPostsInParallel: many servers due at the same hour are posted
