@@ -192,35 +192,22 @@ func TestDailySameForEveryone(t *testing.T) {
 
 // The post time is local: it moves in UTC across daylight-saving changes.
 func TestDailyPostTimeAcrossDST(t *testing.T) {
-	for _, tc := range []struct {
-		name         string
-		at           string
-		before, when time.Time
-		date         string
-	}{
-		{"StandardTime", "09:00", utc(2026, 3, 7, 16, 59), utc(2026, 3, 7, 17, 0), "2026-03-07"},
-		{"SpringForwardDay", "09:00", utc(2026, 3, 8, 15, 59), utc(2026, 3, 8, 16, 0), "2026-03-08"},
-		{"FallBackDay", "09:00", utc(2026, 11, 1, 16, 59), utc(2026, 11, 1, 17, 0), "2026-11-01"},
-		// 02:30 doesn't exist on 2026-03-08: the clock jumps to 03:00.
-		{"SkippedHour", "02:30", utc(2026, 3, 8, 9, 59), utc(2026, 3, 8, 10, 0), "2026-03-08"},
-		// 01:30 happens twice on 2026-11-01: the first one posts.
-		{"RepeatedHour", "01:30", utc(2026, 11, 1, 8, 29), utc(2026, 11, 1, 8, 30), "2026-11-01"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOptions{now: tc.before.Add(-24 * time.Hour)})
-			e.setup(t, tc.at, "America/Los_Angeles")
-			e.clock.Set(tc.before)
+	for _, tc := range testkit.PostTimesAcrossDST() {
+		t.Run(tc.Name, func(t *testing.T) {
+			e := newEnv(t, envOptions{now: tc.Before.Add(-24 * time.Hour)})
+			e.setup(t, tc.At, "America/Los_Angeles")
+			e.clock.Set(tc.Before)
 			e.tick(t) // yesterday is over and today's post is not due yet
 			if len(e.poster.all()) != 0 {
-				t.Fatalf("posted at %v, a minute before %s local", tc.before, tc.at)
+				t.Fatalf("posted at %v, a minute before %s local", tc.Before, tc.At)
 			}
-			e.clock.Set(tc.when)
+			e.clock.Set(tc.When)
 			e.tick(t)
 			posts := e.poster.all()
-			if len(posts) != 1 || !strings.Contains(posts[0].reply.Text(), tc.date) {
-				t.Fatalf("after the tick at %v: %d posts, want today's (%s)", tc.when, len(posts), tc.date)
+			if len(posts) != 1 || !strings.Contains(posts[0].reply.Text(), tc.Date) {
+				t.Fatalf("after the tick at %v: %d posts, want today's (%s)", tc.When, len(posts), tc.Date)
 			}
-			e.clock.Set(tc.when.Add(time.Hour)) // the repeated hour comes again
+			e.clock.Set(tc.When.Add(time.Hour)) // the repeated hour comes again
 			e.tick(t)
 			if got := len(e.poster.all()); got != 1 {
 				t.Fatalf("%d posts for the day, want 1", got)
