@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -63,15 +64,9 @@ type Config struct {
 }
 
 func (cfg Config) withDefaults() Config {
-	if cfg.Token == "" {
-		cfg.Token = DefaultToken
-	}
-	if cfg.AppID == "" {
-		cfg.AppID = DefaultAppID
-	}
-	if cfg.BotUsername == "" {
-		cfg.BotUsername = DefaultBotUsername
-	}
+	cfg.Token = cmp.Or(cfg.Token, DefaultToken)
+	cfg.AppID = cmp.Or(cfg.AppID, DefaultAppID)
+	cfg.BotUsername = cmp.Or(cfg.BotUsername, DefaultBotUsername)
 	if cfg.HeartbeatInterval <= 0 {
 		cfg.HeartbeatInterval = DefaultHeartbeatInterval
 	}
@@ -85,9 +80,7 @@ func (cfg Config) withDefaults() Config {
 	if cfg.NonceWindow <= 0 {
 		cfg.NonceWindow = DefaultNonceWindow
 	}
-	if cfg.ClientSecret == "" {
-		cfg.ClientSecret = DefaultClientSecret
-	}
+	cfg.ClientSecret = cmp.Or(cfg.ClientSecret, DefaultClientSecret)
 	return cfg
 }
 
