@@ -121,7 +121,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MoveBurst == 0 {
 		cfg.MoveBurst = 12
 	}
-	index, err := fs.ReadFile(webFiles, "web/dist/index.html")
+	files := clientFiles()
+	index, err := fs.ReadFile(files, "index.html")
 	if err != nil {
 		return nil, fmt.Errorf("arena: the web client is not built: %w", err)
 	}
@@ -130,8 +131,7 @@ func New(cfg Config) (*Server, error) {
 	s.index = index
 	s.hub = newHub(cfg)
 	s.mux = http.NewServeMux()
-	dist, _ := fs.Sub(webFiles, "web/dist")
-	s.mux.Handle("GET /", s.static(http.FileServerFS(dist)))
+	s.mux.Handle("GET /", s.static(http.FileServerFS(files)))
 	s.mux.HandleFunc("POST /api/token", s.serveToken)
 	s.mux.HandleFunc("GET /api/words", serveWords)
 	s.mux.HandleFunc("GET /api/room", s.serveRoom)

@@ -27,11 +27,24 @@ type Bus interface {
 // takes a payload under 8,000 bytes.
 const MaxMessage = 7900
 
+// subscription is a Bus's one subscriber, which Subscribe may change while
+// messages arrive.
+type subscription struct {
+	mu      sync.Mutex
+	deliver func([]byte)
+}
+
+// Subscribe sets the subscriber.
+func (s *subscription) Subscribe(deliver func([]byte)) {
+	s.mu.Lock()
+	s.deliver = deliver
+	s.mu.Unlock()
+}
+
 // MemoryBus is the Bus of one process: Publish delivers at once, under a
 // lock, so the order is the order of the calls.
 type MemoryBus struct {
-	mu      sync.Mutex
-	deliver func([]byte)
+	subscription
 }
 
 var _ Bus = (*MemoryBus)(nil)
@@ -44,13 +57,6 @@ func (b *MemoryBus) Publish(_ context.Context, msg []byte) error {
 		b.deliver(msg)
 	}
 	return nil
-}
-
-// Subscribe sets the subscriber.
-func (b *MemoryBus) Subscribe(deliver func([]byte)) {
-	b.mu.Lock()
-	b.deliver = deliver
-	b.mu.Unlock()
 }
 
 // Shared is false: no other process is on a MemoryBus.

@@ -25,11 +25,10 @@ type PGBus struct {
 	channel string
 	log     *slog.Logger
 
-	mu      sync.Mutex
-	deliver func([]byte)
-	ready   chan struct{} // closed once LISTEN is in place
-	stop    context.CancelFunc
-	done    chan struct{}
+	subscription
+	ready chan struct{} // closed once LISTEN is in place
+	stop  context.CancelFunc
+	done  chan struct{}
 }
 
 var _ Bus = (*PGBus)(nil)
@@ -125,13 +124,6 @@ func (b *PGBus) Publish(ctx context.Context, msg []byte) error {
 		return fmt.Errorf("arena bus: NOTIFY: %w", err)
 	}
 	return nil
-}
-
-// Subscribe sets the subscriber.
-func (b *PGBus) Subscribe(deliver func([]byte)) {
-	b.mu.Lock()
-	b.deliver = deliver
-	b.mu.Unlock()
 }
 
 // Shared is true: other processes may be listening.

@@ -1,10 +1,36 @@
 package arena
 
-import "embed"
+import (
+	"embed"
+	"errors"
+	"io/fs"
+)
 
-// webFiles is the built web client (arena/web/dist, built from
-// arena/web/src by `npm ci && npm run build` there, and committed, so that
-// the binary needs no npm).
+// webFiles is the web client: its page and style as written
+// (arena/web/src) and its script as built from src/main.ts into
+// arena/web/dist by `npm ci && npm run build` there, committed so that the
+// binary needs no npm.
 //
-//go:embed web/dist
+//go:embed web/src/index.html web/src/style.css web/dist
 var webFiles embed.FS
+
+// clientFiles are the client's files as the page names them: app.js from
+// dist, index.html and style.css from src.
+func clientFiles() fs.FS {
+	dist, _ := fs.Sub(webFiles, "web/dist")
+	src, _ := fs.Sub(webFiles, "web/src")
+	return layered{dist, src}
+}
+
+// layered opens a name in the first of its file systems that has it.
+type layered []fs.FS
+
+func (l layered) Open(name string) (fs.File, error) {
+	for _, fsys := range l {
+		f, err := fsys.Open(name)
+		if !errors.Is(err, fs.ErrNotExist) {
+			return f, err
+		}
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}

@@ -192,35 +192,22 @@ func TestDailySameForEveryone(t *testing.T) {
 
 // The post time is local: it moves in UTC across daylight-saving changes.
 func TestDailyPostTimeAcrossDST(t *testing.T) {
-	for _, tc := range []struct {
-		name         string
-		at           string
-		before, when time.Time
-		date         string
-	}{
-		{"StandardTime", "09:00", utc(2026, 3, 7, 16, 59), utc(2026, 3, 7, 17, 0), "2026-03-07"},
-		{"SpringForwardDay", "09:00", utc(2026, 3, 8, 15, 59), utc(2026, 3, 8, 16, 0), "2026-03-08"},
-		{"FallBackDay", "09:00", utc(2026, 11, 1, 16, 59), utc(2026, 11, 1, 17, 0), "2026-11-01"},
-		// 02:30 doesn't exist on 2026-03-08: the clock jumps to 03:00.
-		{"SkippedHour", "02:30", utc(2026, 3, 8, 9, 59), utc(2026, 3, 8, 10, 0), "2026-03-08"},
-		// 01:30 happens twice on 2026-11-01: the first one posts.
-		{"RepeatedHour", "01:30", utc(2026, 11, 1, 8, 29), utc(2026, 11, 1, 8, 30), "2026-11-01"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envOptions{now: tc.before.Add(-24 * time.Hour)})
-			e.setup(t, tc.at, "America/Los_Angeles")
-			e.clock.Set(tc.before)
+	for _, tc := range testkit.PostTimesAcrossDST() {
+		t.Run(tc.Name, func(t *testing.T) {
+			e := newEnv(t, envOptions{now: tc.Before.Add(-24 * time.Hour)})
+			e.setup(t, tc.At, "America/Los_Angeles")
+			e.clock.Set(tc.Before)
 			e.tick(t) // yesterday is over and today's post is not due yet
 			if len(e.poster.all()) != 0 {
-				t.Fatalf("posted at %v, a minute before %s local", tc.before, tc.at)
+				t.Fatalf("posted at %v, a minute before %s local", tc.Before, tc.At)
 			}
-			e.clock.Set(tc.when)
+			e.clock.Set(tc.When)
 			e.tick(t)
 			posts := e.poster.all()
-			if len(posts) != 1 || !strings.Contains(posts[0].reply.Text(), tc.date) {
-				t.Fatalf("after the tick at %v: %d posts, want today's (%s)", tc.when, len(posts), tc.date)
+			if len(posts) != 1 || !strings.Contains(posts[0].reply.Text(), tc.Date) {
+				t.Fatalf("after the tick at %v: %d posts, want today's (%s)", tc.When, len(posts), tc.Date)
 			}
-			e.clock.Set(tc.when.Add(time.Hour)) // the repeated hour comes again
+			e.clock.Set(tc.When.Add(time.Hour)) // the repeated hour comes again
 			e.tick(t)
 			if got := len(e.poster.all()); got != 1 {
 				t.Fatalf("%d posts for the day, want 1", got)
@@ -239,9 +226,7 @@ func TestDailyPost(t *testing.T) {
 			t.Fatalf("setup reply %q, want the channel and today 09:00 as the next post", reply.Text())
 		}
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("%d posts before 09:00", n)
-		}
+		wantPosts(t, e.poster, 0, "before 09:00")
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
 		e.tick(t)
 		posts := e.poster.all()
@@ -280,9 +265,7 @@ func TestDailyPost(t *testing.T) {
 		e.tick(t)
 		e.clock.Advance(10 * time.Hour)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 1 {
-			t.Fatalf("%d posts after three ticks, want 1", n)
-		}
+		wantPosts(t, e.poster, 1, "after three ticks")
 	})
 	// Two bot processes on one database file, ticking at once; then a
 	// restart: one post.
@@ -302,15 +285,11 @@ func TestDailyPost(t *testing.T) {
 		wg.Wait()
 		restarted := newEnv(t, shared)
 		restarted.tick(t)
-		if n := len(shared.poster.all()); n != 1 {
-			t.Fatalf("%d posts from two processes and a restart, want 1", n)
-		}
+		wantPosts(t, shared.poster, 1, "from two processes and a restart")
 		shared.clock.Advance(24 * time.Hour)
 		restarted.tick(t)
 		a.tick(t)
-		if n := len(shared.poster.all()); n != 2 {
-			t.Fatalf("%d posts after the next day's post time, want 2", n)
-		}
+		wantPosts(t, shared.poster, 2, "after the next day's post time")
 	})
 	// The bot was down at 09:00 and comes back at 14:00: it posts then.
 	t.Run("OKCatchUpSameDay", func(t *testing.T) {
@@ -344,9 +323,7 @@ func TestDailyPost(t *testing.T) {
 		e.setup(t, "09:00", "UTC")
 		e.clock.Set(utc(2026, 11, 30, 8, 59))
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("%d posts before the post time, want 0", n)
-		}
+		wantPosts(t, e.poster, 0, "before the post time")
 	})
 	// Set up after today's post time: the first post is tomorrow's.
 	t.Run("OKSetupAfterPostTime", func(t *testing.T) {
@@ -356,14 +333,10 @@ func TestDailyPost(t *testing.T) {
 			t.Fatalf("setup reply %q, want tomorrow 09:00 as the next post", reply.Text())
 		}
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("%d posts right after a late setup, want 0", n)
-		}
+		wantPosts(t, e.poster, 0, "right after a late setup")
 		e.clock.Set(utc(2026, 12, 1, 9, 0))
 		e.tick(t)
-		if n := len(e.poster.all()); n != 1 {
-			t.Fatalf("%d posts the next day, want 1", n)
-		}
+		wantPosts(t, e.poster, 1, "the next day")
 	})
 	t.Run("OKOff", func(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
@@ -374,9 +347,7 @@ func TestDailyPost(t *testing.T) {
 		}
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("%d posts after /daily off, want 0", n)
-		}
+		wantPosts(t, e.poster, 0, "after /daily off")
 		checkRefusal(t, e.send(t, dailySlash(t, permsManager, "off", nil)))
 	})
 	// A process that claimed the day and died before posting: the claim is
@@ -392,15 +363,11 @@ func TestDailyPost(t *testing.T) {
 		}
 		e.clock.Advance(contest.RetryAfter - time.Second)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("a fresh claim of another process was taken over (%d posts)", n)
-		}
+		wantPosts(t, e.poster, 0, "while another process's claim is fresh")
 		e.clock.Advance(2 * time.Second)
 		e.tick(t)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 1 {
-			t.Fatalf("%d posts after the crashed claim went stale, want 1", n)
-		}
+		wantPosts(t, e.poster, 1, "after the crashed claim went stale")
 	})
 	// A channel the bot can't post in (Discord answers 403) is tried
 	// MaxRefusals times, not all day.
@@ -432,15 +399,11 @@ func TestDailyPost(t *testing.T) {
 		e.poster.failWith(nil)
 		e.clock.Advance(contest.RetryAfter - time.Second)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 0 {
-			t.Fatalf("retried within %v (%d posts), want after it", contest.RetryAfter, n)
-		}
+		wantPosts(t, e.poster, 0, "within the retry delay of "+contest.RetryAfter.String())
 		e.clock.Advance(time.Second)
 		e.tick(t)
 		e.tick(t)
-		if n := len(e.poster.all()); n != 1 {
-			t.Fatalf("%d posts after the retry delay, want 1", n)
-		}
+		wantPosts(t, e.poster, 1, "after the retry delay")
 	})
 }
 
@@ -719,9 +682,7 @@ func TestDailyTodayIsPrivate(t *testing.T) {
 	if want := "https://discord.com/channels/g1/daily-ch/" + posts[0].id; !strings.Contains(after.Text(), want) {
 		t.Fatalf("after the post: %q, want a link %s", after.Text(), want)
 	}
-	if n := len(e.poster.all()); n != 1 {
-		t.Fatalf("%d channel messages, want the day's post alone", n)
-	}
+	wantPosts(t, e.poster, 1, "in all channels (the day's post alone)")
 }
 
 // TestDailyPostsInParallel: many servers due at the same hour are posted

@@ -213,6 +213,15 @@ func (p *poster) failWith(err error) {
 // all lists every message, oldest first.
 func (p *poster) all() []posted { return p.in("") }
 
+// wantPosts fails t unless p holds want messages in all, when saying at
+// what point of the test.
+func wantPosts(t *testing.T, p *poster, want int, when string) {
+	t.Helper()
+	if n := len(p.all()); n != want {
+		t.Fatalf("%d posts %s, want %d", n, when, want)
+	}
+}
+
 // in lists the messages of a channel ("" for all), oldest first.
 func (p *poster) in(channelID string) []posted {
 	p.mu.Lock()

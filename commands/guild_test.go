@@ -72,9 +72,7 @@ func TestGuildBoundaries(t *testing.T) {
 			if got := e.event(t, ev.ID); got.Status != contest.Running {
 				t.Fatalf("g1's event is %v, want still running", got.Status)
 			}
-			if n := len(e.poster.all()); n != posts {
-				t.Fatalf("%d posts after a refusal, want %d", n, posts)
-			}
+			wantPosts(t, e.poster, posts, "after a refusal")
 			if _, err := e.db.DailySettings(ctx, "g1"); err == nil {
 				t.Fatal("daily settings were saved")
 			}

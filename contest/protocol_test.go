@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -78,15 +77,7 @@ func TestDailyPostExactlyOnce(t *testing.T) {
 	// Two processes taking over one stale claim at once: one wins.
 	t.Run("OKTakeoverRace", func(t *testing.T) {
 		e := staleClaim(t, date)
-		var wg sync.WaitGroup
-		for _, d := range []*contest.Dailies{e.dailies, e.another(), e.another(), e.dailies} {
-			wg.Go(func() {
-				if err := d.Tick(ctx); err != nil {
-					t.Error(err)
-				}
-			})
-		}
-		wg.Wait()
+		tickTogether(t, ctx, e.dailies, e.another(), e.another(), e.dailies)
 		if n := len(e.announce.all()); n != 1 {
 			t.Fatalf("%d posts, want 1", n)
 		}
@@ -228,15 +219,7 @@ func TestEventClosingExactlyOnce(t *testing.T) {
 		e.crashedEnd(t, ev, false)
 		e.clock.Advance(contest.RetryAfter)
 		other := contest.NewEvents(e.store, e.announce, e.clock.Now, quiet)
-		var wg sync.WaitGroup
-		for _, p := range []*contest.Events{e.events, other, e.events, other} {
-			wg.Go(func() {
-				if err := p.Tick(ctx); err != nil {
-					t.Error(err)
-				}
-			})
-		}
-		wg.Wait()
+		tickTogether(t, ctx, e.events, other, e.events, other)
 		e.checkClosed(t, ev, "Race c1", from)
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 	_ "time/tzdata" // the zones under test, whatever the host has
 
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 )
 
@@ -301,28 +302,15 @@ func TestSchedule(t *testing.T) {
 		}
 		return c
 	}
-	for _, tc := range []struct {
-		name         string
-		at           string
-		before, when time.Time
-		date         string
-	}{
-		{"StandardTime", "09:00", utc(2026, 3, 7, 16, 59), utc(2026, 3, 7, 17, 0), "2026-03-07"},
-		{"SpringForwardDay", "09:00", utc(2026, 3, 8, 15, 59), utc(2026, 3, 8, 16, 0), "2026-03-08"},
-		{"FallBackDay", "09:00", utc(2026, 11, 1, 16, 59), utc(2026, 11, 1, 17, 0), "2026-11-01"},
-		// 02:30 doesn't exist on 2026-03-08: the clock jumps to 03:00.
-		{"SkippedHour", "02:30", utc(2026, 3, 8, 9, 59), utc(2026, 3, 8, 10, 0), "2026-03-08"},
-		// 01:30 happens twice on 2026-11-01: the first one is due.
-		{"RepeatedHour", "01:30", utc(2026, 11, 1, 8, 29), utc(2026, 11, 1, 8, 30), "2026-11-01"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := Schedule{At: at(tc.at), Zones: Zones{Zone: la}, Since: tc.before.Add(-24 * time.Hour)}
-			if date, due := s.Due(tc.before); due {
-				t.Fatalf("due at %v (%s), a minute before %s local", tc.before, date, tc.at)
+	for _, tc := range testkit.PostTimesAcrossDST() {
+		t.Run(tc.Name, func(t *testing.T) {
+			s := Schedule{At: at(tc.At), Zones: Zones{Zone: la}, Since: tc.Before.Add(-24 * time.Hour)}
+			if date, due := s.Due(tc.Before); due {
+				t.Fatalf("due at %v (%s), a minute before %s local", tc.Before, date, tc.At)
 			}
-			date, due := s.Due(tc.when)
-			if !due || date.String() != tc.date {
-				t.Fatalf("Due(%v)=%s, %v; want %s due", tc.when, date, due, tc.date)
+			date, due := s.Due(tc.When)
+			if !due || date.String() != tc.Date {
+				t.Fatalf("Due(%v)=%s, %v; want %s due", tc.When, date, due, tc.Date)
 			}
 		})
 	}

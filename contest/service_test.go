@@ -65,6 +65,11 @@ func newDailyEnv(t *testing.T, now time.Time) *dailyEnv {
 	return e
 }
 
+// contests is the dailies with the events of the same store and channel.
+func (e *dailyEnv) contests() contest.Contests {
+	return contest.Contests{Dailies: e.dailies, Events: contest.NewEvents(e.store, e.announce, e.clock.Now, quiet)}
+}
+
 // another is a second process on the same store and channel.
 func (e *dailyEnv) another() *contest.Dailies {
 	return contest.NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
@@ -90,6 +95,21 @@ func (e *dailyEnv) tick(t *testing.T) {
 	if err := e.dailies.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// tickTogether runs the Tick of every process at once, as processes on one
+// store do, and fails t for each error.
+func tickTogether(t *testing.T, ctx context.Context, processes ...interface{ Tick(context.Context) error }) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for _, p := range processes {
+		wg.Go(func() {
+			if err := p.Tick(ctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func TestDailies(t *testing.T) {
@@ -198,15 +218,7 @@ func TestDailies(t *testing.T) {
 		e.setup(t, "09:00", "Asia/Seoul")
 		e.clock.Advance(2 * time.Hour)
 		a, b := e.dailies, e.another()
-		var wg sync.WaitGroup
-		for _, d := range []*contest.Dailies{a, b, a, b, a, b} {
-			wg.Go(func() {
-				if err := d.Tick(ctx); err != nil {
-					t.Error(err)
-				}
-			})
-		}
-		wg.Wait()
+		tickTogether(t, ctx, a, b, a, b, a, b)
 		if n := len(e.announce.all()); n != 1 {
 			t.Fatalf("%d posts from two processes, want 1", n)
 		}
@@ -380,7 +392,7 @@ func TestDailyAward(t *testing.T) {
 	addRun(t, e.store, contest.DailyKey("g1", today), contest.Run{UserID: "ann", Elapsed: 50 * time.Second, Tiles: 40, FinishedAt: at})
 	slower := play.Result{UserID: "ann", Contest: contest.DailyKey("g1", today).String(), Elapsed: 70 * time.Second, Tiles: 40, FinishedAt: at.Add(time.Minute)}
 	addRun(t, e.store, contest.DailyKey("g1", today), contest.Run{UserID: "ann", Elapsed: slower.Elapsed, Tiles: 40, FinishedAt: slower.FinishedAt})
-	c := contest.Contests{Dailies: e.dailies, Events: contest.NewEvents(e.store, e.announce, e.clock.Now, quiet)}
+	c := e.contests()
 	a, err := c.Finish(ctx, slower)
 	if err != nil {
 		t.Fatal(err)
@@ -573,9 +585,8 @@ func TestEvents(t *testing.T) {
 
 func TestHeld(t *testing.T) {
 	ctx := context.Background()
-	store, announce := memstore.New(), &announcer{}
-	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
-	c := contest.Contests{Dailies: contest.NewDailies(store, announce, testKey, clock.Now, quiet), Events: contest.NewEvents(store, announce, clock.Now, quiet)}
+	e := newDailyEnv(t, utc(2026, 11, 30, 12, 0))
+	c := e.contests()
 	today, err := c.Dailies.Show(ctx, "g1")
 	if err != nil {
 		t.Fatal(err)
@@ -597,8 +608,8 @@ func TestHeld(t *testing.T) {
 		}
 	})
 	t.Run("OKYesterdaysDaily", func(t *testing.T) {
-		clock.Advance(24 * time.Hour)
-		defer clock.Advance(-24 * time.Hour)
+		e.clock.Advance(24 * time.Hour)
+		defer e.clock.Advance(-24 * time.Hour)
 		if h, err := c.Held(ctx, today.MazeID, "g1"); err != nil || h.Held() {
 			t.Fatalf("Held=%+v (%v), want yesterday's daily open", h, err)
 		}
@@ -612,7 +623,7 @@ func TestHeld(t *testing.T) {
 		if err != nil || h.Event == nil || h.Event.ID != ev.ID || h.Closing || !h.Until().Equal(ev.EndsAt) {
 			t.Fatalf("Held=%+v (%v), want the running event until its end", h, err)
 		}
-		clock.Advance(time.Hour)
+		e.clock.Advance(time.Hour)
 		if h, err := c.Held(ctx, eventMaze, ""); err != nil || !h.Closing {
 			t.Fatalf("Held=%+v (%v), want the event closing once its time is up", h, err)
 		}
@@ -621,9 +632,8 @@ func TestHeld(t *testing.T) {
 
 func TestFor(t *testing.T) {
 	ctx := context.Background()
-	store, announce := memstore.New(), &announcer{}
-	clock := testkit.NewClock(utc(2026, 11, 30, 12, 0))
-	c := contest.Contests{Dailies: contest.NewDailies(store, announce, testKey, clock.Now, quiet), Events: contest.NewEvents(store, announce, clock.Now, quiet)}
+	e := newDailyEnv(t, utc(2026, 11, 30, 12, 0))
+	c := e.contests()
 	today, err := c.Dailies.Today(ctx, "g1")
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,9 @@
-// Builds the client into dist/: the bundle (src/main.ts and the SDK, one
-// minified script), the page and its style. The output depends on the
-// sources and the lockfile only, so CI can rebuild it and compare.
+// Builds the client's script into dist/: the bundle of src/main.ts and the
+// SDK, one minified script. The page and its style need no build: the
+// binary embeds them from src/. The output depends on the sources and the
+// lockfile only, so CI can rebuild it and compare.
 import { build } from "esbuild";
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 
 rmSync("dist", { recursive: true, force: true });
 mkdirSync("dist");
@@ -17,5 +18,3 @@ await build({
   outfile: "dist/app.js",
   logLevel: "warning",
 });
-copyFileSync("src/index.html", "dist/index.html");
-copyFileSync("src/style.css", "dist/style.css");

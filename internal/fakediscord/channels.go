@@ -26,12 +26,6 @@ type channelInfo struct {
 	dm      bool
 }
 
-func newDirectory(s *Server) *directory {
-	d := &directory{s: s}
-	d.reset()
-	return d
-}
-
 func (d *directory) reset() {
 	d.mu.Lock()
 	defer d.mu.Unlock()

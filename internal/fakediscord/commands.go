@@ -37,12 +37,6 @@ const (
 	EntryPointDiscordLaunch = 2
 )
 
-func newCommandStore(s *Server) *commandStore {
-	c := &commandStore{s: s}
-	c.reset()
-	return c
-}
-
 func (c *commandStore) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -157,10 +151,6 @@ func (c *commandStore) find(guildID, name string, t discordgo.ApplicationCommand
 }
 
 func (c *commandStore) get(w http.ResponseWriter, r *http.Request) {
-	if r.PathValue("app") != c.s.cfg.AppID {
-		c.s.fail(w, r, errMissingAccess, nil)
-		return
-	}
 	c.mu.Lock()
 	b := c.wireLocked(c.byScope[r.PathValue("guild")])
 	c.mu.Unlock()
@@ -169,10 +159,6 @@ func (c *commandStore) get(w http.ResponseWriter, r *http.Request) {
 
 // put is a bulk overwrite of a scope's commands.
 func (c *commandStore) put(w http.ResponseWriter, r *http.Request) {
-	if r.PathValue("app") != c.s.cfg.AppID {
-		c.s.fail(w, r, errMissingAccess, nil)
-		return
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestSize))
 	if err != nil {
 		c.s.fail(w, r, errTooLarge, nil)
@@ -221,10 +207,6 @@ func (c *commandStore) put(w http.ResponseWriter, r *http.Request) {
 
 // post creates or replaces one command.
 func (c *commandStore) post(w http.ResponseWriter, r *http.Request) {
-	if r.PathValue("app") != c.s.cfg.AppID {
-		c.s.fail(w, r, errMissingAccess, nil)
-		return
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestSize))
 	var cmd *discordgo.ApplicationCommand
 	if err != nil || json.Unmarshal(body, &cmd) != nil || cmd == nil {
@@ -333,9 +315,7 @@ func validateCommands(cmds []*discordgo.ApplicationCommand, guild string, handle
 			checkLocalizations(fe, append(p, "description_localizations"), descriptions, checkDescription)
 			checkOptions(fe, append(p, "options"), c.Options, 0)
 		case discordgo.UserApplicationCommand, discordgo.MessageApplicationCommand:
-			if n := runeLen(c.Name); n < 1 || n > 32 {
-				fe.add(append(p, "name"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
-			}
+			fe.length(append(p, "name"), runeLen(c.Name), 32)
 			checkLocalizations(fe, append(p, "name_localizations"), names, checkMenuName)
 			if c.Description != "" || len(descriptions) > 0 {
 				fe.add(append(p, "description"), "APPLICATION_COMMAND_INVALID_DESCRIPTION", "Context menu commands cannot have a description.")
@@ -380,17 +360,9 @@ func checkName(fe *formErrors, p []string, name string) {
 	}
 }
 
-func checkMenuName(fe *formErrors, p []string, name string) {
-	if n := runeLen(name); n < 1 || n > 32 {
-		fe.add(p, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
-	}
-}
+func checkMenuName(fe *formErrors, p []string, name string) { fe.length(p, runeLen(name), 32) }
 
-func checkChoiceName(fe *formErrors, p []string, name string) {
-	if n := runeLen(name); n < 1 || n > 100 {
-		fe.add(p, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-	}
-}
+func checkChoiceName(fe *formErrors, p []string, name string) { fe.length(p, runeLen(name), 100) }
 
 // checkLocalizations checks a name_localizations or
 // description_localizations map: keys are locales Discord has, values
@@ -406,11 +378,7 @@ func checkLocalizations(fe *formErrors, p []string, locs map[discordgo.Locale]st
 	}
 }
 
-func checkDescription(fe *formErrors, p []string, d string) {
-	if n := runeLen(d); n < 1 || n > 100 {
-		fe.add(p, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-	}
-}
+func checkDescription(fe *formErrors, p []string, d string) { fe.length(p, runeLen(d), 100) }
 
 // checkOptions validates options at depth 0 (command), 1 (subcommand group or
 // subcommand) or 2 (subcommand inside a group).

@@ -83,9 +83,7 @@ func (c *componentCheck) button(b rawComponent, p []string) {
 func (c *componentCheck) row(row rawComponent, p []string) {
 	c.count++
 	c.customID(row, p, false)
-	if n := len(row.Components); n < 1 || n > MaxRowButtons {
-		c.fe.add(fieldPath(p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
-	}
+	c.fe.length(fieldPath(p, "components"), len(row.Components), MaxRowButtons)
 	for j, comp := range row.Components {
 		cp := fieldPath(p, "components", itoa(j))
 		switch {
@@ -163,9 +161,7 @@ func (c *componentCheck) layout(comp rawComponent, p []string, topLevel bool) {
 		c.row(comp, p)
 	case typeSection:
 		c.count++
-		if n := len(comp.Components); n < 1 || n > MaxSectionTexts {
-			c.fe.add(fieldPath(p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 3 in length.")
-		}
+		c.fe.length(fieldPath(p, "components"), len(comp.Components), MaxSectionTexts)
 		for i, t := range comp.Components {
 			if t.Type != typeTextDisplay {
 				c.fe.add(fieldPath(p, "components", itoa(i), "type"), "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (10,).")
@@ -188,9 +184,7 @@ func (c *componentCheck) layout(comp rawComponent, p []string, topLevel bool) {
 		c.textDisplay(comp, p)
 	case typeGallery:
 		c.count++
-		if n := len(comp.Items); n < 1 || n > MaxGalleryItems {
-			c.fe.add(fieldPath(p, "items"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10 in length.")
-		}
+		c.fe.length(fieldPath(p, "items"), len(comp.Items), MaxGalleryItems)
 		for i, item := range comp.Items {
 			c.media(item.Media, item.Description, fieldPath(p, "items", itoa(i)))
 		}

@@ -68,6 +68,13 @@ func (f *formErrors) add(path []string, code, msg string) {
 	f.detail = append(f.detail, strings.Join(path, ".")+": "+code+": "+msg)
 }
 
+// length adds Discord's BASE_TYPE_BAD_LENGTH at path unless 1 <= n <= most.
+func (f *formErrors) length(path []string, n, most int) {
+	if n < 1 || n > most {
+		f.add(path, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and "+strconv.Itoa(most)+" in length.")
+	}
+}
+
 func (f *formErrors) any() bool { return len(f.detail) > 0 }
 
 func (f *formErrors) err() *apiError {

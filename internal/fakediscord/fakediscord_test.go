@@ -176,6 +176,17 @@ func (b *bot) result(t *testing.T, ix *member.Interaction) error {
 	}
 }
 
+// slash runs a slash command as spec says; the test stops if the member
+// cannot send it.
+func (d *discord) slash(t *testing.T, ctx context.Context, spec member.SlashSpec) *member.Interaction {
+	t.Helper()
+	ix, err := d.SlashCommand(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
 // restCode is the Discord error code of a discordgo REST error (0 if none).
 func restCode(err error) int {
 	var re *discordgo.RESTError
@@ -366,10 +377,7 @@ func TestMultipartReplyKeepsFile(t *testing.T) {
 			Files:   []*discordgo.File{{Name: "SPOILER_maze.png", ContentType: "image/png", Reader: bytes.NewReader(img)}},
 		})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "file"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "file"})
 	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
@@ -410,14 +418,11 @@ func TestLateCallbackIsUnknownInteraction(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "too late"})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "slow"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "slow"})
 	if _, err := ix.Wait(ctx); !errors.Is(err, member.ErrNoResponse) {
 		t.Errorf("Wait err=%v, want ErrNoResponse", err)
 	}
-	err = sess.result(t, ix)
+	err := sess.result(t, ix)
 	if got, want := restCode(err), 10062; got != want {
 		t.Errorf("late callback: code %d (%v), want %d", got, err, want)
 	}
@@ -435,11 +440,8 @@ func TestDoubleAck(t *testing.T) {
 		}
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "two"})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "double"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = sess.result(t, ix)
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "double"})
+	err := sess.result(t, ix)
 	if got, want := restCode(err), 40060; got != want {
 		t.Errorf("second ack: code %d (%v), want %d", got, err, want)
 	}
@@ -481,10 +483,7 @@ func TestDeferThenEditAttachments(t *testing.T) {
 		})
 		return err
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "defer"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "defer"})
 	resp, err := ix.Wait(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -525,10 +524,7 @@ func TestFollowupAfterDeferEditsLoadingMessage(t *testing.T) {
 		_, err = s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: "second", Flags: discordgo.MessageFlagsEphemeral})
 		return err
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "fu"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "fu"})
 	if err := sess.result(t, ix); err != nil {
 		t.Fatalf("handler: %v", err)
 	}
@@ -575,11 +571,8 @@ func TestMessageLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sess.on(t, "limits", func(s *discordgo.Session, i *discordgo.Interaction) error { return reply(s, i, tt.data) })
-			ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "limits"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = sess.result(t, ix)
+			ix := fake.slash(t, ctx, member.SlashSpec{Name: "limits"})
+			err := sess.result(t, ix)
 			if got := restCode(err); got != tt.code {
 				t.Errorf("code=%d (%v), want %d", got, err, tt.code)
 			}
@@ -604,10 +597,7 @@ func TestDropGatewayResumes(t *testing.T) {
 	sess.on(t, "after", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "still here"})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "after"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "after"})
 	if m, err := ix.WaitFinal(ctx, nil); err != nil || m.Content != "still here" {
 		t.Fatalf("after resume: %v %+v", err, m)
 	}
@@ -660,10 +650,7 @@ func TestBulkOverwriteAndValidation(t *testing.T) {
 		}
 		return reply(s, i, &discordgo.InteractionResponseData{Content: fmt.Sprint(d.GetOption("size").IntValue())})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze", Options: []member.Option{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 21}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "maze", Options: []member.Option{{Name: "algorithm", Value: "sidewinder"}, {Name: "size", Value: 21}}})
 	if err := sess.result(t, ix); err != nil {
 		t.Fatal(err)
 	}
@@ -773,10 +760,7 @@ func TestDMInteractionHasUser(t *testing.T) {
 		}
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "hello " + i.User.Username})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "dm", DM: true, ChannelID: "900", Username: "alice"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "dm", DM: true, ChannelID: "900", Username: "alice"})
 	if err := sess.result(t, ix); err != nil {
 		t.Fatal(err)
 	}
@@ -1034,10 +1018,7 @@ func TestModalAndAutocomplete(t *testing.T) {
 		in := i.ModalSubmitData().Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.TextInput)
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "got " + in.Value})
 	})
-	ask, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "ask"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ask := fake.slash(t, ctx, member.SlashSpec{Name: "ask"})
 	if resp, err := ask.Wait(ctx); err != nil || resp.Type != discordgo.InteractionResponseModal || resp.Title != "Maze ID" {
 		t.Fatalf("modal response: %v %+v", err, resp)
 	}
@@ -1088,10 +1069,7 @@ func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
 		}
 		return s.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "secret", UserID: "7"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "secret", UserID: "7"})
 	m, err := ix.WaitFinal(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -1144,10 +1122,7 @@ func TestReconnectAndInvalidSession(t *testing.T) {
 	sess.on(t, "again", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "ok"})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "again"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "again"})
 	if _, err := ix.WaitFinal(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -1187,10 +1162,7 @@ func TestHTTPEndpoint(t *testing.T) {
 	if status, err := fake.ProbeEndpoint(ctx); err != nil || status != http.StatusUnauthorized {
 		t.Errorf("bad signature: %v %d, want 401", err, status)
 	}
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "maze"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "maze"})
 	if m, err := ix.WaitFinal(ctx, nil); err != nil || m.Content != "over http: maze" {
 		t.Errorf("inline response: %v %+v", err, m)
 	}
@@ -1247,10 +1219,7 @@ func TestGuildPreferredLocale(t *testing.T) {
 	sess.on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: string(*i.GuildLocale)})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "where", GuildID: korean, SkipValidation: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "where", GuildID: korean, SkipValidation: true})
 	if resp, err := ix.Wait(ctx); err != nil || resp.Content != "ko" {
 		t.Fatalf("guild_locale of an interaction in the server: %+v (%v), want ko", resp, err)
 	}

@@ -262,8 +262,6 @@ type restLog struct {
 	faults   []*faultRule
 }
 
-func newRESTLog(s *Server) *restLog { return &restLog{s: s} }
-
 func (l *restLog) reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -170,10 +170,7 @@ func TestFaultCallback(t *testing.T) {
 		sess.on(t, "lost", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "once"})
 		})
-		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "lost"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ix := fake.slash(t, ctx, member.SlashSpec{Name: "lost"})
 		if got, want := restCode(sess.result(t, ix)), 40060; got != want {
 			t.Errorf("handler: code %d, want %d", got, want)
 		}
@@ -200,10 +197,7 @@ func TestFaultCallback(t *testing.T) {
 		sess.on(t, "slowlink", func(s *discordgo.Session, i *discordgo.Interaction) error {
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "late"})
 		})
-		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "slowlink"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ix := fake.slash(t, ctx, member.SlashSpec{Name: "slowlink"})
 		if got, want := restCode(sess.result(t, ix)), 10062; got != want {
 			t.Errorf("handler: code %d, want %d", got, want)
 		}

@@ -326,9 +326,7 @@ func validateModal(obj map[string]json.RawMessage) (customID, title string, comp
 		} else {
 			seen[*in.CustomID] = true
 		}
-		if in.Label == "" || runeLen(in.Label) > 45 {
-			fe.add(append(p, "components", "0", "label"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 45 in length.")
-		}
+		fe.length(append(p, "components", "0", "label"), runeLen(in.Label), 45)
 		if in.Style != 1 && in.Style != 2 {
 			fe.add(append(p, "components", "0", "style"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
 		}

@@ -69,10 +69,7 @@ func TestHTTPEndpointReplay(t *testing.T) {
 	if url, key := srv.HTTPEndpoint(); !strings.HasSuffix(url, "/interactions") || !key.Equal(priv) {
 		t.Errorf("HTTPEndpoint()=%q, %v", url, key)
 	}
-	ix, err := srv.SlashCommand(ctx, member.SlashSpec{Name: "maze"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := srv.slash(t, ctx, member.SlashSpec{Name: "maze"})
 	if resp, err := ix.Wait(ctx); err != nil || resp.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
 		t.Fatalf("delivery: %v %+v", err, resp)
 	}

@@ -2,6 +2,7 @@ package fakediscord
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
@@ -58,9 +59,7 @@ type Actor struct {
 // DM), else the default guild; the default user, name and locale; a
 // member's default permissions, and the bot's in the channel.
 func (s *Server) Locate(a Actor) Actor {
-	if a.ChannelID == "" {
-		a.ChannelID = DefaultChannelID
-	}
+	a.ChannelID = cmp.Or(a.ChannelID, DefaultChannelID)
 	if info, ok := s.guilds.channel(a.ChannelID); ok && a.GuildID == "" && !a.DM {
 		a.DM, a.GuildID = info.dm, info.guildID
 	}
@@ -69,18 +68,10 @@ func (s *Server) Locate(a Actor) Actor {
 	} else if a.GuildID == "" {
 		a.GuildID = DefaultGuildID
 	}
-	if a.UserID == "" {
-		a.UserID = DefaultUserID
-	}
-	if a.Username == "" {
-		a.Username = DefaultUsername
-	}
-	if a.Locale == "" {
-		a.Locale = DefaultLocale
-	}
-	if a.Permissions == "" {
-		a.Permissions = DefaultPermissions
-	}
+	a.UserID = cmp.Or(a.UserID, DefaultUserID)
+	a.Username = cmp.Or(a.Username, DefaultUsername)
+	a.Locale = cmp.Or(a.Locale, DefaultLocale)
+	a.Permissions = cmp.Or(a.Permissions, DefaultPermissions)
 	if a.AppPermissions == "" {
 		a.AppPermissions = DefaultAppPermissions
 		if perms, ok := s.guilds.appPermissions(a.ChannelID); ok {
@@ -348,12 +339,6 @@ type interactionStore struct {
 	deadline time.Duration
 	endpoint string // deliver interactions here instead of the gateway
 	key      ed25519.PrivateKey
-}
-
-func newInteractionStore(s *Server) *interactionStore {
-	st := &interactionStore{s: s}
-	st.reset()
-	return st
 }
 
 func (st *interactionStore) reset() {

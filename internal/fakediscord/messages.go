@@ -30,12 +30,6 @@ type messageStore struct {
 	nonceWindow time.Duration
 }
 
-func newMessageStore(s *Server) *messageStore {
-	st := &messageStore{s: s}
-	st.reset()
-	return st
-}
-
 func (st *messageStore) reset() {
 	st.mu.Lock()
 	defer st.mu.Unlock()

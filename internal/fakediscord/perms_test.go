@@ -81,10 +81,7 @@ func TestChannelPermissions(t *testing.T) {
 			// Replies go through the interaction webhook, not the channel.
 			return reply(s, i, &discordgo.InteractionResponseData{Content: "ok"})
 		})
-		ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "perm", ChannelID: "760"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ix := fake.slash(t, ctx, member.SlashSpec{Name: "perm", ChannelID: "760"})
 		if err := sess.result(t, ix); err != nil {
 			t.Fatal(err)
 		}

@@ -105,14 +105,13 @@ func (ix *Interaction) callbackLocked(obj map[string]json.RawMessage, files []At
 		}
 	}
 	resp := &Response{Type: discordgo.InteractionResponseType(typ), Data: obj["data"], Elapsed: elapsed}
-	autocomplete := ix.Type == discordgo.InteractionApplicationCommandAutocomplete
 	invalid := withDetail(errInvalidRespType, fmt.Sprintf("response type %d to interaction type %d", typ, ix.Type))
+	if !ix.accepts(resp.Type) {
+		return nil, invalid
+	}
 	ms := ix.s.messages
 	switch resp.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource:
-		if autocomplete {
-			return nil, invalid
-		}
 		f, e := decodeMsgFields(data, files, "data")
 		if e != nil {
 			return nil, e
@@ -127,9 +126,6 @@ func (ix *Interaction) callbackLocked(obj map[string]json.RawMessage, files []At
 		ix.originalID = m.ID
 		resp.fill(f, flags, m)
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
-		if autocomplete {
-			return nil, invalid
-		}
 		f, e := decodeMsgFields(data, nil, "data")
 		if e != nil {
 			return nil, e
@@ -142,9 +138,6 @@ func (ix *Interaction) callbackLocked(obj map[string]json.RawMessage, files []At
 		resp.Flags = flags &^ FlagLoading
 		resp.MessageID = m.ID
 	case discordgo.InteractionResponseDeferredMessageUpdate, discordgo.InteractionResponseUpdateMessage:
-		if ix.SourceMessageID == "" {
-			return nil, invalid
-		}
 		var f *msgFields
 		if resp.Type == discordgo.InteractionResponseUpdateMessage {
 			var e *apiError
@@ -172,9 +165,6 @@ func (ix *Interaction) callbackLocked(obj map[string]json.RawMessage, files []At
 			resp.fill(f, src.Flags, src)
 		}
 	case discordgo.InteractionApplicationCommandAutocompleteResult:
-		if !autocomplete {
-			return nil, invalid
-		}
 		if raw, ok := data["choices"]; ok {
 			if err := json.Unmarshal(raw, &resp.Choices); err != nil || len(resp.Choices) > 25 {
 				fe := newFormErrors()
@@ -183,18 +173,12 @@ func (ix *Interaction) callbackLocked(obj map[string]json.RawMessage, files []At
 			}
 		}
 	case InteractionResponseLaunchActivity:
-		if autocomplete {
-			return nil, invalid
-		}
 		in, e := ix.s.activities.launch(ix)
 		if e != nil {
 			return nil, e
 		}
 		resp.Instance = in.ID
 	case discordgo.InteractionResponseModal:
-		if autocomplete || ix.Type == discordgo.InteractionModalSubmit {
-			return nil, invalid
-		}
 		id, title, comps, e := validateModal(data)
 		if e != nil {
 			return nil, e
@@ -205,6 +189,23 @@ func (ix *Interaction) callbackLocked(obj map[string]json.RawMessage, files []At
 		return nil, invalid
 	}
 	return resp, nil
+}
+
+// accepts reports whether Discord takes a first callback of type t to ix:
+// an autocomplete wants choices and nothing else, an update needs the
+// message a component is on, and a modal cannot answer a modal.
+func (ix *Interaction) accepts(t discordgo.InteractionResponseType) bool {
+	autocomplete := ix.Type == discordgo.InteractionApplicationCommandAutocomplete
+	switch t {
+	case discordgo.InteractionApplicationCommandAutocompleteResult:
+		return autocomplete
+	case discordgo.InteractionResponseDeferredMessageUpdate, discordgo.InteractionResponseUpdateMessage:
+		return ix.SourceMessageID != ""
+	case discordgo.InteractionResponseModal:
+		return !autocomplete && ix.Type != discordgo.InteractionModalSubmit
+	default:
+		return !autocomplete
+	}
 }
 
 // fill takes the message fields of a callback that made or updated m.

@@ -31,12 +31,12 @@ func (s *Server) restRoutes(mux *http.ServeMux) {
 	route("GET", "/users/{user}", false, s.getUser)
 	route("GET", "/applications/@me", true, s.getApplication)
 	for _, scope := range []string{"/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"} {
-		route("GET", scope, true, c.get)
-		route("PUT", scope, true, c.put)
-		route("POST", scope, true, c.post)
+		route("GET", scope, true, s.ownApp(c.get))
+		route("PUT", scope, true, s.ownApp(c.put))
+		route("POST", scope, true, s.ownApp(c.post))
 	}
 	route("POST", "/oauth2/token", false, s.activities.postToken)
-	route("GET", "/applications/{app}/activity-instances/{instance}", true, s.activities.getInstance)
+	route("GET", "/applications/{app}/activity-instances/{instance}", true, s.ownApp(s.activities.getInstance))
 	route("GET", "/guilds/{guild}", true, d.getGuild)
 	route("GET", "/channels/{channel}", true, d.getChannel)
 	route("POST", "/channels/{channel}/typing", true, d.postTyping)
@@ -82,6 +82,18 @@ func (s *Server) serveREST(route string, bot bool, h http.HandlerFunc) http.Hand
 		}
 		sw.answer(http.StatusOK) // net/http's implicit answer, if nothing was written
 	})
+}
+
+// ownApp is h for a bot route below /applications/{app}, which Discord
+// refuses (50001 Missing Access) for another application's id.
+func (s *Server) ownApp(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("app") != s.cfg.AppID {
+			s.fail(w, r, errMissingAccess, nil)
+			return
+		}
+		h(w, r)
+	}
 }
 
 // noRoute answers a request that no route took: 405 when a route has its

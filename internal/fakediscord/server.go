@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -63,15 +64,9 @@ type Config struct {
 }
 
 func (cfg Config) withDefaults() Config {
-	if cfg.Token == "" {
-		cfg.Token = DefaultToken
-	}
-	if cfg.AppID == "" {
-		cfg.AppID = DefaultAppID
-	}
-	if cfg.BotUsername == "" {
-		cfg.BotUsername = DefaultBotUsername
-	}
+	cfg.Token = cmp.Or(cfg.Token, DefaultToken)
+	cfg.AppID = cmp.Or(cfg.AppID, DefaultAppID)
+	cfg.BotUsername = cmp.Or(cfg.BotUsername, DefaultBotUsername)
 	if cfg.HeartbeatInterval <= 0 {
 		cfg.HeartbeatInterval = DefaultHeartbeatInterval
 	}
@@ -85,9 +80,7 @@ func (cfg Config) withDefaults() Config {
 	if cfg.NonceWindow <= 0 {
 		cfg.NonceWindow = DefaultNonceWindow
 	}
-	if cfg.ClientSecret == "" {
-		cfg.ClientSecret = DefaultClientSecret
-	}
+	cfg.ClientSecret = cmp.Or(cfg.ClientSecret, DefaultClientSecret)
 	return cfg
 }
 
@@ -121,12 +114,13 @@ func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{cfg: cfg, quit: make(chan struct{})}
 	s.gateway = newGateway(s)
-	s.guilds = newDirectory(s)
-	s.commands = newCommandStore(s)
-	s.messages = newMessageStore(s)
-	s.interactions = newInteractionStore(s)
-	s.activities = newActivityStore(s)
-	s.rest = newRESTLog(s)
+	s.guilds = &directory{s: s}
+	s.commands = &commandStore{s: s}
+	s.messages = &messageStore{s: s}
+	s.interactions = &interactionStore{s: s}
+	s.activities = &activityStore{s: s}
+	s.rest = &restLog{s: s}
+	s.resetParts() // each part starts as Reset leaves it
 	// Unstarted, so that s.hs is set before any handler can read it.
 	s.hs = httptest.NewUnstartedServer(s.mux())
 	s.hs.Start()
@@ -167,14 +161,19 @@ func (s *Server) Close() {
 // kept. Reset while the bot has requests in flight only if their outcome
 // does not matter.
 func (s *Server) Reset() {
+	s.resetParts()
+	s.gateway.resetSharding()
+	s.changes.fireAll()
+}
+
+// resetParts empties every part of the state that Reset forgets.
+func (s *Server) resetParts() {
 	s.interactions.reset()
 	s.activities.reset()
 	s.messages.reset()
 	s.commands.reset()
 	s.guilds.reset()
 	s.rest.reset()
-	s.gateway.resetSharding()
-	s.changes.fireAll()
 }
 
 // SetResponseDeadline sets the first-response deadline of interactions

@@ -174,10 +174,7 @@ func TestShardRouting(t *testing.T) {
 	// connection's next frame must be the interaction sent to it.
 	expect := func(c *rawClient, want int, spec member.SlashSpec) {
 		t.Helper()
-		ix, err := srv.SlashCommand(ctx, spec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ix := srv.slash(t, ctx, spec)
 		if ix.Shard != want {
 			t.Errorf("guild %q went to shard %d, want %d", spec.GuildID, ix.Shard, want)
 		}
@@ -459,10 +456,7 @@ func TestShardedDiscordgo(t *testing.T) {
 	sess.on(t, "where", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "shard 0 of 1"})
 	})
-	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "where", GuildID: guildOnShard(t, 1, 2)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := fake.slash(t, ctx, member.SlashSpec{Name: "where", GuildID: guildOnShard(t, 1, 2)})
 	select {
 	case id := <-got:
 		if id != ix.ID || ix.Shard != 1 {
@@ -471,10 +465,7 @@ func TestShardedDiscordgo(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("shard 1's session did not get its guild's interaction")
 	}
-	other, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "where", GuildID: guildOnShard(t, 0, 2)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := fake.slash(t, ctx, member.SlashSpec{Name: "where", GuildID: guildOnShard(t, 0, 2)})
 	if err := sess.result(t, other); err != nil || other.Shard != 0 || other.SessionID != fake.SessionID() {
 		t.Errorf("guild of shard 0: %v, shard %d session %s", err, other.Shard, other.SessionID)
 	}

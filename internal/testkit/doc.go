@@ -1,7 +1,7 @@
 // Package testkit holds the helpers that tests across mazebot's packages
 // share: a settable clock, a reader of emoji grids and a check of one
-// against its maze, and a scripted player that follows the solution to the
-// goal.
+// against its maze, a scripted player that follows the solution to the
+// goal, and the daily post times around changes of clocks.
 //
 // It is imported only by tests. It may import mazecore and render (whose
 // theme the grids are drawn in), never commands, bot or a store: those

@@ -15,21 +15,21 @@ type Interaction struct {
 	srv *fakediscord.Server
 }
 
-// await calls check until it reports done or an error; between calls it
-// waits for changed (taken before each check) to close. It fails when ctx
-// ends or the Server closes.
-func await(ctx context.Context, srv *fakediscord.Server, check func() (changed <-chan struct{}, done bool, err error)) error {
+// await calls find until it finds what is waited for or fails; between
+// calls it waits for changed (taken before each call) to close. It fails
+// when ctx ends or the Server closes.
+func await[T any](ctx context.Context, srv *fakediscord.Server, find func() (changed <-chan struct{}, found *T, err error)) (*T, error) {
 	for {
-		changed, done, err := check()
-		if done || err != nil {
-			return err
+		changed, found, err := find()
+		if found != nil || err != nil {
+			return found, err
 		}
 		select {
 		case <-changed:
 		case <-srv.Done():
-			return fakediscord.ErrClosed
+			return nil, fakediscord.ErrClosed
 		case <-ctx.Done():
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
 }
@@ -37,18 +37,16 @@ func await(ctx context.Context, srv *fakediscord.Server, check func() (changed <
 // Wait returns the interaction's first callback. It fails with
 // ErrNoResponse once the response deadline passes without one.
 func (ix *Interaction) Wait(ctx context.Context) (*fakediscord.Response, error) {
-	var out *fakediscord.Response
-	err := await(ctx, ix.srv, func() (<-chan struct{}, bool, error) {
+	return await(ctx, ix.srv, func() (<-chan struct{}, *fakediscord.Response, error) {
 		changed := ix.Changed()
-		if out = ix.Response(); out != nil {
-			return nil, true, nil
+		if resp := ix.Response(); resp != nil {
+			return nil, resp, nil
 		}
 		if ix.Expired() {
-			return nil, false, ErrNoResponse
+			return nil, nil, ErrNoResponse
 		}
-		return changed, false, nil
+		return changed, nil, nil
 	})
-	return out, err
 }
 
 // WaitFinal waits for the message this interaction produced — its original
@@ -63,69 +61,57 @@ func (ix *Interaction) WaitFinal(ctx context.Context, pred func(*fakediscord.Mes
 	if resp.MessageID == "" {
 		return nil, ErrNoMessage
 	}
-	var out *fakediscord.Message
-	err = await(ctx, ix.srv, func() (<-chan struct{}, bool, error) {
+	return await(ctx, ix.srv, func() (<-chan struct{}, *fakediscord.Message, error) {
 		changed := ix.srv.MessageChanged(resp.MessageID)
 		m := ix.srv.Message(resp.MessageID)
 		switch {
 		case m == nil:
-			return nil, false, ErrNoMessage
+			return nil, nil, ErrNoMessage
 		case m.Deleted:
-			return nil, false, ErrDeleted
+			return nil, nil, ErrDeleted
 		case m.Loading() || (resp.Type == discordgo.InteractionResponseDeferredMessageUpdate && m.Edits <= resp.EditsBefore):
-			return changed, false, nil
+			return changed, nil, nil
 		case pred != nil && !pred(m):
-			return changed, false, nil
+			return changed, nil, nil
 		}
-		out = m
-		return nil, true, nil
+		return nil, m, nil
 	})
-	return out, err
 }
 
 // WaitFollowup waits for the n-th followup (0-based) and returns it.
 func (ix *Interaction) WaitFollowup(ctx context.Context, n int) (*fakediscord.Message, error) {
-	var out *fakediscord.Message
-	err := await(ctx, ix.srv, func() (<-chan struct{}, bool, error) {
+	return await(ctx, ix.srv, func() (<-chan struct{}, *fakediscord.Message, error) {
 		changed := ix.Changed()
 		if fus := ix.Followups(); n < len(fus) {
-			out = fus[n]
-			return nil, true, nil
+			return nil, fus[n], nil
 		}
-		return changed, false, nil
+		return changed, nil, nil
 	})
-	return out, err
 }
 
 // WaitChannelMessage waits for a message in channelID for which pred holds
 // (nil: any message that is not a loading deferred reply) and returns its
 // snapshot. Messages already there count.
 func (c *Client) WaitChannelMessage(ctx context.Context, channelID string, pred func(*fakediscord.Message) bool) (*fakediscord.Message, error) {
-	var out *fakediscord.Message
-	err := await(ctx, c.srv, func() (<-chan struct{}, bool, error) {
+	return await(ctx, c.srv, func() (<-chan struct{}, *fakediscord.Message, error) {
 		changed := c.srv.ChannelChanged(channelID)
 		for _, m := range c.srv.ChannelMessages(channelID) {
 			if (pred == nil && !m.Loading()) || (pred != nil && pred(m)) {
-				out = m
-				return nil, true, nil
+				return nil, m, nil
 			}
 		}
-		return changed, false, nil
+		return changed, nil, nil
 	})
-	return out, err
 }
 
 // WaitMessage waits until the message with id exists and pred holds for
 // it (nil: it exists), and returns its snapshot.
 func (c *Client) WaitMessage(ctx context.Context, id string, pred func(*fakediscord.Message) bool) (*fakediscord.Message, error) {
-	var out *fakediscord.Message
-	err := await(ctx, c.srv, func() (<-chan struct{}, bool, error) {
+	return await(ctx, c.srv, func() (<-chan struct{}, *fakediscord.Message, error) {
 		changed := c.srv.MessageChanged(id)
 		if m := c.srv.Message(id); m != nil && (pred == nil || pred(m)) {
-			out = m
-			return nil, true, nil
+			return nil, m, nil
 		}
-		return changed, false, nil
+		return changed, nil, nil
 	})
-	return out, err
 }
