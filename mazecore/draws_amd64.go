@@ -36,3 +36,34 @@ func closeWindowFast(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos,
 	}
 	return east, north, next, rare
 }
+
+// restartAsm is cellList.restartGo's loop with prefetches (draws_amd64.s).
+//
+//go:noescape
+func restartAsm(data *byte, width, mask, n int, state uint64, v *uint64, s int) (c, left int, after uint64, status int)
+
+// restartAsm's outcomes.
+const (
+	restartFound = iota
+	restartEmpty
+	restartRare
+)
+
+// restart is restartGo, in assembly that fetches the next draws' cells
+// while it probes: digging spends most of its time waiting for them.
+func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
+	for {
+		c, n, state, status := restartAsm(&l.data[0], l.width, int(l.mask), l.n, rng.state, &v[0], s)
+		l.n, rng.state = n, state
+		switch status {
+		case restartFound:
+			return c, true
+		case restartEmpty:
+			return 0, false
+		}
+		// Lemire's method may draw again: this draw in Go.
+		if c, ok := l.restartGo(rng, v, s, 1); ok || l.n == 0 {
+			return c, ok
+		}
+	}
+}

@@ -141,3 +141,142 @@ out:
 	ADDQ R9, R10
 	MOVQ R10, next+88(FP)
 	RET
+
+// MIX sets BX to SplitMix64's output function of BX, using CX.
+#define MIX \
+	MOVQ BX, CX; SHRQ $30, CX; XORQ CX, BX; \
+	MOVQ $0xbf58476d1ce4e5b9, CX; IMULQ CX, BX; \
+	MOVQ BX, CX; SHRQ $27, CX; XORQ CX, BX; \
+	MOVQ $0x94d049bb133111eb, CX; IMULQ CX, BX; \
+	MOVQ BX, CX; SHRQ $31, CX; XORQ CX, BX
+
+// VISITED jumps to found unless bit BX of the visited set at SI is set,
+// using BX and CX.
+#define VISITED \
+	MOVQ BX, CX; SHRQ $6, BX; MOVQ (SI)(BX*8), BX; BTQ CX, BX; JCC found
+
+// The draws ahead whose cells are fetched: the list's entry 16 draws
+// ahead, the visited words of the cell 8 ahead (whose entry came in 8
+// draws ago). Each is the state's step: (d+1)·gamma mod 2⁶⁴.
+#define ENTRY_DRAWS 16
+#define CELL_DRAWS 8
+#define ENTRY_AHEAD $0x81af155173f23d65
+#define CELL_AHEAD $0x8ff34785799e5cbd
+
+// AHEAD_LENGTH(d) sets CX to the list's length d draws ahead, were every
+// draw before it to find no move (nine in ten do): n - d, or n if that is
+// not above 0.
+#define AHEAD_LENGTH(d) \
+	MOVQ R10, CX; SUBQ d, CX; CMOVQLE R10, CX
+
+// func restartAsm(data *byte, width, mask, n int, state uint64, v *uint64, s int) (c, left int, after uint64, status int)
+//
+// cellList.restart's loop, with the cache misses of the draws ahead
+// started early: each draw's list entry is prefetched 16 draws before it
+// is probed, and its cell's visited words 8 draws before. The draws are
+// known ahead (state + k·gamma); the length the look-ahead scales by is
+// the list's now, at most 16 entries longer than when the draw is
+// probed, so the line is the same or the next. A prefetch never faults
+// and changes nothing but timing: the probes themselves are exactly
+// restart's. In Go, a call to a prefetch function would make the loop
+// spill every register. status is restartFound, restartEmpty, or
+// restartRare when Lemire's method may draw again (then nothing of that
+// draw is done).
+TEXT ·restartAsm(SB), NOSPLIT, $0-88
+	MOVQ data+0(FP), DI
+	MOVQ width+8(FP), R8
+	MOVQ mask+16(FP), R9
+	MOVQ n+24(FP), R10
+	MOVQ state+32(FP), R11
+	MOVQ v+40(FP), SI
+	MOVQ s+48(FP), R12
+	MOVQ $0x9e3779b97f4a7c15, R13
+
+loop:
+	TESTQ R10, R10
+	JZ empty
+
+	// The entry 16 draws ahead.
+	MOVQ ENTRY_AHEAD, BX
+	ADDQ R11, BX
+	MIX
+	MOVQ BX, AX
+	AHEAD_LENGTH($ENTRY_DRAWS)
+	MULQ CX
+	IMULQ R8, DX
+	PREFETCHT0 (DI)(DX*1)
+
+	// The visited words of the cell 8 draws ahead.
+	MOVQ CELL_AHEAD, BX
+	ADDQ R11, BX
+	MIX
+	MOVQ BX, AX
+	AHEAD_LENGTH($CELL_DRAWS)
+	MULQ CX
+	IMULQ R8, DX
+	MOVL (DI)(DX*1), DX
+	ANDQ R9, DX
+	MOVQ DX, BX
+	SUBQ R12, BX
+	SHRQ $6, BX
+	PREFETCHT0 (SI)(BX*8)
+	MOVQ DX, BX
+	ADDQ R12, BX
+	SHRQ $6, BX
+	PREFETCHT0 (SI)(BX*8)
+	SHRQ $6, DX
+	PREFETCHT0 (SI)(DX*8)
+
+	// This draw: entry i = the draw times n, by Lemire's method.
+	LEAQ (R11)(R13*1), BX
+	MIX
+	MOVQ BX, AX
+	MULQ R10
+	CMPQ AX, R10
+	JB rare
+	ADDQ R13, R11
+	IMULQ R8, DX            // DX: the entry's byte offset
+	MOVL (DI)(DX*1), AX
+	ANDQ R9, AX             // AX: the cell's bit c
+	MOVQ AX, BX
+	SUBQ R12, BX
+	VISITED
+	LEAQ (AX)(R12*1), BX
+	VISITED
+	LEAQ -1(AX), BX
+	VISITED
+	LEAQ 1(AX), BX
+	VISITED
+
+	// No move left from c: the last entry takes its place.
+	DECQ R10
+	MOVQ R10, BX
+	IMULQ R8, BX
+	MOVL (DI)(BX*1), BX
+	ANDQ R9, BX
+	MOVL (DI)(DX*1), CX
+	MOVQ R9, AX
+	NOTQ AX
+	ANDQ AX, CX
+	ORQ BX, CX
+	MOVL CX, (DI)(DX*1)
+	JMP loop
+
+found:
+	MOVQ AX, c+56(FP)
+	MOVQ $0, status+80(FP)
+	JMP out
+
+empty:
+	MOVQ $0, c+56(FP)
+	MOVQ $1, status+80(FP)
+	JMP out
+
+rare:
+	MOVQ $0, c+56(FP)
+	MOVQ $2, status+80(FP)
+
+out:
+	MOVQ R10, left+64(FP)
+	MOVQ R11, after+72(FP)
+	RET

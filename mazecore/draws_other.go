@@ -12,3 +12,7 @@ func fillWindow(state uint64, d *[aheadHalf]uint64) (tops, after uint64) {
 func closeWindowFast(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos, c, run, cols int) (east, north uint64, next, rare int) {
 	return closeWindow(draws, p, closes, pos, c, run, cols)
 }
+
+func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
+	return l.restartGo(rng, v, s, -1)
+}

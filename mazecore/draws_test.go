@@ -74,3 +74,42 @@ func TestCloseWindowFast(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartIsRestartGo: the assembly probes the same draws, finds the
+// same cell and leaves the list as restartGo does, for both entry widths,
+// with every neighbour visited for most cells as late in a maze.
+func TestRestartIsRestartGo(t *testing.T) {
+	src := newSource(5)
+	for n := range 3000 {
+		cols, rows := 2+src.intn(60), 2+src.intn(60)
+		m := &Maze{cols: cols, rows: rows}
+		w := newWalk(m)
+		for cell := range cols * rows {
+			if src.intn(10) != 0 {
+				w.visited.set(w.bitOf(cell))
+			}
+		}
+		limit := (rows + 2) * w.stride
+		if n%2 == 0 {
+			limit = 1 << 25 // four-byte entries
+		}
+		want := newCellList(limit, cols*rows)
+		for range 1 + src.intn(cols*rows) {
+			want.push(w.bitOf(src.intn(cols * rows)))
+		}
+		got := &cellList{data: append([]byte(nil), want.data...), width: want.width, mask: want.mask, n: want.n}
+		wantRng := source{state: src.next()}
+		if n%5 == 0 {
+			// Draw k is 0, which Lemire's method rejects for any length
+			// but a power of two: the assembly hands that draw to Go.
+			wantRng.state = unmix(0) - uint64(1+src.intn(5))*gamma
+		}
+		gotRng := wantRng
+		wc, wok := want.restartGo(&wantRng, w.visited, w.stride, -1)
+		gc, gok := got.restart(&gotRng, w.visited, w.stride)
+		if gc != wc || gok != wok || got.n != want.n || gotRng != wantRng || string(got.data) != string(want.data) {
+			t.Fatalf("case %d (%d×%d, width %d): got %d %v n=%d, want %d %v n=%d (state equal %v, list equal %v)",
+				n, cols, rows, want.width, gc, gok, got.n, wc, wok, want.n, gotRng == wantRng, string(got.data) == string(want.data))
+		}
+	}
+}

@@ -566,22 +566,22 @@ func (g *generator) digging() {
 	}
 }
 
-// restart draws dug cells until one has a free move, and returns it,
-// dropping those that have none; false when the list runs out. Nearly all
-// its time is the two cache misses of each draw, on the list and then on
-// the visited set, and what hides them is the processor running ahead into
-// the next draws (nine in ten find no move): the fewer instructions a
-// draw, the more draws fit in its window and the more misses overlap. So
-// the loop keeps everything in registers, asks only whether every
-// neighbour is visited (the walk finds which one is not), and reads both
-// sides of a cell from one word. Loading the next draws' cells ahead
-// (their draws are known, see gamma) measured no faster: without a
-// prefetch instruction in Go, the extra loads compete with the ones that
-// matter.
-func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
+// restartGo draws dug cells until one has a free move, and returns it,
+// dropping those that have none; false when the list runs out, or after
+// probes draws if probes ≥ 0. Nearly all its time is the two cache misses
+// of each draw, on the list and then on the visited set, and what hides
+// them is the processor running ahead into the next draws (nine in ten
+// find no move): the fewer instructions a draw, the more draws fit in its
+// window and the more misses overlap. So the loop keeps everything in
+// registers, asks only whether every neighbour is visited (the walk finds
+// which one is not), and reads both sides of a cell from one word.
+// Loading the next draws' cells ahead measured no faster: Go has no
+// prefetch instruction, and the extra loads compete with the ones that
+// matter. On amd64, restart is restartAsm, which prefetches.
+func (l *cellList) restartGo(rng *source, v bitset, s, probes int) (int, bool) {
 	data, width, mask, n := l.data, l.width, l.mask, l.n
 	state := rng.state
-	for n > 0 {
+	for ; n > 0 && probes != 0; probes-- {
 		i, lo := bits.Mul64(mix(state+gamma), uint64(n))
 		if lo < uint64(n) {
 			// Lemire's method may draw again: the slow way, out of the loop.
@@ -601,7 +601,7 @@ func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
 		last := binary.LittleEndian.Uint32(data[k:k+4:k+4]) & mask
 		binary.LittleEndian.PutUint32(entry, binary.LittleEndian.Uint32(entry)&^mask|last)
 	}
-	l.n, rng.state = 0, state
+	l.n, rng.state = n, state
 	return 0, false
 }
 
