@@ -67,3 +67,21 @@ func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
 		}
 	}
 }
+
+// topBits32AVX512 is the top bits of the 32 draws after state, bit k for
+// draw k (draws_amd64.s).
+//
+//go:noescape
+func topBits32AVX512(state uint64) (tops uint64)
+
+// evenBits returns n ≤ 32 draws of intn(2), the k-th in bit 2k: the top
+// bit of a draw, as Lemire's method never draws again for a power of two.
+// Binary tree spends a draw on each cell; on AVX-512, 32 at once.
+func (s *source) evenBits(n int) uint64 {
+	if hasAVX512 {
+		tops := topBits32AVX512(s.state)
+		s.state += uint64(n) * gamma
+		return spread(uint32(tops & (1<<n - 1)))
+	}
+	return s.evenBitsGo(n)
+}

@@ -280,3 +280,67 @@ out:
 	MOVQ R10, left+64(FP)
 	MOVQ R11, after+72(FP)
 	RET
+
+// func topBits32AVX512(state uint64) (tops uint64)
+//
+// The top bits of the 32 draws after state, bit k for draw k: four
+// vectors of eight lanes at once. SplitMix64's last step, z ^= z >> 31,
+// leaves the top bit as it is, so it is left out.
+TEXT ·topBits32AVX512(SB), NOSPLIT, $0-16
+	MOVQ state+0(FP), AX
+	MOVQ $0x9e3779b97f4a7c15, BX
+	VPBROADCASTQ AX, Z0
+	VPBROADCASTQ BX, Z1
+	VMOVDQU64 lanes<>(SB), Z2
+	VPMULLQ Z1, Z2, Z2
+	VPADDQ Z2, Z0, Z0       // draws 0-7's states
+	VPSLLQ $3, Z1, Z4       // 8·gamma
+	VPADDQ Z4, Z0, Z9       // draws 8-15
+	VPADDQ Z4, Z9, Z10      // draws 16-23
+	VPADDQ Z4, Z10, Z11     // draws 24-31
+	MOVQ $0xbf58476d1ce4e5b9, DX
+	VPBROADCASTQ DX, Z5
+	MOVQ $0x94d049bb133111eb, DX
+	VPBROADCASTQ DX, Z6
+
+	VPSRLQ $30, Z0, Z7
+	VPSRLQ $30, Z9, Z12
+	VPSRLQ $30, Z10, Z13
+	VPSRLQ $30, Z11, Z14
+	VPXORQ Z0, Z7, Z7
+	VPXORQ Z9, Z12, Z12
+	VPXORQ Z10, Z13, Z13
+	VPXORQ Z11, Z14, Z14
+	VPMULLQ Z5, Z7, Z7
+	VPMULLQ Z5, Z12, Z12
+	VPMULLQ Z5, Z13, Z13
+	VPMULLQ Z5, Z14, Z14
+	VPSRLQ $27, Z7, Z0
+	VPSRLQ $27, Z12, Z9
+	VPSRLQ $27, Z13, Z10
+	VPSRLQ $27, Z14, Z11
+	VPXORQ Z7, Z0, Z7
+	VPXORQ Z12, Z9, Z12
+	VPXORQ Z13, Z10, Z13
+	VPXORQ Z14, Z11, Z14
+	VPMULLQ Z6, Z7, Z7
+	VPMULLQ Z6, Z12, Z12
+	VPMULLQ Z6, Z13, Z13
+	VPMULLQ Z6, Z14, Z14
+	VPMOVQ2M Z7, K1
+	VPMOVQ2M Z12, K2
+	VPMOVQ2M Z13, K3
+	VPMOVQ2M Z14, K4
+	KMOVB K1, AX
+	KMOVB K2, BX
+	KMOVB K3, CX
+	KMOVB K4, DX
+	SHLQ $8, BX
+	SHLQ $16, CX
+	SHLQ $24, DX
+	ORQ BX, AX
+	ORQ CX, AX
+	ORQ DX, AX
+	VZEROUPPER
+	MOVQ AX, tops+8(FP)
+	RET

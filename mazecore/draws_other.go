@@ -16,3 +16,5 @@ func closeWindowFast(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos,
 func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
 	return l.restartGo(rng, v, s, -1)
 }
+
+func (s *source) evenBits(n int) uint64 { return s.evenBitsGo(n) }

@@ -113,3 +113,17 @@ func TestRestartIsRestartGo(t *testing.T) {
 		}
 	}
 }
+
+// TestEvenBitsIsEvenBitsGo: binary tree's coins are SplitMix64's top bits
+// whichever way they are drawn, for every chunk length.
+func TestEvenBitsIsEvenBitsGo(t *testing.T) {
+	src := newSource(3)
+	for i := range 5000 {
+		n := i % 33
+		want := source{state: src.next()}
+		got := want
+		if g, w := got.evenBits(n), want.evenBitsGo(n); g != w || got != want {
+			t.Fatalf("n=%d: evenBits %#x (state %#x), want %#x (state %#x)", n, g, got.state, w, want.state)
+		}
+	}
+}

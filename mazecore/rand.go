@@ -40,9 +40,8 @@ func (s *source) intn(n int) int {
 	}
 }
 
-// evenBits returns n draws of intn(2), the k-th in bit 2k: the top bit of
-// a draw, as Lemire's method never draws again for a power of two.
-func (s *source) evenBits(n int) uint64 {
+// evenBitsGo is evenBits (draws_amd64.go) in Go, for any n ≤ 32.
+func (s *source) evenBitsGo(n int) uint64 {
 	var w uint64
 	w, s.state = topBits(s.state, gamma, mixMul1, mixMul2, n)
 	return w
