@@ -11,6 +11,22 @@ DATA lanes<>+48(SB)/8, $7
 DATA lanes<>+56(SB)/8, $8
 GLOBL lanes<>(SB), RODATA|NOPTR, $64
 
+// LANES sets Z0 to the states of the eight draws after the state in AX,
+// Z4 to 8·gamma (a step of all lanes), and Z5 and Z6 to mix's
+// multipliers, using BX, DX, Z1 and Z2.
+#define LANES \
+	MOVQ $0x9e3779b97f4a7c15, BX; \
+	VPBROADCASTQ AX, Z0; \
+	VPBROADCASTQ BX, Z1; \
+	VMOVDQU64 lanes<>(SB), Z2; \
+	VPMULLQ Z1, Z2, Z2; \
+	VPADDQ Z2, Z0, Z0; \
+	VPSLLQ $3, Z1, Z4; \
+	MOVQ $0xbf58476d1ce4e5b9, DX; \
+	VPBROADCASTQ DX, Z5; \
+	MOVQ $0x94d049bb133111eb, DX; \
+	VPBROADCASTQ DX, Z6
+
 // func fillDrawsAVX512(state uint64, d *[aheadHalf]uint64) (tops, after uint64)
 //
 // fillDraws eight draws at a time: the same SplitMix64 steps on eight
@@ -19,17 +35,7 @@ GLOBL lanes<>(SB), RODATA|NOPTR, $64
 TEXT ·fillDrawsAVX512(SB), NOSPLIT, $0-32
 	MOVQ state+0(FP), AX
 	MOVQ d+8(FP), DI
-	MOVQ $0x9e3779b97f4a7c15, BX
-	VPBROADCASTQ AX, Z0
-	VPBROADCASTQ BX, Z1
-	VMOVDQU64 lanes<>(SB), Z2
-	VPMULLQ Z1, Z2, Z2
-	VPADDQ Z2, Z0, Z0       // Z0: the eight states of the next draws
-	VPSLLQ $3, Z1, Z4       // Z4: 8·gamma, a step of all lanes
-	MOVQ $0xbf58476d1ce4e5b9, DX
-	VPBROADCASTQ DX, Z5
-	MOVQ $0x94d049bb133111eb, DX
-	VPBROADCASTQ DX, Z6
+	LANES                   // BX keeps gamma
 	XORQ R8, R8             // tops
 	XORQ CX, CX             // the first draw's bit in tops: 0, 8, … 56
 
@@ -288,20 +294,10 @@ out:
 // leaves the top bit as it is, so it is left out.
 TEXT ·topBits32AVX512(SB), NOSPLIT, $0-16
 	MOVQ state+0(FP), AX
-	MOVQ $0x9e3779b97f4a7c15, BX
-	VPBROADCASTQ AX, Z0
-	VPBROADCASTQ BX, Z1
-	VMOVDQU64 lanes<>(SB), Z2
-	VPMULLQ Z1, Z2, Z2
-	VPADDQ Z2, Z0, Z0       // draws 0-7's states
-	VPSLLQ $3, Z1, Z4       // 8·gamma
+	LANES                   // Z0: draws 0-7's states
 	VPADDQ Z4, Z0, Z9       // draws 8-15
 	VPADDQ Z4, Z9, Z10      // draws 16-23
 	VPADDQ Z4, Z10, Z11     // draws 24-31
-	MOVQ $0xbf58476d1ce4e5b9, DX
-	VPBROADCASTQ DX, Z5
-	MOVQ $0x94d049bb133111eb, DX
-	VPBROADCASTQ DX, Z6
 
 	VPSRLQ $30, Z0, Z7
 	VPSRLQ $30, Z9, Z12
