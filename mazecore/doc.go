@@ -20,6 +20,12 @@
 // set with a border so no move needs a bounds test. GenerateWith adds a
 // progress callback for the command line's huge mazes.
 //
+// On amd64, three inner loops are also in assembly (draws_amd64.s):
+// binary tree's and sidewinder's draws eight at a time with AVX-512 where
+// the CPU has it, sidewinder's closes, and digging's restarts, which
+// prefetch the cells of the draws ahead. Each has a Go twin that other
+// CPUs run and that draws_test.go holds it equal to.
+//
 // # Loops
 //
 // Every maze starts perfect (every cell reachable, no loops). An ID with
