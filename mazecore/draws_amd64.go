@@ -47,6 +47,7 @@ const (
 	restartFound = iota
 	restartEmpty
 	restartRare
+	restartMore
 )
 
 // restart is restartGo, in assembly that fetches the next draws' cells
@@ -60,6 +61,8 @@ func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
 			return c, true
 		case restartEmpty:
 			return 0, false
+		case restartMore:
+			continue
 		}
 		// Lemire's method may draw again: this draw in Go.
 		if c, ok := l.restartGo(rng, v, s, 1); ok || l.n == 0 {

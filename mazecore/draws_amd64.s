@@ -164,6 +164,7 @@ out:
 // The draws ahead whose cells are fetched: the list's entry 16 draws
 // ahead, the visited words of the cell 8 ahead (whose entry came in 8
 // draws ago). Each is the state's step: (d+1)·gamma mod 2⁶⁴.
+#define RESTART_BUDGET 4096
 #define ENTRY_DRAWS 16
 #define CELL_DRAWS 8
 #define ENTRY_AHEAD $0x81af155173f23d65
@@ -185,9 +186,11 @@ out:
 // probed, so the line is the same or the next. A prefetch never faults
 // and changes nothing but timing: the probes themselves are exactly
 // restart's. In Go, a call to a prefetch function would make the loop
-// spill every register. status is restartFound, restartEmpty, or
+// spill every register. status is restartFound, restartEmpty,
 // restartRare when Lemire's method may draw again (then nothing of that
-// draw is done).
+// draw is done), or restartMore after RESTART_BUDGET draws: the runtime
+// cannot preempt assembly, so no call may run long enough to hold up a
+// garbage collection (4096 draws take well under a millisecond).
 TEXT ·restartAsm(SB), NOSPLIT, $0-88
 	MOVQ data+0(FP), DI
 	MOVQ width+8(FP), R8
@@ -197,10 +200,13 @@ TEXT ·restartAsm(SB), NOSPLIT, $0-88
 	MOVQ v+40(FP), SI
 	MOVQ s+48(FP), R12
 	MOVQ $0x9e3779b97f4a7c15, R13
+	MOVQ $RESTART_BUDGET, R14 // scratch in ABI0: the wrapper restores g
 
 loop:
 	TESTQ R10, R10
 	JZ empty
+	DECQ R14
+	JS more
 
 	// The entry 16 draws ahead.
 	MOVQ ENTRY_AHEAD, BX
@@ -281,6 +287,11 @@ empty:
 rare:
 	MOVQ $0, c+56(FP)
 	MOVQ $2, status+80(FP)
+	JMP out
+
+more:
+	MOVQ $0, c+56(FP)
+	MOVQ $3, status+80(FP)
 
 out:
 	MOVQ R10, left+64(FP)
