@@ -198,6 +198,7 @@ func (b *Bot) tickLoop(ctx context.Context) {
 			if err := b.Tick(b.work); err != nil {
 				b.log.Error("scheduled work", "err", err)
 			}
+			b.log.Debug("scheduled work done")
 			b.inflight.Done()
 		}
 		select {

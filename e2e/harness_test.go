@@ -140,8 +140,10 @@ func (d *discord) startApp(t testing.TB, extra ...testCommand) *testApp {
 }
 
 // launch starts an App with cfg (on d's clock, with the test-only
-// commands extra) and waits until it is connected and has synced its
-// commands.
+// commands extra) and waits until it is connected, has synced its
+// commands and has run its scheduled work once, as it does at its start:
+// a test that then moves the clock knows that its own Tick is the only
+// one running, until the bot's next tick 15 s later.
 func (d *discord) launch(t testing.TB, cfg app.Config, extra ...testCommand) *testApp {
 	t.Helper()
 	return d.launchOptions(t, cfg, withCommands(app.Options{Now: d.clock}, extra))
@@ -167,6 +169,7 @@ func (d *discord) launchOptions(t testing.TB, cfg app.Config, opts app.Options) 
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+	waitLog(t, a, 1, "scheduled work done")
 	return a
 }
 
@@ -236,7 +239,7 @@ func (d *discord) startHTTPApp(t *testing.T) *testApp {
 }
 
 // waitLog waits until the app's logs hold n lines containing each of parts.
-func waitLog(t *testing.T, a *testApp, n int, parts ...string) {
+func waitLog(t testing.TB, a *testApp, n int, parts ...string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
