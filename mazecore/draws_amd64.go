@@ -26,13 +26,18 @@ func fillWindow(state uint64, d *[aheadHalf]uint64) (tops, after uint64) {
 //go:noescape
 func closeWindowAsm(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos, c, run, cols int) (east, north uint64, next, rare int)
 
+// closeOutside is closeWindowAsm's rare when a member's passage would fall
+// outside p, which cannot happen: closeWindow then does the work again,
+// and reports it as Go reports an index out of range.
+const closeOutside = -2
+
 // closeWindowFast is closeWindow. The compiled loop moves its values
 // between registers and the stack around MULQ's fixed registers; the
 // assembly keeps them all in registers, which makes sidewinder a seventh
 // faster.
 func closeWindowFast(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos, c, run, cols int) (east, north uint64, next, rare int) {
 	east, north, next, rare = closeWindowAsm(draws, p, closes, pos, c, run, cols)
-	if rare == -2 {
+	if rare == closeOutside {
 		return closeWindow(draws, p, closes, pos, c, run, cols)
 	}
 	return east, north, next, rare

@@ -71,9 +71,8 @@ loop:
 // closeWindow's loop with every value in a register, which the compiler
 // does not manage around MULQ's fixed registers. Counted from c: SI is the
 // cell k of a close (from c), R10 the run's first cell r, R12 the cells
-// before the close less the closes before it. rare is -2 if a member's
-// passage falls outside p, which cannot happen: closeWindow then does the
-// work again and reports it.
+// before the close less the closes before it. rare is closeOutside (-2)
+// if a member's passage falls outside p.
 TEXT ·closeWindowAsm(SB), NOSPLIT, $0-104
 	MOVQ draws+0(FP), DI
 	MOVQ closes+32(FP), BX
