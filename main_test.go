@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -77,5 +81,71 @@ func TestRunUnknownCommand(t *testing.T) {
 		if !strings.Contains(stderr.String(), "--help") || strings.Count(stderr.String(), "\n") > 1 {
 			t.Fatalf("%v: stderr %q, want one line pointing to --help", args, stderr.String())
 		}
+	}
+}
+
+// TestMazeOnlyBuild: go build -tags mazeonly is the offline maze tool. It
+// links none of the bot's packages (their initialisation alone is most of
+// the full build's start-up memory, issue 17), draws the same mazes as the
+// full build, and says plainly that the bot and store copy are not in it.
+func TestMazeOnlyBuild(t *testing.T) {
+	deps, err := exec.Command("go", "list", "-deps", "-tags", "mazeonly", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps -tags mazeonly: %v", err)
+	}
+	for _, dep := range strings.Fields(string(deps)) {
+		for _, bot := range []string{"discordgo", "pgx", "modernc.org/sqlite", "database/sql", "prometheus", "protobuf", "time/tzdata", "net/http",
+			"mazebot/app", "mazebot/bot", "mazebot/commands", "mazebot/store", "mazebot/contest", "mazebot/metrics", "mazebot/lang", "mazebot/arena"} {
+			if strings.Contains(dep, bot) {
+				t.Errorf("the maze-only build links %s", dep)
+			}
+		}
+	}
+
+	bin := filepath.Join(t.TempDir(), "mazebot")
+	if out, err := exec.Command("go", "build", "-tags", "mazeonly", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build -tags mazeonly: %v\n%s", err, out)
+	}
+	mazeOnly := func(args ...string) (stdout, stderr string, code int) {
+		var out, errOut bytes.Buffer
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = t.TempDir(), &out, &errOut
+		cmd.Env = append(os.Environ(), "DISCORD_TOKEN=")
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
+	}
+
+	for _, format := range []string{"text", "json", "png"} {
+		args := []string{"maze", "digging", "41", "--seed", "7", "--solve", "--format", format, "-o", "-"}
+		var want, wantErr bytes.Buffer
+		if code := run(context.Background(), args, &want, &wantErr); code != 0 {
+			t.Fatalf("full build %v: exit %d, %s", args, code, wantErr.String())
+		}
+		got, gotErr, code := mazeOnly(args...)
+		if code != 0 || got != want.String() || gotErr != wantErr.String() {
+			t.Errorf("%s: the maze-only build (exit %d, %d bytes, stderr %q) differs from the full build (%d bytes, stderr %q)",
+				format, code, len(got), gotErr, want.Len(), wantErr.String())
+		}
+	}
+
+	stdout, stderr, code := mazeOnly()
+	if code != 0 || !strings.Contains(stderr, "maze-only build") || !strings.HasPrefix(stdout, strings.Repeat("#", 21)+"\n") {
+		t.Errorf("bare mazebot: exit %d, stderr %q, stdout %q; want the note and a maze", code, stderr, stdout)
+	}
+	for _, args := range [][]string{{"bot"}, {"store", "copy", "--from", "a.db", "--to", "b.db"}} {
+		stdout, stderr, code := mazeOnly(args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "-tags mazeonly") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and where the full build is", args, code, stdout, stderr, exitUsage)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "b.db")); err == nil {
+		t.Error("store copy in the maze-only build wrote a database")
+	}
+	if stdout, _, code := mazeOnly("--help"); code != 0 || !strings.Contains(stdout, "mazebot maze") || strings.Contains(stdout, "store copy ...") {
+		t.Errorf("--help: exit %d, %q; want the maze command only", code, stdout)
 	}
 }

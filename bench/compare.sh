@@ -9,8 +9,9 @@
 #
 #	bench/compare.sh [-cells N] [-runs N] [-before] [-mazebot PATH]
 #
-# -before also runs the command line of 4bc7a29; -mazebot measures another
-# build (such as one whose other packages start lazily).
+# mazeonly is the maze-only build (go build -tags mazeonly), mazebot the
+# full one. -before also runs the command line of 4bc7a29; -mazebot
+# measures another build in the full one's place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cells=4000 runs=3 before=false mazebot=
@@ -34,11 +35,12 @@ if [ -n "$mazebot" ]; then
 else
 	go build -o "$work/mazebot" .
 fi
-progs=(reference mazebot)
+go build -tags mazeonly -o "$work/mazeonly" .
+progs=(reference mazebot mazeonly)
 if $before; then
 	git archive 4bc7a29 | tar -x -C "$work" -f - --one-top-level=old
 	(cd "$work/old" && go build -o "$work/before" .)
-	progs=(reference before mazebot)
+	progs=(reference before mazebot mazeonly)
 fi
 
 command() { # command PROG ALGO: the command line of a program

@@ -24,4 +24,7 @@
 // cli imports mazecore, render, play (for par) and store (for store copy
 // only) and no other mazebot package: no Discord, no configuration. main
 // is what chooses between it and the bot.
+//
+// Built with -tags mazeonly (the maze-only build, see main_mazeonly.go),
+// cli leaves store out: store copy then says it is not in this build.
 package cli

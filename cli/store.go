@@ -1,3 +1,5 @@
+//go:build !mazeonly
+
 package cli
 
 import (
