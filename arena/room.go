@@ -114,8 +114,11 @@ type room struct {
 	conns map[*conn]bool  // this process's, true once welcomed
 	timer *time.Timer     // the countdown's end here
 	ended bool
-	// creating marks the members whose game this process is starting.
-	creating map[string]bool
+	// creating marks the members whose game this process is starting;
+	// gameSettled is closed, and replaced, when one of those games is set
+	// or fails to start: a move that came before its game waits on it.
+	creating    map[string]bool
+	gameSettled chan struct{}
 	// seq is the last Seq this process's moves gave each member's game:
 	// ahead of the state while a move's event is on its way.
 	seq map[string]int
@@ -147,7 +150,7 @@ func (r *room) allow(userID string, now time.Time) bool {
 }
 
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
-	r := &room{h: h, st: st, conns: map[*conn]bool{}, creating: map[string]bool{}, seq: map[string]int{}, limits: map[string]*bucket{}, ready: make(chan struct{})}
+	r := &room{h: h, st: st, conns: map[*conn]bool{}, creating: map[string]bool{}, gameSettled: make(chan struct{}), seq: map[string]int{}, limits: map[string]*bucket{}, ready: make(chan struct{})}
 	r.setMaze(m)
 	return r
 }
@@ -266,6 +269,7 @@ func (r *room) applyLocked(ev event) {
 		}
 		p.Game, p.pos = ev.Game, *ev.Pos
 		r.st.Contest = r.st.Contest || ev.Contest
+		r.settleGames()
 		r.broadcastRoom()
 	case evPos:
 		p := r.player(ev.User)
@@ -352,6 +356,7 @@ func (r *room) bye(ev event) {
 	}
 	// The last member left: the room ends, everywhere.
 	r.ended = true
+	r.settleGames()
 	if r.timer != nil {
 		r.timer.Stop()
 	}
@@ -411,6 +416,7 @@ func (r *room) startGame(userID string) {
 		h.log.Error("arena: start a game", "instance", r.st.Instance, "user", userID, "err", err)
 		r.mu.Lock()
 		delete(r.creating, userID)
+		r.settleGames()
 		r.mu.Unlock()
 		return
 	}
@@ -437,7 +443,11 @@ func (r *room) move(ctx context.Context, userID string, d mazecore.Dir) string {
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
 	r.mu.Lock()
-	p := r.player(userID)
+	p, err := r.awaitGame(ctx, userID)
+	if err != nil {
+		r.mu.Unlock()
+		return refusedError
+	}
 	var why string
 	switch {
 	case r.st.Phase == phaseLobby || r.st.Phase == phaseCountdown:
@@ -477,6 +487,35 @@ func (r *room) move(ctx context.Context, userID string, d mazecore.Dir) string {
 		r.h.publish(event{Kind: evDone, Instance: instance, User: userID, Game: game, Pos: &at, Ms: ms})
 	}
 	return ""
+}
+
+// awaitGame returns the member, once their game is set if this process
+// is starting it. The race begins (and every client sees it begin) before
+// the games exist, each a store call away: a member pressing a key at
+// "Go!" would otherwise be told they are not in the race. r.mu is held,
+// and released while waiting.
+func (r *room) awaitGame(ctx context.Context, userID string) (*player, error) {
+	for {
+		p := r.player(userID)
+		if r.ended || r.st.Phase != phaseRace || p == nil || p.Game != 0 || !r.creating[userID] {
+			return p, nil
+		}
+		settled := r.gameSettled
+		r.mu.Unlock()
+		select {
+		case <-settled:
+		case <-ctx.Done():
+			r.mu.Lock()
+			return nil, ctx.Err()
+		}
+		r.mu.Lock()
+	}
+}
+
+// settleGames wakes the moves waiting for a game. r.mu is held.
+func (r *room) settleGames() {
+	close(r.gameSettled)
+	r.gameSettled = make(chan struct{})
 }
 
 // snapshot copies the state. r.mu is held.

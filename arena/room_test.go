@@ -164,6 +164,59 @@ func TestReplicas(t *testing.T) {
 	}
 }
 
+// slowGames starts each game only once release is closed, as a slow store
+// would.
+type slowGames struct {
+	*memGames
+	release chan struct{}
+}
+
+func (g slowGames) Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error) {
+	<-g.release
+	return g.memGames.Start(ctx, m, who)
+}
+
+// TestMoveAtTheStartWaitsForTheGame: the race begins for every client
+// before the members' games exist (each a store call away), and a move
+// made in between is played once the game is there, not refused as if
+// the member were only watching.
+func TestMoveAtTheStartWaitsForTheGame(t *testing.T) {
+	games := slowGames{&memGames{games: map[int64]*play.Game{}}, make(chan struct{})}
+	h := testHub(t, &MemoryBus{}, games)
+	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
+	h.pend("c1", "u1", maze)
+	ctx := context.Background()
+	in := testInstance("i-1", "c1")
+	r, err := h.open(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "the race, its game on the way", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.st.Phase == phaseRace && r.creating["u1"]
+	})
+	var open mazecore.Dir
+	for _, d := range mazecore.Dirs {
+		if r.maze.Open(0, 0, d) {
+			open = d
+		}
+	}
+	moved := make(chan string, 1)
+	go func() { moved <- r.move(ctx, "u1", open) }()
+	select {
+	case why := <-moved:
+		t.Fatalf("the move was answered (refused: %q) before its game existed", why)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(games.release)
+	if why := <-moved; why != "" {
+		t.Fatalf("the move, once the game began, was refused: %q", why)
+	}
+}
+
 func TestBucket(t *testing.T) {
 	b := newBucket(10, 3)
 	now := time.Unix(0, 0)
