@@ -9,7 +9,8 @@
 // A bad argument is reported in one line and a pointer to --help, not the
 // usage, which would push the line off the screen. A file is written under
 // a temporary name beside it and renamed when complete; messages name the
-// file the user gave, never the temporary one.
+// file the user gave, never the temporary one. A link is written through;
+// a device or a named pipe is written directly, not renamed over.
 //
 // Run takes the arguments and the output streams and returns the exit
 // status, so tests drive it without a process and main stays wiring. Work

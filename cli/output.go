@@ -321,24 +321,41 @@ func writeTo(ctx context.Context, stdout io.Writer, write func(io.Writer) error)
 // user gave (so the rename stays on one file system), renamed into place
 // by commit only when everything is written and synced, removed by abort.
 // A failure or an interrupt never leaves a half-written file under the
-// real name, and no message names the temporary file.
+// real name, and no message names the temporary file. A path through a
+// symbolic link is written where the link points, and the link stays.
+// What is not a file (-o /dev/null, a named pipe, a terminal) is written
+// directly: renaming over it would put a file in its place.
 type output struct {
-	path string
-	tmp  *os.File // nil once committed or aborted
+	path   string   // as the user gave it, for messages
+	target string   // where the file goes: path, its link resolved
+	tmp    *os.File // nil once committed or aborted
+	direct bool     // tmp is the device or pipe itself
 }
 
 // createOutput checks that path can be written, before any work is done
-// for it, by creating its temporary file; ext is the extension of the
-// format, for the example an error gives.
+// for it, by creating its temporary file (or opening the device); ext is
+// the extension of the format, for the example an error gives.
 func createOutput(path, ext string) (*output, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
 		return nil, fmt.Errorf("cannot write %s: it is a directory: name a file in it, such as %s", path, filepath.Join(path, "maze"+ext))
+	case err == nil && !fi.Mode().IsRegular():
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fileError(path, err)
+		}
+		return &output{path: path, target: path, tmp: f, direct: true}, nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	target := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		target = real
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		return nil, fileError(path, err)
 	}
-	return &output{path: path, tmp: tmp}, nil
+	return &output{path: path, target: target, tmp: tmp}, nil
 }
 
 // write runs write into the temporary file through a buffer, stopping
@@ -367,6 +384,13 @@ func (o *output) writeError(err error) error {
 // commit puts the written file in place.
 func (o *output) commit() error {
 	tmp := o.tmp
+	if o.direct {
+		o.tmp = nil
+		if err := tmp.Close(); err != nil {
+			return fileError(o.path, err)
+		}
+		return nil
+	}
 	// CreateTemp makes the file 0600; an exported maze is for sharing.
 	err := tmp.Chmod(0o644)
 	if err == nil {
@@ -376,7 +400,7 @@ func (o *output) commit() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), o.path)
+		err = os.Rename(tmp.Name(), o.target)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
@@ -387,13 +411,16 @@ func (o *output) commit() error {
 	return nil
 }
 
-// abort removes the temporary file, if it is still there.
+// abort removes the temporary file, if it is still there; a device or a
+// pipe is only closed.
 func (o *output) abort() {
 	if o == nil || o.tmp == nil {
 		return
 	}
 	o.tmp.Close()
-	os.Remove(o.tmp.Name())
+	if !o.direct {
+		os.Remove(o.tmp.Name())
+	}
 	o.tmp = nil
 }
 

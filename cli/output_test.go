@@ -426,3 +426,54 @@ func TestPDFOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputNotAFile: -o naming a named pipe (or a device, such as
+// /dev/null) writes into it, where a temporary file renamed over it
+// would replace the pipe with a file; -o naming a symbolic link writes
+// the file it points to, and the link stays.
+func TestOutputNotAFile(t *testing.T) {
+	want, _ := mustRun(t, "maze", "sidewinder", "21", "--seed", "7")
+
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "maze.txt")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan string, 1)
+	go func() {
+		b, err := os.ReadFile(pipe) // blocks until the command opens it
+		if err != nil {
+			b = []byte(err.Error())
+		}
+		read <- string(b)
+	}()
+	mustRun(t, "maze", "sidewinder", "21", "--seed", "7", "-o", pipe)
+	if fi, err := os.Lstat(pipe); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Fatalf("after -o into a named pipe, it is %v (%v)", fi.Mode(), err)
+	}
+	if got := <-read; got != want {
+		t.Fatalf("the pipe read %q, want the maze", got)
+	}
+	if after := listTree(t, dir); after != dir+"\n"+pipe+"\n" {
+		t.Fatalf("files left beside the pipe:\n%s", after)
+	}
+
+	real := filepath.Join(dir, "mazes", "real.txt")
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Mkdir(filepath.Dir(real), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(real, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, "maze", "sidewinder", "21", "--seed", "7", "-o", link)
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("after -o through a link, the link is %v (%v)", fi.Mode(), err)
+	}
+	if got, err := os.ReadFile(real); err != nil || string(got) != want {
+		t.Fatalf("the link's file holds %q (%v), want the maze", got, err)
+	}
+}
