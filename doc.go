@@ -5,6 +5,8 @@
 //	mazebot maze sidewinder 21       print a maze, no Discord needed
 //	mazebot help                     usage
 //
-// main wires everything: configuration, logger, store, commands and bot.
-// It is the only package that imports all the others.
+// main chooses the mode; package app wires the bot (configuration, logger,
+// store, commands), and main reaches it only from bot.go. Built with -tags
+// mazeonly, main_mazeonly.go takes bot.go's place: the maze command alone,
+// without the bot's packages and the memory their initialisation takes.
 package main

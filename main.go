@@ -35,7 +35,8 @@ const (
 )
 
 // run chooses the mode: the bot, the command line (maze, store copy), or
-// help and version.
+// help and version. runBot, botUsage and usage are the build's: bot.go's,
+// or main_mazeonly.go's in the maze-only build.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return runBot(ctx, false, stdout, stderr)
