@@ -85,6 +85,31 @@ func testInstance(id, channel string) instance {
 	return in
 }
 
+// launch opens on h the room of instance i-1 in channel c1, whose race
+// u1 launched on an 11×11 sidewinder maze.
+func launch(t *testing.T, h *hub) (*room, instance, mazecore.ID) {
+	t.Helper()
+	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
+	h.pend("c1", "u1", maze)
+	in := testInstance("i-1", "c1")
+	r, err := h.open(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, in, maze
+}
+
+// openFromStart is a direction open from the maze's first cell.
+func openFromStart(m *mazecore.Maze) mazecore.Dir {
+	var open mazecore.Dir
+	for _, d := range mazecore.Dirs {
+		if m.Open(0, 0, d) {
+			open = d
+		}
+	}
+	return open
+}
+
 // waitFor polls cond for up to 10 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -103,14 +128,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestReplicas(t *testing.T) {
 	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
 	a, b := testHub(t, bus.end(), games), testHub(t, bus.end(), games)
-	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
-	a.pend("c1", "u1", maze)
+	ra, in, maze := launch(t, a)
 	ctx := context.Background()
-	in := testInstance("i-1", "c1")
-	ra, err := a.open(ctx, in)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if got := ra.st.Maze; got != maze.String() || ra.st.Launcher != "u1" {
 		t.Fatalf("room on %s launched by %q, want %s by u1", got, ra.st.Launcher, maze)
 	}
@@ -135,12 +154,7 @@ func TestReplicas(t *testing.T) {
 	waitFor(t, "both racing", func() bool {
 		return strings.Count(state(ra), "game=true") == 2 && strings.Count(state(rb), "game=true") == 2
 	})
-	var open mazecore.Dir
-	for _, d := range mazecore.Dirs {
-		if ra.maze.Open(0, 0, d) {
-			open = d
-		}
-	}
+	open := openFromStart(ra.maze)
 	if why := rb.move(ctx, "u2", open); why != "" {
 		t.Fatalf("bob's move refused: %s", why)
 	}
@@ -183,14 +197,8 @@ func (g slowGames) Start(ctx context.Context, m *mazecore.Maze, who play.Record)
 func TestMoveAtTheStartWaitsForTheGame(t *testing.T) {
 	games := slowGames{&memGames{games: map[int64]*play.Game{}}, make(chan struct{})}
 	h := testHub(t, &MemoryBus{}, games)
-	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
-	h.pend("c1", "u1", maze)
+	r, in, _ := launch(t, h)
 	ctx := context.Background()
-	in := testInstance("i-1", "c1")
-	r, err := h.open(ctx, in)
-	if err != nil {
-		t.Fatal(err)
-	}
 	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
 	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
 	waitFor(t, "the race, its game on the way", func() bool {
@@ -198,12 +206,7 @@ func TestMoveAtTheStartWaitsForTheGame(t *testing.T) {
 		defer r.mu.Unlock()
 		return r.st.Phase == phaseRace && r.creating["u1"]
 	})
-	var open mazecore.Dir
-	for _, d := range mazecore.Dirs {
-		if r.maze.Open(0, 0, d) {
-			open = d
-		}
-	}
+	open := openFromStart(r.maze)
 	moved := make(chan string, 1)
 	go func() { moved <- r.move(ctx, "u1", open) }()
 	select {
