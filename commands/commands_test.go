@@ -41,7 +41,7 @@ func TestMaze(t *testing.T) {
 		if !strings.Contains(header, id.String()) {
 			t.Fatalf("header %q lacks ID %s", header, id)
 		}
-		if err := testkit.CheckGrid(grid, mustMaze(t, id), nil); err != nil {
+		if err := testkit.CheckGrid(grid, testkit.Maze(t, id), nil); err != nil {
 			t.Fatal(err)
 		}
 		last, err := e.db.LastPost(context.Background(), "ch1")
@@ -79,7 +79,7 @@ func TestMaze(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 201, Height: 201, Seed: 12345})
+		m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 201, Height: 201, Seed: 12345})
 		w, h := render.PNGSize(m, render.PNGScale(m))
 		if got := img.Bounds().Size(); got.X != w || got.Y != h {
 			t.Fatalf("PNG is %v, want %dx%d", got, w, h)
@@ -166,11 +166,11 @@ func TestMaze(t *testing.T) {
 // names, and the header rates it and gives its par.
 func TestMazeDifficulty(t *testing.T) {
 	t.Run("OKHeader", func(t *testing.T) {
-		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 21, Seed: 12345})
+		m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 21, Height: 21, Seed: 12345})
 		if got, want := views.Header(lang.English, describe(m)), "🧩 **Sidewinder** · 21×21 · ★☆☆☆☆ · par 11 · ID `2840heb0dw`"; got != want {
 			t.Fatalf("header=%q, want %q", got, want)
 		}
-		loops := mustMaze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 43, Height: 43, Seed: 12345, Loops: 100})
+		loops := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 43, Height: 43, Seed: 12345, Loops: 100})
 		if got, want := views.Header(lang.English, describe(loops)), "🧩 **Digging** · 43×43 · loops 100 % · ★★☆☆☆ · par 18 · ID `4g9h7eb0cjpg`"; got != want {
 			t.Fatalf("header=%q, want %q", got, want)
 		}
@@ -188,14 +188,14 @@ func TestMazeDifficulty(t *testing.T) {
 		if got := idInReply(t, rec.replies[0]); got != want || got.Seed == 7 {
 			t.Fatalf("maze %+v, want the hard one %+v (not the base seed)", got, want)
 		}
-		m := mustMaze(t, want)
+		m := testkit.Maze(t, want)
 		header := fmt.Sprintf(" · %s · par %d · ID `%s`", views.Stars(mazecore.Rate(m).Rating), play.Par(m), want)
 		if !strings.Contains(rec.replies[0].Text(), header) {
 			t.Fatalf("reply %q lacks %q", rec.replies[0].Text(), header)
 		}
 		// The easy one is another maze, and easier.
 		easy := idInReply(t, e.send(t, slash(t, "maze", map[string]any{"size": 41, "difficulty": "easy", "seed": 7})).replies[0])
-		if easy == want || mazecore.Rate(mustMaze(t, easy)).Score >= mazecore.Rate(m).Score {
+		if easy == want || mazecore.Rate(testkit.Maze(t, easy)).Score >= mazecore.Rate(m).Score {
 			t.Fatalf("easy %v is not an easier maze than hard %v", easy, want)
 		}
 	})
@@ -210,7 +210,7 @@ func TestMazeDifficulty(t *testing.T) {
 		if !strings.Contains(header, " · loops 30 % · ") {
 			t.Fatalf("header %q does not say loops 30 %%", header)
 		}
-		if err := testkit.CheckGrid(grid, mustMaze(t, id), nil); err != nil {
+		if err := testkit.CheckGrid(grid, testkit.Maze(t, id), nil); err != nil {
 			t.Fatal(err)
 		}
 		// "Solve this maze" reads the ID back from the new header.

@@ -435,7 +435,7 @@ func TestDailyDifficulty(t *testing.T) {
 		if id != want || id.Loops != 30 {
 			t.Fatalf("today %+v, want %+v", id, want)
 		}
-		m := mustMaze(t, id)
+		m := testkit.Maze(t, id)
 		header := fmt.Sprintf("🧩 **Recursive backtracking** · 41×41 · loops 30 %% · %s · par %d · ID `%s`", views.Stars(mazecore.Rate(m).Rating), play.Par(m), id)
 		if lines := strings.SplitN(msg.Text(), "\n", 3); len(lines) < 2 || lines[1] != header {
 			t.Fatalf("daily message %q, want the maze header %q", msg.Text(), header)
@@ -533,7 +533,7 @@ func TestDailyFinishStreak(t *testing.T) {
 		id, _ := e.today(t)
 		final := e.play(t, "ch1", id, "u1", 2*time.Second)
 		// Following the solution takes par clicks, 2 s each.
-		m := mustMaze(t, id)
+		m := testkit.Maze(t, id)
 		rating, par := mazecore.Rate(m).Rating, play.Par(m)
 		// One line on the win; the share lines behind Share, privately.
 		line := fmt.Sprintf("📋 Share it: `mazebot daily #%d · %s · %s · par ±0 · 🔥%d`\n", tc.number, strings.Repeat("★", rating), lang.English.Clock(time.Duration(par)*2*time.Second), tc.streak)

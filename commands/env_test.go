@@ -449,7 +449,7 @@ func (e *env) game(tb testing.TB, id int64) play.Record {
 // and the game after it.
 func (e *env) win(tb testing.TB, msg bot.Reply, g play.Record, step time.Duration, check func(rec *recorder, g play.Record)) (bot.Reply, play.Record) {
 	tb.Helper()
-	_, err := testkit.Follow(mustMaze(tb, g.MazeID),
+	_, err := testkit.Follow(testkit.Maze(tb, g.MazeID),
 		func() (mazecore.Point, error) { return g.Pos, nil },
 		func() bool { return g.Status != play.Playing },
 		func(d mazecore.Dir) error {
@@ -670,7 +670,7 @@ func checkSolution(tb testing.TB, rec *recorder, id mazecore.ID, ephemeral bool)
 		tb.Fatalf("ephemeral=%v, want %v", reply.Ephemeral, ephemeral)
 	}
 	header, grid, _ := strings.Cut(reply.Text(), "\n")
-	m := mustMaze(tb, id)
+	m := testkit.Maze(tb, id)
 	path := mazecore.Solve(m)
 	if !strings.Contains(header, id.String()) || !strings.Contains(header, fmt.Sprintf("path %d tiles", len(path))) {
 		tb.Fatalf("header %q, want ID %s and path length %d", header, id, len(path))
@@ -690,15 +690,6 @@ func checkSolution(tb testing.TB, rec *recorder, id mazecore.ID, ephemeral bool)
 	if err := testkit.CheckGrid(inner, m, path); err != nil {
 		tb.Fatal(err)
 	}
-}
-
-func mustMaze(tb testing.TB, id mazecore.ID) *mazecore.Maze {
-	tb.Helper()
-	m, err := mazecore.Generate(id)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return m
 }
 
 // idInReply reads the maze ID a message names.

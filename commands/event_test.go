@@ -256,7 +256,7 @@ func TestEventStart(t *testing.T) {
 			t.Fatalf("event maze %+v (%v), want %+v", ev.MazeID, err, want)
 		}
 		// The event's maze message rates it and gives its par, as /maze does.
-		m := mustMaze(t, want)
+		m := testkit.Maze(t, want)
 		if got := e.poster.message(ev.MazeMessageID).reply.Text(); !strings.Contains(got, "\n"+views.Header(lang.English, describe(m))) || !strings.Contains(got, fmt.Sprintf(" · par %d · ", play.Par(m))) {
 			t.Fatalf("event maze post %q, want the maze header with stars and par", got)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"mazebot/commands/views"
 	"mazebot/contest"
+	"mazebot/internal/testkit"
 	"mazebot/play"
 )
 
@@ -24,7 +25,7 @@ func (e *env) addDailyRun(tb testing.TB, user, date string, elapsed time.Duratio
 		tb.Fatal(err)
 	}
 	now := e.clock.Now()
-	game, err := play.New(mustMaze(tb, dailyOf(tb, d)), play.Record{UserID: user, GuildID: "g1", ChannelID: "ch1", Contest: contest.DailyKey("g1", d).String()}, now.Add(-elapsed))
+	game, err := play.New(testkit.Maze(tb, dailyOf(tb, d)), play.Record{UserID: user, GuildID: "g1", ChannelID: "ch1", Contest: contest.DailyKey("g1", d).String()}, now.Add(-elapsed))
 	if err != nil {
 		tb.Fatal(err)
 	}

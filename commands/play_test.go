@@ -34,7 +34,7 @@ import (
 func checkGameMessage(tb testing.TB, msg bot.Reply, g play.Record) {
 	tb.Helper()
 	checkCustomIDs(tb, msg)
-	m := mustMaze(tb, g.MazeID)
+	m := testkit.Maze(tb, g.MazeID)
 	pos := g.Pos
 	win := render.Window{X: 0, Y: 0, W: m.Width(), H: m.Height()}
 	if !views.ShowsWhole(m) {
@@ -194,7 +194,7 @@ func TestPlayScripted(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s-%dx%d", id.Algorithm, id.Width, id.Height), func(t *testing.T) {
 			e := newEnv(t, envOptions{path: tempDB(t)})
-			m := mustMaze(t, id)
+			m := testkit.Maze(t, id)
 			path := mazecore.Solve(m)
 			msg, g := e.start(t, id, "u1")
 			clicks := 0
@@ -255,7 +255,7 @@ func TestPlayScripted(t *testing.T) {
 func TestPlayWanderEfficiency(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 11}
-	m := mustMaze(t, id)
+	m := testkit.Maze(t, id)
 	path := mazecore.Solve(m)
 	msg, g := e.start(t, id, "u1")
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -287,7 +287,7 @@ func TestPlayWanderEfficiency(t *testing.T) {
 // TestWonLine: clicks against par, over, at and under (a maze with loops
 // can have a way with fewer junctions than the shortest).
 func TestWonLine(t *testing.T) {
-	m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21, Seed: 3, Loops: 50})
+	m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21, Seed: 3, Loops: 50})
 	for _, tc := range []struct {
 		clicks, par int
 		want        string
@@ -319,7 +319,7 @@ func TestPlayGiveUp(t *testing.T) {
 				t.Fatalf("give up answered %+v, want the solution", final)
 			}
 			checkNextGame(t, final, id, false)
-			m := mustMaze(t, id)
+			m := testkit.Maze(t, id)
 			if views.ShowsWhole(m) {
 				// Every solution tile but the ends (start, goal; the player
 				// stands on the start) shows as path.
@@ -522,7 +522,7 @@ func TestPlayConcurrent(t *testing.T) {
 	const players, clicks = 50, 25
 	e := newEnv(t, envOptions{path: tempDB(t)})
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 50}
-	m := mustMaze(t, id)
+	m := testkit.Maze(t, id)
 
 	var wg sync.WaitGroup
 	errs := make([]error, players)
@@ -598,7 +598,7 @@ func TestPlayRestart(t *testing.T) {
 		return newEnv(t, envOptions{path: path, secret: func() ([]byte, error) { return []byte(time.Now().String()), nil }})
 	}
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 2024}
-	solution := mazecore.Solve(mustMaze(t, id))
+	solution := mazecore.Solve(testkit.Maze(t, id))
 	step := func(e *env, msg bot.Reply, g play.Record) (bot.Reply, play.Record) {
 		d, err := testkit.Toward(solution, g.Pos)
 		if err != nil {

@@ -14,22 +14,13 @@ import (
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
-func mustMaze(tb testing.TB, id mazecore.ID) *mazecore.Maze {
-	tb.Helper()
-	m, err := mazecore.Generate(id)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return m
-}
-
 func allAlgorithmMazes(tb testing.TB, sizes ...int) []*mazecore.Maze {
 	tb.Helper()
 	var out []*mazecore.Maze
 	for _, algo := range mazecore.Algorithms {
 		for _, size := range sizes {
 			for seed := range uint64(3) {
-				out = append(out, mustMaze(tb, mazecore.ID{Algorithm: algo, Width: size, Height: size + 4, Seed: seed}))
+				out = append(out, testkit.Maze(tb, mazecore.ID{Algorithm: algo, Width: size, Height: size + 4, Seed: seed}))
 			}
 		}
 	}
@@ -139,7 +130,7 @@ func TestPlaySolution(t *testing.T) {
 }
 
 func TestTrail(t *testing.T) {
-	m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 11, Height: 7, Seed: 1})
+	m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 11, Height: 7, Seed: 1})
 	t.Run("OK", func(t *testing.T) {
 		tr := newTrail(m)
 		marked := []mazecore.Point{{X: 1, Y: 1}, {X: 2, Y: 1}, {X: 9, Y: 5}, {X: 7, Y: 3}}
@@ -166,7 +157,7 @@ func TestTrail(t *testing.T) {
 }
 
 func TestResume(t *testing.T) {
-	m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1})
+	m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1})
 	rec := mustNew(t, m).Record
 	t.Run("OK", func(t *testing.T) {
 		r := rec
@@ -206,7 +197,7 @@ func TestResume(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 9, Height: 9, Seed: 2})
+		m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 9, Height: 9, Seed: 2})
 		g := mustNew(t, m)
 		if g.Pos != m.Start() || g.Status != Playing || g.Seq != 0 || g.MazeID != m.ID() || !g.StartedAt.Equal(t0) || !g.FinishedAt.IsZero() {
 			t.Fatalf("new game %+v", g.Record)
@@ -216,7 +207,7 @@ func TestNew(t *testing.T) {
 		}
 	})
 	t.Run("ErrTooBig", func(t *testing.T) {
-		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.BinaryTree, Width: MaxSide + 2, Height: 9, Seed: 2})
+		m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.BinaryTree, Width: MaxSide + 2, Height: 9, Seed: 2})
 		if _, err := New(m, Record{}, t0); !errors.Is(err, ErrTooBig) {
 			t.Fatalf("err=%v, want ErrTooBig", err)
 		}
@@ -225,7 +216,7 @@ func TestNew(t *testing.T) {
 
 // TestApply covers what a click does from the start of one maze.
 func TestApply(t *testing.T) {
-	m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9})
+	m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9})
 	open := func(g *Game) mazecore.Dir {
 		for _, d := range mazecore.Dirs {
 			if g.CanGo(d) {
@@ -291,7 +282,7 @@ func TestPar(t *testing.T) {
 		for _, loops := range []int{30, 100} {
 			id := m.ID()
 			id.Loops = loops
-			mazes = append(mazes, mustMaze(t, id))
+			mazes = append(mazes, testkit.Maze(t, id))
 		}
 	}
 	for _, m := range mazes {
@@ -319,7 +310,7 @@ func TestPar(t *testing.T) {
 	t.Run("OKOneCorridor", func(t *testing.T) {
 		// A maze whose solution never meets a junction (found by search;
 		// IDs are forever, so it stays one): the whole way is one click.
-		m := mustMaze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1445})
+		m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 1445})
 		path := mazecore.Solve(m)
 		for i := 2; i < len(path)-1; i += 2 { // the inner cells
 			if p := path[i]; m.Degree(p.X/2, p.Y/2) != 2 {

@@ -5,11 +5,22 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"mazebot/mazecore"
 	"mazebot/render"
 )
+
+// Maze generates the maze id names, failing the test if it cannot.
+func Maze(tb testing.TB, id mazecore.ID) *mazecore.Maze {
+	tb.Helper()
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		tb.Fatalf("generate %v: %v", id, err)
+	}
+	return m
+}
 
 // Clock is a settable clock, safe for concurrent use.
 type Clock struct {

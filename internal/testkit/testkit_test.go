@@ -28,11 +28,7 @@ func TestClock(t *testing.T) {
 
 func mustMaze(t *testing.T) *mazecore.Maze {
 	t.Helper()
-	m, err := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Backtracking, Width: 11, Height: 11, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return Maze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 11, Height: 11, Seed: 3})
 }
 
 // TestGridAndPlayer draws a maze with a player and a header and hint
