@@ -39,8 +39,7 @@ const (
 var usage = sync.OnceValue(func() string {
 	return fmt.Sprintf(`usage: mazebot maze ALGORITHM SIZE [flags]
        mazebot maze --id ID [flags]
-       mazebot store copy --from DB --to DB [--force]
-       mazebot help
+%s       mazebot help
 
 Make a maze and write it to stdout or to a file.
 
@@ -85,20 +84,17 @@ ID; page 2 the solution).
 The maze ID is printed after the maze (on stderr when the maze goes to
 stdout); --id ID makes exactly the same maze again.
 
-store copy copies every table of one mazebot database into another, such
-as a SQLite file into PostgreSQL (mazebot store copy --help).
-
-examples:
+%sexamples:
   mazebot maze sidewinder 21 --seed 7
   mazebot maze backtracking 41 --solve --format emoji
   mazebot maze digging 31 --loops 30 --difficulty hard
   mazebot maze digging 2001 -o maze.png
   mazebot maze backtracking 41 --theme print -o maze.pdf
   mazebot maze --id 2840bt0f34 --format json
-`, orList(mazecore.AlgorithmNames()), strings.Join(shortAliases(), ", "),
+`, storeSynopsis, orList(mazecore.AlgorithmNames()), strings.Join(shortAliases(), ", "),
 		orList(choosableLevels()), mazecore.Candidates, maxChooseSize,
 		orList(formats), orList(render.PaletteNames()), orList(render.EmojiThemeNames()), render.EmojiThemes[0].Name,
-		orList(render.StyleNames()), orList(render.PaperNames()), extensionTable())
+		orList(render.StyleNames()), orList(render.PaperNames()), extensionTable(), storeSummary)
 })
 
 // orList joins names as "a, b or c".

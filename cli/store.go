@@ -13,6 +13,15 @@ import (
 	"mazebot/store"
 )
 
+// The usage's lines about store copy.
+const (
+	storeSynopsis = "       mazebot store copy --from DB --to DB [--force]\n"
+	storeSummary  = `store copy copies every table of one mazebot database into another, such
+as a SQLite file into PostgreSQL (mazebot store copy --help).
+
+`
+)
+
 const storeUsage = `usage: mazebot store copy --from DB --to DB [--force]
 
 Copy every table of one mazebot database into another: results, streaks,

@@ -8,6 +8,9 @@ import (
 	"io"
 )
 
+// The maze-only build's usage says nothing of store copy.
+const storeSynopsis, storeSummary = "", ""
+
 // runStore in the maze-only build: the database packages are what it
 // leaves out (see main_mazeonly.go), so store copy is not here.
 func runStore(_ context.Context, _ []string, _, stderr io.Writer) int {
