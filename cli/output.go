@@ -327,7 +327,7 @@ func writeTo(ctx context.Context, stdout io.Writer, write func(io.Writer) error)
 // directly: renaming over it would put a file in its place.
 type output struct {
 	path   string   // as the user gave it, for messages
-	target string   // where the file goes: path, its link resolved
+	target string   // where the file goes: path, its link resolved (not direct)
 	tmp    *os.File // nil once committed or aborted
 	direct bool     // tmp is the device or pipe itself
 }
@@ -345,7 +345,7 @@ func createOutput(path, ext string) (*output, error) {
 		if err != nil {
 			return nil, fileError(path, err)
 		}
-		return &output{path: path, target: path, tmp: f, direct: true}, nil
+		return &output{path: path, tmp: f, direct: true}, nil
 	}
 	target := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
