@@ -88,7 +88,7 @@ TEXT ·closeWindowAsm(SB), NOSPLIT, $0-104
 loop:
 	TESTQ BX, BX
 	JZ done
-	BSFQ BX, SI             // i, the draw of the next close
+	TZCNTQ BX, SI           // i, the draw of the next close (BSF where there is no BMI1: BX ≠ 0)
 	LEAQ -1(BX), AX
 	ANDQ AX, BX
 	LEAQ (R8)(SI*1), AX
@@ -349,4 +349,128 @@ TEXT ·topBits32AVX512(SB), NOSPLIT, $0-16
 	ORQ DX, AX
 	VZEROUPPER
 	MOVQ AX, tops+8(FP)
+	RET
+
+// The AVX2 draws. AVX2 has no 64-bit multiplication, so MUL64 builds the
+// low half of x·m from three 32-bit ones: xlo·mlo + (xhi·mlo + xlo·mhi)<<32.
+// It sets x to x·m for the multiplier's halves lo and hi (each in the low
+// 32 bits of every lane), using t1 and t2.
+#define MUL64(x, lo, hi, t1, t2) \
+	VPSRLQ $32, x, t2; \
+	VPMULUDQ lo, t2, t2; \
+	VPMULUDQ hi, x, t1; \
+	VPADDQ t1, t2, t2; \
+	VPSLLQ $32, t2, t2; \
+	VPMULUDQ lo, x, x; \
+	VPADDQ t2, x, x
+
+// MIX2 sets z to mix's first two steps of the states in s (the third,
+// z ^= z >> 31, keeps the top bit), with the multipliers in Y3-Y6.
+#define MIX2(s, z, t1, t2) \
+	VPSRLQ $30, s, z; \
+	VPXOR s, z, z; \
+	MUL64(z, Y3, Y4, t1, t2); \
+	VPSRLQ $27, z, t1; \
+	VPXOR t1, z, z; \
+	MUL64(z, Y5, Y6, t1, t2)
+
+// gammas holds 1 to 4 times gamma, lane k's first state less state.
+DATA gammas<>+0(SB)/8, $0x9e3779b97f4a7c15
+DATA gammas<>+8(SB)/8, $0x3c6ef372fe94f82a
+DATA gammas<>+16(SB)/8, $0xdaa66d2c7ddf743f
+DATA gammas<>+24(SB)/8, $0x78dde6e5fd29f054
+GLOBL gammas<>(SB), RODATA|NOPTR, $32
+
+// mixHalves holds mix's multipliers in 32-bit halves: mixMul1's low and
+// high, then mixMul2's; and 4·gamma.
+DATA mixHalves<>+0(SB)/8, $0x1ce4e5b9
+DATA mixHalves<>+8(SB)/8, $0xbf58476d
+DATA mixHalves<>+16(SB)/8, $0x133111eb
+DATA mixHalves<>+24(SB)/8, $0x94d049bb
+DATA mixHalves<>+32(SB)/8, $0x78dde6e5fd29f054
+GLOBL mixHalves<>(SB), RODATA|NOPTR, $40
+
+// LANES2 sets Y0 to the states of the four draws after the state in AX,
+// Y1 to those of the four after them, Y2 to 8·gamma, and Y3-Y6 to mix's
+// multipliers' halves, using Y7.
+#define LANES2 \
+	MOVQ AX, X0; \
+	VPBROADCASTQ X0, Y0; \
+	VPADDQ gammas<>(SB), Y0, Y0; \
+	VPBROADCASTQ mixHalves<>+32(SB), Y7; \
+	VPADDQ Y7, Y0, Y1; \
+	VPADDQ Y7, Y7, Y2; \
+	VPBROADCASTQ mixHalves<>+0(SB), Y3; \
+	VPBROADCASTQ mixHalves<>+8(SB), Y4; \
+	VPBROADCASTQ mixHalves<>+16(SB), Y5; \
+	VPBROADCASTQ mixHalves<>+24(SB), Y6
+
+// func fillDrawsAVX2(state uint64, d *[aheadHalf]uint64) (tops, after uint64)
+//
+// fillDraws eight draws at a time, on two vectors of four lanes;
+// VMOVMSKPD gathers the top bits.
+TEXT ·fillDrawsAVX2(SB), NOSPLIT, $0-32
+	MOVQ state+0(FP), AX
+	MOVQ d+8(FP), DI
+	LANES2
+	XORQ R8, R8             // tops
+	XORQ CX, CX             // the first draw's bit in tops: 0, 8, … 56
+
+loop2:
+	MIX2(Y0, Y11, Y7, Y8)
+	MIX2(Y1, Y12, Y9, Y10)
+	VPSRLQ $31, Y11, Y7
+	VPSRLQ $31, Y12, Y9
+	VPXOR Y7, Y11, Y11
+	VPXOR Y9, Y12, Y12
+	VMOVDQU Y11, (DI)
+	VMOVDQU Y12, 32(DI)
+	VMOVMSKPD Y11, DX
+	VMOVMSKPD Y12, BX
+	SHLQ $4, BX
+	ORQ BX, DX
+	SHLQ CX, DX
+	ORQ DX, R8
+	VPADDQ Y2, Y0, Y0
+	VPADDQ Y2, Y1, Y1
+	ADDQ $64, DI
+	ADDQ $8, CX
+	CMPQ CX, $64
+	JLT loop2
+
+	VZEROUPPER
+	MOVQ $0x9e3779b97f4a7c15, BX
+	SHLQ $6, BX
+	ADDQ BX, AX
+	MOVQ R8, tops+16(FP)
+	MOVQ AX, after+24(FP)
+	RET
+
+// func topBits32AVX2(state uint64) (tops uint64)
+//
+// The top bits of the 32 draws after state, bit k for draw k, eight at a
+// time.
+TEXT ·topBits32AVX2(SB), NOSPLIT, $0-16
+	MOVQ state+0(FP), AX
+	LANES2
+	XORQ R8, R8             // tops
+	XORQ CX, CX             // the first draw's bit in tops: 0, 8, 16, 24
+
+tops2:
+	MIX2(Y0, Y11, Y7, Y8)
+	MIX2(Y1, Y12, Y9, Y10)
+	VMOVMSKPD Y11, DX
+	VMOVMSKPD Y12, BX
+	SHLQ $4, BX
+	ORQ BX, DX
+	SHLQ CX, DX
+	ORQ DX, R8
+	VPADDQ Y2, Y0, Y0
+	VPADDQ Y2, Y1, Y1
+	ADDQ $8, CX
+	CMPQ CX, $32
+	JLT tops2
+
+	VZEROUPPER
+	MOVQ R8, tops+8(FP)
 	RET

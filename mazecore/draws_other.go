@@ -2,8 +2,8 @@
 
 package mazecore
 
-// hasAVX512 is false off amd64, where fillWindow is plain Go.
-const hasAVX512 = false
+// hasAVX512 and hasAVX2 are false off amd64, where fillWindow is plain Go.
+const hasAVX512, hasAVX2 = false, false
 
 func fillWindow(state uint64, d *[aheadHalf]uint64) (tops, after uint64) {
 	return fillDraws(state, gamma, mixMul1, mixMul2, d)

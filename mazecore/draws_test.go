@@ -5,7 +5,7 @@ import "testing"
 // TestFillWindowIsFillDraws: the draws and top bits the vector version
 // computes are SplitMix64's, for states across the whole range.
 func TestFillWindowIsFillDraws(t *testing.T) {
-	t.Logf("AVX-512: %v", hasAVX512)
+	t.Logf("AVX-512: %v, AVX2: %v", hasAVX512, hasAVX2)
 	src := newSource(7)
 	for i := range 2000 {
 		state := src.next()
