@@ -22,9 +22,10 @@
 //
 // On amd64, three inner loops are also in assembly (draws_amd64.s):
 // binary tree's and sidewinder's draws eight at a time with AVX-512 where
-// the CPU has it, sidewinder's closes, and digging's restarts, which
-// prefetch the cells of the draws ahead. Each has a Go twin that other
-// CPUs run and that draws_test.go holds it equal to.
+// the CPU has it, or with AVX2 on two vectors of four, sidewinder's
+// closes, and digging's restarts, which prefetch the cells of the draws
+// ahead. Each has a Go twin that other CPUs run and that draws_test.go
+// and draws_amd64_test.go hold it equal to.
 //
 // # Loops
 //
