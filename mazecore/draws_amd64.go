@@ -23,7 +23,7 @@ func fillDrawsAVX2(state uint64, d *[aheadHalf]uint64) (tops, after uint64)
 
 // fillWindow is fillDraws, in vectors where the CPU has them: sidewinder
 // computes a draw per cell, and AVX-512's eight lanes take a fifth of the
-// time, AVX2's four about half.
+// time, AVX2's four less than half.
 func fillWindow(state uint64, d *[aheadHalf]uint64) (tops, after uint64) {
 	if hasAVX512 {
 		return fillDrawsAVX512(state, d)
@@ -105,15 +105,15 @@ func topBits32AVX2(state uint64) (tops uint64)
 // bit of a draw, as Lemire's method never draws again for a power of two.
 // Binary tree spends a draw on each cell; with AVX-512 or AVX2, 32 at once.
 func (s *source) evenBits(n int) uint64 {
-	if hasAVX512 {
-		tops := topBits32AVX512(s.state)
-		s.state += uint64(n) * gamma
-		return spread(uint32(tops & (1<<n - 1)))
+	var tops uint64
+	switch {
+	case hasAVX512:
+		tops = topBits32AVX512(s.state)
+	case hasAVX2:
+		tops = topBits32AVX2(s.state)
+	default:
+		return s.evenBitsGo(n)
 	}
-	if hasAVX2 {
-		tops := topBits32AVX2(s.state)
-		s.state += uint64(n) * gamma
-		return spread(uint32(tops & (1<<n - 1)))
-	}
-	return s.evenBitsGo(n)
+	s.state += uint64(n) * gamma
+	return spread(uint32(tops & (1<<n - 1)))
 }
