@@ -17,28 +17,15 @@ import (
 // The benchmarks compare the databases (pressStores): a SQLite file (WAL,
 // as the bot opens it) and PostgreSQL over loopback.
 
-func openBench(b *testing.B, dsn string) store.DB {
-	b.Helper()
-	db, err := store.Open(b.Context(), dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	return db
-}
-
 // BenchmarkPress is a member's click as the bot handles it,
 // play.Service.Press: the game read, the move, the conditional save. In
 // parallel, 50 members each click a game of their own on one maze, as in
 // TestConcurrentPresses; presses/s is what the store sustains.
 func BenchmarkPress(b *testing.B) {
-	m, err := mazecore.Generate(pressMaze)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := generatePressMaze(b)
 	for _, s := range pressStores {
 		b.Run(s.name, func(b *testing.B) {
-			db := openBench(b, s.dsn(b))
+			db := mustOpen(b, s.dsn(b))
 			games := play.NewService(db, time.Now)
 			var members atomic.Uint64
 			b.SetParallelism(max(1, 50/runtime.GOMAXPROCS(0))) // goroutines: this times GOMAXPROCS
@@ -77,7 +64,7 @@ func BenchmarkPress(b *testing.B) {
 func BenchmarkMove(b *testing.B) {
 	for _, s := range pressStores {
 		b.Run(s.name, func(b *testing.B) {
-			db := openBench(b, s.dsn(b))
+			db := mustOpen(b, s.dsn(b))
 			g := benchGame(b, db)
 			b.ResetTimer()
 			for i := range b.N {
@@ -88,7 +75,7 @@ func BenchmarkMove(b *testing.B) {
 			}
 		})
 		b.Run(s.name+"/Parallel", func(b *testing.B) {
-			db := openBench(b, s.dsn(b))
+			db := mustOpen(b, s.dsn(b))
 			b.RunParallel(func(pb *testing.PB) {
 				g := benchGame(b, db)
 				for i := 0; pb.Next(); i++ {
@@ -136,7 +123,7 @@ func BenchmarkDailyClaim(b *testing.B) {
 	}
 	for _, s := range pressStores {
 		b.Run(s.name, func(b *testing.B) {
-			db := openBench(b, s.dsn(b))
+			db := mustOpen(b, s.dsn(b))
 			b.ResetTimer()
 			for i := range b.N {
 				if err := db.ClaimDailyPost(b.Context(), claim(int64(i))); err != nil {
@@ -145,7 +132,7 @@ func BenchmarkDailyClaim(b *testing.B) {
 			}
 		})
 		b.Run(s.name+"/Parallel", func(b *testing.B) {
-			db := openBench(b, s.dsn(b))
+			db := mustOpen(b, s.dsn(b))
 			var next atomic.Int64
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {

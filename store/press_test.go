@@ -30,6 +30,15 @@ var pressStores = []struct {
 // pressMaze is the one maze every member plays.
 var pressMaze = mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 50}
 
+func generatePressMaze(tb testing.TB) *mazecore.Maze {
+	tb.Helper()
+	m, err := mazecore.Generate(pressMaze)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
 // TestConcurrentPresses: 50 members, each with a game of their own on one
 // maze, click at once, every click twice (a double click), through
 // play.Service as the bot does. No press fails (SQLite's "database is
@@ -37,10 +46,7 @@ var pressMaze = mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height:
 // game ends where a model of its taken clicks does.
 func TestConcurrentPresses(t *testing.T) {
 	const members, clicks = 50, 25
-	m, err := mazecore.Generate(pressMaze)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := generatePressMaze(t)
 	for _, s := range pressStores {
 		t.Run(s.name, func(t *testing.T) {
 			db := mustOpen(t, s.dsn(t))

@@ -10,7 +10,6 @@ import (
 
 	"mazebot/contest"
 	"mazebot/mazecore"
-	"mazebot/play"
 )
 
 // SaveDailySettings creates or replaces a server's daily challenge
@@ -64,15 +63,7 @@ const maxLanguage = 16
 // DailySettings returns a server's settings, or an error wrapping
 // contest.ErrNotFound.
 func (s *Store) DailySettings(ctx context.Context, guildID string) (contest.DailySettings, error) {
-	if err := s.lock(ctx); err != nil {
-		return contest.DailySettings{}, err
-	}
-	defer s.mu.Unlock()
-	ds, ok := s.dailies[guildID]
-	if !ok {
-		return contest.DailySettings{}, fmt.Errorf("daily settings of %s: %w", guildID, contest.ErrNotFound)
-	}
-	return ds, nil
+	return lookup(ctx, s, s.dailies, guildID, "daily settings of %s", guildID)
 }
 
 // EnabledDailies lists the servers whose daily is posted automatically,
@@ -155,29 +146,14 @@ func (s *Store) SetDailyFailed(ctx context.Context, guildID string, date contest
 // DailyPost returns the post of a server's day, or an error wrapping
 // contest.ErrNotFound.
 func (s *Store) DailyPost(ctx context.Context, guildID string, date contest.Date) (contest.DailyPost, error) {
-	if err := s.lock(ctx); err != nil {
-		return contest.DailyPost{}, err
-	}
-	defer s.mu.Unlock()
-	p, ok := s.posts[day{guildID, date.String()}]
-	if !ok {
-		return contest.DailyPost{}, fmt.Errorf("daily post %s/%s: %w", guildID, date, contest.ErrNotFound)
-	}
-	return p, nil
+	return lookup(ctx, s, s.posts, day{guildID, date.String()}, "daily post %s/%s", guildID, date)
 }
 
 // DailyMaze returns the maze fixed for a server's date, or an error
 // wrapping contest.ErrNotFound.
 func (s *Store) DailyMaze(ctx context.Context, guildID string, date contest.Date) (mazecore.ID, error) {
-	if err := s.lock(ctx); err != nil {
-		return mazecore.ID{}, err
-	}
-	defer s.mu.Unlock()
-	m, ok := s.mazes[day{guildID, date.String()}]
-	if !ok {
-		return mazecore.ID{}, fmt.Errorf("daily maze %s/%s: %w", guildID, date, play.ErrNotFound)
-	}
-	return m.MazeID, nil
+	m, err := lookup(ctx, s, s.mazes, day{guildID, date.String()}, "daily maze %s/%s", guildID, date)
+	return m.MazeID, err
 }
 
 // FixDailyMaze records m as its server's daily of its date unless one is

@@ -76,12 +76,7 @@ func (s *Store) SetResultsMessage(ctx context.Context, id int64, messageID strin
 
 // DeleteEvent removes an event, freeing its channel.
 func (s *Store) DeleteEvent(ctx context.Context, id int64) error {
-	if err := s.lock(ctx); err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
-	delete(s.events, id)
-	return nil
+	return remove(ctx, s, s.events, id)
 }
 
 // Event returns the event with id, or an error wrapping contest.ErrNotFound.

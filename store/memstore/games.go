@@ -82,15 +82,11 @@ func (s *Store) PlayingGame(ctx context.Context, userID string, maze mazecore.ID
 // Game returns the game with the given id, or an error wrapping
 // play.ErrNotFound.
 func (s *Store) Game(ctx context.Context, id int64) (play.Record, error) {
-	if err := s.lock(ctx); err != nil {
+	g, err := lookup(ctx, s, s.games, id, "game %d", id)
+	if err != nil {
 		return play.Record{}, err
 	}
-	defer s.mu.Unlock()
-	g, ok := s.games[id]
-	if !ok {
-		return play.Record{}, fmt.Errorf("game %d: %w", id, play.ErrNotFound)
-	}
-	g.Trail = bytes.Clone(g.Trail)
+	g.Trail = bytes.Clone(g.Trail) // safe unlocked: a stored trail is replaced, never written to
 	return g, nil
 }
 
@@ -130,18 +126,7 @@ func (s *Store) SaveGame(ctx context.Context, g play.Record) error {
 // DeleteGamesBefore removes the games started before t, finished or not,
 // and reports how many. Results are kept.
 func (s *Store) DeleteGamesBefore(ctx context.Context, t time.Time) (int64, error) {
-	if err := s.lock(ctx); err != nil {
-		return 0, err
-	}
-	defer s.mu.Unlock()
-	var n int64
-	for id, g := range s.games {
-		if g.StartedAt.UnixMilli() < t.UnixMilli() {
-			delete(s.games, id)
-			n++
-		}
-	}
-	return n, nil
+	return deleteBefore(ctx, s, s.games, t, func(g play.Record) time.Time { return g.StartedAt })
 }
 
 // better orders runs best first: fastest, then fewest tiles, then

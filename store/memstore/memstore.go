@@ -90,6 +90,49 @@ func (s *Store) Close() error {
 	return nil
 }
 
+// lookup returns m[k], read under the store's lock, or an error wrapping
+// ErrNotFound that names what (a format of args).
+func lookup[K comparable, V any](ctx context.Context, s *Store, m map[K]V, k K, what string, args ...any) (V, error) {
+	var zero V
+	if err := s.lock(ctx); err != nil {
+		return zero, err
+	}
+	defer s.mu.Unlock()
+	v, ok := m[k]
+	if !ok {
+		return zero, fmt.Errorf("%s: %w", fmt.Sprintf(what, args...), play.ErrNotFound)
+	}
+	return v, nil
+}
+
+// remove deletes m[k] under the store's lock.
+func remove[K comparable, V any](ctx context.Context, s *Store, m map[K]V, k K) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	delete(m, k)
+	return nil
+}
+
+// deleteBefore deletes, under the store's lock, the entries of m whose
+// time (as timeOf reads it) is before cut, to the millisecond as in the
+// databases, and reports how many it deleted.
+func deleteBefore[K comparable, V any](ctx context.Context, s *Store, m map[K]V, cut time.Time, timeOf func(V) time.Time) (int64, error) {
+	if err := s.lock(ctx); err != nil {
+		return 0, err
+	}
+	defer s.mu.Unlock()
+	var n int64
+	for k, v := range m {
+		if timeOf(v).UnixMilli() < cut.UnixMilli() {
+			delete(m, k)
+			n++
+		}
+	}
+	return n, nil
+}
+
 // instant is t as a database keeps it: UTC, to the millisecond.
 func instant(t time.Time) time.Time { return time.UnixMilli(t.UnixMilli()).UTC() }
 
@@ -149,18 +192,7 @@ func (s *Store) FirstSeen(ctx context.Context, id string, at time.Time) (bool, e
 // ForgetSeen deletes the interactions seen before before and returns how
 // many it deleted.
 func (s *Store) ForgetSeen(ctx context.Context, before time.Time) (int64, error) {
-	if err := s.lock(ctx); err != nil {
-		return 0, err
-	}
-	defer s.mu.Unlock()
-	var n int64
-	for id, at := range s.seen {
-		if at.UnixMilli() < before.UnixMilli() {
-			delete(s.seen, id)
-			n++
-		}
-	}
-	return n, nil
+	return deleteBefore(ctx, s, s.seen, before, func(at time.Time) time.Time { return at })
 }
 
 // ClaimIdentify gives the caller bucket's turn to identify at at, when
@@ -208,10 +240,5 @@ func (s *Store) AddCommandGuild(ctx context.Context, guildID string, at time.Tim
 
 // RemoveCommandGuild forgets a server's own commands, once removed.
 func (s *Store) RemoveCommandGuild(ctx context.Context, guildID string) error {
-	if err := s.lock(ctx); err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
-	delete(s.commandGuilds, guildID)
-	return nil
+	return remove(ctx, s, s.commandGuilds, guildID)
 }

@@ -103,25 +103,12 @@ func (Dialect) LockMigrations(ctx context.Context, tx *sql.Tx) error {
 
 // Columns lists the columns of the schema's tables from the catalog.
 func (Dialect) Columns(ctx context.Context, q sqldb.Querier) ([]sqldb.Column, error) {
-	rows, err := q.QueryContext(ctx, `
+	return sqldb.ListColumns(ctx, q, `
 		SELECT c.table_name, c.column_name, c.data_type = 'boolean', c.is_identity = 'YES'
 		FROM information_schema.columns AS c
 		JOIN information_schema.tables AS t USING (table_schema, table_name)
 		WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.table_name <> 'migrations'
 		ORDER BY c.table_name, c.ordinal_position`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var cols []sqldb.Column
-	for rows.Next() {
-		var c sqldb.Column
-		if err := rows.Scan(&c.Table, &c.Name, &c.Bool, &c.Identity); err != nil {
-			return nil, err
-		}
-		cols = append(cols, c)
-	}
-	return cols, rows.Err()
 }
 
 // LockTables locks the tables against writes (readers go on).

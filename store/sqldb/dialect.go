@@ -33,7 +33,7 @@ type Dialect interface {
 
 	// Columns lists the columns of every table but the migrations
 	// bookkeeping, table by table in name order, each table's in order:
-	// what `mazebot store copy` moves.
+	// what `mazebot store copy` moves. ListColumns reads them.
 	Columns(ctx context.Context, q Querier) ([]Column, error)
 	// LockTables keeps other writers out of tables until tx ends.
 	LockTables(ctx context.Context, tx *sql.Tx, tables []string) error
@@ -52,3 +52,17 @@ type Column struct {
 	// Identity is a key the database makes.
 	Identity bool
 }
+
+// ListColumns runs query, whose rows are a column's table, name, Bool and
+// Identity, and returns those columns: a dialect's Columns, once it knows
+// where its database lists them. query is the dialect's own SQL, so it
+// runs as written, not rebound.
+func ListColumns(ctx context.Context, q Querier, query string) ([]Column, error) {
+	rows, err := q.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return readAll(rows, func(c Column) (Column, error) { return c, nil })
+}
+
+func (c *Column) dest() []any { return []any{&c.Table, &c.Name, &c.Bool, &c.Identity} }

@@ -96,6 +96,11 @@ func all[T, R any, PR row[R]](q q, conv func(R) (T, error), query string, args .
 	if err != nil {
 		return nil, err
 	}
+	return readAll[T, R, PR](rows, conv)
+}
+
+// readAll reads every row of rows into R and converts it, and closes rows.
+func readAll[T, R any, PR row[R]](rows *sql.Rows, conv func(R) (T, error)) ([]T, error) {
 	defer rows.Close()
 	var out []T
 	for rows.Next() {

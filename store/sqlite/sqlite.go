@@ -193,25 +193,14 @@ func (Dialect) MigrationsTable() string {
 // migrate in turn.
 func (Dialect) LockMigrations(context.Context, *sql.Tx) error { return nil }
 
-// Columns lists the tables' columns from the schema table.
+// Columns lists the tables' columns from the schema table, none of them
+// Bool or Identity: SQLite keeps booleans as 0 and 1, and its Insert
+// resets no sequence.
 func (Dialect) Columns(ctx context.Context, q sqldb.Querier) ([]sqldb.Column, error) {
-	rows, err := q.QueryContext(ctx, `
-		SELECT m.name, p.name FROM sqlite_schema AS m, pragma_table_info(m.name) AS p
+	return sqldb.ListColumns(ctx, q, `
+		SELECT m.name, p.name, FALSE, FALSE FROM sqlite_schema AS m, pragma_table_info(m.name) AS p
 		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\_%' ESCAPE '\' AND m.name <> 'migrations'
 		ORDER BY m.name, p.cid`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var cols []sqldb.Column
-	for rows.Next() {
-		var c sqldb.Column
-		if err := rows.Scan(&c.Table, &c.Name); err != nil {
-			return nil, err
-		}
-		cols = append(cols, c)
-	}
-	return cols, rows.Err()
 }
 
 // LockTables does nothing: the transaction took the write lock at BEGIN
