@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"regexp"
 	"slices"
@@ -245,7 +246,7 @@ func CheckEnglish(cmds []*discordgo.ApplicationCommand) error {
 		}
 	}
 	for _, id := range lang.IDs() {
-		if (strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.")) && !used[id] {
+		if isPickerText(id) && !used[id] {
 			errs = append(errs, fmt.Errorf("%s: no command definition uses it", id))
 		}
 	}
@@ -426,24 +427,18 @@ func CheckMentions(cmds []*discordgo.ApplicationCommand) error {
 				}
 			}
 		}
-		sources := l.Sources()
-		for _, id := range slices.Sorted(maps.Keys(sources)) {
-			if strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.") {
-				continue
-			}
-			for _, src := range sources[id] {
-				for _, m := range mention().FindAllStringSubmatch(src, -1) {
-					name, err := withParticle(m[1], subs)
-					if err != nil {
-						errs = append(errs, fmt.Errorf("%s [%s]: /%s: %w", id, l.Code(), m[1], err))
-						continue
-					}
-					if m[2] == "" || !foreign[m[2]] {
-						continue
-					}
-					if _, err := withParticle(m[2], subs[name]); err != nil {
-						errs = append(errs, fmt.Errorf("%s [%s]: /%s %s: %w", id, l.Code(), m[1], m[2], err))
-					}
+		for id, src := range messageSources(l) {
+			for _, m := range mention().FindAllStringSubmatch(src, -1) {
+				name, err := withParticle(m[1], subs)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s [%s]: /%s: %w", id, l.Code(), m[1], err))
+					continue
+				}
+				if m[2] == "" || !foreign[m[2]] {
+					continue
+				}
+				if _, err := withParticle(m[2], subs[name]); err != nil {
+					errs = append(errs, fmt.Errorf("%s [%s]: /%s %s: %w", id, l.Code(), m[1], m[2], err))
 				}
 			}
 		}
@@ -532,30 +527,49 @@ func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
 			}
 			return true
 		}
-		sources := l.Sources()
-		for _, id := range slices.Sorted(maps.Keys(sources)) {
-			if strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.") {
-				continue
-			}
-			for _, src := range sources[id] {
-				for _, m := range optionMention().FindAllStringSubmatch(src, -1) {
-					name, value := m[1], m[2]
-					if !anyLanguage[name] || strings.Contains(value, "{{") {
-						continue
-					}
-					opts := named[name]
-					if len(opts) == 0 {
-						errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: %q is not an option's name in this language", id, l.Code(), name, value, name))
-						continue
-					}
-					if !slices.ContainsFunc(opts, func(o *discordgo.ApplicationCommandOption) bool { return takes(o, value) }) {
-						errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: the picker offers no %q for %s", id, l.Code(), name, value, value, name))
-					}
+		for id, src := range messageSources(l) {
+			for _, m := range optionMention().FindAllStringSubmatch(src, -1) {
+				name, value := m[1], m[2]
+				if !anyLanguage[name] || strings.Contains(value, "{{") {
+					continue
+				}
+				opts := named[name]
+				if len(opts) == 0 {
+					errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: %q is not an option's name in this language", id, l.Code(), name, value, name))
+					continue
+				}
+				if !slices.ContainsFunc(opts, func(o *discordgo.ApplicationCommandOption) bool { return takes(o, value) }) {
+					errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: the picker offers no %q for %s", id, l.Code(), name, value, value, name))
 				}
 			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// messageSources yields l's message templates with their IDs, in ID
+// order, each plural form apart. The cmd.* and choice.* texts are left
+// out: they are the picker, what the messages are checked against.
+func messageSources(l *lang.Lang) iter.Seq2[string, string] {
+	return func(yield func(id, src string) bool) {
+		sources := l.Sources()
+		for _, id := range slices.Sorted(maps.Keys(sources)) {
+			if isPickerText(id) {
+				continue
+			}
+			for _, src := range sources[id] {
+				if !yield(id, src) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// isPickerText says whether a catalog ID is a command definition's text
+// (cmd.*, choice.*), which Discord's picker shows, rather than a message.
+func isPickerText(id string) bool {
+	return strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.")
 }
 
 // lazyRegexp compiles expr on first use: Unicode classes such as \p{L}

@@ -48,17 +48,9 @@ func Options(in *Interaction, dst any) {
 func set(field reflect.Value, value any) bool {
 	switch field.Kind() {
 	case reflect.String:
-		s, ok := value.(string)
-		if ok {
-			field.SetString(s)
-		}
-		return ok
+		return setAs(value, field.SetString)
 	case reflect.Bool:
-		b, ok := value.(bool)
-		if ok {
-			field.SetBool(b)
-		}
-		return ok
+		return setAs(value, field.SetBool)
 	case reflect.Int64:
 		switch n := value.(type) {
 		case float64:
@@ -72,13 +64,18 @@ func set(field reflect.Value, value any) bool {
 		}
 		return true
 	case reflect.Float64:
-		n, ok := value.(float64)
-		if ok {
-			field.SetFloat(n)
-		}
-		return ok
+		return setAs(value, field.SetFloat)
 	}
 	panic(fmt.Sprintf("bot.Options: a field of kind %s", field.Kind()))
+}
+
+// setAs hands value to setter if it is a T, and says whether it was.
+func setAs[T any](value any, setter func(T)) bool {
+	v, ok := value.(T)
+	if ok {
+		setter(v)
+	}
+	return ok
 }
 
 // leafOptions are the options of the command, or of its subcommand.

@@ -99,16 +99,8 @@ func (r *responder) Acknowledge(ctx context.Context) error {
 	default:
 		return r.Defer(ctx, false)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.state != unanswered {
-		return nil
-	}
-	if err := r.callback(ctx, &callback{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
-		return fmt.Errorf("defer update: %w", err)
-	}
-	r.state = deferredUpdate
-	return nil
+	// Once answered there is nothing left to defer.
+	return r.answerFirst(ctx, &callback{Type: discordgo.InteractionResponseDeferredMessageUpdate}, deferredUpdate, nil, "defer update")
 }
 
 func (r *responder) Reply(ctx context.Context, reply Reply) error {
@@ -150,20 +142,11 @@ func (r *responder) Update(ctx context.Context, reply Reply) error {
 
 // Choices answers an autocompletion, within its first-response deadline.
 func (r *responder) Choices(ctx context.Context, choices []*discordgo.ApplicationCommandOptionChoice) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.state != unanswered {
-		return errAlreadyReplied
-	}
 	if choices == nil {
 		choices = []*discordgo.ApplicationCommandOptionChoice{}
 	}
 	resp := &callback{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &message{Choices: choices}}
-	if err := r.callback(ctx, resp); err != nil {
-		return fmt.Errorf("choices: %w", err)
-	}
-	r.state = answered
-	return nil
+	return r.answerFirst(ctx, resp, answered, errAlreadyReplied, "choices")
 }
 
 // launchActivity is callback type 12, LAUNCH_ACTIVITY, which discordgo
@@ -172,15 +155,23 @@ const launchActivity discordgo.InteractionResponseType = 12
 
 // Launch opens the Activity, within the first-response deadline.
 func (r *responder) Launch(ctx context.Context) error {
+	return r.answerFirst(ctx, &callback{Type: launchActivity}, answered, errAlreadyReplied, "launch activity")
+}
+
+// answerFirst sends resp as the first response and moves to state next;
+// what names the step in its error. Once anything was sent it sends
+// nothing and returns ifAnswered. Defer keeps its own copy: it records
+// the visibility along with the state, under the same lock.
+func (r *responder) answerFirst(ctx context.Context, resp *callback, next replyState, ifAnswered error, what string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state != unanswered {
-		return errAlreadyReplied
+		return ifAnswered
 	}
-	if err := r.callback(ctx, &callback{Type: launchActivity}); err != nil {
-		return fmt.Errorf("launch activity: %w", err)
+	if err := r.callback(ctx, resp); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	r.state = answered
+	r.state = next
 	return nil
 }
 
