@@ -40,8 +40,7 @@ func (d *discord) complete(tb testing.TB, command, typed string) ([]*discordgo.A
 // autocomplete cases.
 func TestE2EAutocomplete(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	for typed, want := range map[string]string{"seoul": "Asia/Seoul", "new york": "America/New_York"} {
 		if choices, _ := fake.complete(t, "daily", typed); len(choices) == 0 || choices[0].Value != want {
 			t.Fatalf("timezone %q completed to %+v, want %s first", typed, choices, want)

@@ -56,6 +56,16 @@ func newDiscord(t testing.TB) *discord {
 	return &discord{Server: srv, Client: member.New(srv)}
 }
 
+// newDiscordWithApp is newDiscord with an App started on it by startApp:
+// what a test needs that sets nothing up before the bot starts and does
+// not use the App itself.
+func newDiscordWithApp(t testing.TB) *discord {
+	t.Helper()
+	d := newDiscord(t)
+	d.startApp(t)
+	return d
+}
+
 // checkAltText fails t for any picture the bot sent without alt text (an
 // attachment's description): every one must say what it shows.
 func checkAltText(t testing.TB, srv *fakediscord.Server) {

@@ -19,8 +19,7 @@ import (
 // why.
 func TestE2EUserInstall(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	everywhere := []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
 	bothInstalls := []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
 	for _, c := range []struct {

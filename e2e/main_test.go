@@ -1,9 +1,10 @@
 package e2e
 
 import (
-	"flag"
 	"os"
 	"testing"
+
+	"mazebot/internal/fakediscord"
 )
 
 // TestMain runs four tests at once where go test's default is one per CPU
@@ -14,14 +15,7 @@ import (
 // machine two at a time leaves it idle; those that need the CPU pace
 // themselves (TestE2EPlayFiftyPlayers) or run alone (TestE2EHeavyRenders).
 func TestMain(m *testing.M) {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		if err := flag.Set("test.parallel", "4"); err != nil {
-			panic(err)
-		}
-	}
+	fakediscord.DefaultParallel(4)
 	code := m.Run()
 	if binDir != "" {
 		_ = os.RemoveAll(binDir) // a temporary directory: nothing to report

@@ -38,8 +38,7 @@ func liveMarkup(content string) string {
 // control, timestamp or mention.
 func TestE2EEchoAndMarkup(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	evil := "[x](https://evil.example/a) \u202egnp.exe <t:0:R> @everyone "
 	t.Run("ErrLongAlgorithm", func(t *testing.T) {
 		ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "maze", SkipValidation: true,

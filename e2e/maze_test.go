@@ -26,8 +26,7 @@ import (
 
 func TestE2EMazeEmoji(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	checkSidewinder21(t, fake.slash(t, "maze", opt("algorithm", "sidewinder"), opt("size", 21), opt("render", "emoji")))
 }
 
@@ -36,8 +35,7 @@ func TestE2EMazeEmoji(t *testing.T) {
 // phone's row) with its alt text, and the buttons.
 func TestE2EMazeDefault(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	msg := final(t, fake.slash(t, "maze"))
 	if msg.Flags&fakediscord.FlagComponentsV2 == 0 || msg.Content != "" || len(msg.Embeds) != 0 {
 		t.Fatalf("flags %d, content %q, %d embeds: want a Components V2 card", msg.Flags, msg.Content, len(msg.Embeds))
@@ -79,8 +77,7 @@ func TestE2EMazeDefault(t *testing.T) {
 
 func TestE2EMazePNG(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	ix := fake.slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
 	msg := final(t, ix)
 	checkMazePNG(t, msg, 201)
@@ -88,8 +85,7 @@ func TestE2EMazePNG(t *testing.T) {
 
 func TestE2ESolve(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	mazeIx := fake.slash(t, "maze", opt("algorithm", "digging"), opt("size", 9), opt("height", 15), opt("seed", 77))
 	mazeMsg := final(t, mazeIx)
 	id := mazeIDIn(t, mazeMsg.Text())
@@ -149,8 +145,7 @@ func TestE2ESolve(t *testing.T) {
 
 func TestE2EBadInput(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	notAMaze := fake.PostChannelMessage(fakediscord.DefaultChannelID, fakediscord.Message{Content: "just chatting", AuthorID: fakediscord.DefaultUserID})
 	cases := []struct {
 		name string
@@ -262,8 +257,7 @@ func TestE2EErrorAfterDeferralIsPrivate(t *testing.T) {
 
 func TestE2ECommandSync(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	guild, cmds, _ := fake.Commands()
 	if guild != "" {
 		t.Fatalf("synced to guild %q, want global without DISCORD_GUILD_ID", guild)

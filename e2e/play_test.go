@@ -20,8 +20,7 @@ import (
 
 func TestE2EPlayToGoal(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	mazeMsg, m := fake.postMaze(t, opt("algorithm", "backtracking"), opt("size", 25), opt("seed", 2024))
 	p := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
 	if got := p.position(); got != m.Start() {
@@ -325,8 +324,7 @@ func TestE2EPlayLoops(t *testing.T) {
 // maze, played to the goal too.
 func TestE2EPlayLoop(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	mazeMsg, m := fake.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 15), opt("seed", 7))
 	first := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
 	first.click(first.next())

@@ -14,8 +14,7 @@ import (
 // for a maze small enough for emoji.
 func TestE2EPrint(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	mazeMsg, m := fake.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 21), opt("seed", 5))
 	var print string
 	for _, b := range mazeMsg.Buttons() {

@@ -45,8 +45,7 @@ func readBold(text, prefix string) (read, live string) {
 // bold the post gives it: no live italics, no broken bold.
 func TestE2EEventNameBackslashes(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.startApp(t)
+	fake := newDiscordWithApp(t)
 	for i, name := range []string{`\*x\*`, `race\`, `\_night\_ \~\~run\~\~ \|\|x\|\|`} {
 		channel := fmt.Sprintf("13000000000000004%02d", i)
 		started := final(t, fake.eventSlash(t, e2eManagePerms, "start", opt("algorithm", "backtracking"), opt("size", 15),

@@ -580,19 +580,24 @@ func TestMessageLimits(t *testing.T) {
 	}
 }
 
-func TestDropGatewayResumes(t *testing.T) {
-	t.Parallel()
-	ctx, fake, sess := setup(t)
-	ids, resumes := fake.Identifies(), fake.Resumes()
-	fake.DropGateway()
+// reconnect runs cause, which takes the bot's gateway connection away,
+// waits until the bot is ready again and returns how many RESUMEs and
+// IDENTIFYs that took.
+func reconnect(t *testing.T, ctx context.Context, fake *discord, cause func()) (resumes, identifies int) {
+	t.Helper()
+	resumes, identifies = fake.Resumes(), fake.Identifies()
+	cause()
 	if err := fake.WaitReady(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := fake.Resumes(), resumes+1; got != want {
-		t.Errorf("Resumes()=%d, want %d", got, want)
-	}
-	if got, want := fake.Identifies(), ids; got != want {
-		t.Errorf("Identifies()=%d, want %d (no new session)", got, want)
+	return fake.Resumes() - resumes, fake.Identifies() - identifies
+}
+
+func TestDropGatewayResumes(t *testing.T) {
+	t.Parallel()
+	ctx, fake, sess := setup(t)
+	if resumes, ids := reconnect(t, ctx, fake, fake.DropGateway); resumes != 1 || ids != 0 {
+		t.Errorf("after a drop: %d RESUMEs and %d IDENTIFYs, want 1 and 0 (no new session)", resumes, ids)
 	}
 	sess.on(t, "after", func(s *discordgo.Session, i *discordgo.Interaction) error {
 		return reply(s, i, &discordgo.InteractionResponseData{Content: "still here"})
@@ -1092,20 +1097,12 @@ func TestEphemeralButtonOnlyForItsUser(t *testing.T) {
 func TestReconnectAndInvalidSession(t *testing.T) {
 	t.Parallel()
 	ctx, fake, sess := setup(t)
-	ids, resumes := fake.Identifies(), fake.Resumes()
-	fake.RequestReconnect()
-	if err := fake.WaitReady(ctx); err != nil {
-		t.Fatal(err)
+	// op 7 resumes the session; INVALID_SESSION alone starts a new one.
+	if resumes, ids := reconnect(t, ctx, fake, fake.RequestReconnect); resumes != 1 || ids != 0 {
+		t.Errorf("after op 7: %d RESUMEs and %d IDENTIFYs, want 1 and 0", resumes, ids)
 	}
-	if got, want := fake.Resumes(), resumes+1; got != want {
-		t.Errorf("after op 7: Resumes()=%d, want %d", got, want)
-	}
-	fake.InvalidateSession()
-	if err := fake.WaitReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := fake.Identifies(), ids+1; got != want {
-		t.Errorf("after INVALID_SESSION: Identifies()=%d, want %d", got, want)
+	if _, ids := reconnect(t, ctx, fake, fake.InvalidateSession); ids != 1 {
+		t.Errorf("after INVALID_SESSION: %d IDENTIFYs, want 1", ids)
 	}
 	for {
 		sess.State.RLock()
