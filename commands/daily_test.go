@@ -219,6 +219,15 @@ func TestDailyPostTimeAcrossDST(t *testing.T) {
 func TestDailyPost(t *testing.T) {
 	ctx := context.Background()
 	today := contest.MakeDate(2026, 11, 30)
+	// setUpThen is a server whose daily was set up at from, to post at
+	// 09:00 UTC, with its clock then moved to now and no tick run yet.
+	setUpThen := func(t *testing.T, from, now time.Time) *env {
+		t.Helper()
+		e := newEnv(t, envOptions{now: from})
+		e.setup(t, "09:00", "UTC")
+		e.clock.Set(now)
+		return e
+	}
 	t.Run("OK", func(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 		reply := e.setup(t, "09:00", "UTC")
@@ -258,9 +267,7 @@ func TestDailyPost(t *testing.T) {
 		}
 	})
 	t.Run("OKExactlyOnce", func(t *testing.T) {
-		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
-		e.setup(t, "09:00", "UTC")
-		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e := setUpThen(t, utc(2026, 11, 30, 8, 0), utc(2026, 11, 30, 9, 0))
 		e.tick(t)
 		e.tick(t)
 		e.clock.Advance(10 * time.Hour)
@@ -293,9 +300,7 @@ func TestDailyPost(t *testing.T) {
 	})
 	// The bot was down at 09:00 and comes back at 14:00: it posts then.
 	t.Run("OKCatchUpSameDay", func(t *testing.T) {
-		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
-		e.setup(t, "09:00", "UTC")
-		e.clock.Set(utc(2026, 11, 30, 14, 0))
+		e := setUpThen(t, utc(2026, 11, 30, 8, 0), utc(2026, 11, 30, 14, 0))
 		e.tick(t)
 		if posts := e.poster.all(); len(posts) != 1 || !strings.Contains(posts[0].reply.Text(), "2026-11-30") {
 			t.Fatalf("posts=%+v, want today's on return", posts)
@@ -304,9 +309,7 @@ func TestDailyPost(t *testing.T) {
 	// Down from before yesterday's post time until after today's: only
 	// today's is posted; yesterday is over.
 	t.Run("OKCatchUpNextDay", func(t *testing.T) {
-		e := newEnv(t, envOptions{now: utc(2026, 11, 29, 8, 0)})
-		e.setup(t, "09:00", "UTC")
-		e.clock.Set(utc(2026, 11, 30, 10, 0))
+		e := setUpThen(t, utc(2026, 11, 29, 8, 0), utc(2026, 11, 30, 10, 0))
 		e.tick(t)
 		e.tick(t)
 		posts := e.poster.all()
@@ -319,9 +322,7 @@ func TestDailyPost(t *testing.T) {
 	})
 	// Back the next morning before the post time: nothing yet.
 	t.Run("OKNothingBeforeTime", func(t *testing.T) {
-		e := newEnv(t, envOptions{now: utc(2026, 11, 29, 8, 0)})
-		e.setup(t, "09:00", "UTC")
-		e.clock.Set(utc(2026, 11, 30, 8, 59))
+		e := setUpThen(t, utc(2026, 11, 29, 8, 0), utc(2026, 11, 30, 8, 59))
 		e.tick(t)
 		wantPosts(t, e.poster, 0, "before the post time")
 	})
@@ -353,9 +354,7 @@ func TestDailyPost(t *testing.T) {
 	// A process that claimed the day and died before posting: the claim is
 	// taken over once it is older than the retry delay.
 	t.Run("OKCrashMidPost", func(t *testing.T) {
-		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
-		e.setup(t, "09:00", "UTC")
-		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e := setUpThen(t, utc(2026, 11, 30, 8, 0), utc(2026, 11, 30, 9, 0))
 		crashed := contest.DailyPost{GuildID: "g1", Date: today, ChannelID: "daily-ch", MazeID: dailyOf(t, today),
 			State: contest.Posting, Attempts: 1, ClaimedAt: e.clock.Now()}
 		if err := e.db.ClaimDailyPost(ctx, crashed); err != nil {
@@ -372,9 +371,7 @@ func TestDailyPost(t *testing.T) {
 	// A channel the bot can't post in (Discord answers 403) is tried
 	// MaxRefusals times, not all day.
 	t.Run("OKGivesUp", func(t *testing.T) {
-		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
-		e.setup(t, "09:00", "UTC")
-		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e := setUpThen(t, utc(2026, 11, 30, 8, 0), utc(2026, 11, 30, 9, 0))
 		e.poster.failWith(&discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusForbidden}, Message: &discordgo.APIErrorMessage{Code: 50001, Message: "Missing Access"}})
 		failures := 0
 		for e.clock.Now().Before(utc(2026, 12, 1, 0, 0)) {
@@ -389,9 +386,7 @@ func TestDailyPost(t *testing.T) {
 	})
 	// A failed post is retried after a delay, not on every tick.
 	t.Run("OKRetryAfterFailure", func(t *testing.T) {
-		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
-		e.setup(t, "09:00", "UTC")
-		e.clock.Set(utc(2026, 11, 30, 9, 0))
+		e := setUpThen(t, utc(2026, 11, 30, 8, 0), utc(2026, 11, 30, 9, 0))
 		e.poster.failWith(errors.New("discord is down"))
 		if err := e.tickErr(ctx); err == nil {
 			t.Fatal("a failed post was not reported")

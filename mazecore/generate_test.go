@@ -65,11 +65,7 @@ func TestBinaryTreeSignature(t *testing.T) {
 	for seed := uint64(0); seed < 100; seed++ {
 		for _, size := range testSizes {
 			m := mustGenerate(t, ID{Algorithm: BinaryTree, Width: size.w, Height: size.h, Seed: seed})
-			for cx := 0; cx < m.Cols()-1; cx++ {
-				if !m.Open(cx, 0, East) {
-					t.Fatalf("%v: north row broken at column %d", m.ID(), cx)
-				}
-			}
+			checkNorthRowOpen(t, m)
 			for cy := 1; cy < m.Rows(); cy++ {
 				if !m.Open(m.Cols()-1, cy, North) {
 					t.Fatalf("%v: east column broken at row %d", m.ID(), cy)
@@ -86,16 +82,24 @@ func TestBinaryTreeSignature(t *testing.T) {
 	}
 }
 
+// checkNorthRowOpen fails unless the top row of cells is one corridor, as
+// binary tree and sidewinder carve it: north of it is the outer wall, so
+// each of its cells can only open east.
+func checkNorthRowOpen(t *testing.T, m *Maze) {
+	t.Helper()
+	for cx := 0; cx < m.Cols()-1; cx++ {
+		if !m.Open(cx, 0, East) {
+			t.Fatalf("%v: north row broken at column %d", m.ID(), cx)
+		}
+	}
+}
+
 func TestSidewinderSignature(t *testing.T) {
 	notAtEnd := 0
 	for seed := uint64(0); seed < 100; seed++ {
 		for _, size := range testSizes {
 			m := mustGenerate(t, ID{Algorithm: Sidewinder, Width: size.w, Height: size.h, Seed: seed})
-			for cx := 0; cx < m.Cols()-1; cx++ {
-				if !m.Open(cx, 0, East) {
-					t.Fatalf("%v: north row broken at column %d", m.ID(), cx)
-				}
-			}
+			checkNorthRowOpen(t, m)
 			for cy := 1; cy < m.Rows(); cy++ {
 				runStart := 0
 				for cx := 0; cx < m.Cols(); cx++ {

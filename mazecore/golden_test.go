@@ -26,15 +26,7 @@ func TestGolden(t *testing.T) {
 			id = ID{Algorithm: algo, Width: 21, Height: 21, Seed: 1}
 		}
 		t.Run(id.Algorithm.String(), func(t *testing.T) {
-			if got, want := idVersion(t, id.String()), byte(idVersion1); got != want {
-				t.Fatalf("%+v is spelled in version %d, want %d", id, got, want)
-			}
-			got := "id " + id.String() + "\n" + tileText(mustGenerate(t, id))
-			checkFrozen(t, filepath.Join("testdata", "golden", id.Algorithm.String()+".txt"), got)
-			parsed, err := Parse(id.String())
-			if err != nil || parsed != id {
-				t.Fatalf("Parse(%q)=%+v,%v, want %+v", id.String(), parsed, err, id)
-			}
+			checkPinned(t, id, idVersion1, filepath.Join("testdata", "golden", id.Algorithm.String()+".txt"))
 		})
 	}
 }
@@ -49,18 +41,24 @@ func TestGoldenV2(t *testing.T) {
 			{Algorithm: algo, Width: 25, Height: 25, Seed: 1<<40 + 3, Loops: 100},
 		} {
 			t.Run(fmt.Sprintf("%s/loops%d", algo, id.Loops), func(t *testing.T) {
-				text := id.String()
-				if got, want := idVersion(t, text), byte(idVersion2); got != want {
-					t.Fatalf("%+v is spelled in version %d, want %d", id, got, want)
-				}
-				got := "id " + text + "\n" + tileText(mustGenerate(t, id))
-				checkFrozen(t, filepath.Join("testdata", "golden", "v2", fmt.Sprintf("%s-loops%d.txt", algo, id.Loops)), got)
-				parsed, err := Parse(text)
-				if err != nil || parsed != id {
-					t.Fatalf("Parse(%q)=%+v,%v, want %+v", text, parsed, err, id)
-				}
+				checkPinned(t, id, idVersion2, filepath.Join("testdata", "golden", "v2", fmt.Sprintf("%s-loops%d.txt", algo, id.Loops)))
 			})
 		}
+	}
+}
+
+// checkPinned checks that id is spelled in format version, names the
+// maze frozen in the golden file, and parses back from its spelling.
+func checkPinned(t *testing.T, id ID, version byte, golden string) {
+	t.Helper()
+	text := id.String()
+	if got := idVersion(t, text); got != version {
+		t.Fatalf("%+v is spelled in version %d, want %d", id, got, version)
+	}
+	checkFrozen(t, golden, "id "+text+"\n"+tileText(mustGenerate(t, id)))
+	parsed, err := Parse(text)
+	if err != nil || parsed != id {
+		t.Fatalf("Parse(%q)=%+v,%v, want %+v", text, parsed, err, id)
 	}
 }
 
