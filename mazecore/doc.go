@@ -17,15 +17,18 @@
 // Each algorithm is written for speed over the same draws as its plain
 // form, which spec_test.go keeps and compares it with: no division or
 // observer call in an inner loop, draws' bits gathered in words, a visited
-// set with a border so no move needs a bounds test. GenerateWith adds a
-// progress callback for the command line's huge mazes.
+// set with a border so no move needs a bounds test. Digging, for vast
+// mazes, keeps no visited set: a cell is dug when a passage touches it,
+// and its grid (dig.go) lays the passages out to tell that from a few
+// bytes. GenerateWith adds a progress callback for the command line's
+// huge mazes.
 //
 // On amd64, three inner loops are also in assembly (draws_amd64.s):
 // binary tree's and sidewinder's draws eight at a time with AVX-512 where
 // the CPU has it, or with AVX2 on two vectors of four, sidewinder's
-// closes, and digging's restarts, which prefetch the cells of the draws
-// ahead. Each has a Go twin that other CPUs run and that draws_test.go
-// and draws_amd64_test.go hold it equal to.
+// closes, and digging's restarts, which prefetch the list entries and
+// grid rows of the draws ahead. Each has a Go twin that other CPUs run
+// and that draws_test.go and draws_amd64_test.go hold it equal to.
 //
 // # Loops
 //

@@ -59,7 +59,7 @@ func closeWindowFast(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos,
 // restartAsm is cellList.restartGo's loop with prefetches (draws_amd64.s).
 //
 //go:noescape
-func restartAsm(data *byte, width, mask, n int, state uint64, v *uint64, s int) (c, left int, after uint64, status int)
+func restartAsm(data *byte, width, mask, n int, state uint64, cells *byte, rowBytes int) (c, left int, after uint64, status int)
 
 // restartAsm's outcomes.
 const (
@@ -71,9 +71,9 @@ const (
 
 // restart is restartGo, in assembly that fetches the next draws' cells
 // while it probes: digging spends most of its time waiting for them.
-func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
+func (l *cellList) restart(rng *source, grid *digGrid) (int, bool) {
 	for {
-		c, n, state, status := restartAsm(&l.data[0], l.width, int(l.mask), l.n, rng.state, &v[0], s)
+		c, n, state, status := restartAsm(&l.data[0], l.width, int(l.mask), l.n, rng.state, &grid.cells[0], grid.stride/4)
 		l.n, rng.state = n, state
 		switch status {
 		case restartFound:
@@ -84,7 +84,7 @@ func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
 			continue
 		}
 		// Lemire's method may draw again: this draw in Go.
-		if c, ok := l.restartGo(rng, v, s, 1); ok || l.n == 0 {
+		if c, ok := l.restartGo(rng, grid, 1); ok || l.n == 0 {
 			return c, ok
 		}
 	}

@@ -147,21 +147,29 @@ out:
 	MOVQ R10, next+88(FP)
 	RET
 
+// mixMuls holds mix's two multipliers, for MIX's IMULQs: from memory
+// they take one instruction each, where from an immediate they take two,
+// and every instruction less in restartAsm's draw lets more draws overlap
+// their cache misses.
+DATA mixMuls<>+0(SB)/8, $0xbf58476d1ce4e5b9
+DATA mixMuls<>+8(SB)/8, $0x94d049bb133111eb
+GLOBL mixMuls<>(SB), RODATA|NOPTR, $16
+
 // MIX sets BX to SplitMix64's output function of BX, using CX.
 #define MIX \
 	MOVQ BX, CX; SHRQ $30, CX; XORQ CX, BX; \
-	MOVQ $0xbf58476d1ce4e5b9, CX; IMULQ CX, BX; \
+	IMULQ mixMuls<>+0(SB), BX; \
 	MOVQ BX, CX; SHRQ $27, CX; XORQ CX, BX; \
-	MOVQ $0x94d049bb133111eb, CX; IMULQ CX, BX; \
+	IMULQ mixMuls<>+8(SB), BX; \
 	MOVQ BX, CX; SHRQ $31, CX; XORQ CX, BX
 
-// VISITED jumps to found unless bit BX of the visited set at SI is set,
-// using BX and CX.
-#define VISITED \
-	MOVQ BX, CX; SHRQ $6, BX; MOVQ (SI)(BX*8), BX; BTQ CX, BX; JCC found
+// GAMMA is SplitMix64's step. restartAsm moves it in where it is needed,
+// and reads the list's width and mask from its frame, to leave their
+// registers to the probe's four rows.
+#define GAMMA $0x9e3779b97f4a7c15
 
 // The draws ahead whose cells are fetched: the list's entry 16 draws
-// ahead, the visited words of the cell 8 ahead (whose entry came in 8
+// ahead, the grid's rows around the cell 8 ahead (whose entry came in 8
 // draws ago). Each is the state's step: (d+1)·gamma mod 2⁶⁴.
 #define RESTART_BUDGET 4096
 #define ENTRY_DRAWS 16
@@ -175,30 +183,27 @@ out:
 #define AHEAD_LENGTH(d) \
 	MOVQ R10, CX; SUBQ d, CX; CMOVQLE R10, CX
 
-// func restartAsm(data *byte, width, mask, n int, state uint64, v *uint64, s int) (c, left int, after uint64, status int)
+// func restartAsm(data *byte, width, mask, n int, state uint64, cells *byte, rowBytes int) (c, left int, after uint64, status int)
 //
 // cellList.restart's loop, with the cache misses of the draws ahead
 // started early: each draw's list entry is prefetched 16 draws before it
-// is probed, and its cell's visited words 8 draws before. The draws are
-// known ahead (state + k·gamma); the length the look-ahead scales by is
-// the list's now, at most 16 entries longer than when the draw is
-// probed, so the line is the same or the next. A prefetch never faults
-// and changes nothing but timing: the probes themselves are exactly
-// restart's. In Go, a call to a prefetch function would make the loop
-// spill every register. status is restartFound, restartEmpty,
+// is probed, and the grid's four rows around its cell 8 draws before.
+// The draws are known ahead (state + k·gamma); the length the look-ahead
+// scales by is the list's now, at most 16 entries longer than when the
+// draw is probed, so the line is the same or the next. A prefetch never
+// faults and changes nothing but timing: the probes themselves are
+// exactly restart's. In Go, a call to a prefetch function would make the
+// loop spill every register. status is restartFound, restartEmpty,
 // restartRare when Lemire's method may draw again (then nothing of that
 // draw is done), or restartMore after RESTART_BUDGET draws: the runtime
 // cannot preempt assembly, so no call may run long enough to hold up a
 // garbage collection (4096 draws take well under a millisecond).
 TEXT ·restartAsm(SB), NOSPLIT, $0-88
 	MOVQ data+0(FP), DI
-	MOVQ width+8(FP), R8
-	MOVQ mask+16(FP), R9
 	MOVQ n+24(FP), R10
 	MOVQ state+32(FP), R11
-	MOVQ v+40(FP), SI
-	MOVQ s+48(FP), R12
-	MOVQ $0x9e3779b97f4a7c15, R13
+	MOVQ cells+40(FP), SI
+	MOVQ rowBytes+48(FP), R12
 	MOVQ $RESTART_BUDGET, R14 // scratch in ABI0: the wrapper restores g
 
 loop:
@@ -214,59 +219,116 @@ loop:
 	MOVQ BX, AX
 	AHEAD_LENGTH($ENTRY_DRAWS)
 	MULQ CX
-	IMULQ R8, DX
+	IMULQ width+8(FP), DX
 	PREFETCHT0 (DI)(DX*1)
 
-	// The visited words of the cell 8 draws ahead.
+	// The four rows around the cell 8 draws ahead.
 	MOVQ CELL_AHEAD, BX
 	ADDQ R11, BX
 	MIX
 	MOVQ BX, AX
 	AHEAD_LENGTH($CELL_DRAWS)
 	MULQ CX
-	IMULQ R8, DX
+	IMULQ width+8(FP), DX
 	MOVL (DI)(DX*1), DX
-	ANDQ R9, DX
+	ANDQ mask+16(FP), DX
+	SUBQ $2, DX
+	SHRQ $2, DX
+	PREFETCHT0 (SI)(DX*1)
 	MOVQ DX, BX
 	SUBQ R12, BX
-	SHRQ $6, BX
-	PREFETCHT0 (SI)(BX*8)
-	MOVQ DX, BX
-	ADDQ R12, BX
-	SHRQ $6, BX
-	PREFETCHT0 (SI)(BX*8)
-	SHRQ $6, DX
-	PREFETCHT0 (SI)(DX*8)
+	PREFETCHT0 (SI)(BX*1)
+	SUBQ R12, BX
+	PREFETCHT0 (SI)(BX*1)
+	ADDQ R12, DX
+	PREFETCHT0 (SI)(DX*1)
 
 	// This draw: entry i = the draw times n, by Lemire's method.
-	LEAQ (R11)(R13*1), BX
+	MOVQ GAMMA, BX
+	ADDQ R11, BX
 	MIX
 	MOVQ BX, AX
 	MULQ R10
 	CMPQ AX, R10
 	JB rare
-	ADDQ R13, R11
-	IMULQ R8, DX            // DX: the entry's byte offset
+	MOVQ GAMMA, CX
+	ADDQ CX, R11
+	IMULQ width+8(FP), DX   // DX: the entry's byte offset
 	MOVL (DI)(DX*1), AX
-	ANDQ R9, AX             // AX: the cell's bit c
-	MOVQ AX, BX
-	SUBQ R12, BX
-	VISITED
-	LEAQ (AX)(R12*1), BX
-	VISITED
-	LEAQ -1(AX), BX
-	VISITED
-	LEAQ 1(AX), BX
-	VISITED
+	ANDQ mask+16(FP), AX    // AX: the cell's place p
+	MOVQ AX, c+56(FP)
 
-	// No move left from c: the last entry takes its place.
+	// The rows from p-2 on (dugAround): a in R13, b above in R8, d
+	// below in AX, and c two above only when b leaves the north
+	// neighbour in doubt: its sole passage can lead north, but rarely.
+	LEAQ -2(AX), BX
+	MOVQ BX, CX
+	SHRQ $2, BX
+	ANDL $3, CX
+	SHLL $1, CX
+	MOVWLZX (SI)(BX*1), R13
+	SHRL CX, R13
+	SUBQ R12, BX
+	MOVWLZX (SI)(BX*1), R8
+	SHRL CX, R8
+
+	// North in R9: b>>2|b>>4|b>>5|c>>5.
+	MOVQ R8, R9
+	SHRQ $2, R9
+	MOVQ R9, AX
+	SHRQ $2, AX
+	ORQ AX, R9
+	SHRQ $1, AX
+	ORQ AX, R9
+	BTQ $0, R9
+	JCS northDug
+	MOVQ BX, AX
+	SUBQ R12, AX
+	MOVWLZX (SI)(AX*1), AX
+	SHRL CX, AX
+	SHRQ $5, AX
+	ORQ AX, R9
+
+northDug:
+	LEAQ (BX)(R12*2), AX
+	MOVWLZX (SI)(AX*1), AX
+	SHRL CX, AX
+
+	// West and east in R8, bits 0 and 4: a|a>>2|a>>3|b>>3.
+	SHRQ $3, R8
+	ORQ R13, R8
+	MOVQ R13, BX
+	SHRQ $2, BX
+	ORQ BX, R8
+	SHRQ $1, BX
+	ORQ BX, R8
+
+	// South in AX: d>>2|d>>4|d>>5|a>>5.
+	SHRQ $2, AX
+	MOVQ AX, BX
+	SHRQ $2, BX
+	ORQ BX, AX
+	SHRQ $1, BX
+	ORQ BX, AX
+	SHRQ $5, R13
+	ORQ R13, AX
+
+	// Every neighbour dug, or found.
+	ANDQ R9, AX
+	ANDQ R8, AX
+	SHRQ $4, R8
+	ANDQ R8, AX
+	BTQ $0, AX
+	JCC found
+
+	// No move left from p: the last entry takes its place.
 	DECQ R10
 	MOVQ R10, BX
-	IMULQ R8, BX
+	IMULQ width+8(FP), BX
 	MOVL (DI)(BX*1), BX
-	ANDQ R9, BX
+	ANDQ mask+16(FP), BX
 	MOVL (DI)(DX*1), CX
-	MOVQ R9, AX
+	MOVQ mask+16(FP), AX
 	NOTQ AX
 	ANDQ AX, CX
 	ORQ BX, CX
@@ -274,7 +336,6 @@ loop:
 	JMP loop
 
 found:
-	MOVQ AX, c+56(FP)
 	MOVQ $0, status+80(FP)
 	JMP out
 

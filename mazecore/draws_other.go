@@ -13,8 +13,8 @@ func closeWindowFast(draws *[2 * aheadHalf]uint64, p []byte, closes uint64, pos,
 	return closeWindow(draws, p, closes, pos, c, run, cols)
 }
 
-func (l *cellList) restart(rng *source, v bitset, s int) (int, bool) {
-	return l.restartGo(rng, v, s, -1)
+func (l *cellList) restart(rng *source, grid *digGrid) (int, bool) {
+	return l.restartGo(rng, grid, -1)
 }
 
 func (s *source) evenBits(n int) uint64 { return s.evenBitsGo(n) }

@@ -411,7 +411,7 @@ func (s *dirStack) pop() Dir {
 	return Dir(s.data[s.n>>2] >> ((s.n & 3) * 2) & 3)
 }
 
-// walk holds what backtracking and digging need to move around: a visited
+// walk holds what backtracking needs to move around: a visited
 // set with a border, and the offsets of the four moves. Cell (cx, cy) is
 // bit (cy+1)·stride+cx+1 of a grid stride = cols+1 wide whose first column
 // (which is also east of the row above's last cell) and first and last
@@ -463,9 +463,8 @@ func (g *generator) startWalk() (w *walk, cell, q int) {
 	return w, cell, q
 }
 
-// bitOf and cellOf convert between a cell and its bit in the visited set.
+// bitOf is a cell's bit in the visited set.
 func (w *walk) bitOf(cell int) int { return cell + cell/w.m.cols + w.stride + 1 }
-func (w *walk) cellOf(q int) int   { return q - q/w.stride - w.stride }
 
 // carve opens the passage from cell (at bit q) in direction d, and returns
 // the cell and bit it leads to, marked visited.
@@ -532,107 +531,4 @@ func (g *generator) backtracking() {
 		}
 	}
 	*g.rng = rng
-}
-
-// digging is the hole-digging method for vast mazes: dig in a random open
-// direction until stuck, then restart from a random already dug cell,
-// dropping cells that have no move left. The dug list holds the cells'
-// visited-set bits, so testing a candidate needs no division.
-func (g *generator) digging() {
-	w, cell, q := g.startWalk()
-	v, s, rng := w.visited, w.stride, *g.rng
-	dug := newCellList((g.maze.rows+2)*s, g.maze.cols*g.maze.rows)
-	dug.push(q)
-	for carved := 1; ; {
-		if mask := 15 &^ uint8(v.bit(q-s)|v.bit(q+1)<<East|v.bit(q+s)<<South|v.bit(q-1)<<West); mask != 0 {
-			from := cell
-			cell, q = w.carve(cell, q, freeDirs[mask][rng.intn(int(freeCount[mask]))])
-			dug.push(q)
-			if carved++; g.observe != nil || carved&progressEvery == 0 {
-				g.report(from, cell, carved)
-			}
-			continue
-		}
-		c, ok := dug.restart(&rng, v, s)
-		if !ok {
-			*g.rng = rng
-			return
-		}
-		from := cell
-		cell, q = w.cellOf(c), c
-		if g.observe != nil {
-			g.emit(Restarted, from, cell)
-		}
-	}
-}
-
-// restartGo draws dug cells until one has a free move, and returns it,
-// dropping those that have none; false when the list runs out, or after
-// probes draws if probes ≥ 0. Nearly all its time is the two cache misses
-// of each draw, on the list and then on the visited set, and what hides
-// them is the processor running ahead into the next draws (nine in ten
-// find no move): the fewer instructions a draw, the more draws fit in its
-// window and the more misses overlap. So the loop keeps everything in
-// registers, asks only whether every neighbour is visited (the walk finds
-// which one is not), and reads both sides of a cell from one word.
-// Loading the next draws' cells ahead measured no faster: Go has no
-// prefetch instruction, and the extra loads compete with the ones that
-// matter. On amd64, restart is restartAsm, which prefetches.
-func (l *cellList) restartGo(rng *source, v bitset, s, probes int) (int, bool) {
-	data, width, mask, n := l.data, l.width, l.mask, l.n
-	state := rng.state
-	for ; n > 0 && probes != 0; probes-- {
-		i, lo := bits.Mul64(mix(state+gamma), uint64(n))
-		if lo < uint64(n) {
-			// Lemire's method may draw again: the slow way, out of the loop.
-			src := source{state}
-			i, state = uint64(src.intn(n)), src.state-gamma
-		}
-		state += gamma
-		k := width * int(i)
-		entry := data[k : k+4 : k+4]
-		c := int(binary.LittleEndian.Uint32(entry) & mask)
-		if v.bit(c-s)&v.bit(c+s) == 0 || !v.bothSides(c) {
-			l.n, rng.state = n, state
-			return c, true
-		}
-		n--
-		k = width * n
-		last := binary.LittleEndian.Uint32(data[k:k+4:k+4]) & mask
-		binary.LittleEndian.PutUint32(entry, binary.LittleEndian.Uint32(entry)&^mask|last)
-	}
-	l.n, rng.state = n, state
-	return 0, false
-}
-
-// cellList is digging's list of dug cells, each in as few bytes as the
-// largest value needs: three up to 16 Mi (4096×4096 cells), else four. The
-// list is a quarter smaller in memory and in cache misses, which is where
-// digging spends its time: it probes the list at random. Its room is
-// reserved at the start, touched only as far as the list grows.
-type cellList struct {
-	data  []byte
-	width int
-	mask  uint32
-	n     int
-}
-
-func newCellList(limit, capacity int) *cellList {
-	l := &cellList{width: 4, mask: 1<<32 - 1}
-	if limit <= 1<<24 {
-		l.width, l.mask = 3, 1<<24-1
-	}
-	// One byte more: a 3-byte entry is read and written as 4 bytes.
-	l.data = make([]byte, l.width*capacity+1)
-	return l
-}
-
-func (l *cellList) set(i, v int) {
-	b := l.data[l.width*i:]
-	binary.LittleEndian.PutUint32(b, binary.LittleEndian.Uint32(b)&^l.mask|uint32(v))
-}
-
-func (l *cellList) push(v int) {
-	l.set(l.n, v)
-	l.n++
 }
