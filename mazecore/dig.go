@@ -12,7 +12,7 @@ import (
 // cells' places in it, so testing a candidate needs no division.
 func (g *generator) digging() {
 	m := g.maze
-	grid := newDigGrid(m.cols, m.rows, m.passages)
+	grid := newDigGrid(m.cols, m.rows)
 	rng := *g.rng
 	p := grid.place(rng.intn(m.cols * m.rows))
 	dug := newCellList((m.rows+4)*grid.stride, m.cols*m.rows)
@@ -37,6 +37,8 @@ func (g *generator) digging() {
 		p = next
 	}
 	*g.rng = rng
+	// The passages newMaze made were never touched, so they hold no
+	// memory; the grid's bytes take their place.
 	m.passages = grid.intoPassages()
 }
 
@@ -76,15 +78,10 @@ func digGridBytes(cols, rows int) int {
 
 func digStride(cols int) int { return (cols + 4) &^ 3 }
 
-// newDigGrid makes the grid in room's bytes, which must be zero, if it
-// has digGridBytes of them, else in new ones.
-func newDigGrid(cols, rows int, room []byte) *digGrid {
-	stride, size := digStride(cols), digGridBytes(cols, rows)
-	if cap(room) < size {
-		room = make([]byte, size)
-	}
+func newDigGrid(cols, rows int) *digGrid {
+	stride := digStride(cols)
 	g := &digGrid{
-		cells: room[:size], stride: stride, cols: cols, rows: rows,
+		cells: make([]byte, digGridBytes(cols, rows)), stride: stride, cols: cols, rows: rows,
 		step:    [4]int{North: -stride, East: 1, South: stride, West: -1},
 		carveAt: [4]int{North: -stride, East: 0, South: 0, West: -1},
 	}

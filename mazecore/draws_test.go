@@ -84,7 +84,7 @@ func TestRestartIsRestartGo(t *testing.T) {
 	src := newSource(5)
 	for n := range 3000 {
 		cols, rows := 2+src.intn(60), 2+src.intn(60)
-		g := newDigGrid(cols, rows, nil)
+		g := newDigGrid(cols, rows)
 		// One case in 50 is a long list with every cell dug, which drains
 		// it over several calls of the assembly.
 		drain := n%50 == 0

@@ -72,14 +72,8 @@ const wordSlack = 23
 
 func newMaze(id ID) *Maze {
 	cols, rows := id.Width/2, id.Height/2
-	n := (cols*rows+3)/4 + wordSlack
-	room := n
-	if id.Algorithm == Digging {
-		// Digging digs in a larger grid of its own, in the passages' room,
-		// and turns it into them.
-		room = digGridBytes(cols, rows)
-	}
-	return &Maze{id: id, cols: cols, rows: rows, passages: make([]byte, n, room)}
+	cells := cols * rows
+	return &Maze{id: id, cols: cols, rows: rows, passages: make([]byte, (cells+3)/4+wordSlack)}
 }
 
 // ID returns the ID that reproduces this maze.
