@@ -16,6 +16,7 @@ func (g *generator) digging() {
 	rng := *g.rng
 	p := grid.place(rng.intn(m.cols * m.rows))
 	dug := newCellList((m.rows+4)*grid.stride, m.cols*m.rows)
+	defer dug.free()
 	dug.push(p)
 	for carved := 1; ; {
 		if free := grid.free(p); free != 0 {
@@ -209,14 +210,19 @@ func (l *cellList) restartGo(rng *source, grid *digGrid, probes int) (int, bool)
 // largest value needs: three up to 16 Mi (about 4090×4090 cells), else
 // four. The list is a quarter smaller in memory and in cache misses,
 // which is where digging spends its time: it probes the list at random.
-// Its room is reserved at the start, touched only as far as the list
-// grows.
+// Its room is reserved at the start (reserve), touched only as far as
+// the list grows.
 type cellList struct {
-	data  []byte
-	width int
-	mask  uint32
-	n     int
+	data   []byte
+	width  int
+	mask   uint32
+	n      int
+	free   func() // gives data back
+	mapped bool   // data is mapped from the OS (reserve)
 }
+
+// reserveMapped is the size from which reserve maps its bytes on Linux.
+const reserveMapped = 1 << 20
 
 func newCellList(limit, capacity int) *cellList {
 	l := &cellList{width: 4, mask: 1<<32 - 1}
@@ -224,7 +230,7 @@ func newCellList(limit, capacity int) *cellList {
 		l.width, l.mask = 3, 1<<24-1
 	}
 	// One byte more: a 3-byte entry is read and written as 4 bytes.
-	l.data = make([]byte, l.width*capacity+1)
+	l.data, l.free, l.mapped = reserve(l.width*capacity + 1)
 	return l
 }
 
