@@ -69,20 +69,13 @@ type digGrid struct {
 // digSlack lets eight bytes be read from any cell's byte.
 const digSlack = 8
 
-// digGridBytes is the room of a digGrid: its places and slack, and the
-// Maze's slack once the grid holds its passages (more than the grid in the
-// smallest mazes).
-func digGridBytes(cols, rows int) int {
-	places := (rows + 4) * digStride(cols)
-	return max(places/4+digSlack, (cols*rows+3)/4+wordSlack)
-}
-
-func digStride(cols int) int { return (cols + 4) &^ 3 }
-
 func newDigGrid(cols, rows int) *digGrid {
-	stride := digStride(cols)
+	stride := (cols + 4) &^ 3
+	// Room, too, for the Maze's slack once the grid holds its passages
+	// (more than the grid in the smallest mazes).
+	size := max((rows+4)*stride/4+digSlack, (cols*rows+3)/4+wordSlack)
 	g := &digGrid{
-		cells: make([]byte, digGridBytes(cols, rows)), stride: stride, cols: cols, rows: rows,
+		cells: make([]byte, size), stride: stride, cols: cols, rows: rows,
 		step:    [4]int{North: -stride, East: 1, South: stride, West: -1},
 		carveAt: [4]int{North: -stride, East: 0, South: 0, West: -1},
 	}
@@ -137,7 +130,8 @@ func (g *digGrid) carve(p int, d Dir) int {
 	return p + g.step[d]
 }
 
-// carveOf is which bit a move opens, in the cell carveAt says.
+// carveOf is which bit a move opens, in the cell carveAt says (digGrid's
+// and walk's alike).
 var carveOf = [4]byte{North: bitSouth, East: bitEast, South: bitSouth, West: bitEast}
 
 // intoPassages turns the grid into a Maze's passages in its own memory,

@@ -428,10 +428,9 @@ type walk struct {
 	m       *Maze
 	visited bitset
 	stride  int
-	step    [4]int  // bit offsets of the moves, by Dir
-	move    [4]int  // cell offsets of the moves
-	carveAt [4]int  // the cell whose bit a move opens: itself or the one north or west
-	carveOf [4]byte // and which bit
+	step    [4]int // bit offsets of the moves, by Dir
+	move    [4]int // cell offsets of the moves
+	carveAt [4]int // the cell whose bit a move opens: itself or the one north or west
 }
 
 func newWalk(m *Maze) *walk {
@@ -441,7 +440,6 @@ func newWalk(m *Maze) *walk {
 		step:    [4]int{North: -stride, East: 1, South: stride, West: -1},
 		move:    [4]int{North: -m.cols, East: 1, South: m.cols, West: -1},
 		carveAt: [4]int{North: -m.cols, East: 0, South: 0, West: -1},
-		carveOf: [4]byte{North: bitSouth, East: bitEast, South: bitSouth, West: bitEast},
 	}
 	for q := range stride {
 		w.visited.set(q)
@@ -469,7 +467,7 @@ func (w *walk) bitOf(cell int) int { return cell + cell/w.m.cols + w.stride + 1 
 // carve opens the passage from cell (at bit q) in direction d, and returns
 // the cell and bit it leads to, marked visited.
 func (w *walk) carve(cell, q int, d Dir) (int, int) {
-	w.m.setBit(cell+w.carveAt[d], w.carveOf[d])
+	w.m.setBit(cell+w.carveAt[d], carveOf[d])
 	q += w.step[d]
 	w.visited.set(q)
 	return cell + w.move[d], q
