@@ -250,16 +250,8 @@ func TestE2EDailyManyServers(t *testing.T) {
 	clock := fake.useClock(nov30.Add(8 * time.Hour))
 	app := fake.startApp(t)
 	const servers = 400
-	ctx := testContext(t)
-	for i := range servers {
-		s := contest.DailySettings{GuildID: fmt.Sprintf("12000000000000%05d", i), ChannelID: fmt.Sprintf("13000000000001%05d", i), PostAt: 9 * 60, Zone: time.UTC,
-			Algorithm: mazecore.Backtracking, Size: 9, Enabled: true, UpdatedAt: clock.Now()}
-		if err := dbOf(app).saveDailySettings(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	const posts = "POST /channels/{id}/messages"
-	fake.InjectFault(posts, servers, fakediscord.Fault{Hold: 100 * time.Millisecond})
+	channels := setUpDailies(t, app, clock, servers, 9)
+	fake.InjectFault(dailyPosts, servers, fakediscord.Fault{Hold: 100 * time.Millisecond})
 	clock.Set(nov30.Add(9 * time.Hour))
 	tick, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -272,8 +264,7 @@ func TestE2EDailyManyServers(t *testing.T) {
 	// The bot's own ticker runs beside this one, and a post it claimed is
 	// one this tick skips: it may still be in flight when the tick returns.
 	landed := testContext(t)
-	for i := range servers {
-		channel := fmt.Sprintf("13000000000001%05d", i)
+	for i, channel := range channels {
 		msg, err := fake.WaitChannelMessage(landed, channel, nil)
 		if err != nil {
 			t.Fatalf("server %d's daily was never posted: %v", i, err)
@@ -285,11 +276,83 @@ func TestE2EDailyManyServers(t *testing.T) {
 			t.Fatalf("server %d's daily was posted %d times, want once", i, n)
 		}
 	}
-	most := mostInFlight(fake.Requests(posts))
+	most := mostInFlight(fake.Requests(dailyPosts))
 	if most < 3 {
 		t.Fatalf("at most %d posts were in flight at once, want them a few at a time (3 or more)", most)
 	}
 	t.Logf("400 dailies posted in %v, at most %d at once", took.Round(time.Millisecond), most)
+}
+
+// dailyPosts is the route a daily is posted on.
+const dailyPosts = "POST /channels/{id}/messages"
+
+// setUpDailies sets up the dailies of servers servers, each a backtracking
+// maze size wide posted at 09:00 UTC in a channel of its own, and returns
+// the channels.
+func setUpDailies(tb testing.TB, app *testApp, clock *testkit.Clock, servers, size int) []string {
+	tb.Helper()
+	ctx := testContext(tb)
+	channels := make([]string, servers)
+	for i := range channels {
+		channels[i] = fmt.Sprintf("13000000000001%05d", i)
+		s := contest.DailySettings{GuildID: fmt.Sprintf("12000000000000%05d", i), ChannelID: channels[i], PostAt: 9 * 60, Zone: time.UTC,
+			Algorithm: mazecore.Backtracking, Size: size, Enabled: true, UpdatedAt: clock.Now()}
+		if err := dbOf(app).saveDailySettings(ctx, s); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return channels
+}
+
+// BenchmarkE2EDailyTick is one day's tick of many servers' dailies, as
+// TestE2EDailyManyServers posts them (Discord holding each post 100 ms),
+// and waits for every post to land: 9-wide dailies post as emoji, and
+// 21-wide (the default) and 41-wide ones (the most a daily may be) as a
+// picture each, drawn on the picture pool inside the tick's 30 s. s/tick is the wall time of one day's posts (the bot paces them at
+// 40 a second, so 400 take at least 10 s); beside it, how many a second.
+func BenchmarkE2EDailyTick(b *testing.B) {
+	for _, servers := range []int{40, 400} {
+		for _, size := range []int{9, 21, 41} {
+			b.Run(fmt.Sprintf("servers=%d/size=%d", servers, size), func(b *testing.B) {
+				benchDailyTick(b, servers, size)
+			})
+		}
+	}
+}
+
+func benchDailyTick(b *testing.B, servers, size int) {
+	fake := newDiscord(b)
+	clock := fake.useClock(nov30.Add(8 * time.Hour))
+	app := fake.startApp(b)
+	channels := setUpDailies(b, app, clock, servers, size)
+	pictured := size > 9 // views.AutoEmojiMaxWidth
+	fake.InjectFault(dailyPosts, servers*b.N, fakediscord.Fault{Hold: 100 * time.Millisecond})
+	var took time.Duration
+	for day := range b.N {
+		date := nov30.AddDate(0, 0, day)
+		clock.Set(date.Add(9 * time.Hour))
+		heading := fmt.Sprintf("Daily challenge #%d", contest.Number(contest.DateOf(date, time.UTC)))
+		began := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		if err := app.Tick(ctx); err != nil {
+			b.Fatalf("day %d's tick of %d posts failed: %v", day, servers, err)
+		}
+		for i, channel := range channels {
+			msg, err := fake.WaitChannelMessage(ctx, channel, func(m *fakediscord.Message) bool {
+				return strings.Contains(m.Text(), heading)
+			})
+			if err != nil {
+				b.Fatalf("server %d's daily on day %d was never posted: %v", i, day, err)
+			}
+			if got := len(msg.Attachments) > 0; got != pictured {
+				b.Fatalf("server %d's %d-wide daily came with %d files, want a picture: %v", i, size, len(msg.Attachments), pictured)
+			}
+		}
+		took += time.Since(began)
+		cancel()
+	}
+	b.ReportMetric(took.Seconds()/float64(b.N), "s/tick")
+	b.ReportMetric(float64(servers*b.N)/took.Seconds(), "posts/s")
 }
 
 // mostInFlight is the most requests that were in flight at one moment, by
