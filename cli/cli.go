@@ -273,6 +273,11 @@ func flagSpec(name string) (takesValue, known bool) {
 	return false, false
 }
 
+func isNumber(arg string) bool {
+	_, err := strconv.ParseInt(arg, 10, 64)
+	return err == nil
+}
+
 // parse reads the arguments of "maze". Flags may come before, between or
 // after the positionals, which flag.FlagSet (stopping at the first
 // positional) does not allow; "--" ends the flags.
@@ -285,7 +290,9 @@ func parse(args []string) (*command, error) {
 			positional = append(positional, args[i+1:]...)
 			break
 		}
-		if len(arg) < 2 || arg[0] != '-' {
+		// A negative number is a size given wrong, not a flag: the size's
+		// check says what sizes there are.
+		if len(arg) < 2 || arg[0] != '-' || isNumber(arg) {
 			positional = append(positional, arg)
 			continue
 		}

@@ -171,7 +171,7 @@ func TestBadArguments(t *testing.T) {
 		{"ErrSizeTooSmall", []string{"maze", "sidewinder", "3"}, "size 3 is out of range: use an odd size from 5 to 20001"},
 		{"ErrEvenSizeTooLarge", []string{"maze", "sidewinder", "20002"}, "size 20002 is out of range"},
 		{"ErrSizeTooLarge", []string{"maze", "sidewinder", "20003"}, "size 20003 is out of range"},
-		{"ErrNegativeSize", []string{"maze", "sidewinder", "-21"}, "unknown flag -21"},
+		{"ErrNegativeSize", []string{"maze", "sidewinder", "-21"}, "size -21 is out of range: use an odd size from 5 to 20001"},
 		{"ErrHeight", []string{"maze", "sidewinder", "21", "--height", "0"}, "height 0 is out of range"},
 		{"ErrSeed", []string{"maze", "sidewinder", "21", "--seed", "-1"}, `seed "-1" is not a whole number`},
 		{"ErrMalformedID", []string{"maze", "--id", "not-an-id"}, "malformed maze ID"},
