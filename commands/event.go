@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -153,7 +154,9 @@ func parseEventDuration(text string) (time.Duration, error) {
 	}
 	if s != "" {
 		rest, err := time.ParseDuration(s)
-		if err != nil || rest < 0 {
+		// A sum past time.Duration's range would wrap around and be worded
+		// as a short (or negative) span.
+		if err != nil || rest < 0 || rest > math.MaxInt64-d {
 			return 0, bad
 		}
 		d += rest
