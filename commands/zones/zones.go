@@ -230,12 +230,28 @@ func parseOffset(s string) (int, bool) {
 	} else if len(hh) == 4 {
 		hh, mm = hh[:2], hh[2:]
 	}
-	h, err1 := strconv.Atoi(hh)
-	m, err2 := strconv.Atoi(mm)
-	if err1 != nil || err2 != nil || h > 14 || m >= 60 {
+	// Digits only: Atoi alone would take "+-5" as UTC-05:00.
+	if !twoDigitsAtMost(hh) || !twoDigitsAtMost(mm) {
+		return 0, false
+	}
+	h, _ := strconv.Atoi(hh)
+	m, _ := strconv.Atoi(mm)
+	if h > 14 || m >= 60 {
 		return 0, false
 	}
 	return sign * (h*3600 + m*60), true
+}
+
+func twoDigitsAtMost(s string) bool {
+	if len(s) == 0 || len(s) > 2 {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // stripMarks takes the accents off letters: "Côte" is typed "cote".

@@ -1,0 +1,49 @@
+package zones
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzSearch types anything into /daily's timezone option, as its
+// completions see each keystroke: the answer is at most Discord's 25
+// choices, each a zone of the table with a label Discord takes, and an
+// offset is read only as it is written.
+func FuzzSearch(f *testing.F) {
+	for _, seed := range []string{"seoul", "서울", "new york", "+9", "utc-5", "GMT+05:30", "-0500", "+-5", "+9:-30", "+14", "", " "} {
+		f.Add(seed, false)
+	}
+	names := map[string]bool{}
+	for _, z := range all() {
+		names[z.name] = true
+	}
+	f.Fuzz(func(t *testing.T, query string, korean bool) {
+		if !utf8.ValidString(query) {
+			return // Discord's JSON carries only valid UTF-8
+		}
+		got := Search(query, korean, now, 25)
+		if len(got) > 25 {
+			t.Fatalf("Search(%q) gives %d choices, past Discord's 25", query, len(got))
+		}
+		for _, m := range got {
+			if !names[m.Zone] {
+				t.Fatalf("Search(%q) offers %q, not a zone of the table", query, m.Zone)
+			}
+			if n := utf8.RuneCountInString(m.Label); n == 0 || n > 100 || !utf8.ValidString(m.Label) {
+				t.Fatalf("Search(%q) labels %s %q (%d characters): Discord takes 1 to 100", query, m.Zone, m.Label, n)
+			}
+		}
+		offset, ok := parseOffset(query)
+		if !ok {
+			return
+		}
+		typed := strings.TrimLeft(strings.ToLower(strings.TrimSpace(query)), "utcgm ")
+		if offset < -14*3600 || offset > 14*3600 || (typed[0] == '-') != (offset < 0) && offset != 0 {
+			t.Fatalf("parseOffset(%q)=%ds, not the offset typed", query, offset)
+		}
+		if back, ok := parseOffset(formatOffset(offset)); !ok || back != offset {
+			t.Fatalf("parseOffset(%q)=%d, which reads back as %d, %v", query, offset, back, ok)
+		}
+	})
+}
