@@ -55,8 +55,9 @@ func FuzzMemberText(f *testing.F) {
 }
 
 // checkRefusedText fails t unless err is a refusal that reads, in every
-// language, as a short message with text in it only sanitized, and says
-// no negative duration.
+// language, as a short message without control characters, whose code
+// spans (where the text is echoed) all close, and that says no negative
+// duration.
 func checkRefusedText(t *testing.T, what, text string, err error) {
 	t.Helper()
 	var ue *bot.UserError

@@ -308,8 +308,9 @@ func setUpDailies(tb testing.TB, app *testApp, clock *testkit.Clock, servers, si
 // TestE2EDailyManyServers posts them (Discord holding each post 100 ms),
 // and waits for every post to land: 9-wide dailies post as emoji, and
 // 21-wide (the default) and 41-wide ones (the most a daily may be) as a
-// picture each, drawn on the picture pool inside the tick's 30 s. s/tick is the wall time of one day's posts (the bot paces them at
-// 40 a second, so 400 take at least 10 s); beside it, how many a second.
+// picture each, drawn on the picture pool inside the tick's 30 s. s/tick
+// is the wall time of one day's posts (the bot paces them at 40 a second,
+// so 400 take at least 10 s); beside it, how many a second.
 func BenchmarkE2EDailyTick(b *testing.B) {
 	for _, servers := range []int{40, 400} {
 		for _, size := range []int{9, 21, 41} {
@@ -325,7 +326,10 @@ func benchDailyTick(b *testing.B, servers, size int) {
 	clock := fake.useClock(nov30.Add(8 * time.Hour))
 	app := fake.startApp(b)
 	channels := setUpDailies(b, app, clock, servers, size)
-	pictured := size > 9 // views.AutoEmojiMaxWidth
+	pictured, form := size > 9, "emoji" // wider than views.AutoEmojiMaxWidth is pictured
+	if pictured {
+		form = "a picture"
+	}
 	fake.InjectFault(dailyPosts, servers*b.N, fakediscord.Fault{Hold: 100 * time.Millisecond})
 	var took time.Duration
 	for day := range b.N {
@@ -345,7 +349,7 @@ func benchDailyTick(b *testing.B, servers, size int) {
 				b.Fatalf("server %d's daily on day %d was never posted: %v", i, day, err)
 			}
 			if got := len(msg.Attachments) > 0; got != pictured {
-				b.Fatalf("server %d's %d-wide daily came with %d files, want a picture: %v", i, size, len(msg.Attachments), pictured)
+				b.Fatalf("server %d's %d-wide daily came with %d files, want %s", i, size, len(msg.Attachments), form)
 			}
 		}
 		took += time.Since(began)
