@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"mazebot/app"
+	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/fakediscord/member"
@@ -243,7 +244,8 @@ func TestE2EDailyClockAhead(t *testing.T) {
 // another go test that pool fell behind, and from server 337 on the posts
 // were told "I'm drawing a lot of mazes" (the day is retried on a later
 // tick, so nothing is lost, but this tick failed). Pictures under load
-// are TestE2EHeavyRenders' part.
+// are TestE2EHeavyRenders' part, and BenchmarkE2EDailyTick measures a
+// tick of pictured dailies.
 func TestE2EDailyManyServers(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
@@ -326,7 +328,7 @@ func benchDailyTick(b *testing.B, servers, size int) {
 	clock := fake.useClock(nov30.Add(8 * time.Hour))
 	app := fake.startApp(b)
 	channels := setUpDailies(b, app, clock, servers, size)
-	pictured, form := size > 9, "emoji" // wider than views.AutoEmojiMaxWidth is pictured
+	pictured, form := size > views.AutoEmojiMaxWidth, "emoji"
 	if pictured {
 		form = "a picture"
 	}
