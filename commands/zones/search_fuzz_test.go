@@ -39,7 +39,9 @@ func FuzzSearch(f *testing.F) {
 			return
 		}
 		typed := strings.TrimLeft(strings.ToLower(strings.TrimSpace(query)), "utcgm ")
-		if offset < -14*3600 || offset > 14*3600 || (typed[0] == '-') != (offset < 0) && offset != 0 {
+		// The sign typed is the offset's, and a minus anywhere else
+		// ("+9:-30") is no part of an offset.
+		if offset < -14*3600 || offset > 14*3600 || (typed[0] == '-') != (offset < 0) && offset != 0 || strings.Contains(query, "-") && offset > 0 {
 			t.Fatalf("parseOffset(%q)=%ds, not the offset typed", query, offset)
 		}
 		if back, ok := parseOffset(formatOffset(offset)); !ok || back != offset {
