@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"mazebot/app"
-	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/fakediscord/member"
@@ -328,7 +327,7 @@ func benchDailyTick(b *testing.B, servers, size int) {
 	clock := fake.useClock(nov30.Add(8 * time.Hour))
 	app := fake.startApp(b)
 	channels := setUpDailies(b, app, clock, servers, size)
-	pictured, form := size > views.AutoEmojiMaxWidth, "emoji"
+	pictured, form := size > autoEmojiMaxWidth, "emoji"
 	if pictured {
 		form = "a picture"
 	}

@@ -1,9 +1,10 @@
 package e2e
 
 // What the end-to-end tests use of the bot's insides besides app: its
-// Discord features (test-only commands), its database (store, and the
-// tables' SQL), and its languages (lang). Every such use is here, so a
-// change of those packages' names is adapted in this file alone.
+// Discord features (test-only commands, and the width past which a maze
+// is pictured), its database (store, and the tables' SQL), and its
+// languages (lang). Every such use is here, so a change of those
+// packages' names is adapted in this file alone.
 
 import (
 	"context"
@@ -14,6 +15,7 @@ import (
 
 	"mazebot/app"
 	"mazebot/bot"
+	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/lang"
 	"mazebot/play"
@@ -115,6 +117,10 @@ func heldCommand(name string, started chan<- struct{}, release <-chan struct{}, 
 		},
 	}
 }
+
+// autoEmojiMaxWidth is the widest maze that posts as emoji unless a
+// member asks for a picture; wider ones are pictured.
+const autoEmojiMaxWidth = views.AutoEmojiMaxWidth
 
 // ---- the database ----
 
