@@ -57,8 +57,9 @@ type Config struct {
 	Seed   func() uint64    // the seeds of picked mazes
 	// Countdown is the time from Start to the race (zero: 3 s).
 	Countdown time.Duration
-	// MoveRate and MoveBurst bound a connection's moves: a second's
-	// rate, and how many may come at once (zero: 12 and 12).
+	// MoveRate and MoveBurst bound a member's moves, over all their
+	// connections: a second's rate, and how many may come at once (zero:
+	// 12 and 12).
 	MoveRate  float64
 	MoveBurst int
 	// SerialStore plays the moves' store writes one at a time: for SQLite,

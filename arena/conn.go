@@ -29,8 +29,9 @@ const (
 	// sendQueue is how many messages may wait for a slow client; a client
 	// that falls further behind is dropped.
 	sendQueue = 256
-	// abuseLimit is how many refused moves (rate) a connection may send
-	// before it is dropped (close 1008).
+	// abuseLimit is how many messages refused for their rate, or not in
+	// the protocol, a connection may send before it is dropped (close
+	// 1008).
 	abuseLimit = 200
 )
 
@@ -239,13 +240,24 @@ func (s *Server) leave(r *room, c *conn, u user) {
 func (s *Server) readLoop(r *room, c *conn, u user) {
 	abuse := 0
 	var lastRefusal time.Time
-	refuse := func(why string) {
-		// Every refusal is told, but a flood gets no flood back: past a
-		// few refused moves, at most four refusals a second.
-		if now := time.Now(); why != refusedRate || abuse <= 20 || now.Sub(lastRefusal) > 250*time.Millisecond {
-			lastRefusal = now
-			c.sendJSON(map[string]string{"t": "refused", "why": why})
+	// refuse tells the client why; a message the protocol has not, or one
+	// over the rate, is abuse: a flood of them gets no flood back (past a
+	// few, at most four refusals a second), and past abuseLimit the
+	// connection is dropped (1008). It says whether it was.
+	refuse := func(why string) (dropped bool) {
+		now := time.Now()
+		if why == refusedRate || why == refusedBad {
+			if abuse++; abuse > abuseLimit {
+				c.closeFromReader(websocket.ClosePolicyViolation, "too many refused messages")
+				return true
+			}
+			if abuse > 20 && now.Sub(lastRefusal) <= 250*time.Millisecond {
+				return false
+			}
 		}
+		lastRefusal = now
+		c.sendJSON(map[string]string{"t": "refused", "why": why})
+		return false
 	}
 	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(pongWithin)) })
 	for {
@@ -255,44 +267,53 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 			return
 		}
 		received := time.Now()
-		m, err := decodeMsg(b)
-		if err != nil {
-			refuse(refusedBad)
-			continue
-		}
-		switch m.T {
-		case "move":
+		why := ""
+		switch m, err := decodeMsg(b); {
+		case err != nil:
+			why = refusedBad
+		case m.T == "move":
 			d, ok := dirs[m.Dir]
-			if !ok || m.Maze != "" || m.Algorithm != "" || m.Size != 0 {
-				refuse(refusedBad)
-				continue
-			}
-			if !r.allow(u.ID, received) {
-				if abuse++; abuse > abuseLimit {
-					c.closeFromReader(websocket.ClosePolicyViolation, "too many moves")
-					return
+			switch {
+			case !ok || m.Maze != "" || m.Algorithm != "" || m.Size != 0:
+				why = refusedBad
+			case !r.allow(u.ID, received):
+				why = refusedRate
+			default:
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				why = r.move(ctx, u.ID, d)
+				cancel()
+				if why == "" && s.cfg.ObserveMove != nil {
+					s.cfg.ObserveMove(time.Since(received))
 				}
-				refuse(refusedRate)
-				continue
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			why := r.move(ctx, u.ID, d)
-			cancel()
-			if why != "" {
-				refuse(why)
-			} else if s.cfg.ObserveMove != nil {
-				s.cfg.ObserveMove(time.Since(received))
-			}
-		case "start":
-			s.hub.publish(event{Kind: evStart, Instance: r.st.Instance, User: u.ID})
-		case "pick":
-			if why := s.pick(r, u, m); why != "" {
-				refuse(why)
-			}
+		case m.T == "start":
+			why = s.start(r, u, received)
+		case m.T == "pick":
+			why = s.pick(r, u, m, received)
 		default:
-			refuse(refusedBad)
+			why = refusedBad
+		}
+		if why != "" && refuse(why) {
+			return
 		}
 	}
+}
+
+// start asks for the countdown, if the room is still in the lobby here: a
+// second press (two members at once) is no event and no refusal. It
+// returns why it was refused, "" if not.
+func (s *Server) start(r *room, u user, at time.Time) string {
+	r.mu.Lock()
+	phase := r.st.Phase
+	r.mu.Unlock()
+	if phase != phaseLobby {
+		return ""
+	}
+	if !r.allowRequest(u.ID, at) {
+		return refusedRate
+	}
+	s.hub.publish(event{Kind: evStart, Instance: r.st.Instance, User: u.ID})
+	return ""
 }
 
 // Sides a pick may ask for.
@@ -302,8 +323,8 @@ const (
 )
 
 // pick asks for another maze in the lobby: one by ID, or a new random
-// one of an algorithm and side.
-func (s *Server) pick(r *room, u user, m clientMsg) string {
+// one of an algorithm and side. It returns why it was refused, "" if not.
+func (s *Server) pick(r *room, u user, m clientMsg, at time.Time) string {
 	r.mu.Lock()
 	launcher, phase := r.st.Launcher, r.st.Phase
 	r.mu.Unlock()
@@ -330,6 +351,9 @@ func (s *Server) pick(r *room, u user, m clientMsg) string {
 	}
 	if id.Width < MinSide || id.Width > MaxSide || id.Height < MinSide || id.Height > MaxSide {
 		return refusedBad
+	}
+	if !r.allowRequest(u.ID, at) {
+		return refusedRate
 	}
 	s.hub.publish(event{Kind: evPick, Instance: r.st.Instance, User: u.ID, Maze: id.String()})
 	return ""

@@ -132,25 +132,44 @@ type room struct {
 	ready     chan struct{} // closed once the room is usable here
 
 	moving sync.Map // user → *sync.Mutex: one move at a time per member here
-	// limits are the members' move buckets here: one for all of a
-	// member's connections, so that more connections bring no more moves.
-	limits map[string]*bucket
+	// limits are the members' move buckets here, and requests theirs for
+	// Start and picks: one of each for all of a member's connections, so
+	// that more connections bring no more moves.
+	limits, requests map[string]*bucket
 }
+
+// Requests (Start, a pick) a member may send: a burst, then a few a
+// second. Each pick sends every member a new maze, and each request is
+// an event for every process on the bus, so a flood of them costs the
+// whole room.
+const (
+	requestRate  = 2
+	requestBurst = 5
+)
 
 // allow takes one of a member's moves from their bucket.
 func (r *room) allow(userID string, now time.Time) bool {
+	return r.take(r.limits, userID, now, r.h.cfg.MoveRate, r.h.cfg.MoveBurst)
+}
+
+// allowRequest takes one of a member's requests from their bucket.
+func (r *room) allowRequest(userID string, now time.Time) bool {
+	return r.take(r.requests, userID, now, requestRate, requestBurst)
+}
+
+func (r *room) take(buckets map[string]*bucket, userID string, now time.Time, rate float64, burst int) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	b := r.limits[userID]
+	b := buckets[userID]
 	if b == nil {
-		b = newBucket(r.h.cfg.MoveRate, r.h.cfg.MoveBurst)
-		r.limits[userID] = b
+		b = newBucket(rate, burst)
+		buckets[userID] = b
 	}
 	return b.take(now)
 }
 
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
-	r := &room{h: h, st: st, conns: map[*conn]bool{}, creating: map[string]bool{}, gameSettled: make(chan struct{}), seq: map[string]int{}, limits: map[string]*bucket{}, ready: make(chan struct{})}
+	r := &room{h: h, st: st, conns: map[*conn]bool{}, creating: map[string]bool{}, gameSettled: make(chan struct{}), seq: map[string]int{}, limits: map[string]*bucket{}, requests: map[string]*bucket{}, ready: make(chan struct{})}
 	r.setMaze(m)
 	return r
 }
@@ -430,7 +449,7 @@ const (
 	refusedNotStarted = "not_started" // the race has not begun
 	refusedFinished   = "finished"    // your race is over
 	refusedWatching   = "watching"    // you are not in the race
-	refusedRate       = "rate"        // too many moves
+	refusedRate       = "rate"        // too many moves, or Starts and picks
 	refusedBad        = "bad"         // not a message the protocol has
 	refusedNotYours   = "not_launcher"
 	refusedError      = "error"

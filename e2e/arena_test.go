@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -220,6 +221,102 @@ func scanForSecrets(t *testing.T, fake *discord, a *testApp) {
 			}
 			return nil
 		})
+	}
+}
+
+// TestArenaPicks: in the lobby the launcher picks the race's maze, as a
+// new one of an algorithm and side or by its ID, and every member gets it;
+// another member's pick, a side out of range or even, an unknown
+// algorithm, a bad ID and a pick once the race is on are refused. A flood
+// of picks is held to the request rate (5 at once, then 2 a second) and
+// then dropped (1008): the other members get a few new mazes, not a
+// thousand, and the room goes on.
+func TestArenaPicks(t *testing.T) {
+	t.Parallel()
+	fake, a, r := arenaRace(t)
+	adaTok, bobTok := signIn(t, fake, a, ada), signIn(t, fake, a, bob)
+	adaC, bobC := join(t, a, adaTok, r.instance), join(t, a, bobTok, r.instance)
+	if got := bobC.welcome["maze"].(map[string]any)["id"]; got != r.maze.ID().String() {
+		t.Fatalf("welcomed to maze %v, want the event's %s", got, r.maze.ID())
+	}
+	newMaze := func(c *roomClient, what string) map[string]any {
+		c.t.Helper()
+		return c.wait(what, func(m map[string]any) bool { return m["t"] == "maze" })["maze"].(map[string]any)
+	}
+
+	bobC.send(map[string]any{"t": "pick", "algorithm": "backtracking", "size": 21})
+	if why := bobC.refusal(); why != "not_launcher" {
+		t.Fatalf("a pick by a member who did not launch: refused %q, want not_launcher", why)
+	}
+	for _, bad := range []map[string]any{
+		{"t": "pick", "algorithm": "backtracking", "size": 20},
+		{"t": "pick", "algorithm": "backtracking", "size": 3},
+		{"t": "pick", "algorithm": "backtracking", "size": 103},
+		{"t": "pick", "algorithm": "no-such-algorithm", "size": 21},
+		{"t": "pick", "maze": "not-a-maze-id"},
+	} {
+		adaC.send(bad)
+		if why := adaC.refusal(); why != "bad" {
+			t.Fatalf("pick %v: refused %q, want bad", bad, why)
+		}
+	}
+	adaC.send(map[string]any{"t": "pick", "algorithm": "backtracking", "size": 21})
+	for _, c := range []*roomClient{adaC, bobC} {
+		got := newMaze(c, "the picked maze")
+		id, err := mazecore.Parse(got["id"].(string))
+		if err != nil || id.Algorithm != mazecore.Backtracking || id.Width != 21 || id.Height != 21 || got["w"] != float64(21) {
+			t.Fatalf("picked backtracking 21: got %v (%v)", got["id"], err)
+		}
+	}
+
+	// 1,000 picks at once from another of ada's connections.
+	flood := join(t, a, adaTok, r.instance)
+	began := time.Now()
+	for i := range 1000 {
+		size := 5 + 2*(i%40)
+		if err := flood.ws.WriteMessage(websocket.TextMessage, fmt.Appendf(nil, `{"t":"pick","algorithm":"sidewinder","size":%d}`, size)); err != nil {
+			break // dropped already
+		}
+	}
+	if code := flood.closed(); code != websocket.ClosePolicyViolation {
+		t.Fatalf("1,000 picks: closed with %d, want %d", code, websocket.ClosePolicyViolation)
+	}
+	// One more pick, by ID, once ada's rate allows it: the bus keeps the
+	// picks in order, so bob has had every maze of the flood before it.
+	last := mazecore.ID{Algorithm: mazecore.Digging, Width: 25, Height: 25, Seed: 7}
+	for tries := 0; ; tries++ {
+		adaC.send(map[string]any{"t": "pick", "maze": last.String()})
+		m := adaC.wait("the last pick", func(m map[string]any) bool {
+			return m["t"] == "refused" || m["t"] == "maze" && m["maze"].(map[string]any)["id"] == last.String()
+		})
+		if m["t"] == "maze" {
+			break
+		}
+		if m["why"] != "rate" || tries == 50 {
+			t.Fatalf("the last pick: refused %v", m["why"])
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	elapsed := time.Since(began)
+	mazes := 0
+	for newMaze(bobC, "the last pick")["id"] != last.String() {
+		mazes++
+	}
+	if most := 5 + int(2*elapsed.Seconds()) + 1; mazes > most {
+		t.Fatalf("bob got %d new mazes in %v of flood, want at most %d", mazes, elapsed.Round(time.Millisecond), most)
+	}
+
+	// The room goes on, on the last maze: bob starts it, and a pick in the
+	// race is refused.
+	bobC.send(map[string]any{"t": "start"})
+	adaC.racing(ada)
+	room := bobC.wait("the race", func(m map[string]any) bool { return playerIn(m, bob)["racing"] == true })
+	if got := room["room"].(map[string]any)["maze"]; got != last.String() {
+		t.Fatalf("racing on %v, want the last pick %s", got, last)
+	}
+	adaC.send(map[string]any{"t": "pick", "algorithm": "backtracking", "size": 21})
+	if why := adaC.refusal(); why != "bad" {
+		t.Fatalf("a pick in the race: refused %q, want bad", why)
 	}
 }
 
