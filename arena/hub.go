@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -84,8 +85,27 @@ func (h *hub) publish(ev event) {
 	}
 }
 
+// protect runs f, turning a panic into an error logged with its stack:
+// the Activity shares its process with the bot, so a panic in what a room
+// calls (the games and their store, the poster) or in applying an event
+// fails that one call, as the router does for a command, and ends no
+// other server's work.
+func (h *hub) protect(what string, f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("arena: panic", "in", what, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			err = fmt.Errorf("%s: panic: %v", what, p)
+		}
+	}()
+	return f()
+}
+
 // deliver takes one message of the bus, in its order.
 func (h *hub) deliver(msg []byte) {
+	_ = h.protect("a bus message", func() error { h.applyMessage(msg); return nil })
+}
+
+func (h *hub) applyMessage(msg []byte) {
 	var ev event
 	if err := json.Unmarshal(msg, &ev); err != nil {
 		h.log.Warn("arena: an unreadable bus message", "err", err)
@@ -192,7 +212,12 @@ func (h *hub) press(ctx context.Context, game int64, userID string, a play.Actio
 		h.serial.Lock()
 		defer h.serial.Unlock()
 	}
-	return h.cfg.Games.Press(ctx, game, userID, a)
+	var turn contest.Turn
+	err := h.protect("a move", func() (err error) {
+		turn, err = h.cfg.Games.Press(ctx, game, userID, a)
+		return err
+	})
+	return turn, err
 }
 
 // awaitLaunch waits a little for the launch of an instance this process

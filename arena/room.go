@@ -382,7 +382,7 @@ func (r *room) bye(ev event) {
 	r.h.drop(r)
 	if ev.Origin == r.h.proc {
 		st := r.snapshot()
-		go r.h.card(st)
+		go r.h.protect("the result card", func() error { r.h.card(st); return nil })
 	}
 }
 
@@ -430,7 +430,11 @@ func (r *room) startGame(userID string) {
 	r.mu.Lock()
 	m, guild, channel := r.maze, r.st.Guild, r.st.Channel
 	r.mu.Unlock()
-	g, err := h.cfg.Games.Start(ctx, m, play.Record{UserID: userID, GuildID: guild, ChannelID: channel})
+	var g *play.Game
+	err := h.protect("start a game", func() (err error) {
+		g, err = h.cfg.Games.Start(ctx, m, play.Record{UserID: userID, GuildID: guild, ChannelID: channel})
+		return err
+	})
 	if err != nil {
 		h.log.Error("arena: start a game", "instance", r.st.Instance, "user", userID, "err", err)
 		r.mu.Lock()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"mazebot/contest"
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/play"
 )
@@ -217,6 +218,56 @@ func TestMoveAtTheStartWaitsForTheGame(t *testing.T) {
 	close(games.release)
 	if why := <-moved; why != "" {
 		t.Fatalf("the move, once the game began, was refused: %q", why)
+	}
+}
+
+// panickyGames panics where a store bug would: in u1's Start, and in
+// every move.
+type panickyGames struct{ *memGames }
+
+func (g panickyGames) Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error) {
+	if who.UserID == "u1" {
+		panic("a bug in Start")
+	}
+	return g.memGames.Start(ctx, m, who)
+}
+
+func (panickyGames) Press(context.Context, int64, string, play.Action) (contest.Turn, error) {
+	panic("a bug in Press")
+}
+
+// TestPanicsStayInTheRoom: a panic in the games (their store) fails that
+// game's start or that move, logged with its stack; the process, the room
+// and the member's next move go on.
+func TestPanicsStayInTheRoom(t *testing.T) {
+	var logs testkit.LogBuffer
+	h := newHub(Config{Games: panickyGames{&memGames{games: map[int64]*play.Game{}}}, Bus: &MemoryBus{},
+		Log: slog.New(slog.NewTextHandler(&logs, nil)), Now: time.Now, Countdown: time.Millisecond})
+	r, in, _ := launch(t, h)
+	ctx := context.Background()
+	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	h.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
+	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "bob's game, and ada's start settled", func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		bob := r.player("u2")
+		return r.st.Phase == phaseRace && bob != nil && bob.Game != 0 && !r.creating["u1"]
+	})
+	open := openFromStart(r.maze)
+	if why := r.move(ctx, "u1", open); why != refusedWatching {
+		t.Fatalf("ada, whose start panicked, moves: %q, want %q", why, refusedWatching)
+	}
+	for i := range 2 {
+		if why := r.move(ctx, "u2", open); why != refusedError {
+			t.Fatalf("bob's move %d, which panics: %q, want %q", i+1, why, refusedError)
+		}
+	}
+	got := logs.String()
+	for _, want := range []string{"in=\"start a game\" panic=\"a bug in Start\"", "in=\"a move\" panic=\"a bug in Press\"", "goroutine "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the log has no %q:\n%s", want, got)
+		}
 	}
 }
 

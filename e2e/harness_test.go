@@ -126,7 +126,7 @@ func (d *discord) leakedSecrets(logs string, extra ...string) []string {
 type testApp struct {
 	*app.App
 	cfg    app.Config
-	logs   *syncBuffer
+	logs   *testkit.LogBuffer
 	dbPath string
 	cancel func() // asks Run to stop, as SIGTERM does, without waiting
 	stop   func() // disconnects and closes the store; idempotent
@@ -189,7 +189,7 @@ func (d *discord) launchOptions(t testing.TB, cfg app.Config, opts app.Options) 
 func (d *discord) runApp(t testing.TB, cfg app.Config, opts app.Options) *testApp {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	a, err := app.Build(ctx, cfg, log, opts)
 	if err != nil {
@@ -273,30 +273,12 @@ func waitLog(t testing.TB, a *testApp, n int, parts ...string) {
 	}
 }
 
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // ---- processes ----
 
 // botProcess is the mazebot binary running against the test's Discord.
 type botProcess struct {
 	cmd     *exec.Cmd
-	logs    *syncBuffer
+	logs    *testkit.LogBuffer
 	exited  chan struct{} // closed when the process has exited
 	exitErr error         // valid once exited is closed
 }
@@ -335,7 +317,7 @@ func mazebotBinary(t testing.TB) string {
 // output must show no secret.
 func (d *discord) startProcess(t testing.TB, dir string, env ...string) *botProcess {
 	t.Helper()
-	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &syncBuffer{}, exited: make(chan struct{})}
+	p := &botProcess{cmd: exec.Command(mazebotBinary(t)), logs: &testkit.LogBuffer{}, exited: make(chan struct{})}
 	p.cmd.Dir = dir
 	p.cmd.Env = d.processEnv(dir, env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs

@@ -556,7 +556,7 @@ func TestE2EIdentifyTurns(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, count)
 	var apps []*app.App
-	var logs []*syncBuffer
+	var logs []*testkit.LogBuffer
 	t.Cleanup(func() {
 		cancel()
 		for range apps {
@@ -574,7 +574,7 @@ func TestE2EIdentifyTurns(t *testing.T) {
 		}
 	})
 	for id := range count {
-		buf := &syncBuffer{}
+		buf := &testkit.LogBuffer{}
 		cfg := fake.config(dbPath)
 		cfg.ShardCount, cfg.ShardIDs = count, []int{id}
 		a, err := app.Build(ctx, cfg, slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})), app.Options{IdentifyInterval: interval})

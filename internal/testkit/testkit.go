@@ -12,6 +12,25 @@ import (
 	"mazebot/render"
 )
 
+// LogBuffer is a log's sink that goroutines share: a test reads what the
+// code under it logged.
+type LogBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // Maze generates the maze id names, failing the test if it cannot.
 func Maze(tb testing.TB, id mazecore.ID) *mazecore.Maze {
 	tb.Helper()
