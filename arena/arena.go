@@ -82,6 +82,9 @@ type Server struct {
 
 	mu     sync.Mutex
 	tokens map[[32]byte]cachedUser // by the token's hash
+	// checks are the members' buckets for asking Discord about their
+	// instance, by user id.
+	checks map[string]*bucket
 }
 
 type cachedUser struct {
@@ -128,7 +131,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("arena: the web client is not built: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken),
-		tokens: map[[32]byte]cachedUser{}}
+		tokens: map[[32]byte]cachedUser{}, checks: map[string]*bucket{}}
 	s.index = index
 	s.hub = newHub(cfg)
 	s.mux = http.NewServeMux()

@@ -29,6 +29,17 @@ const (
 	// sendQueue is how many messages may wait for a slow client; a client
 	// that falls further behind is dropped.
 	sendQueue = 256
+	// maxConnsPerMember is how many connections a member may hold to a
+	// room on one process: a phone and a computer, and a reconnect or two
+	// while the old connection is not yet known to be dead. One more is
+	// closed (4429), and the client tries again a few seconds later.
+	maxConnsPerMember = 4
+	// checkRate and checkBurst bound how often a member's connections are
+	// checked with Discord: each check asks for the instance with the
+	// bot's token, whose rate limit the bot's own posts share, so a member
+	// opening connections in a loop must not spend it.
+	checkRate  = 0.5
+	checkBurst = 10
 	// abuseLimit is how many messages refused for their rate, or not in
 	// the protocol, a connection may send before it is dropped (close
 	// 1008).
@@ -39,6 +50,7 @@ const (
 const (
 	closeUnauthorized = 4401 // no valid token, or not in the instance
 	closeBadHello     = 4400 // the first message was not a hello
+	closeTooMany      = 4429 // too many connections, or too fast: try again later
 )
 
 // conn is one client's WebSocket.
@@ -176,7 +188,12 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 	u, in, err := s.admit(ctx, hello.Token, hello.Instance)
-	if err != nil {
+	switch {
+	case errors.Is(err, errTooFast):
+		cancel()
+		c.closeWith(closeTooMany, "too many connections: try again in a moment")
+		return
+	case err != nil:
 		cancel()
 		s.log.Info("arena: connection refused", "instance", hello.Instance, "reason", err.Error())
 		c.closeWith(closeUnauthorized, "not signed in to this instance")
@@ -190,7 +207,10 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.user = u.ID
-	s.join(room, c, u, hello.Locale)
+	if !s.join(room, c, u, hello.Locale) {
+		c.closeWith(closeTooMany, "too many connections to this race")
+		return
+	}
 	defer s.leave(room, c, u)
 	s.readLoop(room, c, u)
 }
@@ -202,6 +222,9 @@ func (s *Server) admit(ctx context.Context, token, instanceID string) (user, ins
 	if err != nil {
 		return user{}, instance{}, err
 	}
+	if !s.allowCheck(u.ID, time.Now()) {
+		return user{}, instance{}, errTooFast
+	}
 	in, err := s.discord.instance(ctx, instanceID)
 	if err != nil {
 		return user{}, instance{}, err
@@ -212,9 +235,42 @@ func (s *Server) admit(ctx context.Context, token, instanceID string) (user, ins
 	return u, in, nil
 }
 
-// join registers c with the room here and tells every process.
-func (s *Server) join(r *room, c *conn, u user, locale string) {
+// errTooFast refuses a connection whose member has been checked with
+// Discord too often of late.
+var errTooFast = errors.New("too many connections at once")
+
+// allowCheck takes one of a member's checks with Discord from their
+// bucket; buckets that have filled up again are forgotten.
+func (s *Server) allowCheck(userID string, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, b := range s.checks {
+		if now.Sub(b.last).Seconds()*checkRate >= checkBurst {
+			delete(s.checks, id)
+		}
+	}
+	b := s.checks[userID]
+	if b == nil {
+		b = newBucket(checkRate, checkBurst)
+		s.checks[userID] = b
+	}
+	return b.take(now)
+}
+
+// join registers c with the room here and tells every process, unless its
+// member holds maxConnsPerMember connections to the room here already.
+func (s *Server) join(r *room, c *conn, u user, locale string) bool {
 	r.mu.Lock()
+	held := 0
+	for other := range r.conns {
+		if other.user == u.ID {
+			held++
+		}
+	}
+	if held >= maxConnsPerMember {
+		r.mu.Unlock()
+		return false
+	}
 	r.conns[c] = false
 	r.mu.Unlock()
 	name := []rune(u.Name())
@@ -225,6 +281,7 @@ func (s *Server) join(r *room, c *conn, u user, locale string) {
 		locale = ""
 	}
 	s.hub.publish(event{Kind: evHello, Instance: r.st.Instance, User: u.ID, Name: string(name), Locale: locale, Nonce: c.nonce})
+	return true
 }
 
 // leave unregisters c and tells every process.

@@ -218,6 +218,28 @@ func (c *roomClient) closed() int {
 	return 0
 }
 
+// closedOrWelcomed waits for the connection's welcome (0) or its end
+// (the close code).
+func (c *roomClient) closedOrWelcomed() int {
+	c.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case m := <-c.msgs:
+			if m["t"] == "welcome" {
+				return 0
+			}
+		case <-c.done:
+			if ce, ok := c.err.(*websocket.CloseError); ok {
+				return ce.Code
+			}
+			return -1
+		case <-deadline:
+			c.t.Fatal("neither welcomed nor closed")
+		}
+	}
+}
+
 // racing waits until the room shows user in the race (their game begun).
 func (c *roomClient) racing(user string) {
 	c.t.Helper()

@@ -320,6 +320,51 @@ func TestArenaPicks(t *testing.T) {
 	}
 }
 
+// TestArenaConnections: a member holds at most 4 connections to a room
+// (one more is closed with 4429, and one closed frees a place), and a
+// member opening connections in a loop is checked with Discord at the
+// check rate (10 at once, then one each 2 s), not once a connection: each
+// check spends the bot token's rate limit.
+func TestArenaConnections(t *testing.T) {
+	t.Parallel()
+	fake, a, r := arenaRace(t)
+	adaTok, bobTok := signIn(t, fake, a, ada), signIn(t, fake, a, bob)
+	var held []*roomClient
+	for range 4 {
+		held = append(held, join(t, a, adaTok, r.instance))
+	}
+	if code := dial(t, a, adaTok, r.instance).closed(); code != 4429 {
+		t.Fatalf("ada's fifth connection: closed with %d, want 4429", code)
+	}
+	_ = held[0].ws.Close()
+	// The server sees the close when its read fails: until then the place
+	// is still taken.
+	for tries := 0; dial(t, a, adaTok, r.instance).closedOrWelcomed() != 0; tries++ {
+		if tries == 5 {
+			t.Fatal("no place for ada after she closed a connection")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	const route = "GET /applications/{app}/activity-instances/{instance}"
+	before := len(fake.Requests(route))
+	began := time.Now()
+	welcomed, tooMany := 0, 0
+	for range 40 {
+		switch c := dial(t, a, bobTok, r.instance); c.closedOrWelcomed() {
+		case 0:
+			welcomed++
+		case 4429:
+			tooMany++
+		}
+	}
+	checks := len(fake.Requests(route)) - before
+	if most := 10 + int(0.5*time.Since(began).Seconds()) + 1; welcomed != 4 || tooMany != 36 || checks > most {
+		t.Fatalf("40 connections of bob: %d welcomed, %d closed with 4429, %d checks with Discord; want 4, 36 and at most %d",
+			welcomed, tooMany, checks, most)
+	}
+}
+
 // TestArenaTwoProcesses: two bot processes share PostgreSQL behind a load
 // balancer; the two members of one race reach different processes. The
 // room is one room on both (LISTEN/NOTIFY carries its events): each sees
