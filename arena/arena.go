@@ -130,7 +130,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arena: the web client is not built: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken),
+	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken, cfg.Log),
 		tokens: map[[32]byte]cachedUser{}, checks: map[string]*bucket{}}
 	s.index = index
 	s.hub = newHub(cfg)
@@ -214,6 +214,10 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, errBadCode):
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "Discord refused the code"})
+		return
+	case errors.Is(err, errRateLimited):
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "Discord is busy: try again in a moment"})
 		return
 	case err != nil:
 		if errors.Is(err, errClientSecret) {

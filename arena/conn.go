@@ -189,7 +189,7 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 	u, in, err := s.admit(ctx, hello.Token, hello.Instance)
 	switch {
-	case errors.Is(err, errTooFast):
+	case errors.Is(err, errTooFast), errors.Is(err, errRateLimited):
 		cancel()
 		c.closeWith(closeTooMany, "too many connections: try again in a moment")
 		return

@@ -2,12 +2,16 @@ package arena
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,19 +25,31 @@ type discord struct {
 	client   *http.Client
 	secret   string // the OAuth2 client secret: sent to Discord only
 	botToken string // "Bot …"
+	log      *slog.Logger
 
 	mu    sync.Mutex
 	appID string // the application's id, once known
+	// limited is when each rate-limited route may be asked again (by its
+	// route key; globalLimit for every route).
+	limited map[string]time.Time
 }
 
-func newDiscord(transport http.RoundTripper, appID, secret, botToken string) *discord {
+// A 429 stops the route it answered (or, global, every route) until its
+// retry_after has passed: a request sent before then would only be
+// refused again, and every 429 counts toward the invalid requests for
+// which Discord bans an IP (10,000 in 10 minutes), the bot's included.
+var errRateLimited = errors.New("discord is rate limiting these requests")
+
+const globalLimit = "global"
+
+func newDiscord(transport http.RoundTripper, appID, secret, botToken string, log *slog.Logger) *discord {
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
 	return &discord{
 		api:    "https://discord.com/api/v9",
 		client: &http.Client{Timeout: 10 * time.Second, Transport: transport},
-		appID:  appID, secret: secret, botToken: botToken,
+		appID:  appID, secret: secret, botToken: botToken, log: log, limited: map[string]time.Time{},
 	}
 }
 
@@ -49,7 +65,7 @@ func (d *discord) application(ctx context.Context) (string, error) {
 	var app struct {
 		ID string `json:"id"`
 	}
-	status, err := d.get(ctx, "/applications/@me", d.botToken, &app)
+	status, err := d.get(ctx, "/applications/@me", "GET /applications/@me", d.botToken, &app)
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("applications/@me: %w", err)
@@ -89,7 +105,7 @@ func (d *discord) exchange(ctx context.Context, code string) (string, error) {
 	var out struct {
 		AccessToken string `json:"access_token"`
 	}
-	status, err := d.do(req, &out)
+	status, err := d.do(req, "POST /oauth2/token", &out)
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("oauth2 token: %w", err)
@@ -121,7 +137,10 @@ func (u user) Name() string {
 // me asks whose access token this is.
 func (d *discord) me(ctx context.Context, token string) (user, error) {
 	var u user
-	status, err := d.get(ctx, "/users/@me", "Bearer "+token, &u)
+	// A user's token has limits of its own: one member's 429 stops
+	// nobody else.
+	sum := sha256.Sum256([]byte(token))
+	status, err := d.get(ctx, "/users/@me", "GET /users/@me "+hex.EncodeToString(sum[:8]), "Bearer "+token, &u)
 	switch {
 	case err != nil:
 		return user{}, fmt.Errorf("users/@me: %w", err)
@@ -152,7 +171,8 @@ func (d *discord) instance(ctx context.Context, id string) (instance, error) {
 		return instance{}, err
 	}
 	var in instance
-	status, err := d.get(ctx, "/applications/"+url.PathEscape(appID)+"/activity-instances/"+url.PathEscape(id), d.botToken, &in)
+	status, err := d.get(ctx, "/applications/"+url.PathEscape(appID)+"/activity-instances/"+url.PathEscape(id),
+		"GET /applications/{app}/activity-instances/{id}", d.botToken, &in)
 	switch {
 	case err != nil:
 		return instance{}, fmt.Errorf("activity instance: %w", err)
@@ -164,20 +184,27 @@ func (d *discord) instance(ctx context.Context, id string) (instance, error) {
 	return in, nil
 }
 
-// get asks for path with the Authorization auth, and decodes a 200's
-// JSON into out.
-func (d *discord) get(ctx context.Context, path, auth string, out any) (int, error) {
+// get asks for path (of the route key route) with the Authorization
+// auth, and decodes a 200's JSON into out.
+func (d *discord) get(ctx context.Context, path, route, auth string, out any) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.api+path, nil)
 	if err != nil {
 		return 0, err
 	}
 	req.Header.Set("Authorization", auth)
-	return d.do(req, out)
+	return d.do(req, route, out)
 }
 
-// do sends req and decodes a 200's JSON into out; its error never holds
-// the URL.
-func (d *discord) do(req *http.Request, out any) (int, error) {
+// do sends req, of the route key route, unless a 429 stops the route,
+// and decodes a 200's JSON into out; its error never holds the URL.
+func (d *discord) do(req *http.Request, route string, out any) (int, error) {
+	now := time.Now()
+	d.mu.Lock()
+	stopped := now.Before(d.limited[route]) || now.Before(d.limited[globalLimit])
+	d.mu.Unlock()
+	if stopped {
+		return http.StatusTooManyRequests, errRateLimited
+	}
 	req.Header.Set("User-Agent", "DiscordBot (mazebot arena, 1)")
 	res, err := d.client.Do(req)
 	if err != nil {
@@ -191,10 +218,41 @@ func (d *discord) do(req *http.Request, out any) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if res.StatusCode == http.StatusOK {
+	switch res.StatusCode {
+	case http.StatusOK:
 		if err := json.Unmarshal(body, out); err != nil {
 			return 0, fmt.Errorf("decode: %w", err)
 		}
+	case http.StatusTooManyRequests:
+		d.stop(route, res.Header, body, time.Now())
+		return res.StatusCode, errRateLimited
 	}
 	return res.StatusCode, nil
+}
+
+// stop records a 429: the route (or every route, for a global limit) waits
+// for the body's retry_after, else the Retry-After header, else a second.
+func (d *discord) stop(route string, h http.Header, body []byte, now time.Time) {
+	var limit struct {
+		RetryAfter float64 `json:"retry_after"`
+		Global     bool    `json:"global"`
+	}
+	_ = json.Unmarshal(body, &limit)
+	wait := time.Duration(limit.RetryAfter * float64(time.Second))
+	if secs, err := strconv.Atoi(h.Get("Retry-After")); wait <= 0 && err == nil {
+		wait = time.Duration(secs) * time.Second
+	}
+	wait = min(max(wait, time.Second), time.Hour)
+	if limit.Global || h.Get("X-RateLimit-Global") == "true" {
+		route = globalLimit
+	}
+	d.log.Warn("arena: Discord is rate limiting; waiting", "route", route, "retry_after", wait)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for r, until := range d.limited {
+		if !now.Before(until) {
+			delete(d.limited, r)
+		}
+	}
+	d.limited[route] = now.Add(wait)
 }

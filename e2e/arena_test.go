@@ -365,6 +365,51 @@ func TestArenaConnections(t *testing.T) {
 	}
 }
 
+// TestArenaRateLimited: when Discord answers the instance check with a
+// 429, a connection is closed with 4429 (the client tries again later),
+// not refused as signed out, and no check is sent again before the
+// retry_after has passed; then the member joins.
+func TestArenaRateLimited(t *testing.T) {
+	t.Parallel()
+	fake, a, r := arenaRace(t)
+	adaTok := signIn(t, fake, a, ada)
+	const route = "GET /applications/{app}/activity-instances/{instance}"
+	fake.InjectFault(route, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 2 * time.Second}})
+	limited := time.Now()
+	before := len(fake.Requests(route))
+	for i := range 3 {
+		if code := dial(t, a, adaTok, r.instance).closedOrWelcomed(); code != 4429 && time.Since(limited) < 2*time.Second {
+			t.Fatalf("connection %d while Discord rate limits: %d, want closed with 4429", i+1, code)
+		}
+	}
+	if sent := len(fake.Requests(route)) - before; sent != 1 && time.Since(limited) < 2*time.Second {
+		t.Fatalf("%d checks sent to Discord within its retry_after, want 1", sent)
+	}
+	// The code exchange likewise: 503, and no second try at Discord.
+	const exchange = "POST /oauth2/token"
+	fake.InjectFault(exchange, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 2 * time.Second}})
+	url := "http://" + a.ActivityAddr() + "/api/token"
+	before = len(fake.Requests(exchange))
+	for range 2 {
+		if status, body := postJSON(t, url, `{"code":"`+fake.Authorize(bob, "identify")+`"}`); status != http.StatusServiceUnavailable {
+			t.Fatalf("a code exchange while Discord rate limits: %d %s, want 503", status, body)
+		}
+	}
+	if sent := len(fake.Requests(exchange)) - before; sent != 1 && time.Since(limited) < 2*time.Second {
+		t.Fatalf("%d code exchanges sent to Discord within its retry_after, want 1", sent)
+	}
+
+	// The retry_after counts from the 429's arrival, a little after
+	// limited.
+	time.Sleep(time.Until(limited.Add(2 * time.Second)))
+	for tries := 0; dial(t, a, adaTok, r.instance).closedOrWelcomed() != 0; tries++ {
+		if tries == 10 {
+			t.Fatal("ada cannot join once the retry_after has passed")
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
 // TestArenaTwoProcesses: two bot processes share PostgreSQL behind a load
 // balancer; the two members of one race reach different processes. The
 // room is one room on both (LISTEN/NOTIFY carries its events): each sees
