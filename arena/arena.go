@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -216,7 +218,8 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "Discord refused the code"})
 		return
 	case errors.Is(err, errRateLimited):
-		w.Header().Set("Retry-After", "5")
+		wait := s.discord.stoppedFor(exchangeRoute, time.Now())
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "Discord is busy: try again in a moment"})
 		return
 	case err != nil:

@@ -86,6 +86,9 @@ var (
 	errClientSecret = errors.New("discord refused the client id or secret")
 )
 
+// exchangeRoute is the code exchange's route key.
+const exchangeRoute = "POST /oauth2/token"
+
 // exchange trades an authorization code for an access token at
 // /oauth2/token.
 func (d *discord) exchange(ctx context.Context, code string) (string, error) {
@@ -105,7 +108,7 @@ func (d *discord) exchange(ctx context.Context, code string) (string, error) {
 	var out struct {
 		AccessToken string `json:"access_token"`
 	}
-	status, err := d.do(req, "POST /oauth2/token", &out)
+	status, err := d.do(req, exchangeRoute, &out)
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("oauth2 token: %w", err)
@@ -198,11 +201,7 @@ func (d *discord) get(ctx context.Context, path, route, auth string, out any) (i
 // do sends req, of the route key route, unless a 429 stops the route,
 // and decodes a 200's JSON into out; its error never holds the URL.
 func (d *discord) do(req *http.Request, route string, out any) (int, error) {
-	now := time.Now()
-	d.mu.Lock()
-	stopped := now.Before(d.limited[route]) || now.Before(d.limited[globalLimit])
-	d.mu.Unlock()
-	if stopped {
+	if d.stoppedFor(route, time.Now()) > 0 {
 		return http.StatusTooManyRequests, errRateLimited
 	}
 	req.Header.Set("User-Agent", "DiscordBot (mazebot arena, 1)")
@@ -228,6 +227,13 @@ func (d *discord) do(req *http.Request, route string, out any) (int, error) {
 		return res.StatusCode, errRateLimited
 	}
 	return res.StatusCode, nil
+}
+
+// stoppedFor is how long a 429 still stops route (0: not stopped).
+func (d *discord) stoppedFor(route string, now time.Time) time.Duration {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return max(d.limited[route].Sub(now), d.limited[globalLimit].Sub(now), 0)
 }
 
 // stop records a 429: the route (or every route, for a global limit) waits

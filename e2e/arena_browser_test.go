@@ -266,6 +266,9 @@ func TestArenaBrowser(t *testing.T) {
 		b.waitJS(user+" in the room", `doc.body && doc.body.dataset.phase === "lobby" && doc.querySelector('#players li[data-id="`+user+`"][data-online="true"]') !== null`)
 	}
 	open(adaTab, ada)
+	// bob's code exchange meets a 429 at Discord: the server answers 503
+	// with the wait, and his client tries the code again after it.
+	fake.InjectFault("POST /oauth2/token", 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: time.Second}})
 	open(bobTab, bob)
 	both := `doc.querySelectorAll('#players li[data-online="true"]').length === 2`
 	adaTab.waitJS("both in the room", both)

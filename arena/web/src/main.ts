@@ -355,9 +355,17 @@ async function main() {
   const { code } = await sdk.commands.authorize({
     client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
   });
-  const res = await fetch(`${base}/api/token`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }),
-  });
+  // 503: Discord was rate limiting the exchange, and the code was not
+  // spent; try it again after the wait the server names.
+  let res: Response;
+  for (let tries = 0; ; tries++) {
+    res = await fetch(`${base}/api/token`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }),
+    });
+    if (res.status !== 503 || tries === 4) break;
+    const wait = Math.min(30, Number(res.headers.get("Retry-After")) || 5);
+    await new Promise((done) => setTimeout(done, wait * 1000));
+  }
   if (!res.ok) {
     status(t("signin_failed"));
     return;
