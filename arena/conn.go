@@ -369,7 +369,9 @@ func (s *Server) start(r *room, u user, at time.Time) string {
 	if !r.allowRequest(u.ID, at) {
 		return refusedRate
 	}
-	s.hub.publish(event{Kind: evStart, Instance: r.st.Instance, User: u.ID})
+	if s.hub.publish(event{Kind: evStart, Instance: r.st.Instance, User: u.ID}) != nil {
+		return refusedError
+	}
 	return ""
 }
 
@@ -412,7 +414,9 @@ func (s *Server) pick(r *room, u user, m clientMsg, at time.Time) string {
 	if !r.allowRequest(u.ID, at) {
 		return refusedRate
 	}
-	s.hub.publish(event{Kind: evPick, Instance: r.st.Instance, User: u.ID, Maze: id.String()})
+	if s.hub.publish(event{Kind: evPick, Instance: r.st.Instance, User: u.ID, Maze: id.String()}) != nil {
+		return refusedError
+	}
 	return ""
 }
 

@@ -68,8 +68,9 @@ func newHub(cfg Config) *hub {
 	return h
 }
 
-// publish puts ev on the bus, stamped with this process and its clock.
-func (h *hub) publish(ev event) {
+// publish puts ev on the bus, stamped with this process and its clock;
+// a failure is logged, and returned for a caller that can tell a member.
+func (h *hub) publish(ev event) error {
 	ev.Origin = h.proc
 	if ev.At == 0 {
 		ev.At = h.now().UnixMilli()
@@ -83,6 +84,7 @@ func (h *hub) publish(ev event) {
 	if err != nil {
 		h.log.Error("arena: publish", "kind", ev.Kind, "instance", ev.Instance, "err", err)
 	}
+	return err
 }
 
 // protect runs f, turning a panic into an error logged with its stack:

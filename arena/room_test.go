@@ -2,12 +2,14 @@ package arena
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -268,6 +270,48 @@ func TestPanicsStayInTheRoom(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("the log has no %q:\n%s", want, got)
 		}
+	}
+}
+
+// failingBus is a MemoryBus whose Publish fails while fail is set, as
+// PostgreSQL's NOTIFY does when the database is away.
+type failingBus struct {
+	MemoryBus
+	fail atomic.Bool
+}
+
+func (b *failingBus) Publish(ctx context.Context, msg []byte) error {
+	if b.fail.Load() {
+		return errors.New("NOTIFY: the database is away")
+	}
+	return b.MemoryBus.Publish(ctx, msg)
+}
+
+// TestRequestsThatCannotBePublished: a Start or a pick that the bus cannot
+// carry is refused as an error, which the member is told and can press
+// again, rather than lost without a word.
+func TestRequestsThatCannotBePublished(t *testing.T) {
+	bus := &failingBus{}
+	h := testHub(t, bus, &memGames{games: map[int64]*play.Game{}})
+	s := &Server{cfg: Config{Seed: func() uint64 { return 1 }}, hub: h}
+	r, in, maze := launch(t, h)
+	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	ada := user{ID: "u1"}
+	bus.fail.Store(true)
+	if why := s.pick(r, ada, clientMsg{T: "pick", Algorithm: "backtracking", Size: 21}, time.Now()); why != refusedError {
+		t.Fatalf("a pick the bus cannot carry: %q, want %q", why, refusedError)
+	}
+	if why := s.start(r, ada, time.Now()); why != refusedError {
+		t.Fatalf("a Start the bus cannot carry: %q, want %q", why, refusedError)
+	}
+	bus.fail.Store(false)
+	if why := s.start(r, ada, time.Now()); why != "" {
+		t.Fatalf("Start once the bus is back: refused %q", why)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.st.Phase == phaseLobby || r.st.Maze != maze.String() {
+		t.Fatalf("after Start: phase %s on %s, want the race begun on the launch's maze %s", r.st.Phase, r.st.Maze, maze)
 	}
 }
 
