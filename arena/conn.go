@@ -189,9 +189,13 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 	u, in, err := s.admit(ctx, hello.Token, hello.Instance)
 	switch {
-	case errors.Is(err, errTooFast), errors.Is(err, errRateLimited):
+	case errors.Is(err, errTooFast):
 		cancel()
 		c.closeWith(closeTooMany, "too many connections: try again in a moment")
+		return
+	case errors.Is(err, errRateLimited):
+		cancel()
+		c.closeWith(closeTooMany, "Discord is busy: try again in a moment")
 		return
 	case err != nil:
 		cancel()

@@ -223,7 +223,7 @@ func (d *discord) do(req *http.Request, route string, out any) (int, error) {
 			return 0, fmt.Errorf("decode: %w", err)
 		}
 	case http.StatusTooManyRequests:
-		d.stop(route, res.Header, body, time.Now())
+		d.stop(route, req.Header.Get("Authorization"), res.Header, body, time.Now())
 		return res.StatusCode, errRateLimited
 	}
 	return res.StatusCode, nil
@@ -236,9 +236,11 @@ func (d *discord) stoppedFor(route string, now time.Time) time.Duration {
 	return max(d.limited[route].Sub(now), d.limited[globalLimit].Sub(now), 0)
 }
 
-// stop records a 429: the route (or every route, for a global limit) waits
-// for the body's retry_after, else the Retry-After header, else a second.
-func (d *discord) stop(route string, h http.Header, body []byte, now time.Time) {
+// stop records a 429 of a request with the Authorization auth: the route
+// waits for the body's retry_after, else the Retry-After header (a second
+// at least). A global limit stops every route, unless it is a member's
+// token's own (auth "Bearer …").
+func (d *discord) stop(route, auth string, h http.Header, body []byte, now time.Time) {
 	var limit struct {
 		RetryAfter float64 `json:"retry_after"`
 		Global     bool    `json:"global"`
@@ -249,7 +251,7 @@ func (d *discord) stop(route string, h http.Header, body []byte, now time.Time) 
 		wait = time.Duration(secs) * time.Second
 	}
 	wait = min(max(wait, time.Second), time.Hour)
-	if limit.Global || h.Get("X-RateLimit-Global") == "true" {
+	if (limit.Global || h.Get("X-RateLimit-Global") == "true") && !strings.HasPrefix(auth, "Bearer ") {
 		route = globalLimit
 	}
 	d.log.Warn("arena: Discord is rate limiting; waiting", "route", route, "retry_after", wait)

@@ -342,3 +342,44 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLimitScopes: a 429 stops its own route for its retry_after; a
+// global one, answered to the bot's token, stops every route, but one
+// answered to a member's token stops only that token's route.
+func TestRateLimitScopes(t *testing.T) {
+	var global atomic.Bool
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprintf(w, `{"message":"You are being rate limited.","retry_after":2.5,"global":%t}`, global.Load())
+	}))
+	defer srv.Close()
+	now := time.Now()
+	for _, tc := range []struct {
+		name, auth          string
+		global, stopsOthers bool
+	}{
+		{"route", "Bot x", false, false},
+		{"global, the bot's", "Bot x", true, true},
+		{"global, a member's token", "Bearer y", true, false},
+	} {
+		d := newDiscord(nil, "1", "secret", "Bot x", slog.New(slog.DiscardHandler))
+		d.api = srv.URL
+		global.Store(tc.global)
+		if _, err := d.get(context.Background(), "/a", "GET /a", tc.auth, &struct{}{}); !errors.Is(err, errRateLimited) {
+			t.Fatalf("%s: a 429 gave %v", tc.name, err)
+		}
+		before := calls.Load()
+		if _, err := d.get(context.Background(), "/a", "GET /a", tc.auth, &struct{}{}); !errors.Is(err, errRateLimited) || calls.Load() != before {
+			t.Fatalf("%s: the route again within its retry_after: %v, sent: %v", tc.name, err, calls.Load() != before)
+		}
+		if wait := d.stoppedFor("GET /a", now); wait < 2*time.Second || wait > 3*time.Second {
+			t.Errorf("%s: the route stopped for %v, want 2.5 s", tc.name, wait)
+		}
+		if stopped := d.stoppedFor("GET /b", now) > 0; stopped != tc.stopsOthers {
+			t.Errorf("%s: another route stopped: %v, want %v", tc.name, stopped, tc.stopsOthers)
+		}
+	}
+}
