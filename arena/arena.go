@@ -86,7 +86,7 @@ type Server struct {
 	tokens map[[32]byte]cachedUser // by the token's hash
 	// checks are the members' buckets for asking Discord about their
 	// instance, by user id.
-	checks map[string]*bucket
+	checks memberBuckets
 }
 
 type cachedUser struct {
@@ -133,7 +133,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("arena: the web client is not built: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken, cfg.Log),
-		tokens: map[[32]byte]cachedUser{}, checks: map[string]*bucket{}}
+		tokens: map[[32]byte]cachedUser{}, checks: newMemberBuckets(checkRate, checkBurst)}
 	s.index = index
 	s.hub = newHub(cfg)
 	s.mux = http.NewServeMux()

@@ -248,17 +248,8 @@ var errTooFast = errors.New("too many connections at once")
 func (s *Server) allowCheck(userID string, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for id, b := range s.checks {
-		if now.Sub(b.last).Seconds()*checkRate >= checkBurst {
-			delete(s.checks, id)
-		}
-	}
-	b := s.checks[userID]
-	if b == nil {
-		b = newBucket(checkRate, checkBurst)
-		s.checks[userID] = b
-	}
-	return b.take(now)
+	s.checks.forgetFull(now)
+	return s.checks.take(userID, now)
 }
 
 // join registers c with the room here and tells every process, unless its
@@ -444,4 +435,36 @@ func (b *bucket) take(now time.Time) bool {
 	}
 	b.tokens--
 	return true
+}
+
+// memberBuckets are a bucket for each member, made full on first use. Its
+// user holds the lock that guards it.
+type memberBuckets struct {
+	rate  float64
+	burst int
+	of    map[string]*bucket
+}
+
+func newMemberBuckets(rate float64, burst int) memberBuckets {
+	return memberBuckets{rate: rate, burst: burst, of: map[string]*bucket{}}
+}
+
+// take takes one of userID's tokens.
+func (m memberBuckets) take(userID string, now time.Time) bool {
+	b := m.of[userID]
+	if b == nil {
+		b = newBucket(m.rate, m.burst)
+		m.of[userID] = b
+	}
+	return b.take(now)
+}
+
+// forgetFull forgets the buckets that have filled up again: a new one is
+// the same.
+func (m memberBuckets) forgetFull(now time.Time) {
+	for id, b := range m.of {
+		if now.Sub(b.last).Seconds()*m.rate >= float64(m.burst) {
+			delete(m.of, id)
+		}
+	}
 }

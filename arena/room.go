@@ -132,10 +132,10 @@ type room struct {
 	ready     chan struct{} // closed once the room is usable here
 
 	moving sync.Map // user → *sync.Mutex: one move at a time per member here
-	// limits are the members' move buckets here, and requests theirs for
+	// moves and requests are the members' buckets here for moves, and for
 	// Start and picks: one of each for all of a member's connections, so
 	// that more connections bring no more moves.
-	limits, requests map[string]*bucket
+	moves, requests memberBuckets
 }
 
 // Requests (Start, a pick) a member may send: a burst, then a few a
@@ -149,27 +149,21 @@ const (
 
 // allow takes one of a member's moves from their bucket.
 func (r *room) allow(userID string, now time.Time) bool {
-	return r.take(r.limits, userID, now, r.h.cfg.MoveRate, r.h.cfg.MoveBurst)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.moves.take(userID, now)
 }
 
 // allowRequest takes one of a member's requests from their bucket.
 func (r *room) allowRequest(userID string, now time.Time) bool {
-	return r.take(r.requests, userID, now, requestRate, requestBurst)
-}
-
-func (r *room) take(buckets map[string]*bucket, userID string, now time.Time, rate float64, burst int) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	b := buckets[userID]
-	if b == nil {
-		b = newBucket(rate, burst)
-		buckets[userID] = b
-	}
-	return b.take(now)
+	return r.requests.take(userID, now)
 }
 
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
-	r := &room{h: h, st: st, conns: map[*conn]bool{}, creating: map[string]bool{}, gameSettled: make(chan struct{}), seq: map[string]int{}, limits: map[string]*bucket{}, requests: map[string]*bucket{}, ready: make(chan struct{})}
+	r := &room{h: h, st: st, conns: map[*conn]bool{}, creating: map[string]bool{}, gameSettled: make(chan struct{}), seq: map[string]int{}, ready: make(chan struct{}),
+		moves: newMemberBuckets(h.cfg.MoveRate, h.cfg.MoveBurst), requests: newMemberBuckets(requestRate, requestBurst)}
 	r.setMaze(m)
 	return r
 }

@@ -212,6 +212,12 @@ func (c *roomClient) closed() int {
 	case <-time.After(20 * time.Second):
 		c.t.Fatal("the connection stayed open")
 	}
+	return c.closeCode()
+}
+
+// closeCode is the code of the close frame that ended the connection, 0
+// if none did.
+func (c *roomClient) closeCode() int {
 	if ce, ok := c.err.(*websocket.CloseError); ok {
 		return ce.Code
 	}
@@ -219,7 +225,7 @@ func (c *roomClient) closed() int {
 }
 
 // closedOrWelcomed waits for the connection's welcome (0) or its end
-// (the close code).
+// (the close code, -1 without one).
 func (c *roomClient) closedOrWelcomed() int {
 	c.t.Helper()
 	deadline := time.After(20 * time.Second)
@@ -230,8 +236,8 @@ func (c *roomClient) closedOrWelcomed() int {
 				return 0
 			}
 		case <-c.done:
-			if ce, ok := c.err.(*websocket.CloseError); ok {
-				return ce.Code
+			if code := c.closeCode(); code != 0 {
+				return code
 			}
 			return -1
 		case <-deadline:
