@@ -87,6 +87,10 @@ type Server struct {
 	// checks are the members' buckets for asking Discord about their
 	// instance, by user id.
 	checks memberBuckets
+	// invalid is the bucket, for everyone, of the tokens /users/@me did
+	// not know, and lookups the places of the questions in flight there.
+	invalid *bucket
+	lookups chan struct{}
 }
 
 type cachedUser struct {
@@ -133,7 +137,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("arena: the web client is not built: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken, cfg.Log),
-		tokens: map[[32]byte]cachedUser{}, checks: newMemberBuckets(checkRate, checkBurst)}
+		tokens: map[[32]byte]cachedUser{}, checks: newMemberBuckets(checkRate, checkBurst),
+		invalid: newBucket(invalidRate, invalidBurst), lookups: make(chan struct{}, lookupsAtOnce)}
 	s.index = index
 	s.hub = newHub(cfg)
 	s.mux = http.NewServeMux()
@@ -235,6 +240,30 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"access_token": token})
 }
 
+// lookUp asks Discord whose token this is, unless too many tokens were
+// unknown to it of late (see invalidRate); lookupsAtOnce at a time.
+func (s *Server) lookUp(ctx context.Context, token string) (user, error) {
+	select {
+	case s.lookups <- struct{}{}:
+		defer func() { <-s.lookups }()
+	case <-ctx.Done():
+		return user{}, ctx.Err()
+	}
+	s.mu.Lock()
+	ok := s.invalid.has(time.Now())
+	s.mu.Unlock()
+	if !ok {
+		return user{}, errTooFast
+	}
+	u, err := s.discord.me(ctx, token)
+	if errors.Is(err, errBadToken) {
+		s.mu.Lock()
+		s.invalid.take(time.Now())
+		s.mu.Unlock()
+	}
+	return u, err
+}
+
 // identify is whose token this is, remembered for a while by its hash.
 func (s *Server) identify(ctx context.Context, token string) (user, error) {
 	key := sha256.Sum256([]byte(token))
@@ -245,7 +274,7 @@ func (s *Server) identify(ctx context.Context, token string) (user, error) {
 	if ok && now.Before(c.expires) {
 		return c.user, nil
 	}
-	u, err := s.discord.me(ctx, token)
+	u, err := s.lookUp(ctx, token)
 	if err != nil {
 		return user{}, err
 	}

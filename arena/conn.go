@@ -40,6 +40,18 @@ const (
 	// opening connections in a loop must not spend it.
 	checkRate  = 0.5
 	checkBurst = 10
+	// A connection needs no account to name a token, and a made-up one
+	// is a 401 at /users/@me; Discord bans an IP that makes 10,000
+	// invalid requests (401s among them) in 10 minutes. So the tokens
+	// that Discord did not know are counted for all connections together:
+	// past invalidBurst at once, or invalidRate a second, a token not seen
+	// before is not asked about (the connection is closed with 4429), and
+	// at most lookupsAtOnce are asked about at a time. That makes at most
+	// about 3,000 invalid requests in 10 minutes, and a crowd of real
+	// members (valid tokens) is not slowed.
+	invalidRate   = 5
+	invalidBurst  = 20
+	lookupsAtOnce = 16
 	// abuseLimit is how many messages refused for their rate, or not in
 	// the protocol, a connection may send before it is dropped (close
 	// 1008).
@@ -239,8 +251,8 @@ func (s *Server) admit(ctx context.Context, token, instanceID string) (user, ins
 	return u, in, nil
 }
 
-// errTooFast refuses a connection whose member has been checked with
-// Discord too often of late.
+// errTooFast refuses a connection that would ask Discord more often than
+// allowed: about its member, or about tokens not seen before.
 var errTooFast = errors.New("too many connections at once")
 
 // allowCheck takes one of a member's checks with Discord from their
@@ -426,15 +438,20 @@ func newBucket(rate float64, burst int) *bucket {
 }
 
 func (b *bucket) take(now time.Time) bool {
-	if !b.last.IsZero() {
-		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
-	}
-	b.last = now
-	if b.tokens < 1 {
+	if !b.has(now) {
 		return false
 	}
 	b.tokens--
 	return true
+}
+
+// has says whether a token is there to take.
+func (b *bucket) has(now time.Time) bool {
+	if !b.last.IsZero() {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	}
+	b.last = now
+	return b.tokens >= 1
 }
 
 // memberBuckets are a bucket for each member, made full on first use. Its

@@ -365,6 +365,34 @@ func TestArenaConnections(t *testing.T) {
 	}
 }
 
+// TestArenaMadeUpTokens: connections that name made-up tokens, which need
+// no account, are not each asked about at /users/@me: once 20 tokens were
+// unknown there (each a 401, and 10,000 invalid requests in 10 minutes get
+// the bot's IP banned), at most 5 more a second are, for everyone. A
+// member with a real token still gets in, trying again as the client does.
+func TestArenaMadeUpTokens(t *testing.T) {
+	t.Parallel()
+	fake, a, r := arenaRace(t)
+	adaTok := signIn(t, fake, a, ada)
+	const route = "GET /users/@me"
+	before := len(fake.Requests(route))
+	began := time.Now()
+	codes := map[int]int{}
+	for i := range 60 {
+		codes[dial(t, a, fmt.Sprintf("made-up-token-%d", i), r.instance).closedOrWelcomed()]++
+	}
+	lookups := len(fake.Requests(route)) - before
+	if most := 20 + int(5*time.Since(began).Seconds()) + 1; lookups > most || codes[4401]+codes[4429] != 60 || codes[4429] == 0 {
+		t.Fatalf("60 made-up tokens: %d lookups at Discord (want at most %d), closed with %v (want 4401 or 4429, some 4429)", lookups, most, codes)
+	}
+	for tries := 0; dial(t, a, adaTok, r.instance).closedOrWelcomed() != 0; tries++ {
+		if tries == 20 {
+			t.Fatal("ada cannot join after the made-up tokens")
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
 // TestArenaRateLimited: when Discord answers the instance check with a
 // 429, a connection is closed with 4429 (the client tries again later),
 // not refused as signed out, and no check is sent again before the
