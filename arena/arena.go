@@ -257,8 +257,10 @@ func (s *Server) lookUp(ctx context.Context, token string) (user, error) {
 	}
 	u, err := s.discord.me(ctx, token)
 	if errors.Is(err, errBadToken) {
+		// Counted even when lookups in flight together drained the
+		// bucket: the 401s were sent.
 		s.mu.Lock()
-		s.invalid.take(time.Now())
+		s.invalid.spend(time.Now())
 		s.mu.Unlock()
 	}
 	return u, err

@@ -445,6 +445,13 @@ func (b *bucket) take(now time.Time) bool {
 	return true
 }
 
+// spend takes a token for what has happened already, into debt if there
+// is none: what was spent is counted whatever the rate.
+func (b *bucket) spend(now time.Time) {
+	b.has(now)
+	b.tokens--
+}
+
 // has says whether a token is there to take.
 func (b *bucket) has(now time.Time) bool {
 	if !b.last.IsZero() {

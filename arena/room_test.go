@@ -329,6 +329,15 @@ func TestBucket(t *testing.T) {
 	if !b.take(now.Add(100 * time.Millisecond)) {
 		t.Fatal("one more after a tenth of a second refused")
 	}
+	// What was spent into debt is paid back before the next take.
+	b.spend(now.Add(100 * time.Millisecond))
+	b.spend(now.Add(100 * time.Millisecond))
+	if b.take(now.Add(250 * time.Millisecond)) {
+		t.Fatal("a take while two spent tokens were still owed")
+	}
+	if !b.take(now.Add(400 * time.Millisecond)) {
+		t.Fatal("a take once the debt was paid refused")
+	}
 }
 
 // TestWords: the client's words come from the catalogs, in the member's
