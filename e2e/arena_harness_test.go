@@ -246,6 +246,19 @@ func (c *roomClient) closedOrWelcomed() int {
 	}
 }
 
+// joinRetrying dials as the web client does after a refusal: again each
+// quarter second until a connection is welcomed, for up to within.
+func joinRetrying(t testing.TB, a *testApp, token, instance, what string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for dial(t, a, token, instance).closedOrWelcomed() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no welcome within %v: %s", within, what)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
 // racing waits until the room shows user in the race (their game begun).
 func (c *roomClient) racing(user string) {
 	c.t.Helper()

@@ -339,12 +339,7 @@ func TestArenaConnections(t *testing.T) {
 	_ = held[0].ws.Close()
 	// The server sees the close when its read fails: until then the place
 	// is still taken.
-	for tries := 0; dial(t, a, adaTok, r.instance).closedOrWelcomed() != 0; tries++ {
-		if tries == 5 {
-			t.Fatal("no place for ada after she closed a connection")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	joinRetrying(t, a, adaTok, r.instance, "a place for ada after she closed a connection", time.Second)
 
 	const route = "GET /applications/{app}/activity-instances/{instance}"
 	before := len(fake.Requests(route))
@@ -385,12 +380,7 @@ func TestArenaMadeUpTokens(t *testing.T) {
 	if most := 20 + int(5*time.Since(began).Seconds()) + 1; lookups > most || codes[4401]+codes[4429] != 60 || codes[4429] == 0 {
 		t.Fatalf("60 made-up tokens: %d lookups at Discord (want at most %d), closed with %v (want 4401 or 4429, some 4429)", lookups, most, codes)
 	}
-	for tries := 0; dial(t, a, adaTok, r.instance).closedOrWelcomed() != 0; tries++ {
-		if tries == 20 {
-			t.Fatal("ada cannot join after the made-up tokens")
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	joinRetrying(t, a, adaTok, r.instance, "ada's join after the made-up tokens", 5*time.Second)
 }
 
 // TestArenaRateLimited: when Discord answers the instance check with a
@@ -430,12 +420,7 @@ func TestArenaRateLimited(t *testing.T) {
 	// The retry_after counts from the 429's arrival, a little after
 	// limited.
 	time.Sleep(time.Until(limited.Add(2 * time.Second)))
-	for tries := 0; dial(t, a, adaTok, r.instance).closedOrWelcomed() != 0; tries++ {
-		if tries == 10 {
-			t.Fatal("ada cannot join once the retry_after has passed")
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	joinRetrying(t, a, adaTok, r.instance, "ada's join once the retry_after has passed", 2500*time.Millisecond)
 }
 
 // TestArenaTwoProcesses: two bot processes share PostgreSQL behind a load
