@@ -120,16 +120,20 @@ func TestMazeOnlyBuild(t *testing.T) {
 		return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
 	}
 
-	for _, format := range []string{"text", "json", "png"} {
-		args := []string{"maze", "digging", "41", "--seed", "7", "--solve", "--format", format, "-o", "-"}
-		var want, wantErr bytes.Buffer
-		if code := run(context.Background(), args, &want, &wantErr); code != 0 {
-			t.Fatalf("full build %v: exit %d, %s", args, code, wantErr.String())
-		}
-		got, gotErr, code := mazeOnly(args...)
-		if code != 0 || got != want.String() || gotErr != wantErr.String() {
-			t.Errorf("%s: the maze-only build (exit %d, %d bytes, stderr %q) differs from the full build (%d bytes, stderr %q)",
-				format, code, len(got), gotErr, want.Len(), wantErr.String())
+	// Every format of every algorithm, byte for byte: issue 17's memory
+	// figures are this build's, so it must be the same maze tool.
+	for _, algorithm := range []string{"binary-tree", "sidewinder", "backtracking", "digging"} {
+		for _, format := range []string{"text", "terminal", "emoji", "png", "gif", "svg", "pdf", "json"} {
+			args := []string{"maze", algorithm, "41", "--seed", "7", "--solve", "--format", format, "-o", "-"}
+			var want, wantErr bytes.Buffer
+			if code := run(context.Background(), args, &want, &wantErr); code != 0 {
+				t.Fatalf("full build %v: exit %d, %s", args, code, wantErr.String())
+			}
+			got, gotErr, code := mazeOnly(args...)
+			if code != 0 || got != want.String() || gotErr != wantErr.String() {
+				t.Errorf("%s %s: the maze-only build (exit %d, %d bytes, stderr %q) differs from the full build (%d bytes, stderr %q)",
+					algorithm, format, code, len(got), gotErr, want.Len(), wantErr.String())
+			}
 		}
 	}
 
