@@ -11,7 +11,7 @@ import (
 // choices, each a zone of the table with a label Discord takes, and an
 // offset is read only as it is written.
 func FuzzSearch(f *testing.F) {
-	for _, seed := range []string{"seoul", "서울", "new york", "+9", "utc-5", "GMT+05:30", "-0500", "+-5", "+9:-30", "+14", "", " "} {
+	for _, seed := range []string{"seoul", "서울", "new york", "+9", "utc-5", "GMT+05:30", "-0500", "+-5", "+9:-30", "+14", "+1401", "-14:30", "", " "} {
 		f.Add(seed, false)
 	}
 	names := map[string]bool{}

@@ -236,7 +236,8 @@ func parseOffset(s string) (int, bool) {
 	}
 	h, _ := strconv.Atoi(hh)
 	m, _ := strconv.Atoi(mm)
-	if h > 14 || m >= 60 {
+	// No zone is more than 14 hours from UTC: "+1401" is no offset.
+	if m >= 60 || h*60+m > 14*60 {
 		return 0, false
 	}
 	return sign * (h*3600 + m*60), true
