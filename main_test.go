@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"mazebot/mazecore"
 )
 
 // TestRunWithoutToken: the README's first command on a fresh machine (no
@@ -122,9 +124,9 @@ func TestMazeOnlyBuild(t *testing.T) {
 
 	// Every format of every algorithm, byte for byte: issue 17's memory
 	// figures are this build's, so it must be the same maze tool.
-	for _, algorithm := range []string{"binary-tree", "sidewinder", "backtracking", "digging"} {
+	for _, algorithm := range mazecore.Algorithms {
 		for _, format := range []string{"text", "terminal", "emoji", "png", "gif", "svg", "pdf", "json"} {
-			args := []string{"maze", algorithm, "41", "--seed", "7", "--solve", "--format", format, "-o", "-"}
+			args := []string{"maze", algorithm.String(), "41", "--seed", "7", "--solve", "--format", format, "-o", "-"}
 			var want, wantErr bytes.Buffer
 			if code := run(context.Background(), args, &want, &wantErr); code != 0 {
 				t.Fatalf("full build %v: exit %d, %s", args, code, wantErr.String())
