@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"mazebot/cli"
 	"mazebot/mazecore"
 )
 
@@ -125,7 +126,7 @@ func TestMazeOnlyBuild(t *testing.T) {
 	// Every format of every algorithm, byte for byte: issue 17's memory
 	// figures are this build's, so it must be the same maze tool.
 	for _, algorithm := range mazecore.Algorithms {
-		for _, format := range []string{"text", "terminal", "emoji", "png", "gif", "svg", "pdf", "json"} {
+		for _, format := range cli.Formats() {
 			args := []string{"maze", algorithm.String(), "41", "--seed", "7", "--solve", "--format", format, "-o", "-"}
 			var want, wantErr bytes.Buffer
 			if code := run(context.Background(), args, &want, &wantErr); code != 0 {

@@ -191,6 +191,9 @@ const (
 
 var formats = []string{formatText, formatTerminal, formatEmoji, formatPNG, formatGIF, formatSVG, formatPDF, formatJSON}
 
+// Formats lists the output formats --format takes.
+func Formats() []string { return slices.Clone(formats) }
+
 // extensions are the -o file names each format is written to; a file
 // named otherwise needs --format. Text, the terminal's colours and emoji
 // are all text.
