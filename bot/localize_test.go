@@ -19,6 +19,7 @@ func definitions() []*discordgo.ApplicationCommand {
 		return []*discordgo.ApplicationCommandOptionChoice{
 			{Name: "Binary tree", Value: "binary-tree"}, {Name: "Sidewinder", Value: "sidewinder"},
 			{Name: "Recursive backtracking", Value: "backtracking"}, {Name: "Digging", Value: "digging"},
+			{Name: "Wilson's algorithm", Value: "wilson"},
 		}
 	}
 	str, num, ch := discordgo.ApplicationCommandOptionString, discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionChannel

@@ -16,6 +16,7 @@ const (
 	Sidewinder   Algorithm = 2
 	Backtracking Algorithm = 3
 	Digging      Algorithm = 4
+	Wilson       Algorithm = 5
 )
 
 // algorithmSpec is everything mazebot knows about one algorithm. A new
@@ -27,15 +28,25 @@ type algorithmSpec struct {
 	title    string   // for people
 	aliases  []string // other accepted spellings, the short one first
 	generate func(*generator)
+	// onGrid makes the algorithm's mazes on any grid (GenerateGrid), nil
+	// for one that needs rows and columns; onPolar, when onGrid is nil,
+	// on a polar grid.
+	onGrid, onPolar func(*gridGen)
 }
 
 // algorithms is the table, in the order lists show it.
 var algorithms = [...]algorithmSpec{
-	{BinaryTree, "binary-tree", "Binary tree", []string{"bt", "binary", "btree", "tree"}, (*generator).binaryTree},
-	{Sidewinder, "sidewinder", "Sidewinder", []string{"sw", "side", "winder"}, (*generator).sidewinder},
+	{BinaryTree, "binary-tree", "Binary tree", []string{"bt", "binary", "btree", "tree"}, (*generator).binaryTree,
+		nil, (*gridGen).binaryTreePolar},
+	{Sidewinder, "sidewinder", "Sidewinder", []string{"sw", "side", "winder"}, (*generator).sidewinder,
+		nil, (*gridGen).sidewinderPolar},
 	{Backtracking, "backtracking", "Recursive backtracking",
-		[]string{"dfs", "backtrack", "backtracker", "recursive-backtracker", "recursive", "bk"}, (*generator).backtracking},
-	{Digging, "digging", "Digging", []string{"dig", "hole-digging", "hole", "dg"}, (*generator).digging},
+		[]string{"dfs", "backtrack", "backtracker", "recursive-backtracker", "recursive", "bk"}, (*generator).backtracking,
+		(*gridGen).backtracking, nil},
+	{Digging, "digging", "Digging", []string{"dig", "hole-digging", "hole", "dg"}, (*generator).digging,
+		(*gridGen).digging, nil},
+	{Wilson, "wilson", "Wilson's algorithm", []string{"wi", "wilsons", "ust", "uniform"}, (*generator).wilson,
+		(*gridGen).wilson, nil},
 }
 
 // Algorithms lists every algorithm in a stable order.

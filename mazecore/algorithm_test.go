@@ -34,10 +34,10 @@ func TestAlgorithmTable(t *testing.T) {
 			}
 		}
 	}
-	if got, want := AlgorithmNames(), []string{"binary-tree", "sidewinder", "backtracking", "digging"}; !slices.Equal(got, want) {
+	if got, want := AlgorithmNames(), []string{"binary-tree", "sidewinder", "backtracking", "digging", "wilson"}; !slices.Equal(got, want) {
 		t.Fatalf("AlgorithmNames()=%q, want %q", got, want)
 	}
-	for _, a := range []Algorithm{0, 5, 15, 255} {
+	for _, a := range []Algorithm{0, 6, 15, 255} {
 		if a.Valid() || a.spec() != nil || a.Aliases() != nil {
 			t.Fatalf("%d is valid or has a spec", a)
 		}

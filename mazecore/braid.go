@@ -25,14 +25,9 @@ func (g *generator) braid(loops int) {
 			ends = append(ends, uint32(cell))
 		}
 	}
-	target := (len(ends)*loops + 50) / 100
+	target, rng := braidOrder(m.id.Seed, ends, loops)
 	if target == 0 {
 		return
-	}
-	rng := stream(m.id.Seed, braidSalt)
-	for i := len(ends) - 1; i > 0; i-- {
-		j := rng.intn(i + 1)
-		ends[i], ends[j] = ends[j], ends[i]
 	}
 	removed, passed := 0, -1
 	for _, end := range ends {
@@ -66,6 +61,23 @@ func (g *generator) braid(loops int) {
 		w := m.closedWalls(passed)
 		g.carve(passed, w.toEnds[rng.intn(w.nEnds)])
 	}
+}
+
+// braidOrder returns how many dead ends braiding removes, loops% of ends
+// rounded to the nearest, and, when that is not 0, shuffles ends into the
+// order it takes them, with the stream it then draws from: the same for
+// every grid.
+func braidOrder(seed uint64, ends []uint32, loops int) (target int, rng *source) {
+	target = (len(ends)*loops + 50) / 100
+	if target == 0 {
+		return 0, nil
+	}
+	rng = stream(seed, braidSalt)
+	for i := len(ends) - 1; i > 0; i-- {
+		j := rng.intn(i + 1)
+		ends[i], ends[j] = ends[j], ends[i]
+	}
+	return target, rng
 }
 
 // walls are the closed walls of a cell, by what lies behind them, in Dirs

@@ -12,6 +12,20 @@
 // PassageRow hands out a row in that packing, for renderers that draw four
 // cells at a time.
 //
+// # Grids and shapes
+//
+// A Grid is a graph of cells with positions: square cells in rows and
+// columns, polar cells in rings around a centre (each ring subdivided as
+// it grows, Buck's rule) or hexagonal cells; a Mask cuts a shape out of a
+// square or hex grid (a preset drawn in integer arithmetic, or a text in
+// the embedded, versioned bitmap font of font.go), so that cells outside
+// it are not part of the maze. GenerateGrid makes a GridMaze on any grid
+// from a version 3 ID, which names the grid, the shape and its version;
+// the square maze above is the whole square grid, kept in its fast
+// packed form for versions 1 and 2 (Maze.Graph gives its graph). The
+// grid generators (gridgen.go) draw as plainly as the specifications of
+// the square ones, over each cell's neighbour list in its fixed order.
+//
 // # Generation
 //
 // Each algorithm is written for speed over the same draws as its plain

@@ -59,6 +59,9 @@ func GenerateWith(id ID, opts Options) (*Maze, error) {
 	if err := id.Validate(); err != nil {
 		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
 	}
+	if !id.plainSquare() {
+		return nil, fmt.Errorf("generate %s on a %s grid %s: %w", id.Algorithm, id.GridKind, id.Shape, ErrNotSquare)
+	}
 	m := newMaze(id)
 	g := generator{maze: m, rng: newSource(id.Seed), observe: opts.Observe, progress: opts.Progress}
 	id.Algorithm.spec().generate(&g)

@@ -15,10 +15,18 @@ const MaxSize = 65535
 // ErrSizeOutOfRange is matched by every *SizeError.
 var ErrSizeOutOfRange = errors.New("size out of range")
 
-// SizeError reports a size outside [Min, Max] tiles.
-type SizeError struct{ Got, Min, Max int }
+// SizeError reports a size outside [Min, Max] tiles, or, when Unit is
+// set, outside [Min, Max] of that unit (a polar grid's rings, a hex
+// grid's cells).
+type SizeError struct {
+	Got, Min, Max int
+	Unit          string // "" for tiles, which must be odd
+}
 
 func (e *SizeError) Error() string {
+	if e.Unit != "" {
+		return fmt.Sprintf("size %d is out of range: use %d to %d %s", e.Got, e.Min, e.Max, e.Unit)
+	}
 	return fmt.Sprintf("size %d is out of range: use an odd size from %d to %d", e.Got, e.Min, e.Max)
 }
 

@@ -31,6 +31,9 @@ func specGenerateCounting(id ID, observe Observer) (*Maze, int) {
 	case Digging:
 		g.visited = newBitset(id.Cells())
 		g.digging()
+	case Wilson:
+		g.visited = newBitset(id.Cells())
+		g.wilson()
 	}
 	return m, g.rng.rejects
 }
@@ -198,6 +201,42 @@ func (g *specGenerator) digging() {
 			}
 			dug[i] = dug[len(dug)-1]
 			dug = dug[:len(dug)-1]
+		}
+	}
+}
+
+// wilson erases each walk's loops as they close, on a list of the walk's
+// cells: the chronological loop erasure, which the generator's "last way
+// out of each cell" must trace the same.
+func (g *specGenerator) wilson() {
+	m := g.maze
+	cells := m.cols * m.rows
+	g.visited.set(g.rng.intn(cells))
+	for start := range cells {
+		if g.visited.has(start) {
+			continue
+		}
+		walk, ways := []int{start}, []Dir(nil)
+		for cell := start; !g.visited.has(cell); {
+			var moves [4]Dir
+			n := 0
+			for _, d := range Dirs {
+				if m.neighbour(cell, d) >= 0 {
+					moves[n] = d
+					n++
+				}
+			}
+			d := moves[g.rng.intn(n)]
+			cell = m.neighbour(cell, d)
+			if i := slices.Index(walk, cell); i >= 0 {
+				walk, ways = walk[:i+1], ways[:i]
+				continue
+			}
+			walk, ways = append(walk, cell), append(ways, d)
+		}
+		for i, d := range ways {
+			g.visited.set(walk[i])
+			g.carve(walk[i], d)
 		}
 	}
 }
