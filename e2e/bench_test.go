@@ -53,6 +53,11 @@ func BenchmarkE2E(b *testing.B) {
 			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/reply")
 		})
 	}
+	// 8 members at once, odd values among them (TestE2EAutocompleteFlood):
+	// an op is one completion each.
+	b.Run("autocomplete-flood", func(b *testing.B) {
+		b.ReportMetric(float64(floodP99(b, fake.completionFlood(b, b.N)).Microseconds())/1000, "p99-ms")
+	})
 	b.Run("move-41x41", func(b *testing.B) {
 		mazeMsg, m := fake.postMaze(b, opt("algorithm", "backtracking"), opt("size", 41), opt("seed", 1))
 		var total time.Duration

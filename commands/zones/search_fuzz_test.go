@@ -1,6 +1,8 @@
 package zones
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -9,9 +11,11 @@ import (
 // FuzzSearch types anything into /daily's timezone option, as its
 // completions see each keystroke: the answer is at most Discord's 25
 // choices, each a zone of the table with a label Discord takes, and an
-// offset is read only as it is written.
+// offset is read only as it is written. A query within the bound Search
+// reads gets the answer it got before the bound; the odd queries, which
+// cost seconds under load before, are seeds.
 func FuzzSearch(f *testing.F) {
-	for _, seed := range []string{"seoul", "서울", "new york", "+9", "utc-5", "GMT+05:30", "-0500", "+-5", "+9:-30", "+14", "+1401", "-14:30", "", " "} {
+	for _, seed := range append([]string{"seoul", "서울", "new york", "+9", "utc-5", "GMT+05:30", "-0500", "+-5", "+9:-30", "+14", "+1401", "-14:30", "", " ", "\u200bseoul", "se\u200boul", "e\u0301", "서\u200b울"}, oddQueries...) {
 		f.Add(seed, false)
 	}
 	names := map[string]bool{}
@@ -22,7 +26,15 @@ func FuzzSearch(f *testing.F) {
 		if !utf8.ValidString(query) {
 			return // Discord's JSON carries only valid UTF-8
 		}
+		if got, want := fold(query), foldAlone(query); !slices.Equal(got, want) {
+			t.Fatalf("fold(%q)=%q, want %q as with a chain of its own", query, got, want)
+		}
 		got := Search(query, korean, now, 25)
+		if utf8.RuneCountInString(strings.TrimSpace(query)) <= maxQueryRunes {
+			if before := searchBefore(query, korean, now, 25); !reflect.DeepEqual(got, before) {
+				t.Fatalf("Search(%q)=%v, want %v as before the bound", query, got, before)
+			}
+		}
 		if len(got) > 25 {
 			t.Fatalf("Search(%q) gives %d choices, past Discord's 25", query, len(got))
 		}

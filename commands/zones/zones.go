@@ -10,8 +10,6 @@ import (
 	"time"
 	"unicode"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -75,23 +73,31 @@ type Match struct {
 	Label string // at most 100 characters
 }
 
+// maxQueryRunes is how much of a query Search reads: the picker's option
+// takes 64 characters, so whatever a member can type is read whole, while
+// 6,000 characters of accents or zero-width spaces in a forged value cost
+// no more than 256.
+const maxQueryRunes = 256
+
 // Search finds the zones a member means by query: a city ("seoul", "new
 // york"), a country ("korea"), an offset ("+9", "utc-5", "gmt+5:30") or
 // part of an IANA name, in English or, with korean, in Korean too ("서울",
 // "대한민국"); the best max first. Labels say the zone's city, country and
-// offset now, in Korean where the city has a Korean name.
+// offset now, in Korean where the city has a Korean name. It reads the
+// query's first maxQueryRunes characters, spaces around it aside.
 func Search(query string, korean bool, now time.Time, max int) []Match {
-	q := strings.Join(fold(query), " ")
+	query = bounded(query)
+	words := fold(query)
+	q := strings.Join(words, " ")
+	// Split once for all the zones, each word once: a word typed twice
+	// asks nothing more of a zone.
+	qs := distinct(words)
 	offset, isOffset := parseOffset(query)
-	type scored struct {
-		z     *zone
-		score int
-	}
 	var found []scored
 	zs := all()
 	for i := range zs {
 		z := &zs[i]
-		s := score(z, q, korean)
+		s := score(z, q, qs, korean)
 		if isOffset {
 			if _, off := now.In(z.loc).Zone(); off == offset {
 				s = max1(s, 40)
@@ -101,6 +107,17 @@ func Search(query string, korean bool, now time.Time, max int) []Match {
 			found = append(found, scored{z, s})
 		}
 	}
+	return best(found, korean, now, max)
+}
+
+// scored is a zone that matched, with how well.
+type scored struct {
+	z     *zone
+	score int
+}
+
+// best is the max best of found, labelled.
+func best(found []scored, korean bool, now time.Time, max int) []Match {
 	sort.SliceStable(found, func(i, j int) bool {
 		a, b := found[i], found[j]
 		if a.score != b.score {
@@ -119,6 +136,33 @@ func Search(query string, korean bool, now time.Time, max int) []Match {
 	return out
 }
 
+// bounded is s without the spaces around it, cut after maxQueryRunes
+// characters: what Search reads of a query.
+func bounded(s string) string {
+	s = strings.TrimSpace(s)
+	n := 0
+	for i := range s {
+		if n == maxQueryRunes {
+			return s[:i]
+		}
+		n++
+	}
+	return s
+}
+
+// distinct is words without repeats, in their order.
+func distinct(words []string) []string {
+	seen := make(map[string]bool, len(words))
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 func max1(a, b int) int {
 	if a > b {
 		return a
@@ -126,11 +170,12 @@ func max1(a, b int) int {
 	return b
 }
 
-// score rates how well z matches the folded query q: its city exactly,
-// then the start of its city, its country, then every word of q starting a
-// word of the zone, then q anywhere in its name. An empty query matches
-// the cities the table names in Korean, the most lived in.
-func score(z *zone, q string, korean bool) int {
+// score rates how well z matches the folded query q, whose words are qs:
+// its city exactly, then the start of its city, its country, then every
+// word of q starting a word of the zone, then q anywhere in its name. An
+// empty query matches the cities the table names in Korean, the most
+// lived in.
+func score(z *zone, q string, qs []string, korean bool) int {
 	if q == "" {
 		if z.koreanCity != "" {
 			return 1
@@ -151,7 +196,6 @@ func score(z *zone, q string, korean bool) int {
 	case strings.HasPrefix(country, q), korean && kcountry != "" && strings.HasPrefix(kcountry, q):
 		return 60
 	}
-	qs := strings.Fields(q)
 	if allPrefixes(qs, z.words, nil) || korean && allPrefixes(qs, z.words, z.koreanWords) {
 		return 50
 	}
@@ -255,15 +299,23 @@ func twoDigitsAtMost(s string) bool {
 	return true
 }
 
-// stripMarks takes the accents off letters: "Côte" is typed "cote".
-var stripMarks = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+// stripMarks takes the accents off letters: "Côte" is typed "cote". It
+// keeps no state, so completions may call it at once: a transform.Chain,
+// which keeps its buffers between calls, shared by all of them mixed up
+// their texts under a flood, panicking or looping (issue 36).
+func stripMarks(s string) string {
+	bare := strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return r
+	}, norm.NFD.String(s))
+	return norm.NFC.String(bare)
+}
 
 // fold makes the words of s comparable: lower case, no accents, and
 // anything but letters and digits a space.
 func fold(s string) []string {
-	t, _, err := transform.String(stripMarks, s)
-	if err == nil {
-		s = t
-	}
+	s = stripMarks(s)
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
