@@ -17,6 +17,13 @@
 // drawn the same way by every format, with the precedence
 // Player > Start/Goal > Trail > Path > floor.
 //
+// A maze on any grid (mazecore.GridMaze: polar, hex, or cut to a shape)
+// is drawn from its geometry instead (grid.go): cell centres and the edges
+// between cells in cell units, thin walls along the edges no passage
+// crosses, arcs for a polar grid's rings. GridPNG (through gg) and
+// GridSVG draw every grid; GridText draws square ones, '~' outside the
+// shape; the other formats refuse such a maze with ErrGridFormat.
+//
 // render imports mazecore and no other mazebot package: no Discord, no
 // storage, no command handling. Those depend on render, never the other way
 // round.
