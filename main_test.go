@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"mazebot/cli"
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 )
 
@@ -92,6 +93,7 @@ func TestRunUnknownCommand(t *testing.T) {
 // the full build's start-up memory, issue 17), draws the same mazes as the
 // full build, and says plainly that the bot and store copy are not in it.
 func TestMazeOnlyBuild(t *testing.T) {
+	testkit.SkipShort(t, "builds the maze-only binary")
 	deps, err := exec.Command("go", "list", "-deps", "-tags", "mazeonly", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps -tags mazeonly: %v", err)

@@ -254,6 +254,7 @@ func discordClient(t *testing.T, fake *discord, a *testApp, instance string, use
 // rejoining, is where they were. One reads it in English, the other in
 // Korean.
 func TestArenaBrowser(t *testing.T) {
+	testkit.SkipShort(t, "drives a browser")
 	t.Parallel()
 	fake, a, r := arenaRace(t)
 	users := map[string]harnessUser{ada: {ID: ada, Username: adaName, Avatar: "a1b2c3"}, bob: {ID: bob, Username: bobName}}

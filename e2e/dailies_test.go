@@ -246,6 +246,7 @@ func TestE2EDailyClockAhead(t *testing.T) {
 // are TestE2EHeavyRenders' part, and BenchmarkE2EDailyTick measures a
 // tick of pictured dailies.
 func TestE2EDailyManyServers(t *testing.T) {
+	testkit.SkipShort(t, "a load test: 400 servers' dailies")
 	t.Parallel()
 	fake := newDiscord(t)
 	clock := fake.useClock(nov30.Add(8 * time.Hour))

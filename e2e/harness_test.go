@@ -294,6 +294,7 @@ var (
 // test run.
 func mazebotBinary(t testing.TB) string {
 	t.Helper()
+	testkit.SkipShort(t, "builds and runs the mazebot binary")
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mazebot-bin")
 		if err != nil {

@@ -132,6 +132,7 @@ func gameIDOf(t *testing.T, customID string) int64 {
 // in the message and in the store, is where the clicks they were answered
 // for lead.
 func TestE2EPlayFiftyPlayers(t *testing.T) {
+	testkit.SkipShort(t, "a load test: fifty players at once")
 	t.Parallel()
 	// One store after the other: the clicks need the CPU (see below).
 	for _, store := range e2eStores {

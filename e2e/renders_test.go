@@ -14,6 +14,7 @@ import (
 
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/fakediscord/member"
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 )
 
@@ -177,6 +178,7 @@ func shownAt(m *fakediscord.Message) time.Time {
 // privately, with when to try again; a picture already drawn comes from
 // the cache, at once.
 func TestE2EHeavyRenders(t *testing.T) {
+	testkit.SkipShort(t, "a load test: a burst of big pictures")
 	// Not parallel: it needs the CPU. The last of the burst's pictures
 	// must start drawing within its handler's 30 s, and under -race on
 	// two cores the 24 take 9 s alone but 25 s with the suite's other

@@ -183,6 +183,7 @@ const identifyInterval = 1250 * time.Millisecond
 // answered, DMs come in on shard 0; the commands are written once; the
 // metrics and health endpoints say so.
 func TestE2EShards(t *testing.T) {
+	testkit.SkipShort(t, "a shard test")
 	t.Parallel()
 	fake := newDiscord(t)
 	// The interval is the shortest for which the bot's identify turns
@@ -548,6 +549,7 @@ func (d *discord) slashIn(t *testing.T, guildID string, opts ...member.Option) *
 // bucket's turn to one at a time, so the fake Discord, which enforces the
 // limit, refuses no IDENTIFY; both are connected.
 func TestE2EIdentifyTurns(t *testing.T) {
+	testkit.SkipShort(t, "a shard test")
 	t.Parallel()
 	fake := newDiscord(t)
 	const count, interval = 2, identifyInterval // as in TestE2EShards

@@ -13,6 +13,7 @@ import (
 
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/fakediscord/member"
+	"mazebot/internal/testkit"
 )
 
 // TestE2ERequestsMatchDiscordSpec: every body the bot sends in a session
@@ -24,6 +25,7 @@ import (
 // The fake checks Discord's documented limits; this checks the shapes
 // Discord publishes. .ci/run installs e2e/spec's packages (npm ci).
 func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
+	testkit.SkipShort(t, "runs Node")
 	t.Parallel()
 	node, spec := specChecker(t)
 	fake := newDiscord(t)
