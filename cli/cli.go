@@ -53,6 +53,15 @@ flags (before or after ALGORITHM and SIZE):
   --seed N       seed, for the same maze every time (default random)
   --loops N      open one wall of N %% of the dead ends, which makes loops:
                  0 (the default) is a perfect maze, 100 has no dead ends
+  --grid G       square (the default), polar or hex: SIZE then counts
+                 rings (5 to 100; start on the rim, goal in the centre)
+                 or hex cells across (3 to 1001, --height the rows)
+  --shape S      %s:
+                 the maze fills that shape, on a square or hex grid,
+                 start and goal at the ends of its longest path
+  --text T       up to %d letters, digits and spaces: the maze fills the
+                 text (SIZE may be left out); shapes and other grids are
+                 drawn as png, svg or json, square ones as text too
   --difficulty D %s: among %d mazes made from the seed,
                  take one of that difficulty for its algorithm, size and
                  loops (sizes up to %d); any (the default) takes the seed
@@ -90,8 +99,11 @@ stdout); --id ID makes exactly the same maze again.
   mazebot maze digging 31 --loops 30 --difficulty hard
   mazebot maze digging 2001 -o maze.png
   mazebot maze backtracking 41 --theme print -o maze.pdf
+  mazebot maze backtracking 20 --grid polar -o circle.png
+  mazebot maze wilson 41 --shape heart -o heart.svg
   mazebot maze --id 2840bt0f34 --format json
 `, storeSynopsis, orList(mazecore.AlgorithmNames()), strings.Join(shortAliases(), ", "),
+		orList(mazecore.PresetNames()), mazecore.MaxTextLength,
 		orList(choosableLevels()), mazecore.Candidates, maxChooseSize,
 		orList(formats), orList(render.PaletteNames()), orList(render.EmojiThemeNames()), render.EmojiThemes[0].Name,
 		orList(render.StyleNames()), orList(render.PaperNames()), extensionTable(), storeSummary)
@@ -268,7 +280,7 @@ type command struct {
 // flagSpec says whether a flag takes a value, and whether there is one.
 func flagSpec(name string) (takesValue, known bool) {
 	switch name {
-	case "height", "seed", "loops", "difficulty", "id", "format", "scale", "theme", "style", "paper", "o", "output":
+	case "height", "seed", "loops", "difficulty", "id", "format", "scale", "theme", "style", "paper", "o", "output", "grid", "shape", "text":
 		return true, true
 	case "solve", "h", "help":
 		return false, true
@@ -372,6 +384,9 @@ func (c *command) parseMaze(values map[string]string, positional []string) error
 		if haveID && conflict.given {
 			return fmt.Errorf("use either %s or --id, not both: %s", conflict.flag, conflict.why)
 		}
+	}
+	if wantsShape(values) {
+		return c.parseShaped(values, positional)
 	}
 	if len(positional) > 2 {
 		return fmt.Errorf("unexpected argument %q", positional[2])
@@ -573,6 +588,9 @@ func (c *command) resolve(stdoutIsTerminal bool) error {
 			c.format = formatTerminal
 		}
 	}
+	if err := c.checkGridFormat(); err != nil {
+		return err
+	}
 	picture := c.format == formatPNG || c.format == formatSVG || c.format == formatPDF
 	for _, rule := range []struct {
 		flag string
@@ -610,6 +628,7 @@ func (c *command) resolve(stdoutIsTerminal bool) error {
 	switch {
 	case toStdout && stdoutIsTerminal && (c.format == formatPNG || c.format == formatGIF || c.format == formatPDF):
 		return fmt.Errorf("%s is binary: write it with -o FILE or redirect stdout", c.format)
+	case c.shaped():
 	case c.format == formatGIF && (c.id.Width > render.GIFMaxSize || c.id.Height > render.GIFMaxSize):
 		return fmt.Errorf("gif animates mazes of at most %d×%d tiles, not %d×%d: use png for bigger ones",
 			render.GIFMaxSize, render.GIFMaxSize, c.id.Width, c.id.Height)

@@ -81,7 +81,11 @@ func (c *command) run(ctx context.Context) int {
 	if id.Loops > 0 {
 		loops = fmt.Sprintf(", loops %d", id.Loops)
 	}
-	fmt.Fprintf(info, "maze ID: %s (%s %d×%d%s, seed %d)\n", id, id.Algorithm, id.Width, id.Height, loops, id.Seed)
+	if c.shaped() {
+		fmt.Fprintf(info, "maze ID: %s (%s%s, seed %d)\n", id, describe(id), loops, id.Seed)
+	} else {
+		fmt.Fprintf(info, "maze ID: %s (%s %d×%d%s, seed %d)\n", id, id.Algorithm, id.Width, id.Height, loops, id.Seed)
+	}
 	if out := c.o(); out != "" {
 		fmt.Fprintf(info, "wrote %s\n", out)
 	}
@@ -104,6 +108,10 @@ type made struct {
 	path  []mazecore.Point
 	stats *mazecore.Stats
 	par   int // json: the clicks a perfect game takes, -1 for a maze Play does not take
+	// grid and gridPath are a maze on another grid or in a shape, and its
+	// solution, in place of maze and path.
+	grid     *mazecore.GridMaze
+	gridPath []int
 }
 
 // generate chooses the seed for --difficulty, then builds the maze and what
@@ -120,6 +128,11 @@ func (c *command) generate(ctx context.Context, pr *progress) (made, error) {
 	go func() {
 		if c.level != mazecore.AnyLevel {
 			pr.set(fmt.Sprintf("choosing a %s maze among %d", c.level, mazecore.Candidates), 0, 0)
+		}
+		if c.shaped() {
+			r, err := generateGrid(c.id)
+			done <- result{c.id, r, err}
+			return
 		}
 		id, err := mazecore.Choose(c.id, c.level)
 		if err != nil || c.format == formatGIF {
@@ -163,6 +176,9 @@ func (c *command) write(w io.Writer, m made) error {
 	var ov render.Overlay
 	if c.solve {
 		ov.Path = m.path
+	}
+	if m.grid != nil {
+		return c.writeGrid(w, m)
 	}
 	switch c.format {
 	case formatTerminal:

@@ -1,0 +1,340 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"mazebot/mazecore"
+	"mazebot/render"
+)
+
+// The flags of mazes in shapes and on other grids: --grid, --shape and
+// --text. Their mazes are mazecore.GridMazes, drawn in the formats
+// gridFormats lists.
+
+// shapeFlags are the flags that make a maze a shaped or non-square one.
+var shapeFlags = []string{"grid", "shape", "text"}
+
+// wantsShape reports whether the flags ask for a maze not on the whole
+// square grid.
+func wantsShape(values map[string]string) bool {
+	for _, f := range shapeFlags {
+		if _, ok := values[f]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// textScale is the cells a font pixel takes in a --text maze of no SIZE
+// given larger: strokes three cells wide hold a maze.
+const textScale = 3
+
+// parseShaped settles the ID of a maze on another grid or in a shape:
+// SIZE is rings for --grid polar, cells across for --grid hex, tiles for
+// a square grid; --height is a hex grid's rows or a square's tiles down
+// (a text's default keeps its proportions).
+func (c *command) parseShaped(values map[string]string, positional []string) error {
+	if _, ok := values["id"]; ok {
+		return fmt.Errorf("use either --%s or --id, not both: a maze ID already holds its grid and shape", firstGiven(values))
+	}
+	if _, ok := values["difficulty"]; ok {
+		return errors.New("--difficulty rates mazes of the whole square grid only: leave it out for a shaped, polar or hex maze")
+	}
+	kind := mazecore.Square
+	if g, ok := values["grid"]; ok {
+		k, err := mazecore.ParseGrid(g)
+		if err != nil {
+			return err
+		}
+		kind = k
+	}
+	shapeName, haveShape := values["shape"]
+	text, haveText := values["text"]
+	var shape mazecore.Shape
+	switch {
+	case haveShape && haveText:
+		return errors.New("use either --shape or --text, not both")
+	case (haveShape || haveText) && kind == mazecore.Polar:
+		return errors.New("a polar maze is a disc and takes no --shape or --text")
+	case haveShape:
+		s, err := mazecore.ParseShape(shapeName)
+		if err != nil {
+			return err
+		}
+		shape = s
+	case haveText:
+		s, err := mazecore.TextShapeOf(text)
+		if err != nil {
+			return fmt.Errorf("--text: %w", err)
+		}
+		shape = s
+	}
+	switch len(positional) {
+	case 0:
+		return errors.New("missing ALGORITHM and SIZE")
+	case 1:
+		if !haveText {
+			return errors.New("missing SIZE")
+		}
+	case 2:
+	default:
+		return fmt.Errorf("unexpected argument %q", positional[2])
+	}
+	algo, err := mazecore.ParseAlgorithm(positional[0])
+	if err != nil {
+		return err
+	}
+	c.id = mazecore.ID{Algorithm: algo, GridKind: kind, Shape: shape}
+	if err := c.parseShapedSize(values, positional); err != nil {
+		return err
+	}
+	if loopsText, ok := values["loops"]; ok {
+		loops, err := strconv.Atoi(loopsText)
+		if err != nil || loops < 0 || loops > mazecore.MaxLoops {
+			return fmt.Errorf("loops %q is not a whole number from 0 to %d", loopsText, mazecore.MaxLoops)
+		}
+		c.id.Loops = loops
+	}
+	c.id.Seed = uint64(rand.Uint32())
+	if seedText, ok := values["seed"]; ok {
+		seed, err := strconv.ParseUint(seedText, 10, 64)
+		if err != nil {
+			return fmt.Errorf("seed %q is not a whole number from 0 to %d", seedText, uint64(1<<64-1))
+		}
+		c.id.Seed = seed
+	}
+	if c.id.GridKind == mazecore.Square && (c.id.Width > maxShapedSize || c.id.Height > maxShapedSize) {
+		return fmt.Errorf("a maze in a shape is at most %d×%d tiles, not %d×%d: its cells are a graph, which takes more memory than the square grid's bits", maxShapedSize, maxShapedSize, c.id.Width, c.id.Height)
+	}
+	if err := c.id.Validate(); err != nil {
+		return err
+	}
+	// The mask is checked now, so that a shape too small or in pieces
+	// is a usage error, before a file is opened.
+	_, err = c.id.Grid()
+	return err
+}
+
+// maxShapedSize is the largest side, in tiles, of a maze in a shape:
+// 4 million cells, about 200 MB while generating.
+const maxShapedSize = 4001
+
+// firstGiven names the first shape flag given.
+func firstGiven(values map[string]string) string {
+	for _, f := range shapeFlags {
+		if _, ok := values[f]; ok {
+			return f
+		}
+	}
+	return ""
+}
+
+// parseShapedSize reads SIZE and --height in the grid's units.
+func (c *command) parseShapedSize(values map[string]string, positional []string) error {
+	number := func(what, text string, lo, hi int, unit string) (int, error) {
+		n, err := strconv.Atoi(text)
+		if err != nil || n < lo || n > hi {
+			return 0, fmt.Errorf("%s %q is out of range: a %s maze takes %d to %d %s", what, text, c.id.GridKind, lo, hi, unit)
+		}
+		return n, nil
+	}
+	heightText, haveHeight := values["height"]
+	switch c.id.GridKind {
+	case mazecore.Polar:
+		if haveHeight {
+			return errors.New("--height does not apply to a polar maze: SIZE is its rings")
+		}
+		rings, err := number("size", positional[1], mazecore.MinRings, mazecore.MaxRings, "rings")
+		c.id.Width, c.id.Height = rings, rings
+		return err
+	case mazecore.Hex:
+		var err error
+		if len(positional) < 2 {
+			w, h := mazecore.TextSize(c.id.Shape.Text)
+			c.id.Width, c.id.Height = textScale*w, textScale*h
+		} else if c.id.Width, err = number("size", positional[1], mazecore.MinHexSide, mazecore.MaxHexSide, "cells across"); err != nil {
+			return err
+		} else {
+			c.id.Height = c.id.Width
+		}
+		if haveHeight {
+			c.id.Height, err = number("height", heightText, mazecore.MinHexSide, mazecore.MaxHexSide, "cells down")
+		}
+		return err
+	}
+	if len(positional) < 2 {
+		w, h := mazecore.TextSize(c.id.Shape.Text)
+		c.id.Width, c.id.Height = 2*textScale*w+1, 2*textScale*h+1
+	} else {
+		w, err := c.parseSize("size", positional[1])
+		if err != nil {
+			return err
+		}
+		c.id.Width, c.id.Height = w, w
+		if c.id.Shape.Kind == mazecore.TextShape {
+			// A text keeps its proportions: as many rows as its
+			// bitmap's at the columns' scale.
+			tw, th := mazecore.TextSize(c.id.Shape.Text)
+			c.id.Height = 2*max(th, (w/2)*th/tw) + 1
+		}
+	}
+	if haveHeight {
+		h, err := c.parseSize("height", heightText)
+		if err != nil {
+			return err
+		}
+		c.id.Height = h
+	}
+	return nil
+}
+
+// shaped reports whether the command's maze is not on the whole square
+// grid.
+func (c *command) shaped() bool {
+	return c.id.GridKind != mazecore.Square || c.id.Shape.Kind != mazecore.NoShape
+}
+
+// gridFormats are the formats that draw a maze of grid kind.
+func gridFormats(kind mazecore.GridKind) []string {
+	if kind == mazecore.Square {
+		return []string{formatPNG, formatSVG, formatText, formatJSON}
+	}
+	return []string{formatPNG, formatSVG, formatJSON}
+}
+
+// checkGridFormat refuses a format that cannot draw the maze's grid.
+func (c *command) checkGridFormat() error {
+	if !c.shaped() {
+		return nil
+	}
+	fits := gridFormats(c.id.GridKind)
+	for _, f := range fits {
+		if f == c.format {
+			return nil
+		}
+	}
+	what := c.id.GridKind.String() + " maze"
+	if c.id.GridKind == mazecore.Square {
+		what = "maze in a shape"
+	}
+	return fmt.Errorf("%s cannot draw a %s yet: use %s", c.format, what, orList(fits))
+}
+
+// describe is the maze for the line after it: "backtracking, polar,
+// 20 rings".
+func describe(id mazecore.ID) string {
+	switch id.GridKind {
+	case mazecore.Polar:
+		return fmt.Sprintf("%s, polar, %d rings", id.Algorithm, id.Width)
+	case mazecore.Hex:
+		return strings.TrimSuffix(fmt.Sprintf("%s, hex, %d×%d cells, %s", id.Algorithm, id.Width, id.Height, id.Shape), ", ")
+	}
+	return fmt.Sprintf("%s, %s, %d×%d", id.Algorithm, id.Shape, id.Width, id.Height)
+}
+
+// generateGrid makes a maze on another grid or in a shape, and its
+// solution.
+func generateGrid(id mazecore.ID) (made, error) {
+	m, err := mazecore.GenerateGrid(id)
+	if err != nil {
+		return made{}, err
+	}
+	return made{grid: m, gridPath: m.Solve()}, nil
+}
+
+// writeGrid writes a maze on another grid or in a shape.
+func (c *command) writeGrid(w io.Writer, m made) error {
+	var path []int
+	if c.solve {
+		path = m.gridPath
+	}
+	switch c.format {
+	case formatPNG:
+		return render.GridPNG(w, m.grid, render.GridOptions{Path: path, Scale: c.scale, Palette: c.palette})
+	case formatSVG:
+		return render.GridSVG(w, m.grid, render.GridOptions{Path: m.gridPath, HidePath: !c.solve, Scale: c.scale, Palette: c.palette})
+	case formatJSON:
+		return writeGridJSON(w, m)
+	}
+	return render.GridText(w, m.grid, path)
+}
+
+// gridJSON is the json of a maze on any grid: the grid as a graph.
+type gridJSON struct {
+	ID        string       `json:"id"`
+	Algorithm string       `json:"algorithm"`
+	Grid      string       `json:"grid"`
+	Shape     string       `json:"shape,omitempty"`
+	Width     int          `json:"width"`
+	Height    int          `json:"height"`
+	Seed      uint64       `json:"seed"`
+	Loops     int          `json:"loops"`
+	Par       int          `json:"par"`
+	Measures  gridMeasures `json:"measures"`
+	Graph     graphJSON    `json:"graph"`
+	Rows      []string     `json:"rows,omitempty"`
+}
+
+type gridMeasures struct {
+	Cells     int `json:"cells"`
+	DeadEnds  int `json:"dead_ends"`
+	Junctions int `json:"junctions"`
+	Solution  int `json:"solution"`
+	Decisions int `json:"decisions"`
+}
+
+// graphJSON is a grid maze as a graph: cells by id with their place (row
+// and column; on a polar grid ring and index clockwise from north), the
+// passages as pairs of cell ids, the start and goal, and the solution's
+// cells from start to goal.
+type graphJSON struct {
+	Cells    []cellJSON `json:"cells"`
+	Links    [][2]int   `json:"links"`
+	Start    int        `json:"start"`
+	Goal     int        `json:"goal"`
+	Solution []int      `json:"solution"`
+}
+
+type cellJSON struct {
+	ID  int `json:"id"`
+	Row int `json:"row"`
+	Col int `json:"col"`
+}
+
+// writeGridJSON writes the maze as gridJSON; a square grid's maze also
+// has the text's rows, '~' outside the shape.
+func writeGridJSON(w io.Writer, m made) error {
+	g, id := m.grid.Grid(), m.grid.ID()
+	stats := m.grid.Measure()
+	out := gridJSON{
+		ID: id.String(), Algorithm: id.Algorithm.String(), Grid: id.GridKind.String(), Shape: id.Shape.String(),
+		Width: id.Width, Height: id.Height, Seed: id.Seed, Loops: id.Loops, Par: stats.Par,
+		Measures: gridMeasures{Cells: stats.Cells, DeadEnds: stats.DeadEnds, Junctions: stats.Junctions, Solution: stats.Solution, Decisions: stats.Decisions},
+		Graph:    graphJSON{Cells: make([]cellJSON, g.Len()), Links: [][2]int{}, Start: m.grid.Start(), Goal: m.grid.Goal(), Solution: m.gridPath},
+	}
+	for c := range g.Len() {
+		cell := g.Cell(c)
+		out.Graph.Cells[c] = cellJSON{ID: c, Row: cell.Row, Col: cell.Col}
+		for _, n := range m.grid.Links(c) {
+			if n > c {
+				out.Graph.Links = append(out.Graph.Links, [2]int{c, n})
+			}
+		}
+	}
+	if g.Kind() == mazecore.Square {
+		var text strings.Builder
+		if err := render.GridText(&text, m.grid, nil); err != nil {
+			return err
+		}
+		out.Rows = strings.Split(strings.TrimSuffix(text.String(), "\n"), "\n")
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
