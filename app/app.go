@@ -229,7 +229,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	srv, err := arena.New(arena.Config{
 		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: bot.Rebase(cfg.APIBase, nil),
 		Games: games, Poster: cardPoster{poster}, Bus: bus, Log: alog, Seed: randomSeed,
-		ObserveMove: opts.ArenaObserveMove, SerialStore: bus == nil,
+		ObserveMove: opts.ArenaObserveMove, SerialStore: bus == nil, Now: opts.Now,
 	})
 	if err != nil {
 		if bus != nil {
@@ -242,11 +242,21 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 		_ = srv.Close() // never served
 		return fmt.Errorf("ACTIVITY_ADDR %s: %w", cfg.ActivityAddr, err)
 	}
-	a.arena, a.arenaLn = srv, ln
+	// The interactions endpoint's timeouts and cap: a connection that
+	// sends nothing, or a request slowly, is dropped, and idle ones make
+	// way for new ones, so that a flood of them can neither lock members
+	// out nor take the process's descriptors (and /healthz with them).
+	// A member's WebSocket, once upgraded, sets its own deadlines.
+	limit := bot.LimitListener(ln, arena.MaxConnections)
+	a.arena, a.arenaLn = srv, limit
 	a.arenaSrv = &http.Server{
 		Handler:           srv.Handler(),
+		ConnState:         limit.ConnState,
 		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    bot.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(alog.Handler(), slog.LevelWarn),
 	}
 	return nil

@@ -72,12 +72,19 @@ type Config struct {
 	ObserveMove func(time.Duration)
 }
 
+// MaxConnections caps the connections the Activity's address holds open,
+// the members' WebSockets among them: as the interactions endpoint's, an
+// idle one makes way for a new one, and the cap keeps a flood of them
+// under the process's descriptor limit.
+const MaxConnections = 1024
+
 // Server is the Activity's HTTP server: the client, the token exchange,
 // the words, and the rooms.
 type Server struct {
 	cfg     Config
 	log     *slog.Logger
 	discord *discord
+	door    *door // admits the code exchanges
 	hub     *hub
 	mux     *http.ServeMux
 	index   []byte
@@ -140,6 +147,7 @@ func New(cfg Config) (*Server, error) {
 		tokens: map[[32]byte]cachedUser{}, checks: newMemberBuckets(checkRate, checkBurst),
 		invalid: newBucket(invalidRate, invalidBurst), lookups: make(chan struct{}, lookupsAtOnce)}
 	s.index = index
+	s.door = newDoor(cfg.Now, cfg.Log)
 	s.hub = newHub(cfg)
 	s.mux = http.NewServeMux()
 	s.mux.Handle("GET /", s.static(http.FileServerFS(files)))
@@ -208,7 +216,8 @@ func (s *Server) Close() error {
 }
 
 // serveToken is POST /api/token: {"code": …} in, {"access_token": …} out,
-// through Discord's /oauth2/token with the client id and secret.
+// through Discord's /oauth2/token with the client id and secret, as the
+// door admits it. The client tries again after a 503's Retry-After.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Code string `json:"code"`
@@ -217,22 +226,43 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "send {\"code\": …} from the SDK's authorize"})
 		return
 	}
+	busy := func(wait time.Duration) {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "too many sign-ins just now: try again in a moment"})
+	}
+	client := clientOf(r.RemoteAddr)
+	if !s.door.enter(client) {
+		busy(time.Second)
+		return
+	}
+	defer s.door.leave(client)
+	probe, wait, err := s.door.pass()
+	switch {
+	case errors.Is(err, errSignInBroken):
+		writeJSON(w, http.StatusBadGateway, map[string]string{"error": "the sign-in failed"})
+		return
+	case err != nil:
+		busy(wait)
+		return
+	}
+	if err := s.door.place(r.Context()); err != nil {
+		if probe {
+			s.door.unprobe() // not sent: the next request probes
+		}
+		busy(time.Second)
+		return
+	}
 	token, err := s.discord.exchange(r.Context(), in.Code)
+	s.door.free()
+	s.door.done(probe, err)
 	switch {
 	case errors.Is(err, errBadCode):
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "Discord refused the code"})
 		return
 	case errors.Is(err, errRateLimited):
-		wait := s.discord.stoppedFor(exchangeRoute, time.Now())
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "Discord is busy: try again in a moment"})
+		busy(s.discord.stoppedFor(exchangeRoute, time.Now()))
 		return
 	case err != nil:
-		if errors.Is(err, errClientSecret) {
-			s.log.Error("arena: Discord refused the client id or secret: check DISCORD_CLIENT_SECRET")
-		} else {
-			s.log.Error("arena: code exchange", "err", err)
-		}
 		writeJSON(w, http.StatusBadGateway, map[string]string{"error": "the sign-in failed"})
 		return
 	}

@@ -52,10 +52,14 @@ const (
 	invalidRate   = 5
 	invalidBurst  = 20
 	lookupsAtOnce = 16
-	// abuseLimit is how many messages refused for their rate, or not in
-	// the protocol, a connection may send before it is dropped (close
-	// 1008).
-	abuseLimit = 200
+	// abuseLimit is how many refused messages (every one the protocol
+	// refuses: not in it, over the rate, a wall, a Start during the race
+	// …) a connection may send at once before it is dropped (close 1008);
+	// abuseForgiven of them a second are forgiven, so that a member
+	// bumping into walls for an hour is not dropped, while a flood is
+	// within a fraction of a second.
+	abuseLimit    = 200
+	abuseForgiven = 2
 )
 
 // Close codes of the room's WebSocket, beyond RFC 6455's.
@@ -302,20 +306,19 @@ func (s *Server) leave(r *room, c *conn, u user) {
 // readLoop plays what the client sends until it goes: moves at the rate
 // allowed, Start, and the launcher's picks.
 func (s *Server) readLoop(r *room, c *conn, u user) {
-	abuse := 0
+	abuse := newBucket(abuseForgiven, abuseLimit)
 	var lastRefusal time.Time
-	// refuse tells the client why; a message the protocol has not, or one
-	// over the rate, is abuse: a flood of them gets no flood back (past a
-	// few, at most four refusals a second), and past abuseLimit the
-	// connection is dropped (1008). It says whether it was.
-	refuse := func(why string) (dropped bool) {
-		now := time.Now()
-		if why == refusedRate || why == refusedBad {
-			if abuse++; abuse > abuseLimit {
+	// refuse tells the client why; every refusal but the server's own
+	// error counts toward abuseLimit, and past it the connection is
+	// dropped (1008). A flood of them gets no flood back: past 20, at most
+	// four refusals a second are sent. It says whether it dropped it.
+	refuse := func(why string, now time.Time) (dropped bool) {
+		if why != refusedError {
+			if !abuse.take(now) {
 				c.closeFromReader(websocket.ClosePolicyViolation, "too many refused messages")
 				return true
 			}
-			if abuse > 20 && now.Sub(lastRefusal) <= 250*time.Millisecond {
+			if why == refusedQuietly || abuse.tokens < abuseLimit-20 && now.Sub(lastRefusal) <= 250*time.Millisecond {
 				return false
 			}
 		}
@@ -357,21 +360,26 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 		default:
 			why = refusedBad
 		}
-		if why != "" && refuse(why) {
+		if why != "" && refuse(why, received) {
 			return
 		}
 	}
 }
 
+// refusedQuietly refuses a message without telling the client why: it
+// counts toward abuseLimit all the same.
+const refusedQuietly = "quietly"
+
 // start asks for the countdown, if the room is still in the lobby here: a
-// second press (two members at once) is no event and no refusal. It
-// returns why it was refused, "" if not.
+// second press (two members at once) is no event, and is refused quietly
+// (a Start flood during a race is dropped as any other). It returns why
+// it was refused, "" if not.
 func (s *Server) start(r *room, u user, at time.Time) string {
 	r.mu.Lock()
 	phase := r.st.Phase
 	r.mu.Unlock()
 	if phase != phaseLobby {
-		return ""
+		return refusedQuietly
 	}
 	if !r.allowRequest(u.ID, at) {
 		return refusedRate

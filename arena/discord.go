@@ -27,8 +27,13 @@ type discord struct {
 	botToken string // "Bot …"
 	log      *slog.Logger
 
+	// appMu lets one request at a time ask for the application's id.
+	appMu sync.Mutex
 	mu    sync.Mutex
 	appID string // the application's id, once known
+	// appErr is the last failure to learn it, which stands until appRetry.
+	appErr   error
+	appRetry time.Time
 	// limited is when each rate-limited route may be asked again (by its
 	// route key; globalLimit for every route).
 	limited map[string]time.Time
@@ -54,7 +59,9 @@ func newDiscord(transport http.RoundTripper, appID, secret, botToken string, log
 }
 
 // application is the application's id: as configured, else what GET
-// /applications/@me says of the bot token's, once.
+// /applications/@me says of the bot token's, once. One request asks at a
+// time, and after a failure none does for appFailureStands: every page load
+// needs the id, and a flood of them must not become a flood at Discord.
 func (d *discord) application(ctx context.Context) (string, error) {
 	d.mu.Lock()
 	id := d.appID
@@ -62,21 +69,41 @@ func (d *discord) application(ctx context.Context) (string, error) {
 	if id != "" {
 		return id, nil
 	}
+	d.appMu.Lock()
+	defer d.appMu.Unlock()
+	d.mu.Lock()
+	id, failed, retry := d.appID, d.appErr, d.appRetry
+	d.mu.Unlock()
+	switch {
+	case id != "":
+		return id, nil
+	case failed != nil && time.Now().Before(retry):
+		return "", failed
+	}
 	var app struct {
 		ID string `json:"id"`
 	}
 	status, err := d.get(ctx, "/applications/@me", "GET /applications/@me", d.botToken, &app)
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("applications/@me: %w", err)
+		err = fmt.Errorf("applications/@me: %w", err)
 	case status != http.StatusOK || app.ID == "":
-		return "", fmt.Errorf("applications/@me: HTTP %d", status)
+		err = fmt.Errorf("applications/@me: HTTP %d", status)
 	}
 	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err != nil {
+		if ctx.Err() == nil { // not this request's own end
+			d.appErr, d.appRetry = err, time.Now().Add(appFailureStands)
+		}
+		return "", err
+	}
 	d.appID = app.ID
-	d.mu.Unlock()
 	return app.ID, nil
 }
+
+// appFailureStands is how long a failure to learn the application's id stands.
+const appFailureStands = 5 * time.Second
 
 // Errors of the exchange and checks, for the edge to map.
 var (
