@@ -141,11 +141,21 @@ func showPost(ctx context.Context, q *pictures.Queue, id mazecore.ID, key string
 // generate builds the maze of an ID that was validated on its way in: an
 // error here is a bug, reported with the ID.
 func generate(id mazecore.ID) (*mazecore.Maze, error) {
+	if !id.Plain() {
+		return nil, notPlain(id)
+	}
 	m, err := mazecore.Generate(id)
 	if err != nil {
 		return nil, fmt.Errorf("generate %v: %w", id, err)
 	}
 	return m, nil
+}
+
+// notPlain refuses a maze in a shape or on a polar or hex grid (a
+// version 3 ID, which only the command line makes so far), saying how to
+// draw it there.
+func notPlain(id mazecore.ID) error {
+	return bot.Refuse("error.maze_not_square", lang.Args{"ID": id.String()})
 }
 
 // describe measures m once for its messages: its rating and, for a maze

@@ -106,6 +106,9 @@ func parseMazeID(text string) (mazecore.ID, error) {
 	if err != nil {
 		return id, bot.RefuseWith(err, "error.bad_maze_id", lang.Args{"Text": sanitize(text)})
 	}
+	if !id.Plain() {
+		return id, notPlain(id)
+	}
 	if id.Width > views.PNGMaxSide || id.Height > views.PNGMaxSide {
 		return id, bot.Refuse("error.maze_too_big_to_draw", lang.Args{
 			"ID": id.String(), "Size": views.Size(id), "Max": views.Side(views.PNGMaxSide),

@@ -170,6 +170,10 @@ func TestE2EBadInput(t *testing.T) {
 		{"ErrMalformedID", func(ctx context.Context) (*member.Interaction, error) {
 			return fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", Options: []member.Option{opt("id", "hello-world")}})
 		}, "is not a maze ID"},
+		{"ErrShapedID", func(ctx context.Context) (*member.Interaction, error) {
+			id := mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 12, Height: 12, Seed: 3}
+			return fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", Options: []member.Option{opt("id", id.String())}})
+		}, "on a circular or hexagonal grid, which I cannot show in Discord yet"},
 		{"ErrUnknownID", func(ctx context.Context) (*member.Interaction, error) {
 			return fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", Options: []member.Option{opt("id", "2840g1w4")}})
 		}, "is not a maze ID"},

@@ -59,7 +59,7 @@ func GenerateWith(id ID, opts Options) (*Maze, error) {
 	if err := id.Validate(); err != nil {
 		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
 	}
-	if !id.plainSquare() {
+	if !id.Plain() {
 		return nil, fmt.Errorf("generate %s on a %s grid %s: %w", id.Algorithm, id.GridKind, id.Shape, ErrNotSquare)
 	}
 	m := newMaze(id)

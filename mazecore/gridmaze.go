@@ -117,7 +117,7 @@ func GenerateGrid(id ID) (*GridMaze, error) {
 	if err := id.Validate(); err != nil {
 		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
 	}
-	if id.plainSquare() {
+	if id.Plain() {
 		m, err := Generate(id)
 		if err != nil {
 			return nil, err

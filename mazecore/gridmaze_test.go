@@ -423,7 +423,7 @@ func TestGridDeadEnds(t *testing.T) {
 			}
 			share := 100 * sum / 200
 			t.Logf("%-6s %-8s %-13s dead ends %5.1f%%   square grid, published: %s", base.GridKind, base.Shape, a, share, published[a])
-			if base.plainSquare() && a == Wilson && (share < 27.9 || share > 30.9) {
+			if base.Plain() && a == Wilson && (share < 27.9 || share > 30.9) {
 				t.Fatalf("Wilson's on the square grid: %.1f%% dead ends, published 29.4%%", share)
 			}
 		}

@@ -62,9 +62,9 @@ type ID struct {
 	Shape Shape
 }
 
-// plainSquare reports whether id names a maze of the whole square grid:
-// versions 1 and 2, which Generate makes.
-func (id ID) plainSquare() bool { return id.GridKind == Square && id.Shape.Kind == NoShape }
+// Plain reports whether id names a maze of the whole square grid:
+// versions 1 and 2, which Generate makes as a Maze.
+func (id ID) Plain() bool { return id.GridKind == Square && id.Shape.Kind == NoShape }
 
 // Format versions. A new one must keep parsing (and generating) every older
 // ID unchanged.
@@ -176,7 +176,7 @@ func (id ID) Cells() int {
 // String encodes the ID: version 1 for a perfect maze, version 2 with
 // loops. It is only meaningful for a valid ID.
 func (id ID) String() string {
-	if !id.plainSquare() {
+	if !id.Plain() {
 		return id.stringV3()
 	}
 	version := byte(idVersion1)
@@ -368,7 +368,7 @@ func parseV3(body []byte) (ID, string) {
 	if len(rest) != 0 {
 		return ID{}, "trailing bytes"
 	}
-	if id.plainSquare() {
+	if id.Plain() {
 		return ID{}, "version 3 of a whole square grid (spelled in version 1 or 2)"
 	}
 	if err := id.Validate(); err != nil {
