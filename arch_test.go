@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,7 +48,8 @@ func TestImportsPointInward(t *testing.T) {
 }
 
 // TestOnlyAppWiresTheWing: of the packages, only app (and main, through
-// it) imports the Discord wing.
+// it) imports the Discord wing; the tests' fake responder (bot/bottest)
+// is imported by tests only.
 func TestOnlyAppWiresTheWing(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
 	if err != nil {
@@ -56,6 +58,9 @@ func TestOnlyAppWiresTheWing(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		pkg := fields[0]
+		if slices.Contains(fields[1:], "mazebot/bot/bottest") {
+			t.Errorf("%s imports mazebot/bot/bottest, which is for tests only", pkg)
+		}
 		if pkg == "mazebot/app" || strings.HasPrefix(pkg, "mazebot/bot") || strings.HasPrefix(pkg, "mazebot/commands") {
 			continue
 		}

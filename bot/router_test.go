@@ -1,4 +1,4 @@
-package bot
+package bot_test
 
 import (
 	"context"
@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
+	"mazebot/bot/bottest"
 )
 
 // interactionLog is a metrics.Interactions that keeps what it is told.
@@ -30,45 +33,14 @@ func (l *interactionLog) Interaction(kind, name, outcome string, took time.Durat
 	l.seen = append(l.seen, kind+" "+name+" "+outcome)
 }
 
-// said is a Responder that keeps what a handler and the middleware sent.
-type said struct {
-	mu      sync.Mutex
-	replies []Reply
-	choices []*discordgo.ApplicationCommandOptionChoice
-	acked   int
-}
-
-func (s *said) Defer(context.Context, bool) error { return nil }
-func (s *said) Acknowledge(context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.acked++
-	return nil
-}
-func (s *said) Reply(_ context.Context, r Reply) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.replies = append(s.replies, r)
-	return nil
-}
-func (s *said) Choices(_ context.Context, c []*discordgo.ApplicationCommandOptionChoice) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.choices = append(s.choices, c...)
-	return nil
-}
-func (s *said) Launch(context.Context) error                { return nil }
-func (s *said) Update(ctx context.Context, r Reply) error   { return s.Reply(ctx, r) }
-func (s *said) Followup(ctx context.Context, r Reply) error { return s.Reply(ctx, r) }
-
 // features is a Feature of commands and buttons given.
 type features struct {
-	commands   []Command
-	components []Component
+	commands   []bot.Command
+	components []bot.Component
 }
 
-func (f features) Commands() []Command     { return f.commands }
-func (f features) Components() []Component { return f.components }
+func (f features) Commands() []bot.Command     { return f.commands }
+func (f features) Components() []bot.Component { return f.components }
 
 func command(name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) *discordgo.Interaction {
 	return &discordgo.Interaction{ID: "1", Type: discordgo.InteractionApplicationCommand, Locale: discordgo.EnglishUS,
@@ -89,8 +61,8 @@ func def(name string) *discordgo.ApplicationCommand {
 // TestRouterMetrics: every interaction is counted by kind, route and
 // outcome, whatever the handler did; the unknown ones under "unknown".
 func TestRouterMetrics(t *testing.T) {
-	handle := func(err error, panics bool) Handler {
-		return func(context.Context, *Interaction) error {
+	handle := func(err error, panics bool) bot.Handler {
+		return func(context.Context, *bot.Interaction) error {
 			if panics {
 				var grid []int
 				_ = grid[1] // a real runtime panic
@@ -100,21 +72,21 @@ func TestRouterMetrics(t *testing.T) {
 	}
 	log := slog.New(slog.DiscardHandler)
 	m := &interactionLog{}
-	router := NewRouter(log, features{
-		commands: []Command{
+	router := bot.NewRouter(log, features{
+		commands: []bot.Command{
 			{Definition: def("fine"), Handle: handle(nil, false)},
-			{Definition: def("nope"), Handle: handle(Refuse("error.internal"), false)},
+			{Definition: def("nope"), Handle: handle(bot.Refuse("error.internal"), false)},
 			{Definition: def("broken"), Handle: handle(errors.New("disk on fire"), false)},
 			{Definition: def("boom"), Handle: handle(nil, true)},
 		},
-		components: []Component{{Prefix: "solve", Handle: handle(Refuse("error.bad_maze_id"), false)}},
+		components: []bot.Component{{Prefix: "solve", Handle: handle(bot.Refuse("error.bad_maze_id"), false)}},
 	})
-	router.Use(Metrics(m), ErrorReply(log), Recover(log))
+	router.Use(bot.Metrics(m), bot.ErrorReply(log), bot.Recover(log))
 	for _, ix := range []*discordgo.Interaction{
 		command("fine"), command("nope"), command("broken"), command("boom"), command("gone"),
 		click("solve:not-a-maze"), click("zzz:whatever-id-123"),
 	} {
-		router.Dispatch(context.Background(), ix, &said{}) //nolint:errcheck // the metrics are what is checked
+		router.Dispatch(context.Background(), ix, &bottest.Recorder{}) //nolint:errcheck // the metrics are what is checked
 	}
 	want := []string{
 		"command fine ok", "command nope refused", "command broken error", "command boom panic", "command unknown unknown",
@@ -136,28 +108,28 @@ func TestErrorReply(t *testing.T) {
 		want string // "" for no message
 	}{
 		{"OK", command("x"), nil, ""},
-		{"OKReplayed", command("x"), ErrReplayed, ""},
+		{"OKReplayed", command("x"), bot.ErrReplayed, ""},
 		// A followup Discord may have made: no apology after it (issue 16
 		// row 22).
-		{"OKMaybeDelivered", command("x"), fmt.Errorf("followup: %w", &restError{route: routeFollowup, status: 502, maybeDone: true}), ""},
-		{"ErrRefused", command("x"), Refuse("error.invalid_button"), "That button isn't valid"},
+		{"OKMaybeDelivered", command("x"), fmt.Errorf("followup: %w", bot.MaybeDeliveredFollowup()), ""},
+		{"ErrRefused", command("x"), bot.Refuse("error.invalid_button"), "That button isn't valid"},
 		{"ErrInternal", command("x"), errors.New("disk on fire"), "Sorry, something went wrong"},
 		{"ErrUnknownCommand", command("gone"), nil, "I don't know that command"},
 		{"ErrUnknownButton", click("zzz:1"), nil, "That button doesn't work any more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			router := NewRouter(log, features{commands: []Command{{Definition: def("x"), Handle: func(context.Context, *Interaction) error { return tc.err }}}})
-			router.Use(ErrorReply(log))
-			s := &said{}
+			router := bot.NewRouter(log, features{commands: []bot.Command{{Definition: def("x"), Handle: func(context.Context, *bot.Interaction) error { return tc.err }}}})
+			router.Use(bot.ErrorReply(log))
+			s := &bottest.Recorder{}
 			err := router.Dispatch(context.Background(), tc.ix, s)
 			if tc.want == "" {
-				if len(s.replies) != 0 || !errors.Is(err, tc.err) {
-					t.Fatalf("replies %+v, err %v; want none and %v", s.replies, err, tc.err)
+				if len(s.Replies) != 0 || !errors.Is(err, tc.err) {
+					t.Fatalf("replies %+v, err %v; want none and %v", s.Replies, err, tc.err)
 				}
 				return
 			}
-			if len(s.replies) != 1 || !s.replies[0].Ephemeral || !strings.HasPrefix(s.replies[0].Content, "⚠️ ") || !strings.Contains(s.replies[0].Content, tc.want) {
-				t.Fatalf("replies %+v, want one private warning saying %q", s.replies, tc.want)
+			if len(s.Replies) != 1 || !s.Replies[0].Ephemeral || !strings.HasPrefix(s.Replies[0].Content, "⚠️ ") || !strings.Contains(s.Replies[0].Content, tc.want) {
+				t.Fatalf("replies %+v, want one private warning saying %q", s.Replies, tc.want)
 			}
 			if err == nil {
 				t.Fatal("the error was not passed on to count")
@@ -170,13 +142,13 @@ func TestErrorReply(t *testing.T) {
 // handler runs; Subcommands routes and refuses the unknown one.
 func TestGuardMiddleware(t *testing.T) {
 	ran := ""
-	run := func(name string) Handler {
-		return func(context.Context, *Interaction) error { ran = name; return nil }
+	run := func(name string) bot.Handler {
+		return func(context.Context, *bot.Interaction) error { ran = name; return nil }
 	}
-	h := Stack(Subcommands(map[string]Handler{
+	h := bot.Stack(bot.Subcommands(map[string]bot.Handler{
 		"open":  run("open"),
-		"admin": Stack(run("admin"), ManagersOnly("error.event_manager")),
-	}, "error.event_usage"), GuildOnly("error.event_dm"))
+		"admin": bot.Stack(run("admin"), bot.ManagersOnly("error.event_manager")),
+	}, "error.event_usage"), bot.GuildOnly("error.event_dm"))
 	sub := func(name string) *discordgo.ApplicationCommandInteractionDataOption {
 		return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionSubCommand}
 	}
@@ -202,8 +174,8 @@ func TestGuardMiddleware(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ran = ""
-			err := h(context.Background(), &Interaction{Interaction: tc.ix, Respond: &said{}})
-			var ue *UserError
+			err := h(context.Background(), &bot.Interaction{Interaction: tc.ix, Respond: &bottest.Recorder{}})
+			var ue *bot.UserError
 			switch {
 			case ran != tc.ran:
 				t.Fatalf("ran %q, want %q", ran, tc.ran)
@@ -220,26 +192,26 @@ func TestGuardMiddleware(t *testing.T) {
 // a guard that cannot record refuses, privately, without running it.
 func TestReplaysMiddleware(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
-	guard := &memGuard{seen: map[string]time.Time{}}
+	guard := bot.NewMemGuard()
 	runs := 0
-	h := Stack(func(context.Context, *Interaction) error { runs++; return nil }, Replays(guard, log))
-	in := func(id int) *Interaction {
+	h := bot.Stack(func(context.Context, *bot.Interaction) error { runs++; return nil }, bot.Replays(guard, log))
+	in := func(id int) *bot.Interaction {
 		ix := command("x")
 		ix.ID = strconv.Itoa(id)
-		return &Interaction{Interaction: ix, Respond: &said{}}
+		return &bot.Interaction{Interaction: ix, Respond: &bottest.Recorder{}}
 	}
 	if err := h(context.Background(), in(1)); err != nil || runs != 1 {
 		t.Fatalf("first: err %v, %d runs", err, runs)
 	}
-	if err := h(context.Background(), in(1)); !errors.Is(err, ErrReplayed) || runs != 1 {
+	if err := h(context.Background(), in(1)); !errors.Is(err, bot.ErrReplayed) || runs != 1 {
 		t.Fatalf("replay: err %v, %d runs; want ErrReplayed and no run", err, runs)
 	}
-	guard.err = errors.New("database is locked")
+	guard.Fail(errors.New("database is locked"))
 	failing := in(2)
 	if err := h(context.Background(), failing); err != nil || runs != 1 {
 		t.Fatalf("guard failing: err %v, %d runs", err, runs)
 	}
-	if r := failing.Respond.(*said).replies; len(r) != 1 || !r[0].Ephemeral || !strings.Contains(r[0].Content, "try again") {
+	if r := failing.Respond.(*bottest.Recorder).Replies; len(r) != 1 || !r[0].Ephemeral || !strings.Contains(r[0].Content, "try again") {
 		t.Fatalf("guard failing: replies %+v, want a private apology", r)
 	}
 }
@@ -253,18 +225,18 @@ func TestAutoDefer(t *testing.T) {
 		acked int
 	}{{"OKQuick", 0, 0}, {"OKSlow", 50 * time.Millisecond, 1}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &said{}
-			h := Stack(func(context.Context, *Interaction) error { time.Sleep(tc.sleep); return nil }, AutoDefer(10*time.Millisecond, slog.New(slog.DiscardHandler)))
+			s := &bottest.Recorder{}
+			h := bot.Stack(func(context.Context, *bot.Interaction) error { time.Sleep(tc.sleep); return nil }, bot.AutoDefer(10*time.Millisecond, slog.New(slog.DiscardHandler)))
 			if tc.sleep == 0 {
-				h = Stack(func(context.Context, *Interaction) error { return nil }, AutoDefer(time.Hour, slog.New(slog.DiscardHandler)))
+				h = bot.Stack(func(context.Context, *bot.Interaction) error { return nil }, bot.AutoDefer(time.Hour, slog.New(slog.DiscardHandler)))
 			}
-			if err := h(context.Background(), &Interaction{Interaction: command("x"), Respond: s}); err != nil {
+			if err := h(context.Background(), &bot.Interaction{Interaction: command("x"), Respond: s}); err != nil {
 				t.Fatal(err)
 			}
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.acked != tc.acked {
-				t.Fatalf("acknowledged %d times, want %d", s.acked, tc.acked)
+			s.Lock()
+			defer s.Unlock()
+			if s.Acknowledged != tc.acked {
+				t.Fatalf("acknowledged %d times, want %d", s.Acknowledged, tc.acked)
 			}
 		})
 	}
@@ -286,16 +258,16 @@ func TestOptions(t *testing.T) {
 		Skip  string
 	}
 	o.Name = "default"
-	Options(&Interaction{Interaction: command("x", opt("size", float64(21)), opt("seed", "7"), opt("loops", float64(30)), opt("on", true), opt("ratio", 0.5))}, &o)
+	bot.Options(&bot.Interaction{Interaction: command("x", opt("size", float64(21)), opt("seed", "7"), opt("loops", float64(30)), opt("on", true), opt("ratio", 0.5))}, &o)
 	if o.Name != "default" || o.Size == nil || *o.Size != 21 || o.Seed != nil || o.Loops != 30 || !o.On || o.Ratio == nil || *o.Ratio != 0.5 {
 		t.Fatalf("decoded %+v", o)
 	}
 	sub := &discordgo.ApplicationCommandInteractionDataOption{Name: "setup", Type: discordgo.ApplicationCommandOptionSubCommand,
 		Options: []*discordgo.ApplicationCommandInteractionDataOption{opt("name", "inner")}}
-	in := &Interaction{Interaction: command("x", sub)}
-	Options(in, &o)
-	if o.Name != "inner" || Subcommand(in) != "setup" {
-		t.Fatalf("subcommand: %+v, %q", o, Subcommand(in))
+	in := &bot.Interaction{Interaction: command("x", sub)}
+	bot.Options(in, &o)
+	if o.Name != "inner" || bot.Subcommand(in) != "setup" {
+		t.Fatalf("subcommand: %+v, %q", o, bot.Subcommand(in))
 	}
 }
 
@@ -303,26 +275,26 @@ func TestOptions(t *testing.T) {
 // Autocomplete; a command without one is unknown, and nothing is said.
 func TestRouterAutocomplete(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
-	router := NewRouter(log, features{commands: []Command{
-		{Definition: def("zone"), Handle: func(context.Context, *Interaction) error { t.Error("ran the command"); return nil },
-			Autocomplete: func(ctx context.Context, in *Interaction) error {
-				name, typed := Focused(in)
+	router := bot.NewRouter(log, features{commands: []bot.Command{
+		{Definition: def("zone"), Handle: func(context.Context, *bot.Interaction) error { t.Error("ran the command"); return nil },
+			Autocomplete: func(ctx context.Context, in *bot.Interaction) error {
+				name, typed := bot.Focused(in)
 				return in.Respond.Choices(ctx, []*discordgo.ApplicationCommandOptionChoice{{Name: name + "=" + typed, Value: typed}})
 			}},
-		{Definition: def("plain"), Handle: func(context.Context, *Interaction) error { return nil }},
+		{Definition: def("plain"), Handle: func(context.Context, *bot.Interaction) error { return nil }},
 	}})
-	router.Use(ErrorReply(log))
-	ask := func(name string) *said {
+	router.Use(bot.ErrorReply(log))
+	ask := func(name string) *bottest.Recorder {
 		ix := command(name, &discordgo.ApplicationCommandInteractionDataOption{Name: "timezone", Type: discordgo.ApplicationCommandOptionString, Value: "seo", Focused: true})
 		ix.Type = discordgo.InteractionApplicationCommandAutocomplete
-		s := &said{}
+		s := &bottest.Recorder{}
 		router.Dispatch(context.Background(), ix, s) //nolint:errcheck // what was said is checked
 		return s
 	}
-	if s := ask("zone"); len(s.choices) != 1 || s.choices[0].Name != "timezone=seo" || len(s.replies) != 0 {
-		t.Fatalf("zone: choices %+v, replies %+v", s.choices, s.replies)
+	if s := ask("zone"); len(s.Completions) != 1 || len(s.Completions[0]) != 1 || s.Completions[0][0].Name != "timezone=seo" || len(s.Replies) != 0 {
+		t.Fatalf("zone: choices %+v, replies %+v", s.Completions, s.Replies)
 	}
-	if s := ask("plain"); len(s.choices) != 0 || len(s.replies) != 0 {
-		t.Fatalf("plain: choices %+v, replies %+v; want nothing said", s.choices, s.replies)
+	if s := ask("plain"); len(s.Completions) != 0 || len(s.Replies) != 0 {
+		t.Fatalf("plain: choices %+v, replies %+v; want nothing said", s.Completions, s.Replies)
 	}
 }

@@ -29,10 +29,10 @@ func TestMaze(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		e := newEnv(t, envOptions{path: tempDB(t)})
 		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "sidewinder", "size": 21, "render": "emoji"}))
-		if len(rec.replies) != 1 {
-			t.Fatalf("replies=%d, want 1 (follows %v)", len(rec.replies), rec.follows)
+		if len(rec.Replies) != 1 {
+			t.Fatalf("replies=%d, want 1 (follows %v)", len(rec.Replies), rec.Followups)
 		}
-		reply := rec.replies[0]
+		reply := rec.Replies[0]
 		header, grid, ok := strings.Cut(reply.Text(), "\n")
 		if !ok || reply.Ephemeral {
 			t.Fatalf("reply %q: want a public header line and a grid", reply.Text())
@@ -55,27 +55,27 @@ func TestMaze(t *testing.T) {
 	t.Run("OKDefaults", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", nil))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "Recursive backtracking") || !strings.Contains(rec.replies[0].Text(), "21×21") {
-			t.Fatalf("bare /maze replied %+v, want a 21×21 backtracking maze", rec.replies)
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "Recursive backtracking") || !strings.Contains(rec.Replies[0].Text(), "21×21") {
+			t.Fatalf("bare /maze replied %+v, want a 21×21 backtracking maze", rec.Replies)
 		}
 	})
 	t.Run("OKEvenSizeRounded", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": 20}))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "21×21") {
-			t.Fatalf("replies=%+v, want a 21×21 maze", rec.replies)
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "21×21") {
+			t.Fatalf("replies=%+v, want a 21×21 maze", rec.Replies)
 		}
-		if len(rec.follows) != 1 || !rec.follows[0].Ephemeral || !strings.Contains(rec.follows[0].Text(), "20 was rounded up to 21") {
-			t.Fatalf("followups=%+v, want an ephemeral note on rounding", rec.follows)
+		if len(rec.Followups) != 1 || !rec.Followups[0].Ephemeral || !strings.Contains(rec.Followups[0].Text(), "20 was rounded up to 21") {
+			t.Fatalf("followups=%+v, want an ephemeral note on rounding", rec.Followups)
 		}
 	})
 	t.Run("OKPNG", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "backtracking", "size": 201, "render": "png"}))
-		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 {
-			t.Fatalf("replies=%+v, want one with a PNG", rec.replies)
+		if len(rec.Replies) != 1 || len(rec.Replies[0].Files) != 1 {
+			t.Fatalf("replies=%+v, want one with a PNG", rec.Replies)
 		}
-		img, err := png.Decode(bytes.NewReader(rec.replies[0].Files[0].Data))
+		img, err := png.Decode(bytes.NewReader(rec.Replies[0].Files[0].Data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,15 +91,15 @@ func TestMaze(t *testing.T) {
 		for size, deferrals := range map[int]int{15: 0, 51: 1} {
 			e := newEnv(t, envOptions{})
 			rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": size, "render": "gif"}))
-			if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 || rec.replies[0].Files[0].ContentType != "image/gif" {
-				t.Fatalf("%d: replies=%+v, want one with a GIF", size, rec.replies)
+			if len(rec.Replies) != 1 || len(rec.Replies[0].Files) != 1 || rec.Replies[0].Files[0].ContentType != "image/gif" {
+				t.Fatalf("%d: replies=%+v, want one with a GIF", size, rec.Replies)
 			}
-			anim, err := gif.DecodeAll(bytes.NewReader(rec.replies[0].Files[0].Data))
+			anim, err := gif.DecodeAll(bytes.NewReader(rec.Replies[0].Files[0].Data))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(anim.Image) < 2 || len(rec.deferred) != deferrals {
-				t.Fatalf("%d×%d: %d frames, %d deferrals; want an animation, %d deferrals", size, size, len(anim.Image), len(rec.deferred), deferrals)
+			if len(anim.Image) < 2 || len(rec.Deferred) != deferrals {
+				t.Fatalf("%d×%d: %d frames, %d deferrals; want an animation, %d deferrals", size, size, len(anim.Image), len(rec.Deferred), deferrals)
 			}
 		}
 	})
@@ -107,15 +107,15 @@ func TestMaze(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		for size, wantPlay := range map[int]bool{play.MaxSide: true, play.MaxSide + 2: false} {
 			rec := e.send(t, slash(t, "maze", map[string]any{"size": size, "render": "png"}))
-			first := buttons(rec.replies[0])[0]
+			first := buttons(rec.Replies[0])[0]
 			hasPlay := strings.HasPrefix(first.CustomID, customid.PlayPrefix+":")
 			if hasPlay != wantPlay {
 				t.Fatalf("size %d: Play button %v, want %v", size, hasPlay, wantPlay)
 			}
 			// Too big to play says so, and offers Play on a smaller one.
 			if !wantPlay {
-				if !strings.Contains(rec.replies[0].Text(), "too big to play") {
-					t.Fatalf("size %d: %q does not say why there is no Play", size, rec.replies[0].Text())
+				if !strings.Contains(rec.Replies[0].Text(), "too big to play") {
+					t.Fatalf("size %d: %q does not say why there is no Play", size, rec.Replies[0].Text())
 				}
 				b := first
 				game := only(t, e.press(t, b.CustomID, "u1"))
@@ -128,15 +128,15 @@ func TestMaze(t *testing.T) {
 	t.Run("OKAutoPicksPNGWhenWide", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": views.AutoEmojiMaxWidth + 2}))
-		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 {
-			t.Fatalf("replies=%+v, want a PNG above %d tiles", rec.replies, views.AutoEmojiMaxWidth)
+		if len(rec.Replies) != 1 || len(rec.Replies[0].Files) != 1 {
+			t.Fatalf("replies=%+v, want a PNG above %d tiles", rec.Replies, views.AutoEmojiMaxWidth)
 		}
 	})
 	t.Run("OKEmoji43", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": 43, "render": "emoji"}))
-		if len(rec.replies) != 1 || len([]rune(rec.replies[0].Text())) > views.MaxText {
-			t.Fatalf("replies=%+v, want one emoji reply within %d code points", rec.replies, views.MaxText)
+		if len(rec.Replies) != 1 || len([]rune(rec.Replies[0].Text())) > views.MaxText {
+			t.Fatalf("replies=%+v, want one emoji reply within %d code points", rec.Replies, views.MaxText)
 		}
 	})
 	for name, opts := range map[string]map[string]any{
@@ -178,23 +178,23 @@ func TestMazeDifficulty(t *testing.T) {
 	t.Run("OKHard", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": 41, "difficulty": "hard", "seed": 7}))
-		if len(rec.replies) != 1 || len(rec.deferred) != 0 {
-			t.Fatalf("replies=%+v deferred=%v, want one answer, not deferred", rec.replies, rec.deferred)
+		if len(rec.Replies) != 1 || len(rec.Deferred) != 0 {
+			t.Fatalf("replies=%+v deferred=%v, want one answer, not deferred", rec.Replies, rec.Deferred)
 		}
 		want, err := mazecore.Choose(mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 7}, mazecore.Hard)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := idInReply(t, rec.replies[0]); got != want || got.Seed == 7 {
+		if got := idInReply(t, rec.Replies[0]); got != want || got.Seed == 7 {
 			t.Fatalf("maze %+v, want the hard one %+v (not the base seed)", got, want)
 		}
 		m := testkit.Maze(t, want)
 		header := fmt.Sprintf(" · %s · par %d · ID `%s`", views.Stars(mazecore.Rate(m).Rating), play.Par(m), want)
-		if !strings.Contains(rec.replies[0].Text(), header) {
-			t.Fatalf("reply %q lacks %q", rec.replies[0].Text(), header)
+		if !strings.Contains(rec.Replies[0].Text(), header) {
+			t.Fatalf("reply %q lacks %q", rec.Replies[0].Text(), header)
 		}
 		// The easy one is another maze, and easier.
-		easy := idInReply(t, e.send(t, slash(t, "maze", map[string]any{"size": 41, "difficulty": "easy", "seed": 7})).replies[0])
+		easy := idInReply(t, e.send(t, slash(t, "maze", map[string]any{"size": 41, "difficulty": "easy", "seed": 7})).Replies[0])
 		if easy == want || mazecore.Rate(testkit.Maze(t, easy)).Score >= mazecore.Rate(m).Score {
 			t.Fatalf("easy %v is not an easier maze than hard %v", easy, want)
 		}
@@ -203,10 +203,10 @@ func TestMazeDifficulty(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 21, "loops": 30, "render": "emoji"}))
 		id := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21, Seed: 12345, Loops: 30}
-		if got := idInReply(t, rec.replies[0]); got != id {
+		if got := idInReply(t, rec.Replies[0]); got != id {
 			t.Fatalf("maze %+v, want %+v", got, id)
 		}
-		header, grid, _ := strings.Cut(rec.replies[0].Text(), "\n")
+		header, grid, _ := strings.Cut(rec.Replies[0].Text(), "\n")
 		if !strings.Contains(header, " · loops 30 % · ") {
 			t.Fatalf("header %q does not say loops 30 %%", header)
 		}
@@ -214,16 +214,16 @@ func TestMazeDifficulty(t *testing.T) {
 			t.Fatal(err)
 		}
 		// "Solve this maze" reads the ID back from the new header.
-		checkSolution(t, e.send(t, messageCommand(t, botMessage(rec.replies[0]))), id, true)
+		checkSolution(t, e.send(t, messageCommand(t, botMessage(rec.Replies[0]))), id, true)
 	})
 	t.Run("OKAnyAboveTheDifficultyLimit", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": views.DifficultyMaxSide + 2, "difficulty": "any", "loops": 10, "render": "png"}))
-		if len(rec.replies) != 1 || rec.replies[0].Ephemeral || len(rec.replies[0].Files) != 1 {
-			t.Fatalf("replies=%+v, want a public PNG", rec.replies)
+		if len(rec.Replies) != 1 || rec.Replies[0].Ephemeral || len(rec.Replies[0].Files) != 1 {
+			t.Fatalf("replies=%+v, want a public PNG", rec.Replies)
 		}
 		// Rated, but no par: Play does not take it.
-		if header := rec.replies[0].Text(); !strings.Contains(header, "★") || strings.Contains(header, "par ") {
+		if header := rec.Replies[0].Text(); !strings.Contains(header, "★") || strings.Contains(header, "par ") {
 			t.Fatalf("header %q, want stars and no par above %d", header, play.MaxSide)
 		}
 	})
@@ -238,8 +238,8 @@ func TestMazeDifficulty(t *testing.T) {
 		// room for a 43×43 emoji grid.
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, slash(t, "maze", map[string]any{"size": 43, "render": "emoji", "loops": 100, "seed": maxSeed}))
-		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 0 || utf8.RuneCountInString(rec.replies[0].Text()) > views.MaxText {
-			t.Fatalf("replies=%+v, want one emoji grid within %d code points", rec.replies, views.MaxText)
+		if len(rec.Replies) != 1 || len(rec.Replies[0].Files) != 0 || utf8.RuneCountInString(rec.Replies[0].Text()) > views.MaxText {
+			t.Fatalf("replies=%+v, want one emoji grid within %d code points", rec.Replies, views.MaxText)
 		}
 	})
 	for name, tc := range map[string]struct {
@@ -282,8 +282,8 @@ func TestSolve(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		big := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 101, Height: 101, Seed: 1}
 		rec := e.send(t, slash(t, "solve", map[string]any{"id": big.String()}))
-		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 || !strings.HasPrefix(rec.replies[0].Files[0].Name, "SPOILER_") {
-			t.Fatalf("replies=%+v, want a SPOILER_ PNG", rec.replies)
+		if len(rec.Replies) != 1 || len(rec.Replies[0].Files) != 1 || !strings.HasPrefix(rec.Replies[0].Files[0].Name, "SPOILER_") {
+			t.Fatalf("replies=%+v, want a SPOILER_ PNG", rec.Replies)
 		}
 	})
 	t.Run("OKButton", func(t *testing.T) {
@@ -292,7 +292,7 @@ func TestSolve(t *testing.T) {
 	})
 	t.Run("OKContextMenu", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
-		maze := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 9, "height": 15, "seed": 99})).replies[0]
+		maze := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 9, "height": 15, "seed": 99})).Replies[0]
 		checkSolution(t, e.send(t, messageCommand(t, botMessage(maze))), id, true)
 	})
 	t.Run("ErrContextMenuNotAMaze", func(t *testing.T) {
@@ -328,8 +328,8 @@ func TestPanicBecomesApology(t *testing.T) {
 	}}
 	e := newEnv(t, envOptions{extra: []bot.Feature{testCommands{boom}}})
 	rec := e.send(t, slash(t, "boom", nil))
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Text(), "Sorry") {
-		t.Fatalf("replies=%+v, want an ephemeral apology", rec.replies)
+	if len(rec.Replies) != 1 || !rec.Replies[0].Ephemeral || !strings.Contains(rec.Replies[0].Text(), "Sorry") {
+		t.Fatalf("replies=%+v, want an ephemeral apology", rec.Replies)
 	}
 	// The router still works after the panic.
 	id := mazecore.ID{Algorithm: mazecore.BinaryTree, Width: 9, Height: 9, Seed: 3}
@@ -342,8 +342,8 @@ func TestInternalErrorIsGeneric(t *testing.T) {
 	}}
 	e := newEnv(t, envOptions{extra: []bot.Feature{testCommands{fail}}})
 	rec := e.send(t, slash(t, "fail", nil))
-	if len(rec.replies) != 1 || strings.Contains(rec.replies[0].Text(), "hunter2") || !rec.replies[0].Ephemeral {
-		t.Fatalf("replies=%+v, want an ephemeral generic message without internal detail", rec.replies)
+	if len(rec.Replies) != 1 || strings.Contains(rec.Replies[0].Text(), "hunter2") || !rec.Replies[0].Ephemeral {
+		t.Fatalf("replies=%+v, want an ephemeral generic message without internal detail", rec.Replies)
 	}
 }
 
@@ -448,7 +448,7 @@ func TestSolveIDAutocomplete(t *testing.T) {
 	var ids []mazecore.ID
 	for seed := range 3 {
 		rec := e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 9, "seed": seed + 1}))
-		ids = append(ids, idInReply(t, rec.replies[0]))
+		ids = append(ids, idInReply(t, rec.Replies[0]))
 	}
 	e.send(t, slash(t, "maze", map[string]any{"algorithm": "digging", "size": 9, "seed": 2})) // the second again
 	complete := func(typed string) []*discordgo.ApplicationCommandOptionChoice {
@@ -460,10 +460,10 @@ func TestSolveIDAutocomplete(t *testing.T) {
 			}},
 		})
 		rec := e.send(t, ix)
-		if len(rec.choices) != 1 || len(rec.replies) != 0 {
-			t.Fatalf("%q: choices %v, replies %+v; want one answer of choices", typed, rec.choices, rec.replies)
+		if len(rec.Completions) != 1 || len(rec.Replies) != 0 {
+			t.Fatalf("%q: choices %v, replies %+v; want one answer of choices", typed, rec.Completions, rec.Replies)
 		}
-		return rec.choices[0]
+		return rec.Completions[0]
 	}
 	var got []string
 	for _, c := range complete("") {

@@ -43,20 +43,20 @@ func dailySlash(tb testing.TB, perms, sub string, opts map[string]any) *discordg
 func (e *env) setup(tb testing.TB, at, tz string) bot.Reply {
 	tb.Helper()
 	rec := e.send(tb, dailySlash(tb, permsManager, "setup", map[string]any{"channel": "daily-ch", "time": at, "timezone": tz}))
-	if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") || !rec.replies[0].Ephemeral {
-		tb.Fatalf("/daily setup %s %s answered %+v, want an ephemeral confirmation", at, tz, rec.replies)
+	if len(rec.Replies) != 1 || strings.HasPrefix(rec.Replies[0].Text(), "⚠️") || !rec.Replies[0].Ephemeral {
+		tb.Fatalf("/daily setup %s %s answered %+v, want an ephemeral confirmation", at, tz, rec.Replies)
 	}
-	return rec.replies[0]
+	return rec.Replies[0]
 }
 
 // today runs /daily today and returns the maze it shows.
 func (e *env) today(tb testing.TB) (mazecore.ID, bot.Reply) {
 	tb.Helper()
 	rec := e.send(tb, dailySlash(tb, permsMember, "today", nil))
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {
-		tb.Fatalf("/daily today answered %+v, want one private maze", rec.replies)
+	if len(rec.Replies) != 1 || !rec.Replies[0].Ephemeral {
+		tb.Fatalf("/daily today answered %+v, want one private maze", rec.Replies)
 	}
-	return idInReply(tb, rec.replies[0]), rec.replies[0]
+	return idInReply(tb, rec.Replies[0]), rec.Replies[0]
 }
 
 func utc(year int, month time.Month, day, hour, min int) time.Time {
@@ -179,8 +179,8 @@ func TestDailySameForEveryone(t *testing.T) {
 	ix := dailySlash(t, permsMember, "today", nil)
 	ix.Member.User.ID = "u2"
 	rec := e.send(t, ix)
-	if len(rec.replies) != 1 || idInReply(t, rec.replies[0]) != first {
-		t.Fatalf("u2 got %+v, want the daily %s", rec.replies, first)
+	if len(rec.Replies) != 1 || idInReply(t, rec.Replies[0]) != first {
+		t.Fatalf("u2 got %+v, want the daily %s", rec.Replies, first)
 	}
 	if first.Width != 21 || first.Algorithm != mazecore.Backtracking {
 		t.Fatalf("default daily %+v, want backtracking 21×21", first)
@@ -343,8 +343,8 @@ func TestDailyPost(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 		e.setup(t, "09:00", "UTC")
 		rec := e.send(t, dailySlash(t, permsManager, "off", nil))
-		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") {
-			t.Fatalf("/daily off answered %+v", rec.replies)
+		if len(rec.Replies) != 1 || strings.HasPrefix(rec.Replies[0].Text(), "⚠️") {
+			t.Fatalf("/daily off answered %+v", rec.Replies)
 		}
 		e.clock.Set(utc(2026, 11, 30, 9, 0))
 		e.tick(t)
@@ -418,8 +418,8 @@ func TestDailyDifficulty(t *testing.T) {
 	t.Run("OKHardWithLoops", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, dailySlash(t, permsManager, "setup", map[string]any{"channel": "daily-ch", "time": "09:00", "timezone": "UTC", "size": 41, "difficulty": "hard", "loops": 30}))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "(Recursive backtracking, 41×41, hard, loops 30 %)") {
-			t.Fatalf("setup answered %+v, want a confirmation naming hard and loops 30 %%", rec.replies)
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "(Recursive backtracking, 41×41, hard, loops 30 %)") {
+			t.Fatalf("setup answered %+v, want a confirmation naming hard and loops 30 %%", rec.Replies)
 		}
 		settings := contest.DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 41, Difficulty: mazecore.Hard, Loops: 30}
 		want, err := contest.MazeFor(testDailyKey, settings, today)
@@ -476,8 +476,8 @@ func TestDailySetupRefusals(t *testing.T) {
 	t.Run("OKAdministrator", func(t *testing.T) {
 		e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})
 		rec := e.send(t, dailySlash(t, permsAdmin, "setup", map[string]any{"channel": "c", "time": "7:05", "timezone": "Asia/Seoul", "algorithm": "sidewinder", "size": 30}))
-		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") || !strings.Contains(rec.replies[0].Text(), "rounded up to 31") {
-			t.Fatalf("an administrator's setup answered %+v, want it accepted with a rounding note", rec.replies)
+		if len(rec.Replies) != 1 || strings.HasPrefix(rec.Replies[0].Text(), "⚠️") || !strings.Contains(rec.Replies[0].Text(), "rounded up to 31") {
+			t.Fatalf("an administrator's setup answered %+v, want it accepted with a rounding note", rec.Replies)
 		}
 		s, err := e.db.DailySettings(context.Background(), "g1")
 		if err != nil {
@@ -690,8 +690,8 @@ func TestDailyPostsInParallel(t *testing.T) {
 		ix := dailySlash(t, permsManager, "setup", map[string]any{"channel": fmt.Sprintf("ch-%d", i), "time": "09:00", "timezone": "UTC"})
 		ix.GuildID = fmt.Sprintf("g-%d", i)
 		ix.ApplicationCommandData().Resolved.Channels[fmt.Sprintf("ch-%d", i)].GuildID = ix.GuildID
-		if rec := e.send(t, ix); len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") {
-			t.Fatalf("setup %d: %+v", i, rec.replies)
+		if rec := e.send(t, ix); len(rec.Replies) != 1 || strings.HasPrefix(rec.Replies[0].Text(), "⚠️") {
+			t.Fatalf("setup %d: %+v", i, rec.Replies)
 		}
 	}
 	var now, peak atomic.Int32
@@ -770,10 +770,10 @@ func TestDailyLateRuns(t *testing.T) {
 			t.Fatalf("finishing after the day says:\n%s\nwant that daily #334 is over", final.Text())
 		}
 		rec := e.send(t, slash(t, "leaderboard", map[string]any{"period": "all"}))
-		if len(rec.replies) != 1 || len(rec.replies[0].Embeds) != 1 {
-			t.Fatalf("/leaderboard answered %+v", rec.replies)
+		if len(rec.Replies) != 1 || len(rec.Replies[0].Embeds) != 1 {
+			t.Fatalf("/leaderboard answered %+v", rec.Replies)
 		}
-		if board := rec.replies[0]; strings.Contains(board.Embeds[0].Description, "<@u1>") {
+		if board := rec.Replies[0]; strings.Contains(board.Embeds[0].Description, "<@u1>") {
 			t.Fatalf("the late run is on the board: %q", board.Embeds[0].Description)
 		}
 	})
@@ -805,10 +805,10 @@ func TestZoneAutocomplete(t *testing.T) {
 			}}},
 		})
 		rec := e.send(t, ix)
-		if len(rec.choices) != 1 || len(rec.replies) != 0 {
-			t.Fatalf("%q: choices %v, replies %+v; want one answer of choices", typed, rec.choices, rec.replies)
+		if len(rec.Completions) != 1 || len(rec.Replies) != 0 {
+			t.Fatalf("%q: choices %v, replies %+v; want one answer of choices", typed, rec.Completions, rec.Replies)
 		}
-		return rec.choices[0]
+		return rec.Completions[0]
 	}
 	for _, tc := range []struct{ locale, typed, first, label string }{
 		{"en-US", "seoul", "Asia/Seoul", "Asia/Seoul · Korea (South) · UTC+09:00"},

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"mazebot/bot"
+	"mazebot/bot/bottest"
 	"mazebot/commands/customid"
 	"mazebot/commands/pictures"
 	"mazebot/commands/views"
@@ -26,69 +27,8 @@ import (
 	"mazebot/store/sqlite"
 )
 
-// recorder is a Responder that keeps every call, in place of Discord.
-type recorder struct {
-	mu       sync.Mutex
-	deferred []bool
-	acked    int // automatic deferrals
-	choices  [][]*discordgo.ApplicationCommandOptionChoice
-	replies  []bot.Reply
-	updates  []bot.Reply
-	follows  []bot.Reply
-	launches int
-}
-
-func (r *recorder) Launch(_ context.Context) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.launches++
-	return nil
-}
-
-func (r *recorder) Defer(_ context.Context, ephemeral bool) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.deferred = append(r.deferred, ephemeral)
-	return nil
-}
-
-func (r *recorder) Choices(_ context.Context, c []*discordgo.ApplicationCommandOptionChoice) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.choices = append(r.choices, c)
-	return nil
-}
-
-func (r *recorder) Acknowledge(_ context.Context) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.acked++
-	return nil
-}
-
-func (r *recorder) Reply(_ context.Context, reply bot.Reply) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.replies) > 0 {
-		return errors.New("already replied")
-	}
-	r.replies = append(r.replies, reply)
-	return nil
-}
-
-func (r *recorder) Update(_ context.Context, reply bot.Reply) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.updates = append(r.updates, reply)
-	return nil
-}
-
-func (r *recorder) Followup(_ context.Context, reply bot.Reply) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.follows = append(r.follows, reply)
-	return nil
-}
+// recorder keeps what a handler answered, in place of Discord.
+type recorder = bottest.Recorder
 
 // poster is the tests' Discord channels: a Poster that keeps every
 // message and edit, and fails on demand.
@@ -425,10 +365,10 @@ func (e *env) start(tb testing.TB, id mazecore.ID, user string) (bot.Reply, play
 func (e *env) startIn(tb testing.TB, channel string, id mazecore.ID, user string) (bot.Reply, play.Record) {
 	tb.Helper()
 	rec := e.pressIn(tb, channel, customid.PlayPrefix+":"+id.String(), user)
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || len(rec.updates) != 0 {
-		tb.Fatalf("Play answered replies=%+v updates=%+v, want one ephemeral reply", rec.replies, rec.updates)
+	if len(rec.Replies) != 1 || !rec.Replies[0].Ephemeral || len(rec.Updates) != 0 {
+		tb.Fatalf("Play answered replies=%+v updates=%+v, want one ephemeral reply", rec.Replies, rec.Updates)
 	}
-	msg := rec.replies[0]
+	msg := rec.Replies[0]
 	checkCustomIDs(tb, msg)
 	return msg, e.game(tb, gameIDOf(tb, msg))
 }
@@ -650,22 +590,22 @@ func decodeInteraction(tb testing.TB, fields map[string]any) *discordgo.Interact
 // checkRefusal asserts one ephemeral warning and nothing else.
 func checkRefusal(tb testing.TB, rec *recorder) string {
 	tb.Helper()
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.HasPrefix(rec.replies[0].Text(), "⚠️") {
-		tb.Fatalf("replies=%+v, want one ephemeral warning", rec.replies)
+	if len(rec.Replies) != 1 || !rec.Replies[0].Ephemeral || !strings.HasPrefix(rec.Replies[0].Text(), "⚠️") {
+		tb.Fatalf("replies=%+v, want one ephemeral warning", rec.Replies)
 	}
-	if strings.Contains(rec.replies[0].Text(), "something went wrong") {
-		tb.Fatalf("refusal %q is the generic apology, want what is allowed", rec.replies[0].Text())
+	if strings.Contains(rec.Replies[0].Text(), "something went wrong") {
+		tb.Fatalf("refusal %q is the generic apology, want what is allowed", rec.Replies[0].Text())
 	}
-	return rec.replies[0].Text()
+	return rec.Replies[0].Text()
 }
 
 // checkSolution asserts one reply that is the spoilered solution of id.
 func checkSolution(tb testing.TB, rec *recorder, id mazecore.ID, ephemeral bool) {
 	tb.Helper()
-	if len(rec.replies) != 1 {
-		tb.Fatalf("replies=%+v, want one", rec.replies)
+	if len(rec.Replies) != 1 {
+		tb.Fatalf("replies=%+v, want one", rec.Replies)
 	}
-	reply := rec.replies[0]
+	reply := rec.Replies[0]
 	if reply.Ephemeral != ephemeral {
 		tb.Fatalf("ephemeral=%v, want %v", reply.Ephemeral, ephemeral)
 	}
@@ -744,10 +684,10 @@ func checkCustomIDs(tb testing.TB, msg bot.Reply) {
 // onlyUpdate asserts a type-7 answer (Update) and nothing else.
 func onlyUpdate(tb testing.TB, rec *recorder) bot.Reply {
 	tb.Helper()
-	if len(rec.updates) != 1 || len(rec.replies) != 0 {
-		tb.Fatalf("updates=%+v replies=%+v, want one update and no reply", rec.updates, rec.replies)
+	if len(rec.Updates) != 1 || len(rec.Replies) != 0 {
+		tb.Fatalf("updates=%+v replies=%+v, want one update and no reply", rec.Updates, rec.Replies)
 	}
-	return rec.updates[0]
+	return rec.Updates[0]
 }
 
 // moveCustomID is the custom ID of a move button signed with secret.
@@ -785,10 +725,10 @@ func (e *env) share(tb testing.TB, final bot.Reply, user string) bot.Reply {
 	for _, b := range buttons(final) {
 		if strings.HasPrefix(b.CustomID, customid.SharePrefix+":") {
 			rec := e.press(tb, b.CustomID, user)
-			if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {
-				tb.Fatalf("Share answered %+v, want one private message", rec.replies)
+			if len(rec.Replies) != 1 || !rec.Replies[0].Ephemeral {
+				tb.Fatalf("Share answered %+v, want one private message", rec.Replies)
 			}
-			return rec.replies[0]
+			return rec.Replies[0]
 		}
 	}
 	tb.Fatalf("no Share button on %+v", final.Components)

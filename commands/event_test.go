@@ -56,8 +56,8 @@ func (e *env) startEvent(tb testing.TB, opts map[string]any) contest.Event {
 		all[k] = v
 	}
 	rec := e.command(tb, "start", all)
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Text(), "Event started") {
-		tb.Fatalf("/event start replied %+v, want an ephemeral confirmation", rec.replies)
+	if len(rec.Replies) != 1 || !rec.Replies[0].Ephemeral || !strings.Contains(rec.Replies[0].Text(), "Event started") {
+		tb.Fatalf("/event start replied %+v, want an ephemeral confirmation", rec.Replies)
 	}
 	channel, _ := all["channel"].(string)
 	if channel == "" {
@@ -182,8 +182,8 @@ func TestEventPermissions(t *testing.T) {
 	t.Run("OKAdministrator", func(t *testing.T) {
 		e := newEnv(t, eventEnv())
 		rec := e.send(t, eventCommandIx(t, "start", startOpts, "boss", strconv.FormatInt(discordgo.PermissionAdministrator, 10)))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "Event started") {
-			t.Fatalf("an administrator got %+v", rec.replies)
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "Event started") {
+			t.Fatalf("an administrator got %+v", rec.Replies)
 		}
 	})
 	t.Run("Definition", func(t *testing.T) {
@@ -244,8 +244,8 @@ func TestEventStart(t *testing.T) {
 	t.Run("OKDifficultyAndLoops", func(t *testing.T) {
 		e := newEnv(t, eventEnv())
 		rec := e.command(t, "start", map[string]any{"algorithm": "digging", "size": 41, "duration": "1h", "difficulty": "medium", "loops": 20})
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "a 41×41 digging maze (medium, loops 20 %).") {
-			t.Fatalf("replies=%+v, want a confirmation naming medium and loops 20 %%", rec.replies)
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "a 41×41 digging maze (medium, loops 20 %).") {
+			t.Fatalf("replies=%+v, want a confirmation naming medium and loops 20 %%", rec.Replies)
 		}
 		want, err := mazecore.Choose(mazecore.ID{Algorithm: mazecore.Digging, Width: 41, Height: 41, Seed: 4242, Loops: 20}, mazecore.Medium)
 		if err != nil {
@@ -264,11 +264,11 @@ func TestEventStart(t *testing.T) {
 	t.Run("OKOtherChannelPNGRounded", func(t *testing.T) {
 		e := newEnv(t, eventEnv())
 		rec := e.command(t, "start", map[string]any{"algorithm": "sidewinder", "size": 50, "duration": "2h", "channel": "777"})
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "<#777>") || !strings.Contains(rec.replies[0].Text(), "rounded up to 51") {
-			t.Fatalf("replies=%+v, want a confirmation naming <#777> and the rounding", rec.replies)
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "<#777>") || !strings.Contains(rec.Replies[0].Text(), "rounded up to 51") {
+			t.Fatalf("replies=%+v, want a confirmation naming <#777> and the rounding", rec.Replies)
 		}
-		if len(rec.deferred) != 1 || !rec.deferred[0] {
-			t.Fatalf("deferred=%v, want one ephemeral deferral", rec.deferred)
+		if len(rec.Deferred) != 1 || !rec.Deferred[0] {
+			t.Fatalf("deferred=%v, want one ephemeral deferral", rec.Deferred)
 		}
 		posts := e.poster.in("777")
 		if len(posts) != 2 || len(posts[0].reply.Files) != 1 || !strings.HasSuffix(posts[0].reply.Files[0].Name, ".png") {
@@ -372,12 +372,12 @@ func TestEventOnePerChannel(t *testing.T) {
 		started, refused := 0, 0
 		for _, rec := range recs {
 			switch {
-			case len(rec.replies) == 1 && strings.Contains(rec.replies[0].Text(), "Event started"):
+			case len(rec.Replies) == 1 && strings.Contains(rec.Replies[0].Text(), "Event started"):
 				started++
-			case len(rec.replies) == 1 && strings.Contains(rec.replies[0].Text(), "already has a running event"):
+			case len(rec.Replies) == 1 && strings.Contains(rec.Replies[0].Text(), "already has a running event"):
 				refused++
 			default:
-				t.Errorf("unexpected answer %+v", rec.replies)
+				t.Errorf("unexpected answer %+v", rec.Replies)
 			}
 		}
 		posts := len(envs[0].poster.in(eventCh)) + len(envs[1].poster.in(eventCh))
@@ -523,8 +523,8 @@ func TestEventEndByCommand(t *testing.T) {
 	e.clock.Advance(time.Minute)
 	endAt := e.clock.Now()
 	rec := e.command(t, "end", nil)
-	if len(rec.replies) != 1 || !rec.replies[0].Ephemeral || !strings.Contains(rec.replies[0].Text(), "ended") {
-		t.Fatalf("/event end replied %+v", rec.replies)
+	if len(rec.Replies) != 1 || !rec.Replies[0].Ephemeral || !strings.Contains(rec.Replies[0].Text(), "ended") {
+		t.Fatalf("/event end replied %+v", rec.Replies)
 	}
 	got := e.event(t, ev.ID)
 	if got.Status != contest.Ended || !got.EndsAt.Equal(endAt) {
@@ -560,8 +560,8 @@ func TestEventEndByCommand(t *testing.T) {
 	}
 
 	// Solutions are open now, and the channel is free.
-	if rec := e.send(t, slash(t, "solve", map[string]any{"id": id.String()})); len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "✅ Solution") {
-		t.Fatalf("/solve after the end: %+v", rec.replies)
+	if rec := e.send(t, slash(t, "solve", map[string]any{"id": id.String()})); len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "✅ Solution") {
+		t.Fatalf("/solve after the end: %+v", rec.Replies)
 	}
 	if msg := checkRefusal(t, e.command(t, "end", nil)); !strings.Contains(msg, "no running event") {
 		t.Fatalf("second /event end: %q", msg)
@@ -697,8 +697,8 @@ func TestEventEndOtherChannel(t *testing.T) {
 		t.Fatalf("/event end in ch1: %q", msg)
 	}
 	rec := e.command(t, "end", map[string]any{"channel": "777"})
-	if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "<#777>") {
-		t.Fatalf("/event end channel:777 replied %+v", rec.replies)
+	if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "<#777>") {
+		t.Fatalf("/event end channel:777 replied %+v", rec.Replies)
 	}
 	if got := e.event(t, ev.ID); got.Status != contest.Ended {
 		t.Fatalf("event=%+v, want ended", got)

@@ -122,10 +122,10 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 	in := func(ix *discordgo.Interaction) *discordgo.Interaction { return localized(ix, locale, locale) }
 	only := func(rec *recorder) bot.Reply {
 		t.Helper()
-		if len(rec.replies) != 1 {
-			t.Fatalf("replies=%+v, want one", rec.replies)
+		if len(rec.Replies) != 1 {
+			t.Fatalf("replies=%+v, want one", rec.Replies)
 		}
-		return rec.replies[0]
+		return rec.Replies[0]
 	}
 
 	// A maze, played to the goal, and one given up after a click.

@@ -44,14 +44,14 @@ func TestUserInstall(t *testing.T) {
 		"user": map[string]any{"id": "u1", "username": "ada"}, "authorizing_integration_owners": userOwned,
 		"data": map[string]any{"id": "c1", "name": "maze", "type": 1, "options": []map[string]any{{"name": "size", "type": 4, "value": 11}}},
 	})
-	if rec := e.send(t, dm); len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "11×11") {
-		t.Fatalf("/maze in a DM of a user install: %+v", rec.replies)
+	if rec := e.send(t, dm); len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "11×11") {
+		t.Fatalf("/maze in a DM of a user install: %+v", rec.Replies)
 	}
 	elsewhere := slash(t, "maze", map[string]any{"size": 11})
 	elsewhere.AuthorizingIntegrationOwners = map[discordgo.ApplicationIntegrationType]string{discordgo.ApplicationIntegrationUserInstall: "u1"}
 	elsewhere.Context = discordgo.InteractionContextGuild
-	if rec := e.send(t, elsewhere); len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), "11×11") {
-		t.Fatalf("/maze in a server that did not add the bot: %+v", rec.replies)
+	if rec := e.send(t, elsewhere); len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "11×11") {
+		t.Fatalf("/maze in a server that did not add the bot: %+v", rec.Replies)
 	}
 	daily := dailySlash(t, permsMember, "today", nil)
 	daily.AuthorizingIntegrationOwners = elsewhere.AuthorizingIntegrationOwners

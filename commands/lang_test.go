@@ -105,10 +105,10 @@ func TestHelpSpeaksTheMembersLanguage(t *testing.T) {
 		"fr":    "a fresh maze",
 	} {
 		rec := e.send(t, localized(slash(t, "help", nil), locale, ""))
-		if len(rec.replies) != 1 || !rec.replies[0].V2 {
-			t.Fatalf("%s: replies=%+v, want one card", locale, rec.replies)
+		if len(rec.Replies) != 1 || !rec.Replies[0].V2 {
+			t.Fatalf("%s: replies=%+v, want one card", locale, rec.Replies)
 		}
-		desc := rec.replies[0].Text()
+		desc := rec.Replies[0].Text()
 		if !strings.Contains(desc, want) || strings.Contains(desc, "help.body") {
 			t.Fatalf("%s: help %q, want %q", locale, desc, want)
 		}
@@ -129,32 +129,32 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	maze := localized(slash(t, "maze", map[string]any{"algorithm": "sidewinder", "size": 20, "seed": 1}), "ko", "en-US")
 	rec := e.send(t, maze)
-	if len(rec.replies) != 1 || len(rec.follows) != 1 {
-		t.Fatalf("replies=%+v follows=%+v", rec.replies, rec.follows)
+	if len(rec.Replies) != 1 || len(rec.Followups) != 1 {
+		t.Fatalf("replies=%+v follows=%+v", rec.Replies, rec.Followups)
 	}
-	header, _, _ := strings.Cut(rec.replies[0].Text(), "\n")
+	header, _, _ := strings.Cut(rec.Replies[0].Text(), "\n")
 	if !strings.HasPrefix(header, "🧩 **사이드와인더** · 21×21 · ") || !strings.Contains(header, " · 기준 클릭 ") {
 		t.Fatalf("Korean header %q", header)
 	}
-	if got := rec.follows[0].Text(); got != "ℹ️ 미로의 가로세로는 홀수여야 하므로(벽이 짝수 칸에 놓입니다) 크기 20을 21로 올렸습니다." {
+	if got := rec.Followups[0].Text(); got != "ℹ️ 미로의 가로세로는 홀수여야 하므로(벽이 짝수 칸에 놓입니다) 크기 20을 21로 올렸습니다." {
 		t.Fatalf("Korean notice %q", got)
 	}
 	var labels []string
-	for _, b := range buttons(rec.replies[0]) {
+	for _, b := range buttons(rec.Replies[0]) {
 		labels = append(labels, b.Label)
 	}
 	if strings.Join(labels, ",") != "플레이,풀이 보기,경주,인쇄" {
 		t.Fatalf("button labels %v", labels)
 	}
-	id := idInReply(t, rec.replies[0])
+	id := idInReply(t, rec.Replies[0])
 
 	// The same maze's Play pressed by an English and a Korean member.
 	for locale, want := range map[string]string{"en-US": "clicks 0 · tiles 0", "ko": "클릭 0번 · 0칸 이동", "ja": "clicks 0 · tiles 0"} {
 		rec := e.send(t, localized(buttonIx(t, "ch1", customid.PlayPrefix+":"+id.String(), "u-"+locale), locale, ""))
-		if len(rec.replies) != 1 || !strings.Contains(rec.replies[0].Text(), want) {
-			t.Fatalf("%s: game %+v, want %q", locale, rec.replies, want)
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), want) {
+			t.Fatalf("%s: game %+v, want %q", locale, rec.Replies, want)
 		}
-		giveUp := button(t, rec.replies[0], customid.GiveUp)
+		giveUp := button(t, rec.Replies[0], customid.GiveUp)
 		wantLabel := map[bool]string{true: "포기", false: "Give up"}[locale == "ko"]
 		if giveUp.Label != wantLabel {
 			t.Fatalf("%s: give up labelled %q", locale, giveUp.Label)
@@ -179,8 +179,8 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 		{buttonIx(t, "ch1", "mv:1:0:n:aaaaaaaaaa", "u1"), "⚠️ 사용할 수 없는 버튼입니다."},
 	} {
 		rec := e.send(t, localized(tc.ix, "ko", ""))
-		if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Text(), tc.want) || !rec.replies[0].Ephemeral {
-			t.Errorf("replies=%+v, want an ephemeral %q", rec.replies, tc.want)
+		if len(rec.Replies) != 1 || !strings.HasPrefix(rec.Replies[0].Text(), tc.want) || !rec.Replies[0].Ephemeral {
+			t.Errorf("replies=%+v, want an ephemeral %q", rec.Replies, tc.want)
 		}
 	}
 }
@@ -197,10 +197,10 @@ func TestPostsInServersLanguage(t *testing.T) {
 			all[k] = v
 		}
 		rec := e.send(t, localized(dailySlash(t, permsManager, "setup", all), locale, guildLocale))
-		if len(rec.replies) != 1 || strings.HasPrefix(rec.replies[0].Text(), "⚠️") {
-			t.Fatalf("setup answered %+v", rec.replies)
+		if len(rec.Replies) != 1 || strings.HasPrefix(rec.Replies[0].Text(), "⚠️") {
+			t.Fatalf("setup answered %+v", rec.Replies)
 		}
-		return rec.replies[0]
+		return rec.Replies[0]
 	}
 	language := func(e *env) string {
 		t.Helper()
@@ -233,8 +233,8 @@ func TestPostsInServersLanguage(t *testing.T) {
 		}
 		// /daily today is a reply: the member's language.
 		rec := e.send(t, localized(dailySlash(t, permsMember, "today", nil), "en-GB", "ko"))
-		if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Text(), "📅 **Daily challenge #334** · 2026-11-30 · ") {
-			t.Fatalf("/daily today %+v, want it in English", rec.replies)
+		if len(rec.Replies) != 1 || !strings.HasPrefix(rec.Replies[0].Text(), "📅 **Daily challenge #334** · 2026-11-30 · ") {
+			t.Fatalf("/daily today %+v, want it in English", rec.Replies)
 		}
 	})
 	t.Run("OKDailyOptionWinsAndStays", func(t *testing.T) {
@@ -273,8 +273,8 @@ func TestPostsInServersLanguage(t *testing.T) {
 					all[k] = v
 				}
 				rec := e.send(t, localized(eventCommandIx(t, "start", all, eventManager, eventManagePerms), "en-US", tc.guild))
-				if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Text(), "🏆 Event started:") {
-					t.Fatalf("/event start answered %+v, want the manager's English", rec.replies)
+				if len(rec.Replies) != 1 || !strings.HasPrefix(rec.Replies[0].Text(), "🏆 Event started:") {
+					t.Fatalf("/event start answered %+v, want the manager's English", rec.Replies)
 				}
 				ev, err := e.db.RunningEvent(context.Background(), eventCh)
 				if err != nil {
@@ -294,8 +294,8 @@ func TestPostsInServersLanguage(t *testing.T) {
 				}
 				// /solve now: the member's language, from the same cache.
 				rec = e.send(t, localized(slash(t, "solve", map[string]any{"id": ev.MazeID.String()}), "ko", "en-US"))
-				if len(rec.replies) != 1 || !strings.HasPrefix(rec.replies[0].Text(), "✅ **재귀적 백트래킹** 15×15 미로의 풀이") {
-					t.Fatalf("/solve in Korean answered %+v", rec.replies)
+				if len(rec.Replies) != 1 || !strings.HasPrefix(rec.Replies[0].Text(), "✅ **재귀적 백트래킹** 15×15 미로의 풀이") {
+					t.Fatalf("/solve in Korean answered %+v", rec.Replies)
 				}
 			})
 		}
@@ -313,8 +313,8 @@ func TestPictureCacheByLanguage(t *testing.T) {
 		{"en-US", "✅ Solution of **Recursive backtracking** 61×41"},
 	} {
 		rec := e.send(t, localized(slash(t, "solve", map[string]any{"id": id.String()}), tc.locale, ""))
-		if len(rec.replies) != 1 || len(rec.replies[0].Files) != 1 || !strings.HasPrefix(rec.replies[0].Text(), tc.want) {
-			t.Fatalf("%s: %+v, want %q with the PNG", tc.locale, rec.replies, tc.want)
+		if len(rec.Replies) != 1 || len(rec.Replies[0].Files) != 1 || !strings.HasPrefix(rec.Replies[0].Text(), tc.want) {
+			t.Fatalf("%s: %+v, want %q with the PNG", tc.locale, rec.Replies, tc.want)
 		}
 	}
 }

@@ -50,10 +50,10 @@ func (e *env) leaderboard(t *testing.T, user, period string) *discordgo.MessageE
 	ix := slash(t, "leaderboard", opts)
 	ix.Member.User.ID = user
 	rec := e.send(t, ix)
-	if len(rec.replies) != 1 || len(rec.replies[0].Embeds) != 1 || rec.replies[0].Ephemeral {
-		t.Fatalf("/leaderboard answered %+v, want one public embed", rec.replies)
+	if len(rec.Replies) != 1 || len(rec.Replies[0].Embeds) != 1 || rec.Replies[0].Ephemeral {
+		t.Fatalf("/leaderboard answered %+v, want one public embed", rec.Replies)
 	}
-	return rec.replies[0].Embeds[0]
+	return rec.Replies[0].Embeds[0]
 }
 
 func TestLeaderboardDaily(t *testing.T) {

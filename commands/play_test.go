@@ -101,13 +101,13 @@ func TestPlayButtonOnMaze(t *testing.T) {
 	rec := e.send(t, slash(t, "maze", map[string]any{"size": 21}))
 	id := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 12345}
 	found := false
-	for _, b := range buttons(rec.replies[0]) {
+	for _, b := range buttons(rec.Replies[0]) {
 		found = found || b.CustomID == "play:"+id.String()
 	}
 	if !found {
-		t.Fatalf("maze message buttons %+v lack play:%s", rec.replies[0].Components, id)
+		t.Fatalf("maze message buttons %+v lack play:%s", rec.Replies[0].Components, id)
 	}
-	checkCustomIDs(t, rec.replies[0])
+	checkCustomIDs(t, rec.Replies[0])
 	// The largest ID any maze can have still makes a short Play button.
 	huge := mazecore.ID{Algorithm: mazecore.Backtracking, Width: mazecore.MaxSize, Height: mazecore.MaxSize, Seed: math.MaxUint64}
 	if n := len(customid.PlayPrefix + ":" + huge.String()); n > 100 {
@@ -170,8 +170,8 @@ func TestPlayStart(t *testing.T) {
 		router.Use(bot.ErrorReply(slog.New(slog.DiscardHandler)))
 		rec := &recorder{}
 		router.Dispatch(context.Background(), buttonIx(t, "ch1", "play:"+mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21}.String(), "u1"), rec)
-		if len(rec.replies) != 1 || !rec.replies[0].Ephemeral {
-			t.Fatalf("replies=%+v, want an ephemeral apology", rec.replies)
+		if len(rec.Replies) != 1 || !rec.Replies[0].Ephemeral {
+			t.Fatalf("replies=%+v, want an ephemeral apology", rec.Replies)
 		}
 	})
 	// Buttons signed with no key could be forged by anyone.
@@ -206,14 +206,14 @@ func TestPlayScripted(t *testing.T) {
 					t.Fatalf("after %d clicks the game has clicks=%d seq=%d", clicks, g.Clicks, g.Seq)
 				}
 				if g.Status == play.Playing {
-					checkGameMessage(t, rec.updates[0], g)
+					checkGameMessage(t, rec.Updates[0], g)
 				}
 			})
 			if !views.ShowsWhole(m) {
-				if len(last.follows) != 1 || len(last.follows[0].Files) != 1 || !last.follows[0].Ephemeral {
-					t.Fatalf("followups=%+v, want one private PNG of the whole maze", last.follows)
+				if len(last.Followups) != 1 || len(last.Followups[0].Files) != 1 || !last.Followups[0].Ephemeral {
+					t.Fatalf("followups=%+v, want one private PNG of the whole maze", last.Followups)
 				}
-				if _, err := png.Decode(bytes.NewReader(last.follows[0].Files[0].Data)); err != nil {
+				if _, err := png.Decode(bytes.NewReader(last.Followups[0].Files[0].Data)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -329,8 +329,8 @@ func TestPlayGiveUp(t *testing.T) {
 						t.Fatalf("solution tile %v shows %s", p, grid[p.Y][p.X])
 					}
 				}
-			} else if len(rec.follows) != 1 || len(rec.follows[0].Files) != 1 {
-				t.Fatalf("followups=%+v, want the solution as a PNG", rec.follows)
+			} else if len(rec.Followups) != 1 || len(rec.Followups[0].Files) != 1 {
+				t.Fatalf("followups=%+v, want the solution as a PNG", rec.Followups)
 			}
 			if g = e.game(t, g.ID); g.Status != play.GaveUp || g.FinishedAt.IsZero() {
 				t.Fatalf("game %+v, want gave up", g)
@@ -347,10 +347,10 @@ func TestPlayMap(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	msg, g := e.start(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 41, Height: 41, Seed: 1}, "u1")
 	rec := e.press(t, button(t, msg, customid.Map).CustomID, "u1")
-	if len(rec.replies) != 1 || len(rec.updates) != 0 || !rec.replies[0].Ephemeral || len(rec.replies[0].Files) != 1 {
-		t.Fatalf("Map answered replies=%+v updates=%+v, want one new private message with a PNG", rec.replies, rec.updates)
+	if len(rec.Replies) != 1 || len(rec.Updates) != 0 || !rec.Replies[0].Ephemeral || len(rec.Replies[0].Files) != 1 {
+		t.Fatalf("Map answered replies=%+v updates=%+v, want one new private message with a PNG", rec.Replies, rec.Updates)
 	}
-	if _, err := png.Decode(bytes.NewReader(rec.replies[0].Files[0].Data)); err != nil {
+	if _, err := png.Decode(bytes.NewReader(rec.Replies[0].Files[0].Data)); err != nil {
 		t.Fatal(err)
 	}
 	if after := e.game(t, g.ID); !reflect.DeepEqual(after, g) {
@@ -416,8 +416,8 @@ func TestPlayForged(t *testing.T) {
 			if msg := checkRefusal(t, rec); !strings.Contains(msg, "isn't valid") {
 				t.Fatalf("refusal %q does not say the button is invalid", msg)
 			}
-			if len(rec.updates) != 0 {
-				t.Fatalf("a forged button updated the message: %+v", rec.updates)
+			if len(rec.Updates) != 0 {
+				t.Fatalf("a forged button updated the message: %+v", rec.Updates)
 			}
 			if after := e.game(t, g.ID); !reflect.DeepEqual(after, before) {
 				t.Fatalf("a forged button changed the game: %+v, want %+v", after, before)
@@ -531,10 +531,10 @@ func TestPlayConcurrent(t *testing.T) {
 			errs[i] = func() error {
 				user := fmt.Sprintf("u%d", i)
 				rec := e.press(t, customid.PlayPrefix+":"+id.String(), user)
-				if len(rec.replies) != 1 {
-					return fmt.Errorf("%s: Play answered %+v", user, rec.replies)
+				if len(rec.Replies) != 1 {
+					return fmt.Errorf("%s: Play answered %+v", user, rec.Replies)
 				}
-				msg := rec.replies[0]
+				msg := rec.Replies[0]
 				model, err := play.New(m, play.Record{UserID: user}, e.clock.Now())
 				if err != nil {
 					return err
@@ -558,10 +558,10 @@ func TestPlayConcurrent(t *testing.T) {
 						}
 					}
 					rec := e.press(t, customID, user)
-					if len(rec.updates) != 1 {
-						return fmt.Errorf("%s: move answered updates=%+v replies=%+v", user, rec.updates, rec.replies)
+					if len(rec.Updates) != 1 {
+						return fmt.Errorf("%s: move answered updates=%+v replies=%+v", user, rec.Updates, rec.Replies)
 					}
-					msg = rec.updates[0]
+					msg = rec.Updates[0]
 					if out, err := model.Apply(play.Action{Kind: play.Move, Dir: d, Seq: model.Seq}, e.clock.Now()); err != nil || out == play.Blocked || out == play.Stale {
 						return fmt.Errorf("%s: the model refused %v: %v, %v", user, d, out, err)
 					}
@@ -569,7 +569,7 @@ func TestPlayConcurrent(t *testing.T) {
 						return fmt.Errorf("%s: message says %q, want %q", user, strings.SplitN(msg.Text(), "\n", 2)[0], want)
 					}
 				}
-				g, err := e.db.Game(context.Background(), gameIDOf(t, rec.replies[0]))
+				g, err := e.db.Game(context.Background(), gameIDOf(t, rec.Replies[0]))
 				if err != nil {
 					return err
 				}
@@ -658,10 +658,10 @@ func BenchmarkMove(b *testing.B) {
 					a = back
 				}
 				rec := e.press(b, button(b, msg, a).CustomID, "u1")
-				if len(rec.updates) != 1 {
+				if len(rec.Updates) != 1 {
 					b.Fatalf("move answered %+v", rec)
 				}
-				msg = rec.updates[0]
+				msg = rec.Updates[0]
 			}
 		})
 	}
@@ -725,8 +725,8 @@ func TestPlayLoop(t *testing.T) {
 // only is a recorder's one reply, failing otherwise.
 func only(tb testing.TB, rec *recorder) bot.Reply {
 	tb.Helper()
-	if len(rec.replies) != 1 || len(rec.updates) != 0 {
-		tb.Fatalf("replies %+v, updates %+v; want one reply", rec.replies, rec.updates)
+	if len(rec.Replies) != 1 || len(rec.Updates) != 0 {
+		tb.Fatalf("replies %+v, updates %+v; want one reply", rec.Replies, rec.Updates)
 	}
-	return rec.replies[0]
+	return rec.Replies[0]
 }

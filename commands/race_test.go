@@ -21,8 +21,8 @@ func TestRace(t *testing.T) {
 	t.Run("OKButton", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.press(t, customid.Race(id), "u1")
-		if rec.launches != 1 || len(rec.replies) != 0 {
-			t.Fatalf("launches %d replies %+v, want one launch", rec.launches, rec.replies)
+		if rec.Launches != 1 || len(rec.Replies) != 0 {
+			t.Fatalf("launches %d replies %+v, want one launch", rec.Launches, rec.Replies)
 		}
 		if got := e.races.launches; len(got) != 1 || got[0] != "g1 ch1 u1 "+id.String() {
 			t.Fatalf("pending launches %q", got)
@@ -35,8 +35,8 @@ func TestRace(t *testing.T) {
 			"data": map[string]any{"id": "c1", "name": "race", "type": int(bot.PrimaryEntryPoint)},
 		}))
 		day, _ := e.today(t)
-		if got := e.races.launches; rec.launches != 1 || len(got) != 1 || got[0] != "g1 ch1 u1 "+day.String() {
-			t.Fatalf("launches %d %q, want today's daily %s", rec.launches, got, day)
+		if got := e.races.launches; rec.Launches != 1 || len(got) != 1 || got[0] != "g1 ch1 u1 "+day.String() {
+			t.Fatalf("launches %d %q, want today's daily %s", rec.Launches, got, day)
 		}
 	})
 	for name, customID := range map[string]string{
@@ -47,7 +47,7 @@ func TestRace(t *testing.T) {
 			e := newEnv(t, envOptions{})
 			rec := e.press(t, customID, "u1")
 			checkRefusal(t, rec)
-			if rec.launches != 0 || len(e.races.launches) != 0 {
+			if rec.Launches != 0 || len(e.races.launches) != 0 {
 				t.Fatal("launched anyway")
 			}
 		})
@@ -70,7 +70,7 @@ func TestRace(t *testing.T) {
 		}
 		rec := &recorder{}
 		set.Router.Dispatch(t.Context(), buttonIx(t, "ch1", customid.Race(id), "u1"), rec)
-		if msg := checkRefusal(t, rec); !strings.Contains(msg, "not set up") || rec.launches != 0 {
+		if msg := checkRefusal(t, rec); !strings.Contains(msg, "not set up") || rec.Launches != 0 {
 			t.Fatalf("refusal %q", msg)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"mazebot/bot"
+	"mazebot/bot/bottest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -102,7 +103,7 @@ func TestBusyGivesTheTurnBack(t *testing.T) {
 	for r.pool.Busy() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	in := &bot.Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}}, Respond: &deferrer{}}
+	in := &bot.Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}}, Respond: &bottest.Recorder{}}
 	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+50*time.Millisecond)
 	defer cancel()
 	_, err := r.Reply(ctx, in, Request{Big: true}, func() (bot.Reply, error) { t.Error("built while the worker was busy"); return bot.Reply{}, nil })
@@ -126,17 +127,17 @@ func TestSmallPicturesDoNotWaitForBigOnes(t *testing.T) {
 	held := make(chan struct{})
 	go r.Draw(context.Background(), "", func() (bot.Reply, error) { close(held); <-release; return bot.Reply{}, nil }) //nolint:errcheck // holds the big pool
 	<-held
-	member := func(id string, d *deferrer) *bot.Interaction {
+	member := func(id string, d *bottest.Recorder) *bot.Interaction {
 		return &bot.Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: id}}}, Respond: d}
 	}
-	var small deferrer
+	var small bottest.Recorder
 	ctx, cancel := context.WithTimeout(context.Background(), busyMargin+time.Second) // behind the big one: busy after 1 s
 	defer cancel()
 	reply, err := r.Reply(ctx, member("u1", &small), Request{}, func() (bot.Reply, error) { return bot.Reply{Content: "small"}, nil })
-	if err != nil || reply.Content != "small" || small.deferred.Load() {
-		t.Fatalf("small picture: %q, %v, deferred=%v; want it at once", reply.Content, err, small.deferred.Load())
+	if err != nil || reply.Content != "small" || len(small.Deferred) > 0 {
+		t.Fatalf("small picture: %q, %v, deferred=%v; want it at once", reply.Content, err, len(small.Deferred) > 0)
 	}
-	var big deferrer
+	var big bottest.Recorder
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -151,7 +152,7 @@ func TestSmallPicturesDoNotWaitForBigOnes(t *testing.T) {
 	}
 	close(release)
 	<-done
-	if !big.deferred.Load() {
+	if len(big.Deferred) == 0 {
 		t.Fatal("the big picture was not deferred")
 	}
 }
@@ -195,11 +196,3 @@ func TestQueueMetrics(t *testing.T) {
 		t.Fatalf("depths %v, %d renders; want [1 0] and one render (the second came from the cache)", m.depths, m.rendered)
 	}
 }
-
-// deferrer is a Responder that takes deferrals and nothing else.
-type deferrer struct {
-	bot.Responder
-	deferred atomic.Bool
-}
-
-func (d *deferrer) Defer(context.Context, bool) error { d.deferred.Store(true); return nil }
