@@ -86,9 +86,13 @@ func (d *discord) raceEvent(t testing.TB, user, name string) race {
 	return race{instance: resp.Instance, maze: m, event: post, board: board}
 }
 
+// activityHost is where Maze Arena listens: an app of the test's own
+// (*testApp) or a bot process's address (activityAddr).
+type activityHost interface{ ActivityAddr() string }
+
 // signIn is the SDK's sign-in for user: Discord's AUTHORIZE gives a code,
 // the Activity's POST /api/token trades it for an access token.
-func signIn(t testing.TB, d *discord, a *testApp, user string) string {
+func signIn(t testing.TB, d *discord, a activityHost, user string) string {
 	t.Helper()
 	code := d.Authorize(user, "identify")
 	status, body := postJSON(t, "http://"+a.ActivityAddr()+"/api/token", fmt.Sprintf(`{"code":%q}`, code))
@@ -126,7 +130,7 @@ type roomClient struct {
 
 // dial opens a connection to the app's room WebSocket and says hello with
 // token and instance; it does not wait for the welcome.
-func dial(t testing.TB, a *testApp, token, instance string) *roomClient {
+func dial(t testing.TB, a activityHost, token, instance string) *roomClient {
 	t.Helper()
 	ws, res, err := websocket.DefaultDialer.Dial("ws://"+a.ActivityAddr()+"/api/room", nil)
 	if err != nil {
@@ -156,7 +160,7 @@ func dial(t testing.TB, a *testApp, token, instance string) *roomClient {
 }
 
 // join dials and waits for the welcome.
-func join(t testing.TB, a *testApp, token, instance string) *roomClient {
+func join(t testing.TB, a activityHost, token, instance string) *roomClient {
 	t.Helper()
 	c := dial(t, a, token, instance)
 	w := c.wait("a welcome", func(m map[string]any) bool { return m["t"] == "welcome" })
@@ -248,7 +252,7 @@ func (c *roomClient) closedOrWelcomed() int {
 
 // joinRetrying dials as the web client does after a refusal: again each
 // quarter second until a connection is welcomed, for up to within.
-func joinRetrying(t testing.TB, a *testApp, token, instance, what string, within time.Duration) {
+func joinRetrying(t testing.TB, a activityHost, token, instance, what string, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for dial(t, a, token, instance).closedOrWelcomed() != 0 {

@@ -430,11 +430,18 @@ func (p *botProcess) kill(t *testing.T) {
 // listens, and returns that address.
 func (p *botProcess) endpointAddr(t testing.TB) string {
 	t.Helper()
+	return p.loggedAddr(t, "HTTP interactions endpoint listening")
+}
+
+// loggedAddr waits for the process to log msg with the address it
+// listens on, and returns that address.
+func (p *botProcess) loggedAddr(t testing.TB, msg string) string {
+	t.Helper()
 	var addr string
-	waitFor(t, "the HTTP endpoint", func() bool {
+	waitFor(t, "the address of "+msg, func() bool {
 		for line := range strings.Lines(p.logs.String()) {
-			if _, rest, ok := strings.Cut(line, `msg="HTTP interactions endpoint listening" addr=`); ok {
-				addr, _, _ = strings.Cut(rest, " ")
+			if _, rest, ok := strings.Cut(line, `msg="`+msg+`" addr=`); ok {
+				addr, _, _ = strings.Cut(strings.TrimSpace(rest), " ")
 				return true
 			}
 		}
