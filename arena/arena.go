@@ -146,7 +146,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken, cfg.Log),
 		tokens: map[[32]byte]cachedUser{}, checks: newMemberBuckets(checkRate, checkBurst),
 		invalid: newBucket(invalidRate, invalidBurst), lookups: make(chan struct{}, lookupsAtOnce)}
-	s.index = index
+	s.index = withAlgorithms(index)
 	s.door = newDoor(cfg.Now, cfg.Log)
 	s.hub = newHub(cfg)
 	s.mux = http.NewServeMux()

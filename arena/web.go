@@ -1,9 +1,13 @@
 package arena
 
 import (
+	"bytes"
 	"embed"
 	"errors"
+	"html"
 	"io/fs"
+
+	"mazebot/mazecore"
 )
 
 // webFiles is the web client: its page and style as written
@@ -33,4 +37,20 @@ func (l layered) Open(name string) (fs.File, error) {
 		}
 	}
 	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+// withAlgorithms fills the picker of the page index with mazecore's
+// algorithms, so a new one is offered without touching the page; the
+// rooms' own, backtracking, is chosen to begin with.
+func withAlgorithms(index []byte) []byte {
+	var options bytes.Buffer
+	for _, a := range mazecore.Algorithms {
+		selected := ""
+		if a == mazecore.Backtracking {
+			selected = " selected"
+		}
+		name := html.EscapeString(a.String())
+		options.WriteString("<option value=\"" + name + "\"" + selected + ">" + name + "</option>")
+	}
+	return bytes.Replace(index, []byte("%ALGORITHMS%"), options.Bytes(), 1)
 }
