@@ -201,25 +201,39 @@ const (
 	formatJSON     = "json"
 )
 
-var formats = []string{formatText, formatTerminal, formatEmoji, formatPNG, formatGIF, formatSVG, formatPDF, formatJSON}
+// formats are render's table and, the command line's own, JSON: the maze
+// with its measures and a game's par, which render does not know.
+var formats = append(render.FormatNames(), formatJSON)
 
 // Formats lists the output formats --format takes.
 func Formats() []string { return slices.Clone(formats) }
 
-// extensions are the -o file names each format is written to; a file
-// named otherwise needs --format. Text, the terminal's colours and emoji
-// are all text.
-var extensions = []struct {
+// extension is a file name's ending and the formats written to it.
+type extension struct {
 	ext     string
 	formats []string // the first is the one the extension picks
-}{
-	{".txt", []string{formatText, formatTerminal, formatEmoji}},
-	{".png", []string{formatPNG}},
-	{".gif", []string{formatGIF}},
-	{".svg", []string{formatSVG}},
-	{".pdf", []string{formatPDF}},
-	{".json", []string{formatJSON}},
 }
+
+// extensions are the -o file names each format is written to, from
+// render's table (text, the terminal's colours and emoji are all .txt);
+// a file named otherwise needs --format.
+var extensions = func() []extension {
+	var list []extension
+	add := func(ext, format string) {
+		for i := range list {
+			if list[i].ext == ext {
+				list[i].formats = append(list[i].formats, format)
+				return
+			}
+		}
+		list = append(list, extension{ext, []string{format}})
+	}
+	for _, f := range render.Formats {
+		add(f.Extension, f.Name)
+	}
+	add(".json", formatJSON)
+	return list
+}()
 
 func extensionList() []string {
 	var list []string
@@ -626,7 +640,7 @@ func (c *command) resolve(stdoutIsTerminal bool) error {
 		}
 	}
 	switch {
-	case toStdout && stdoutIsTerminal && (c.format == formatPNG || c.format == formatGIF || c.format == formatPDF):
+	case toStdout && stdoutIsTerminal && binary(c.format):
 		return fmt.Errorf("%s is binary: write it with -o FILE or redirect stdout", c.format)
 	case c.shaped():
 	case c.format == formatGIF && (c.id.Width > render.GIFMaxSize || c.id.Height > render.GIFMaxSize):
@@ -640,6 +654,20 @@ func (c *command) resolve(stdoutIsTerminal bool) error {
 			render.PDFMaxSize, render.PDFMaxSize, c.id.Width, c.id.Height)
 	}
 	return nil
+}
+
+// binary tells whether a format is not for a terminal (render's table
+// says).
+func binary(format string) bool {
+	f, ok := render.FormatByName(format)
+	return ok && f.Binary
+}
+
+// fromID tells whether a format draws from the maze's ID alone, with no
+// maze generated first (render's table says).
+func fromID(format string) bool {
+	f, ok := render.FormatByName(format)
+	return ok && f.FromID
 }
 
 // o is the output file, "" for stdout.

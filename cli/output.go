@@ -135,7 +135,7 @@ func (c *command) generate(ctx context.Context, pr *progress) (made, error) {
 			return
 		}
 		id, err := mazecore.Choose(c.id, c.level)
-		if err != nil || c.format == formatGIF {
+		if err != nil || fromID(c.format) {
 			done <- result{id: id, err: err}
 			return
 		}
@@ -173,36 +173,18 @@ func (c *command) generate(ctx context.Context, pr *progress) (made, error) {
 }
 
 func (c *command) write(w io.Writer, m made) error {
-	var ov render.Overlay
-	if c.solve {
-		ov.Path = m.path
-	}
 	if m.grid != nil {
 		return c.writeGrid(w, m)
 	}
-	switch c.format {
-	case formatTerminal:
-		return render.Terminal(w, m.maze, ov)
-	case formatEmoji:
-		if err := render.Emoji(w, m.maze, c.emoji, ov, render.Window{}); err != nil {
-			return err
-		}
-		_, err := io.WriteString(w, "\n")
-		return err
-	case formatPNG:
-		return render.PNG(w, m.maze, render.PNGOptions{Overlay: ov, Scale: c.scale, Palette: c.palette, Style: c.style})
-	case formatSVG:
-		// The solution is always in the file, shown with --solve.
-		return render.SVG(w, m.maze, render.SVGOptions{Path: m.path, HidePath: !c.solve, Scale: c.scale, Palette: c.palette, Style: c.style})
-	case formatPDF:
-		return render.PDF(w, m.maze, render.PDFOptions{Paper: c.paper, Palette: c.palette, Style: c.style})
-	case formatGIF:
-		return render.GIF(w, c.id, render.GIFOptions{Scale: c.scale, Solve: c.solve})
-	case formatJSON:
+	if c.format == formatJSON {
 		return writeJSON(w, m)
-	default:
-		return render.Text(w, m.maze, ov)
 	}
+	f, ok := render.FormatByName(c.format)
+	if !ok {
+		return fmt.Errorf("format %q is not in render's table", c.format) // parseOutput checked it
+	}
+	return f.Write(w, m.maze, render.Options{ID: c.id, Path: m.path, Solve: c.solve, Scale: c.scale,
+		Palette: c.palette, Style: c.style, Paper: c.paper, Emoji: c.emoji})
 }
 
 // measures is the json form of mazecore.Stats: lengths in tiles.

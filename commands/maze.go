@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -65,9 +66,7 @@ func (f *Mazes) Commands() []bot.Command {
 				algorithmOption(false),
 				sizeOption("size", views.PNGMaxSide),
 				sizeOption("height", views.PNGMaxSide),
-				{Type: discordgo.ApplicationCommandOptionString, Name: "render", Choices: []*discordgo.ApplicationCommandOptionChoice{
-					{Value: renderAuto}, {Value: renderEmoji}, {Value: renderPNG}, {Value: renderGIF},
-				}},
+				choicesOption("render", renderModes),
 				intOption("seed", 0, maxSeed),
 				difficultyOption(),
 				loopsOption(),
@@ -118,11 +117,10 @@ func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
 	var o mazeOptions
 	bot.Options(in, &o)
 	req := mazeRequest{mode: o.Render}
-	switch req.mode {
-	case "":
+	if req.mode == "" {
 		req.mode = renderAuto
-	case renderAuto, renderEmoji, renderPNG, renderGIF:
-	default:
+	}
+	if !slices.Contains(renderModes, req.mode) {
 		return req, bot.Refuse("error.unknown_render", lang.Args{"Name": sanitize(req.mode)})
 	}
 	lk, err := parseLook(o.Theme, o.Style)

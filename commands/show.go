@@ -19,13 +19,26 @@ import (
 // How a maze is shown, once, for every message that shows one: /maze,
 // /solve, the daily, an event's maze and solution.
 
-// Render modes of /maze.
+// Render modes of /maze: auto, and the formats of render's table that
+// are offered in Discord (Chat), by their names; the three below are
+// the ones a reply is laid out for.
 const (
 	renderAuto  = "auto"
 	renderEmoji = "emoji"
 	renderPNG   = "png"
 	renderGIF   = "gif"
 )
+
+// renderModes are /maze's render choices: auto first, then the table's.
+var renderModes = func() []string {
+	modes := []string{renderAuto}
+	for _, f := range render.Formats {
+		if f.Chat {
+			modes = append(modes, f.Name)
+		}
+	}
+	return modes
+}()
 
 // bigSide: a square maze up to this side is not a big picture: its PNG
 // takes a few tens of milliseconds.
@@ -36,20 +49,16 @@ const bigSide = 301
 // at once and counts against the member's cooldown.
 const bigCost = bigSide * bigSide
 
-// gifFrameCost is what a GIF costs per tile: it draws up to 150 frames,
-// each a fraction of the maze, and encodes them all; measured, a 15×15
-// GIF takes about as long as a 201×201 PNG (40 ms).
-const gifFrameCost = 150
-
 // cost is the work of the reply that shows id in mode, chosen at level,
-// in tiles drawn: the maze's tiles, times the frames a GIF draws, times
+// in tiles drawn: the maze's tiles, times the format's cost (the frames a
+// GIF draws), times
 // the candidates a difficulty generates and rates. It is what the
 // cooldown follows, not the format: a 15×15 GIF is cheap, a 201×201 maze
 // of a difficulty is not.
 func cost(id mazecore.ID, mode string, level mazecore.Level) int {
 	n := id.Width * id.Height
-	if mode == renderGIF {
-		n *= gifFrameCost
+	if f, ok := render.FormatByName(mode); ok {
+		n *= f.Cost // a GIF's frames: render's table says
 	}
 	if level != mazecore.AnyLevel {
 		n *= mazecore.Candidates
@@ -225,7 +234,13 @@ func pngFile(m *mazecore.Maze, name, alt string, ov render.Overlay, lk look) (bo
 	if err := render.PNG(&buf, m, render.PNGOptions{Overlay: ov, Palette: lk.palette, Style: lk.style}); err != nil {
 		return bot.File{}, fmt.Errorf("draw %s: %w", name, err)
 	}
-	return bot.File{Name: name, ContentType: "image/png", Data: buf.Bytes(), Description: alt}, nil
+	return bot.File{Name: name, ContentType: contentType(renderPNG), Data: buf.Bytes(), Description: alt}, nil
+}
+
+// contentType is a format's, as render's table has it.
+func contentType(format string) string {
+	f, _ := render.FormatByName(format)
+	return f.ContentType
 }
 
 // gifFile animates the generation of id, described in l.
@@ -234,7 +249,7 @@ func gifFile(l *lang.Lang, id mazecore.ID) (bot.File, error) {
 	if err := render.GIF(&buf, id, render.GIFOptions{}); err != nil {
 		return bot.File{}, fmt.Errorf("animate %s: %w", id, err)
 	}
-	return bot.File{Name: "maze-" + id.String() + ".gif", ContentType: "image/gif", Data: buf.Bytes(),
+	return bot.File{Name: "maze-" + id.String() + ".gif", ContentType: contentType(renderGIF), Data: buf.Bytes(),
 		Description: views.Alt(l, id, views.ShowsCarving, mazecore.Point{})}, nil
 }
 
