@@ -50,6 +50,14 @@ func definitions() []*discordgo.ApplicationCommand {
 			{Type: str, Name: "style", Description: "A picture's walls: block (as thick as corridors) or line (thin, as printed)", Choices: []*discordgo.ApplicationCommandOptionChoice{
 				{Name: "block walls", Value: "block"}, {Name: "thin lines", Value: "line"},
 			}},
+			{Type: str, Name: "grid", Description: "Square cells (default), circular rings or hexagons; size then counts rings or hex cells across", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "square", Value: "square"}, {Name: "circular (polar)", Value: "polar"}, {Name: "hexagonal", Value: "hex"},
+			}},
+			{Type: str, Name: "shape", Description: "Cut the maze to a shape (a picture, start and goal at the ends of its longest path)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "circle", Value: "circle"}, {Name: "ring", Value: "ring"}, {Name: "heart", Value: "heart"},
+				{Name: "star", Value: "star"}, {Name: "diamond", Value: "diamond"}, {Name: "triangle", Value: "triangle"},
+			}},
+			{Type: str, Name: "text", Description: "Draw the maze inside up to 12 letters, digits and spaces"},
 		}},
 		{Name: "solve", Description: "Reveal the shortest path of a maze (a spoiler)", Options: []*discordgo.ApplicationCommandOption{
 			{Type: str, Name: "id", Description: "The maze ID (default: the last maze in this channel)"},

@@ -62,7 +62,7 @@ func (f *Mazes) Commands() []bot.Command {
 	return []bot.Command{
 		{Definition: anywhere(&discordgo.ApplicationCommand{
 			Name: "maze",
-			Options: []*discordgo.ApplicationCommandOption{
+			Options: append([]*discordgo.ApplicationCommandOption{
 				algorithmOption(false),
 				sizeOption("size", views.PNGMaxSide),
 				sizeOption("height", views.PNGMaxSide),
@@ -72,7 +72,7 @@ func (f *Mazes) Commands() []bot.Command {
 				loopsOption(),
 				choicesOption("theme", render.PaletteNames()),
 				choicesOption("style", render.StyleNames()),
-			},
+			}, shapeOptions()...),
 		}), Handle: f.handleMaze},
 		{Definition: anywhere(&discordgo.ApplicationCommand{
 			Name:    "solve",
@@ -100,6 +100,9 @@ type mazeOptions struct {
 	Loops      *int64 `option:"loops"`
 	Theme      string `option:"theme"`
 	Style      string `option:"style"`
+	Grid       string `option:"grid"`
+	Shape      string `option:"shape"`
+	Text       string `option:"text"`
 }
 
 // mazeRequest is a validated /maze: the maze of id, or at a level the
@@ -111,11 +114,15 @@ type mazeRequest struct {
 	mode    string
 	look    look       // the picture's theme and style
 	notices []lang.Msg // said to the member privately, e.g. rounding
+	shaped  bool       // a maze on another grid or in a shape (shapes.go)
 }
 
 func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
 	var o mazeOptions
 	bot.Options(in, &o)
+	if o.shaped() {
+		return f.parseShapedRequest(o)
+	}
 	req := mazeRequest{mode: o.Render}
 	if req.mode == "" {
 		req.mode = renderAuto
@@ -193,6 +200,9 @@ func (f *Mazes) handleMaze(ctx context.Context, in *bot.Interaction) error {
 	req, err := f.parseMazeRequest(in)
 	if err != nil {
 		return err
+	}
+	if req.shaped {
+		return f.showShaped(ctx, in, req)
 	}
 	return f.show(ctx, in, req, false)
 }

@@ -107,6 +107,9 @@ func parseMazeID(text string) (mazecore.ID, error) {
 		return id, bot.RefuseWith(err, "error.bad_maze_id", lang.Args{"Text": sanitize(text)})
 	}
 	if !id.Plain() {
+		if id.GridKind == mazecore.Polar || max(id.Width, id.Height) <= views.PNGMaxSide/2 {
+			return id, nil // drawn by shapedSolution
+		}
 		return id, notPlain(id)
 	}
 	if id.Width > views.PNGMaxSide || id.Height > views.PNGMaxSide {
@@ -151,6 +154,15 @@ func (f *Mazes) sendSolution(ctx context.Context, in *bot.Interaction, id mazeco
 		return err
 	}
 	l := in.Lang()
+	if !id.Plain() {
+		reply, err := f.pictures.Reply(ctx, in, pictures.Request{Key: solutionKey(l, id), Big: big(id.Cells()), Ephemeral: ephemeral}, func() (bot.Reply, error) {
+			return shapedSolution(l, id, ephemeral)
+		})
+		if err != nil {
+			return err
+		}
+		return answer(ctx, in, reply)
+	}
 	reply, err := showReply(ctx, f.pictures, in, id, renderAuto, pictures.Request{Key: solutionKey(l, id), Big: big(cost(id, renderPNG, mazecore.AnyLevel)), Ephemeral: ephemeral}, func() (bot.Reply, error) {
 		m, err := generate(id)
 		if err != nil {

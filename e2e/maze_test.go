@@ -143,6 +143,66 @@ func TestE2ESolve(t *testing.T) {
 	})
 }
 
+// TestE2EMazeShapes: /maze grid:polar, shape:heart and text:… answer
+// with a picture of the maze, its version 3 ID and a Solve button whose
+// solution is a spoilered picture; what cannot be made is refused
+// privately with the reason.
+func TestE2EMazeShapes(t *testing.T) {
+	t.Parallel()
+	fake := newDiscordWithApp(t)
+	for _, tc := range []struct {
+		name string
+		opts []member.Option
+		want string // in the header
+	}{
+		{"Polar", []member.Option{opt("grid", "polar"), opt("size", 10), opt("seed", 4)}, "circular, 10 rings"},
+		{"Heart", []member.Option{opt("shape", "heart"), opt("algorithm", "wilson")}, "heart, 20×20 cells"},
+		{"Text", []member.Option{opt("text", "gg 40")}, "text “GG 40”"},
+		{"Hex", []member.Option{opt("grid", "hex"), opt("size", 12), opt("loops", 20)}, "hexagonal, 12×12 cells"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := final(t, fake.slash(t, "maze", tc.opts...))
+			id := mazeIDIn(t, msg.Text())
+			if id.Plain() || !strings.Contains(msg.Text(), tc.want) {
+				t.Fatalf("header %q (maze %+v), want a version 3 maze and %q", msg.Text(), id, tc.want)
+			}
+			if len(msg.Attachments) != 1 {
+				t.Fatalf("attachments %+v, want the maze's picture", msg.Attachments)
+			}
+			if _, err := png.Decode(bytes.NewReader(msg.Attachments[0].Data)); err != nil {
+				t.Fatal(err)
+			}
+			ix, err := fake.ClickButton(testContext(t), member.ButtonSpec{CustomID: "solve:" + id.String(), Message: msg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sol := final(t, ix)
+			if !sol.Ephemeral() || len(sol.Attachments) != 1 || !strings.HasPrefix(sol.Attachments[0].Filename, "SPOILER_") || !strings.Contains(sol.Text(), "Solution of") {
+				t.Fatalf("solution %q, attachments %+v: want a private SPOILER_ picture", sol.Text(), sol.Attachments)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name string
+		opts []member.Option
+		want string
+	}{
+		{"ErrEmoji", []member.Option{opt("shape", "star"), opt("render", "emoji")}, "drawn as a picture"},
+		{"ErrAlgorithm", []member.Option{opt("grid", "hex"), opt("algorithm", "sidewinder")}, "use Recursive backtracking, Digging, Wilson's algorithm"},
+		{"ErrRings", []member.Option{opt("grid", "polar"), opt("size", 101)}, "the size is 5 to 100"},
+		{"ErrTooSmall", []member.Option{opt("shape", "heart"), opt("size", 11)}, "and a maze needs 50"},
+		{"ErrFont", []member.Option{opt("text", "café")}, "no `É`"},
+		{"ErrPolarShape", []member.Option{opt("grid", "polar"), opt("shape", "star")}, "is a disc already"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := final(t, fake.slash(t, "maze", tc.opts...))
+			if !msg.Ephemeral() || !strings.Contains(msg.Text(), tc.want) {
+				t.Fatalf("message %q (ephemeral %v), want a private one containing %q", msg.Text(), msg.Ephemeral(), tc.want)
+			}
+		})
+	}
+}
+
 func TestE2EBadInput(t *testing.T) {
 	t.Parallel()
 	fake := newDiscordWithApp(t)
@@ -171,7 +231,7 @@ func TestE2EBadInput(t *testing.T) {
 			return fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", Options: []member.Option{opt("id", "hello-world")}})
 		}, "is not a maze ID"},
 		{"ErrShapedID", func(ctx context.Context) (*member.Interaction, error) {
-			id := mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 12, Height: 12, Seed: 3}
+			id := mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Hex, Width: 600, Height: 600, Seed: 3}
 			return fake.SlashCommand(ctx, member.SlashSpec{Name: "solve", Options: []member.Option{opt("id", id.String())}})
 		}, "on a circular or hexagonal grid, which I cannot show in Discord yet"},
 		{"ErrUnknownID", func(ctx context.Context) (*member.Interaction, error) {
@@ -280,10 +340,10 @@ func TestE2ECommandSync(t *testing.T) {
 	for _, o := range maze.Options {
 		opts[o.Name] = len(o.Choices)
 	}
-	if len(opts) != 9 || opts["algorithm"] != 4 || opts["render"] != 4 || opts["difficulty"] != 4 || opts["theme"] != 3 || opts["style"] != 2 {
-		t.Fatalf("/maze options %v, want algorithm (4 choices), size, height, render (4 choices), seed, difficulty (4 choices), loops, theme (3), style (2)", opts)
+	if len(opts) != 12 || opts["algorithm"] != 5 || opts["render"] != 4 || opts["difficulty"] != 4 || opts["theme"] != 3 || opts["style"] != 2 || opts["grid"] != 3 || opts["shape"] != 6 {
+		t.Fatalf("/maze options %v, want algorithm (5 choices), size, height, render (4 choices), seed, difficulty (4 choices), loops, theme (3), style (2), grid (3), shape (6), text", opts)
 	}
-	for _, name := range []string{"seed", "loops"} {
+	for _, name := range []string{"seed", "loops", "text"} {
 		if _, ok := opts[name]; !ok {
 			t.Fatalf("/maze options %v lack %s", opts, name)
 		}

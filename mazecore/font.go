@@ -72,14 +72,14 @@ const TextCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 // checkText checks an upper-case, space-normalized text.
 func checkText(t string) error {
 	if t == "" || strings.Trim(t, " ") == "" {
-		return &MaskError{"the text is empty"}
+		return &MaskError{Reason: "the text is empty", Code: TextEmpty}
 	}
 	if n := len([]rune(t)); n > MaxTextLength {
-		return &MaskError{fmt.Sprintf("the text has %d characters, and a text mask holds at most %d", n, MaxTextLength)}
+		return &MaskError{Reason: fmt.Sprintf("the text has %d characters, and a text mask holds at most %d", n, MaxTextLength), Code: TextTooLong, N: n, M: MaxTextLength}
 	}
 	for _, r := range t {
 		if r != ' ' && (r > 127 || strings.IndexByte(TextCharacters, byte(r)) < 0) {
-			return &MaskError{fmt.Sprintf("the font has no %q: use the letters A to Z, the digits and spaces", r)}
+			return &MaskError{Reason: fmt.Sprintf("the font has no %q: use the letters A to Z, the digits and spaces", r), Code: TextChar, Text: string(r)}
 		}
 	}
 	return nil

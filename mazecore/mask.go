@@ -53,8 +53,27 @@ const MinMaskCells = 50
 var ErrBadMask = errors.New("unusable mask")
 
 // MaskError says why a mask cannot hold a maze, in words for the person
-// who drew it.
-type MaskError struct{ Reason string }
+// who drew it (Reason), and as a code with its numbers for a caller that
+// words it in another language.
+type MaskError struct {
+	Reason string
+	Code   MaskProblem
+	N, M   int    // TooFewCells: the cells and the least; Pieces: the pieces; TextTooLong: the characters and the most; TextTooSmall: the least columns and rows
+	Text   string // TextTooSmall: the text; TextChar: the character
+}
+
+// MaskProblem is what is wrong with a mask.
+type MaskProblem string
+
+// The mask problems.
+const (
+	TooFewCells  MaskProblem = "too_few_cells"
+	Pieces       MaskProblem = "pieces"
+	TextEmpty    MaskProblem = "text_empty"
+	TextTooLong  MaskProblem = "text_too_long"
+	TextChar     MaskProblem = "text_char"
+	TextTooSmall MaskProblem = "text_too_small"
+)
 
 func (e *MaskError) Error() string        { return "mask: " + e.Reason }
 func (e *MaskError) Is(target error) bool { return target == ErrBadMask }
@@ -66,11 +85,11 @@ func (e *MaskError) Is(target error) bool { return target == ErrBadMask }
 func (m *Mask) Check(kind GridKind) error {
 	n := m.Count()
 	if n < MinMaskCells {
-		return &MaskError{fmt.Sprintf("it has %d cells inside the shape, and a maze needs at least %d: draw a larger shape or make the maze bigger", n, MinMaskCells)}
+		return &MaskError{Reason: fmt.Sprintf("it has %d cells inside the shape, and a maze needs at least %d: draw a larger shape or make the maze bigger", n, MinMaskCells), Code: TooFewCells, N: n, M: MinMaskCells}
 	}
 	pieces, _ := m.pieces(kind)
 	if pieces > 1 {
-		return &MaskError{fmt.Sprintf("its cells form %d separate pieces, and every cell of a maze must be reachable: join the pieces (cells touching only at a corner are apart)", pieces)}
+		return &MaskError{Reason: fmt.Sprintf("its cells form %d separate pieces, and every cell of a maze must be reachable: join the pieces (cells touching only at a corner are apart)", pieces), Code: Pieces, N: pieces}
 	}
 	return nil
 }

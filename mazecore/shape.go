@@ -151,7 +151,7 @@ func (s Shape) Mask(kind GridKind, cols, rows int) (*Mask, error) {
 		bm := textBitmap(s.Text)
 		w, h := len(bm[0]), len(bm)
 		if cols < w || rows < h {
-			return nil, &MaskError{fmt.Sprintf("the text %q needs a maze of at least %d×%d cells (%d×%d tiles)", s.Text, w, h, 2*w+1, 2*h+1)}
+			return nil, &MaskError{Reason: fmt.Sprintf("the text %q needs a maze of at least %d×%d cells (%d×%d tiles)", s.Text, w, h, 2*w+1, 2*h+1), Code: TextTooSmall, N: w, M: h, Text: s.Text}
 		}
 		m = NewMask(cols, rows, func(c, r int) bool { return bm[r*h/rows][c*w/cols] })
 	default:

@@ -37,7 +37,7 @@ type Maze struct {
 // It is a marker, not a word: the same in every language.
 func IDTag(id mazecore.ID) string { return "ID `" + id.String() + "`" }
 
-var idInContent = regexp.MustCompile("ID `([0-9a-zA-Z]{1,40})`")
+var idInContent = regexp.MustCompile("ID `([0-9a-zA-Z]{1,64})`")
 
 // IDInContent finds the maze a message's text names by its IDTag.
 func IDInContent(content string) (mazecore.ID, bool) {

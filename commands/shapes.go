@@ -1,0 +1,285 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
+	"mazebot/commands/customid"
+	"mazebot/commands/pictures"
+	"mazebot/commands/views"
+	"mazebot/lang"
+	"mazebot/mazecore"
+	"mazebot/render"
+)
+
+// /maze's grid:, shape: and text: make a maze on a polar or hex grid, or
+// cut to a shape (mazecore.GridMaze, a version 3 ID). Such a maze is shown
+// as a picture with a Solve button; Play, Print, Race and emoji take only
+// the whole square grid so far.
+
+// Default sizes of shaped mazes when /maze gives none: a shape needs more
+// cells than the bare default's 10×10 to read as one.
+const (
+	defaultShapeSize = 41 // tiles
+	defaultRings     = 12
+	defaultHexSide   = 15 // cells
+	textScale        = 3  // cells a font pixel of a text with no size
+)
+
+// shapeOptions are /maze's grid, shape and text options.
+func shapeOptions() []*discordgo.ApplicationCommandOption {
+	return []*discordgo.ApplicationCommandOption{
+		choicesOption("grid", mazecore.GridNames()),
+		choicesOption("shape", mazecore.PresetNames()),
+		stringOption("text", mazecore.MaxTextLength, false),
+	}
+}
+
+// shaped reports whether /maze's options ask for a maze not on the whole
+// square grid.
+func (o mazeOptions) shaped() bool {
+	return (o.Grid != "" && o.Grid != mazecore.Square.String()) || o.Shape != "" || o.Text != ""
+}
+
+// parseShapedRequest reads a /maze that asks for a grid or a shape: the
+// size option counts rings on a polar grid and cells across on a hex
+// one.
+func (f *Mazes) parseShapedRequest(o mazeOptions) (mazeRequest, error) {
+	req := mazeRequest{mode: renderPNG, shaped: true}
+	switch o.Render {
+	case "", renderAuto, renderPNG:
+	default:
+		return req, bot.Refuse("error.shape_picture_only")
+	}
+	if o.Difficulty != "" && o.Difficulty != mazecore.AnyLevel.String() {
+		return req, bot.Refuse("error.shape_no_difficulty")
+	}
+	lk, err := parseLook(o.Theme, o.Style)
+	if err != nil {
+		return req, err
+	}
+	req.look = lk
+	algo, err := algorithm(o.Algorithm, defaultAlgorithm)
+	if err != nil {
+		return req, err
+	}
+	kind := mazecore.Square
+	if o.Grid != "" {
+		if kind, err = mazecore.ParseGrid(o.Grid); err != nil {
+			return req, bot.RefuseWith(err, "error.unknown_grid", lang.Args{"Name": sanitize(o.Grid)})
+		}
+	}
+	id := mazecore.ID{Algorithm: algo, GridKind: kind}
+	switch {
+	case o.Shape != "" && o.Text != "":
+		return req, bot.Refuse("error.shape_and_text")
+	case (o.Shape != "" || o.Text != "") && kind == mazecore.Polar:
+		return req, bot.Refuse("error.polar_no_shape")
+	case o.Shape != "":
+		if id.Shape, err = mazecore.ParseShape(o.Shape); err != nil {
+			return req, bot.RefuseWith(err, "error.unknown_shape", lang.Args{"Name": sanitize(o.Shape), "Choices": shapeChoices()})
+		}
+	case o.Text != "":
+		if id.Shape, err = mazecore.TextShapeOf(o.Text); err != nil {
+			return req, maskRefusal(err)
+		}
+	}
+	if err := shapedSize(&id, o.Size, o.Height); err != nil {
+		return req, err
+	}
+	if o.Loops != nil {
+		if *o.Loops < 0 || *o.Loops > mazecore.MaxLoops {
+			return req, bot.Refuse("error.loops_range", lang.Args{"Max": mazecore.MaxLoops, "Asked": *o.Loops})
+		}
+		id.Loops = int(*o.Loops)
+	}
+	id.Seed = f.seed() & maxSeed
+	if o.Seed != nil {
+		if *o.Seed < 0 || *o.Seed > maxSeed {
+			return req, bot.Refuse("error.seed_range", lang.Args{"Max": int64(maxSeed)})
+		}
+		id.Seed = uint64(*o.Seed)
+	}
+	var fit *mazecore.FitError
+	if err := id.Validate(); errors.As(err, &fit) {
+		var names lang.List
+		for _, a := range mazecore.Algorithms {
+			if a.Fits(fit.Grid, fit.Masked) {
+				names = append(names, lang.M("choice.algorithm."+a.String()))
+			}
+		}
+		return req, bot.RefuseWith(err, "error.algorithm_not_on_grid", lang.Args{"Algorithm": views.AlgorithmTitle(algo), "Choices": names})
+	} else if err != nil {
+		return req, fmt.Errorf("shaped maze %+v: %w", id, err)
+	}
+	// The mask is drawn now: a shape too small for it is refused before
+	// the queue.
+	if _, err := id.Grid(); err != nil {
+		return req, maskRefusal(err)
+	}
+	req.id = id
+	return req, nil
+}
+
+// shapedSize sets the size of id from the size and height options, in
+// the grid's units, checking them.
+func shapedSize(id *mazecore.ID, size, height *int64) error {
+	get := func(raw *int64, fallback, lo, hi int) (int, error) {
+		if raw == nil {
+			return fallback, nil
+		}
+		if *raw < int64(lo) || *raw > int64(hi) {
+			return 0, bot.Refuse("error.shape_size_range", lang.Args{"Grid": lang.M("choice.grid." + id.GridKind.String()), "Min": lo, "Max": hi, "Asked": *raw})
+		}
+		return int(*raw), nil
+	}
+	var err error
+	switch id.GridKind {
+	case mazecore.Polar:
+		id.Width, err = get(size, defaultRings, mazecore.MinRings, mazecore.MaxRings)
+		id.Height = id.Width
+		return err
+	case mazecore.Hex:
+		w, h := defaultHexSide, defaultHexSide
+		if id.Shape.Kind == mazecore.TextShape {
+			tw, th := mazecore.TextSize(id.Shape.Text)
+			w, h = textScale*tw, textScale*th
+		}
+		if id.Width, err = get(size, w, mazecore.MinHexSide, views.PNGMaxSide/2); err != nil {
+			return err
+		}
+		if size != nil { // the rows keep the shape's proportions
+			h = max(mazecore.MinHexSide, id.Width*h/w)
+		}
+		id.Height, err = get(height, h, mazecore.MinHexSide, views.PNGMaxSide/2)
+		return err
+	}
+	w, h := defaultShapeSize, defaultShapeSize
+	if id.Shape.Kind == mazecore.TextShape {
+		tw, th := mazecore.TextSize(id.Shape.Text)
+		w, h = 2*textScale*tw+1, 2*textScale*th+1
+	}
+	if id.Width, err = get(size, w, mazecore.MinSize, views.PNGMaxSide); err != nil {
+		return err
+	}
+	if size != nil && id.Shape.Kind == mazecore.TextShape {
+		tw, th := mazecore.TextSize(id.Shape.Text)
+		h = 2*max(th, (id.Width/2)*th/tw) + 1
+	} else if size != nil {
+		h = id.Width
+	}
+	if id.Height, err = get(height, h, mazecore.MinSize, views.PNGMaxSide); err != nil {
+		return err
+	}
+	id.Width, id.Height = id.Width|1, id.Height|1 // odd, as every square maze's tiles
+	return nil
+}
+
+// shapeChoices names the preset shapes.
+func shapeChoices() lang.List {
+	var names lang.List
+	for _, n := range mazecore.PresetNames() {
+		names = append(names, lang.M("choice.shape."+n))
+	}
+	return names
+}
+
+// maskRefusal words why a shape cannot hold a maze.
+func maskRefusal(err error) error {
+	var me *mazecore.MaskError
+	if !errors.As(err, &me) {
+		return fmt.Errorf("shape: %w", err)
+	}
+	return bot.RefuseWith(err, "error.mask."+string(me.Code), lang.Args{"N": me.N, "M": me.M, "Text": sanitize(me.Text)})
+}
+
+// showShaped answers /maze with a maze on another grid or in a shape: a
+// picture, its header and a Solve button.
+func (f *Mazes) showShaped(ctx context.Context, in *bot.Interaction, req mazeRequest) error {
+	l := in.Lang()
+	key := mazeKey(l, req.id, req.mode, req.look)
+	reply, err := f.pictures.Reply(ctx, in, pictures.Request{Key: key, Big: big(req.id.Cells())}, func() (bot.Reply, error) {
+		m, err := mazecore.GenerateGrid(req.id)
+		if err != nil {
+			return bot.Reply{}, fmt.Errorf("generate %v: %w", req.id, err)
+		}
+		file, err := gridFile(l, m, nil, req.look, "maze-"+req.id.String()+".png")
+		if err != nil {
+			return bot.Reply{}, err
+		}
+		v := views.Maze{ID: req.id, File: &file}
+		solve := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(req.id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}},
+		}}
+		return views.Show(shapedHeader(l, m), v, []discordgo.MessageComponent{solve}), nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", req.id, f.now()); err != nil {
+		return err
+	}
+	return answer(ctx, in, reply)
+}
+
+// shapedSolution is the spoilered solution of a maze on another grid or
+// in a shape.
+func shapedSolution(l *lang.Lang, id mazecore.ID, ephemeral bool) (bot.Reply, error) {
+	m, err := mazecore.GenerateGrid(id)
+	if err != nil {
+		return bot.Reply{}, fmt.Errorf("generate %v: %w", id, err)
+	}
+	path := m.Solve()
+	file, err := gridFile(l, m, path, look{}, "SPOILER_maze-"+id.String()+"-solution.png")
+	if err != nil {
+		return bot.Reply{}, err
+	}
+	header := l.T("solve.shaped_header", lang.Args{"Maze": shapedHeader(l, m), "Cells": len(path)})
+	return views.Solution(header, views.Maze{ID: id, File: &file}, ephemeral), nil
+}
+
+// gridFile draws m (with path, when not nil) as a PNG attachment.
+func gridFile(l *lang.Lang, m *mazecore.GridMaze, path []int, lk look, name string) (bot.File, error) {
+	var buf bytes.Buffer
+	if err := render.GridPNG(&buf, m, render.GridOptions{Path: path, Palette: lk.palette}); err != nil {
+		return bot.File{}, fmt.Errorf("draw %s: %w", name, err)
+	}
+	alt := "alt.shaped"
+	if path != nil {
+		alt = "alt.shaped_solution"
+	}
+	return bot.File{Name: name, ContentType: "image/png", Data: buf.Bytes(), Description: l.T(alt, lang.Args{"Maze": shapeWords(m.ID()), "ID": m.ID().String()})}, nil
+}
+
+// shapeWords says what grid and shape a maze has: "a heart, 20×20
+// cells", "circular, 12 rings".
+func shapeWords(id mazecore.ID) lang.Msg {
+	args := lang.Args{"Width": id.Width, "Height": id.Height, "Text": id.Shape.Text}
+	if id.GridKind == mazecore.Square {
+		args["Width"], args["Height"] = id.Width/2, id.Height/2
+	}
+	switch {
+	case id.Shape.Kind == mazecore.PresetShape:
+		args["Shape"] = lang.M("choice.shape." + id.Shape.Preset.String())
+		return lang.M("maze.shape."+id.GridKind.String(), args)
+	case id.Shape.Kind == mazecore.TextShape:
+		return lang.M("maze.text."+id.GridKind.String(), args)
+	}
+	return lang.M("maze.grid."+id.GridKind.String(), args)
+}
+
+// shapedHeader is the line above a shaped maze: its algorithm, grid and
+// shape, loops, and ID.
+func shapedHeader(l *lang.Lang, m *mazecore.GridMaze) string {
+	id := m.ID()
+	header := "🧩 **" + views.AlgorithmTitle(id.Algorithm).In(l) + "** · " + shapeWords(id).In(l)
+	if id.Loops > 0 {
+		header += " · " + l.T("maze.loops", lang.Args{"Loops": id.Loops})
+	}
+	return header + " · " + views.IDTag(id)
+}
