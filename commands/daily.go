@@ -82,10 +82,14 @@ func (f *Daily) today(ctx context.Context, in *bot.Interaction) error {
 	if posted {
 		link = views.MessageLink(post.GuildID, post.ChannelID, post.MessageID)
 	}
+	streak, err := f.dailies.StreakOf(ctx, in.GuildID, in.UserID(), day.Date)
+	if err != nil {
+		return err
+	}
 	l := in.Lang()
 	reply, err := showReply(ctx, f.pictures, in, day.MazeID, renderAuto, pictures.Request{Ephemeral: true}, func() (bot.Reply, error) {
 		v, err := dailyMaze(l, day, true, f.race)
-		return views.DailyToday(l, day, v, link), err
+		return views.DailyToday(l, day, v, link, streak), err
 	})
 	if err != nil {
 		return err

@@ -149,28 +149,6 @@ type DailyMaze struct {
 	MazeID  mazecore.ID
 }
 
-// Streak counts consecutive days solved, from dates (newest first, none
-// after today). It ends today, or yesterday while today is not solved
-// yet: a streak isn't broken before the day is over.
-func Streak(dates []Date, today Date) int {
-	if len(dates) == 0 {
-		return 0
-	}
-	want := today
-	if dates[0] != today {
-		want = today.AddDays(-1)
-	}
-	n := 0
-	for _, d := range dates {
-		if d != want {
-			break
-		}
-		n++
-		want = want.AddDays(-1)
-	}
-	return n
-}
-
 // PostState is where a day's automatic post stands.
 type PostState uint8
 
@@ -539,13 +517,19 @@ func (d *Dailies) contestFor(ctx context.Context, guildID string, maze mazecore.
 	return day.Key(), nil
 }
 
-// Streak is a member's streak as of today.
+// Streak is the days of a member's streak as of today (StreakOf).
 func (d *Dailies) Streak(ctx context.Context, guildID, userID string, today Date) (int, error) {
+	s, err := d.StreakOf(ctx, guildID, userID, today)
+	return s.Days, err
+}
+
+// StreakOf is a member's streak as of today, with its freezes (streak.go).
+func (d *Dailies) StreakOf(ctx context.Context, guildID, userID string, today Date) (StreakState, error) {
 	dates, err := d.store.SolvedDates(ctx, guildID, userID, today)
 	if err != nil {
-		return 0, err
+		return StreakState{}, err
 	}
-	return Streak(dates, today), nil
+	return StreakOf(dates, today), nil
 }
 
 // Day ranks the best runs of a server's daily on a date.
@@ -574,6 +558,8 @@ type DailyAward struct {
 	// or the game was started on an earlier day's post: it does not count.
 	Late   bool
 	Streak int
+	// Freezes are the streak's freezes held (StreakState.Freezes).
+	Freezes int
 	// Standing is the member's place of the day: their best run, which
 	// may be an earlier one than this. Zero when the ranking lacks them.
 	Standing Standing
@@ -582,7 +568,7 @@ type DailyAward struct {
 
 // award is what result earns on the daily of key.
 func (d *Dailies) award(ctx context.Context, guildID string, date Date, r play.Result) (*DailyAward, error) {
-	streak, err := d.Streak(ctx, guildID, r.UserID, date)
+	streak, err := d.StreakOf(ctx, guildID, r.UserID, date)
 	if err != nil {
 		return nil, err
 	}
@@ -590,7 +576,7 @@ func (d *Dailies) award(ctx context.Context, guildID string, date Date, r play.R
 	if err != nil {
 		return nil, err
 	}
-	a := &DailyAward{Number: Number(date), Date: date, Streak: streak, Of: len(day)}
+	a := &DailyAward{Number: Number(date), Date: date, Streak: streak.Days, Freezes: streak.Freezes, Of: len(day)}
 	for _, s := range day {
 		if s.UserID == r.UserID {
 			a.Standing = s

@@ -290,6 +290,46 @@ func TestStreak(t *testing.T) {
 	}
 }
 
+// TestStreakFreezes: the freeze rule, day by day. Each pattern is a run
+// of days ending today: x solved, . not (today's last . is not over yet).
+func TestStreakFreezes(t *testing.T) {
+	today := mustDate(t, "2026-12-05")
+	for _, tc := range []struct {
+		name, days string
+		want       StreakState
+	}{
+		{"SixDaysEarnNone", "xxxxxx", StreakState{Days: 6, Best: 6}},
+		{"EarnedAt7", "xxxxxxx", StreakState{Days: 7, Freezes: 1, Best: 7}},
+		{"EarnedAt14", "xxxxxxxxxxxxxx", StreakState{Days: 14, Freezes: 2, Best: 14}},
+		{"CappedAt2", "xxxxxxxxxxxxxxxxxxxxx", StreakState{Days: 21, Freezes: 2, Best: 21}},
+		{"TodayNotMissedYet", "xxxxxxx.", StreakState{Days: 7, Freezes: 1, Best: 7}},
+		{"SpentOnAMissedDay", "xxxxxxx.x", StreakState{Days: 8, Best: 8, Frozen: 1}},
+		{"SpentBeforeTodayIsPlayed", "xxxxxxx..", StreakState{Days: 7, Best: 7, Frozen: 1}},
+		{"NoFreezeNoStreak", "xxxxxx.x", StreakState{Days: 1, Best: 6}},
+		{"TwoFreezesTwoMissedDays", "xxxxxxxxxxxxxx..x", StreakState{Days: 15, Best: 15, Frozen: 2}},
+		{"LostAfterThreeMissedDaysWithTwo", "xxxxxxxxxxxxxx...x", StreakState{Days: 1, Best: 14}},
+		{"LostAfterThreeMissedDaysTodayOpen", "xxxxxxxxxxxxxx....", StreakState{Best: 14}},
+		{"EarnedAgainAfterSpending", "xxxxxxx.xxxxxxx", StreakState{Days: 14, Freezes: 1, Best: 14, Frozen: 1}},
+		{"CapThenSpendOne", "xxxxxxxxxxxxxxxxxxxxx.x", StreakState{Days: 22, Freezes: 1, Best: 22, Frozen: 1}},
+		{"Nothing", "....", StreakState{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dates []Date // newest first
+			for i := range len(tc.days) {
+				if tc.days[len(tc.days)-1-i] == 'x' {
+					dates = append(dates, today.AddDays(-i))
+				}
+			}
+			if got := StreakOf(dates, today); got != tc.want {
+				t.Fatalf("StreakOf(%s)=%+v, want %+v", tc.days, got, tc.want)
+			}
+			if got := Streak(dates, today); got != tc.want.Days {
+				t.Fatalf("Streak(%s)=%d, want %d", tc.days, got, tc.want.Days)
+			}
+		})
+	}
+}
+
 // TestSchedule: the post time is local, so it moves in UTC across
 // daylight-saving changes; a setup after the day's post time starts
 // tomorrow.

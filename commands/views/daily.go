@@ -34,12 +34,15 @@ func Daily(l *lang.Lang, day contest.Daily, m Maze) bot.Reply {
 }
 
 // DailyToday is /daily today's private answer: the day's maze with Play
-// (its Solve could only refuse all day), and where the day's post is when
-// it has been made (link "" for none).
-func DailyToday(l *lang.Lang, day contest.Daily, m Maze, link string) bot.Reply {
+// (its Solve could only refuse all day), where the day's post is when it
+// has been made (link "" for none), and the member's streak.
+func DailyToday(l *lang.Lang, day contest.Daily, m Maze, link string, streak contest.StreakState) bot.Reply {
 	header := DailyMazeHeader(l, day, m)
 	if link != "" {
 		header += "\n" + l.T("daily.today_posted", lang.Args{"Link": link})
+	}
+	if line := StreakLine(l, streak.Days, streak.Freezes); line != "" {
+		header += "\n" + line
 	}
 	reply := Show(header, m, []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, day.MazeID)}}})
 	reply.Ephemeral = true
@@ -67,7 +70,24 @@ func DailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result) []strin
 		rank = "daily.rank_best"
 		args["Time"], args["Tiles"] = l.Clock(best.Elapsed), lang.M("count.tiles", lang.Args{"Count": best.Tiles})
 	}
-	return []string{l.T(rank, args)}
+	lines := []string{l.T(rank, args)}
+	if line := StreakLine(l, a.Streak, a.Freezes); line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// StreakLine is a member's streak and the freezes that guard it
+// ("🔥 Streak: 8 days · 🧊 1 freeze …"), "" for no streak.
+func StreakLine(l *lang.Lang, days, freezes int) string {
+	if days == 0 {
+		return ""
+	}
+	args := lang.Args{"Days": lang.M("unit.day", lang.Args{"Count": days}), "Freezes": lang.M("count.freezes", lang.Args{"Count": freezes})}
+	if freezes == 0 {
+		return l.T("daily.streak", args)
+	}
+	return l.T("daily.streak_freezes", args)
 }
 
 // ShareReply answers Share on a won game, privately, with lines ready to

@@ -57,3 +57,25 @@ func TestCompass(t *testing.T) {
 		t.Errorf("Korean compass at the goal=%q", got)
 	}
 }
+
+// TestStreakLine: the streak shows its freezes (🧊) in both languages,
+// and nothing shows without a streak.
+func TestStreakLine(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		days, freezes int
+		l             *lang.Lang
+		want          string
+	}{
+		{"NoStreak", 0, 1, lang.English, ""},
+		{"NoFreeze", 3, 0, lang.English, "🔥 Your streak: 3 days."},
+		{"OneFreeze", 8, 1, lang.English, "🔥 Your streak: 8 days · 🧊 1 freeze held: a day you miss spends one, and the streak survives it."},
+		{"TwoFreezesKorean", 14, 2, lang.Korean, "🔥 연속 기록: 14일 · 🧊 보호권 2개: 하루를 놓치면 하나를 써서 연속 기록을 지킵니다."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := StreakLine(tc.l, tc.days, tc.freezes); got != tc.want {
+				t.Fatalf("StreakLine(%d, %d)=%q, want %q", tc.days, tc.freezes, got, tc.want)
+			}
+		})
+	}
+}
