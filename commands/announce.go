@@ -18,7 +18,6 @@ import (
 	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/play"
-	"mazebot/render"
 )
 
 // Poster sends and edits channel messages outside any interaction. The
@@ -205,7 +204,7 @@ func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings 
 		header := views.SolutionHeader(l, e.MazeID, len(path))
 		v := views.Maze{ID: e.MazeID}
 		// The grid shares the card's text with the ranking above it.
-		if err := picture(l, &v, m, renderAuto, top+"\n"+header, views.SpoilerExtra+1, render.Overlay{Path: path}, look{}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
+		if err := picture(l, &v, m, pictureOptions{header: top + "\n" + header, extra: views.SpoilerExtra + 1, solution: path}); err != nil {
 			return bot.Reply{}, err
 		}
 		return views.Results(l, top, header, v), nil
@@ -258,7 +257,7 @@ func (a *Announcer) eventMazeMessage(e contest.Event, withFile bool) (bot.Reply,
 	}
 	v := describe(m)
 	v.Race = a.race
-	if err := picture(l, &v, m, renderAuto, views.EventMazeHeader(l, e, v), 1, render.Overlay{}, look{}, "maze-"+v.ID.String()+".png", withFile); err != nil {
+	if err := picture(l, &v, m, pictureOptions{header: views.EventMazeHeader(l, e, v), extra: 1, keepFile: !withFile}); err != nil {
 		return bot.Reply{}, err
 	}
 	return views.EventMaze(e, v), nil

@@ -14,7 +14,6 @@ import (
 	"mazebot/commands/zones"
 	"mazebot/contest"
 	"mazebot/lang"
-	"mazebot/render"
 )
 
 // Daily is /daily (today, setup, off) and /leaderboard.
@@ -105,7 +104,7 @@ func dailyMaze(l *lang.Lang, day contest.Daily, withFile, race bool) (views.Maze
 	}
 	v := describe(m)
 	v.Race = race
-	err = picture(l, &v, m, renderAuto, views.DailyMazeHeader(l, day, v), 1, render.Overlay{}, look{}, "maze-"+v.ID.String()+".png", withFile)
+	err = picture(l, &v, m, pictureOptions{header: views.DailyMazeHeader(l, day, v), extra: 1, keepFile: !withFile})
 	return v, err
 }
 

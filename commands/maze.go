@@ -220,29 +220,27 @@ func (f *Mazes) show(ctx context.Context, in *bot.Interaction, req mazeRequest, 
 	// as emoji (43×43 at most, a few milliseconds) is chosen at once.
 	race := f.race && in.GuildID != "" // a race starts in a server's channel
 	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String() + "|" + strconv.FormatBool(race)
-	reply, err := showReply(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: key, Big: big(cost(req.id, req.mode, req.level)), Ephemeral: private}, func() (bot.Reply, error) {
+	shown, err := showMaze(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: key, Big: big(cost(req.id, req.mode, req.level)), Ephemeral: private}, func() (pictures.Shown, error) {
 		id, err := chooseLevel(req.id, req.level)
 		if err != nil {
-			return bot.Reply{}, err
+			return pictures.Shown{}, err
 		}
 		m, err := generate(id)
 		if err != nil {
-			return bot.Reply{}, err
+			return pictures.Shown{}, err
 		}
-		return card(l, m, req.mode, req.look, race)
+		reply, err := card(l, m, req.mode, req.look, race)
+		return pictures.Shown{Reply: reply, Maze: id}, err
 	})
 	if err != nil {
 		return err
 	}
-	shown, ok := views.MazeOf(reply)
-	if !ok {
-		return fmt.Errorf("maze %v: the reply names no maze", req.id)
-	}
+	reply := shown.Reply
 	// Recorded before it is shown, so a /solve typed the moment the maze
 	// appears finds it. A failed reply leaves a post whose maze nobody saw;
 	// /solve then reveals a maze that is only reachable by its ID anyway.
 	if !private {
-		if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", shown, f.now()); err != nil {
+		if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", shown.Maze, f.now()); err != nil {
 			return err
 		}
 	}

@@ -130,12 +130,22 @@ func solutionKey(l *lang.Lang, id mazecore.ID) string {
 // picture queue when it is pictured, at once otherwise (emoji replies
 // don't wait behind pictures).
 func showReply(ctx context.Context, q *pictures.Queue, in *bot.Interaction, id mazecore.ID, mode string, req pictures.Request, build func() (bot.Reply, error)) (bot.Reply, error) {
-	if !pictured(id, mode) {
+	shown, err := showMaze(ctx, q, in, id, mode, req, func() (pictures.Shown, error) {
 		reply, err := build()
-		reply.Ephemeral = req.Ephemeral
-		return reply, err
+		return pictures.Shown{Reply: reply}, err
+	})
+	return shown.Reply, err
+}
+
+// showMaze is showReply for a reply whose maze is chosen as it is made
+// (a difficulty's): the maze comes back with the reply.
+func showMaze(ctx context.Context, q *pictures.Queue, in *bot.Interaction, id mazecore.ID, mode string, req pictures.Request, build func() (pictures.Shown, error)) (pictures.Shown, error) {
+	if !pictured(id, mode) {
+		shown, err := build()
+		shown.Reply.Ephemeral = req.Ephemeral
+		return shown, err
 	}
-	return q.Reply(ctx, in, req, build)
+	return q.Show(ctx, in, req, build)
 }
 
 // showPost makes a post nobody asked for that shows maze id: on the
@@ -200,13 +210,26 @@ func chooseEmoji(m *mazecore.Maze, mode, header string, extra int) (bool, error)
 	}
 }
 
-// picture is how v shows m below header in mode: the emoji grid when
-// mode allows and it fits with extra code points around it, else a PNG
-// named name with its alt text in l (none when withFile is false: an
-// edit that keeps the attachment already on the message), both with the
-// overlay ov (the solution, or nothing), drawn in lk.
-func picture(l *lang.Lang, v *views.Maze, m *mazecore.Maze, mode, header string, extra int, ov render.Overlay, lk look, name string, withFile bool) error {
-	emoji, err := chooseEmoji(m, mode, header, extra)
+// pictureOptions are how picture shows a maze. The zero value is the
+// maze as render:auto shows it, below no header, its PNG attached.
+type pictureOptions struct {
+	mode   string // renderAuto (""), renderEmoji or renderPNG
+	header string // the text above the maze
+	extra  int    // code points around the grid besides the header: newline, spoiler bars
+	// solution is drawn over the maze, whose PNG is then a spoiler.
+	solution []mazecore.Point
+	look     look // the PNG's theme and style
+	// keepFile attaches no PNG: an edit that keeps the one already on
+	// the message.
+	keepFile bool
+}
+
+// picture is how v shows m as o asks: the emoji grid when the mode
+// allows and it fits with the header, else a PNG (named for the maze,
+// SPOILER_ for a solution) with its alt text in l.
+func picture(l *lang.Lang, v *views.Maze, m *mazecore.Maze, o pictureOptions) error {
+	ov := render.Overlay{Path: o.solution}
+	emoji, err := chooseEmoji(m, o.mode, o.header, o.extra)
 	if err != nil {
 		return err
 	}
@@ -214,12 +237,12 @@ func picture(l *lang.Lang, v *views.Maze, m *mazecore.Maze, mode, header string,
 		v.Grid = views.Grid(m, ov, render.Window{})
 		return nil
 	}
-	if withFile {
-		shows := views.ShowsMaze
-		if ov.Path != nil {
-			shows = views.ShowsSolution
+	if !o.keepFile {
+		shows, name := views.ShowsMaze, "maze-"+v.ID.String()+".png"
+		if o.solution != nil {
+			shows, name = views.ShowsSolution, "SPOILER_maze-"+v.ID.String()+"-solution.png"
 		}
-		file, err := pngFile(m, name, views.Alt(l, m.ID(), shows, mazecore.Point{}), ov, lk)
+		file, err := pngFile(m, name, views.Alt(l, m.ID(), shows, mazecore.Point{}), ov, o.look)
 		if err != nil {
 			return err
 		}
@@ -267,7 +290,7 @@ func card(l *lang.Lang, m *mazecore.Maze, mode string, lk look, race bool) (bot.
 		v.File = &file
 		return views.GIFCard(l, v), nil
 	}
-	if err := picture(l, &v, m, mode, views.Header(l, v), 1, render.Overlay{}, lk, "maze-"+v.ID.String()+".png", true); err != nil {
+	if err := picture(l, &v, m, pictureOptions{mode: mode, header: views.Header(l, v), extra: 1, look: lk}); err != nil {
 		return bot.Reply{}, err
 	}
 	return views.Card(l, v), nil
@@ -278,7 +301,7 @@ func solution(l *lang.Lang, m *mazecore.Maze, ephemeral bool) (bot.Reply, error)
 	path := mazecore.Solve(m)
 	v := views.Maze{ID: m.ID()}
 	header := views.SolutionHeader(l, v.ID, len(path))
-	if err := picture(l, &v, m, renderAuto, header, views.SpoilerExtra, render.Overlay{Path: path}, look{}, "SPOILER_maze-"+v.ID.String()+"-solution.png", true); err != nil {
+	if err := picture(l, &v, m, pictureOptions{header: header, extra: views.SpoilerExtra, solution: path}); err != nil {
 		return bot.Reply{}, err
 	}
 	return views.Solution(header, v, ephemeral), nil

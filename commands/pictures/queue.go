@@ -10,6 +10,7 @@ import (
 
 	"mazebot/bot"
 	"mazebot/lang"
+	"mazebot/mazecore"
 	"mazebot/metrics"
 )
 
@@ -51,7 +52,7 @@ type Config struct {
 type Queue struct {
 	pool     *pool // big pictures and posts
 	quick    *pool // small pictures members asked for
-	cache    *cache[bot.Reply]
+	cache    *cache[Shown]
 	cooldown *cooldown // by member
 	now      func() time.Time
 	metrics  metrics.Render
@@ -74,7 +75,7 @@ func New(cfg Config, now func() time.Time) *Queue {
 		cfg.Metrics = metrics.Nop{}
 	}
 	return &Queue{
-		pool: newPool(cfg.Workers), quick: newPool(cfg.Workers), cache: newCache(max(cfg.CacheBytes, 0), replySize),
+		pool: newPool(cfg.Workers), quick: newPool(cfg.Workers), cache: newCache(max(cfg.CacheBytes, 0), shownSize),
 		cooldown: newCooldown(cfg.Cooldown, maxCooldowns, now), now: now, metrics: cfg.Metrics, small: cfg.Small,
 	}
 }
@@ -83,39 +84,56 @@ func New(cfg Config, now func() time.Time) *Queue {
 // nearly the end of its interaction's time.
 var ErrBusy = bot.Refuse("error.busy")
 
+// Shown is a reply made on the queue and the maze it shows (zero when
+// it shows none): they are cached together, so a maze chosen while the
+// picture was drawn (a difficulty's) is known without reading the reply.
+type Shown struct {
+	Reply bot.Reply
+	Maze  mazecore.ID
+}
+
 // Draw returns the reply build makes, built on the pool: from the cache
 // under key ("" caches nothing) if it is there.
 func (q *Queue) Draw(ctx context.Context, key string, build func() (bot.Reply, error)) (bot.Reply, error) {
-	return q.draw(ctx, q.pool, key, nil, build)
+	s, err := q.draw(ctx, q.pool, key, nil, replyOnly(build))
+	return s.Reply, err
+}
+
+// replyOnly is build as a maker of a Shown that names no maze.
+func replyOnly(build func() (bot.Reply, error)) func() (Shown, error) {
+	return func() (Shown, error) {
+		r, err := build()
+		return Shown{Reply: r}, err
+	}
 }
 
 // draw is Draw that calls queued, once, before waiting for a worker when
 // none is free: an interaction defers there. A wait stops short of ctx's
 // deadline, leaving time to say the bot is busy.
-func (q *Queue) draw(ctx context.Context, p *pool, key string, queued func() error, build func() (bot.Reply, error)) (bot.Reply, error) {
-	if reply, ok := q.cache.Get(key); ok {
-		return reply, nil
+func (q *Queue) draw(ctx context.Context, p *pool, key string, queued func() error, build func() (Shown, error)) (Shown, error) {
+	if shown, ok := q.cache.Get(key); ok {
+		return shown, nil
 	}
 	asked := time.Now()
 	q.metrics.RenderQueueDepth(int(q.waiting.Add(1)))
 	err := p.Acquire(ctx, busyMargin, queued)
 	q.metrics.RenderQueueDepth(int(q.waiting.Add(-1)))
 	if errors.Is(err, errPoolBusy) {
-		return bot.Reply{}, ErrBusy
+		return Shown{}, ErrBusy
 	} else if err != nil {
-		return bot.Reply{}, err
+		return Shown{}, err
 	}
 	defer p.Release()
-	if reply, ok := q.cache.Get(key); ok { // drawn while this one waited
-		return reply, nil
+	if shown, ok := q.cache.Get(key); ok { // drawn while this one waited
+		return shown, nil
 	}
 	start := time.Now()
-	reply, err := build()
+	shown, err := build()
 	q.metrics.Rendered(start.Sub(asked), time.Since(start))
 	if err == nil {
-		q.cache.Put(key, reply)
+		q.cache.Put(key, shown)
 	}
-	return reply, err
+	return shown, err
 }
 
 // Request is an interaction's reply that shows a picture.
@@ -129,9 +147,15 @@ type Request struct {
 // else, for a big one, after the member's cooldown and a deferral, on
 // the big pool; else on the small pool, deferring first if it must wait.
 func (q *Queue) Reply(ctx context.Context, in *bot.Interaction, req Request, build func() (bot.Reply, error)) (bot.Reply, error) {
-	if reply, ok := q.cache.Get(req.Key); ok {
-		reply.Ephemeral = req.Ephemeral
-		return reply, nil
+	s, err := q.Show(ctx, in, req, replyOnly(build))
+	return s.Reply, err
+}
+
+// Show is Reply for a reply that shows a maze, which comes back with it.
+func (q *Queue) Show(ctx context.Context, in *bot.Interaction, req Request, build func() (Shown, error)) (Shown, error) {
+	if shown, ok := q.cache.Get(req.Key); ok {
+		shown.Reply.Ephemeral = req.Ephemeral
+		return shown, nil
 	}
 	deferred := false
 	deferNow := func() error {
@@ -146,19 +170,19 @@ func (q *Queue) Reply(ctx context.Context, in *bot.Interaction, req Request, bui
 		lane = q.pool
 		var err error
 		if giveBack, err = q.take(in.UserID()); err != nil {
-			return bot.Reply{}, err
+			return Shown{}, err
 		}
 		if err := deferNow(); err != nil {
 			giveBack()
-			return bot.Reply{}, err
+			return Shown{}, err
 		}
 	}
-	reply, err := q.draw(ctx, lane, req.Key, deferNow, build)
+	shown, err := q.draw(ctx, lane, req.Key, deferNow, build)
 	if errors.Is(err, ErrBusy) {
 		giveBack() // nothing was drawn: the member may try again at once
 	}
-	reply.Ephemeral = req.Ephemeral
-	return reply, err
+	shown.Reply.Ephemeral = req.Ephemeral
+	return shown, err
 }
 
 // take starts a member's cooldown, or says how long it still runs. The
@@ -181,8 +205,9 @@ func (q *Queue) take(userID string) (giveBack func(), err error) {
 	})
 }
 
-// replySize is what a reply holds in memory, roughly.
-func replySize(r bot.Reply) int64 {
+// shownSize is what a cached reply holds in memory, roughly.
+func shownSize(s Shown) int64 {
+	r := s.Reply
 	n := int64(len(r.Content)) + 512 // the struct, the buttons
 	for _, f := range r.Files {
 		n += int64(len(f.Data) + len(f.Name))

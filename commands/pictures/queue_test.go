@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mazebot/bot"
 	"mazebot/bot/bottest"
+	"mazebot/mazecore"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -43,8 +44,8 @@ func TestQueuePool(t *testing.T) {
 	for i := range deferred {
 		wg.Go(func() {
 			queued := func() error { deferred[i].Store(true); return nil }
-			if reply, err := r.draw(context.Background(), r.pool, "", queued, build); err != nil || reply.Content != "done" {
-				t.Errorf("draw %d: %q, %v", i, reply.Content, err)
+			if shown, err := r.draw(context.Background(), r.pool, "", queued, replyOnly(build)); err != nil || shown.Reply.Content != "done" {
+				t.Errorf("draw %d: %q, %v", i, shown.Reply.Content, err)
 			}
 		})
 		if i < 2 {
@@ -194,5 +195,26 @@ func TestQueueMetrics(t *testing.T) {
 	defer m.mu.Unlock()
 	if fmt.Sprint(m.depths) != "[1 0]" || m.rendered != 1 {
 		t.Fatalf("depths %v, %d renders; want [1 0] and one render (the second came from the cache)", m.depths, m.rendered)
+	}
+}
+
+// TestShowKeepsTheMaze: the maze a reply shows comes back with it, from
+// the cache too, where the build that chose it does not run again.
+func TestShowKeepsTheMaze(t *testing.T) {
+	q := New(Config{Workers: 1}, time.Now)
+	in := &bot.Interaction{Interaction: &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}}, Respond: &bottest.Recorder{}}
+	chosen := mazecore.ID{Algorithm: mazecore.Digging, Width: 21, Height: 21, Seed: 9}
+	builds := 0
+	for range 2 {
+		shown, err := q.Show(context.Background(), in, Request{Key: "k"}, func() (Shown, error) {
+			builds++
+			return Shown{Reply: bot.Reply{Content: "card"}, Maze: chosen}, nil
+		})
+		if err != nil || shown.Maze != chosen || shown.Reply.Content != "card" {
+			t.Fatalf("shown %+v, %v; want the card and %v", shown, err, chosen)
+		}
+	}
+	if builds != 1 {
+		t.Fatalf("built %d times, want once (then the cache)", builds)
 	}
 }

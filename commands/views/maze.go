@@ -49,9 +49,6 @@ func IDInContent(content string) (mazecore.ID, bool) {
 	return id, err == nil
 }
 
-// MazeOf is the maze a reply of a view shows, by the IDTag it carries.
-func MazeOf(r bot.Reply) (mazecore.ID, bool) { return IDInContent(r.Text()) }
-
 // AlgorithmTitle is an algorithm's name at the start of a line or in
 // bold, and AlgorithmName in running text ("an 11×11 sidewinder maze").
 func AlgorithmTitle(a mazecore.Algorithm) lang.Msg {
