@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -125,4 +126,60 @@ func TestShapedRefusals(t *testing.T) {
 			t.Fatalf("%q: exit %d, stdout %q, stderr %q: want a refusal saying %q", args, code, stdout, stderr, tc.want)
 		}
 	}
+}
+
+// docsShapes are the pictures of docs/mazes.md: each grid and shape,
+// drawn from these arguments with --seed 2026 --scale 12.
+var docsShapes = []struct{ name, args string }{
+	{"polar", "backtracking 16 --grid polar"},
+	{"hex", "wilson 21 --grid hex --height 15"},
+	{"circle", "backtracking 41 --shape circle"},
+	{"ring", "backtracking 41 --shape ring"},
+	{"heart", "backtracking 41 --shape heart"},
+	{"star", "digging 51 --shape star"},
+	{"diamond", "wilson 41 --shape diamond"},
+	{"triangle", "backtracking 41 --shape triangle"},
+	{"text", "backtracking --text MAZEBOT"},
+	{"hexheart", "backtracking 25 --grid hex --shape heart"},
+}
+
+// TestDocsShapePictures keeps docs/shapes/*.png what the command line
+// draws now, pixel for pixel; go test ./cli -run TestDocsShapePictures
+// -update draws them again.
+func TestDocsShapePictures(t *testing.T) {
+	for _, d := range docsShapes {
+		path := filepath.Join("..", "docs", "shapes", d.name+".png")
+		out := path
+		if !*update {
+			out = filepath.Join(t.TempDir(), d.name+".png")
+		}
+		mustRun(t, append([]string{"maze", "--seed", "2026", "--scale", "12", "-o", out}, strings.Fields(d.args)...)...)
+		if *update {
+			continue
+		}
+		got, want := decodePNGFile(t, out), decodePNGFile(t, path)
+		if got.Bounds() != want.Bounds() {
+			t.Fatalf("%s: %v, the docs' %v (go test ./cli -run TestDocsShapePictures -update)", d.name, got.Bounds(), want.Bounds())
+		}
+		for y := got.Bounds().Min.Y; y < got.Bounds().Max.Y; y++ {
+			for x := got.Bounds().Min.X; x < got.Bounds().Max.X; x++ {
+				if got.At(x, y) != want.At(x, y) {
+					t.Fatalf("%s: pixel (%d, %d) differs from the docs' (go test ./cli -run TestDocsShapePictures -update)", d.name, x, y)
+				}
+			}
+		}
+	}
+}
+
+func decodePNGFile(t *testing.T, path string) image.Image {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
 }
