@@ -188,18 +188,40 @@ func (b *Bot) Run(ctx context.Context) error {
 }
 
 // tickLoop runs scheduled work now (catching up on what fell due while the
-// bot was down) and then every TickEvery, until ctx ends. Scheduled work
-// counts as in flight, so shutdown waits for a post being made.
+// bot was down) and then every TickEvery, until ctx ends: each ticker on
+// a schedule of its own, so that one with a backlog (a thousand
+// reminders at Discord's pace) does not make another (the daily posts)
+// late. Scheduled work counts as in flight, so shutdown waits for a post
+// being made.
 func (b *Bot) tickLoop(ctx context.Context) {
+	var wg, first sync.WaitGroup
+	first.Add(len(b.tickers))
+	for _, t := range b.tickers {
+		wg.Go(func() { b.tickerLoop(ctx, t, first.Done) })
+	}
+	first.Wait()
+	b.log.Debug("scheduled work done")
+	wg.Wait()
+}
+
+// tickerLoop runs one ticker now and then every TickEvery, each run with
+// the handler timeout, until ctx ends; firstDone is called after the
+// first run.
+func (b *Bot) tickerLoop(ctx context.Context, t Ticker, firstDone func()) {
 	ticker := time.NewTicker(b.cfg.TickEvery)
 	defer ticker.Stop()
 	for {
 		if b.begin() {
-			if err := b.Tick(b.work); err != nil {
-				b.log.Error("scheduled work", "err", err)
+			tctx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
+			if err := runTicker(tctx, t); err != nil {
+				b.log.Error("scheduled work", "err", fmt.Errorf("%s: %w", t.Name, err))
 			}
-			b.log.Debug("scheduled work done")
+			cancel()
 			b.inflight.Done()
+		}
+		if firstDone != nil {
+			firstDone()
+			firstDone = nil
 		}
 		select {
 		case <-ctx.Done():

@@ -75,8 +75,13 @@ func definitions() []*discordgo.ApplicationCommand {
 				difficulty("Among mazes like it: easy, medium or hard (default any)"),
 				loops,
 				language("The language of the posts (default: the server's language)"),
+				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "recap", Description: "Yesterday's recap on each post: finishers, top three, streaks, solution (default on)"},
+				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "recap-pings", Description: "Notify the members the recap names (default off: named, not pinged)"},
 			}},
 			{Type: sub, Name: "off", Description: "Stop posting the daily automatically (Manage Server)"},
+			{Type: sub, Name: "remind", Description: "A DM when your streak is at risk and you haven't played today", Options: []*discordgo.ApplicationCommandOption{
+				{Type: str, Name: "time", Description: "Server time, 24-hour HH:MM, e.g. 20:00; or off", Required: true},
+			}},
 		}},
 		{Name: "leaderboard", Description: "The daily challenge leaderboard of this server", Options: []*discordgo.ApplicationCommandOption{
 			{Type: str, Name: "period", Description: "Today (default), the last 7 days, or all time", Choices: []*discordgo.ApplicationCommandOptionChoice{
@@ -186,7 +191,7 @@ func TestCheckEnglishFindsDrift(t *testing.T) {
 	cmds := definitions()
 	cmds[0].Description = "Make a maze"
 	daily := cmds[4].Options[1].Options
-	lang := daily[len(daily)-1]
+	lang := daily[slices.IndexFunc(daily, func(o *discordgo.ApplicationCommandOption) bool { return o.Name == "language" })]
 	lang.Choices = append(lang.Choices, &discordgo.ApplicationCommandOptionChoice{Name: "Klingon", Value: "tlh"})
 	lang.Choices[1].Name = "Korean"
 	cmds = slices.DeleteFunc(cmds, func(c *discordgo.ApplicationCommand) bool { return c.Name == "help" })

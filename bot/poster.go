@@ -22,7 +22,7 @@ func NewPoster(session *discordgo.Session) *Poster { return &Poster{session: ses
 // rate-limit bucket.
 func (p *Poster) Post(ctx context.Context, channelID, nonce string, r Reply) (string, error) {
 	m := newMessage(r, creating)
-	m.AllowedMentions, m.Nonce, m.EnforceNonce = noPings, nonce, nonce != ""
+	m.AllowedMentions, m.Nonce, m.EnforceNonce = pings(r.Pings), nonce, nonce != ""
 	msg, err := p.send(ctx, "POST", discordgo.EndpointChannelMessages(channelID), discordgo.EndpointChannelMessages(channelID), m)
 	if err != nil {
 		return "", fmt.Errorf("post to channel %s: %w", channelID, err)
@@ -77,6 +77,16 @@ func (p *Poster) GuildLocale(ctx context.Context, guildID string) (string, error
 	return g.PreferredLocale, nil
 }
 
+// DMChannel opens (or finds) the DM channel with a user: POST
+// /users/@me/channels with the recipient.
+func (p *Poster) DMChannel(ctx context.Context, userID string) (string, error) {
+	ch, err := p.session.UserChannelCreate(userID, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", fmt.Errorf("DM channel with %s: %w", userID, err)
+	}
+	return ch.ID, nil
+}
+
 // Recent lists a channel's newest messages, newest first (Read Message
 // History).
 func (p *Poster) Recent(ctx context.Context, channelID string, limit int) ([]*discordgo.Message, error) {
@@ -85,6 +95,15 @@ func (p *Poster) Recent(ctx context.Context, channelID string, limit int) ([]*di
 		return nil, fmt.Errorf("recent messages of channel %s: %w", channelID, err)
 	}
 	return msgs, nil
+}
+
+// pings lets a post notify the members users, and nobody else; noPings
+// when there are none.
+func pings(users []string) *discordgo.MessageAllowedMentions {
+	if len(users) == 0 {
+		return noPings
+	}
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: users}
 }
 
 // noPings lets a scheduled post name members (<@id> renders as their name)

@@ -23,6 +23,9 @@ type Reply struct {
 	Files      []File
 	Ephemeral  bool
 	V2         bool
+	// Pings lists the members a channel post may notify among those it
+	// names; none by default (Poster).
+	Pings []string
 }
 
 // File is an attachment. Description is its alt text: what a screen

@@ -33,6 +33,8 @@ type Poster interface {
 	// Recent lists a channel's newest messages, at most limit, newest
 	// first.
 	Recent(ctx context.Context, channelID string, limit int) ([]*discordgo.Message, error)
+	// DMChannel opens the DM channel with a user, or finds it open.
+	DMChannel(ctx context.Context, userID string) (channelID string, err error)
 }
 
 // Guilds tells what Discord knows of a server.
@@ -119,7 +121,18 @@ var _ contest.Announcer = (*Announcer)(nil)
 // returns the message.
 func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, nonce string) (string, error) {
 	d.Language = a.language(ctx, d.GuildID, d.Language)
-	reply, err := showPost(ctx, a.pictures, d.MazeID, "", func() (bot.Reply, error) { return dailyMessage(lang.ByCode(d.Language), d, true, a.race) })
+	reply, err := showPost(ctx, a.pictures, d.MazeID, "", func() (bot.Reply, error) {
+		l := lang.ByCode(d.Language)
+		v, err := dailyMaze(l, d, true, a.race)
+		if err != nil {
+			return bot.Reply{}, err
+		}
+		recap, err := recapView(l, d.Recap)
+		if err != nil {
+			return bot.Reply{}, err
+		}
+		return views.DailyPost(l, d, v, recap), nil
+	})
 	if err != nil {
 		return "", err
 	}
@@ -128,6 +141,30 @@ func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, n
 		return "", err
 	}
 	return messageID, recordPost(ctx, a.posts, d.GuildID, channelID, messageID, d.MazeID, a.now())
+}
+
+// recapView is yesterday's recap as the post shows it: its par and, when
+// anyone finished, its solution as a spoilered picture (a picture
+// whatever the maze's size: a spoilered emoji grid would be a wall of
+// tags in the post). Nil for no recap.
+func recapView(l *lang.Lang, r *contest.Recap) (*views.Recap, error) {
+	if r == nil {
+		return nil, nil
+	}
+	m, err := generate(r.MazeID)
+	if err != nil {
+		return nil, err
+	}
+	v := &views.Recap{Recap: r, Par: play.Par(m)}
+	if r.Finished > 0 {
+		file, err := pngFile(m, "SPOILER_maze-"+r.MazeID.String()+"-solution.png", views.Alt(l, r.MazeID, views.ShowsSolution, mazecore.Point{}),
+			render.Overlay{Path: mazecore.Solve(m)}, look{})
+		if err != nil {
+			return nil, err
+		}
+		v.Solution = &file
+	}
+	return v, nil
 }
 
 // recentLooked is how many of a channel's newest messages FindDaily reads:

@@ -18,6 +18,7 @@ import (
 type Store interface {
 	play.Store
 	contest.DailyStore
+	contest.ReminderStore
 	contest.EventStore
 	contest.Posts
 }
@@ -104,6 +105,8 @@ func New(deps Deps) (*Set, error) {
 	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now)
 	playing := NewPlay(games, sign, q, deps.Seed)
 	daily := NewDaily(contests.Dailies, deps.Store, q, deps.Now)
+	reminders := contest.NewReminders(contests.Dailies, deps.Store, announcer, deps.Now, contestLog)
+	daily.reminders = reminders
 	// Race buttons only where a race can start: an Activity to launch.
 	race := deps.Races != nil
 	announcer.race, mazes.race, daily.race = race, race, race
@@ -122,7 +125,9 @@ func New(deps Deps) (*Set, error) {
 	if deps.Replays != nil {
 		router.Use(bot.Replays(deps.Replays, log))
 	}
-	router.Use(bot.Logged(log), bot.Metrics(deps.Metrics), bot.ErrorReply(log), bot.Recover(log))
+	// The closed-DM notice follows a reply that went well, inside the
+	// error reply, which must come first when the handler failed.
+	router.Use(bot.Logged(log), bot.Metrics(deps.Metrics), bot.ErrorReply(log), ClosedDMNotice(reminders, log), bot.Recover(log))
 	tickers := []bot.Ticker{
 		{Name: "game cleanup", Run: func(ctx context.Context) error {
 			n, err := games.Cleanup(ctx)
@@ -133,6 +138,7 @@ func New(deps Deps) (*Set, error) {
 		}},
 		{Name: "events", Run: contests.Events.Tick},
 		{Name: "daily posts", Run: contests.Dailies.Tick},
+		{Name: "streak reminders", Run: reminders.Tick},
 	}
 	if deps.Replays != nil {
 		tickers = append(tickers, bot.Ticker{Name: "replay guard cleanup", Run: func(ctx context.Context) error {

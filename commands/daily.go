@@ -23,6 +23,8 @@ type Daily struct {
 	pictures *pictures.Queue
 	now      func() time.Time
 	race     bool // Maze Arena is set up: the day's maze offers Race
+	// reminders are /daily remind's (set by New).
+	reminders *contest.Reminders
 }
 
 // NewDaily serves the daily challenge run by dailies, drawing on the
@@ -47,14 +49,18 @@ func (f *Daily) Commands() []bot.Command {
 						difficultyOption(),
 						loopsOption(),
 						languageOption(),
+						boolOption("recap"),
+						boolOption("recap-pings"),
 					),
 					subcommand("off"),
+					subcommand("remind", stringOption("time", 5, true)),
 				},
 			}),
 			Handle: bot.Subcommands(map[string]bot.Handler{
-				"today": f.today,
-				"setup": bot.Stack(f.setup, bot.ManagersOnly("error.daily_setup_manager")),
-				"off":   bot.Stack(f.off, bot.ManagersOnly("error.daily_off_manager")),
+				"today":  f.today,
+				"setup":  bot.Stack(f.setup, bot.ManagersOnly("error.daily_setup_manager")),
+				"off":    bot.Stack(f.off, bot.ManagersOnly("error.daily_off_manager")),
+				"remind": f.remind,
 			}, "error.daily_usage"),
 			Autocomplete: f.completeZone,
 			Use:          []bot.Middleware{bot.GuildOnly("error.daily_dm")},
@@ -108,15 +114,6 @@ func dailyMaze(l *lang.Lang, day contest.Daily, withFile, race bool) (views.Maze
 	return v, err
 }
 
-// dailyMessage is the daily's post in l (see views.Daily).
-func dailyMessage(l *lang.Lang, day contest.Daily, withFile, race bool) (bot.Reply, error) {
-	v, err := dailyMaze(l, day, withFile, race)
-	if err != nil {
-		return bot.Reply{}, err
-	}
-	return views.Daily(l, day, v), nil
-}
-
 // zoneOption is the time zone of /daily setup, completed as it is typed:
 // Discord lets an option have 25 choices, and there are hundreds of zones.
 func zoneOption() *discordgo.ApplicationCommandOption {
@@ -148,6 +145,8 @@ type setupOptions struct {
 	Difficulty string `option:"difficulty"`
 	Loops      *int64 `option:"loops"`
 	Language   string `option:"language"`
+	Recap      *bool  `option:"recap"`
+	RecapPings *bool  `option:"recap-pings"`
 }
 
 func (f *Daily) setup(ctx context.Context, in *bot.Interaction) error {
@@ -198,6 +197,24 @@ func (f *Daily) setup(ctx context.Context, in *bot.Interaction) error {
 	}
 	l := in.Lang()
 	content := views.SetupDone(l, saved, next)
+	if o.Recap != nil || o.RecapPings != nil {
+		// Only what was given changes: a setup that leaves them out
+		// keeps the server's choice.
+		r, err := f.dailies.RecapSettings(ctx, in.GuildID)
+		if err != nil {
+			return err
+		}
+		if o.Recap != nil {
+			r.Off = !*o.Recap
+		}
+		if o.RecapPings != nil {
+			r.Pings = *o.RecapPings
+		}
+		if err := f.dailies.SaveRecapSettings(ctx, r); err != nil {
+			return err
+		}
+		content += "\n" + views.RecapSetup(l, r)
+	}
 	if !notice.IsZero() {
 		content += "\n" + views.Notice(l, notice)
 	}

@@ -123,6 +123,11 @@ func (p *poster) Recent(_ context.Context, channelID string, limit int) ([]*disc
 }
 
 // forgetNonces ends the nonces' window, as Discord's ends after minutes.
+// DMChannel is the DM channel with a user: "dm-" and their ID.
+func (p *poster) DMChannel(_ context.Context, userID string) (string, error) {
+	return "dm-" + userID, nil
+}
+
 func (p *poster) forgetNonces() {
 	p.mu.Lock()
 	defer p.mu.Unlock()

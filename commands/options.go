@@ -96,6 +96,10 @@ func stringOption(name string, maxLength int, required bool) *discordgo.Applicat
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, MaxLength: maxLength, Required: required}
 }
 
+func boolOption(name string) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: name}
+}
+
 func subcommand(name string, options ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Options: options}
 }

@@ -63,7 +63,7 @@ func gameError(err error) error {
 
 // handlePlay starts a game for the member who pressed Play under a maze.
 func (f *Play) handlePlay(ctx context.Context, in *bot.Interaction) error {
-	text := customid.Rest(in.MessageComponentData().CustomID)
+	text, guildID := customid.ParsePlay(customid.Rest(in.MessageComponentData().CustomID))
 	id, err := mazecore.Parse(text)
 	if err != nil {
 		return bot.RefuseWith(err, "error.play_bad_id", lang.Args{"Text": sanitize(text)})
@@ -71,17 +71,27 @@ func (f *Play) handlePlay(ctx context.Context, in *bot.Interaction) error {
 	if !views.Playable(id) {
 		return bot.Refuse("error.play_too_big", lang.Args{"Max": views.Side(play.MaxSide), "Size": views.Size(id)})
 	}
+	if in.GuildID == "" && guildID != "" {
+		// A reminder's Play, pressed in the DM: the game counts for the
+		// server's daily as one started there would.
+		return f.startIn(ctx, in, id, guildID)
+	}
 	return f.start(ctx, in, id)
 }
 
 // start shows the member's game on maze id, privately: the one they
 // were playing there, or a new one.
 func (f *Play) start(ctx context.Context, in *bot.Interaction, id mazecore.ID) error {
+	return f.startIn(ctx, in, id, in.GuildID)
+}
+
+// startIn is start for a game of guildID's.
+func (f *Play) startIn(ctx context.Context, in *bot.Interaction, id mazecore.ID, guildID string) error {
 	m, err := generate(id)
 	if err != nil {
 		return err
 	}
-	g, resumed, err := f.games.Resume(ctx, m, play.Record{UserID: in.UserID(), GuildID: in.GuildID, ChannelID: in.ChannelID})
+	g, resumed, err := f.games.Resume(ctx, m, play.Record{UserID: in.UserID(), GuildID: guildID, ChannelID: in.ChannelID})
 	if err != nil {
 		return err
 	}

@@ -91,6 +91,9 @@ type Daily struct {
 	MazeID  mazecore.ID
 	// Language is the settings' Language, which the Announcer posts in.
 	Language string
+	// Recap is the previous day's, which the automatic post carries; nil
+	// for none (turned off, no daily that day, not the automatic post).
+	Recap *Recap
 }
 
 // Number is the daily's number: #1 on 2026-01-01.
@@ -217,6 +220,9 @@ type DailyStore interface {
 	// SolvedDates lists the dates, newest first and none after upTo, on
 	// which a member finished the server's daily.
 	SolvedDates(ctx context.Context, guildID, userID string, upTo Date) ([]Date, error)
+	// RecapSettings returns a server's recap settings, or ErrNotFound.
+	RecapSettings(ctx context.Context, guildID string) (RecapSettings, error)
+	SaveRecapSettings(ctx context.Context, r RecapSettings) error
 }
 
 // Dailies runs the daily challenge.
@@ -461,6 +467,17 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 		return err
 	}
 	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zones().ZoneOf(date), MazeID: claim.MazeID, Language: s.Language}
+	recap, err := d.recap(ctx, s.GuildID, date)
+	if err != nil {
+		// Without it the post would go out without yesterday's recap for
+		// good: release the claim, and a later tick tries again.
+		ferr := d.store.SetDailyFailed(ctx, s.GuildID, date, claim.Attempts, false)
+		if errors.Is(ferr, ErrConflict) {
+			ferr = nil
+		}
+		return errors.Join(fmt.Errorf("recap of %s before %s: %w", s.GuildID, date, err), ferr)
+	}
+	day.Recap = recap
 	if claim.Attempts > 1 {
 		// An attempt before this one may have posted the day and died
 		// before recording it, beyond the nonce's few minutes: look

@@ -225,6 +225,12 @@ func seed(t *testing.T, dsn string) {
 	if _, err := db.FixDailyMaze(ctx, contest.DailyMaze{GuildID: "g1", Date: day(29), MazeID: testMaze}); err != nil {
 		t.Fatal(err)
 	}
+	ok(t, db.SaveRecapSettings(ctx, contest.RecapSettings{GuildID: "g1", Pings: true}))
+	ok(t, db.SaveReminder(ctx, contest.Reminder{GuildID: "g1", UserID: "ann", At: 20 * 60, Language: "ko"}))
+	ok(t, db.SaveReminder(ctx, contest.Reminder{GuildID: "g1", UserID: "bob", At: 8 * 60}))
+	ok(t, db.ClaimReminder(ctx, "g1", "ann", day(29)))
+	ok(t, db.SetReminderChannel(ctx, "g1", "ann", "dm-ann"))
+	ok(t, db.CloseReminder(ctx, "g1", "bob"))
 
 	var events []contest.Event
 	for _, ch := range []string{"e1", "e2", "e3"} {

@@ -22,6 +22,7 @@ import (
 type DB interface {
 	play.Store
 	contest.DailyStore
+	contest.ReminderStore
 	contest.EventStore
 	contest.Posts
 	// Secret returns the value kept under key, storing generate's result

@@ -37,6 +37,22 @@ func Help(example string) string { return HelpPrefix + ":" + example }
 // Play is the custom ID of the Play button of maze id.
 func Play(id mazecore.ID) string { return PlayPrefix + ":" + id.String() }
 
+// PlayFor is the custom ID of the Play button of a server's daily maze
+// id sent outside the server (a reminder by DM): the game counts for that
+// server's daily as Play in the server would.
+func PlayFor(id mazecore.ID, guildID string) string { return Play(id) + ":" + guildID }
+
+// ParsePlay splits what follows a Play button's prefix (Rest) into the
+// maze ID's text, to be parsed by the caller, and the server a PlayFor
+// button names ("" for none, or for one that is not a snowflake).
+func ParsePlay(rest string) (maze, guildID string) {
+	maze, guildID, _ = strings.Cut(rest, ":")
+	if !IsDecimal(guildID) {
+		guildID = ""
+	}
+	return maze, guildID
+}
+
 // Race is the custom ID of the Race button of maze id: it launches Maze
 // Arena on that maze.
 func Race(id mazecore.ID) string { return RacePrefix + ":" + id.String() }

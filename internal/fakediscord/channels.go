@@ -19,6 +19,7 @@ type directory struct {
 	channels map[string]channelInfo // what interactions told about channels
 	locales  map[string]string      // a server's preferred_locale, when set
 	perms    map[string]int64       // the bot's permissions by channel, when set
+	dms      dmState                // the DM channels the bot opened (dms.go)
 }
 
 type channelInfo struct {
@@ -32,6 +33,7 @@ func (d *directory) reset() {
 	d.channels = make(map[string]channelInfo)
 	d.locales = make(map[string]string)
 	d.perms = make(map[string]int64)
+	d.dms = dmState{}
 }
 
 // channel returns what is known of channelID.

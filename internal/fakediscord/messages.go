@@ -211,6 +211,10 @@ func idLess(a, b string) bool {
 // (200, same body) and creates none, as Discord does.
 func (st *messageStore) post(w http.ResponseWriter, r *http.Request) {
 	channel := r.PathValue("channel")
+	if st.s.guilds.dmRefused(channel) {
+		st.s.fail(w, r, errCannotDM, nil)
+		return
+	}
 	if !st.s.checkChannel(w, r, channel, discordgo.PermissionSendMessages) {
 		return
 	}

@@ -29,6 +29,7 @@ func (s *Server) restRoutes(mux *http.ServeMux) {
 	route("GET", "/gateway", false, g.getGateway)
 	route("GET", "/gateway/bot", true, g.getGatewayBot)
 	route("GET", "/users/{user}", false, s.getUser)
+	route("POST", "/users/{user}/channels", true, d.postDM)
 	route("GET", "/applications/@me", true, s.getApplication)
 	for _, scope := range []string{"/applications/{app}/commands", "/applications/{app}/guilds/{guild}/commands"} {
 		route("GET", scope, true, s.ownApp(c.get))

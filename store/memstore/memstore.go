@@ -36,6 +36,8 @@ type Store struct {
 	turns    map[int]time.Time
 
 	commandGuilds map[string]time.Time
+
+	community community // recaps and reminders (community.go)
 }
 
 // day is a server's day: the key of its post and its maze.

@@ -46,6 +46,8 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"Seen", testSeen},
 		{"IdentifyTurns", testIdentifyTurns},
 		{"CommandGuilds", testCommandGuilds},
+		{"RecapSettings", testRecapSettings},
+		{"Reminders", testReminders},
 	} {
 		t.Run(area.name, func(t *testing.T) { area.run(t, open) })
 	}
