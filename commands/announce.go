@@ -18,6 +18,7 @@ import (
 	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/play"
+	"mazebot/render"
 )
 
 // Poster sends and edits channel messages outside any interaction. The
