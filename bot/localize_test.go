@@ -55,7 +55,7 @@ func definitions() []*discordgo.ApplicationCommand {
 			}},
 			{Type: str, Name: "shape", Description: "Cut the maze to a shape (a picture, start and goal at the ends of its longest path)", Choices: []*discordgo.ApplicationCommandOptionChoice{
 				{Name: "circle", Value: "circle"}, {Name: "ring", Value: "ring"}, {Name: "heart", Value: "heart"},
-				{Name: "star", Value: "star"}, {Name: "diamond", Value: "diamond"}, {Name: "triangle", Value: "triangle"},
+				{Name: "star", Value: "star"}, {Name: "diamond", Value: "diamond"}, {Name: "triangle", Value: "triangle"}, {Name: "hexagon", Value: "hexagon"},
 			}},
 			{Type: str, Name: "text", Description: "Draw the maze inside up to 12 letters, digits and spaces"},
 		}},

@@ -109,7 +109,7 @@ func TestShapedRefusals(t *testing.T) {
 		{[]string{"dfs", "120", "--grid", "polar"}, "a polar maze takes 5 to 100 rings"},
 		{[]string{"dfs", "12", "--grid", "polar", "--shape", "heart"}, "takes no --shape"},
 		{[]string{"dfs", "12", "--grid", "triangle"}, "choose square, polar or hex"},
-		{[]string{"dfs", "41", "--shape", "moon"}, "choose one of circle, ring, heart, star, diamond, triangle"},
+		{[]string{"dfs", "41", "--shape", "moon"}, "choose one of circle, ring, heart, star, diamond, triangle, hexagon"},
 		{[]string{"dfs", "--text", "¿qué?"}, "the font has no"},
 		{[]string{"dfs", "21", "--text", "HELLO"}, "needs a maze of at least 29×8 cells"},
 		{[]string{"dfs", "11", "--shape", "heart"}, "a maze needs at least 50"},
@@ -141,6 +141,7 @@ var docsShapes = []struct{ name, args string }{
 	{"triangle", "backtracking 41 --shape triangle"},
 	{"text", "backtracking --text MAZEBOT"},
 	{"hexheart", "backtracking 25 --grid hex --shape heart"},
+	{"hexagon", "wilson 27 --grid hex --shape hexagon"},
 }
 
 // TestDocsShapePictures keeps docs/shapes/*.png what the command line

@@ -36,13 +36,14 @@ const (
 	Star     Preset = 4
 	Diamond  Preset = 5
 	Triangle Preset = 6
+	Hexagon  Preset = 7
 )
 
 // presetNames are in the order lists show them.
-var presetNames = [...]string{Circle: "circle", Ring: "ring", Heart: "heart", Star: "star", Diamond: "diamond", Triangle: "triangle"}
+var presetNames = [...]string{Circle: "circle", Ring: "ring", Heart: "heart", Star: "star", Diamond: "diamond", Triangle: "triangle", Hexagon: "hexagon"}
 
 // Presets lists the presets in a stable order.
-var Presets = []Preset{Circle, Ring, Heart, Star, Diamond, Triangle}
+var Presets = []Preset{Circle, Ring, Heart, Star, Diamond, Triangle, Hexagon}
 
 // presetVersion is the version of every preset's drawing today; Shape.Mask
 // keeps drawing older versions as they were.
@@ -177,6 +178,9 @@ var presetTests = [...]func(u, v int) bool{
 	},
 	Diamond:  func(u, v int) bool { return abs(u)+abs(v) <= unit },
 	Triangle: func(u, v int) bool { return 2*abs(u) <= v+unit }, // apex up
+	// Flat sides up and down, corners left and right: a hex grid's cells
+	// in a hexagon of their own shape.
+	Hexagon: func(u, v int) bool { return 2*abs(u)+abs(v) <= 2*unit },
 	Heart: func(u, v int) bool {
 		// A square standing on a corner, with a half disc on each of its
 		// upper sides: d is its half-diagonal, c its centre's height, so
