@@ -98,6 +98,8 @@ type Server struct {
 	// not know, and lookups the places of the questions in flight there.
 	invalid *bucket
 	lookups chan struct{}
+	// awaiting are the connections not yet heard from, by when they came.
+	awaiting map[*conn]time.Time
 }
 
 type cachedUser struct {
@@ -145,7 +147,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken, cfg.Log),
 		tokens: map[[32]byte]cachedUser{}, checks: newMemberBuckets(checkRate, checkBurst),
-		invalid: newBucket(invalidRate, invalidBurst), lookups: make(chan struct{}, lookupsAtOnce)}
+		invalid: newBucket(invalidRate, invalidBurst), lookups: make(chan struct{}, lookupsAtOnce), awaiting: map[*conn]time.Time{}}
 	s.index = withAlgorithms(index)
 	s.door = newDoor(cfg.Now, cfg.Log)
 	s.hub = newHub(cfg)

@@ -22,6 +22,9 @@ const (
 	maxFrame = 4 << 10
 	// helloWithin is how long a connection may take to say who it is.
 	helloWithin = 10 * time.Second
+	// maxAwaitingHello is how many connections may wait for their hello
+	// at once (see awaitHello).
+	maxAwaitingHello = 256
 	// pingEvery and pongWithin keep an idle connection alive and find a
 	// dead one.
 	pingEvery  = 20 * time.Second
@@ -193,7 +196,9 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	go c.writeLoop()
 	defer c.close()
 	_ = ws.SetReadDeadline(time.Now().Add(helloWithin))
+	s.awaitHello(c)
 	_, b, err := ws.ReadMessage()
+	s.heard(c)
 	if err != nil {
 		return
 	}
@@ -233,6 +238,39 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.leave(room, c, u)
 	s.readLoop(room, c, u)
+}
+
+// awaitHello counts c among the connections not yet heard from; past
+// maxAwaitingHello, the one waiting longest is closed. An upgraded
+// connection has left the listener's cap, which closes only idle ones:
+// without this, connections that never say hello would hold its places
+// for helloWithin each, over and over, and keep members out. A member's
+// client says hello at once, so it is seldom the one waiting longest.
+func (s *Server) awaitHello(c *conn) {
+	now := time.Now()
+	var oldest *conn
+	s.mu.Lock()
+	s.awaiting[c] = now
+	if len(s.awaiting) > maxAwaitingHello {
+		for other, since := range s.awaiting {
+			if oldest == nil || since.Before(s.awaiting[oldest]) {
+				oldest = other
+			}
+		}
+		delete(s.awaiting, oldest)
+	}
+	s.mu.Unlock()
+	if oldest != nil {
+		_ = oldest.ws.Close() // its read fails: its serveRoom ends
+		oldest.close()
+	}
+}
+
+// heard is c's first message (or its end): it no longer waits.
+func (s *Server) heard(c *conn) {
+	s.mu.Lock()
+	delete(s.awaiting, c)
+	s.mu.Unlock()
 }
 
 // admit checks a connection's token and instance with Discord: the user

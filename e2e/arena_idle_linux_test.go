@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"golang.org/x/sys/unix"
 
 	"mazebot/internal/fakediscord"
@@ -29,17 +30,19 @@ func (p *botProcess) arenaAddr(t testing.TB) activityAddr {
 // TestArenaIdleConnections runs the bot as its own process with a
 // descriptor limit of 1,536 and opens 4,000 connections to ACTIVITY_ADDR
 // that send nothing or half a request's headers, and 100 that send 9
-// bytes of a body and no more. Its connections are capped (an idle one
+// bytes of a body and no more, and 1,280 WebSockets that never say hello.
+// Its connections are capped (an idle one
 // makes way for a new one), so the process stays under its limit,
 // /healthz answers within a second, and so does a member's join (sign-in,
 // WebSocket, welcome); the slow bodies are cut off by the read timeout.
 // Uncapped, the process ran out of descriptors and /healthz hung.
 func TestArenaIdleConnections(t *testing.T) {
 	t.Parallel()
-	const limit, idle, slowBodies = 1536, 4000, 100
+	const limit, idle, slowBodies, silentSockets = 1536, 4000, 100, 1280
+	const need = idle + slowBodies + silentSockets + limit
 	var own unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &own); err != nil || own.Cur < idle+limit {
-		t.Fatalf("the test itself needs %d descriptors, has %d (%v): raise its hard limit", idle+limit, own.Cur, err)
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &own); err != nil || own.Cur < need {
+		t.Fatalf("the test itself needs %d descriptors, has %d (%v): raise its hard limit", need, own.Cur, err)
 	}
 	fake := newDiscord(t)
 	fake.EnableActivities()
@@ -81,8 +84,40 @@ func TestArenaIdleConnections(t *testing.T) {
 		wg.Wait()
 	}
 	open(slowBodies, "POST /api/token HTTP/1.1\r\nHost: arena\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"code\":\"", 1)
-	slow := append([]net.Conn(nil), held...)
+	slow := append([]net.Conn(nil), held...)           // before any other is held
 	open(idle, "GET / HTTP/1.1\r\nHost: arena\r\n", 2) // half of them half a request
+	// WebSockets that never say hello, 1,280 of them, more than the cap,
+	// opened by 32 at once while the member joins: they have left the
+	// listener's cap (an upgraded connection is never idle to it), and
+	// the room closes the one waiting longest past 256.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	upgraded := 0
+	for range 32 {
+		wg.Go(func() {
+			var mine []*websocket.Conn
+			defer func() {
+				for _, ws := range mine {
+					ws.Close()
+				}
+			}()
+			for len(mine) < silentSockets/32 {
+				ws, _, err := websocket.DefaultDialer.Dial("ws://"+string(arena)+"/api/room", nil)
+				if err != nil {
+					continue // closed for a newer one before its upgrade: as the cap may
+				}
+				mine = append(mine, ws)
+				mu.Lock()
+				upgraded++
+				mu.Unlock()
+			}
+			<-stop
+		})
+	}
+	var once sync.Once
+	stopFlood := func() { once.Do(func() { close(stop); wg.Wait() }) }
+	defer stopFlood()
+	waitFor(t, "1,000 silent WebSockets", func() bool { mu.Lock(); defer mu.Unlock(); return upgraded >= 1000 })
 	t.Cleanup(func() {
 		for _, c := range held {
 			c.Close()
@@ -92,22 +127,26 @@ func TestArenaIdleConnections(t *testing.T) {
 	began := time.Now()
 	res, err := (&http.Client{Timeout: 10 * time.Second}).Get(healthz)
 	if err != nil {
-		t.Fatalf("/healthz with %d connections held: %v", len(held), err)
+		t.Fatalf("/healthz during the flood: %v", err)
 	}
 	res.Body.Close()
-	if took := time.Since(began); res.StatusCode != http.StatusOK || took > time.Second {
-		t.Fatalf("/healthz with %d connections held: %d in %v, want 200 within a second", len(held), res.StatusCode, took)
+	healthzTook := time.Since(began)
+	if took := healthzTook; res.StatusCode != http.StatusOK || took > time.Second {
+		t.Fatalf("/healthz during the flood: %d in %v, want 200 within a second", res.StatusCode, took)
 	}
 	began = time.Now()
 	c := join(t, arena, signIn(t, fake, arena, ada), r.instance)
-	if took := time.Since(began); took > time.Second || c.me != ada {
-		t.Fatalf("ada's join with %d connections held: welcomed as %q in %v, want ada within a second", len(held), c.me, took)
+	joinTook := time.Since(began)
+	if took := joinTook; took > time.Second || c.me != ada {
+		t.Fatalf("ada's join during the flood: welcomed as %q in %v, want ada within a second", c.me, took)
 	}
 	fds, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d connections opened; the process holds %d descriptors of %d; /healthz and the join answered", len(held), len(fds), limit)
+	stopFlood()
+	t.Logf("%d connections and %d WebSockets opened; the process holds %d descriptors of %d; /healthz answered in %v, the join in %v",
+		len(held), upgraded, len(fds), limit, healthzTook, joinTook)
 	if len(fds) >= limit || strings.Contains(bot.logs.String(), "too many open files") {
 		t.Fatalf("the process holds %d descriptors of %d, or logged running out", len(fds), limit)
 	}
