@@ -5,6 +5,15 @@
 // client secret stays here), the client's words from package lang's
 // catalogs (GET /api/words), and the rooms (GET /api/room, a WebSocket).
 //
+// Everything an outsider can send without an account is bounded before it
+// becomes a Discord call (Discord bans an IP after 10,000 invalid requests
+// in 10 minutes, the bot's own included): the code exchanges by the door
+// (places at Discord, per client, a bucket of failures, and a breaker for
+// a client secret Discord refuses), unknown tokens by a bucket of their
+// own, instance checks per member; and connections by the wiring's cap
+// (MaxConnections) and the hello cap, messages by the refusals that drop
+// a connection.
+//
 // Identity comes from Discord only: a connection names its access token,
 // which GET /users/@me turns into a user, and its instance, which GET
 // /applications/{app}/activity-instances/{id} (bot token) must show that
