@@ -12,14 +12,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"mazebot/arena"
 	"mazebot/bot"
 	"mazebot/commands"
 	"mazebot/health"
-	"mazebot/mazecore"
 	"mazebot/metrics"
 	"mazebot/metrics/prom"
 	"mazebot/store"
@@ -164,33 +164,30 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		return nil, err
 	}
 	poster := bot.NewPoster(session)
-	// The launches reach the Activity's rooms, which play through the
-	// features' games: the relay is pointed at them once both exist.
-	var races commands.Races
-	relay := &raceRelay{}
-	if cfg.ClientSecret != "" {
-		races = relay
-	}
-	set, err := commands.New(commands.Deps{
+	deps := commands.Deps{
 		Store: db, Poster: poster, Guilds: poster,
 		PlaySecret: secret, DailyKey: dailyKey,
 		Now: now, Seed: randomSeed, Log: log, Metrics: rec,
 		Replays: db,
 		Extra:   opts.Extra,
-		Races:   races,
-	})
+		Arena:   cfg.ClientSecret != "",
+	}
+	// The domain once: the features and Maze Arena's rooms play the same
+	// games, and the Arena is built before the features that launch it.
+	deps.Domain = commands.NewDomain(deps)
+	app := &App{db: db, log: log}
+	if deps.Arena {
+		if err := app.buildArena(ctx, cfg, log, opts, deps.Domain.Games, poster); err != nil {
+			return nil, err
+		}
+		deps.Races = app.arena
+	}
+	b, err := app.buildBot(cfg, opts, deps, session)
 	if err != nil {
+		app.closeArena()
 		return nil, err
 	}
-	botCfg := bot.Config{ShardCount: cfg.ShardCount, ShardIDs: cfg.ShardIDs, GuildID: cfg.GuildID}
-	botCfg.IdentifyInterval = opts.IdentifyInterval
-	botCfg.IdentifyTurns = db
-	botCfg.CommandGuilds = db
-	b, err := bot.New(botCfg, session, set.Router, set.Tickers, log.With("component", "bot"))
-	if err != nil {
-		return nil, err
-	}
-	app := &App{Router: set.Router, db: db, bot: b, log: log}
+	app.bot = b
 	// Watched whether or not anything probes: an outage is logged.
 	app.ready = health.NewReadiness(b.Shards, db.Ping, log.With("component", "health"))
 	if cfg.HTTPAddr != "" {
@@ -200,17 +197,35 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 		}
 		if err != nil {
 			closeListener(ln)
+			app.closeArena()
 			return nil, fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
 	}
-	if cfg.ClientSecret != "" {
-		if err := app.buildArena(ctx, cfg, log, opts, set.Games, poster); err != nil {
-			closeListener(app.httpLn)
-			return nil, err
-		}
-		relay.set(app.arena)
-	}
 	return app, nil
+}
+
+// buildBot builds the features on deps (their domain built) and the bot
+// that serves them.
+func (a *App) buildBot(cfg Config, opts Options, deps commands.Deps, session *discordgo.Session) (*bot.Bot, error) {
+	set, err := commands.New(deps)
+	if err != nil {
+		return nil, err
+	}
+	a.Router = set.Router
+	botCfg := bot.Config{ShardCount: cfg.ShardCount, ShardIDs: cfg.ShardIDs, GuildID: cfg.GuildID}
+	botCfg.IdentifyInterval = opts.IdentifyInterval
+	botCfg.IdentifyTurns = a.db
+	botCfg.CommandGuilds = a.db
+	return bot.New(botCfg, session, set.Router, set.Tickers, deps.Log.With("component", "bot"))
+}
+
+// closeArena releases a Maze Arena built but never served.
+func (a *App) closeArena() {
+	if a.arena == nil {
+		return
+	}
+	closeListener(a.arenaLn)
+	_ = a.arena.Close() // never served: nothing to report
 }
 
 // buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
@@ -268,29 +283,6 @@ type cardPoster struct{ p *bot.Poster }
 func (c cardPoster) Post(ctx context.Context, channelID, nonce, content string) error {
 	_, err := c.p.Post(ctx, channelID, nonce, bot.Reply{Content: content})
 	return err
-}
-
-// raceRelay hands the features' launches to the Activity, which is built
-// after them (its rooms play through their games).
-type raceRelay struct {
-	mu    sync.Mutex
-	arena *arena.Server
-}
-
-func (r *raceRelay) set(s *arena.Server) {
-	r.mu.Lock()
-	r.arena = s
-	r.mu.Unlock()
-}
-
-func (r *raceRelay) Pend(ctx context.Context, guildID, channelID, userID string, maze mazecore.ID) error {
-	r.mu.Lock()
-	s := r.arena
-	r.mu.Unlock()
-	if s == nil {
-		return errors.New("the Activity (Maze Arena) is not running")
-	}
-	return s.Pend(ctx, guildID, channelID, userID, maze)
 }
 
 // ActivityAddr is the address Maze Arena listens on ("" when it is off).

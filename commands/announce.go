@@ -67,9 +67,10 @@ type Announcer struct {
 }
 
 // NewAnnouncer posts through poster, asking guilds the language of servers
-// with none stored, drawing on the queue, and records shown mazes in posts.
-func NewAnnouncer(poster Poster, guilds Guilds, posts PostLog, q *pictures.Queue, now func() time.Time) *Announcer {
-	return &Announcer{poster: poster, guilds: guilds, posts: posts, pictures: q, now: now, locales: map[string]string{}}
+// with none stored, drawing on the queue, and records shown mazes in posts;
+// race says Maze Arena is set up, so posted mazes offer Race.
+func NewAnnouncer(poster Poster, guilds Guilds, posts PostLog, q *pictures.Queue, now func() time.Time, race bool) *Announcer {
+	return &Announcer{poster: poster, guilds: guilds, posts: posts, pictures: q, now: now, race: race, locales: map[string]string{}}
 }
 
 // language is the code of the language a server's posts are in: stored,

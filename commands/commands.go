@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -47,8 +48,13 @@ type Deps struct {
 	AutoDeferAfter time.Duration
 	// Extra features (test-only commands) are routed after mazebot's own.
 	Extra []bot.Feature
-	// Races launches Maze Arena's races; nil when it is off.
+	// Arena says Maze Arena is set up: cards and posts offer Race.
+	Arena bool
+	// Races launches Maze Arena's races; needed by New when Arena is set.
 	Races Races
+	// Domain is the services the features share, which the wiring builds
+	// once with NewDomain (and hands Maze Arena too); New needs it.
+	Domain *Domain
 }
 
 // Metrics is what the features report into.
@@ -61,62 +67,93 @@ type Metrics interface {
 // inside Discord's 3 s.
 const DefaultAutoDefer = 1500 * time.Millisecond
 
-// Set is the features wired together: the router that answers
-// interactions, the scheduled work, and the parts the wiring and tests
-// reach for.
-type Set struct {
-	Router   *bot.Router
-	Tickers  []bot.Ticker
-	Contests contest.Contests
-	Games    *contest.Games
-	Pictures *pictures.Queue
-	Mazes    *Mazes
+// Domain is the services the Discord features and Maze Arena share: the
+// dailies and events, the games played on them, the streak reminders,
+// the picture queue, and the announcer that posts for the contests.
+type Domain struct {
+	Contests  contest.Contests
+	Games     *contest.Games
+	Reminders *contest.Reminders // /daily remind's, sent by DM
+	Pictures  *pictures.Queue
+	Announcer *Announcer
 }
 
-// New builds every feature on deps and stacks the router's middleware:
-// the one place the features are put together, for the bot and for the
-// features' tests.
+// NewDomain builds the domain on deps' store, poster, keys, clock and
+// metrics, once per process: the wiring passes it to New and to Maze
+// Arena. With deps.Arena the announcer's posts offer Race.
+func NewDomain(deps Deps) *Domain {
+	pcfg := deps.Pictures
+	if pcfg.Metrics == nil {
+		pcfg.Metrics = deps.Metrics
+	}
+	if pcfg.Metrics == nil {
+		pcfg.Metrics = metrics.Nop{}
+	}
+	if pcfg.Small == nil {
+		pcfg.Small = views.Side(bigSide)
+	}
+	q := pictures.New(pcfg, deps.Now)
+	announcer := NewAnnouncer(deps.Poster, deps.Guilds, deps.Store, q, deps.Now, deps.Arena)
+	log := deps.Log.With("component", "contest")
+	contests := contest.Contests{
+		Dailies: contest.NewDailies(deps.Store, announcer, deps.DailyKey, deps.Now, log),
+		Events:  contest.NewEvents(deps.Store, announcer, deps.Now, log),
+	}
+	return &Domain{
+		Contests:  contests,
+		Games:     contest.NewGames(deps.Store, deps.Now, contests, log),
+		Reminders: contest.NewReminders(contests.Dailies, deps.Store, announcer, deps.Now, log),
+		Pictures:  q,
+		Announcer: announcer,
+	}
+}
+
+// Set is the features wired together: the router that answers
+// interactions, the scheduled work, and /maze's feature, which tests
+// reach for.
+type Set struct {
+	Router  *bot.Router
+	Tickers []bot.Ticker
+	Mazes   *Mazes
+}
+
+// New builds every feature on deps and its Domain and stacks the
+// router's middleware: the one place the features are put together, for
+// the bot and for the features' tests.
 func New(deps Deps) (*Set, error) {
 	sign, err := customid.NewSigner(deps.PlaySecret)
 	if err != nil {
 		return nil, err
 	}
+	if deps.Domain == nil {
+		return nil, errors.New("commands: no Domain (NewDomain builds it)")
+	}
+	if deps.Arena && deps.Races == nil {
+		return nil, errors.New("commands: Maze Arena is set up but nothing launches its races")
+	}
 	if deps.Metrics == nil {
 		deps.Metrics = metrics.Nop{}
-	}
-	if deps.Pictures.Metrics == nil {
-		deps.Pictures.Metrics = deps.Metrics
-	}
-	if deps.Pictures.Small == nil {
-		deps.Pictures.Small = views.Side(bigSide)
 	}
 	if deps.AutoDeferAfter == 0 {
 		deps.AutoDeferAfter = DefaultAutoDefer
 	}
 	log := deps.Log.With("component", "commands")
-	q := pictures.New(deps.Pictures, deps.Now)
-	announcer := NewAnnouncer(deps.Poster, deps.Guilds, deps.Store, q, deps.Now)
-	contestLog := deps.Log.With("component", "contest")
-	contests := contest.Contests{
-		Dailies: contest.NewDailies(deps.Store, announcer, deps.DailyKey, deps.Now, contestLog),
-		Events:  contest.NewEvents(deps.Store, announcer, deps.Now, contestLog),
-	}
-	games := contest.NewGames(deps.Store, deps.Now, contests, contestLog)
-	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now)
-	playing := NewPlay(games, sign, q, deps.Seed)
-	daily := NewDaily(contests.Dailies, deps.Store, q, deps.Now)
-	reminders := contest.NewReminders(contests.Dailies, deps.Store, announcer, deps.Now, contestLog)
-	daily.reminders = reminders
+	contests, games, q, reminders := deps.Domain.Contests, deps.Domain.Games, deps.Domain.Pictures, deps.Domain.Reminders
 	// Race buttons only where a race can start: an Activity to launch.
-	race := deps.Races != nil
-	announcer.race, mazes.race, daily.race = race, race, race
+	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now, deps.Arena)
+	playing := NewPlay(games, sign, q, deps.Seed)
+	daily := NewDaily(contests.Dailies, reminders, deps.Store, q, deps.Now, deps.Arena)
+	var races Races
+	if deps.Arena {
+		races = deps.Races
+	}
 	features := append([]bot.Feature{
 		mazes,
 		playing,
 		NewEvents(contests.Events, deps.Seed),
 		daily,
 		NewHelp(mazes, playing, daily),
-		NewRace(deps.Races, contests.Dailies),
+		NewRace(races, contests.Dailies),
 	}, deps.Extra...)
 	router := bot.NewRouter(log, features...)
 	if deps.AutoDeferAfter > 0 {
@@ -146,5 +183,5 @@ func New(deps Deps) (*Set, error) {
 			return err
 		}})
 	}
-	return &Set{Router: router, Tickers: tickers, Contests: contests, Games: games, Pictures: q, Mazes: mazes}, nil
+	return &Set{Router: router, Tickers: tickers, Mazes: mazes}, nil
 }

@@ -23,14 +23,15 @@ type Daily struct {
 	pictures *pictures.Queue
 	now      func() time.Time
 	race     bool // Maze Arena is set up: the day's maze offers Race
-	// reminders are /daily remind's (set by New).
+	// reminders are /daily remind's.
 	reminders *contest.Reminders
 }
 
-// NewDaily serves the daily challenge run by dailies, drawing on the
-// queue and recording the mazes it shows in posts.
-func NewDaily(dailies *contest.Dailies, posts PostLog, q *pictures.Queue, now func() time.Time) *Daily {
-	return &Daily{dailies: dailies, posts: posts, pictures: q, now: now}
+// NewDaily serves the daily challenge run by dailies and the streak
+// reminders, drawing on the queue and recording the mazes it shows in
+// posts; race says Maze Arena is set up, so the day's maze offers Race.
+func NewDaily(dailies *contest.Dailies, reminders *contest.Reminders, posts PostLog, q *pictures.Queue, now func() time.Time, race bool) *Daily {
+	return &Daily{dailies: dailies, reminders: reminders, posts: posts, pictures: q, now: now, race: race}
 }
 
 func (f *Daily) Commands() []bot.Command {

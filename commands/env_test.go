@@ -296,11 +296,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var arena Races = e.races
-	if opts.noArena {
-		arena = nil
-	}
-	set, err := New(Deps{
+	deps := Deps{
 		Store: db, Poster: e.poster, Guilds: e.poster,
 		PlaySecret: secret, DailyKey: testDailyKey,
 		Now: e.clock.Now, Seed: func() uint64 { return seed },
@@ -309,12 +305,17 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		// would only race the tests' own counts.
 		AutoDeferAfter: -1,
 		Extra:          opts.extra,
-		Races:          arena,
-	})
+		Arena:          !opts.noArena,
+		Races:          e.races,
+	}
+	// As app wires a process: the domain once, then the features on it.
+	deps.Domain = NewDomain(deps)
+	set, err := New(deps)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.contests, e.games, e.mazes, e.pictures, e.router = set.Contests, set.Games, set.Mazes, set.Pictures, set.Router
+	e.contests, e.games, e.pictures = deps.Domain.Contests, deps.Domain.Games, deps.Domain.Pictures
+	e.mazes, e.router = set.Mazes, set.Router
 	return e
 }
 

@@ -53,9 +53,10 @@ type Mazes struct {
 
 // NewMazes makes mazes with random seeds from seed, drawing pictures on
 // the queue, records where they are shown in posts, and holds back the
-// solutions embargo holds.
-func NewMazes(posts PostLog, embargo Embargo, q *pictures.Queue, seed func() uint64, now func() time.Time) *Mazes {
-	return &Mazes{posts: posts, embargo: embargo, pictures: q, seed: seed, now: now}
+// solutions embargo holds; race says Maze Arena is set up, so cards offer
+// Race.
+func NewMazes(posts PostLog, embargo Embargo, q *pictures.Queue, seed func() uint64, now func() time.Time, race bool) *Mazes {
+	return &Mazes{posts: posts, embargo: embargo, pictures: q, seed: seed, now: now, race: race}
 }
 
 func (f *Mazes) Commands() []bot.Command {

@@ -58,8 +58,10 @@ func TestRace(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		set, err := New(Deps{Store: db, Poster: &poster{}, Guilds: &poster{}, PlaySecret: testSecret, DailyKey: testDailyKey,
-			Now: testNow.UTC, Seed: func() uint64 { return 1 }, Log: slog.New(slog.DiscardHandler), AutoDeferAfter: -1})
+		deps := Deps{Store: db, Poster: &poster{}, Guilds: &poster{}, PlaySecret: testSecret, DailyKey: testDailyKey,
+			Now: testNow.UTC, Seed: func() uint64 { return 1 }, Log: slog.New(slog.DiscardHandler), AutoDeferAfter: -1}
+		deps.Domain = NewDomain(deps)
+		set, err := New(deps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,4 +76,27 @@ func TestRace(t *testing.T) {
 			t.Fatalf("refusal %q", msg)
 		}
 	})
+}
+
+// TestNewNeedsItsDomain: New builds features on the domain the wiring
+// built, and refuses to offer Race with nothing to launch it.
+func TestNewNeedsItsDomain(t *testing.T) {
+	db, err := sqlite.Open(t.Context(), sqlite.Memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	deps := Deps{Store: db, Poster: &poster{}, Guilds: &poster{}, PlaySecret: testSecret, DailyKey: testDailyKey,
+		Now: testNow.UTC, Seed: func() uint64 { return 1 }, Log: slog.New(slog.DiscardHandler)}
+	if _, err := New(deps); err == nil || !strings.Contains(err.Error(), "Domain") {
+		t.Fatalf("New without a Domain: %v, want it refused", err)
+	}
+	deps.Domain, deps.Arena = NewDomain(deps), true
+	if _, err := New(deps); err == nil || !strings.Contains(err.Error(), "launches") {
+		t.Fatalf("New with Arena and no Races: %v, want it refused", err)
+	}
+	deps.Races = &races{}
+	if _, err := New(deps); err != nil {
+		t.Fatal(err)
+	}
 }
