@@ -31,8 +31,9 @@ func (c Contests) For(ctx context.Context, guildID, channelID string, maze mazec
 // Award is what a won game earns in its contest: one of the two, or
 // neither for a game outside any contest.
 type Award struct {
-	Daily *DailyAward
-	Event *EventAward
+	Daily   *DailyAward
+	Event   *EventAward
+	Archive *ArchiveAward
 }
 
 // Finish records what a stored win r earns in its contest.
@@ -44,6 +45,10 @@ func (c Contests) Finish(ctx context.Context, r play.Result) (Award, error) {
 	if id, ok := key.Event(); ok {
 		a, err := c.Events.award(ctx, id, r)
 		return Award{Event: a}, err
+	}
+	if guildID, date, ok := key.Archive(); ok {
+		a, err := c.Dailies.archiveAward(ctx, guildID, date, r.UserID)
+		return Award{Archive: a}, err
 	}
 	guildID, date, _ := key.Daily()
 	a, err := c.Dailies.award(ctx, guildID, date, r)

@@ -223,6 +223,12 @@ type DailyStore interface {
 	// RecapSettings returns a server's recap settings, or ErrNotFound.
 	RecapSettings(ctx context.Context, guildID string) (RecapSettings, error)
 	SaveRecapSettings(ctx context.Context, r RecapSettings) error
+	// FirstDaily returns the earliest date whose daily maze is fixed in a
+	// server, or ErrNotFound.
+	FirstDaily(ctx context.Context, guildID string) (Date, error)
+	// ArchiveDates lists the dates, newest first, of a server's past
+	// dailies a member finished from the archive (ArchiveKey).
+	ArchiveDates(ctx context.Context, guildID, userID string) ([]Date, error)
 }
 
 // Dailies runs the daily challenge.

@@ -121,7 +121,7 @@ func TestNumber(t *testing.T) {
 
 func TestKey(t *testing.T) {
 	d := mustDate(t, "2026-11-30")
-	for _, k := range []Key{DailyKey("g1", d), EventKey(42)} {
+	for _, k := range []Key{DailyKey("g1", d), EventKey(42), ArchiveKey("g1", d)} {
 		back, ok := ParseKey(k.String())
 		if !ok || back != k {
 			t.Errorf("ParseKey(%q)=%+v, %v; want %+v", k, back, ok, k)
@@ -136,10 +136,23 @@ func TestKey(t *testing.T) {
 	if _, _, ok := EventKey(42).Daily(); ok {
 		t.Error("an event's key says it is a daily")
 	}
+	// An archive game is no daily's: nothing ranked reads it.
+	if _, _, ok := ArchiveKey("g1", d).Daily(); ok {
+		t.Error("an archive key says it is a daily")
+	}
+	if g, date, ok := ArchiveKey("g1", d).Archive(); !ok || g != "g1" || date != d {
+		t.Errorf("Archive()=%s %s %v", g, date, ok)
+	}
+	if _, _, ok := DailyKey("g1", d).Archive(); ok {
+		t.Error("a daily's key says it is the archive's")
+	}
+	if a := ArchiveKey("g1", d).String(); a >= DailyKey("g1", FirstDate).String() && a <= DailyKey("g1", LastDate).String() {
+		t.Errorf("archive key %q sorts among the server's daily keys", a)
+	}
 	if (Key{}).String() != "" || !(Key{}).IsZero() {
 		t.Error("the zero Key has text or is not zero")
 	}
-	for _, bad := range []string{"", "daily:", "daily::2026-11-30", "daily:g1:2026-11-31", "daily:g1:2026-1-30", "event:0", "event:-1", "event:07", "event:x", "weekly:g1"} {
+	for _, bad := range []string{"", "daily:", "daily::2026-11-30", "daily:g1:2026-11-31", "daily:g1:2026-1-30", "event:0", "event:-1", "event:07", "event:x", "weekly:g1", "archive:", "archive::2026-11-30", "archive:g1:2026-11-31"} {
 		if k, ok := ParseKey(bad); ok {
 			t.Errorf("ParseKey(%q)=%+v, want a refusal", bad, k)
 		}

@@ -192,3 +192,22 @@ func (s *Store) DailiesOnMaze(ctx context.Context, maze mazecore.ID) ([]contest.
 	})
 	return out, nil
 }
+
+// FirstDaily returns the earliest date whose daily maze is fixed in a
+// server, or an error wrapping contest.ErrNotFound.
+func (s *Store) FirstDaily(ctx context.Context, guildID string) (contest.Date, error) {
+	if err := s.lock(ctx); err != nil {
+		return contest.Date{}, err
+	}
+	defer s.mu.Unlock()
+	var first contest.Date
+	for _, m := range s.mazes {
+		if m.GuildID == guildID && (first.IsZero() || m.Date.Before(first)) {
+			first = m.Date
+		}
+	}
+	if first.IsZero() {
+		return contest.Date{}, fmt.Errorf("first daily of %s: %w", guildID, contest.ErrNotFound)
+	}
+	return first, nil
+}

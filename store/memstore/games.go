@@ -258,3 +258,21 @@ func (s *Store) SolvedDates(ctx context.Context, guildID, userID string, upTo co
 	}
 	return dates, nil
 }
+
+// ArchiveDates lists the dates, newest first, of a server's past dailies
+// a member finished from the archive.
+func (s *Store) ArchiveDates(ctx context.Context, guildID, userID string) ([]contest.Date, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	var dates []contest.Date
+	for _, f := range s.finishes {
+		key, _ := contest.ParseKey(f.key)
+		if g, date, ok := key.Archive(); ok && g == guildID && f.user == userID {
+			dates = append(dates, date)
+		}
+	}
+	slices.SortFunc(dates, func(a, b contest.Date) int { return cmp.Compare(b.String(), a.String()) })
+	return slices.Compact(dates), nil
+}

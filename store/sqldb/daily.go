@@ -211,3 +211,25 @@ func (s *Store) SolvedDates(ctx context.Context, guildID, userID string, upTo co
 			contest.DailyKey(guildID, contest.FirstDate).String(), contest.DailyKey(guildID, upTo).String(), userID)
 	})
 }
+
+// firstDailySQL finds a server's earliest fixed daily: the primary key
+// (guild_id, date) reads it.
+const firstDailySQL = `SELECT date FROM daily_mazes WHERE guild_id = ? ORDER BY date LIMIT 1`
+
+// FirstDaily returns the earliest date whose daily maze is fixed in a
+// server, or an error wrapping contest.ErrNotFound.
+func (s *Store) FirstDaily(ctx context.Context, guildID string) (contest.Date, error) {
+	return call(s, ctx, "FirstDaily", "first daily of "+guildID, reads, func(q q) (contest.Date, error) {
+		return one(q, dateRow.date, firstDailySQL, guildID)
+	})
+}
+
+// ArchiveDates lists the dates, newest first, of a server's past dailies
+// a member finished from the archive: its archive keys are a range of
+// contexts, as its daily keys are.
+func (s *Store) ArchiveDates(ctx context.Context, guildID, userID string) ([]contest.Date, error) {
+	return call(s, ctx, "ArchiveDates", fmt.Sprintf("archive dates of %s in %s", userID, guildID), reads, func(q q) ([]contest.Date, error) {
+		return all(q, dailyKeyRow.archiveDate, solvedDatesSQL,
+			contest.ArchiveKey(guildID, contest.FirstDate).String(), contest.ArchiveKey(guildID, contest.LastDate).String(), userID)
+	})
+}

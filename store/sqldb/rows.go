@@ -405,3 +405,20 @@ func (r dailyKeyRow) date() (contest.Date, error) {
 type guildIDRow struct{ GuildID string }
 
 func (r *guildIDRow) dest() []any { return []any{&r.GuildID} }
+
+// archiveDate is the day of the past daily an archive key names.
+func (r dailyKeyRow) archiveDate() (contest.Date, error) {
+	k, ok := contest.ParseKey(r.Key)
+	_, date, archive := k.Archive()
+	if !ok || !archive {
+		return contest.Date{}, fmt.Errorf("contest %q is not the archive's", r.Key)
+	}
+	return date, nil
+}
+
+// dateRow is a date alone, as stored ("YYYY-MM-DD").
+type dateRow struct{ Date string }
+
+func (r *dateRow) dest() []any { return []any{&r.Date} }
+
+func (r dateRow) date() (contest.Date, error) { return contest.ParseDate(r.Date) }

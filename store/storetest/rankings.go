@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -14,6 +15,9 @@ import (
 func res(user, key string, elapsed time.Duration, tiles int, finished time.Time) play.Result {
 	k, _ := contest.ParseKey(key)
 	guild, _, _ := k.Daily()
+	if g, _, ok := k.Archive(); ok {
+		guild = g
+	}
 	return play.Result{UserID: user, GuildID: guild, Contest: key, Clicks: 3, Tiles: tiles, Elapsed: elapsed, FinishedAt: finished}
 }
 
@@ -205,5 +209,56 @@ func testStreaks(t *testing.T, open opener) {
 				t.Fatalf("SolvedDates(%s, %s, %s)=%v, want %v", tt.guild, tt.user, tt.upTo, got, tt.want)
 			}
 		})
+	}
+}
+
+// testArchive: a server's first daily is its earliest fixed maze; the
+// days a member solved from the archive are its own, apart from the
+// days solved on the day (and from other servers').
+func testArchive(t *testing.T, open opener) {
+	s := fresh(t, open)
+	ctx := t.Context()
+	if _, err := s.FirstDaily(ctx, "g1"); !errors.Is(err, contest.ErrNotFound) {
+		t.Fatalf("FirstDaily of a server without dailies: %v, want ErrNotFound", err)
+	}
+	for _, d := range []contest.DailyMaze{
+		{GuildID: "g1", Date: date(20), MazeID: maze(1)},
+		{GuildID: "g1", Date: date(12), MazeID: maze(2)},
+		{GuildID: "g1", Date: date(25), MazeID: maze(3)},
+		{GuildID: "g", Date: date(2), MazeID: maze(4)},
+		{GuildID: "g10", Date: date(3), MazeID: maze(5)},
+	} {
+		if _, err := s.FixDailyMaze(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := s.FirstDaily(ctx, "g1")
+	ok(t, err)
+	if first != date(12) {
+		t.Fatalf("FirstDaily(g1)=%s, want %s", first, date(12))
+	}
+	archive := func(guild string, d contest.Date) string { return contest.ArchiveKey(guild, d).String() }
+	record(t, s,
+		res("cat", archive("g1", date(12)), time.Second, 10, at(1)),
+		res("cat", archive("g1", date(20)), time.Second, 10, at(2)),
+		res("cat", archive("g1", date(20)), time.Second, 10, at(3)), // twice the same day
+		res("cat", daily("g1", date(25)), time.Second, 10, at(4)),
+		res("cat", archive("g10", date(13)), time.Second, 10, at(5)),
+		res("cat", archive("g", date(14)), time.Second, 10, at(6)),
+		res("ann", archive("g1", date(15)), time.Second, 10, at(7)),
+	)
+	got, err := s.ArchiveDates(ctx, "g1", "cat")
+	ok(t, err)
+	if want := []contest.Date{date(20), date(12)}; !slices.Equal(got, want) {
+		t.Fatalf("ArchiveDates(g1, cat)=%v, want %v", got, want)
+	}
+	// Archive finishes are no daily's: the streak's days don't hold them.
+	solved, err := s.SolvedDates(ctx, "g1", "cat", contest.LastDate)
+	ok(t, err)
+	if want := []contest.Date{date(25)}; !slices.Equal(solved, want) {
+		t.Fatalf("SolvedDates(g1, cat)=%v, want %v: archive games counted", solved, want)
+	}
+	if got, err := s.ArchiveDates(ctx, "g1", "dan"); err != nil || len(got) != 0 {
+		t.Fatalf("ArchiveDates of a member with none=%v, %v", got, err)
 	}
 }

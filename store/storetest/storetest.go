@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"DailyMazes", testDailyMazes},
 		{"Rankings", testRankings},
 		{"Streaks", testStreaks},
+		{"Archive", testArchive},
 		{"Events", testEvents},
 		{"Closing", testClosing},
 		{"Posts", testPosts},

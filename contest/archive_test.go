@@ -1,0 +1,117 @@
+package contest_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"mazebot/contest"
+	"mazebot/play"
+)
+
+// TestArchive: a past daily is played unranked: its finishes change no
+// board, streak or season, only the ✓ of the days solved; the archive
+// refuses today, the days to come and the days before the server's first
+// daily.
+func TestArchive(t *testing.T) {
+	ctx := t.Context()
+	e := newDailyEnv(t, utc(2026, 12, 5, 12, 0))
+	s, err := e.dailies.Settings(ctx, "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := func(day int) contest.Date { return contest.MakeDate(2026, 12, day) }
+	for _, day := range []int{1, 2, 4} {
+		if _, err := e.dailies.Fix(ctx, s, dec(day)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// ann solved the 2nd and the 4th on the day.
+	addRun(t, e.store, contest.DailyKey("g1", dec(2)), contest.Run{UserID: "ann", Elapsed: 30 * time.Second, Tiles: 40, Clicks: 9, FinishedAt: utc(2026, 12, 2, 10, 0)})
+	addRun(t, e.store, contest.DailyKey("g1", dec(4)), contest.Run{UserID: "ann", Elapsed: 30 * time.Second, Tiles: 40, Clicks: 9, FinishedAt: utc(2026, 12, 4, 10, 0)})
+
+	t.Run("Refusals", func(t *testing.T) {
+		for _, tc := range []struct {
+			date contest.Date
+			want error
+		}{
+			{dec(5), contest.ErrArchiveFuture},
+			{dec(6), contest.ErrArchiveFuture},
+			{dec(5).AddDays(400), contest.ErrArchiveFuture},
+			{dec(1).AddDays(-1), contest.ErrArchiveBeforeFirst},
+		} {
+			if _, err := e.dailies.Archive(ctx, "g1", tc.date); !errors.Is(err, tc.want) {
+				t.Errorf("Archive(%s)=%v, want %v", tc.date, err, tc.want)
+			}
+		}
+		if _, err := e.dailies.Archive(ctx, "g2", dec(1)); !errors.Is(err, contest.ErrArchiveEmpty) {
+			t.Errorf("Archive of a server without dailies: %v, want ErrArchiveEmpty", err)
+		}
+	})
+
+	t.Run("OKTheDaysMaze", func(t *testing.T) {
+		day, err := e.dailies.Archive(ctx, "g1", dec(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := e.store.DailyMaze(ctx, "g1", dec(1)); day.MazeID != want || day.Number() != 335 {
+			t.Fatalf("archive of Dec 1: %v #%d, want the day's maze %v, #335", day.MazeID, day.Number(), want)
+		}
+		// A day between that nobody opened has the maze it would have had.
+		gap, err := e.dailies.Archive(ctx, "g1", dec(3))
+		if err != nil || gap.MazeID != mazeFor(t, s, dec(3)) {
+			t.Fatalf("archive of Dec 3: %v, %v; want %v", gap.MazeID, err, mazeFor(t, s, dec(3)))
+		}
+	})
+
+	board := func() []any {
+		day, _ := e.dailies.Day(ctx, "g1", dec(1))
+		streak, _ := e.dailies.StreakOf(ctx, "g1", "ann", dec(5))
+		season, _ := e.dailies.Season(ctx, "g1", contest.SeasonOf(dec(5)), dec(5))
+		totals, _ := e.dailies.Totals(ctx, "g1", contest.FirstDate, dec(5))
+		return []any{len(day), streak, len(season), season[0].Points, season[0].Days, len(totals), totals[0].Days}
+	}
+	before := board()
+
+	t.Run("OKUnranked", func(t *testing.T) {
+		day, err := e.dailies.Archive(ctx, "g1", dec(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		games := contest.NewGames(e.store, e.clock.Now, e.contests(), quiet)
+		g, _, err := games.StartArchive(ctx, day, play.Record{UserID: "ann", GuildID: "g1", ChannelID: "c1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := contest.ArchiveKey("g1", dec(1)).String(); g.Contest != want {
+			t.Fatalf("archive game's contest %q, want %q", g.Contest, want)
+		}
+		for _, d := range []int{1, 3} {
+			addRun(t, e.store, contest.ArchiveKey("g1", dec(d)), contest.Run{UserID: "ann", Elapsed: 5 * time.Second, Tiles: 40, Clicks: 1, FinishedAt: utc(2026, 12, 5, 12, d)})
+		}
+		if after := board(); !slices.Equal(after, before) {
+			t.Fatalf("board, streak, season and totals after archive games: %v, want %v", after, before)
+		}
+		a, err := e.contests().Finish(ctx, play.Result{UserID: "ann", GuildID: "g1", Contest: contest.ArchiveKey("g1", dec(1)).String()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Daily != nil || a.Archive == nil || a.Archive.Number != 335 || !a.Archive.Next.IsZero() {
+			t.Fatalf("archive award %+v", a)
+		}
+		solved, err := e.dailies.ArchiveSolved(ctx, "g1", "ann")
+		if want := []contest.Date{dec(4), dec(3), dec(2), dec(1)}; err != nil || !slices.Equal(solved, want) {
+			t.Fatalf("ArchiveSolved=%v, %v; want %v", solved, err, want)
+		}
+		if next, ok, err := e.dailies.NextUnsolved(ctx, "g1", "ann", dec(1)); err != nil || ok {
+			t.Fatalf("NextUnsolved with every past day solved: %s, %v, %v", next, ok, err)
+		}
+		if next, ok, err := e.dailies.NextUnsolved(ctx, "g1", "bob", dec(2)); err != nil || !ok || next != dec(3) {
+			t.Fatalf("NextUnsolved(bob, after Dec 2)=%s, %v, %v; want Dec 3", next, ok, err)
+		}
+		if next, ok, err := e.dailies.NextUnsolved(ctx, "g1", "bob", dec(4)); err != nil || !ok || next != dec(1) {
+			t.Fatalf("NextUnsolved(bob, after Dec 4)=%s, %v, %v; want Dec 1 (from the first again)", next, ok, err)
+		}
+	})
+}
