@@ -90,7 +90,7 @@ func exchangeFrom(s *Server, client string) *httptest.ResponseRecorder {
 // TestExchangePlaces: 32 clients at once have at most 8 exchanges at
 // Discord; the others wait for a place and are answered once one frees.
 func TestExchangePlaces(t *testing.T) {
-	stub := &oauthStub{status: http.StatusBadRequest, release: make(chan struct{})}
+	stub := &oauthStub{status: http.StatusOK, release: make(chan struct{})}
 	s, _ := doorServer(t, stub, testkit.NewClock(time.Unix(0, 0)), "1234")
 	var wg sync.WaitGroup
 	statuses := make(chan int, 32)
@@ -102,8 +102,8 @@ func TestExchangePlaces(t *testing.T) {
 	wg.Wait()
 	close(statuses)
 	for status := range statuses {
-		if status != http.StatusBadRequest {
-			t.Errorf("an exchange answered %d, want 400 (Discord refused the code)", status)
+		if status != http.StatusOK {
+			t.Errorf("an exchange answered %d, want 200", status)
 		}
 	}
 	if sent, _, most := stub.count(); sent != 32 || most != exchangesAtOnce {
