@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/fakediscord/member"
 	"mazebot/internal/testkit"
+	"mazebot/mazecore"
 )
 
 // TestE2ERequestsMatchDiscordSpec: every body the bot sends in a session
@@ -67,7 +69,7 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	fake.complete(t, "daily", "seoul")
 	fake.complete(t, "solve", "")
 
-	setup := sub("setup", opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul"))
+	setup := sub("setup", opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul"), opt("recap-pings", true))
 	ix, err = fake.SlashCommand(ctx, member.SlashSpec{Name: "daily", Options: []member.Option{setup}, Permissions: managerPerms})
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +84,35 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	}
 	final(t, fake.slash(t, "daily", sub("today")))
 	final(t, fake.slash(t, "leaderboard"))
+	// Two days played, the next day's post with its recap (pings, the
+	// solution's file), and on the third a reminder by DM: its channel
+	// opened, its message sent.
+	final(t, fake.slash(t, "daily", sub("remind", opt("time", "20:00"))))
+	for day := range 3 {
+		clock.Set(time.Date(2026, 11, 30+day, 0, 0, 0, 0, time.UTC))
+		if err := app.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		number := fmt.Sprintf("Daily challenge #%d", 334+day)
+		post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool { return strings.Contains(m.Text(), number) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if day < 2 {
+			m, err := mazecore.Generate(mazeIDIn(t, post.Text()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fake.playToGoal(t, clock, post, m, fakediscord.DefaultUserID, time.Second)
+		}
+	}
+	clock.Set(time.Date(2026, 12, 2, 11, 0, 0, 0, time.UTC)) // 20:00 in Seoul
+	if err := app.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fake.WaitChannelMessage(ctx, fake.DMChannel(fakediscord.DefaultUserID), nil); err != nil {
+		t.Fatalf("no reminder by DM: %v", err)
+	}
 	eventMaze, _ := fake.startE2EEvent(t, "Spec race")
 	final(t, fake.eventSlash(t, e2eManagePerms, "end"))
 	waitFor(t, "the event closed", func() bool {
@@ -117,6 +148,7 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 		"PUT /applications/{app}/commands", "POST /interactions/{interaction}/{token}/callback",
 		"PATCH /webhooks/{app}/{token}/messages/{message}", "POST /webhooks/{app}/{token}",
 		"POST /channels/{channel}/messages", "PATCH /channels/{channel}/messages/{message}",
+		"POST /users/{user}/channels",
 	} {
 		if kinds[route] == 0 {
 			t.Fatalf("the session made %v, no %s: want every kind of request the bot makes", kinds, route)

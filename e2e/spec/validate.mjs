@@ -27,6 +27,7 @@ const routes = {
   "PATCH /webhooks/{app}/{token}/messages/{message}": () => s.IncomingWebhookUpdateRequestPartialSchema,
   "POST /channels/{channel}/messages": () => s.MessageCreateRequestSchema,
   "PATCH /channels/{channel}/messages/{message}": () => s.MessageEditRequestPartialSchema,
+  "POST /users/{user}/channels": () => s.CreatePrivateChannelRequestSchema,
   "PUT /applications/{app}/commands": () => commands,
   "PUT /applications/{app}/guilds/{guild}/commands": () => commands,
 };

@@ -15,7 +15,9 @@
 //     "POST /api/{version}/interactions/{interaction}/{token}/callback":
 //     gateway discovery, /users/@me, bulk overwrite of application
 //     commands, interaction callbacks, followups and edits of interaction
-//     messages (webhook routes), and channel messages;
+//     messages (webhook routes), channel messages, and DM channels (POST
+//     /users/@me/channels; CloseDMs makes a user's DMs answer 403 code
+//     50007, as Discord does for a member who takes none from the bot);
 //   - uploaded files (multipart payload_json + files[N]) are kept byte for byte
 //     and served back at their attachment URL.
 //
