@@ -62,6 +62,9 @@ flags (before or after ALGORITHM and SIZE):
   --text T       up to %d letters, digits and spaces: the maze fills the
                  text (SIZE may be left out); shapes and other grids are
                  drawn as png, svg or json, square ones as text too
+  --mask FILE    a PNG or JPEG (at most 1 MiB and 2000×2000 pixels): the
+                 maze fills its dark pixels (SIZE may be left out); its ID
+                 holds the image's hash, so --id ID needs --mask FILE too
   --difficulty D %s: among %d mazes made from the seed,
                  take one of that difficulty for its algorithm, size and
                  loops (sizes up to %d); any (the default) takes the seed
@@ -286,6 +289,7 @@ type command struct {
 	style   render.Style
 	paper   render.Paper
 	given   map[string]bool // the flags given, for resolve's checks
+	image   *mazecore.Image // --mask's, for a maze in an image's shape
 
 	stdout, stderr io.Writer
 	pace           pace
@@ -294,7 +298,7 @@ type command struct {
 // flagSpec says whether a flag takes a value, and whether there is one.
 func flagSpec(name string) (takesValue, known bool) {
 	switch name {
-	case "height", "seed", "loops", "difficulty", "id", "format", "scale", "theme", "style", "paper", "o", "output", "grid", "shape", "text":
+	case "height", "seed", "loops", "difficulty", "id", "format", "scale", "theme", "style", "paper", "o", "output", "grid", "shape", "text", "mask":
 		return true, true
 	case "solve", "h", "help":
 		return false, true
@@ -435,6 +439,9 @@ func (c *command) parseMaze(values map[string]string, positional []string) error
 		id, err := mazecore.Parse(idText)
 		if err != nil {
 			return err
+		}
+		if id.Shape.Kind == mazecore.ImageShape {
+			return fmt.Errorf("maze ID %s is a maze in an image's shape: give --mask FILE too, the image it was made from", idText)
 		}
 		if id.Width > MaxSize || id.Height > MaxSize {
 			return fmt.Errorf("maze ID %s is %d×%d tiles; the command line makes at most %d×%d", idText, id.Width, id.Height, MaxSize, MaxSize)

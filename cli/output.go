@@ -130,7 +130,7 @@ func (c *command) generate(ctx context.Context, pr *progress) (made, error) {
 			pr.set(fmt.Sprintf("choosing a %s maze among %d", c.level, mazecore.Candidates), 0, 0)
 		}
 		if c.shaped() {
-			r, err := generateGrid(c.id)
+			r, err := generateGrid(c.id, c.image)
 			done <- result{c.id, r, err}
 			return
 		}

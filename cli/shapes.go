@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/jpeg" // --mask reads JPEG
+	_ "image/png"  // and PNG
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -18,7 +24,7 @@ import (
 // gridFormats lists.
 
 // shapeFlags are the flags that make a maze a shaped or non-square one.
-var shapeFlags = []string{"grid", "shape", "text"}
+var shapeFlags = []string{"grid", "shape", "text", "mask"}
 
 // wantsShape reports whether the flags ask for a maze not on the whole
 // square grid.
@@ -40,7 +46,11 @@ const textScale = 3
 // a square grid; --height is a hex grid's rows or a square's tiles down
 // (a text's default keeps its proportions).
 func (c *command) parseShaped(values map[string]string, positional []string) error {
-	if _, ok := values["id"]; ok {
+	maskPath, haveMask := values["mask"]
+	if idText, ok := values["id"]; ok {
+		if haveMask && firstGiven(values) == "mask" && len(shapeFlagsGiven(values)) == 1 {
+			return c.parseImageID(idText, maskPath)
+		}
 		return fmt.Errorf("use either --%s or --id, not both: a maze ID already holds its grid and shape", firstGiven(values))
 	}
 	if _, ok := values["difficulty"]; ok {
@@ -58,10 +68,16 @@ func (c *command) parseShaped(values map[string]string, positional []string) err
 	text, haveText := values["text"]
 	var shape mazecore.Shape
 	switch {
-	case haveShape && haveText:
-		return errors.New("use either --shape or --text, not both")
-	case (haveShape || haveText) && kind == mazecore.Polar:
-		return errors.New("a polar maze is a disc and takes no --shape or --text")
+	case b2i(haveShape)+b2i(haveText)+b2i(haveMask) > 1:
+		return errors.New("use one of --shape, --text and --mask, not several")
+	case (haveShape || haveText || haveMask) && kind == mazecore.Polar:
+		return errors.New("a polar maze is a disc and takes no --shape, --text or --mask")
+	case haveMask:
+		img, err := loadMask(maskPath)
+		if err != nil {
+			return err
+		}
+		c.image, shape = img, mazecore.ImageShapeOf(img)
 	case haveShape:
 		s, err := mazecore.ParseShape(shapeName)
 		if err != nil {
@@ -79,7 +95,7 @@ func (c *command) parseShaped(values map[string]string, positional []string) err
 	case 0:
 		return errors.New("missing ALGORITHM and SIZE")
 	case 1:
-		if !haveText {
+		if !haveText && !haveMask {
 			return errors.New("missing SIZE")
 		}
 	case 2:
@@ -117,8 +133,94 @@ func (c *command) parseShaped(values map[string]string, positional []string) err
 	}
 	// The mask is checked now, so that a shape too small or in pieces
 	// is a usage error, before a file is opened.
-	_, err = c.id.Grid()
+	_, err = c.id.GridWithImage(c.image)
 	return err
+}
+
+// parseImageID reads --id of an image's maze with --mask, the image it
+// was made from.
+func (c *command) parseImageID(idText, maskPath string) error {
+	id, err := mazecore.Parse(idText)
+	if err != nil {
+		return err
+	}
+	if id.Shape.Kind != mazecore.ImageShape {
+		return fmt.Errorf("maze ID %s is not an image's maze: leave --mask out", idText)
+	}
+	img, err := loadMask(maskPath)
+	if err != nil {
+		return err
+	}
+	if img.Hash() != id.Shape.Hash {
+		return fmt.Errorf("--mask %s is not the image maze ID %s was made from (its pixels differ)", filepath.Base(maskPath), idText)
+	}
+	c.id, c.image = id, img
+	_, err = id.GridWithImage(img)
+	return err
+}
+
+// shapeFlagsGiven lists the shape flags given.
+func shapeFlagsGiven(values map[string]string) []string {
+	var given []string
+	for _, f := range shapeFlags {
+		if _, ok := values[f]; ok {
+			given = append(given, f)
+		}
+	}
+	return given
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Limits of --mask's image: its file and its pixels, checked before it
+// is decoded.
+const (
+	maxMaskBytes  = 1 << 20
+	maxMaskPixels = 2000
+)
+
+// loadMask reads a PNG or JPEG whose dark pixels are inside the shape:
+// its size on disk and its dimensions (from its header, with
+// image.DecodeConfig) are checked before it is decoded.
+func loadMask(path string) (*mazecore.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--mask: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxMaskBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("--mask %s: %w", path, err)
+	}
+	if len(data) > maxMaskBytes {
+		return nil, fmt.Errorf("--mask %s is larger than 1 MiB: shrink the image", filepath.Base(path))
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || (format != "png" && format != "jpeg") {
+		return nil, fmt.Errorf("--mask %s is not a PNG or JPEG image", filepath.Base(path))
+	}
+	if cfg.Width > maxMaskPixels || cfg.Height > maxMaskPixels || cfg.Width < 1 || cfg.Height < 1 {
+		return nil, fmt.Errorf("--mask %s is %d×%d pixels; the most is %d×%d", filepath.Base(path), cfg.Width, cfg.Height, maxMaskPixels, maxMaskPixels)
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("--mask %s: %w", filepath.Base(path), err)
+	}
+	b := img.Bounds()
+	return mazecore.NewImage(b.Dx(), b.Dy(), func(x, y int) bool {
+		// Dark and not transparent: luminance below half, alpha above.
+		r, g, bl, a := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+		if a < 0x8000 {
+			return false
+		}
+		lum := (299*r + 587*g + 114*bl) / 1000 * 0xffff / a
+		return lum < 0x8000
+	}), nil
 }
 
 // maxShapedSize is the largest side, in tiles, of a maze in a shape:
@@ -168,7 +270,12 @@ func (c *command) parseShapedSize(values map[string]string, positional []string)
 		}
 		return err
 	}
-	if len(positional) < 2 {
+	if len(positional) < 2 && c.image != nil {
+		// An image's maze: up to 60 cells across, in its proportions.
+		w, h := c.image.Size()
+		cols := min(w, 60)
+		c.id.Width, c.id.Height = 2*cols+1, 2*max(2, cols*h/w)+1
+	} else if len(positional) < 2 {
 		w, h := mazecore.TextSize(c.id.Shape.Text)
 		c.id.Width, c.id.Height = 2*textScale*w+1, 2*textScale*h+1
 	} else {
@@ -238,10 +345,14 @@ func describe(id mazecore.ID) string {
 	return fmt.Sprintf("%s, %s, %d×%d", id.Algorithm, id.Shape, id.Width, id.Height)
 }
 
-// generateGrid makes a maze on another grid or in a shape, and its
-// solution.
-func generateGrid(id mazecore.ID) (made, error) {
-	m, err := mazecore.GenerateGrid(id)
+// generateGrid makes a maze on another grid or in a shape (of img, for
+// an image's), and its solution.
+func generateGrid(id mazecore.ID, img *mazecore.Image) (made, error) {
+	generate := mazecore.GenerateGrid
+	if img != nil {
+		generate = func(id mazecore.ID) (*mazecore.GridMaze, error) { return mazecore.GenerateGridImage(id, img) }
+	}
+	m, err := generate(id)
 	if err != nil {
 		return made{}, err
 	}

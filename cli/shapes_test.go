@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"hash/crc32"
 	"image"
 	"image/png"
 	"os"
@@ -183,4 +184,88 @@ func decodePNGFile(t *testing.T, path string) image.Image {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return img
+}
+
+// writeMaskPNG writes a w × h PNG, dark where dark says.
+func writeMaskPNG(t *testing.T, path string, w, h int, dark func(x, y int) bool) {
+	t.Helper()
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			if !dark(x, y) {
+				img.Pix[y*img.Stride+x] = 0xff
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMaskImage: --mask makes a maze in an image's dark pixels; its ID
+// with the same image makes it again, byte for byte; without the image,
+// or with another, and images too large, not images, or in pieces are
+// refused with the reason.
+func TestMaskImage(t *testing.T) {
+	dir := t.TempDir()
+	disc := filepath.Join(dir, "disc.png")
+	writeMaskPNG(t, disc, 90, 60, func(x, y int) bool { return (x-45)*(x-45)+(y-30)*(y-30)*9/4 < 40*40 })
+	out := filepath.Join(dir, "maze.txt")
+	stdout, _ := mustRun(t, "maze", "wilson", "--mask", disc, "--seed", "3", "-o", out)
+	first, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(first), "~#") || !strings.Contains(string(first), "S") {
+		t.Fatalf("the maze is not cut to the disc:\n%s", first)
+	}
+	id := shapedIDLine.FindStringSubmatch(stdout)[1]
+	mustRun(t, "maze", "--id", id, "--mask", disc, "-o", out)
+	if again, _ := os.ReadFile(out); !bytes.Equal(again, first) {
+		t.Fatalf("the maze of ID %s with its image differs", id)
+	}
+
+	other := filepath.Join(dir, "other.png")
+	writeMaskPNG(t, other, 90, 60, func(x, y int) bool { return x > 3 })
+	big := filepath.Join(dir, "big.png")
+	if err := os.WriteFile(big, bytes.Repeat([]byte{0x89}, 1<<20+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A PNG header claiming 20,000×20,000 pixels, and nothing after it.
+	ihdr := append([]byte("IHDR"), 0, 0, 0x4e, 0x20, 0, 0, 0x4e, 0x20, 8, 0, 0, 0, 0)
+	header := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0d"), ihdr...)
+	sum := crc32.ChecksumIEEE(ihdr)
+	header = append(header, byte(sum>>24), byte(sum>>16), byte(sum>>8), byte(sum))
+	huge := filepath.Join(dir, "huge.png")
+	if err := os.WriteFile(huge, header, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(dir, "photo.jpg")
+	if err := os.WriteFile(fake, []byte("not a jpeg at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pieces := filepath.Join(dir, "pieces.png")
+	writeMaskPNG(t, pieces, 90, 60, func(x, y int) bool { return x < 30 || x > 60 })
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--id", id}, "give --mask FILE too"},
+		{[]string{"--id", id, "--mask", other}, "is not the image maze ID"},
+		{[]string{"dfs", "--mask", big}, "larger than 1 MiB"},
+		{[]string{"dfs", "--mask", huge}, "is 20000×20000 pixels; the most is 2000×2000"},
+		{[]string{"dfs", "--mask", fake}, "is not a PNG or JPEG image"},
+		{[]string{"dfs", "--mask", pieces}, "2 separate pieces"},
+		{[]string{"dfs", "--mask", disc, "--shape", "heart"}, "use one of --shape, --text and --mask"},
+	} {
+		args := append([]string{"maze", "--format", "text"}, tc.args...)
+		code, stdout, stderr := run(t, args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Fatalf("%q: exit %d, stdout %q, stderr %q: want a refusal saying %q", args, code, stdout, stderr, tc.want)
+		}
+	}
 }

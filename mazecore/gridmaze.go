@@ -124,7 +124,16 @@ func GenerateGrid(id ID) (*GridMaze, error) {
 		}
 		return m.Graph(), nil
 	}
-	grid, err := id.Grid()
+	return generateGrid(id, nil)
+}
+
+// generateGrid makes the maze of a validated version 3 ID, the shape's
+// image img when it is one.
+func generateGrid(id ID, img *Image) (*GridMaze, error) {
+	if err := id.Validate(); err != nil {
+		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
+	}
+	grid, err := id.gridWith(img)
 	if err != nil {
 		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
 	}
@@ -143,8 +152,14 @@ func GenerateGrid(id ID) (*GridMaze, error) {
 	return m, nil
 }
 
-// Grid builds the grid an ID's maze lies on, its mask applied.
-func (id ID) Grid() (*Grid, error) {
+// Grid builds the grid an ID's maze lies on, its mask applied (an
+// image's shape needs GridWithImage).
+func (id ID) Grid() (*Grid, error) { return id.gridWith(nil) }
+
+// GridWithImage is Grid for an ID whose shape is img's.
+func (id ID) GridWithImage(img *Image) (*Grid, error) { return id.gridWith(img) }
+
+func (id ID) gridWith(img *Image) (*Grid, error) {
 	switch id.GridKind {
 	case Polar:
 		return NewPolarGrid(id.Width)
@@ -156,7 +171,7 @@ func (id ID) Grid() (*Grid, error) {
 		}
 		if id.Shape.Kind != NoShape {
 			var err error
-			if mask, err = id.Shape.Mask(id.GridKind, cols, rows); err != nil {
+			if mask, err = id.Shape.maskWith(id.GridKind, cols, rows, img); err != nil {
 				return nil, err
 			}
 		}

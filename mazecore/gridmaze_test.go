@@ -441,6 +441,7 @@ func FuzzParseGrid(f *testing.F) {
 	for _, id := range fitting(1) {
 		f.Add(id.String())
 	}
+	f.Add(ID{Algorithm: Digging, Width: 21, Height: 21, Shape: ImageShapeOf(NewImage(3, 3, func(x, y int) bool { return true }))}.String())
 	f.Fuzz(func(t *testing.T, s string) {
 		id, err := Parse(s)
 		if err != nil {
@@ -455,7 +456,7 @@ func FuzzParseGrid(f *testing.F) {
 		if id.Cells() > 100_000 {
 			return
 		}
-		if _, err := GenerateGrid(id); err != nil && !errors.Is(err, ErrBadMask) {
+		if _, err := GenerateGrid(id); err != nil && !errors.Is(err, ErrBadMask) && !errors.Is(err, ErrNeedsImage) {
 			t.Fatalf("GenerateGrid(%q): %v", s, err)
 		}
 	})
@@ -480,4 +481,44 @@ func FuzzTextShape(f *testing.F) {
 			t.Fatalf("%q: %v", s.Text, err)
 		}
 	})
+}
+
+// TestImageShapes: an image's ID holds its hash, makes the same maze again
+// from the same image, and refuses another image or none.
+func TestImageShapes(t *testing.T) {
+	disc := NewImage(40, 30, func(x, y int) bool { return (x-20)*(x-20)+(y-15)*(y-15)*16/9 <= 15*15 })
+	if got, want := fmt.Sprintf("%x", disc.Hash()), "8aadf1a8359217b1779ccbc9e40a97dd"; got != want {
+		t.Fatalf("hash %s, pinned %s: an image's hash is part of its IDs", got, want)
+	}
+	id := ID{Algorithm: Wilson, GridKind: Square, Width: 61, Height: 45, Seed: 9, Shape: ImageShapeOf(disc)}
+	text := id.String()
+	back, err := Parse(text)
+	if err != nil || back != id || len(text) > maxIDLength {
+		t.Fatalf("Parse(%q)=%+v, %v: want %+v", text, back, err, id)
+	}
+	a, err := GenerateGridImage(back, disc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Passages() != a.Grid().Len()-1 {
+		t.Fatalf("%d passages for %d cells", a.Passages(), a.Grid().Len())
+	}
+	b, _ := GenerateGridImage(id, NewImage(40, 30, func(x, y int) bool { return (x-20)*(x-20)+(y-15)*(y-15)*16/9 <= 15*15 }))
+	if !slices.Equal(a.links, b.links) {
+		t.Fatal("the same image made another maze")
+	}
+	other := NewImage(40, 30, func(x, y int) bool { return x > 2 })
+	for _, img := range []*Image{nil, other} {
+		if _, err := GenerateGridImage(id, img); !errors.Is(err, ErrNeedsImage) {
+			t.Fatalf("another image: %v, want ErrNeedsImage", err)
+		}
+	}
+	if _, err := GenerateGrid(id); !errors.Is(err, ErrNeedsImage) {
+		t.Fatalf("no image: %v, want ErrNeedsImage", err)
+	}
+	two := NewImage(40, 30, func(x, y int) bool { return x < 15 || x > 25 })
+	_, err = ID{Algorithm: Wilson, Width: 61, Height: 45, Shape: ImageShapeOf(two)}.GridWithImage(two)
+	if !errors.Is(err, ErrBadMask) || !strings.Contains(err.Error(), "2 separate pieces") {
+		t.Fatalf("an image in two pieces: %v", err)
+	}
 }

@@ -35,7 +35,8 @@ import (
 //	byte    loops (0 to 100)
 //	byte    shape kind (ShapeKind), then for a preset: byte preset,
 //	        byte version; for a text: byte font version, byte length,
-//	        the text's bytes
+//	        the text's bytes; for an image: byte version, 16 bytes of
+//	        the image's hash
 //	byte    checksum
 //
 // where columns and rows count cells and the checksum is the first byte of
@@ -217,6 +218,9 @@ func (id ID) stringV3() string {
 	case TextShape:
 		buf = append(buf, id.Shape.Version, byte(len(id.Shape.Text)))
 		buf = append(buf, id.Shape.Text...)
+	case ImageShape:
+		buf = append(buf, id.Shape.Version)
+		buf = append(buf, id.Shape.Hash[:]...)
 	}
 	buf = append(buf, byte(crc32.ChecksumIEEE(buf)>>24))
 	return encodeBase32(buf)
@@ -362,6 +366,11 @@ func parseV3(body []byte) (ID, string) {
 		}
 		n := int(rest[1])
 		id.Shape.Version, id.Shape.Text, rest = rest[0], string(rest[2:2+n]), rest[2+n:]
+	case ImageShape:
+		if len(rest) < 1+len(id.Shape.Hash) {
+			return ID{}, "truncated"
+		}
+		id.Shape.Version, rest = rest[0], rest[1+copy(id.Shape.Hash[:], rest[1:]):]
 	default:
 		return ID{}, fmt.Sprintf("unknown shape number %d", id.Shape.Kind)
 	}

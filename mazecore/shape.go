@@ -22,8 +22,9 @@ const (
 type Shape struct {
 	Kind    ShapeKind
 	Preset  Preset // PresetShape
-	Text    string // TextShape: upper-case letters, digits and spaces
-	Version uint8  // the preset's or the font's version
+	Text    string   // TextShape: upper-case letters, digits and spaces
+	Version uint8    // the preset's, the font's or the image mask's version
+	Hash    [16]byte // ImageShape: the image's Hash
 }
 
 // Preset is a built-in shape. The numbers are part of the maze ID format.
@@ -95,6 +96,8 @@ func (s Shape) String() string {
 		return s.Preset.String()
 	case TextShape:
 		return fmt.Sprintf("text %q", s.Text)
+	case ImageShape:
+		return fmt.Sprintf("image %x", s.Hash[:4])
 	}
 	return ""
 }
@@ -110,17 +113,21 @@ func (s Shape) validate() error {
 		if !s.Preset.Valid() {
 			return fmt.Errorf("%w: preset number %d", ErrUnknownShape, s.Preset)
 		}
-		if s.Version != presetVersion || s.Text != "" {
+		if s.Version != presetVersion || s.Text != "" || s.Hash != [16]byte{} {
 			return fmt.Errorf("%w: %s version %d", ErrUnknownShape, s.Preset, s.Version)
 		}
 	case TextShape:
-		if s.Version != fontVersion || s.Preset != 0 {
+		if s.Version != fontVersion || s.Preset != 0 || s.Hash != [16]byte{} {
 			return fmt.Errorf("%w: font version %d", ErrUnknownShape, s.Version)
 		}
 		if s.Text != strings.Join(strings.Fields(s.Text), " ") || s.Text != strings.ToUpper(s.Text) {
 			return fmt.Errorf("%w: text %q is not in its one spelling", ErrUnknownShape, s.Text)
 		}
 		return checkText(s.Text)
+	case ImageShape:
+		if s.Version != imageVersion || s.Preset != 0 || s.Text != "" {
+			return fmt.Errorf("%w: image mask version %d", ErrUnknownShape, s.Version)
+		}
 	default:
 		return fmt.Errorf("%w: shape kind %d", ErrUnknownShape, s.Kind)
 	}
@@ -133,6 +140,11 @@ func (s Shape) validate() error {
 // which must be at least as large as its bitmap (TextSize). The mask is
 // checked (Mask.Check) before it is returned.
 func (s Shape) Mask(kind GridKind, cols, rows int) (*Mask, error) {
+	return s.maskWith(kind, cols, rows, nil)
+}
+
+// maskWith is Mask, with the image of an image's shape.
+func (s Shape) maskWith(kind GridKind, cols, rows int, img *Image) (*Mask, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
@@ -155,6 +167,11 @@ func (s Shape) Mask(kind GridKind, cols, rows int) (*Mask, error) {
 			return nil, &MaskError{Reason: fmt.Sprintf("the text %q needs a maze of at least %d×%d cells (%d×%d tiles)", s.Text, w, h, 2*w+1, 2*h+1), Code: TextTooSmall, N: w, M: h, Text: s.Text}
 		}
 		m = NewMask(cols, rows, func(c, r int) bool { return bm[r*h/rows][c*w/cols] })
+	case ImageShape:
+		if img == nil || img.Hash() != s.Hash {
+			return nil, fmt.Errorf("mask: %w: give the image it was made from", ErrNeedsImage)
+		}
+		m = imageMask(img, cols, rows)
 	default:
 		return nil, errors.New("mask: the shape has no mask")
 	}
