@@ -19,8 +19,11 @@
 // it grows, Buck's rule) or hexagonal cells; a Mask cuts a shape out of a
 // square or hex grid (a preset drawn in integer arithmetic, or a text in
 // the embedded, versioned bitmap font of font.go), so that cells outside
-// it are not part of the maze. GenerateGrid makes a GridMaze on any grid
-// from a version 3 ID, which names the grid, the shape and its version;
+// it are not part of the maze; an image's pixels (Image, decoded by the
+// caller) make one too, its ID holding the pixels' hash, so that
+// GenerateGridImage needs the image again. GenerateGrid makes a GridMaze
+// on any grid from a version 3 ID, which names the grid, the shape and
+// its version;
 // the square maze above is the whole square grid, kept in its fast
 // packed form for versions 1 and 2 (Maze.Graph gives its graph). The
 // grid generators (gridgen.go) draw as plainly as the specifications of

@@ -21,7 +21,7 @@ const (
 // to a preset or to the font keeps every older ID's maze.
 type Shape struct {
 	Kind    ShapeKind
-	Preset  Preset // PresetShape
+	Preset  Preset   // PresetShape
 	Text    string   // TextShape: upper-case letters, digits and spaces
 	Version uint8    // the preset's, the font's or the image mask's version
 	Hash    [16]byte // ImageShape: the image's Hash
