@@ -11,6 +11,16 @@
 //     driver (modernc.org/sqlite, pgx). SQLite is the default that needs
 //     nothing; PostgreSQL is for several bot processes on one database.
 //   - store/memstore: the store in memory, which the domain's tests use.
+//     Measured against SQLite in memory (issue 37: the contest and play
+//     tests run on each, 11 interleaved runs of the test binaries, median
+//     wall/CPU): contest 0.21/0.16 s on memstore, 1.50/1.15 s on SQLite;
+//     play 0.11/0.06 s against 0.20/0.12 s. Both pass unchanged on SQLite.
+//     About 1.4 s a run of the domain's tests, some 2 % of the 65 s
+//     `go test -short ./...`, does not pay for its ~1,170 lines that mirror
+//     the schema's checks by hand: the decision is to move the domain's
+//     tests to SQLite in memory and delete memstore, once the store
+//     methods issue 38 is adding have landed (removing it under them
+//     would break their work in progress).
 //   - store/storetest: the contract suite, run on all three
 //     (contract_test.go); imported by tests only.
 //
