@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -402,60 +401,4 @@ func (s *inlineSink) waitWritten(ctx context.Context) {
 	case <-s.written:
 	case <-ctx.Done():
 	}
-}
-
-// deferThenEdit answers a first response carrying files: a deferral goes in
-// the HTTP body and the files in an edit of the original over REST, since
-// big multipart HTTP responses have been reported to fail. A component's
-// message is kept (type 6) and then edited, as an update would.
-func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.InteractionResponseType, reply Reply) error {
-	resp := &callback{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
-	state := deferredMessage
-	if kind == discordgo.InteractionResponseUpdateMessage {
-		resp.Type, state = discordgo.InteractionResponseDeferredMessageUpdate, deferredUpdate
-	} else if reply.Ephemeral {
-		resp.Data = &message{Flags: discordgo.MessageFlagsEphemeral}
-	}
-	if err := r.callback(ctx, resp); err != nil {
-		return fmt.Errorf("defer before files: %w", err)
-	}
-	r.state, r.deferredEphemeral = state, reply.Ephemeral
-	return r.editOriginal(ctx, reply)
-}
-
-// afterInline makes call, an edit of the original or a followup, once the
-// first response went back in the HTTP body: Discord applies that
-// asynchronously, and a call racing it finds no original yet (Unknown
-// Webhook/Message), so it waits for the body to be written and a moment
-// more, then retries such a refusal briefly (nothing was made by it). Over
-// the REST callback, the first response is applied before its answer, and
-// call is made at once.
-func (r *responder) afterInline(ctx context.Context, call func() error) error {
-	if !r.answeredInline {
-		return call()
-	}
-	r.inline.waitWritten(ctx)
-	delay := 100 * time.Millisecond
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(editAfterInline):
-	}
-	for attempt := 1; ; attempt++ {
-		err := call()
-		if err == nil || attempt == 5 || !notAcknowledgedYet(err) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(delay):
-		}
-		delay *= 2
-	}
-}
-
-func notAcknowledgedYet(err error) bool {
-	code := apiCode(err)
-	return code == discordgo.ErrCodeUnknownWebhook || code == discordgo.ErrCodeUnknownMessage
 }
