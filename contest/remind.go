@@ -88,6 +88,9 @@ const (
 	remindRate    = 10
 	// remindRetries bounds the tries of one reminder Discord rate limits.
 	remindRetries = 3
+	// claimedSendTimeout bounds the sending of a claimed reminder, past
+	// the end of the tick that claimed it.
+	claimedSendTimeout = 30 * time.Second
 )
 
 // Reminders sends the streak reminders.
@@ -257,6 +260,11 @@ func (r *Reminders) remind(ctx context.Context, d due) error {
 	} else if err != nil {
 		return err
 	}
+	// Claimed, the day's reminder is this call's alone: the tick's end
+	// must not cut it off between the claim and the send, which would
+	// lose it for the day.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimedSendTimeout)
+	defer cancel()
 	dates, err := r.dailies.store.SolvedDates(ctx, rem.GuildID, rem.UserID, d.date)
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/lang"
+	"mazebot/mazecore"
 	"mazebot/play"
 	"mazebot/store"
 )
@@ -267,3 +268,25 @@ func messageIDs() []string { return lang.IDs() }
 
 // languageCode is the code of the bot's language for a Discord locale.
 func languageCode(locale string) string { return lang.For(locale).Code() }
+
+// seedFinish records a won daily game of user on guild's daily of date,
+// on maze, as if played through Play: what a streak counts.
+func (b botDB) seedFinish(ctx context.Context, guild, user string, date contest.Date, maze mazecore.ID, at time.Time) error {
+	g := play.Record{UserID: user, GuildID: guild, ChannelID: dailyChannel, MazeID: maze, Contest: contest.DailyKey(guild, date).String(),
+		Pos: mazecore.Point{X: 1, Y: 1}, Trail: []byte{0x02, 0, 0x80}, Status: play.Playing, StartedAt: at, UpdatedAt: at}
+	id, err := b.db.CreateGame(ctx, g)
+	if err != nil {
+		return err
+	}
+	g.ID = id
+	g.Pos, g.Clicks, g.Tiles, g.Seq, g.Status = mazecore.Point{X: maze.Width - 2, Y: maze.Height - 2}, 9, 20, 1, play.Won
+	g.UpdatedAt = at.Add(time.Minute)
+	g.FinishedAt = g.UpdatedAt
+	return b.db.SaveGame(ctx, g)
+}
+
+// optIn opts user in to streak reminders at at in guild, as /daily remind
+// does.
+func (b botDB) optIn(ctx context.Context, guild, user string, at contest.TimeOfDay) error {
+	return b.db.SaveReminder(ctx, contest.Reminder{GuildID: guild, UserID: user, At: at, Language: "en"})
+}
