@@ -405,22 +405,36 @@ func (d *Dailies) Tick(ctx context.Context) error {
 			due = append(due, s)
 		}
 	}
-	errs := make([]error, len(due))
+	errs := paced(ctx, len(due), postWorkers, postRate, func(i int) error {
+		if err := d.post(ctx, due[i], now); err != nil {
+			return fmt.Errorf("daily of %s: %w", due[i].GuildID, err)
+		}
+		return nil
+	})
+	if err := ctx.Err(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// paced runs do(0) … do(n−1) on a few workers, started at most rate a
+// second, until all have run or ctx ends, and returns their errors (nil
+// for those that went well or never started).
+func paced(ctx context.Context, n, workers, rate int, do func(i int) error) []error {
+	errs := make([]error, n)
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(postWorkers, len(due)) {
+	for range min(workers, n) {
 		wg.Go(func() {
 			for i := range next {
-				if err := d.post(ctx, due[i], now); err != nil {
-					errs[i] = fmt.Errorf("daily of %s: %w", due[i].GuildID, err)
-				}
+				errs[i] = do(i)
 			}
 		})
 	}
-	pace := time.NewTicker(time.Second / postRate)
+	pace := time.NewTicker(time.Second / time.Duration(rate))
 	defer pace.Stop()
 feed:
-	for i := range due {
+	for i := range n {
 		if i > 0 {
 			select {
 			case <-pace.C:
@@ -436,10 +450,7 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // post makes a server's due post by the protocol of retry.go: claim the

@@ -197,35 +197,7 @@ func (r *Reminders) Tick(ctx context.Context) error {
 	if err != nil || len(list) == 0 {
 		return err
 	}
-	errs := make([]error, len(list))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(remindWorkers, len(list)) {
-		wg.Go(func() {
-			for i := range next {
-				errs[i] = r.remind(ctx, list[i])
-			}
-		})
-	}
-	pace := time.NewTicker(time.Second / remindRate)
-	defer pace.Stop()
-feed:
-	for i := range list {
-		if i > 0 {
-			select {
-			case <-pace.C:
-			case <-ctx.Done():
-				break feed
-			}
-		}
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
+	errs := paced(ctx, len(list), remindWorkers, remindRate, func(i int) error { return r.remind(ctx, list[i]) })
 	return errors.Join(errs...)
 }
 
