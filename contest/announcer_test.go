@@ -26,6 +26,8 @@ type announcer struct {
 	// failRecord makes PostDaily return its message with an error, as
 	// when the post is made but recording it fails.
 	failRecord error
+	// recaps are the recaps the daily posts carried, by date.
+	recaps map[string]*contest.Recap
 	// posted are the messages made, by what they are (a call's text);
 	// lookups is how often FindDaily looked.
 	posted  map[string]string
@@ -126,6 +128,14 @@ func (a *announcer) FindDaily(_ context.Context, d contest.Daily, channelID stri
 
 func (a *announcer) PostDaily(_ context.Context, d contest.Daily, channelID, nonce string) (string, error) {
 	id, err := a.record(dailyCall(d, channelID), nonce)
+	if err == nil {
+		a.mu.Lock()
+		if a.recaps == nil {
+			a.recaps = map[string]*contest.Recap{}
+		}
+		a.recaps[d.Date.String()] = d.Recap
+		a.mu.Unlock()
+	}
 	if err == nil && a.failRecord != nil {
 		return id, a.failRecord
 	}
