@@ -290,3 +290,10 @@ func (b botDB) seedFinish(ctx context.Context, guild, user string, date contest.
 func (b botDB) optIn(ctx context.Context, guild, user string, at contest.TimeOfDay) error {
 	return b.db.SaveReminder(ctx, contest.Reminder{GuildID: guild, UserID: user, At: at, Language: "en"})
 }
+
+// fixDailyMaze fixes guild's daily of date to maze, as its first show
+// does.
+func (b botDB) fixDailyMaze(ctx context.Context, guild string, date contest.Date, maze mazecore.ID) error {
+	_, err := b.db.FixDailyMaze(ctx, contest.DailyMaze{GuildID: guild, Date: date, MazeID: maze})
+	return err
+}

@@ -270,6 +270,9 @@ func TestE2EShards(t *testing.T) {
 	waitReadyz(t, "http://"+app.MetricsAddr(), 20*time.Second)
 }
 
+// recapMaze is the maze of the day before the processes' dailies.
+var recapMaze = mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 7}
+
 // dailyZone is a time zone in which it is now between 01:00 and 23:00,
 // so that a daily set for 00:00 is due, and stays on today's date while
 // the test runs.
@@ -414,6 +417,16 @@ func TestProcessShards(t *testing.T) {
 		if err != nil || s.ChannelID != channel {
 			t.Fatalf("guild %s's settings in the shared database: %+v, %v", guild, s, err)
 		}
+		// Yesterday's daily was played: today's post, whichever process
+		// makes it, carries its recap once.
+		today, _ := s.DayAt(time.Now())
+		yesterday := today.AddDays(-1)
+		if err := store.fixDailyMaze(ctx, guild, yesterday, recapMaze); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.seedFinish(ctx, guild, recapPlayers[0], yesterday, recapMaze, yesterday.Noon(s.Zone)); err != nil {
+			t.Fatal(err)
+		}
 		s.UpdatedAt = s.UpdatedAt.Add(-24 * time.Hour)
 		if err := store.saveDailySettings(ctx, s); err != nil {
 			t.Fatal(err)
@@ -435,8 +448,13 @@ func TestProcessShards(t *testing.T) {
 	}
 	time.Sleep(time.Until(lastPost.Add(16 * time.Second)))
 	for channel, guild := range dailies {
-		if n := len(fake.ChannelMessages(channel)); n != 1 {
+		msgs := fake.ChannelMessages(channel)
+		if n := len(msgs); n != 1 {
 			t.Errorf("guild %s's daily was posted %d times, want once", guild, n)
+			continue
+		}
+		if text := msgs[0].Text(); strings.Count(text, "Yesterday's daily") != 1 || !strings.Contains(text, "🥇 <@"+recapPlayers[0]+">") {
+			t.Errorf("guild %s's daily lacks yesterday's recap, once:\n%s", guild, text)
 		}
 	}
 
