@@ -112,6 +112,15 @@ func TestReminders(t *testing.T) {
 		}
 	}
 	clock.Set(start.Add(20 * time.Hour))
+	// While the daily posts are being made, no reminder goes.
+	release := dailies.HoldPosting()
+	held, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	_ = reminders.Tick(held)
+	cancel()
+	if n := len(sender.tries); n != 0 {
+		t.Fatalf("%d reminders tried while the daily posts were made", n)
+	}
+	release()
 	for range 2 {
 		if err := reminders.Tick(ctx); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mazebot/mazecore"
@@ -238,6 +239,10 @@ type Dailies struct {
 	key      []byte // MazeFor's
 	now      func() time.Time
 	log      *slog.Logger
+	// posting counts the Ticks of this process making posts: reminders
+	// wait for them, so that the two together stay inside Discord's
+	// global rate limit.
+	posting atomic.Int32
 }
 
 // NewDailies runs dailies kept in s and posted through a, on the clock now,
@@ -404,6 +409,10 @@ func (d *Dailies) Tick(ctx context.Context) error {
 		if _, ok := s.Schedule().Due(now); ok {
 			due = append(due, s)
 		}
+	}
+	if len(due) > 0 {
+		d.posting.Add(1)
+		defer d.posting.Add(-1)
 	}
 	errs := paced(ctx, len(due), postWorkers, postRate, func(i int) error {
 		if err := d.post(ctx, due[i], now); err != nil {

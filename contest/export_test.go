@@ -11,6 +11,13 @@ import (
 // this package): the steps they drive one at a time, and the helpers they
 // share with the internal tests.
 
+// HoldPosting marks the dailies as posting, as a Tick with posts to make
+// does, until the returned function is called.
+func (d *Dailies) HoldPosting() (release func()) {
+	d.posting.Add(1)
+	return func() { d.posting.Add(-1) }
+}
+
 // Fix fixes the day's maze, as a claim does first.
 func (d *Dailies) Fix(ctx context.Context, s DailySettings, date Date) (mazecore.ID, error) {
 	return d.fix(ctx, s, date)

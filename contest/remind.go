@@ -201,22 +201,31 @@ func (r *Reminders) Tick(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// wait holds a send until a Retry-After that Discord gave is over.
+// postingPoll is how often a reminder waiting for the daily posts looks
+// again.
+const postingPoll = 100 * time.Millisecond
+
+// wait holds a send until a Retry-After that Discord gave is over, and
+// while this process makes daily posts: at their 40 a second, the
+// reminders' requests would take the two past Discord's 50.
 func (r *Reminders) wait(ctx context.Context) error {
-	r.mu.Lock()
-	until := r.resume
-	r.mu.Unlock()
-	d := time.Until(until)
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	for {
+		r.mu.Lock()
+		d := time.Until(r.resume)
+		r.mu.Unlock()
+		if d <= 0 {
+			if r.dailies.posting.Load() == 0 {
+				return nil
+			}
+			d = postingPoll
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
 	}
 }
 
