@@ -9,18 +9,20 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/lang"
+	"mazebot/mazecore"
 )
 
 // definitions is a copy of the command definitions in package commands
 // (which imports lang, so lang cannot import it). A test there runs
 // Localize, Validate and CheckEnglish over the real ones.
 func definitions() []*discordgo.ApplicationCommand {
+	// The algorithms, as commands lists them: from mazecore's table.
 	algorithms := func() []*discordgo.ApplicationCommandOptionChoice {
-		return []*discordgo.ApplicationCommandOptionChoice{
-			{Name: "Binary tree", Value: "binary-tree"}, {Name: "Sidewinder", Value: "sidewinder"},
-			{Name: "Recursive backtracking", Value: "backtracking"}, {Name: "Digging", Value: "digging"},
-			{Name: "Wilson's algorithm", Value: "wilson"},
+		var choices []*discordgo.ApplicationCommandOptionChoice
+		for _, a := range mazecore.Algorithms {
+			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: a.Title(), Value: a.String()})
 		}
+		return choices
 	}
 	str, num, ch := discordgo.ApplicationCommandOptionString, discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionChannel
 	sub := discordgo.ApplicationCommandOptionSubCommand
