@@ -86,9 +86,10 @@ func definitions() []*discordgo.ApplicationCommand {
 			}},
 		}},
 		{Name: "leaderboard", Description: "The daily challenge leaderboard of this server", Options: []*discordgo.ApplicationCommandOption{
-			{Type: str, Name: "period", Description: "Today (default), the last 7 days, or all time", Choices: []*discordgo.ApplicationCommandOptionChoice{
-				{Name: "today", Value: "daily"}, {Name: "this week (last 7 days)", Value: "week"}, {Name: "all time", Value: "all"},
+			{Type: str, Name: "period", Description: "Today (default), the last 7 days, all time, or this season (the month)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "today", Value: "daily"}, {Name: "this week (last 7 days)", Value: "week"}, {Name: "all time", Value: "all"}, {Name: "this season (the month)", Value: "season"},
 			}},
+			{Type: str, Name: "season", Description: "A season to show, as YYYY-MM (e.g. 2026-11); default: this one"},
 		}},
 		{Name: "event", Description: "Community maze events (Manage Server)", Options: []*discordgo.ApplicationCommandOption{
 			{Type: sub, Name: "start", Description: "Start an event: everyone plays one maze, with a live leaderboard", Options: []*discordgo.ApplicationCommandOption{

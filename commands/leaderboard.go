@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -13,9 +14,10 @@ import (
 
 // Periods of /leaderboard.
 const (
-	periodDaily = "daily"
-	periodWeek  = "week"
-	periodAll   = "all"
+	periodDaily  = "daily"
+	periodWeek   = "week"
+	periodAll    = "all"
+	periodSeason = "season"
 )
 
 func leaderboardCommand(f *Daily) bot.Command {
@@ -24,8 +26,9 @@ func leaderboardCommand(f *Daily) bot.Command {
 			Name: "leaderboard",
 			Options: []*discordgo.ApplicationCommandOption{
 				{Type: discordgo.ApplicationCommandOptionString, Name: "period", Choices: []*discordgo.ApplicationCommandOptionChoice{
-					{Value: periodDaily}, {Value: periodWeek}, {Value: periodAll},
+					{Value: periodDaily}, {Value: periodWeek}, {Value: periodAll}, {Value: periodSeason},
 				}},
+				stringOption("season", 7, false),
 			},
 		}),
 		Handle: f.handleLeaderboard,
@@ -36,6 +39,7 @@ func leaderboardCommand(f *Daily) bot.Command {
 // leaderboardOptions are /leaderboard's options as typed.
 type leaderboardOptions struct {
 	Period string `option:"period"`
+	Season string `option:"season"`
 }
 
 func (f *Daily) handleLeaderboard(ctx context.Context, in *bot.Interaction) error {
@@ -46,6 +50,9 @@ func (f *Daily) handleLeaderboard(ctx context.Context, in *bot.Interaction) erro
 	l := in.Lang()
 	o := leaderboardOptions{Period: periodDaily}
 	bot.Options(in, &o)
+	if o.Season != "" {
+		o.Period = periodSeason // a season named is a season's board
+	}
 	var (
 		lines        []views.BoardLine
 		title, empty string
@@ -72,6 +79,21 @@ func (f *Daily) handleLeaderboard(ctx context.Context, in *bot.Interaction) erro
 		}
 		lines = views.TotalLines(l, totals)
 		empty = l.T("board.empty")
+	case periodSeason:
+		season := contest.SeasonOf(today)
+		if o.Season != "" {
+			var err error
+			if season, err = contest.ParseSeason(strings.TrimSpace(o.Season)); err != nil || today.Before(season.First()) {
+				return bot.RefuseWith(err, "error.bad_season", lang.Args{"Text": sanitize(o.Season), "Now": contest.SeasonOf(today).String()})
+			}
+		}
+		standings, err := f.dailies.Season(ctx, in.GuildID, season, today)
+		if err != nil {
+			return err
+		}
+		lines = views.SeasonLines(l, standings)
+		title = l.T("board.title_season", lang.Args{"Season": season.String()})
+		empty = l.T("board.empty_season")
 	default:
 		return bot.Refuse("error.unknown_period", lang.Args{"Name": sanitize(o.Period)})
 	}

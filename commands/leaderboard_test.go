@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/bot"
 	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
@@ -167,5 +168,39 @@ func TestLeaderboardDayInServerZone(t *testing.T) {
 	e.clock.Set(utc(2026, 11, 30, 15, 0))
 	if embed := e.leaderboard(t, "a", ""); strings.Contains(embed.Description, "<@a>") || !strings.Contains(embed.Title, "2026-12-01") {
 		t.Fatalf("at midnight in Seoul the board still shows yesterday: %q\n%s", embed.Title, embed.Description)
+	}
+}
+
+// TestLeaderboardSeason: period:season ranks the month's points (a
+// finished day 10, the day's rank +10 down, par +5), a past season is
+// read by season:YYYY-MM, and a season not yet begun or misspelt is
+// refused privately.
+func TestLeaderboardSeason(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.addDailyRun(t, "a", "2026-11-29", time.Minute, 50)
+	e.addDailyRun(t, "a", "2026-11-30", time.Minute, 50)
+	e.addDailyRun(t, "b", "2026-11-30", 70*time.Second, 50)
+	e.addDailyRun(t, "c", "2026-10-31", time.Minute, 50) // last season
+
+	embed := e.leaderboard(t, "b", "season")
+	if !strings.Contains(embed.Title, "2026-11") {
+		t.Fatalf("title %q, want season 2026-11", embed.Title)
+	}
+	lines := strings.Split(embed.Description, "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "<@a> · 40 points · 2 days · 2:00 total") || !strings.Contains(lines[1], "<@b> · 19 points · 1 day · 1:10 total") {
+		t.Fatalf("season board:\n%s\nwant a with 40 points (20 a day: over par), then b with 19", embed.Description)
+	}
+
+	past := func(season string) []bot.Reply {
+		ix := slash(t, "leaderboard", map[string]any{"season": season})
+		return e.send(t, ix).Replies
+	}
+	if r := past("2026-10"); len(r) != 1 || len(r[0].Embeds) != 1 || !strings.Contains(r[0].Embeds[0].Description, "<@c> · 20 points") {
+		t.Fatalf("season 2026-10 answered %+v, want c's 20 points", r)
+	}
+	for _, bad := range []string{"2026-12", "november", "2026-13"} {
+		if r := past(bad); len(r) != 1 || !r[0].Ephemeral || !strings.Contains(r[0].Text(), "YYYY-MM") {
+			t.Fatalf("season %q answered %+v, want a private refusal that says YYYY-MM", bad, r)
+		}
 	}
 }

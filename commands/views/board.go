@@ -40,6 +40,20 @@ func TotalLines(l *lang.Lang, totals []contest.TotalStanding) []BoardLine {
 	return lines
 }
 
+// SeasonLines are the lines of a season's standings: points, days and
+// total time.
+func SeasonLines(l *lang.Lang, standings []contest.SeasonStanding) []BoardLine {
+	var lines []BoardLine
+	for _, s := range standings {
+		lines = append(lines, BoardLine{UserID: s.UserID, Rank: s.Rank, Text: l.T("board.season_line", lang.Args{
+			"Points": lang.M("count.points", lang.Args{"Count": s.Points}),
+			"Days":   lang.M("unit.day", lang.Args{"Count": s.Days}),
+			"Time":   l.Clock(s.Elapsed),
+		})})
+	}
+	return lines
+}
+
 // Leaderboard is /leaderboard's answer: title, the top lines (with their
 // streaks), or empty when there are none, and the asker's own rank,
 // also when outside the top. day tells a day's board from totals.
