@@ -123,6 +123,7 @@ type recorder interface {
 	metrics.Interactions
 	metrics.Render
 	metrics.Store
+	metrics.Unknowns
 }
 
 // openStore opens the database MAZEBOT_DB names: SQLite, or PostgreSQL
@@ -216,6 +217,9 @@ func (a *App) buildBot(cfg Config, opts Options, deps commands.Deps, session *di
 	botCfg.IdentifyInterval = opts.IdentifyInterval
 	botCfg.IdentifyTurns = a.db
 	botCfg.CommandGuilds = a.db
+	// The recorder (wire's rec) counts what Discord sent that this build
+	// does not understand.
+	botCfg.Unknowns, _ = deps.Metrics.(metrics.Unknowns)
 	return bot.New(botCfg, session, set.Router, set.Tickers, deps.Log.With("component", "bot"))
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/lang"
+	"mazebot/metrics"
 )
 
 // Config tunes the bot.
@@ -45,6 +46,9 @@ type Config struct {
 	// CommandGuilds remembers the servers given commands of their own,
 	// so that a later sync removes them (commandguilds.go); nil forgets.
 	CommandGuilds CommandGuilds
+	// Unknowns counts what Discord sent that this build does not
+	// understand (decode.go); nil counts nothing.
+	Unknowns metrics.Unknowns
 }
 
 // IdentifyTurns hands out turns at identifying: one per rate-limit bucket
@@ -85,6 +89,7 @@ type Bot struct {
 	router  Dispatcher
 	tickers []Ticker
 	log     *slog.Logger
+	unknown *unknownReporter // what Discord sent that this build cannot read
 	sleep   func(ctx context.Context, d time.Duration) error // between identify rounds
 
 	// work is cancelled only after the drain, so replies in flight at
@@ -107,6 +112,7 @@ type Bot struct {
 // go to apiBase (nil: Discord) through its own transport, which the
 // shards' sessions share.
 func NewSession(token string, apiBase *url.URL) (*discordgo.Session, error) {
+	quietDiscordgo()
 	token = strings.TrimSpace(token)
 	if token == "" {
 		return nil, errors.New("no bot token")
@@ -156,6 +162,7 @@ func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ti
 	}
 	work, cancel := context.WithCancel(context.Background())
 	b := &Bot{cfg: cfg, session: session, rest: newInteractionREST(session), router: router, tickers: tickers, log: log, sleep: sleepCtx, work: work, cancelWork: cancel}
+	b.unknown = newUnknownReporter(log, cfg.Unknowns)
 	return b, nil
 }
 
@@ -414,11 +421,18 @@ func (b *Bot) begin() bool {
 	return true
 }
 
-func (b *Bot) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionCreate) {
-	// "d": null decodes to a nil *Interaction inside a non-nil event.
-	var ix *discordgo.Interaction
-	if ev != nil {
-		ix = ev.Interaction
+// onGatewayEvent takes INTERACTION_CREATE from the raw event, not from
+// discordgo's typed one: discordgo fails the whole event on a component
+// type it does not know and hands it on half-decoded (decode.go).
+func (b *Bot) onGatewayEvent(_ *discordgo.Session, ev *discordgo.Event) {
+	if ev == nil || ev.Type != "INTERACTION_CREATE" {
+		return
+	}
+	ix, unknown, err := decodeInteraction(ev.RawData)
+	b.unknown.report(unknown)
+	if err != nil {
+		b.log.Warn("dropped a malformed interaction", "reason", "undecodable", "err", err)
+		return
 	}
 	b.dispatch(newResponder(b.rest, ix, nil, b.log))
 }
@@ -447,6 +461,16 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 		}
 	}()
 	ix := r.ix
+	if newInteractionType(ix) {
+		// Discord added a kind of interaction: say so rather than let the
+		// member meet "The application did not respond".
+		ctx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
+		defer cancel()
+		if err := r.Reply(ctx, Reply{Content: lang.For(ix.Locale).T("bot.unsupported"), Ephemeral: true}); err != nil {
+			b.log.Warn("answer an interaction of a new type", "type", int(ix.Type), "err", err)
+		}
+		return handled
+	}
 	if why := unanswerable(ix); why != "" {
 		id := ""
 		if ix != nil {
@@ -470,6 +494,12 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 		return replayed
 	}
 	return handled
+}
+
+// newInteractionType says whether ix is answerable but of a type newer
+// than this build: it has what a reply needs, and a type past the modal.
+func newInteractionType(ix *discordgo.Interaction) bool {
+	return ix != nil && ix.Type > discordgo.InteractionModalSubmit && ix.ID != "" && ix.Token != "" && ix.AppID != ""
 }
 
 // unanswerable says why ix cannot be handled, or "" when it can. discordgo

@@ -124,7 +124,7 @@ func TestDispatchNilWhileStopping(t *testing.T) {
 	if out := e.bot.dispatch(newResponder(e.rest, nil, nil, nil)); out != malformed {
 		t.Fatalf("outcome %d, want malformed", out)
 	}
-	e.bot.onInteraction(nil, &discordgo.InteractionCreate{})
+	e.bot.onGatewayEvent(nil, &discordgo.Event{Type: "INTERACTION_CREATE", RawData: []byte("null")})
 	if got := e.calls(); got != "" {
 		t.Fatalf("REST requests %q for a nil interaction", got)
 	}

@@ -160,13 +160,14 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, req *http.Request
 		writeResponse(w, &callback{Type: discordgo.InteractionResponsePong})
 		return
 	}
-	var ix discordgo.Interaction
-	if err := json.Unmarshal(body, &ix); err != nil {
+	ix, unknown, err := decodeInteraction(body)
+	h.b.unknown.report(unknown)
+	if err != nil || ix == nil {
 		h.b.log.Warn("dropped a malformed interaction", "reason", "undecodable", "err", err)
 		http.Error(w, "invalid interaction", http.StatusBadRequest)
 		return
 	}
-	h.b.answerInline(w, req, &ix)
+	h.b.answerInline(w, req, ix)
 }
 
 // signatureHeaders reads X-Signature-Ed25519 (64 bytes in hex) and

@@ -66,7 +66,7 @@ func (b *Bot) newShard(id, count, maxConcurrency int) (*shard, error) {
 		default: // a later READY (after a full reconnect) needs no sync
 		}
 	})
-	s.AddHandler(b.onInteraction)
+	s.AddHandler(b.onGatewayEvent)
 	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) { sh.log.Info("gateway resumed") })
 	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
 		if !b.isStopping() {

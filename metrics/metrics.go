@@ -35,6 +35,14 @@ type Store interface {
 	StoreError(op string)
 }
 
+// Unknowns is told when Discord sends something this build does not
+// understand (a component type, interaction type or option type newer
+// than the library), which was left out of the interaction.
+type Unknowns interface {
+	// NotUnderstood reports one such part, named as "component type 16".
+	NotUnderstood(what string)
+}
+
 // ShardState is one gateway shard that a process runs.
 type ShardState struct {
 	ID        int
@@ -48,9 +56,11 @@ func (Nop) Interaction(string, string, string, time.Duration) {}
 func (Nop) RenderQueueDepth(int)                              {}
 func (Nop) Rendered(time.Duration, time.Duration)             {}
 func (Nop) StoreError(string)                                 {}
+func (Nop) NotUnderstood(string)                              {}
 
 var (
 	_ Interactions = Nop{}
 	_ Render       = Nop{}
 	_ Store        = Nop{}
+	_ Unknowns     = Nop{}
 )

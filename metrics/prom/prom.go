@@ -22,12 +22,14 @@ type Metrics struct {
 	renderWait   prometheus.Histogram
 	renderTook   prometheus.Histogram
 	storeErrors  *prometheus.CounterVec
+	unknowns     *prometheus.CounterVec
 }
 
 var (
 	_ metrics.Interactions = (*Metrics)(nil)
 	_ metrics.Render       = (*Metrics)(nil)
 	_ metrics.Store        = (*Metrics)(nil)
+	_ metrics.Unknowns     = (*Metrics)(nil)
 )
 
 // interactionBuckets put edges around Discord's deadlines: the automatic
@@ -68,8 +70,12 @@ func New() *Metrics {
 			Name: "mazebot_store_errors_total",
 			Help: "Store calls that failed (not found and conflicts aside), readiness pings included, by operation.",
 		}, []string{"op"}),
+		unknowns: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mazebot_discord_not_understood_total",
+			Help: "Parts of interactions Discord sent that this build does not understand and left out, by what (\"component type 16\", \"interaction type 9\"): Discord added something.",
+		}, []string{"what"}),
 	}
-	m.reg.MustRegister(m.interactions, m.latency, m.renderDepth, m.renderWait, m.renderTook, m.storeErrors,
+	m.reg.MustRegister(m.interactions, m.latency, m.renderDepth, m.renderWait, m.renderTook, m.storeErrors, m.unknowns,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -98,6 +104,9 @@ func (m *Metrics) Rendered(wait, took time.Duration) {
 }
 
 func (m *Metrics) StoreError(op string) { m.storeErrors.WithLabelValues(op).Inc() }
+
+// NotUnderstood counts a part of an interaction left out.
+func (m *Metrics) NotUnderstood(what string) { m.unknowns.WithLabelValues(what).Inc() }
 
 // shardCollector reads the shards at each scrape, so the gauges are never
 // stale and nothing has to push connection changes.

@@ -313,6 +313,13 @@ func (c *Client) SubmitModal(ctx context.Context, spec ModalSpec) (*Interaction,
 	return c.interact(ctx, fakediscord.Action{Actor: a, Type: discordgo.InteractionModalSubmit, Data: data, Message: source})
 }
 
+// Send sends act as given, for what no command or button of the bot makes
+// but a newer Discord or a modified client could send: a modal the bot
+// never opened, a type of interaction not invented yet.
+func (c *Client) Send(ctx context.Context, act fakediscord.Action) (*Interaction, error) {
+	return c.interact(ctx, act)
+}
+
 func (c *Client) interact(ctx context.Context, act fakediscord.Action) (*Interaction, error) {
 	ix, err := c.srv.Interact(ctx, act)
 	if err != nil {
