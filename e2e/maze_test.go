@@ -357,8 +357,8 @@ func TestE2ECommandSync(t *testing.T) {
 		}
 		return out
 	}
-	if got := subs("daily"); len(got) != 3 || got["setup"] != 8 {
-		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops, language) and off", got)
+	if got := subs("daily"); len(got) != 4 || got["setup"] != 10 || got["remind"] != 1 {
+		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops, language, recap, recap-pings), remind (time) and off", got)
 	}
 	if got := subs("event"); len(got) != 2 || got["start"] != 8 {
 		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name, difficulty, loops, language) and end", got)
