@@ -89,7 +89,7 @@ type Bot struct {
 	router  Dispatcher
 	tickers []Ticker
 	log     *slog.Logger
-	unknown *unknownReporter // what Discord sent that this build cannot read
+	unknown *unknownReporter                                 // what Discord sent that this build cannot read
 	sleep   func(ctx context.Context, d time.Duration) error // between identify rounds
 
 	// work is cancelled only after the drain, so replies in flight at
