@@ -308,7 +308,9 @@ func TestE2EMalformedInteractions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitLog(t, app, len(payloads), "dropped a malformed interaction")
+	// All but type 99: an interaction of a type newer than the bot, with
+	// what a reply needs, is answered privately (issue 36), not dropped.
+	waitLog(t, app, len(payloads)-1, "dropped a malformed interaction")
 	if msg := final(t, fake.slash(t, "maze", opt("size", 9))); !strings.Contains(msg.Text(), "9×9") {
 		t.Fatalf("after the malformed dispatches /maze gave %q", msg.Text())
 	}
@@ -323,7 +325,7 @@ func TestE2EMalformedInteractions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitLog(t, app, len(payloads)+2, "dropped a malformed interaction")
+	waitLog(t, app, len(payloads)-1+2, "dropped a malformed interaction")
 	late := fake.slash(t, "maze", opt("size", 11))
 	if msg := final(t, late); !msg.Ephemeral() || !strings.Contains(msg.Text(), "restarting") {
 		t.Fatalf("during shutdown /maze gave %q (ephemeral %v), want the restarting notice", msg.Text(), msg.Ephemeral())
