@@ -461,17 +461,8 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 		}
 	}()
 	ix := r.ix
-	if newInteractionType(ix) {
-		// Discord added a kind of interaction: say so rather than let the
-		// member meet "The application did not respond".
-		ctx, cancel := context.WithTimeout(b.work, b.cfg.HandlerTimeout)
-		defer cancel()
-		if err := r.Reply(ctx, Reply{Content: lang.For(ix.Locale).T("bot.unsupported"), Ephemeral: true}); err != nil {
-			b.log.Warn("answer an interaction of a new type", "type", int(ix.Type), "err", err)
-		}
-		return handled
-	}
-	if why := unanswerable(ix); why != "" {
+	newType := newInteractionType(ix)
+	if why := unanswerable(ix); why != "" && !newType {
 		id := ""
 		if ix != nil {
 			id = ix.ID
@@ -490,6 +481,14 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 		return handled
 	}
 	defer b.inflight.Done()
+	if newType {
+		// Discord added a kind of interaction: say so rather than let the
+		// member meet "The application did not respond".
+		if err := r.Reply(ctx, Reply{Content: lang.For(ix.Locale).T("bot.unsupported"), Ephemeral: true}); err != nil {
+			b.log.Warn("answer an interaction of a new type", "type", int(ix.Type), "err", err)
+		}
+		return handled
+	}
 	if errors.Is(b.router.Dispatch(ctx, ix, r), ErrReplayed) {
 		return replayed
 	}
