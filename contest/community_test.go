@@ -9,7 +9,7 @@ import (
 
 	"mazebot/contest"
 	"mazebot/internal/testkit"
-	"mazebot/store/memstore"
+	"mazebot/store/storetest"
 )
 
 // TestRecap: the post of each day carries the day before's recap: its
@@ -94,7 +94,7 @@ func (s *dmSender) Remind(_ context.Context, r contest.Reminder, _ contest.Daily
 func TestReminders(t *testing.T) {
 	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	clock := testkit.NewClock(start)
-	store := memstore.New()
+	store := storetest.Memory(t)
 	dailies := contest.NewDailies(store, &announcer{}, testKey, clock.Now, quiet)
 	sender := &dmSender{tries: map[string][]time.Time{}, answers: map[string][]error{
 		"limited": {&contest.RateLimitedError{After: 200 * time.Millisecond}},

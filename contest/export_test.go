@@ -7,8 +7,8 @@ import (
 	"mazebot/play"
 )
 
-// Hooks for the external tests (those on store/memstore, which imports
-// this package): the steps they drive one at a time, and the helpers they
+// Hooks for the external tests (those on a store, storetest.Memory, whose
+// package imports this one): the steps they drive one at a time, and the helpers they
 // share with the internal tests.
 
 // HoldPosting marks the dailies as posting, as a Tick with posts to make

@@ -15,7 +15,7 @@ import (
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/play"
-	"mazebot/store/memstore"
+	"mazebot/store/storetest"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -35,7 +35,7 @@ var runMaze = mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 2
 
 // addRun records r in the contest key as play does: a game of r's member
 // won r.Elapsed after it started, in r.Tiles tiles and r.Clicks clicks.
-func addRun(t *testing.T, s *memstore.Store, key contest.Key, r contest.Run) {
+func addRun(t *testing.T, s storetest.Store, key contest.Key, r contest.Run) {
 	t.Helper()
 	ctx := context.Background()
 	start := r.FinishedAt.Add(-r.Elapsed)
@@ -52,7 +52,7 @@ func addRun(t *testing.T, s *memstore.Store, key contest.Key, r contest.Run) {
 }
 
 type dailyEnv struct {
-	store    *memstore.Store
+	store    storetest.Store
 	announce *announcer
 	clock    *testkit.Clock
 	dailies  *contest.Dailies
@@ -60,7 +60,7 @@ type dailyEnv struct {
 
 func newDailyEnv(t *testing.T, now time.Time) *dailyEnv {
 	t.Helper()
-	e := &dailyEnv{store: memstore.New(), announce: &announcer{}, clock: testkit.NewClock(now)}
+	e := &dailyEnv{store: storetest.Memory(t), announce: &announcer{}, clock: testkit.NewClock(now)}
 	e.dailies = contest.NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
 	return e
 }
@@ -409,7 +409,7 @@ func TestDailyAward(t *testing.T) {
 }
 
 type eventEnv struct {
-	store    *memstore.Store
+	store    storetest.Store
 	announce *announcer
 	clock    *testkit.Clock
 	events   *contest.Events
@@ -418,7 +418,7 @@ type eventEnv struct {
 var eventMaze = mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 15, Height: 15, Seed: 4242}
 
 func newEventEnv(t *testing.T) *eventEnv {
-	e := &eventEnv{store: memstore.New(), announce: &announcer{}, clock: testkit.NewClock(utc(2026, 11, 30, 12, 0))}
+	e := &eventEnv{store: storetest.Memory(t), announce: &announcer{}, clock: testkit.NewClock(utc(2026, 11, 30, 12, 0))}
 	e.events = contest.NewEvents(e.store, e.announce, e.clock.Now, quiet)
 	return e
 }
@@ -664,7 +664,7 @@ func TestFor(t *testing.T) {
 
 // TestDailiesDate: a server's date is taken in its zone, UTC until set.
 func TestDailiesDate(t *testing.T) {
-	store, clock := memstore.New(), testkit.NewClock(utc(2026, 11, 30, 16, 0))
+	store, clock := storetest.Memory(t), testkit.NewClock(utc(2026, 11, 30, 16, 0))
 	d := contest.NewDailies(store, &announcer{}, testKey, clock.Now, quiet)
 	if got, err := d.Date(context.Background(), "g1"); err != nil || got.String() != "2026-11-30" {
 		t.Fatalf("Date=%s, %v; want UTC's 2026-11-30", got, err)

@@ -10,13 +10,13 @@ import (
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/play"
-	"mazebot/store/memstore"
+	"mazebot/store/storetest"
 )
 
 // raced is a store on which another process's click lands first: before
 // the next SaveGame, the stored game moves one seq ahead.
 type raced struct {
-	*memstore.Store
+	storetest.Store
 	raced bool
 }
 
@@ -60,7 +60,7 @@ func TestService(t *testing.T) {
 		return play.Action{Kind: play.Move, Dir: d, Seq: g.Seq}
 	}
 	t.Run("OKWinRecordsOneResult", func(t *testing.T) {
-		store := memstore.New()
+		store := storetest.Memory(t)
 		s, clock, g := setup(t, store)
 		for g.Status == play.Playing {
 			clock.Advance(time.Second)
@@ -88,7 +88,7 @@ func TestService(t *testing.T) {
 		}
 	})
 	t.Run("OKLostRaceIsStale", func(t *testing.T) {
-		store := &raced{Store: memstore.New()}
+		store := &raced{Store: storetest.Memory(t)}
 		s, _, g := setup(t, store)
 		got, out, err := s.Press(ctx, g.ID, "u1", step(t, g))
 		if err != nil || out != play.Stale || got.Seq != 1 || got.Pos != m.Start() {
@@ -96,26 +96,26 @@ func TestService(t *testing.T) {
 		}
 	})
 	t.Run("ErrNotYours", func(t *testing.T) {
-		s, _, g := setup(t, memstore.New())
+		s, _, g := setup(t, storetest.Memory(t))
 		if _, _, err := s.Press(ctx, g.ID, "u2", step(t, g)); !errors.Is(err, play.ErrNotYours) {
 			t.Fatalf("err=%v, want ErrNotYours", err)
 		}
 	})
 	t.Run("ErrGoneIsOver", func(t *testing.T) {
-		s, _, g := setup(t, memstore.New())
+		s, _, g := setup(t, storetest.Memory(t))
 		if _, _, err := s.Press(ctx, g.ID+100, "u1", step(t, g)); !errors.Is(err, play.ErrOver) {
 			t.Fatalf("err=%v, want ErrOver", err)
 		}
 	})
 	t.Run("ErrExpired", func(t *testing.T) {
-		s, clock, g := setup(t, memstore.New())
+		s, clock, g := setup(t, storetest.Memory(t))
 		clock.Advance(play.TTL + time.Minute)
 		if _, err := s.Load(ctx, g.ID, "u1"); !errors.Is(err, play.ErrExpired) {
 			t.Fatalf("err=%v, want ErrExpired", err)
 		}
 	})
 	t.Run("OKCleanupHourly", func(t *testing.T) {
-		store := memstore.New()
+		store := storetest.Memory(t)
 		s, clock, _ := setup(t, store)
 		clock.Advance(play.Retention + time.Minute)
 		if n, err := s.Cleanup(ctx); err != nil || n != 1 {

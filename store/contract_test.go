@@ -1,13 +1,10 @@
 package store_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"mazebot/internal/pgtest"
-	"mazebot/store"
-	"mazebot/store/memstore"
 	"mazebot/store/storetest"
 )
 
@@ -25,7 +22,7 @@ func TestContract(t *testing.T) {
 	})
 	t.Run("SQLiteMemory", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
-			db := mustOpen(t, ":memory:")
+			db := storetest.Memory(t)
 			return db, func(*testing.T) storetest.Store { return db }
 		})
 	})
@@ -36,26 +33,7 @@ func TestContract(t *testing.T) {
 			return mustOpen(t, url), func(t *testing.T) storetest.Store { return mustOpen(t, url) }
 		})
 	})
-	t.Run("Memory", func(t *testing.T) {
-		storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
-			s := memstore.New()
-			t.Cleanup(func() { s.Close() })
-			return s, func(*testing.T) storetest.Store { return s }
-		})
-	})
 }
 
 // mustOpen opens the database dsn names, closed when the test ends.
-func mustOpen(tb testing.TB, dsn string) store.DB {
-	tb.Helper()
-	db, err := store.Open(context.Background(), dsn)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		if err := db.Close(); err != nil {
-			tb.Error(err)
-		}
-	})
-	return db
-}
+var mustOpen = storetest.Open

@@ -17,8 +17,7 @@ import (
 
 // DB is an open mazebot database, whichever kind holds it: the domain's
 // stores, and what a bot process needs besides. store/sqldb implements it
-// over SQLite and PostgreSQL, store/memstore in memory; store/storetest
-// holds both to it.
+// over SQLite and PostgreSQL; store/storetest holds both to it.
 type DB interface {
 	play.Store
 	contest.DailyStore

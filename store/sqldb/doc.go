@@ -16,8 +16,8 @@
 // migrations/<dialect>/legacy (see migrate.go).
 //
 // Adding a store method: the interface (store.DB, or the domain's), one
-// implementation here (through call), its behaviour in store/storetest
-// (which the in-memory store/memstore also passes), and a migration per
+// implementation here (through call), its behaviour in store/storetest,
+// and a migration per
 // dialect with the same number and name if the schema changes.
 //
 // sqldb imports the domain (play, contest, mazecore), metrics and
