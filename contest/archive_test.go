@@ -2,6 +2,7 @@ package contest_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -10,23 +11,33 @@ import (
 	"mazebot/play"
 )
 
+// dec is a date of December 2026.
+func dec(day int) contest.Date { return contest.MakeDate(2026, 12, day) }
+
+// decemberDailies is a store whose server g1 had its daily on those days
+// of December 2026, at noon UTC on Dec 5, with its settings.
+func decemberDailies(t *testing.T, days ...int) (*dailyEnv, contest.DailySettings) {
+	t.Helper()
+	e := newDailyEnv(t, utc(2026, 12, 5, 12, 0))
+	s, err := e.dailies.Settings(t.Context(), "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, day := range days {
+		if _, err := e.dailies.Fix(t.Context(), s, dec(day)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e, s
+}
+
 // TestArchive: a past daily is played unranked: its finishes change no
 // board, streak or season, only the ✓ of the days solved; the archive
 // refuses today, the days to come and the days before the server's first
 // daily.
 func TestArchive(t *testing.T) {
 	ctx := t.Context()
-	e := newDailyEnv(t, utc(2026, 12, 5, 12, 0))
-	s, err := e.dailies.Settings(ctx, "g1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := func(day int) contest.Date { return contest.MakeDate(2026, 12, day) }
-	for _, day := range []int{1, 2, 4} {
-		if _, err := e.dailies.Fix(ctx, s, dec(day)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e, s := decemberDailies(t, 1, 2, 4)
 	// ann solved the 2nd and the 4th on the day.
 	addRun(t, e.store, contest.DailyKey("g1", dec(2)), contest.Run{UserID: "ann", Elapsed: 30 * time.Second, Tiles: 40, Clicks: 9, FinishedAt: utc(2026, 12, 2, 10, 0)})
 	addRun(t, e.store, contest.DailyKey("g1", dec(4)), contest.Run{UserID: "ann", Elapsed: 30 * time.Second, Tiles: 40, Clicks: 9, FinishedAt: utc(2026, 12, 4, 10, 0)})
@@ -114,4 +125,43 @@ func TestArchive(t *testing.T) {
 			t.Fatalf("NextUnsolved(bob, after Dec 4)=%s, %v, %v; want Dec 1 (from the first again)", next, ok, err)
 		}
 	})
+}
+
+// TestProfile: the profile query reads the days solved, the archive and
+// the events won from the store.
+func TestProfile(t *testing.T) {
+	ctx := t.Context()
+	e, _ := decemberDailies(t, 1, 2, 3, 4)
+	for _, day := range []int{2, 3, 4} {
+		addRun(t, e.store, contest.DailyKey("g1", dec(day)), contest.Run{UserID: "ann", Elapsed: 30 * time.Second, Tiles: 40, Clicks: 900, FinishedAt: utc(2026, 12, day, 10, 0)})
+	}
+	addRun(t, e.store, contest.ArchiveKey("g1", dec(1)), contest.Run{UserID: "ann", Elapsed: 5 * time.Second, Tiles: 40, Clicks: 1, FinishedAt: utc(2026, 12, 5, 11, 0)})
+	// Two ended events: ann first of one, second of the other; a running
+	// one she leads counts for nothing yet.
+	for i, first := range []string{"ann", "bob", "ann"} {
+		ev := contest.Event{GuildID: "g1", ChannelID: fmt.Sprintf("ev%d", i), Name: "race", MazeID: runMaze, StartedAt: utc(2026, 12, 5, 9, 0), EndsAt: utc(2026, 12, 5, 11, 0), Status: contest.Running}
+		id, err := e.store.CreateEvent(ctx, ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		addRun(t, e.store, contest.EventKey(id), contest.Run{UserID: first, Elapsed: 10 * time.Second, Tiles: 40, Clicks: 9, FinishedAt: utc(2026, 12, 5, 10, 0)})
+		other := map[string]string{"ann": "bob", "bob": "ann"}[first]
+		addRun(t, e.store, contest.EventKey(id), contest.Run{UserID: other, Elapsed: 20 * time.Second, Tiles: 40, Clicks: 9, FinishedAt: utc(2026, 12, 5, 10, 1)})
+		if i < 2 {
+			if err := e.store.EndEvent(ctx, id, utc(2026, 12, 5, 11, 0)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	p, err := e.contests().Profile(ctx, "g1", "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Solved != 3 || p.ArchiveSolved != 1 || p.Streak.Days != 3 || p.SeasonRank != 1 || p.SeasonPoints != 3*(contest.FinishPoints+contest.RankedPlaces) {
+		t.Fatalf("profile %+v, want 3 solved, 1 from the archive, a 3-day streak, 1st of December with 60 points", p)
+	}
+	want := []contest.Badge{{Kind: contest.BadgeFirstFinish, On: dec(2), Count: 1}, {Kind: contest.BadgeEventWon, Count: 1}}
+	if !slices.Equal(p.Badges, want) {
+		t.Fatalf("badges %+v, want %+v", p.Badges, want)
+	}
 }

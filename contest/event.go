@@ -136,6 +136,8 @@ type EventStore interface {
 	EndEvent(ctx context.Context, id int64, at time.Time) error
 	// ClosingEvents lists the ended events that are not closed.
 	ClosingEvents(ctx context.Context) ([]Event, error)
+	// EndedEvents lists a server's ended events, oldest first.
+	EndedEvents(ctx context.Context, guildID string) ([]Event, error)
 	// ClaimClosing writes claim number attempt, at at, on the closing of
 	// an ended, unclosed event, over claim attempt−1; otherwise it changes
 	// nothing and returns ErrConflict.

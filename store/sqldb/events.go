@@ -126,6 +126,18 @@ func (s *Store) ClosingEvents(ctx context.Context) ([]contest.Event, error) {
 	})
 }
 
+// endedEventsSQL reads a server's ended events through their partial
+// index (migration 0019), spelled as its WHERE for SQLite.
+const endedEventsSQL = `SELECT ` + eventColumns + ` FROM events WHERE guild_id = ? AND status = 'ended' ORDER BY id`
+
+// EndedEvents lists a server's ended events, oldest first: whose boards
+// a profile's events won are counted from.
+func (s *Store) EndedEvents(ctx context.Context, guildID string) ([]contest.Event, error) {
+	return call(s, ctx, "EndedEvents", "ended events of "+guildID, reads, func(q q) ([]contest.Event, error) {
+		return all(q, eventRow.event, endedEventsSQL, guildID)
+	})
+}
+
 // ClaimClosing writes claim number attempt on an ended event's closing,
 // over claim attempt−1, in one conditional update: of two processes
 // claiming at once one wins, the other's error wraps contest.ErrConflict.

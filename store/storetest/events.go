@@ -339,6 +339,24 @@ func testClosing(t *testing.T, open opener) {
 		wantClosing(t, s)
 		wantRunning(t, s, running.ID)
 	})
+	// A server's ended events, closed or not, and none of another
+	// server's or still running: what a profile counts events won from.
+	t.Run("OKEndedEvents", func(t *testing.T) {
+		s := fresh(t, open)
+		mustCreateEvent(t, s, newEvent("ch0"))
+		first := end(t, s, "ch1")
+		ok(t, s.SetClosed(t.Context(), first.ID))
+		second := end(t, s, "ch1")
+		other := newEvent("ch2")
+		other.GuildID = "g2"
+		elsewhere := mustCreateEvent(t, s, other)
+		ok(t, s.EndEvent(t.Context(), elsewhere.ID, at(10)))
+		ended := wantListed(t, "EndedEvents(g1)", func(ctx context.Context) ([]contest.Event, error) { return s.EndedEvents(ctx, "g1") }, []int64{first.ID, second.ID})
+		if ended[0].ID != first.ID || ended[0] != read(t, s.Event, first.ID) {
+			t.Fatalf("EndedEvents(g1)=%+v, want the closed %+v first, as stored", ended, first)
+		}
+		wantListed(t, "EndedEvents(g3)", func(ctx context.Context) ([]contest.Event, error) { return s.EndedEvents(ctx, "g3") }, nil)
+	})
 	for _, tt := range []struct {
 		name    string
 		setup   func(t *testing.T, s Store) int64 // the event claimed
