@@ -264,7 +264,7 @@ func TestHelpNamesCommands(t *testing.T) {
 	if err := Localize(cmds); err != nil {
 		t.Fatal(err)
 	}
-	args := lang.Args{"Algorithms": "x", "MinSize": 5, "MaxSize": 1001, "AutoEmojiWidth": 25, "EmojiMax": 43, "Candidates": 32, "DifficultyMax": 201, "Languages": "x"}
+	args := lang.Args{"Algorithms": "x", "Renders": "x", "MinSize": 5, "MaxSize": 1001, "AutoEmojiWidth": 25, "EmojiMax": 43, "Candidates": 32, "DifficultyMax": 201, "Languages": "x"}
 	for _, l := range lang.Languages() {
 		help := l.T("help.body", args)
 		if help == "help.body" || strings.Contains(help, "{{") {

@@ -16,6 +16,7 @@ import (
 	"mazebot/commands/views"
 	"mazebot/lang"
 	"mazebot/mazecore"
+	"mazebot/render"
 )
 
 // localized makes ix come from a member whose Discord speaks locale, in a
@@ -118,6 +119,37 @@ func TestHelpSpeaksTheMembersLanguage(t *testing.T) {
 		// The languages are listed by their own names, 한국어 in every help.
 		if korean := locale == "ko"; korean != lang.HasHangul(strings.ReplaceAll(desc, lang.Korean.Name(), "")) {
 			t.Fatalf("%s: help %q", locale, desc)
+		}
+	}
+}
+
+// TestHelpListsEveryRenderFormat: the help and the refusal of an unknown
+// render name every render /maze offers, auto and each format of render's
+// table that is offered in Discord, by its choice's name in the member's
+// language: a format added to the table is in both with no edit to them.
+func TestHelpListsEveryRenderFormat(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	modes := []string{"auto"}
+	for _, f := range render.Formats {
+		if f.Chat {
+			modes = append(modes, f.Name)
+		}
+	}
+	for _, locale := range []string{"en-US", "ko"} {
+		help := e.send(t, localized(slash(t, "help", nil), locale, "")).Replies[0].Text()
+		refusal := checkRefusal(t, e.send(t, localized(slash(t, "maze", map[string]any{"render": "bmp"}), locale, "")))
+		l := lang.For(locale)
+		for _, m := range modes {
+			label := l.T("choice.render." + m)
+			if label == "choice.render."+m {
+				t.Fatalf("%s: no choice name for render %s in the catalog", locale, m)
+			}
+			if !strings.Contains(help, label) {
+				t.Errorf("%s: the help does not name render %s (%q)", locale, m, label)
+			}
+			if !strings.Contains(refusal, label) || !strings.Contains(refusal, "bmp") {
+				t.Errorf("%s: refusal %q does not name render %s (%q)", locale, refusal, m, label)
+			}
 		}
 	}
 }

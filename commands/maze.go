@@ -67,7 +67,7 @@ func (f *Mazes) Commands() []bot.Command {
 				algorithmOption(false),
 				sizeOption("size", views.PNGMaxSide),
 				sizeOption("height", views.PNGMaxSide),
-				choicesOption("render", renderModes),
+				choicesOption("render", views.RenderModes),
 				intOption("seed", 0, maxSeed),
 				difficultyOption(),
 				loopsOption(),
@@ -128,8 +128,8 @@ func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
 	if req.mode == "" {
 		req.mode = renderAuto
 	}
-	if !slices.Contains(renderModes, req.mode) {
-		return req, bot.Refuse("error.unknown_render", lang.Args{"Name": sanitize(req.mode)})
+	if !slices.Contains(views.RenderModes, req.mode) {
+		return req, bot.Refuse("error.unknown_render", lang.Args{"Name": sanitize(req.mode), "Renders": views.RenderChoices()})
 	}
 	lk, err := parseLook(o.Theme, o.Style)
 	if err != nil {

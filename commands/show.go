@@ -19,26 +19,15 @@ import (
 // How a maze is shown, once, for every message that shows one: /maze,
 // /solve, the daily, an event's maze and solution.
 
-// Render modes of /maze: auto, and the formats of render's table that
-// are offered in Discord (Chat), by their names; the three below are
-// the ones a reply is laid out for.
+// Render modes of /maze: views.RenderModes, auto and the formats of
+// render's table that are offered in Discord (Chat), by their names; the
+// ones below are those a reply is laid out for.
 const (
-	renderAuto  = "auto"
+	renderAuto  = views.RenderAuto
 	renderEmoji = "emoji"
 	renderPNG   = "png"
 	renderGIF   = "gif"
 )
-
-// renderModes are /maze's render choices: auto first, then the table's.
-var renderModes = func() []string {
-	modes := []string{renderAuto}
-	for _, f := range render.Formats {
-		if f.Chat {
-			modes = append(modes, f.Name)
-		}
-	}
-	return modes
-}()
 
 // bigSide: a square maze up to this side is not a big picture: its PNG
 // takes a few tens of milliseconds.

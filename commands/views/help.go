@@ -7,6 +7,7 @@ import (
 	"mazebot/commands/customid"
 	"mazebot/lang"
 	"mazebot/mazecore"
+	"mazebot/render"
 )
 
 // Help is /help's answer, privately: three examples to start with, and
@@ -24,7 +25,7 @@ func Help(l *lang.Lang, server bool) bot.Reply {
 		text("## "+l.T("help.title")+"\n"+l.T("help.quick")),
 		[]part{discordgo.ActionsRow{Components: buttons}, discordgo.Separator{}},
 		text(l.T("help.body", lang.Args{
-			"Algorithms": AlgorithmChoices(), "MinSize": mazecore.MinSize, "MaxSize": PNGMaxSide,
+			"Algorithms": AlgorithmChoices(), "Renders": RenderChoices(), "MinSize": mazecore.MinSize, "MaxSize": PNGMaxSide,
 			"AutoEmojiWidth": AutoEmojiMaxWidth, "EmojiMax": MaxEmojiSide,
 			"Candidates": mazecore.Candidates, "DifficultyMax": DifficultyMaxSide, "Languages": LanguageNames(),
 		})))
@@ -37,6 +38,32 @@ func AlgorithmChoices() lang.List {
 	var names lang.List
 	for _, a := range mazecore.Algorithms {
 		names = append(names, lang.M("choice.algorithm."+a.String()))
+	}
+	return names
+}
+
+// RenderAuto is /maze's render choice that draws a maze as emoji when it
+// fits a phone's row and as a picture beyond.
+const RenderAuto = "auto"
+
+// RenderModes are /maze's render choices: auto first, then the formats of
+// render's table offered in Discord (Chat), by their names.
+var RenderModes = func() []string {
+	modes := []string{RenderAuto}
+	for _, f := range render.Formats {
+		if f.Chat {
+			modes = append(modes, f.Name)
+		}
+	}
+	return modes
+}()
+
+// RenderChoices names the render choices as /maze's option lists them,
+// for the help and the refusal of an unknown one.
+func RenderChoices() lang.List {
+	var names lang.List
+	for _, m := range RenderModes {
+		names = append(names, lang.M("choice.render."+m))
 	}
 	return names
 }
