@@ -178,7 +178,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	deps.Domain = commands.NewDomain(deps)
 	app := &App{db: db, log: log}
 	if deps.Arena {
-		if err := app.buildArena(ctx, cfg, log, opts, deps.Domain.Games, poster); err != nil {
+		if err := app.buildArena(ctx, cfg, log, opts, now, deps.Domain.Games, poster); err != nil {
 			return nil, err
 		}
 		deps.Races = app.arena
@@ -235,7 +235,7 @@ func (a *App) closeArena() {
 // buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
 // games, post result cards through poster, and reach the other processes
 // over PostgreSQL's LISTEN/NOTIFY when the database is PostgreSQL.
-func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, games arena.Games, poster *bot.Poster) error {
+func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, games arena.Games, poster *bot.Poster) error {
 	alog := log.With("component", "arena")
 	var bus arena.Bus
 	if store.Kind(cfg.Database) == store.Postgres {
@@ -248,7 +248,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	srv, err := arena.New(arena.Config{
 		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: bot.Rebase(cfg.APIBase, nil),
 		Games: games, Poster: cardPoster{poster}, Bus: bus, Log: alog, Seed: randomSeed,
-		ObserveMove: opts.ArenaObserveMove, SerialStore: bus == nil, Now: opts.Now,
+		ObserveMove: opts.ArenaObserveMove, Now: now,
 	})
 	if err != nil {
 		if bus != nil {

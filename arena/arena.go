@@ -23,10 +23,12 @@ import (
 	"mazebot/play"
 )
 
-// Games plays the races' games on the contests' terms: *contest.Games.
+// Games starts the races' games and records their finishes on the
+// contests' terms: *contest.Games. A race's moves are played in memory;
+// a finish is its one write.
 type Games interface {
 	Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error)
-	Press(ctx context.Context, id int64, userID string, a play.Action) (contest.Turn, error)
+	Finish(ctx context.Context, g *play.Game) (contest.Turn, error)
 }
 
 // Poster posts a room's result card, one line, to its channel once (a
@@ -64,11 +66,8 @@ type Config struct {
 	// 12 and 12).
 	MoveRate  float64
 	MoveBurst int
-	// SerialStore plays the moves' store writes one at a time: for SQLite,
-	// whose one writer makes concurrent writes wait in busy retries.
-	SerialStore bool
 	// ObserveMove, if set, is told how long each move took here, from its
-	// message to its position on the bus.
+	// message to its broadcast by the room's loop.
 	ObserveMove func(time.Duration)
 }
 
@@ -358,7 +357,7 @@ const cardTop = 5
 
 // card posts the one-line result of a race no contest counted, once
 // (the nonce is the instance's), when its room ends.
-func (h *hub) card(st roomState) {
+func (h *hub) card(ctx context.Context, st roomState) {
 	poster := h.cfg.Poster
 	if poster == nil || st.Contest {
 		return
@@ -390,7 +389,7 @@ func (h *hub) card(st roomState) {
 	text := l.T("arena.card", lang.Args{"Maze": st.Maze, "Results": strings.Join(results, " · ")})
 	sum := sha256.Sum256([]byte(st.Instance))
 	nonce := fmt.Sprintf("arena%x", sum[:10])
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	if err := poster.Post(ctx, st.Channel, nonce, text); err != nil {
 		h.log.Warn("arena: post the result card", "channel", st.Channel, "err", err)

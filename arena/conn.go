@@ -329,7 +329,7 @@ func (s *Server) join(r *room, c *conn, u user, locale string) bool {
 	if len(locale) > 16 {
 		locale = ""
 	}
-	s.hub.publish(event{Kind: evHello, Instance: r.st.Instance, User: u.ID, Name: string(name), Locale: locale, Nonce: c.nonce})
+	s.hub.publish(event{Kind: evHello, Instance: r.instance, User: u.ID, Name: string(name), Locale: locale, Nonce: c.nonce})
 	return true
 }
 
@@ -338,7 +338,7 @@ func (s *Server) leave(r *room, c *conn, u user) {
 	r.mu.Lock()
 	delete(r.conns, c)
 	r.mu.Unlock()
-	c.left.Do(func() { s.hub.publish(event{Kind: evBye, Instance: r.st.Instance, User: u.ID}) })
+	c.left.Do(func() { s.hub.publish(event{Kind: evBye, Instance: r.instance, User: u.ID}) })
 }
 
 // readLoop plays what the client sends until it goes: moves at the rate
@@ -377,15 +377,15 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 		case err != nil:
 			why = refusedBad
 		case m.T == "move":
-			d, ok := dirs[m.Dir]
+			_, ok := dirs[m.Dir]
 			switch {
 			case !ok || m.Maze != "" || m.Algorithm != "" || m.Size != 0:
 				why = refusedBad
 			case !r.allow(u.ID, received):
 				why = refusedRate
 			default:
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				why = r.move(ctx, u.ID, d)
+				ctx, cancel := context.WithTimeout(s.hub.ctx, 10*time.Second)
+				why = r.move(ctx, u.ID, m.Dir)
 				cancel()
 				if why == "" && s.cfg.ObserveMove != nil {
 					s.cfg.ObserveMove(time.Since(received))
@@ -413,16 +413,13 @@ const refusedQuietly = "quietly"
 // (a Start flood during a race is dropped as any other). It returns why
 // it was refused, "" if not.
 func (s *Server) start(r *room, u user, at time.Time) string {
-	r.mu.Lock()
-	phase := r.st.Phase
-	r.mu.Unlock()
-	if phase != phaseLobby {
+	if phase, _ := r.info(); phase != phaseLobby {
 		return refusedQuietly
 	}
 	if !r.allowRequest(u.ID, at) {
 		return refusedRate
 	}
-	if s.hub.publish(event{Kind: evStart, Instance: r.st.Instance, User: u.ID}) != nil {
+	if s.hub.publish(event{Kind: evStart, Instance: r.instance, User: u.ID}) != nil {
 		return refusedError
 	}
 	return ""
@@ -437,9 +434,7 @@ const (
 // pick asks for another maze in the lobby: one by ID, or a new random
 // one of an algorithm and side. It returns why it was refused, "" if not.
 func (s *Server) pick(r *room, u user, m clientMsg, at time.Time) string {
-	r.mu.Lock()
-	launcher, phase := r.st.Launcher, r.st.Phase
-	r.mu.Unlock()
+	phase, launcher := r.info()
 	if launcher != "" && launcher != u.ID {
 		return refusedNotYours
 	}
@@ -467,7 +462,7 @@ func (s *Server) pick(r *room, u user, m clientMsg, at time.Time) string {
 	if !r.allowRequest(u.ID, at) {
 		return refusedRate
 	}
-	if s.hub.publish(event{Kind: evPick, Instance: r.st.Instance, User: u.ID, Maze: id.String()}) != nil {
+	if s.hub.publish(event{Kind: evPick, Instance: r.instance, User: u.ID, Maze: id.String()}) != nil {
 		return refusedError
 	}
 	return ""

@@ -18,13 +18,17 @@
 // which GET /users/@me turns into a user, and its instance, which GET
 // /applications/{app}/activity-instances/{id} (bot token) must show that
 // user in; the instance's location is the room's channel. One room per
-// instance: the moves are played by package contest's Games, the play
-// rules and their store (a move names a direction only; a wall, a jump, a
-// finished game, another player's game are refused there or before), so a
+// instance, owned by one goroutine (its loop, room.run): the inputs (a
+// join, a leave, Start, a pick, a move naming only its direction) come in
+// the Bus's order, a pure apply (apply.go) computes the next state and the
+// effects, and the loop does them. Moves are played in memory by the play
+// rules (walls, a finished game, another's game refused); what is stored
+// is a game's start and its finish, through package contest's Games, so a
 // race on a daily's or an event's maze counts as Play does. Rooms are
-// replicated over a Bus: events in one total order applied alike by every
-// process that has a member of the room connected (in memory for one
-// process; PostgreSQL LISTEN/NOTIFY for several).
+// replicated over the Bus: every process that has a member of the room
+// connected applies the same inputs alike (in memory for one process;
+// PostgreSQL LISTEN/NOTIFY for several). Every goroutine the rooms start
+// is tracked, and Close waits for them.
 //
 // A launch finds its maze by its channel: Pend records the maze a Race
 // button or the Entry Point command launched in a channel (fanned out over

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -15,7 +16,6 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"mazebot/contest"
 	"mazebot/mazecore"
 	"mazebot/play"
 )
@@ -48,11 +48,11 @@ type hub struct {
 	bus  Bus
 	proc string // this process, as events name their origin
 	now  func() time.Time
-
-	// serial holds the moves' store writes one at a time, for a store
-	// that takes one writer (SQLite): waiting here is cheaper than its
-	// busy retries.
-	serial sync.Mutex
+	// ctx ends when the server closes: the rooms' loops and what they
+	// started stop with it, and wg waits for them.
+	ctx  context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
 
 	mu      sync.Mutex // taken after a room's, never before
 	rooms   map[string]*room
@@ -62,7 +62,8 @@ type hub struct {
 func newHub(cfg Config) *hub {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now,
+	ctx, stop := context.WithCancel(context.Background())
+	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, ctx: ctx, stop: stop,
 		rooms: map[string]*room{}, pending: map[string]pending{}}
 	h.bus.Subscribe(h.deliver)
 	return h
@@ -77,7 +78,7 @@ func (h *hub) publish(ev event) error {
 	}
 	msg, err := json.Marshal(ev)
 	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
 		err = h.bus.Publish(ctx, msg)
 		cancel()
 	}
@@ -85,6 +86,26 @@ func (h *hub) publish(ev event) error {
 		h.log.Error("arena: publish", "kind", ev.Kind, "instance", ev.Instance, "err", err)
 	}
 	return err
+}
+
+// goTracked runs f on its own goroutine, which shutdown waits for; its
+// context ends with the server.
+func (h *hub) goTracked(f func(ctx context.Context)) {
+	h.wg.Go(func() { f(h.ctx) })
+}
+
+// record records a finish played in memory through Games, once: the only
+// store write of a race's moves.
+func (h *hub) record(ctx context.Context, instance string, g *play.Game) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	err := h.protect("record a finish", func() error {
+		_, err := h.cfg.Games.Finish(ctx, g)
+		return err
+	})
+	if err != nil {
+		h.log.Error("arena: record a finish", "instance", instance, "user", g.UserID, "err", err)
+	}
 }
 
 // protect runs f, turning a panic into an error logged with its stack:
@@ -123,7 +144,7 @@ func (h *hub) applyMessage(msg []byte) {
 	r := h.rooms[ev.Instance]
 	h.mu.Unlock()
 	if r != nil {
-		r.apply(ev)
+		r.input(ev)
 	}
 }
 
@@ -140,7 +161,6 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 	h.awaitLaunch(ctx, in)
 	h.mu.Lock()
 	r := h.rooms[in.ID]
-	made := false
 	if r == nil {
 		st := roomState{Instance: in.ID, Guild: in.Location.GuildID, Channel: in.Location.ChannelID, Phase: phaseLobby}
 		maze := defaultMaze(in.ID)
@@ -156,36 +176,33 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 			h.mu.Unlock()
 			return nil, fmt.Errorf("arena: maze %s: %w", maze, err)
 		}
+		st.Maze = m.ID().String()
 		r = newRoom(h, st, m)
+		syncNonce := ""
 		if h.bus.Shared() {
-			r.syncing = true
-			r.syncNonce = newNonce()
+			syncNonce = newNonce()
 		}
 		h.rooms[in.ID] = r
-		made = true
-	}
-	h.mu.Unlock()
-	if made {
-		if r.syncing {
-			h.publish(event{Kind: evSync, Instance: in.ID, Nonce: r.syncNonce})
-			time.AfterFunc(syncWait, func() {
-				r.mu.Lock()
-				r.finishSync() // nobody answered: no other process holds the room
-				r.mu.Unlock()
-			})
-		} else {
-			close(r.ready)
+		h.wg.Go(func() {
+			r.run(state{roomState: st, self: h.proc, maze: m, games: map[string]*play.Game{}, countdown: h.cfg.Countdown}, syncNonce)
+		})
+		if syncNonce != "" {
+			h.goTracked(func(context.Context) { h.publish(event{Kind: evSync, Instance: in.ID, Nonce: syncNonce}) })
 		}
 	}
+	h.mu.Unlock()
 	select {
 	case <-r.ready:
 		return r, nil
+	case <-r.done:
+		return nil, errors.New("arena: the room ended")
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 }
 
-// shutdown says goodbye for every connection here and closes them.
+// shutdown says goodbye for every connection here and closes them, then
+// stops the loops and waits for every goroutine the rooms started.
 func (h *hub) shutdown() {
 	h.mu.Lock()
 	rooms := make([]*room, 0, len(h.rooms))
@@ -199,33 +216,20 @@ func (h *hub) shutdown() {
 		for c := range r.conns {
 			conns = append(conns, c)
 		}
-		instance := r.st.Instance
 		r.mu.Unlock()
 		for _, c := range conns {
-			c.left.Do(func() { h.publish(event{Kind: evBye, Instance: instance, User: c.user}) })
+			c.left.Do(func() { h.publish(event{Kind: evBye, Instance: r.instance, User: c.user}) })
 			c.closeWith(websocket.CloseGoingAway, "restarting")
 		}
 	}
-}
-
-// press plays a move through Games, one at a time with SerialStore.
-func (h *hub) press(ctx context.Context, game int64, userID string, a play.Action) (contest.Turn, error) {
-	if h.cfg.SerialStore {
-		h.serial.Lock()
-		defer h.serial.Unlock()
-	}
-	var turn contest.Turn
-	err := h.protect("a move", func() (err error) {
-		turn, err = h.cfg.Games.Press(ctx, game, userID, a)
-		return err
-	})
-	return turn, err
+	h.stop()
+	h.wg.Wait()
 }
 
 // awaitLaunch waits a little for the launch of an instance this process
 // holds no room of: on another process's bus it may still be on its way.
 func (h *hub) awaitLaunch(ctx context.Context, in instance) {
-	deadline := time.Now().Add(launchWait)
+	deadline := time.Now().Add(launchWait) // a real wait, whatever the app's clock
 	for {
 		h.mu.Lock()
 		_, held := h.rooms[in.ID]
@@ -245,8 +249,8 @@ func (h *hub) awaitLaunch(ctx context.Context, in instance) {
 // drop forgets an ended room.
 func (h *hub) drop(r *room) {
 	h.mu.Lock()
-	if h.rooms[r.st.Instance] == r {
-		delete(h.rooms, r.st.Instance)
+	if h.rooms[r.instance] == r {
+		delete(h.rooms, r.instance)
 	}
 	h.mu.Unlock()
 }

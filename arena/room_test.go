@@ -50,8 +50,9 @@ func (busEnd) Close() error { return nil }
 
 // memGames plays games in memory, as contest.Games does with a store.
 type memGames struct {
-	mu    sync.Mutex
-	games map[int64]*play.Game
+	mu       sync.Mutex
+	games    map[int64]*play.Game
+	finishes int
 }
 
 func (g *memGames) Start(_ context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error) {
@@ -66,15 +67,19 @@ func (g *memGames) Start(_ context.Context, m *mazecore.Maze, who play.Record) (
 	return game, nil
 }
 
-func (g *memGames) Press(_ context.Context, id int64, userID string, a play.Action) (contest.Turn, error) {
+func (g *memGames) Finish(_ context.Context, game *play.Game) (contest.Turn, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	game := g.games[id]
-	if game == nil || game.UserID != userID {
+	stored := g.games[game.ID]
+	if stored == nil || stored.UserID != game.UserID {
 		return contest.Turn{}, play.ErrNotYours
 	}
-	out, err := game.Apply(a, time.Now())
-	return contest.Turn{Game: game, Outcome: out}, err
+	if stored.Status != play.Playing {
+		return contest.Turn{}, play.ErrConflict
+	}
+	g.games[game.ID] = game
+	g.finishes++
+	return contest.Turn{Game: game, Outcome: play.Finished}, nil
 }
 
 func testHub(t *testing.T, bus Bus, games Games) *hub {
@@ -133,8 +138,10 @@ func TestReplicas(t *testing.T) {
 	a, b := testHub(t, bus.end(), games), testHub(t, bus.end(), games)
 	ra, in, maze := launch(t, a)
 	ctx := context.Background()
-	if got := ra.st.Maze; got != maze.String() || ra.st.Launcher != "u1" {
-		t.Fatalf("room on %s launched by %q, want %s by u1", got, ra.st.Launcher, maze)
+	var got, launcher string
+	ra.inspect(func(st *state) { got, launcher = st.Maze, st.Launcher })
+	if got != maze.String() || launcher != "u1" {
+		t.Fatalf("room on %s launched by %q, want %s by u1", got, launcher, maze)
 	}
 	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
 	rb, err := b.open(ctx, in)
@@ -143,28 +150,19 @@ func TestReplicas(t *testing.T) {
 	}
 	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
 	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
-	state := func(r *room) string {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s %s %d:", r.st.Maze, r.st.Phase, r.st.StartAt)
-		for _, p := range r.st.Players {
-			fmt.Fprintf(&b, " %s@%d,%d/%d online=%v game=%v", p.ID, p.X, p.Y, p.Seq, p.online(), p.Game != 0)
-		}
-		return b.String()
-	}
+	state := func(r *room) string { return describe(t, r) }
 	// Each process starts the game of the member connected to it.
 	waitFor(t, "both racing", func() bool {
 		return strings.Count(state(ra), "game=true") == 2 && strings.Count(state(rb), "game=true") == 2
 	})
-	open := openFromStart(ra.maze)
-	if why := rb.move(ctx, "u2", open); why != "" {
+	open := openFromStart(mazeOf(t, ra))
+	if why := rb.move(ctx, "u2", letter(open)); why != "" {
 		t.Fatalf("bob's move refused: %s", why)
 	}
-	if why := rb.move(ctx, "u2", open.Opposite()); why != "" {
+	if why := rb.move(ctx, "u2", letter(open.Opposite())); why != "" {
 		t.Fatalf("bob's move back refused: %s", why)
 	}
-	if why := ra.move(ctx, "u1", mazecore.North); why != refusedWall {
+	if why := ra.move(ctx, "u1", "n"); why != refusedWall {
 		t.Fatalf("a move north from the start: %q, want wall", why)
 	}
 	if got, want := state(rb), state(ra); got != want {
@@ -173,12 +171,42 @@ func TestReplicas(t *testing.T) {
 	if !strings.Contains(state(ra), "u2@1,1/2") {
 		t.Fatalf("bob after two moves: %s", state(ra))
 	}
-	// The last member leaving ends the room on both.
+	// The last member leaving ends the room on both, once it lingered
+	// for their return.
 	a.publish(event{Kind: evBye, Instance: in.ID, User: "u1"})
 	b.publish(event{Kind: evBye, Instance: in.ID, User: "u2"})
-	if a.count() != 0 || b.count() != 0 {
-		t.Fatalf("rooms left: %d and %d", a.count(), b.count())
+	a.publish(event{Kind: evExpire, Instance: in.ID, At: time.Now().Add(linger).UnixMilli()})
+	waitFor(t, "the rooms ended", func() bool { return a.count() == 0 && b.count() == 0 })
+}
+
+// describe is a room's agreed state in a line, to compare replicas.
+func describe(t *testing.T, r *room) string {
+	t.Helper()
+	var b strings.Builder
+	r.inspect(func(st *state) {
+		fmt.Fprintf(&b, "%s %s %d:", st.Maze, st.Phase, st.StartAt)
+		for _, p := range st.Players {
+			fmt.Fprintf(&b, " %s@%d,%d/%d online=%v game=%v done=%v", p.ID, p.X, p.Y, p.Seq, p.online(), p.Game != 0, p.Done)
+		}
+	})
+	return b.String()
+}
+
+func mazeOf(t *testing.T, r *room) *mazecore.Maze {
+	t.Helper()
+	var m *mazecore.Maze
+	r.inspect(func(st *state) { m = st.maze })
+	return m
+}
+
+// letter is a direction as the protocol names it.
+func letter(d mazecore.Dir) string {
+	for l, o := range dirs {
+		if o == d {
+			return l
+		}
 	}
+	return ""
 }
 
 // slowGames starts each game only once release is closed, as a slow store
@@ -205,13 +233,12 @@ func TestMoveAtTheStartWaitsForTheGame(t *testing.T) {
 	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
 	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
 	waitFor(t, "the race, its game on the way", func() bool {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		return r.st.Phase == phaseRace && r.creating["u1"]
+		phase, _ := r.info()
+		return phase == phaseRace
 	})
-	open := openFromStart(r.maze)
+	open := openFromStart(mazeOf(t, r))
 	moved := make(chan string, 1)
-	go func() { moved <- r.move(ctx, "u1", open) }()
+	go func() { moved <- r.move(ctx, "u1", letter(open)) }()
 	select {
 	case why := <-moved:
 		t.Fatalf("the move was answered (refused: %q) before its game existed", why)
@@ -224,7 +251,7 @@ func TestMoveAtTheStartWaitsForTheGame(t *testing.T) {
 }
 
 // panickyGames panics where a store bug would: in u1's Start, and in
-// every move.
+// every finish.
 type panickyGames struct{ *memGames }
 
 func (g panickyGames) Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error) {
@@ -234,13 +261,13 @@ func (g panickyGames) Start(ctx context.Context, m *mazecore.Maze, who play.Reco
 	return g.memGames.Start(ctx, m, who)
 }
 
-func (panickyGames) Press(context.Context, int64, string, play.Action) (contest.Turn, error) {
-	panic("a bug in Press")
+func (panickyGames) Finish(context.Context, *play.Game) (contest.Turn, error) {
+	panic("a bug in Finish")
 }
 
 // TestPanicsStayInTheRoom: a panic in the games (their store) fails that
-// game's start or that move, logged with its stack; the process, the room
-// and the member's next move go on.
+// game's start, logged with its stack; the member watches, and the
+// process, the room and the others' moves go on.
 func TestPanicsStayInTheRoom(t *testing.T) {
 	var logs testkit.LogBuffer
 	h := newHub(Config{Games: panickyGames{&memGames{games: map[int64]*play.Game{}}}, Bus: &MemoryBus{},
@@ -251,22 +278,18 @@ func TestPanicsStayInTheRoom(t *testing.T) {
 	h.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
 	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
 	waitFor(t, "bob's game, and ada's start settled", func() bool {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		bob := r.player("u2")
-		return r.st.Phase == phaseRace && bob != nil && bob.Game != 0 && !r.creating["u1"]
+		d := describe(t, r)
+		return strings.Contains(d, "u2@1,1/0 online=true game=true") && strings.Contains(logs.String(), "a bug in Start")
 	})
-	open := openFromStart(r.maze)
+	open := letter(openFromStart(mazeOf(t, r)))
 	if why := r.move(ctx, "u1", open); why != refusedWatching {
 		t.Fatalf("ada, whose start panicked, moves: %q, want %q", why, refusedWatching)
 	}
-	for i := range 2 {
-		if why := r.move(ctx, "u2", open); why != refusedError {
-			t.Fatalf("bob's move %d, which panics: %q, want %q", i+1, why, refusedError)
-		}
+	if why := r.move(ctx, "u2", open); why != "" {
+		t.Fatalf("bob's move: %q", why)
 	}
 	got := logs.String()
-	for _, want := range []string{"in=\"start a game\" panic=\"a bug in Start\"", "in=\"a move\" panic=\"a bug in Press\"", "goroutine "} {
+	for _, want := range []string{"in=\"start a game\" panic=\"a bug in Start\"", "goroutine "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the log has no %q:\n%s", want, got)
 		}
@@ -308,10 +331,13 @@ func TestRequestsThatCannotBePublished(t *testing.T) {
 	if why := s.start(r, ada, time.Now()); why != "" {
 		t.Fatalf("Start once the bus is back: refused %q", why)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.st.Phase == phaseLobby || r.st.Maze != maze.String() {
-		t.Fatalf("after Start: phase %s on %s, want the race begun on the launch's maze %s", r.st.Phase, r.st.Maze, maze)
+	var phase, on string
+	waitFor(t, "the countdown", func() bool {
+		r.inspect(func(st *state) { phase, on = st.Phase, st.Maze })
+		return phase != phaseLobby
+	})
+	if on != maze.String() {
+		t.Fatalf("after Start: phase %s on %s, want the race begun on the launch's maze %s", phase, on, maze)
 	}
 }
 
@@ -390,5 +416,39 @@ func TestRateLimitScopes(t *testing.T) {
 		if stopped := d.stoppedFor("GET /b", now) > 0; stopped != tc.stopsOthers {
 			t.Errorf("%s: another route stopped: %v, want %v", tc.name, stopped, tc.stopsOthers)
 		}
+	}
+}
+
+// TestReconnectResumes: a racer alone whose connection drops comes back
+// to the race where they were, not to a new lobby: the room lingers for
+// them (it used to end with its last member's bye).
+func TestReconnectResumes(t *testing.T) {
+	games := &memGames{games: map[int64]*play.Game{}}
+	h := testHub(t, &MemoryBus{}, games)
+	r, in, _ := launch(t, h)
+	ctx := context.Background()
+	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, r), "game=true") })
+	open := letter(openFromStart(mazeOf(t, r)))
+	if why := r.move(ctx, "u1", open); why != "" {
+		t.Fatalf("ada's move: %q", why)
+	}
+	before := describe(t, r)
+	h.publish(event{Kind: evBye, Instance: in.ID, User: "u1"})
+	time.Sleep(300 * time.Millisecond)
+	again, err := h.open(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	if again != r {
+		t.Fatal("the reconnect opened a new room")
+	}
+	if got := describe(t, r); got != before || !strings.Contains(got, " race ") {
+		t.Fatalf("after the reconnect:\n%s\nwant\n%s", got, before)
+	}
+	if why := r.move(ctx, "u1", letter(mazecore.Dirs[0])); why == refusedNotStarted || why == refusedWatching {
+		t.Fatalf("ada's move after the reconnect: %q", why)
 	}
 }

@@ -112,6 +112,23 @@ func (g *Games) Press(ctx context.Context, id int64, userID string, a play.Actio
 	return turn, nil
 }
 
+// Finish records a game won in memory (play.Service.Record) and its place
+// in the contest it counts for, as Press does for a finishing move: a live
+// race plays its moves in memory and makes only this write.
+func (g *Games) Finish(ctx context.Context, game *play.Game) (Turn, error) {
+	saved, err := g.play.Record(ctx, game)
+	if err != nil {
+		return Turn{}, err
+	}
+	turn := Turn{Game: saved, Outcome: play.Finished}
+	if turn.Award, err = g.award(ctx, saved); err != nil {
+		r := saved.Result()
+		g.log.Error("contest finish", "maze", r.MazeID.String(), "user", r.UserID, "err", err)
+		turn.Award = Award{}
+	}
+	return turn, nil
+}
+
 // award is what a won game earns: its place in the contest it counts for;
 // or, for a run on a daily that is over (finished after the day's
 // solutions opened, or started on an earlier day's post), word that it

@@ -198,6 +198,32 @@ func (s *Service) Press(ctx context.Context, id int64, userID string, a Action) 
 	return g, out, nil
 }
 
+// Record saves a won game whose moves were played in memory (Game.Apply,
+// as a live race does) over its stored start: the whole run is one write,
+// made under the same closing rule as Press. The store holds the game as
+// Start left it (Seq 0), so the run is saved as its first change; a second
+// Record of the same game is ErrConflict, so a finish counts once.
+func (s *Service) Record(ctx context.Context, g *Game) (*Game, error) {
+	if g.Status != Won {
+		return nil, fmt.Errorf("record game %d: %w: not won", g.ID, ErrBadState)
+	}
+	rec := *g
+	rec.Seq = 1
+	if rec.Contest != "" && s.closing != nil {
+		closes, err := s.closing(ctx, rec.Contest)
+		if err != nil {
+			return nil, fmt.Errorf("game %d: when %s closes: %w", rec.ID, rec.Contest, err)
+		}
+		if !closes.IsZero() && !rec.FinishedAt.Before(closes) {
+			rec.Lapsed, rec.Contest = rec.Contest, ""
+		}
+	}
+	if err := s.store.SaveGame(ctx, rec.Record); err != nil {
+		return nil, fmt.Errorf("record game %d: %w", rec.ID, err)
+	}
+	return &rec, nil
+}
+
 // Cleanup deletes the games past Retention, at most once an hour per
 // process; it is the scheduler's to call.
 func (s *Service) Cleanup(ctx context.Context) (int64, error) {

@@ -1,0 +1,307 @@
+package arena
+
+import (
+	"slices"
+	"time"
+
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// state is a room as its loop holds it: the agreed state (what every
+// process holding the room makes of the bus's inputs), its maze, and the
+// members' games, played in memory.
+type state struct {
+	roomState
+	self  string // this process, as events name their origin
+	maze  *mazecore.Maze
+	games map[string]*play.Game // by member, once their race began
+	// countdown is the time from Start to the race.
+	countdown time.Duration
+	// ended: the room is over here; no input changes it.
+	ended bool
+}
+
+// effect is what applying an input asks of the world: the loop does it,
+// so that apply stays pure and table-testable.
+type effect struct {
+	kind  effectKind
+	msg   any    // effBroadcast, effSend
+	nonce string // effSend, effReply: the connection or request
+	why   string // effReply: why the move was refused, "" if played
+	user  string // effStartGame
+	game  *play.Game
+	at    int64 // effSchedule, effLinger: when, Unix ms
+}
+
+type effectKind uint8
+
+const (
+	effBroadcast effectKind = iota + 1 // msg to every welcomed connection here
+	effWelcome                         // welcome the connection nonce
+	effReply                           // answer the move request nonce
+	effStartGame                       // start user's game (through Games, here)
+	effRecord                          // record game's finish (through Games, here)
+	effSchedule                        // wake the loop at at: the countdown ends
+	effLinger                          // nobody is online: end the room at at unless someone returns
+	effSendState                       // answer a sync (nonce) with the state
+	effEnd                             // the room ended here
+	effCard                            // post the result card (from this process)
+)
+
+// linger is how long a room whose members all went waits for one to come
+// back: a dropped connection (a tunnel, a phone switching networks)
+// reconnects within seconds, and must resume the race, not find a new
+// lobby.
+const linger = 5 * time.Second
+
+// maxHeld is how many moves of a member wait for their game to be stored.
+const maxHeld = 16
+
+// apply takes one input of the room, in the bus's order (or, for a tick,
+// this process's clock), and returns the next state and what the world
+// must do. It does no I/O and reads no clock: times come with the inputs,
+// so that every process fed the same inputs holds the same room. st is
+// consumed: its players and games are updated in place.
+func apply(st state, ev event) (state, []effect) {
+	if st.ended {
+		return st, nil
+	}
+	var fx []effect
+	// The race begins with the first input at or after StartAt: by the
+	// inputs' times, alike everywhere, whichever process's timer fired.
+	if st.Phase == phaseCountdown && ev.At >= st.StartAt {
+		st.Phase = phaseRace
+		fx = append(fx, st.startHere()...)
+		fx = append(fx, st.roomMsg(ev.At))
+	}
+	switch ev.Kind {
+	case evSync:
+		if ev.Origin != st.self {
+			fx = append(fx, effect{kind: effSendState, nonce: ev.Nonce})
+		}
+	case evHello:
+		fx = append(fx, st.hello(ev)...)
+	case evBye:
+		fx = append(fx, st.bye(ev)...)
+	case evExpire:
+		if !slices.ContainsFunc(st.Players, (*player).online) && ev.At >= st.LeftAt+linger.Milliseconds() {
+			st.ended = true
+			fx = append(fx, effect{kind: effEnd})
+			if ev.Origin == st.self {
+				fx = append(fx, effect{kind: effCard})
+			}
+		}
+	case evPick:
+		if st.Phase != phaseLobby || (st.Launcher != "" && ev.User != st.Launcher) {
+			return st, fx
+		}
+		id, err := mazecore.Parse(ev.Maze)
+		if err != nil {
+			return st, fx
+		}
+		m, err := mazecore.Generate(id)
+		if err != nil {
+			return st, fx
+		}
+		st.maze, st.Maze = m, m.ID().String()
+		fx = append(fx, effect{kind: effBroadcast, msg: map[string]any{"t": "maze", "maze": mazeJSON(m)}}, st.roomMsg(ev.At))
+	case evStart:
+		if st.Phase != phaseLobby {
+			return st, fx
+		}
+		st.Phase, st.StartAt = phaseCountdown, ev.At+st.countdown.Milliseconds()
+		fx = append(fx, effect{kind: effSchedule, at: st.StartAt}, st.roomMsg(ev.At))
+	case evGame:
+		p := st.player(ev.User)
+		if p == nil || p.Game != 0 {
+			return st, fx
+		}
+		held := p.Held
+		p.Held = nil
+		var g *play.Game
+		if ev.Game != 0 {
+			g, _ = play.New(st.maze, play.Record{ID: ev.Game, UserID: ev.User, GuildID: st.Guild, ChannelID: st.Channel, Contest: ev.Key},
+				time.UnixMilli(ev.At))
+		}
+		if g == nil {
+			// Its start failed: they watch, and the moves held for it are refused.
+			p.Watching = true
+			for _, m := range held {
+				if m.Origin == st.self {
+					fx = append(fx, effect{kind: effReply, nonce: m.Nonce, why: refusedError})
+				}
+			}
+			return st, fx
+		}
+		p.Game, p.pos = ev.Game, posOf(g)
+		st.games[p.ID] = g
+		st.Contest = st.Contest || ev.Key != ""
+		fx = append(fx, st.roomMsg(ev.At))
+		for _, m := range held {
+			m.At = max(m.At, ev.At)
+			fx = append(fx, st.move(m)...)
+		}
+	case evTick:
+		// Only the race's start, above.
+	case evMove:
+		fx = append(fx, st.move(ev)...)
+	}
+	return st, fx
+}
+
+// move plays a member's move on their game, in memory. A refusal is
+// answered to the process the move came from, which tells the client.
+func (st *state) move(ev event) []effect {
+	refuse := func(why string) []effect {
+		if ev.Origin != st.self {
+			return nil
+		}
+		return []effect{{kind: effReply, nonce: ev.Nonce, why: why}}
+	}
+	p := st.player(ev.User)
+	g := st.games[ev.User]
+	d, ok := dirs[ev.Dir]
+	switch {
+	case !ok:
+		return refuse(refusedBad)
+	case st.Phase == phaseLobby || st.Phase == phaseCountdown:
+		return refuse(refusedNotStarted)
+	case p != nil && g == nil && !p.Done && !p.Watching && st.Phase == phaseRace && p.online() && len(p.Held) < maxHeld:
+		// The race began before their game was stored (a store call away,
+		// on the process they are connected to): the move waits for it.
+		p.Held = append(p.Held, ev)
+		return nil
+	case p == nil || g == nil:
+		return refuse(refusedWatching)
+	case p.Done || st.Phase == phaseOver:
+		return refuse(refusedFinished)
+	}
+	out, err := g.Apply(play.Action{Kind: play.Move, Dir: d, Seq: g.Seq}, time.UnixMilli(ev.At))
+	switch {
+	case err != nil:
+		return refuse(refusedFinished) // expired
+	case out == play.Blocked:
+		return refuse(refusedWall)
+	}
+	p.pos = posOf(g)
+	fx := []effect{{kind: effBroadcast, msg: map[string]any{"t": "pos", "id": p.ID, "x": p.X, "y": p.Y, "tiles": p.Tiles, "clicks": p.Clicks}}}
+	if ev.Origin == st.self {
+		fx = append(fx, effect{kind: effReply, nonce: ev.Nonce})
+	}
+	if out != play.Finished {
+		return fx
+	}
+	place := 1
+	for _, o := range st.Players {
+		if o.Done {
+			place++
+		}
+	}
+	p.Done, p.Ms, p.Place = true, g.FinishedAt.Sub(g.StartedAt).Milliseconds(), place
+	if ev.Origin == st.self {
+		done := *g
+		fx = append(fx, effect{kind: effRecord, game: &done})
+	}
+	if st.allDone() {
+		st.Phase = phaseOver
+	}
+	return append(fx, st.roomMsg(ev.At))
+}
+
+// startHere asks for the games of the members connected here who have
+// none: the process a member is connected to starts their game.
+func (st *state) startHere() []effect {
+	var fx []effect
+	for _, p := range st.Players {
+		if p.Game == 0 && p.Conns[st.self] > 0 {
+			fx = append(fx, effect{kind: effStartGame, user: p.ID})
+		}
+	}
+	return fx
+}
+
+func (st *state) hello(ev event) []effect {
+	p := st.player(ev.User)
+	if p == nil && len(st.Players) < MaxRacers {
+		p = &player{ID: ev.User}
+		st.Players = append(st.Players, p)
+	}
+	var fx []effect
+	if p != nil {
+		p.Name, p.Locale = ev.Name, ev.Locale
+		if p.Conns == nil {
+			p.Conns = map[string]int{}
+		}
+		p.Conns[ev.Origin]++
+		if ev.Origin == st.self && p.Game == 0 && st.Phase == phaseRace && !p.Watching {
+			fx = append(fx, effect{kind: effStartGame, user: p.ID}) // a late joiner joins the race
+		}
+	}
+	if ev.Origin == st.self {
+		fx = append(fx, effect{kind: effWelcome, nonce: ev.Nonce, user: ev.User})
+	}
+	return append(fx, st.roomMsg(ev.At))
+}
+
+func (st *state) bye(ev event) []effect {
+	p := st.player(ev.User)
+	if p != nil && p.Conns[ev.Origin] > 0 {
+		p.Conns[ev.Origin]--
+		if p.Conns[ev.Origin] == 0 {
+			delete(p.Conns, ev.Origin)
+		}
+	}
+	fx := []effect{st.roomMsg(ev.At)}
+	if !slices.ContainsFunc(st.Players, (*player).online) {
+		// The last member left: the room ends unless one comes back.
+		st.LeftAt = ev.At
+		if ev.Origin == st.self {
+			fx = append(fx, effect{kind: effLinger, at: ev.At + linger.Milliseconds()})
+		}
+	}
+	return fx
+}
+
+func (st *state) player(id string) *player {
+	for _, p := range st.Players {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// allDone: everyone who began the race has finished.
+func (st *state) allDone() bool {
+	racing := 0
+	for _, p := range st.Players {
+		if p.Game != 0 {
+			racing++
+			if !p.Done {
+				return false
+			}
+		}
+	}
+	return racing > 0
+}
+
+// roomMsg is the room's view, for every client here.
+func (st *state) roomMsg(now int64) effect {
+	return effect{kind: effBroadcast, msg: map[string]any{"t": "room", "room": st.view(), "now": now}}
+}
+
+// view is what the clients are sent of the state.
+func (st *state) view() roomView {
+	v := roomView{Phase: st.Phase, StartAt: st.StartAt, Maze: st.Maze, Contest: st.Contest, Launcher: st.Launcher}
+	start := st.maze.Start()
+	for _, p := range st.Players {
+		pv := playerView{ID: p.ID, Name: p.Name, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks,
+			Online: p.online(), Racing: p.Game != 0, Done: p.Done, Ms: p.Ms, Place: p.Place}
+		if p.Game == 0 {
+			pv.X, pv.Y = start.X, start.Y
+		}
+		v.Players = append(v.Players, pv)
+	}
+	return v
+}

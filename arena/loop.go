@@ -1,0 +1,344 @@
+package arena
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// room is one Activity instance's race, as this process holds it. Its
+// state belongs to one goroutine, the loop (run): the inputs come on in,
+// in the bus's order, apply computes the next state, and the loop does
+// the effects (broadcasts, the games' store calls, timers). What the
+// connections share with the loop is under mu.
+type room struct {
+	h        *hub
+	instance string
+	in       chan event        // the inputs, in the bus's order
+	peek     chan func(*state) // a look at the state, for tests and syncs
+	ready    chan struct{}     // closed once the room is usable here
+	done     chan struct{}     // closed when the loop returned
+
+	mu      sync.Mutex
+	conns   map[*conn]bool         // this process's, true once welcomed
+	replies map[string]chan string // the moves waiting for their verdict, by nonce
+	phase   string                 // the loop's, for the connections' checks
+	launch  string                 // the launcher, likewise
+	// moves and requests are the members' buckets here for moves, and for
+	// Start and picks: one of each for all of a member's connections, so
+	// that more connections bring no more moves.
+	moves, requests memberBuckets
+}
+
+// inbox is how many inputs may wait for a room's loop: the bus's
+// deliveries block past it, which slows every room, so it is roomy.
+const inbox = 4096
+
+// Requests (Start, a pick) a member may send: a burst, then a few a
+// second. Each pick sends every member a new maze, and each request is
+// an input for every process on the bus, so a flood of them costs the
+// whole room.
+const (
+	requestRate  = 2
+	requestBurst = 5
+)
+
+func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
+	r := &room{h: h, instance: st.Instance, in: make(chan event, inbox), peek: make(chan func(*state)),
+		ready: make(chan struct{}), done: make(chan struct{}),
+		conns: map[*conn]bool{}, replies: map[string]chan string{}, phase: st.Phase, launch: st.Launcher,
+		moves: newMemberBuckets(h.cfg.MoveRate, h.cfg.MoveBurst), requests: newMemberBuckets(requestRate, requestBurst)}
+	return r
+}
+
+// allow takes one of a member's moves from their bucket.
+func (r *room) allow(userID string, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.moves.take(userID, now)
+}
+
+// allowRequest takes one of a member's requests from their bucket.
+func (r *room) allowRequest(userID string, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.requests.take(userID, now)
+}
+
+// info is the phase and the launcher, as the loop last left them.
+func (r *room) info() (phase, launcher string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.phase, r.launch
+}
+
+// input hands ev to the loop; once the room ended it is dropped.
+func (r *room) input(ev event) {
+	select {
+	case r.in <- ev:
+	case <-r.done:
+	}
+}
+
+// inspect runs f on the state in the loop, and waits for it; false if
+// the room ended.
+func (r *room) inspect(f func(*state)) bool {
+	ran := make(chan struct{})
+	select {
+	case r.peek <- func(st *state) { f(st); close(ran) }:
+		<-ran
+		return true
+	case <-r.done:
+		return false
+	}
+}
+
+// move asks the loop to play a member's move (over the bus: every
+// process holding the room plays it alike) and waits for its verdict: why
+// it was refused, "" once played and broadcast.
+func (r *room) move(ctx context.Context, userID, dir string) string {
+	nonce := newNonce()
+	verdict := make(chan string, 1)
+	r.mu.Lock()
+	r.replies[nonce] = verdict
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.replies, nonce)
+		r.mu.Unlock()
+	}()
+	if r.h.publish(event{Kind: evMove, Instance: r.instance, User: userID, Dir: dir, Nonce: nonce}) != nil {
+		return refusedError
+	}
+	select {
+	case why := <-verdict:
+		return why
+	case <-r.done:
+		return refusedFinished
+	case <-ctx.Done():
+		return refusedError
+	}
+}
+
+// run is the room's loop: it owns st until the room ends or the process
+// shuts down. A shared bus's new replica first waits for the state of
+// the processes already holding the room (syncing).
+func (r *room) run(st state, syncNonce string) {
+	defer close(r.done)
+	h := r.h
+	var (
+		syncing   = syncNonce != ""
+		sawSync   bool
+		buffer    []event
+		syncTimer <-chan time.Time
+		countdown *time.Timer
+		lingering *time.Timer
+	)
+	defer func() {
+		if countdown != nil {
+			countdown.Stop()
+		}
+		if lingering != nil {
+			lingering.Stop()
+		}
+	}()
+	if syncing {
+		t := time.NewTimer(syncWait)
+		defer t.Stop()
+		syncTimer = t.C
+	} else {
+		close(r.ready)
+	}
+	var do func(fx []effect)
+	step := func(ev event) {
+		var fx []effect
+		st, fx = apply(st, ev)
+		do(fx)
+	}
+	finishSync := func() {
+		syncing, syncTimer = false, nil
+		for _, ev := range buffer {
+			step(ev)
+		}
+		buffer = nil
+		if st.Phase == phaseCountdown {
+			do([]effect{{kind: effSchedule, at: st.StartAt}})
+		}
+		close(r.ready)
+	}
+	do = func(fx []effect) {
+		for _, f := range fx {
+			switch f.kind {
+			case effBroadcast:
+				r.broadcast(f.msg)
+			case effWelcome:
+				r.welcome(f.nonce, f.user, &st)
+			case effReply:
+				r.mu.Lock()
+				if ch := r.replies[f.nonce]; ch != nil {
+					ch <- f.why
+				}
+				r.mu.Unlock()
+			case effStartGame:
+				m, guild, channel := st.maze, st.Guild, st.Channel
+				h.goTracked(func(ctx context.Context) { r.startGame(ctx, m, f.user, guild, channel) })
+			case effRecord:
+				h.goTracked(func(ctx context.Context) { h.record(ctx, r.instance, f.game) })
+			case effSchedule:
+				if countdown != nil {
+					countdown.Stop()
+				}
+				at := f.at
+				countdown = time.AfterFunc(max(time.UnixMilli(at).Sub(h.now()), 0), func() {
+					// The race begins when this process's clock says StartAt came.
+					r.input(event{Kind: evTick, At: max(h.now().UnixMilli(), at)})
+				})
+			case effLinger:
+				if lingering != nil {
+					lingering.Stop()
+				}
+				at := f.at
+				lingering = time.AfterFunc(max(time.UnixMilli(at).Sub(h.now()), 0), func() {
+					h.goTracked(func(context.Context) {
+						h.publish(event{Kind: evExpire, Instance: r.instance, At: max(h.now().UnixMilli(), at)})
+					})
+				})
+			case effSendState:
+				snap := st.snapshot()
+				h.goTracked(func(context.Context) {
+					h.publish(event{Kind: evState, Instance: r.instance, Nonce: f.nonce, State: &snap})
+				})
+			case effCard:
+				snap := st.snapshot()
+				h.goTracked(func(ctx context.Context) { h.card(ctx, snap) })
+			case effEnd:
+				h.drop(r)
+			}
+		}
+		r.mu.Lock()
+		r.phase, r.launch = st.Phase, st.Launcher
+		r.mu.Unlock()
+	}
+	for !st.ended {
+		select {
+		case <-h.ctx.Done():
+			return
+		case f := <-r.peek:
+			f(&st)
+		case <-syncTimer:
+			finishSync() // nobody answered: no other process holds the room
+		case ev := <-r.in:
+			switch {
+			case !syncing:
+				step(ev)
+			case ev.Kind == evSync && ev.Nonce == syncNonce:
+				sawSync = true
+			case ev.Kind == evState && ev.Nonce == syncNonce && sawSync && ev.State != nil:
+				st.adopt(*ev.State)
+				finishSync()
+			case sawSync:
+				buffer = append(buffer, ev)
+			}
+		}
+	}
+}
+
+// startGame starts a member's game through Games, which counts it for the
+// daily or event running on the maze in the channel, and tells the room.
+func (r *room) startGame(ctx context.Context, m *mazecore.Maze, userID, guild, channel string) {
+	h := r.h
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var g *play.Game
+	err := h.protect("start a game", func() (err error) {
+		g, err = h.cfg.Games.Start(ctx, m, play.Record{UserID: userID, GuildID: guild, ChannelID: channel})
+		return err
+	})
+	if err != nil {
+		h.log.Error("arena: start a game", "instance", r.instance, "user", userID, "err", err)
+		// Its held moves are refused; the member may join again.
+		h.publish(event{Kind: evGame, Instance: r.instance, User: userID})
+		return
+	}
+	h.publish(event{Kind: evGame, Instance: r.instance, User: userID, Game: g.ID, Key: g.Contest, At: g.StartedAt.UnixMilli()})
+}
+
+// welcome greets the connection nonce of user with the maze and the room.
+func (r *room) welcome(nonce, user string, st *state) {
+	var msg []byte
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for c, welcomed := range r.conns {
+		if c.nonce != nonce || welcomed {
+			continue
+		}
+		if msg == nil {
+			msg, _ = json.Marshal(map[string]any{"t": "welcome", "you": user, "maze": mazeJSON(st.maze), "room": st.view(), "now": r.h.now().UnixMilli()})
+		}
+		r.conns[c] = true
+		c.send(msg)
+	}
+}
+
+// broadcast sends msg to every welcomed connection here.
+func (r *room) broadcast(msg any) {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		r.h.log.Error("arena: encode", "err", err)
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for c, welcomed := range r.conns {
+		if welcomed {
+			c.send(b)
+		}
+	}
+}
+
+// snapshot copies the agreed state, the games' records with it, for a
+// sync or the result card.
+func (st *state) snapshot() roomState {
+	out := st.roomState
+	out.Players = make([]*player, len(st.Players))
+	for i, p := range st.Players {
+		cp := *p
+		cp.Conns = make(map[string]int, len(p.Conns))
+		for k, v := range p.Conns {
+			cp.Conns[k] = v
+		}
+		if g := st.games[p.ID]; g != nil {
+			rec := g.Record
+			rec.Trail = append([]byte(nil), rec.Trail...)
+			cp.Rec = &rec
+		}
+		out.Players[i] = &cp
+	}
+	return out
+}
+
+// adopt takes a state another process sent: its maze and its games.
+func (st *state) adopt(in roomState) {
+	id, err := mazecore.Parse(in.Maze)
+	if err != nil {
+		return
+	}
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		return
+	}
+	games := map[string]*play.Game{}
+	for _, p := range in.Players {
+		if p.Rec != nil {
+			if g, err := play.Resume(m, *p.Rec); err == nil {
+				games[p.ID] = g
+			}
+			p.Rec = nil
+		}
+	}
+	st.roomState, st.maze, st.games = in, m, games
+}
