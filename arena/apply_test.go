@@ -1,0 +1,257 @@
+package arena
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// applyAll feeds a fresh room on maze 11×11 the inputs, as process self
+// holds it, and returns the state and every effect.
+func applyAll(t *testing.T, self string, inputs []event) (state, []effect) {
+	t.Helper()
+	m, err := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := state{roomState: roomState{Instance: "i-1", Channel: "c1", Maze: m.ID().String(), Phase: phaseLobby},
+		self: self, maze: m, games: map[string]*play.Game{}, countdown: 3 * time.Second}
+	var all []effect
+	for _, ev := range inputs {
+		var fx []effect
+		st, fx = apply(st, ev)
+		all = append(all, fx...)
+	}
+	return st, all
+}
+
+// solution is the moves (directions, a corridor run each) from the start
+// to the goal of the test's maze.
+func solution(t *testing.T) []string {
+	t.Helper()
+	m, _ := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3})
+	path := mazecore.Solve(m)
+	g, err := play.New(m, play.Record{}, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for g.Pos != m.Goal() {
+		i := slices.Index(path, g.Pos)
+		next := path[i+1]
+		var d mazecore.Dir
+		for _, o := range mazecore.Dirs {
+			if dx, dy := o.Delta(); g.Pos.X+dx == next.X && g.Pos.Y+dy == next.Y {
+				d = o
+			}
+		}
+		if _, err := g.Apply(play.Action{Kind: play.Move, Dir: d, Seq: g.Seq}, time.Unix(1, 0)); err != nil {
+			t.Fatal(err)
+		}
+		moves = append(moves, letter(d))
+	}
+	return moves
+}
+
+// race is the inputs that put u1 (on process p1) and u2 (on p2) in a
+// race whose games are stored, Start pressed at 1,000 ms.
+func race() []event {
+	return []event{
+		{Kind: evHello, Origin: "p1", User: "u1", Name: "ada", Nonce: "c1", At: 900},
+		{Kind: evHello, Origin: "p2", User: "u2", Name: "bob", Nonce: "c2", At: 950},
+		{Kind: evStart, Origin: "p1", User: "u1", At: 1000},
+		{Kind: evTick, At: 4000},
+		{Kind: evGame, Origin: "p1", User: "u1", Game: 1, At: 4010},
+		{Kind: evGame, Origin: "p2", User: "u2", Game: 2, At: 4020},
+	}
+}
+
+func moves(origin, user string, at int64, dirs ...string) []event {
+	var out []event
+	for i, d := range dirs {
+		out = append(out, event{Kind: evMove, Origin: origin, User: user, Dir: d, Nonce: fmt.Sprintf("%s-%d", user, i), At: at + int64(i)*100})
+	}
+	return out
+}
+
+func TestApply(t *testing.T) {
+	sol := solution(t)
+	first := sol[0]
+	wall := ""
+	m, _ := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3})
+	for _, d := range mazecore.Dirs {
+		if !m.Open(0, 0, d) {
+			wall = letter(d)
+		}
+	}
+	cat := func(parts ...[]event) []event { return slices.Concat(parts...) }
+	for _, c := range []struct {
+		name   string
+		inputs []event
+		check  func(t *testing.T, st state, fx []effect)
+	}{
+		{"a move before the race", cat(race()[:3], moves("p1", "u1", 1500, first)), func(t *testing.T, st state, fx []effect) {
+			if got := replies(fx); !slices.Equal(got, []string{"u1-0=" + refusedNotStarted}) {
+				t.Fatalf("replies %v", got)
+			}
+		}},
+		{"a move", cat(race(), moves("p1", "u1", 5000, first)), func(t *testing.T, st state, fx []effect) {
+			if got := replies(fx); !slices.Equal(got, []string{"u1-0="}) {
+				t.Fatalf("replies %v", got)
+			}
+			if p := st.player("u1"); p.Clicks != 1 || p.Tiles == 0 || p.Seq != 1 {
+				t.Fatalf("ada after a move: %+v", p.pos)
+			}
+		}},
+		{"a wall", cat(race(), moves("p1", "u1", 5000, wall)), func(t *testing.T, st state, fx []effect) {
+			if got := replies(fx); !slices.Equal(got, []string{"u1-0=" + refusedWall}) {
+				t.Fatalf("replies %v", got)
+			}
+			if p := st.player("u1"); p.Clicks != 0 {
+				t.Fatalf("ada moved into a wall: %+v", p.pos)
+			}
+		}},
+		{"another process's move is answered there", cat(race(), moves("p2", "u2", 5000, wall)), func(t *testing.T, st state, fx []effect) {
+			if got := replies(fx); len(got) != 0 {
+				t.Fatalf("p1 answered p2's move: %v", got)
+			}
+		}},
+		{"a finish", cat(race(), moves("p1", "u1", 5000, sol...), moves("p1", "u1", 9000, first)), func(t *testing.T, st state, fx []effect) {
+			p := st.player("u1")
+			if !p.Done || p.Place != 1 || p.Ms != 5000+int64(len(sol)-1)*100-4010 {
+				t.Fatalf("ada at the goal: done %v place %d ms %d", p.Done, p.Place, p.Ms)
+			}
+			if n := kinds(fx, effRecord); n != 1 {
+				t.Fatalf("%d records of the finish, want 1", n)
+			}
+			if got := replies(fx); got[len(got)-1] != fmt.Sprintf("u1-0=%s", refusedFinished) {
+				t.Fatalf("a move after the finish: %v", got[len(got)-1])
+			}
+			if st.Phase != phaseRace {
+				t.Fatalf("phase %s with bob racing", st.Phase)
+			}
+		}},
+		{"a finish on another process is recorded there", cat(race(), moves("p2", "u2", 5000, sol...)), func(t *testing.T, st state, fx []effect) {
+			if n := kinds(fx, effRecord); n != 0 || !st.player("u2").Done {
+				t.Fatalf("%d records here of bob's finish on p2", n)
+			}
+		}},
+		{"everyone done", cat(race(), moves("p1", "u1", 5000, sol...), moves("p2", "u2", 5000, sol...)), func(t *testing.T, st state, fx []effect) {
+			if st.Phase != phaseOver || st.player("u2").Place != 2 {
+				t.Fatalf("phase %s, bob's place %d", st.Phase, st.player("u2").Place)
+			}
+		}},
+		{"a late joiner races", cat(race(), []event{{Kind: evHello, Origin: "p1", User: "u3", Nonce: "c3", At: 6000}}), func(t *testing.T, st state, fx []effect) {
+			var started []string
+			for _, f := range fx {
+				if f.kind == effStartGame {
+					started = append(started, f.user)
+				}
+			}
+			if !slices.Equal(started, []string{"u1", "u3"}) {
+				t.Fatalf("games started here: %v, want u1's at the start and u3's on joining", started)
+			}
+		}},
+		{"a move before the game is stored waits for it", cat(race()[:4], moves("p1", "u1", 4005, first), race()[4:]), func(t *testing.T, st state, fx []effect) {
+			if got := replies(fx); !slices.Equal(got, []string{"u1-0="}) || st.player("u1").Clicks != 1 {
+				t.Fatalf("replies %v, clicks %d", got, st.player("u1").Clicks)
+			}
+		}},
+		{"a watcher past MaxRacers", func() []event {
+			var in []event
+			for i := range MaxRacers + 1 {
+				in = append(in, event{Kind: evHello, Origin: "p1", User: fmt.Sprint("m", i), Nonce: fmt.Sprint("c", i), At: 100})
+			}
+			return cat(in, []event{{Kind: evStart, Origin: "p1", At: 1000}, {Kind: evTick, At: 4000}},
+				moves("p1", fmt.Sprint("m", MaxRacers), 5000, first))
+		}(), func(t *testing.T, st state, fx []effect) {
+			if len(st.Players) != MaxRacers || kinds(fx, effStartGame) != MaxRacers || kinds(fx, effWelcome) != MaxRacers+1 {
+				t.Fatalf("%d players, %d games started, %d welcomed", len(st.Players), kinds(fx, effStartGame), kinds(fx, effWelcome))
+			}
+			if got := replies(fx); !slices.Equal(got, []string{fmt.Sprint("m", MaxRacers, "-0=", refusedWatching)}) {
+				t.Fatalf("the watcher's move: %v", got)
+			}
+		}},
+		{"the last leaving lingers, then ends", cat(race(), []event{
+			{Kind: evBye, Origin: "p1", User: "u1", At: 5000},
+			{Kind: evBye, Origin: "p2", User: "u2", At: 5100},
+			{Kind: evExpire, Origin: "p2", At: 5100 + linger.Milliseconds() - 1},
+		}), func(t *testing.T, st state, fx []effect) {
+			if st.ended || kinds(fx, effLinger) != 0 {
+				t.Fatalf("ended %v before the linger; p1 lingers for p2's bye %d", st.ended, kinds(fx, effLinger))
+			}
+			st, fx = apply(st, event{Kind: evExpire, Origin: "p1", At: 5100 + linger.Milliseconds()})
+			if !st.ended || kinds(fx, effCard) != 1 {
+				t.Fatalf("ended %v, %d cards", st.ended, kinds(fx, effCard))
+			}
+		}},
+		{"a return within the linger keeps the race", cat(race(), moves("p1", "u1", 5000, first), []event{
+			{Kind: evBye, Origin: "p1", User: "u1", At: 5500},
+			{Kind: evBye, Origin: "p2", User: "u2", At: 5600},
+			{Kind: evHello, Origin: "p1", User: "u1", Nonce: "c9", At: 5900},
+			{Kind: evExpire, Origin: "p2", At: 5600 + linger.Milliseconds()},
+		}), func(t *testing.T, st state, fx []effect) {
+			if st.ended || st.Phase != phaseRace || st.player("u1").Clicks != 1 {
+				t.Fatalf("ended %v, phase %s, ada's clicks %d", st.ended, st.Phase, st.player("u1").Clicks)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, fx := applyAll(t, "p1", c.inputs)
+			c.check(t, st, fx)
+		})
+	}
+}
+
+// TestReplicasAgree: two processes fed the same inputs hold the same room,
+// each answering and recording only its own members' moves.
+func TestReplicasAgree(t *testing.T) {
+	sol := solution(t)
+	in := slices.Concat(race(), moves("p1", "u1", 5000, sol...), moves("p2", "u2", 5050, sol[:3]...),
+		[]event{{Kind: evBye, Origin: "p2", User: "u2", At: 7000}})
+	a, fxa := applyAll(t, "p1", in)
+	b, fxb := applyAll(t, "p2", in)
+	if !reflect.DeepEqual(a.snapshot(), b.snapshot()) {
+		t.Fatalf("the replicas differ:\n%+v\n%+v", a.snapshot(), b.snapshot())
+	}
+	if kinds(fxa, effRecord) != 1 || kinds(fxb, effRecord) != 0 {
+		t.Fatalf("records: %d on p1, %d on p2; want ada's once, on p1", kinds(fxa, effRecord), kinds(fxb, effRecord))
+	}
+	if len(replies(fxa)) != len(sol) || len(replies(fxb)) != 3 {
+		t.Fatalf("answers: %d on p1, %d on p2", len(replies(fxa)), len(replies(fxb)))
+	}
+	if !strings.Contains(fmt.Sprint(b.player("u1").pos), fmt.Sprint(m11().Goal().X)) {
+		t.Fatalf("ada on p2: %+v", b.player("u1").pos)
+	}
+}
+
+func m11() *mazecore.Maze {
+	m, _ := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3})
+	return m
+}
+
+func replies(fx []effect) []string {
+	var out []string
+	for _, f := range fx {
+		if f.kind == effReply {
+			out = append(out, f.nonce+"="+f.why)
+		}
+	}
+	return out
+}
+
+func kinds(fx []effect, k effectKind) int {
+	n := 0
+	for _, f := range fx {
+		if f.kind == k {
+			n++
+		}
+	}
+	return n
+}
