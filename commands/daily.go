@@ -129,7 +129,7 @@ func zoneOption() *discordgo.ApplicationCommandOption {
 func (f *Daily) completeZone(ctx context.Context, in *bot.Interaction) error {
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	if name, typed := bot.Focused(in); name == "timezone" {
-		for _, m := range zones.Search(typed, in.Lang() == lang.Korean, f.now(), maxChoices) {
+		for _, m := range zones.Search(typed, in.Lang().Code(), f.now(), maxChoices) {
 			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m.Label, Value: m.Zone})
 		}
 	}

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	texttemplate "text/template"
 	"text/template/parse"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/nicksnyder/go-i18n/v2/i18n/template"
@@ -54,7 +56,15 @@ func HasHangul(s string) bool {
 //     language, or uses {{.Count}}) that lacks a form the language's CLDR
 //     rules require, or has a form they never select;
 //   - a command text (cmd.*, choice.*) with placeholders, which Discord
-//     could not fill.
+//     could not fill, or that breaks Discord's rules in some language: a
+//     slash command's or option's name (cmd.*.name whose English is one)
+//     must be 1–32 lowercase letters, digits, - or _ (Discord's
+//     ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$), a context-menu
+//     name 1–32 characters without spaces around, a description or a
+//     choice 1–100 characters.
+//
+// Every registered language is checked alike: a language is registered
+// complete or not at all.
 func Check() error { return check(catalogs(), languages) }
 
 // check is Check over given catalogs and languages, so tests can feed it
@@ -123,6 +133,8 @@ func check(catalogs map[string]map[string]*i18n.Message, languages []*Lang) erro
 			fieldsOf[code] = slices.Sorted(maps.Keys(set))
 			if (strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.")) && strings.Contains(m.Other, "{{") {
 				report("%s [%s]: a command text cannot have placeholders", id, code)
+			} else if err := checkCommandText(id, m.Other, catalogs[languages[0].code][id]); err != nil {
+				report("%s [%s]: %v", id, code, err)
 			}
 		}
 		ref := ""
@@ -300,4 +312,36 @@ func pluralForms(code string) []string {
 		}
 	}
 	return slices.Sorted(maps.Keys(seen))
+}
+
+// chatName is Discord's rule for slash command and option names, with Go's
+// names for the scripts Devanagari and Thai (whose marks are not letters).
+var chatName = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
+
+// checkCommandText applies Discord's rules to a command text (cmd.*,
+// choice.*, language.name); english is the message in the first language,
+// whose name tells a slash command's name from a context menu's.
+func checkCommandText(id, text string, english *i18n.Message) error {
+	n := utf8.RuneCountInString(text)
+	switch {
+	case strings.HasPrefix(id, "cmd.") && strings.HasSuffix(id, ".name"):
+		if english != nil && !chatName.MatchString(english.Other) {
+			// A context-menu command: "Solve this maze".
+			if n < 1 || n > 32 || strings.TrimSpace(text) != text {
+				return fmt.Errorf("%q is not a valid context-menu name: 1–32 characters, no spaces around", text)
+			}
+			return nil
+		}
+		if !chatName.MatchString(text) {
+			return fmt.Errorf("%q is not a valid command or option name: 1–32 letters, digits, - or _", text)
+		}
+		if strings.ToLower(text) != text {
+			return fmt.Errorf("%q is not a valid command or option name: letters must be lowercase", text)
+		}
+	case strings.HasPrefix(id, "cmd."), strings.HasPrefix(id, "choice."), id == NameID:
+		if n < 1 || n > 100 {
+			return fmt.Errorf("%q has %d characters, not 1–100", text, n)
+		}
+	}
+	return nil
 }

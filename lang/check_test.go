@@ -39,6 +39,12 @@ func TestCheckFinds(t *testing.T) {
 		{"PipedParticle", []*i18n.Message{en("a", "{{.X}}")}, []*i18n.Message{en("a", `{{.X | josa "을"}}`)}, `write {{josa .Word "을/를"}}`},
 		{"UnknownHelper", []*i18n.Message{en("a", "{{shout .X}}")}, []*i18n.Message{en("a", "{{.X}}")}, `function "shout" not defined`},
 		{"CommandPlaceholder", []*i18n.Message{en("cmd.x.name", "{{.X}}")}, []*i18n.Message{en("cmd.x.name", "{{.X}}")}, "a command text cannot have placeholders"},
+		{"CommandNameCapital", []*i18n.Message{en("cmd.x.name", "maze")}, []*i18n.Message{en("cmd.x.name", "Labyrinth")}, `cmd.x.name [ko]: "Labyrinth" is not a valid command or option name: letters must be lowercase`},
+		{"CommandNameSpace", []*i18n.Message{en("cmd.x.y.name", "size")}, []*i18n.Message{en("cmd.x.y.name", "taille max")}, `"taille max" is not a valid command or option name`},
+		{"CommandNameLong", []*i18n.Message{en("cmd.x.name", "maze")}, []*i18n.Message{en("cmd.x.name", strings.Repeat("x", 33))}, "is not a valid command or option name"},
+		{"MenuNameSpaces", []*i18n.Message{en("cmd.x.name", "Solve this maze")}, []*i18n.Message{en("cmd.x.name", " 미로 풀기")}, "is not a valid context-menu name"},
+		{"DescriptionLong", []*i18n.Message{en("cmd.x.description", "A")}, []*i18n.Message{en("cmd.x.description", strings.Repeat("가", 101))}, "has 101 characters, not 1–100"},
+		{"ChoiceLong", []*i18n.Message{en("choice.x.y", "A")}, []*i18n.Message{en("choice.x.y", strings.Repeat("가", 101))}, "has 101 characters, not 1–100"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cats := map[string]map[string]*i18n.Message{"en": {}, "ko": {}}
@@ -54,6 +60,15 @@ func TestCheckFinds(t *testing.T) {
 			}
 		})
 	}
+	t.Run("CommandTextsValid", func(t *testing.T) {
+		cats := map[string]map[string]*i18n.Message{
+			"en": {"cmd.a.name": en("cmd.a.name", "maze"), "cmd.b.name": en("cmd.b.name", "Solve this maze"), "choice.a.b": en("choice.a.b", "Binary tree")},
+			"ko": {"cmd.a.name": en("cmd.a.name", "미로_만들기"), "cmd.b.name": en("cmd.b.name", "이 미로 풀기"), "choice.a.b": en("choice.a.b", "이진 트리")},
+		}
+		if err := check(cats, langs); err != nil {
+			t.Fatalf("check=%v, want valid names (a context-menu name may have spaces)", err)
+		}
+	})
 	t.Run("Registry", func(t *testing.T) {
 		cats := map[string]map[string]*i18n.Message{"en": {}, "ko": {}, "ja": {}}
 		err := check(cats, append(langs, &Lang{code: "fr", locales: []string{"fr", "ko"}}))

@@ -6,8 +6,13 @@
 // binary. For maps a Discord locale to a *Lang, whose T formats a message by
 // its ID with named placeholders (Args); a "Count" placeholder selects the
 // CLDR plural form. Adding a language is its catalog file plus one line in
-// the languages table (lang.go); Check fails until the catalog is
-// complete. What is Discord's (command names and their rules, the locales
+// the languages table (lang.go), which also says how the language writes
+// what the code puts together (a run's decimal separator, how a list is
+// joined); Check fails until the catalog is complete. Japanese particles
+// and the articles of German and French need no helper: Japanese particles
+// do not change with the word before them, and the German and French
+// catalogs put a fixed noun ("l'algorithme", "das Labyrinth") before an
+// inserted name, so its gender never matters. What is Discord's (command names and their rules, the locales
 // Discord knows) is the Discord wing's: package bot localizes the command
 // definitions from these catalogs.
 //

@@ -17,15 +17,20 @@ func (l *Lang) Clock(d time.Duration) string {
 }
 
 // RunTime writes a run's time with tenths, "0:42.3", "1:02:03.4", so that
-// runs a fraction of a second apart don't look tied. Tenths are truncated,
-// never rounded up to a time the member did not make.
+// runs a fraction of a second apart don't look tied; with the language's
+// decimal separator ("0:42,3" in German, French, Spanish, Portuguese).
+// Tenths are truncated, never rounded up to a time the member did not make.
 func (l *Lang) RunTime(d time.Duration) string {
 	tenths := int64(max(d, 0) / (100 * time.Millisecond))
 	s, t := tenths/10, tenths%10
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d.%d", s/3600, s/60%60, s%60, t)
+	sep := "."
+	if l.writing.decimal != "" {
+		sep = l.writing.decimal
 	}
-	return fmt.Sprintf("%d:%02d.%d", s/60, s%60, t)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d%s%d", s/3600, s/60%60, s%60, sep, t)
+	}
+	return fmt.Sprintf("%d:%02d%s%d", s/60, s%60, sep, t)
 }
 
 // proseUnits are the units of Duration, largest first.

@@ -80,3 +80,26 @@ func TestDate(t *testing.T) {
 		}
 	}
 }
+
+// TestWriting: what the code writes itself follows the language: a run's
+// decimal separator, how a list is joined.
+func TestWriting(t *testing.T) {
+	comma := &Lang{code: "de", writing: writing{decimal: ","}}
+	if got := comma.RunTime(62*time.Second + 340*time.Millisecond); got != "1:02,3" {
+		t.Errorf("RunTime with a decimal comma=%q", got)
+	}
+	if got := comma.RunTime(3723*time.Second + 400*time.Millisecond); got != "1:02:03,4" {
+		t.Errorf("RunTime with a decimal comma=%q", got)
+	}
+	if got := English.RunTime(62*time.Second + 340*time.Millisecond); got != "1:02.3" {
+		t.Errorf("English RunTime=%q", got)
+	}
+	ideographic := &Lang{code: "ja", writing: writing{list: "、"}}
+	list := List{Func(func(*Lang) string { return "A" }), Func(func(*Lang) string { return "B" })}
+	if got := list.In(ideographic); got != "A、B" {
+		t.Errorf("a Japanese list=%q", got)
+	}
+	if got := list.In(English); got != "A, B" {
+		t.Errorf("an English list=%q", got)
+	}
+}

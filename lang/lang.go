@@ -25,8 +25,19 @@ import (
 // naming the Discord locales it serves (Discord's codes, such as "en-US";
 // the Discord wing checks that Discord knows them).
 var languages = []*Lang{
-	newLang("en", "en-US", "en-GB"),
-	newLang("ko", "ko"),
+	newLang("en", writing{}, "en-US", "en-GB"),
+	newLang("ko", writing{}, "ko"),
+}
+
+// writing is how a language writes what the code puts together rather than
+// a catalog: the zero value is English's (a decimal point, lists joined
+// with ", ").
+type writing struct {
+	// decimal is the decimal separator of a run's tenths: "0:42.3" in
+	// English, "0:42,3" in German, French, Spanish and Portuguese.
+	decimal string
+	// list joins the items of a List: "、" in Japanese.
+	list string
 }
 
 // English and Korean are the languages the code names directly: English for
@@ -41,6 +52,7 @@ var (
 type Lang struct {
 	code    string
 	locales []string
+	writing writing
 	// catalog is this language's messages by ID and their localizer,
 	// read on first use: a command-line maze needs no catalog, and
 	// parsing them all takes milliseconds at every start.
@@ -72,11 +84,12 @@ func For[L ~string](locale L) *Lang {
 			}
 		}
 	}
-	// A regional variant Discord may add later ("ko-KR") still finds its
-	// language.
+	// A regional variant Discord may add later ("ko-KR", "pt-PT", "es-MX")
+	// still finds its language, by the base of the language's code.
 	base, _, _ := strings.Cut(s, "-")
 	for _, l := range languages {
-		if strings.EqualFold(l.code, base) {
+		lbase, _, _ := strings.Cut(l.code, "-")
+		if strings.EqualFold(lbase, base) {
 			return l
 		}
 	}
@@ -204,9 +217,9 @@ type Func func(l *Lang) string
 // In calls f with l.
 func (f Func) In(l *Lang) string { return f(l) }
 
-// List is a list of values, worded one by one and joined with commas:
-// "Binary tree, Sidewinder" / "이진 트리, 사이드와인더". Both languages
-// today join with ", "; a language that doesn't would make this a message.
+// List is a list of values, worded one by one and joined as the language
+// joins them: "Binary tree, Sidewinder" / "이진 트리, 사이드와인더" /
+// "二分木、サイドワインダー".
 type List []Localizable
 
 // In words each item in l.
@@ -215,7 +228,14 @@ func (ls List) In(l *Lang) string {
 	for i, v := range ls {
 		parts[i] = v.In(l)
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, l.listSeparator())
+}
+
+func (l *Lang) listSeparator() string {
+	if l.writing.list != "" {
+		return l.writing.list
+	}
+	return ", "
 }
 
 // resolve words the Localizable values of data in l, on a copy.
@@ -319,8 +339,8 @@ func loadCatalogs() (map[string]map[string]*i18n.Message, *i18n.Bundle) {
 	return all, b
 }
 
-func newLang(code string, locales ...string) *Lang {
-	return &Lang{code: code, locales: locales, catalog: sync.OnceValue(func() langCatalog {
+func newLang(code string, w writing, locales ...string) *Lang {
+	return &Lang{code: code, locales: locales, writing: w, catalog: sync.OnceValue(func() langCatalog {
 		all, bundle := loaded()
 		return langCatalog{messages: all[code], loc: i18n.NewLocalizer(bundle, code)}
 	})}

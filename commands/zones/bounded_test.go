@@ -37,14 +37,14 @@ var oddQueries = []string{
 // query read, and split into its words again for every zone of the table.
 // It is the benchmark's baseline and, for a query within the bound, the
 // answer Search must still give.
-func searchBefore(query string, korean bool, now time.Time, max int) []Match {
+func searchBefore(query, language string, now time.Time, max int) []Match {
 	q := strings.Join(fold(query), " ")
 	offset, isOffset := parseOffset(query)
 	var found []scored
 	zs := all()
 	for i := range zs {
 		z := &zs[i]
-		s := score(z, q, strings.Fields(q), korean)
+		s := score(z, q, strings.Fields(q), language)
 		if isOffset {
 			if _, off := now.In(z.loc).Zone(); off == offset {
 				s = max1(s, 40)
@@ -54,7 +54,7 @@ func searchBefore(query string, korean bool, now time.Time, max int) []Match {
 			found = append(found, scored{z, s})
 		}
 	}
-	return best(found, korean, now, max)
+	return best(found, language, now, max)
 }
 
 // foldAlone is fold as it was, with a chain of its own: what fold must
@@ -75,14 +75,14 @@ func TestSearchConcurrently(t *testing.T) {
 	queries := append([]string{"seoul", "Côte d'Ivoire", "서울", "new york", "zürich"}, oddQueries...)
 	want := map[string][]Match{}
 	for _, q := range queries {
-		want[q] = Search(q, true, now, 25)
+		want[q] = Search(q, "ko", now, 25)
 	}
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 40 {
 				q := queries[(g+i)%len(queries)]
-				if got := Search(q, true, now, 25); !reflect.DeepEqual(got, want[q]) {
+				if got := Search(q, "ko", now, 25); !reflect.DeepEqual(got, want[q]) {
 					t.Errorf("Search(%q…) among others=%v, want %v as alone", string([]rune(q)[:min(6, len([]rune(q)))]), head(got), head(want[q]))
 					return
 				}
@@ -102,16 +102,20 @@ func TestSearchAsBefore(t *testing.T) {
 		if z.rank == len(majorCities) && i%10 != 0 {
 			continue
 		}
-		for _, s := range []string{z.city, z.country, z.code, z.name, z.koreanCity, koreanCountries[z.code]} {
+		names := []string{z.city, z.country, z.code, z.name}
+		for _, lz := range z.local {
+			names = append(names, lz.city, lz.country)
+		}
+		for _, s := range names {
 			if s != "" {
 				queries = append(queries, s, string([]rune(s)[:min(3, len([]rune(s)))]))
 			}
 		}
 	}
 	for _, q := range queries {
-		for _, korean := range []bool{false, true} {
-			if got, want := Search(q, korean, now, 25), searchBefore(q, korean, now, 25); !reflect.DeepEqual(got, want) {
-				t.Fatalf("Search(%q, korean %v)=%v, want %v as before", q, korean, head(got), head(want))
+		for _, language := range searchLanguages {
+			if got, want := Search(q, language, now, 25), searchBefore(q, language, now, 25); !reflect.DeepEqual(got, want) {
+				t.Fatalf("Search(%q, %q)=%v, want %v as before", q, language, head(got), head(want))
 			}
 		}
 	}
@@ -123,7 +127,7 @@ func TestSearchAsBefore(t *testing.T) {
 // lists, one per zone.
 func TestSearchReadsABoundedQuery(t *testing.T) {
 	long := "  " + strings.Repeat("a ", maxQueryRunes/2) + "zzzz"
-	if got, want := Search(long, false, now, 25), Search(strings.Repeat("a ", maxQueryRunes/2), false, now, 25); len(want) == 0 || !reflect.DeepEqual(got, want) {
+	if got, want := Search(long, "", now, 25), Search(strings.Repeat("a ", maxQueryRunes/2), "", now, 25); len(want) == 0 || !reflect.DeepEqual(got, want) {
 		t.Errorf("Search read past its bound: %v, want %v", head(got), head(want))
 	}
 	all()
@@ -131,8 +135,8 @@ func TestSearchReadsABoundedQuery(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		for _, korean := range []bool{false, true} {
-			Search(q, korean, now, 25)
+		for _, language := range searchLanguages {
+			Search(q, language, now, 25)
 		}
 		runtime.ReadMemStats(&after)
 		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
@@ -155,7 +159,7 @@ func BenchmarkSearchFlood(b *testing.B) {
 	all()
 	for _, c := range []struct {
 		name   string
-		search func(string, bool, time.Time, int) []Match
+		search func(string, string, time.Time, int) []Match
 	}{{"before", searchBefore}, {"after", Search}} {
 		b.Run(c.name, func(b *testing.B) {
 			var (
@@ -170,7 +174,7 @@ func BenchmarkSearchFlood(b *testing.B) {
 					for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
 						q := queries[int(i)%len(queries)]
 						start := time.Now()
-						c.search(q, i%2 == 0, now, 25)
+						c.search(q, searchLanguages[int(i)%len(searchLanguages)], now, 25)
 						mine = append(mine, time.Since(start))
 					}
 					mu.Lock()

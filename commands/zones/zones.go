@@ -18,18 +18,25 @@ var table string
 
 // zone is one zone of the table, with what a member may type for it.
 type zone struct {
-	name        string // IANA: Asia/Seoul
-	country     string // Korea (South)
-	code        string // KR
-	city        string // Seoul
-	words       []string
-	koreanCity  string
-	koreanWords []string
-	rank        int // its place among majorCities, or len(majorCities)
-	loc         *time.Location
-	// folded (see fold) once: city, Korean city, country, Korean country,
-	// IANA name.
-	fCity, fKCity, fCountry, fKCountry, fName string
+	name    string // IANA: Asia/Seoul
+	country string // Korea (South)
+	code    string // KR
+	city    string // Seoul
+	words   []string
+	rank    int // its place among majorCities, or len(majorCities)
+	loc     *time.Location
+	// folded (see fold) once: city, country, IANA name.
+	fCity, fCountry, fName string
+	// local are its names in the languages of locals that name its city
+	// or its country.
+	local map[string]*localZone
+}
+
+// localZone is a zone's names in one language, as typed and as shown.
+type localZone struct {
+	city, country   string // "" where the language has no name of its own
+	words           []string
+	fCity, fCountry string // folded once
 }
 
 // all is the table, read once when first searched: the command line never
@@ -57,11 +64,20 @@ var all = sync.OnceValue(func() []zone {
 		z.words = fold(f[0] + " " + f[2] + " " + f[1])
 		z.rank = len(majorCities)
 		if i, ok := major[z.name]; ok {
-			z.koreanCity, z.rank = majorCities[i].korean, i
+			z.rank = i
 		}
-		z.koreanWords = fold(z.koreanCity + " " + koreanCountries[z.code])
 		join := func(s string) string { return strings.Join(fold(s), " ") }
-		z.fCity, z.fKCity, z.fCountry, z.fKCountry, z.fName = join(z.city), join(z.koreanCity), join(z.country), join(koreanCountries[z.code]), join(z.name)
+		z.fCity, z.fCountry, z.fName = join(z.city), join(z.country), join(z.name)
+		for code, names := range locals {
+			city, country := names.cities[z.name], names.countries[z.code]
+			if city == "" && country == "" {
+				continue
+			}
+			if z.local == nil {
+				z.local = map[string]*localZone{}
+			}
+			z.local[code] = &localZone{city: city, country: country, words: fold(city + " " + country), fCity: join(city), fCountry: join(country)}
+		}
 		out = append(out, z)
 	}
 	return out
@@ -81,11 +97,12 @@ const maxQueryRunes = 256
 
 // Search finds the zones a member means by query: a city ("seoul", "new
 // york"), a country ("korea"), an offset ("+9", "utc-5", "gmt+5:30") or
-// part of an IANA name, in English or, with korean, in Korean too ("서울",
-// "대한민국"); the best max first. Labels say the zone's city, country and
-// offset now, in Korean where the city has a Korean name. It reads the
-// query's first maxQueryRunes characters, spaces around it aside.
-func Search(query string, korean bool, now time.Time, max int) []Match {
+// part of an IANA name, in English or in the language whose code (package
+// lang's: "ko", "ja", "pt-BR") is language too ("서울", "東京", "Nueva
+// York", "Allemagne"); the best max first. Labels say the zone's city,
+// country and offset now, in that language where it names them. It reads
+// the query's first maxQueryRunes characters, spaces around it aside.
+func Search(query, language string, now time.Time, max int) []Match {
 	query = bounded(query)
 	words := fold(query)
 	q := strings.Join(words, " ")
@@ -97,7 +114,7 @@ func Search(query string, korean bool, now time.Time, max int) []Match {
 	zs := all()
 	for i := range zs {
 		z := &zs[i]
-		s := score(z, q, qs, korean)
+		s := score(z, q, qs, language)
 		if isOffset {
 			if _, off := now.In(z.loc).Zone(); off == offset {
 				s = max1(s, 40)
@@ -107,7 +124,7 @@ func Search(query string, korean bool, now time.Time, max int) []Match {
 			found = append(found, scored{z, s})
 		}
 	}
-	return best(found, korean, now, max)
+	return best(found, language, now, max)
 }
 
 // scored is a zone that matched, with how well.
@@ -117,7 +134,7 @@ type scored struct {
 }
 
 // best is the max best of found, labelled.
-func best(found []scored, korean bool, now time.Time, max int) []Match {
+func best(found []scored, language string, now time.Time, max int) []Match {
 	sort.SliceStable(found, func(i, j int) bool {
 		a, b := found[i], found[j]
 		if a.score != b.score {
@@ -131,7 +148,7 @@ func best(found []scored, korean bool, now time.Time, max int) []Match {
 	})
 	out := make([]Match, 0, min(max, len(found)))
 	for _, f := range found[:min(max, len(found))] {
-		out = append(out, Match{Zone: f.z.name, Label: label(f.z, korean, now)})
+		out = append(out, Match{Zone: f.z.name, Label: label(f.z, language, now)})
 	}
 	return out
 }
@@ -170,33 +187,37 @@ func max1(a, b int) int {
 	return b
 }
 
-// score rates how well z matches the folded query q, whose words are qs:
-// its city exactly, then the start of its city, its country, then every
-// word of q starting a word of the zone, then q anywhere in its name. An
-// empty query matches the cities the table names in Korean, the most
+// score rates how well z matches the folded query q, whose words are qs,
+// in English or language: its city exactly, then the start of its city,
+// its country, then every word of q starting a word of the zone, then q
+// anywhere in its name. An empty query matches the major cities, the most
 // lived in.
-func score(z *zone, q string, qs []string, korean bool) int {
+func score(z *zone, q string, qs []string, language string) int {
 	if q == "" {
-		if z.koreanCity != "" {
+		if z.rank < len(majorCities) {
 			return 1
 		}
 		return 0
 	}
-	city, kcity := z.fCity, z.fKCity
+	lz := z.local[language]
+	if lz == nil {
+		lz = &noLocal
+	}
+	city, lcity := z.fCity, lz.fCity
 	switch {
-	case q == city, korean && kcity != "" && q == kcity:
+	case q == city, lcity != "" && q == lcity:
 		return 100
-	case strings.HasPrefix(city, q), korean && kcity != "" && strings.HasPrefix(kcity, q):
+	case strings.HasPrefix(city, q), lcity != "" && strings.HasPrefix(lcity, q):
 		return 90
 	}
-	country, kcountry := z.fCountry, z.fKCountry
+	country, lcountry := z.fCountry, lz.fCountry
 	switch {
-	case q == country, q == strings.ToLower(z.code), korean && kcountry != "" && q == kcountry:
+	case q == country, q == strings.ToLower(z.code), lcountry != "" && q == lcountry:
 		return 70
-	case strings.HasPrefix(country, q), korean && kcountry != "" && strings.HasPrefix(kcountry, q):
+	case strings.HasPrefix(country, q), lcountry != "" && strings.HasPrefix(lcountry, q):
 		return 60
 	}
-	if allPrefixes(qs, z.words, nil) || korean && allPrefixes(qs, z.words, z.koreanWords) {
+	if allPrefixes(qs, z.words, lz.words) {
 		return 50
 	}
 	if strings.Contains(z.fName, q) {
@@ -204,6 +225,9 @@ func score(z *zone, q string, qs []string, korean bool) int {
 	}
 	return 0
 }
+
+// noLocal stands for a language with no names for a zone.
+var noLocal localZone
 
 // allPrefixes tells whether each of qs starts a word of words or more.
 func allPrefixes(qs, words, more []string) bool {
@@ -224,17 +248,25 @@ func allPrefixes(qs, words, more []string) bool {
 }
 
 // label is how the picker shows z: its IANA name, country and offset; in
-// Korean, the Korean city first when it has one.
-func label(z *zone, korean bool, now time.Time) string {
+// a language that names its city, that city first (a Latin-script
+// language names a major city as English does when it has no name of its
+// own), and its country in that language when it has one.
+func label(z *zone, language string, now time.Time) string {
 	_, off := now.In(z.loc).Zone()
 	utc := formatOffset(off)
-	country := z.country
-	if korean && koreanCountries[z.code] != "" {
-		country = koreanCountries[z.code]
+	country, city := z.country, ""
+	if lz := z.local[language]; lz != nil {
+		if lz.country != "" {
+			country = lz.country
+		}
+		city = lz.city
+	}
+	if city == "" && locals[language].latin && z.rank < len(majorCities) {
+		city = z.city
 	}
 	var s string
-	if korean && z.koreanCity != "" {
-		s = fmt.Sprintf("%s · %s · %s (%s)", z.koreanCity, country, utc, z.name)
+	if city != "" {
+		s = fmt.Sprintf("%s · %s · %s (%s)", city, country, utc, z.name)
 	} else {
 		s = fmt.Sprintf("%s · %s · %s", z.name, country, utc)
 	}
