@@ -124,6 +124,7 @@ type recorder interface {
 	metrics.Render
 	metrics.Store
 	metrics.Unknowns
+	metrics.Arena
 }
 
 // openStore opens the database MAZEBOT_DB names: SQLite, or PostgreSQL
@@ -178,7 +179,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	deps.Domain = commands.NewDomain(deps)
 	app := &App{db: db, log: log}
 	if deps.Arena {
-		if err := app.buildArena(ctx, cfg, log, opts, now, deps.Domain.Games, poster); err != nil {
+		if err := app.buildArena(ctx, cfg, log, opts, now, rec, deps.Domain.Games, poster); err != nil {
 			return nil, err
 		}
 		deps.Races = app.arena
@@ -235,7 +236,7 @@ func (a *App) closeArena() {
 // buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
 // games, post result cards through poster, and reach the other processes
 // over PostgreSQL's LISTEN/NOTIFY when the database is PostgreSQL.
-func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, games arena.Games, poster *bot.Poster) error {
+func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, rec metrics.Arena, games arena.Games, poster *bot.Poster) error {
 	alog := log.With("component", "arena")
 	var bus arena.Bus
 	if store.Kind(cfg.Database) == store.Postgres {
@@ -248,7 +249,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	srv, err := arena.New(arena.Config{
 		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: bot.Rebase(cfg.APIBase, nil),
 		Games: games, Poster: cardPoster{poster}, Bus: bus, Log: alog, Seed: randomSeed,
-		ObserveMove: opts.ArenaObserveMove, Now: now,
+		ObserveMove: opts.ArenaObserveMove, Now: now, Metrics: rec,
 	})
 	if err != nil {
 		if bus != nil {
@@ -301,6 +302,9 @@ func (a *App) ActivityAddr() string {
 // are read at each scrape.
 func (a *App) serveOps(ops *prom.Metrics, ln net.Listener) {
 	ops.ObserveShards(a.bot.Shards)
+	if a.arena != nil {
+		ops.ObserveArena(a.arena.State)
+	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", ops.Handler())
 	mux.Handle("/", health.Handler(a.ready))

@@ -20,6 +20,7 @@ import (
 	"mazebot/contest"
 	"mazebot/lang"
 	"mazebot/mazecore"
+	"mazebot/metrics"
 	"mazebot/play"
 )
 
@@ -66,6 +67,9 @@ type Config struct {
 	// 12 and 12).
 	MoveRate  float64
 	MoveBurst int
+	// Metrics is told about the rooms' moves, refusals, bus and loops;
+	// nil tells nothing.
+	Metrics metrics.Arena
 	// ObserveMove, if set, is told how long each move took here, from its
 	// message to its broadcast by the room's loop.
 	ObserveMove func(time.Duration)
@@ -126,6 +130,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.Nop{}
 	}
 	if cfg.Seed == nil {
 		cfg.Seed = func() uint64 { return uint64(time.Now().UnixNano()) }
@@ -207,6 +214,30 @@ func (s *Server) Pend(_ context.Context, guildID, channelID, userID string, maze
 
 // Rooms is how many rooms this process holds.
 func (s *Server) Rooms() int { return s.hub.count() }
+
+// State is what the rooms hold here now, for the metrics.
+func (s *Server) State() metrics.ArenaState {
+	s.hub.mu.Lock()
+	rooms := make([]*room, 0, len(s.hub.rooms))
+	for _, r := range s.hub.rooms {
+		rooms = append(rooms, r)
+	}
+	s.hub.mu.Unlock()
+	st := metrics.ArenaState{Rooms: len(rooms)}
+	for _, r := range rooms {
+		r.mu.Lock()
+		st.Connections += len(r.conns)
+		for c := range r.conns {
+			if r.racers[c.user] {
+				st.Racers++
+			} else {
+				st.Spectators++
+			}
+		}
+		r.mu.Unlock()
+	}
+	return st
+}
 
 // Close ends every connection here, telling the other processes that
 // its member left (their clients reconnect, to another process behind a

@@ -351,6 +351,7 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 	// dropped (1008). A flood of them gets no flood back: past 20, at most
 	// four refusals a second are sent. It says whether it dropped it.
 	refuse := func(why string, now time.Time) (dropped bool) {
+		s.cfg.Metrics.ArenaRefused(why)
 		if why != refusedError {
 			if !abuse.take(now) {
 				c.closeFromReader(websocket.ClosePolicyViolation, "too many refused messages")

@@ -34,7 +34,7 @@
 // button or the Entry Point command launched in a channel (fanned out over
 // the Bus), and the room an instance in that channel opens takes it.
 //
-// It imports mazecore, play, contest and lang, the standard library,
+// It imports mazecore, play, contest, lang and metrics, the standard library,
 // gorilla/websocket and pgx (for the bus); never bot, commands, store or
 // discordgo: the wiring hands it what it needs (Games, a Poster, the
 // transport to Discord) as interfaces.

@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"mazebot/mazecore"
+	"mazebot/metrics"
 	"mazebot/play"
 )
 
@@ -60,6 +61,9 @@ type hub struct {
 }
 
 func newHub(cfg Config) *hub {
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.Nop{}
+	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	ctx, stop := context.WithCancel(context.Background())
@@ -144,6 +148,7 @@ func (h *hub) applyMessage(msg []byte) {
 	r := h.rooms[ev.Instance]
 	h.mu.Unlock()
 	if r != nil {
+		h.cfg.Metrics.ArenaBusLag(h.now().Sub(time.UnixMilli(ev.At)))
 		r.input(ev)
 	}
 }

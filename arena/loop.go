@@ -28,6 +28,7 @@ type room struct {
 	replies map[string]chan string // the moves waiting for their verdict, by nonce
 	phase   string                 // the loop's, for the connections' checks
 	launch  string                 // the launcher, likewise
+	racers  map[string]bool        // the members who race (the others watch), likewise
 	// moves and requests are the members' buckets here for moves, and for
 	// Start and picks: one of each for all of a member's connections, so
 	// that more connections bring no more moves.
@@ -50,7 +51,7 @@ const (
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
 	r := &room{h: h, instance: st.Instance, in: make(chan event, inbox), peek: make(chan func(*state)),
 		ready: make(chan struct{}), done: make(chan struct{}),
-		conns: map[*conn]bool{}, replies: map[string]chan string{}, phase: st.Phase, launch: st.Launcher,
+		conns: map[*conn]bool{}, racers: map[string]bool{}, replies: map[string]chan string{}, phase: st.Phase, launch: st.Launcher,
 		moves: newMemberBuckets(h.cfg.MoveRate, h.cfg.MoveBurst), requests: newMemberBuckets(requestRate, requestBurst)}
 	return r
 }
@@ -155,9 +156,11 @@ func (r *room) run(st state, syncNonce string) {
 	}
 	var do func(fx []effect)
 	step := func(ev event) {
+		start := time.Now()
 		var fx []effect
 		st, fx = apply(st, ev)
 		do(fx)
+		h.cfg.Metrics.ArenaTick(time.Since(start))
 	}
 	finishSync := func() {
 		syncing, syncTimer = false, nil
@@ -178,6 +181,9 @@ func (r *room) run(st state, syncNonce string) {
 			case effWelcome:
 				r.welcome(f.nonce, f.user, &st)
 			case effReply:
+				if f.why == "" {
+					h.cfg.Metrics.ArenaMoved()
+				}
 				r.mu.Lock()
 				if ch := r.replies[f.nonce]; ch != nil {
 					ch <- f.why
@@ -221,6 +227,12 @@ func (r *room) run(st state, syncNonce string) {
 		}
 		r.mu.Lock()
 		r.phase, r.launch = st.Phase, st.Launcher
+		clear(r.racers)
+		for _, p := range st.Players {
+			if !p.Watching {
+				r.racers[p.ID] = true
+			}
+		}
 		r.mu.Unlock()
 	}
 	for !st.ended {

@@ -43,6 +43,30 @@ type Unknowns interface {
 	NotUnderstood(what string)
 }
 
+// Arena is what Maze Arena's rooms report. No label names a room, a
+// member or an instance: reasons are the protocol's few refusal codes.
+type Arena interface {
+	// ArenaMoved counts one move played for a member connected here.
+	ArenaMoved()
+	// ArenaRefused counts one input refused, by the protocol's reason
+	// (wall, rate, not_started, watching, finished, bad, …).
+	ArenaRefused(reason string)
+	// ArenaBusLag reports how long an input took from its publication
+	// (its origin's clock) to its delivery here.
+	ArenaBusLag(d time.Duration)
+	// ArenaTick reports how long a room's loop took over one input: apply
+	// and its effects (the broadcasts).
+	ArenaTick(d time.Duration)
+}
+
+// ArenaState is what this process's rooms hold now, read at each scrape.
+type ArenaState struct {
+	Rooms       int // rooms held here
+	Connections int // members' WebSockets here
+	Racers      int // members in a race or its lobby, connected here
+	Spectators  int // members connected here who watch
+}
+
 // ShardState is one gateway shard that a process runs.
 type ShardState struct {
 	ID        int
@@ -57,10 +81,15 @@ func (Nop) RenderQueueDepth(int)                              {}
 func (Nop) Rendered(time.Duration, time.Duration)             {}
 func (Nop) StoreError(string)                                 {}
 func (Nop) NotUnderstood(string)                              {}
+func (Nop) ArenaMoved()                                       {}
+func (Nop) ArenaRefused(string)                               {}
+func (Nop) ArenaBusLag(time.Duration)                         {}
+func (Nop) ArenaTick(time.Duration)                           {}
 
 var (
 	_ Interactions = Nop{}
 	_ Render       = Nop{}
 	_ Store        = Nop{}
 	_ Unknowns     = Nop{}
+	_ Arena        = Nop{}
 )

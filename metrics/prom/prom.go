@@ -23,6 +23,10 @@ type Metrics struct {
 	renderTook   prometheus.Histogram
 	storeErrors  *prometheus.CounterVec
 	unknowns     *prometheus.CounterVec
+	arenaMoves   prometheus.Counter
+	arenaRefused *prometheus.CounterVec
+	arenaBusLag  prometheus.Histogram
+	arenaTick    prometheus.Histogram
 }
 
 var (
@@ -30,7 +34,12 @@ var (
 	_ metrics.Render       = (*Metrics)(nil)
 	_ metrics.Store        = (*Metrics)(nil)
 	_ metrics.Unknowns     = (*Metrics)(nil)
+	_ metrics.Arena        = (*Metrics)(nil)
 )
+
+// arenaBuckets span a room's input: from a loop's microseconds to a bus
+// stalled for seconds.
+var arenaBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}
 
 // interactionBuckets put edges around Discord's deadlines: the automatic
 // deferral (1.5 s), the first response (3 s) and a deferred reply's
@@ -74,8 +83,27 @@ func New() *Metrics {
 			Name: "mazebot_discord_not_understood_total",
 			Help: "Parts of interactions Discord sent that this build does not understand and left out, by what (\"component type 16\", \"interaction type 9\"): Discord added something.",
 		}, []string{"what"}),
+		arenaMoves: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "mazebot_arena_moves_total",
+			Help: "Maze Arena moves played for members connected to this process (its rate: moves a second).",
+		}),
+		arenaRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mazebot_arena_refused_total",
+			Help: "Maze Arena inputs refused, by the protocol's reason (wall, rate, not_started, watching, finished, bad, …).",
+		}, []string{"reason"}),
+		arenaBusLag: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "mazebot_arena_bus_lag_seconds",
+			Help:    "Time from an Arena input's publication (its origin's clock) to its delivery here.",
+			Buckets: arenaBuckets,
+		}),
+		arenaTick: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "mazebot_arena_tick_seconds",
+			Help:    "Time a room's loop took over one input: apply and its broadcasts.",
+			Buckets: arenaBuckets,
+		}),
 	}
 	m.reg.MustRegister(m.interactions, m.latency, m.renderDepth, m.renderWait, m.renderTook, m.storeErrors, m.unknowns,
+		m.arenaMoves, m.arenaRefused, m.arenaBusLag, m.arenaTick,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -107,6 +135,42 @@ func (m *Metrics) StoreError(op string) { m.storeErrors.WithLabelValues(op).Inc(
 
 // NotUnderstood counts a part of an interaction left out.
 func (m *Metrics) NotUnderstood(what string) { m.unknowns.WithLabelValues(what).Inc() }
+
+func (m *Metrics) ArenaMoved()                 { m.arenaMoves.Inc() }
+func (m *Metrics) ArenaRefused(reason string)  { m.arenaRefused.WithLabelValues(reason).Inc() }
+func (m *Metrics) ArenaBusLag(d time.Duration) { m.arenaBusLag.Observe(max(d, 0).Seconds()) }
+func (m *Metrics) ArenaTick(d time.Duration)   { m.arenaTick.Observe(d.Seconds()) }
+
+// ObserveArena has state asked at each scrape for what the Arena's rooms
+// hold here. Call it once.
+func (m *Metrics) ObserveArena(state func() metrics.ArenaState) {
+	m.reg.MustRegister(arenaCollector(state))
+}
+
+// arenaCollector reads the rooms at each scrape, as shardCollector does.
+type arenaCollector func() metrics.ArenaState
+
+var (
+	arenaRoomsDesc       = prometheus.NewDesc("mazebot_arena_rooms", "Maze Arena rooms this process holds.", nil, nil)
+	arenaConnectionsDesc = prometheus.NewDesc("mazebot_arena_connections", "Members' Arena WebSockets on this process.", nil, nil)
+	arenaRacersDesc      = prometheus.NewDesc("mazebot_arena_racers", "Members connected here who race (or wait in a lobby).", nil, nil)
+	arenaSpectatorsDesc  = prometheus.NewDesc("mazebot_arena_spectators", "Members connected here who watch a race.", nil, nil)
+)
+
+func (c arenaCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- arenaRoomsDesc
+	ch <- arenaConnectionsDesc
+	ch <- arenaRacersDesc
+	ch <- arenaSpectatorsDesc
+}
+
+func (c arenaCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c()
+	ch <- prometheus.MustNewConstMetric(arenaRoomsDesc, prometheus.GaugeValue, float64(s.Rooms))
+	ch <- prometheus.MustNewConstMetric(arenaConnectionsDesc, prometheus.GaugeValue, float64(s.Connections))
+	ch <- prometheus.MustNewConstMetric(arenaRacersDesc, prometheus.GaugeValue, float64(s.Racers))
+	ch <- prometheus.MustNewConstMetric(arenaSpectatorsDesc, prometheus.GaugeValue, float64(s.Spectators))
+}
 
 // shardCollector reads the shards at each scrape, so the gauges are never
 // stale and nothing has to push connection changes.

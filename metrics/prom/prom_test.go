@@ -93,3 +93,26 @@ func TestRenderAndStore(t *testing.T) {
 		t.Error("the Go runtime's metrics are missing")
 	}
 }
+
+func TestArena(t *testing.T) {
+	m := prom.New()
+	m.ObserveArena(func() metrics.ArenaState {
+		return metrics.ArenaState{Rooms: 2, Connections: 5, Racers: 4, Spectators: 1}
+	})
+	m.ArenaMoved()
+	m.ArenaMoved()
+	m.ArenaRefused("wall")
+	m.ArenaBusLag(3 * time.Millisecond)
+	m.ArenaTick(200 * time.Microsecond)
+	wantLines(t, scrape(t, m),
+		`mazebot_arena_rooms 2`,
+		`mazebot_arena_connections 5`,
+		`mazebot_arena_racers 4`,
+		`mazebot_arena_spectators 1`,
+		`mazebot_arena_moves_total 2`,
+		`mazebot_arena_refused_total{reason="wall"} 1`,
+		`mazebot_arena_bus_lag_seconds_bucket{le="0.0025"} 0`,
+		`mazebot_arena_bus_lag_seconds_bucket{le="0.005"} 1`,
+		`mazebot_arena_tick_seconds_bucket{le="0.00025"} 1`,
+	)
+}
