@@ -60,7 +60,7 @@ type Announcer struct {
 	posts    PostLog
 	pictures *pictures.Queue
 	now      func() time.Time
-	race     bool // Maze Arena is set up: posted mazes offer Race
+	cards    views.Setup // what the buttons of posted mazes depend on
 
 	mu      sync.Mutex
 	locales map[string]string // server → language code, for those with none stored
@@ -68,9 +68,9 @@ type Announcer struct {
 
 // NewAnnouncer posts through poster, asking guilds the language of servers
 // with none stored, drawing on the queue, and records shown mazes in posts;
-// race says Maze Arena is set up, so posted mazes offer Race.
-func NewAnnouncer(poster Poster, guilds Guilds, posts PostLog, q *pictures.Queue, now func() time.Time, race bool) *Announcer {
-	return &Announcer{poster: poster, guilds: guilds, posts: posts, pictures: q, now: now, race: race, locales: map[string]string{}}
+// setup is what posted mazes' buttons depend on.
+func NewAnnouncer(poster Poster, guilds Guilds, posts PostLog, q *pictures.Queue, now func() time.Time, setup views.Setup) *Announcer {
+	return &Announcer{poster: poster, guilds: guilds, posts: posts, pictures: q, now: now, cards: setup, locales: map[string]string{}}
 }
 
 // language is the code of the language a server's posts are in: stored,
@@ -125,7 +125,7 @@ func (a *Announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, n
 	d.Language = a.language(ctx, d.GuildID, d.Language)
 	reply, err := showPost(ctx, a.pictures, d.MazeID, "", func() (bot.Reply, error) {
 		l := lang.ByCode(d.Language)
-		v, err := dailyMaze(l, d, true, a.race)
+		v, err := dailyMaze(l, d, true, a.cards)
 		if err != nil {
 			return bot.Reply{}, err
 		}
@@ -295,7 +295,7 @@ func (a *Announcer) eventMazeMessage(e contest.Event, withFile bool) (bot.Reply,
 		return bot.Reply{}, err
 	}
 	v := describe(m)
-	v.Race = a.race
+	v.Setup = a.cards
 	if err := picture(l, &v, m, pictureOptions{header: views.EventMazeHeader(l, e, v), extra: 1, keepFile: !withFile}); err != nil {
 		return bot.Reply{}, err
 	}

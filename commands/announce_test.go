@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/lang"
 	"mazebot/mazecore"
@@ -17,7 +18,7 @@ import (
 func TestLegacyServerLanguage(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.poster.locales = map[string]string{"g-ko": "ko", "g-en": "en-GB"}
-	a := NewAnnouncer(e.poster, e.poster, e.db, e.pictures, e.clock.Now, false)
+	a := NewAnnouncer(e.poster, e.poster, e.db, e.pictures, e.clock.Now, views.Setup{})
 	ctx := context.Background()
 	day := contest.Daily{Date: contest.DateOf(e.clock.Now(), time.UTC), Zone: time.UTC, MazeID: mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}}
 	post := func(guild, stored string) string {

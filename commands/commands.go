@@ -48,7 +48,8 @@ type Deps struct {
 	AutoDeferAfter time.Duration
 	// Extra features (test-only commands) are routed after mazebot's own.
 	Extra []bot.Feature
-	// Arena says Maze Arena is set up: cards and posts offer Race.
+	// Arena says Maze Arena is set up: cards and posts offer Race
+	// (views.Setup, which Setup makes).
 	Arena bool
 	// Races launches Maze Arena's races; needed by New when Arena is set.
 	Races Races
@@ -56,6 +57,10 @@ type Deps struct {
 	// once with NewDomain (and hands Maze Arena too); New needs it.
 	Domain *Domain
 }
+
+// Setup is the configuration the maze cards' buttons depend on, given
+// to every feature that shows a maze when it is built.
+func (deps Deps) Setup() views.Setup { return views.Setup{Arena: deps.Arena} }
 
 // Metrics is what the features report into.
 type Metrics interface {
@@ -80,7 +85,7 @@ type Domain struct {
 
 // NewDomain builds the domain on deps' store, poster, keys, clock and
 // metrics, once per process: the wiring passes it to New and to Maze
-// Arena. With deps.Arena the announcer's posts offer Race.
+// Arena. The announcer's posts have the buttons deps.Setup makes.
 func NewDomain(deps Deps) *Domain {
 	pcfg := deps.Pictures
 	if pcfg.Metrics == nil {
@@ -93,7 +98,7 @@ func NewDomain(deps Deps) *Domain {
 		pcfg.Small = views.Side(bigSide)
 	}
 	q := pictures.New(pcfg, deps.Now)
-	announcer := NewAnnouncer(deps.Poster, deps.Guilds, deps.Store, q, deps.Now, deps.Arena)
+	announcer := NewAnnouncer(deps.Poster, deps.Guilds, deps.Store, q, deps.Now, deps.Setup())
 	log := deps.Log.With("component", "contest")
 	contests := contest.Contests{
 		Dailies: contest.NewDailies(deps.Store, announcer, deps.DailyKey, deps.Now, log),
@@ -139,10 +144,9 @@ func New(deps Deps) (*Set, error) {
 	}
 	log := deps.Log.With("component", "commands")
 	contests, games, q, reminders := deps.Domain.Contests, deps.Domain.Games, deps.Domain.Pictures, deps.Domain.Reminders
-	// Race buttons only where a race can start: an Activity to launch.
-	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now, deps.Arena)
+	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now, deps.Setup())
 	playing := NewPlay(games, sign, q, deps.Seed)
-	daily := NewDaily(contests.Dailies, reminders, deps.Store, q, deps.Now, deps.Arena)
+	daily := NewDaily(contests.Dailies, reminders, deps.Store, q, deps.Now, deps.Setup())
 	var races Races
 	if deps.Arena {
 		races = deps.Races

@@ -22,16 +22,16 @@ type Daily struct {
 	posts    PostLog
 	pictures *pictures.Queue
 	now      func() time.Time
-	race     bool // Maze Arena is set up: the day's maze offers Race
+	cards    views.Setup // what the buttons of the day's maze depend on
 	// reminders are /daily remind's.
 	reminders *contest.Reminders
 }
 
 // NewDaily serves the daily challenge run by dailies and the streak
 // reminders, drawing on the queue and recording the mazes it shows in
-// posts; race says Maze Arena is set up, so the day's maze offers Race.
-func NewDaily(dailies *contest.Dailies, reminders *contest.Reminders, posts PostLog, q *pictures.Queue, now func() time.Time, race bool) *Daily {
-	return &Daily{dailies: dailies, reminders: reminders, posts: posts, pictures: q, now: now, race: race}
+// posts; setup is what the day's maze's buttons depend on.
+func NewDaily(dailies *contest.Dailies, reminders *contest.Reminders, posts PostLog, q *pictures.Queue, now func() time.Time, setup views.Setup) *Daily {
+	return &Daily{dailies: dailies, reminders: reminders, posts: posts, pictures: q, now: now, cards: setup}
 }
 
 func (f *Daily) Commands() []bot.Command {
@@ -94,7 +94,7 @@ func (f *Daily) today(ctx context.Context, in *bot.Interaction) error {
 	}
 	l := in.Lang()
 	reply, err := showReply(ctx, f.pictures, in, day.MazeID, renderAuto, pictures.Request{Ephemeral: true}, func() (bot.Reply, error) {
-		v, err := dailyMaze(l, day, true, f.race)
+		v, err := dailyMaze(l, day, true, f.cards)
 		return views.DailyToday(l, day, v, link, streak), err
 	})
 	if err != nil {
@@ -104,13 +104,13 @@ func (f *Daily) today(ctx context.Context, in *bot.Interaction) error {
 }
 
 // dailyMaze is the daily's maze as its message in l shows it.
-func dailyMaze(l *lang.Lang, day contest.Daily, withFile, race bool) (views.Maze, error) {
+func dailyMaze(l *lang.Lang, day contest.Daily, withFile bool, setup views.Setup) (views.Maze, error) {
 	m, err := generate(day.MazeID)
 	if err != nil {
 		return views.Maze{}, err
 	}
 	v := describe(m)
-	v.Race = race
+	v.Setup = setup
 	err = picture(l, &v, m, pictureOptions{header: views.DailyMazeHeader(l, day, v), extra: 1, keepFile: !withFile})
 	return v, err
 }

@@ -45,7 +45,7 @@ type Embargo interface {
 type Mazes struct {
 	posts    PostLog
 	embargo  Embargo
-	race     bool // Maze Arena is set up: cards offer Race
+	cards    views.Setup // what the buttons of its cards depend on
 	pictures *pictures.Queue
 	seed     func() uint64
 	now      func() time.Time
@@ -53,10 +53,9 @@ type Mazes struct {
 
 // NewMazes makes mazes with random seeds from seed, drawing pictures on
 // the queue, records where they are shown in posts, and holds back the
-// solutions embargo holds; race says Maze Arena is set up, so cards offer
-// Race.
-func NewMazes(posts PostLog, embargo Embargo, q *pictures.Queue, seed func() uint64, now func() time.Time, race bool) *Mazes {
-	return &Mazes{posts: posts, embargo: embargo, pictures: q, seed: seed, now: now, race: race}
+// solutions embargo holds; setup is what the cards' buttons depend on.
+func NewMazes(posts PostLog, embargo Embargo, q *pictures.Queue, seed func() uint64, now func() time.Time, setup views.Setup) *Mazes {
+	return &Mazes{posts: posts, embargo: embargo, pictures: q, seed: seed, now: now, cards: setup}
 }
 
 func (f *Mazes) Commands() []bot.Command {
@@ -219,8 +218,8 @@ func (f *Mazes) show(ctx context.Context, in *bot.Interaction, req mazeRequest, 
 	l := in.Lang()
 	// A level is chosen on the pool, with the picture: only a maze shown
 	// as emoji (43×43 at most, a few milliseconds) is chosen at once.
-	race := f.race && in.GuildID != "" // a race starts in a server's channel
-	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String() + "|" + strconv.FormatBool(race)
+	dm := in.GuildID == "" // a card in a DM offers no race
+	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String() + "|" + strconv.FormatBool(dm)
 	shown, err := showMaze(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: key, Big: big(cost(req.id, req.mode, req.level)), Ephemeral: private}, func() (pictures.Shown, error) {
 		id, err := chooseLevel(req.id, req.level)
 		if err != nil {
@@ -230,7 +229,7 @@ func (f *Mazes) show(ctx context.Context, in *bot.Interaction, req mazeRequest, 
 		if err != nil {
 			return pictures.Shown{}, err
 		}
-		reply, err := card(l, m, req.mode, req.look, race)
+		reply, err := card(l, m, req.mode, req.look, f.cards, dm)
 		return pictures.Shown{Reply: reply, Maze: id}, err
 	})
 	if err != nil {

@@ -266,11 +266,11 @@ func gifFile(l *lang.Lang, id mazecore.ID) (bot.File, error) {
 }
 
 // card is a maze's public message in mode, with its buttons: the GIF of
-// its generation, or the maze as emoji or PNG, the PNG drawn in lk;
-// race offers Race.
-func card(l *lang.Lang, m *mazecore.Maze, mode string, lk look, race bool) (bot.Reply, error) {
+// its generation, or the maze as emoji or PNG, the PNG drawn in lk; its
+// buttons as setup and a DM (dm) make them.
+func card(l *lang.Lang, m *mazecore.Maze, mode string, lk look, setup views.Setup, dm bool) (bot.Reply, error) {
 	v := describe(m)
-	v.Race = race
+	v.Setup, v.DM = setup, dm
 	if mode == renderGIF {
 		file, err := gifFile(l, v.ID)
 		if err != nil {

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"mazebot/bot"
 	"mazebot/contest"
 	"mazebot/lang"
@@ -30,7 +28,7 @@ func DailyMazeHeader(l *lang.Lang, day contest.Daily, m Maze) string {
 // Daily is the daily's message in l: header, maze and buttons. /daily
 // today is in the member's language, the automatic post in the server's.
 func Daily(l *lang.Lang, day contest.Daily, m Maze) bot.Reply {
-	return Show(DailyMazeHeader(l, day, m), m, Buttons(l, m))
+	return Show(DailyMazeHeader(l, day, m), m, Row(l, m, OnDaily))
 }
 
 // DailyToday is /daily today's private answer: the day's maze with Play
@@ -44,7 +42,7 @@ func DailyToday(l *lang.Lang, day contest.Daily, m Maze, link string, streak con
 	if line := StreakLine(l, streak.Days, streak.Freezes); line != "" {
 		header += "\n" + line
 	}
-	reply := Show(header, m, []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{PlayButton(l, day.MazeID)}}})
+	reply := Show(header, m, Row(l, m, OnDailyToday))
 	reply.Ephemeral = true
 	return reply
 }

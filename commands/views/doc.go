@@ -7,6 +7,10 @@
 // (a maze, its rating and par, a picture) is made once by the caller and
 // handed in.
 //
+// A maze card's buttons are one table, cardRow (buttons.go): each says
+// the places it stands on and, from the maze and the Setup the features
+// were built with, whether it is offered there.
+//
 // It imports bot (the Reply it builds), lang, mazecore, play and contest
 // (their values), render (emoji grids are text) and customid.
 package views

@@ -20,15 +20,11 @@ const BoardTop = 10
 // language, as every post of it.
 func EventMaze(e contest.Event, m Maze) bot.Reply {
 	l := lang.ByCode(e.Language)
-	buttons := Buttons(l, m)
+	at := OnEventEnded
 	if e.Status != contest.Ended {
-		running := []discordgo.MessageComponent{PlayButton(l, e.MazeID)}
-		if m.Race {
-			running = append(running, RaceButton(l, e.MazeID))
-		}
-		buttons = []discordgo.MessageComponent{discordgo.ActionsRow{Components: running}}
+		at = OnEventRunning
 	}
-	return Show(EventMazeHeader(l, e, m), m, buttons)
+	return Show(EventMazeHeader(l, e, m), m, Row(l, m, at))
 }
 
 // EventMazeHeader is what stands above an event's maze: the event, and

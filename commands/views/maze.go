@@ -8,7 +8,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
-	"mazebot/commands/customid"
 	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/play"
@@ -27,9 +26,10 @@ type Maze struct {
 	Par    int // play.Par's; 0 for a maze Play does not take
 	Grid   string
 	File   *bot.File
-	// Race offers the Race button (Maze Arena): the Activity is set up
-	// and the maze is shown in a server, where a race can start.
-	Race bool
+	// Setup is the configuration the card's buttons depend on (Row).
+	Setup Setup
+	// DM: the card is shown in a direct message, where no race starts.
+	DM bool
 }
 
 // IDTag is how every message names its maze; IDInContent reads it back,
@@ -135,25 +135,12 @@ func Show(header string, m Maze, buttons []discordgo.MessageComponent) bot.Reply
 	return card(filesOf(m.File), text(header), text(m.Grid), picture(m.File, false), buttons)
 }
 
-// Card is the public reply that shows a maze, with its buttons and,
-// for a maze that prints well, Print.
-func Card(l *lang.Lang, m Maze) bot.Reply { return Show(Header(l, m), m, cardButtons(l, m)) }
+// Card is the public reply that shows a maze, with /maze's buttons.
+func Card(l *lang.Lang, m Maze) bot.Reply { return Show(Header(l, m), m, Row(l, m, OnMaze)) }
 
 // GIFCard is the reply that shows the animation of a maze's generation.
 func GIFCard(l *lang.Lang, m Maze) bot.Reply {
-	return Show(Header(l, m)+" · "+l.T("maze.gif_caption"), m, cardButtons(l, m))
-}
-
-// cardButtons are /maze's: Buttons, and Print where it prints well.
-func cardButtons(l *lang.Lang, m Maze) []discordgo.MessageComponent {
-	id := m.ID
-	buttons := Buttons(l, m)
-	if Printable(id) {
-		row := buttons[0].(discordgo.ActionsRow)
-		row.Components = append(row.Components, discordgo.Button{Label: l.T("button.print"), Style: discordgo.SecondaryButton, CustomID: customid.Print(id), Emoji: &discordgo.ComponentEmoji{Name: "🖨️"}})
-		buttons[0] = row
-	}
-	return buttons
+	return Show(Header(l, m)+" · "+l.T("maze.gif_caption"), m, Row(l, m, OnMaze))
 }
 
 // PrintMaxSide is the largest side /maze offers Print for: on an A4 or
@@ -196,30 +183,6 @@ func Solution(header string, m Maze, ephemeral bool) bot.Reply {
 	reply := card(filesOf(m.File), text(header), text(grid), picture(m.File, true))
 	reply.Ephemeral = ephemeral
 	return reply
-}
-
-// Buttons are Play (for a maze too big to play, Play on a smaller one
-// like it), Solve and, where m.Race, Race, in a row.
-func Buttons(l *lang.Lang, m Maze) []discordgo.MessageComponent {
-	id := m.ID
-	var buttons []discordgo.MessageComponent
-	if Playable(id) {
-		buttons = append(buttons, PlayButton(l, id))
-	} else {
-		smaller := id
-		smaller.Width, smaller.Height = min(id.Width, play.MaxSide), min(id.Height, play.MaxSide)
-		buttons = append(buttons, discordgo.Button{Label: l.T("button.play_smaller", lang.Args{"Size": Size(smaller)}), Style: discordgo.PrimaryButton, CustomID: customid.NewMaze(smaller), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}})
-	}
-	buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
-	if m.Race && Raceable(id) {
-		buttons = append(buttons, RaceButton(l, id))
-	}
-	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
-}
-
-// PlayButton is the Play button of maze id.
-func PlayButton(l *lang.Lang, id mazecore.ID) discordgo.Button {
-	return discordgo.Button{Label: l.T("button.play"), Style: discordgo.PrimaryButton, CustomID: customid.Play(id), Emoji: &discordgo.ComponentEmoji{Name: "🎮"}}
 }
 
 // Grid is the emoji grid of a maze in the default theme.
