@@ -95,6 +95,10 @@ type Daily struct {
 	// Recap is the previous day's, which the automatic post carries; nil
 	// for none (turned off, no daily that day, not the automatic post).
 	Recap *Recap
+	// Season is the results of the season the post's date ends, which
+	// the first automatic post of a season carries (seasonend.go); nil on
+	// other days.
+	Season *SeasonResults
 }
 
 // Number is the daily's number: #1 on 2026-01-01.
@@ -504,6 +508,14 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 		return errors.Join(fmt.Errorf("recap of %s before %s: %w", s.GuildID, date, err), ferr)
 	}
 	day.Recap = recap
+	if day.Season, err = d.seasonEnding(ctx, s.GuildID, date); err != nil {
+		// As for the recap: the card would be lost for good.
+		ferr := d.store.SetDailyFailed(ctx, s.GuildID, date, claim.Attempts, false)
+		if errors.Is(ferr, ErrConflict) {
+			ferr = nil
+		}
+		return errors.Join(fmt.Errorf("season results of %s before %s: %w", s.GuildID, date, err), ferr)
+	}
 	if claim.Attempts > 1 {
 		// An attempt before this one may have posted the day and died
 		// before recording it, beyond the nonce's few minutes: look

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -63,19 +64,33 @@ func RecapText(l *lang.Lang, r Recap) string {
 }
 
 // DailyPost is the automatic daily post in l: the day's maze (Daily) and,
-// below it in a container of its own, yesterday's recap when there is
-// one. Its members are notified only when the server turned pings on.
+// below it in containers of their own, yesterday's recap when there is
+// one and, on a season's first day, the ended season's results. Its
+// members are notified only when the server turned pings on.
 func DailyPost(l *lang.Lang, day contest.Daily, m Maze, r *Recap) bot.Reply {
 	reply := Daily(l, day, m)
-	if r == nil || r.Recap == nil {
-		return reply
+	var pinged []string
+	if r != nil && r.Recap != nil {
+		recap := card(filesOf(r.Solution), text(RecapText(l, *r)), picture(r.Solution, true))
+		reply.Components = append(reply.Components, recap.Components...)
+		reply.Files = append(reply.Files, recap.Files...)
+		if r.Pings {
+			pinged = r.Named()
+		}
 	}
-	recap := card(filesOf(r.Solution), text(RecapText(l, *r)), picture(r.Solution, true))
-	reply.Components = append(reply.Components, recap.Components...)
-	reply.Files = append(reply.Files, recap.Files...)
-	if r.Pings {
-		named := r.Named()
-		reply.Pings = named[:min(len(named), maxPinged)]
+	if s := day.Season; s != nil {
+		// The season's results card, once, on the new season's first post.
+		reply.Components = append(reply.Components, card(nil, text(SeasonResultsText(l, s))).Components...)
+		if s.Pings {
+			for _, id := range s.Named() {
+				if !slices.Contains(pinged, id) {
+					pinged = append(pinged, id)
+				}
+			}
+		}
+	}
+	if len(pinged) > 0 {
+		reply.Pings = pinged[:min(len(pinged), maxPinged)]
 	}
 	return reply
 }
