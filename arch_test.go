@@ -27,7 +27,7 @@ func TestImportsPointInward(t *testing.T) {
 		"./render":                   {"discordgo", "database/sql", "mazebot/store", "mazebot/commands", "mazebot/bot", "mazebot/play", "mazebot/contest"},
 		"./store/...":                {"discordgo", "mazebot/commands", "mazebot/bot", "mazebot/render", "mazebot/app"},
 		"./internal/fakediscord/...": {"mazebot/"},
-		"./arena":                    {"discordgo", "mazebot/store", "modernc.org/sqlite", "mazebot/commands", "mazebot/bot", "mazebot/render", "mazebot/app"},
+		"./arena":                    {"discordgo", "mazebot/store", "modernc.org/sqlite", "pgx", "database/sql", "mazebot/commands", "mazebot/bot", "mazebot/render", "mazebot/app"},
 	} {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
 		if err != nil {

@@ -23,6 +23,7 @@ import (
 	"mazebot/metrics"
 	"mazebot/metrics/prom"
 	"mazebot/store"
+	"mazebot/store/pgbus"
 )
 
 // App is the whole bot wired together: store, commands, gateway. The
@@ -240,7 +241,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	alog := log.With("component", "arena")
 	var bus arena.Bus
 	if store.Kind(cfg.Database) == store.Postgres {
-		pg, err := arena.NewPGBus(ctx, cfg.Database, cfg.Token, alog)
+		pg, err := pgbus.New(ctx, cfg.Database, cfg.Token, alog)
 		if err != nil {
 			return err
 		}

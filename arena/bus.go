@@ -23,10 +23,6 @@ type Bus interface {
 	Close() error
 }
 
-// MaxMessage is the largest message a Bus must carry: PostgreSQL's NOTIFY
-// takes a payload under 8,000 bytes.
-const MaxMessage = 7900
-
 // subscription is a Bus's one subscriber, which Subscribe may change while
 // messages arrive.
 type subscription struct {

@@ -27,15 +27,16 @@
 // race on a daily's or an event's maze counts as Play does. Rooms are
 // replicated over the Bus: every process that has a member of the room
 // connected applies the same inputs alike (in memory for one process;
-// PostgreSQL LISTEN/NOTIFY for several). Every goroutine the rooms start
+// store/pgbus on PostgreSQL for several). Every goroutine the rooms start
 // is tracked, and Close waits for them.
 //
 // A launch finds its maze by its channel: Pend records the maze a Race
 // button or the Entry Point command launched in a channel (fanned out over
 // the Bus), and the room an instance in that channel opens takes it.
 //
-// It imports mazecore, play, contest, lang and metrics, the standard library,
-// gorilla/websocket and pgx (for the bus); never bot, commands, store or
-// discordgo: the wiring hands it what it needs (Games, a Poster, the
-// transport to Discord) as interfaces.
+// It imports mazecore, play, contest, lang and metrics, the standard
+// library and gorilla/websocket; never bot, commands, store (the
+// PostgreSQL bus is store/pgbus), pgx or discordgo: the wiring hands it
+// what it needs (Games, a Poster, the Bus, the transport to Discord) as
+// interfaces.
 package arena

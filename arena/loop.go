@@ -36,8 +36,9 @@ type room struct {
 }
 
 // inbox is how many inputs may wait for a room's loop: the bus's
-// deliveries block past it, which slows every room, so it is roomy.
-const inbox = 4096
+// deliveries block past it, which slows every room; each place is an
+// event's size (some 300 bytes) a room holds, used or not.
+const inbox = 256
 
 // Requests (Start, a pick) a member may send: a burst, then a few a
 // second. Each pick sends every member a new maze, and each request is

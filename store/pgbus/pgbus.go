@@ -1,0 +1,224 @@
+package pgbus
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// MaxMessage bounds a message: a room's state answering a sync is the
+// largest (a hundred racers' games), far below it.
+const MaxMessage = 1 << 20
+
+// keep is how long a message stays in the table for a listener that
+// missed its notification.
+const keep = time.Minute
+
+// Bus is the Arena's bus for several processes sharing one PostgreSQL
+// database. A message is a row of one unlogged table, numbered by a
+// sequence under an advisory lock taken until its transaction commits, so
+// that the numbers are the commit order; the NOTIFY carries only the
+// number. A listener reads every row after the last it delivered, so a
+// lost notification (its connection cut, then back) is repaired from the
+// table at the next one or at the reconnect, in order, and no message is
+// bound by NOTIFY's 8,000 bytes.
+type Bus struct {
+	pool    *pgxpool.Pool
+	channel string
+	lock    int64 // the advisory lock that orders the publications
+	log     *slog.Logger
+
+	mu      sync.Mutex
+	deliver func([]byte)
+
+	// relisten, if set, is called before listening again after a failure:
+	// a test holds the bus down there.
+	relisten func()
+
+	ready chan struct{} // closed once LISTEN is in place
+	stop  context.CancelFunc
+	done  chan struct{}
+}
+
+// New listens on dsn's database. The channel is named after scope (what
+// the bot's processes share: its token) and the schema, hashed, so bots
+// (and tests) sharing a server never hear each other. It returns once
+// LISTEN is in place.
+func New(ctx context.Context, dsn, scope string, log *slog.Logger) (*Bus, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("arena bus: %w", err)
+	}
+	cfg.MaxConns = 8
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("arena bus: %w", err)
+	}
+	var schema string
+	if err := pool.QueryRow(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("arena bus: %w", err)
+	}
+	// The table is the bus's own, not the store's: unlogged (a message
+	// outlives a minute at most, never a crash of the database), and
+	// made here so that the store's schema does not know the Arena.
+	if _, err := pool.Exec(ctx, `CREATE UNLOGGED TABLE IF NOT EXISTS arena_bus (
+		seq BIGSERIAL PRIMARY KEY, channel TEXT NOT NULL, payload TEXT NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("arena bus: the table: %w", err)
+	}
+	sum := sha256.Sum256([]byte(scope + "/" + schema))
+	run, stop := context.WithCancel(context.Background())
+	b := &Bus{pool: pool, channel: "mazebot_arena_" + hex.EncodeToString(sum[:8]), lock: int64(binary.LittleEndian.Uint64(sum[8:16])),
+		log: log, ready: make(chan struct{}), stop: stop, done: make(chan struct{})}
+	go b.listen(run)
+	select {
+	case <-b.ready:
+		return b, nil
+	case <-ctx.Done():
+		b.Close()
+		return nil, fmt.Errorf("arena bus: LISTEN: %w", ctx.Err())
+	case <-time.After(30 * time.Second):
+		b.Close()
+		return nil, errors.New("arena bus: LISTEN did not start in 30 s")
+	}
+}
+
+// Subscribe sets the one subscriber.
+func (b *Bus) Subscribe(deliver func([]byte)) {
+	b.mu.Lock()
+	b.deliver = deliver
+	b.mu.Unlock()
+}
+
+// retry is the wait before listening again after the connection failed.
+const retry = 200 * time.Millisecond
+
+// listen holds a connection LISTENing and delivers what it hears, in
+// order; it reconnects when the connection fails, and reads what it
+// missed meanwhile from the table.
+func (b *Bus) listen(ctx context.Context) {
+	defer close(b.done)
+	var once sync.Once
+	last := int64(-1) // the last message delivered; -1 until the first LISTEN
+	for ctx.Err() == nil {
+		err := b.listenOnce(ctx, &last, func() { once.Do(func() { close(b.ready) }) })
+		if ctx.Err() != nil {
+			return
+		}
+		b.log.Warn("arena bus: listening failed; reconnecting", "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(retry):
+		}
+		if b.relisten != nil {
+			b.relisten()
+		}
+	}
+}
+
+func (b *Bus) listenOnce(ctx context.Context, last *int64, listening func()) error {
+	conn, err := b.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	fail := func(err error) error {
+		// A connection that LISTENs must not serve NOTIFYs later: close
+		// it, and the pool drops it on Release.
+		_ = conn.Conn().Close(context.Background())
+		return err
+	}
+	if _, err := conn.Exec(ctx, "LISTEN "+b.channel); err != nil {
+		return fail(err)
+	}
+	if *last < 0 {
+		// What was published before this process listened is not its.
+		if err := conn.QueryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM arena_bus").Scan(last); err != nil {
+			return fail(err)
+		}
+	}
+	listening()
+	cleaned := time.Now()
+	for {
+		// Every row after the last delivered: what the notification
+		// announced, and any whose notification this connection missed.
+		if err := b.catchUp(ctx, conn, last); err != nil {
+			return fail(err)
+		}
+		if time.Since(cleaned) > keep/4 {
+			cleaned = time.Now()
+			if _, err := conn.Exec(ctx, "DELETE FROM arena_bus WHERE at < now() - $1::interval", keep.String()); err != nil {
+				return fail(err)
+			}
+		}
+		if _, err := conn.Conn().WaitForNotification(ctx); err != nil {
+			return fail(err)
+		}
+	}
+}
+
+// catchUp delivers, in order, the messages after last.
+func (b *Bus) catchUp(ctx context.Context, conn *pgxpool.Conn, last *int64) error {
+	rows, err := conn.Query(ctx, "SELECT seq, payload FROM arena_bus WHERE channel = $1 AND seq > $2 ORDER BY seq", b.channel, *last)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var msgs [][]byte
+	for rows.Next() {
+		var payload string
+		if err := rows.Scan(last, &payload); err != nil {
+			return err
+		}
+		msgs = append(msgs, []byte(payload))
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	deliver := b.deliver
+	b.mu.Unlock()
+	if deliver != nil {
+		for _, m := range msgs {
+			deliver(m)
+		}
+	}
+	return nil
+}
+
+// Publish adds msg to the table and notifies the listeners, in one
+// statement: the advisory lock, held until it commits, makes the
+// sequence's order the commit order, which every listener reads.
+func (b *Bus) Publish(ctx context.Context, msg []byte) error {
+	if len(msg) > MaxMessage {
+		return fmt.Errorf("arena bus: a message of %d bytes (at most %d)", len(msg), MaxMessage)
+	}
+	_, err := b.pool.Exec(ctx, `WITH l AS (SELECT pg_advisory_xact_lock($1)),
+		i AS (INSERT INTO arena_bus (channel, payload) SELECT $2, $3 FROM l RETURNING seq)
+		SELECT pg_notify($2, seq::text) FROM i`, b.lock, b.channel, string(msg))
+	if err != nil {
+		return fmt.Errorf("arena bus: publish: %w", err)
+	}
+	return nil
+}
+
+// Shared is true: other processes may be listening.
+func (b *Bus) Shared() bool { return true }
+
+// Close stops listening and closes the connections.
+func (b *Bus) Close() error {
+	b.stop()
+	<-b.done
+	b.pool.Close()
+	return nil
+}

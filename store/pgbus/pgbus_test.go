@@ -1,0 +1,141 @@
+package pgbus
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"mazebot/internal/pgtest"
+)
+
+// inbox collects what a bus delivers.
+type inbox struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (in *inbox) deliver(m []byte) {
+	in.mu.Lock()
+	in.msgs = append(in.msgs, string(m))
+	in.mu.Unlock()
+}
+
+func (in *inbox) all() []string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return append([]string(nil), in.msgs...)
+}
+
+func (in *inbox) await(t *testing.T, n int, within time.Duration) []string {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for len(in.all()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d messages after %v, want %d: %v", len(in.all()), within, n, in.all())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return in.all()
+}
+
+func open(t *testing.T, url string) (*Bus, *inbox) {
+	t.Helper()
+	b, err := New(context.Background(), url, "token", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	in := &inbox{}
+	b.Subscribe(in.deliver)
+	return b, in
+}
+
+// TestOrderAndSize: every process gets every message, its own included,
+// in one order, and a message is not bound by NOTIFY's 8,000 bytes.
+func TestOrderAndSize(t *testing.T) {
+	url := pgtest.Schema(t)
+	a, ina := open(t, url)
+	b, inb := open(t, url)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for i := range 20 {
+		bus := a
+		if i%2 == 1 {
+			bus = b
+		}
+		wg.Go(func() {
+			if err := bus.Publish(ctx, []byte(fmt.Sprint("m", i))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	big := strings.Repeat("x", 50_000)
+	if err := a.Publish(ctx, []byte(big)); err != nil {
+		t.Fatal(err)
+	}
+	got, other := ina.await(t, 21, 10*time.Second), inb.await(t, 21, 10*time.Second)
+	if strings.Join(got, ",") != strings.Join(other, ",") {
+		t.Fatalf("two orders:\n%v\n%v", got, other)
+	}
+	if got[20] != big {
+		t.Fatalf("the large message arrived as %d bytes", len(got[20]))
+	}
+}
+
+// TestCutListener: a process whose LISTEN connection is cut for a second
+// gets what was published meanwhile, in order, within a second of its
+// return (PostgreSQL drops the notifications of a listener that is away;
+// the bus read them from its table). Without the table they were lost.
+func TestCutListener(t *testing.T) {
+	url := pgtest.Schema(t)
+	a, ina := open(t, url)
+	b, inb := open(t, url)
+	ctx := context.Background()
+	if err := a.Publish(ctx, []byte("before")); err != nil {
+		t.Fatal(err)
+	}
+	ina.await(t, 1, 10*time.Second)
+	inb.await(t, 1, 10*time.Second)
+
+	held, back := make(chan struct{}), make(chan struct{})
+	b.relisten = func() {
+		close(held)
+		<-back
+	}
+	// Cut b's connections: its listener fails and waits at relisten.
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' OR query LIKE 'SELECT seq, payload%'`); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the listener did not notice the cut")
+	}
+	for _, m := range []string{"finish", "after"} {
+		if err := a.Publish(ctx, []byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(time.Second)
+	returned := time.Now()
+	close(back)
+	got := inb.await(t, 3, 5*time.Second)
+	if took := time.Since(returned); took > time.Second {
+		t.Errorf("the missed messages came %v after the bus's return", took)
+	}
+	if strings.Join(got, ",") != "before,finish,after" {
+		t.Fatalf("b got %v", got)
+	}
+}
