@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image"
-	_ "image/jpeg" // --mask reads JPEG
-	_ "image/png"  // and PNG
 	"io"
 	"math/rand/v2"
 	"os"
@@ -177,50 +173,34 @@ func b2i(b bool) int {
 	return 0
 }
 
-// Limits of --mask's image: its file and its pixels, checked before it
-// is decoded.
-const (
-	maxMaskBytes  = 1 << 20
-	maxMaskPixels = 2000
-)
-
-// loadMask reads a PNG or JPEG whose dark pixels are inside the shape:
-// its size on disk and its dimensions (from its header, with
-// image.DecodeConfig) are checked before it is decoded.
+// loadMask reads a PNG or JPEG whose dark pixels are inside the shape
+// (render.MaskImage): its size on disk and its dimensions are checked
+// before it is decoded.
 func loadMask(path string) (*mazecore.Image, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--mask: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxMaskBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, render.MaxMaskBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("--mask %s: %w", path, err)
 	}
-	if len(data) > maxMaskBytes {
-		return nil, fmt.Errorf("--mask %s is larger than 1 MiB: shrink the image", filepath.Base(path))
-	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || (format != "png" && format != "jpeg") {
-		return nil, fmt.Errorf("--mask %s is not a PNG or JPEG image", filepath.Base(path))
-	}
-	if cfg.Width > maxMaskPixels || cfg.Height > maxMaskPixels || cfg.Width < 1 || cfg.Height < 1 {
-		return nil, fmt.Errorf("--mask %s is %d×%d pixels; the most is %d×%d", filepath.Base(path), cfg.Width, cfg.Height, maxMaskPixels, maxMaskPixels)
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("--mask %s: %w", filepath.Base(path), err)
-	}
-	b := img.Bounds()
-	return mazecore.NewImage(b.Dx(), b.Dy(), func(x, y int) bool {
-		// Dark and not transparent: luminance below half, alpha above.
-		r, g, bl, a := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
-		if a < 0x8000 {
-			return false
+	img, err := render.MaskImage(data)
+	var bad *render.MaskImageError
+	if errors.As(err, &bad) {
+		name := filepath.Base(path)
+		switch bad.Code {
+		case render.MaskTooLarge:
+			return nil, fmt.Errorf("--mask %s is larger than 1 MiB: shrink the image", name)
+		case render.MaskTooMany:
+			return nil, fmt.Errorf("--mask %s is %d×%d pixels; the most is %d×%d", name, bad.W, bad.H, render.MaxMaskPixels, render.MaxMaskPixels)
+		case render.MaskNotImage:
+			return nil, fmt.Errorf("--mask %s is not a PNG or JPEG image", name)
 		}
-		lum := (299*r + 587*g + 114*bl) / 1000 * 0xffff / a
-		return lum < 0x8000
-	}), nil
+		return nil, fmt.Errorf("--mask %s: %w", name, bad.Err)
+	}
+	return img, err
 }
 
 // maxShapedSize is the largest side, in tiles, of a maze in a shape:

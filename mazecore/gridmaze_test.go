@@ -490,6 +490,15 @@ func TestImageShapes(t *testing.T) {
 	if got, want := fmt.Sprintf("%x", disc.Hash()), "8aadf1a8359217b1779ccbc9e40a97dd"; got != want {
 		t.Fatalf("hash %s, pinned %s: an image's hash is part of its IDs", got, want)
 	}
+	kept, err := ImageFromBits(40, 30, disc.Bits())
+	if err != nil || kept.Hash() != disc.Hash() {
+		t.Fatalf("ImageFromBits(Bits()): %v, hash %x, want %x", err, kept.Hash(), disc.Hash())
+	}
+	for _, bad := range []struct{ w, h, n int }{{40, 30, 149}, {0, 30, 0}, {MaxImageSide + 1, 1, 513}} {
+		if _, err := ImageFromBits(bad.w, bad.h, make([]byte, bad.n)); err == nil {
+			t.Fatalf("ImageFromBits(%d, %d, %d bytes) took them", bad.w, bad.h, bad.n)
+		}
+	}
 	id := ID{Algorithm: Wilson, GridKind: Square, Width: 61, Height: 45, Seed: 9, Shape: ImageShapeOf(disc)}
 	text := id.String()
 	back, err := Parse(text)

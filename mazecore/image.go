@@ -38,13 +38,7 @@ func (img *Image) Hash() [16]byte {
 	h := sha256.New()
 	h.Write([]byte("mazebot image mask v1"))
 	h.Write(binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(img.w)), uint32(img.h)))
-	packed := make([]byte, (len(img.in)+7)/8)
-	for i, in := range img.in {
-		if in {
-			packed[i/8] |= 1 << (i % 8)
-		}
-	}
-	h.Write(packed)
+	h.Write(img.Bits())
 	var sum [16]byte
 	copy(sum[:], h.Sum(nil))
 	return sum
@@ -77,4 +71,35 @@ func imageMask(img *Image, cols, rows int) *Mask {
 	return NewMask(cols, rows, func(c, r int) bool {
 		return img.in[(r*img.h/rows)*img.w+c*img.w/cols]
 	})
+}
+
+// Bits is the image's pixels packed a bit each, row by row, as Hash reads
+// them: what a store keeps so the maze can be drawn again (ImageFromBits).
+func (img *Image) Bits() []byte {
+	packed := make([]byte, (len(img.in)+7)/8)
+	for i, in := range img.in {
+		if in {
+			packed[i/8] |= 1 << (i % 8)
+		}
+	}
+	return packed
+}
+
+// MaxImageSide is the largest side, in pixels, of an image ImageFromBits
+// takes back.
+const MaxImageSide = 4096
+
+// ImageFromBits is the w × h image whose Bits are bits.
+func ImageFromBits(w, h int, bits []byte) (*Image, error) {
+	if w < 1 || h < 1 || w > MaxImageSide || h > MaxImageSide {
+		return nil, fmt.Errorf("image of %d×%d pixels: each side must be 1 to %d", w, h, MaxImageSide)
+	}
+	if len(bits) != (w*h+7)/8 {
+		return nil, fmt.Errorf("image of %d×%d pixels in %d bytes, want %d", w, h, len(bits), (w*h+7)/8)
+	}
+	img := &Image{w: w, h: h, in: make([]bool, w*h)}
+	for i := range img.in {
+		img.in[i] = bits[i/8]&(1<<(i%8)) != 0
+	}
+	return img, nil
 }

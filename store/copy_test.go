@@ -291,7 +291,11 @@ func seed(t *testing.T, dsn string) {
 
 	_, err = db.Secret(ctx, "play-hmac", func() ([]byte, error) { return []byte{0, 1, 2, 0xff}, nil })
 	ok(t, err)
+	ok(t, db.SaveImage(ctx, copiedImage, at(7000)))
 }
+
+// copiedImage is the image mask the seed keeps, which a copy must too.
+var copiedImage = mazecore.NewImage(13, 9, func(x, y int) bool { return x+y > 5 })
 
 // game is a new game of user's in the contest key, started at start.
 func game(user, key string, start time.Time) play.Record {
@@ -309,6 +313,7 @@ func wantSameBoards(t *testing.T, a, b string) {
 		Streak       int
 		Event        []contest.Standing
 		Secret       []byte
+		Image        [16]byte
 	}
 	read := func(dsn string) boards {
 		db := mustOpen(t, dsn)
@@ -335,6 +340,9 @@ func wantSameBoards(t *testing.T, a, b string) {
 		ok(t, err)
 		bd.Secret, err = db.Secret(ctx, "play-hmac", func() ([]byte, error) { return nil, errors.New("the key was not copied") })
 		ok(t, err)
+		img, err := db.Image(ctx, copiedImage.Hash())
+		ok(t, err)
+		bd.Image = img.Hash()
 		return bd
 	}
 	got, want := read(a), read(b)

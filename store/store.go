@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mazebot/contest"
+	"mazebot/mazecore"
 	"mazebot/metrics"
 	"mazebot/play"
 	"mazebot/store/postgres"
@@ -48,6 +49,11 @@ type DB interface {
 	CommandGuilds(ctx context.Context) ([]string, error)
 	AddCommandGuild(ctx context.Context, guildID string, at time.Time) error
 	RemoveCommandGuild(ctx context.Context, guildID string) error
+	// SaveImage keeps a picture made into a mask under its hash, which
+	// a maze ID names, so that its maze can be drawn again; saving it
+	// again changes nothing. Image returns it, or wraps ErrNotFound.
+	SaveImage(ctx context.Context, img *mazecore.Image, at time.Time) error
+	Image(ctx context.Context, hash [16]byte) (*mazecore.Image, error)
 	// Ping tells whether the database answers: for readiness checks.
 	Ping(ctx context.Context) error
 	Close() error

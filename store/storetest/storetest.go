@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"CommandGuilds", testCommandGuilds},
 		{"RecapSettings", testRecapSettings},
 		{"Reminders", testReminders},
+		{"Images", testImages},
 	} {
 		t.Run(area.name, func(t *testing.T) { area.run(t, open) })
 	}
