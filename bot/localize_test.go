@@ -151,11 +151,12 @@ func TestLocalize(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		`"name":"maze","name_localizations":{"ko":"미로"}`,
-		`"description":"Generate a fresh maze","description_localizations":{"ko":"새 미로를 만듭니다"}`,
-		`"name":"Recursive backtracking","name_localizations":{"ko":"재귀적 백트래킹"}`,
-		`"name":"Solve this maze","name_localizations":{"ko":"이 미로 풀기"}`,
-		`"name":"setup","name_localizations":{"ko":"설정"}`,
+		// Every language's localizations, in Discord's locales, sorted.
+		`"name":"maze","name_localizations":{"es-419":"laberinto","es-ES":"laberinto",`, `"ko":"미로"`,
+		`"description":"Generate a fresh maze","description_localizations":{`, `"ko":"새 미로를 만듭니다"`,
+		`"name":"Recursive backtracking","name_localizations":{`, `"ko":"재귀적 백트래킹"`,
+		`"name":"Solve this maze","name_localizations":{`, `"ko":"이 미로 풀기"`,
+		`"name":"setup","name_localizations":{`, `"ko":"설정"`, `"es-ES":"configurar"`,
 	} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("JSON lacks %s", want)

@@ -83,13 +83,20 @@ func TestDefinitionsLocalized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every language's locales carry its name: Korean's and both of
+	// Spanish's (es-ES, es-419) alike.
+	var choices []string
+	for _, l := range lang.Languages() {
+		choices = append(choices, fmt.Sprintf(`{"name":%q,"value":%q}`, l.Name(), l.Code()))
+	}
 	for _, want := range []string{
-		`"name":"difficulty","name_localizations":{"ko":"난이도"}`,
-		`"name":"loops","name_localizations":{"ko":"고리"}`,
-		`"name":"language","name_localizations":{"ko":"언어"}`,
-		`"name":"hard","name_localizations":{"ko":"어려움"},"value":"hard"`,
-		`"name":"any","name_localizations":{"ko":"상관없음"},"value":"any"`,
-		`{"name":"English","value":"en"},{"name":"한국어","value":"ko"}`,
+		`"name":"difficulty","name_localizations":{`,
+		`"ko":"난이도"`, `"es-419":"dificultad","es-ES":"dificultad"`,
+		`"name":"loops","name_localizations":{`, `"ko":"고리"`, `"es-ES":"bucles"`,
+		`"name":"language","name_localizations":{`, `"ko":"언어"`, `"es-ES":"idioma"`,
+		`"name":"hard","name_localizations":{`, `"ko":"어려움"`, `"es-ES":"difícil"`,
+		`"name":"any","name_localizations":{`, `"ko":"상관없음"`, `"es-ES":"cualquiera"`,
+		strings.Join(choices, ","),
 	} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("the definitions' JSON lacks %s", want)
@@ -283,7 +290,11 @@ func TestPostsInServersLanguage(t *testing.T) {
 			t.Fatalf("language after a setup without the option=%q, want en kept", got)
 		}
 		rec := e.send(t, localized(dailySlash(t, permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "language": "tlh"}), "ko", ""))
-		if msg := checkRefusal(t, rec); !strings.Contains(msg, "알 수 없는 언어입니다: `tlh`. 다음 중에서 고르십시오: English, 한국어.") {
+		var names []string
+		for _, l := range lang.Languages() {
+			names = append(names, l.Name())
+		}
+		if msg := checkRefusal(t, rec); !strings.Contains(msg, "알 수 없는 언어입니다: `tlh`. 다음 중에서 고르십시오: "+strings.Join(names, ", ")+".") {
 			t.Fatalf("refusal %q", msg)
 		}
 	})

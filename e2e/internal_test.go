@@ -263,6 +263,15 @@ func hasHangul(s string) bool { return lang.HasHangul(s) }
 // languageNames are the bot's languages as their speakers name them.
 func languageNames() (english, korean string) { return lang.English.Name(), lang.Korean.Name() }
 
+// allLanguages are the bot's languages: each one's main Discord locale,
+// its code and its name for itself.
+func allLanguages() (out []struct{ locale, code, name string }) {
+	for _, l := range lang.Languages() {
+		out = append(out, struct{ locale, code, name string }{l.Locales()[0], l.Code(), l.Name()})
+	}
+	return out
+}
+
 // messageIDs are the ids of every message in the catalogs.
 func messageIDs() []string { return lang.IDs() }
 

@@ -17,10 +17,13 @@ import (
 )
 
 // TestE2ELanguages runs every command and button flow through the fake
-// Discord as a member (and a server) speaking Korean, then English, and
-// reads every text the bot sent (fake.Sent: replies, updates, followups,
-// channel posts and their edits; content, embeds and button labels). No
-// Korean text may hold an English sentence, no English text any Hangul.
+// Discord as a member (and a server) speaking each language mazebot
+// speaks, and reads every text the bot sent (fake.Sent: replies, updates,
+// followups, channel posts and their edits; content, embeds and button
+// labels). No Korean text may hold an English sentence, no English text
+// any Hangul; a text in a Latin-script language (Spanish, Portuguese,
+// German, French) none of the English words of englishWords; and no text
+// another language's script or marker words (otherLanguage).
 //
 // An English sentence, here, is two or more words of ASCII letters in a
 // row, separated by single spaces ("Give up", "no finishers yet"), once
@@ -29,7 +32,11 @@ import (
 // may stay is listed in koreanAllowed and englishAllowed below.
 func TestE2ELanguages(t *testing.T) {
 	t.Parallel()
-	for _, locale := range []string{"ko", "en-US"} {
+	var locales []string
+	for _, l := range allLanguages() {
+		locales = append(locales, l.locale)
+	}
+	for _, locale := range locales {
 		t.Run(locale, func(t *testing.T) {
 			t.Parallel()
 			texts := runAllFlows(t, locale)
@@ -56,6 +63,46 @@ const langEventName = "Night Race"
 // englishName and koreanName are the languages' names, as the lists of
 // languages show them.
 var englishName, koreanName = languageNames()
+
+// languageNamesAll are every language's name for itself, which any text
+// listing the languages holds.
+var languageNamesAll = func() []string {
+	var out []string
+	for _, l := range allLanguages() {
+		out = append(out, l.name)
+	}
+	return out
+}()
+
+// englishWords are English words that the Latin-script languages do not
+// share (checked: none is a Spanish, Portuguese, German or French word),
+// matched whole and in any case.
+var englishWords = regexp.MustCompile(`(?i)\b(?:the|and|your|you|with|maze|mazes|click|clicks|tile|tiles|press|please|today|solved|leaderboard|play|map|share|give|solve|print|race)\b`)
+
+// markers are words only one of the languages writes (in any case, whole),
+// so that a text of one found in another is caught: Spanish text in a
+// German reply, say. Shared words (tu, les, los, está, con, da) are left
+// out: each is a word of two of them.
+var markers = map[string]*regexp.Regexp{
+	"es":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:laberinto|laberintos|del|las|pulsa|jugar|partida)(?:$|[^\p{L}])`),
+	"pt-BR": regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:labirinto|labirintos|você|não|jogar|jogo)(?:$|[^\p{L}])`),
+	"de":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:und|nicht|ist|dein|deine|deinen|mit|spielen)(?:$|[^\p{L}])`),
+	"fr":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:avec|pour|une|votre|ton|jouer|labyrinthe)(?:$|[^\p{L}])`),
+}
+
+// scripts finds the scripts of the languages that have their own: Hangul
+// for Korean, kana for Japanese (and Han, which Korean does not write).
+func foreignScript(code, text string) string {
+	for _, r := range text {
+		switch {
+		case code != "ko" && unicode.Is(unicode.Hangul, r):
+			return "Hangul"
+		case code != "ja" && (unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han)):
+			return "Japanese script"
+		}
+	}
+	return ""
+}
 
 var (
 	// Markup and values that are no words: Discord mentions and
@@ -85,27 +132,46 @@ func languageProblem(locale, text string) string {
 			return "a message ID left unworded (" + m + ")"
 		}
 	}
+	code := languageCode(locale)
 	stripped := neutralMarkup.ReplaceAllString(text, " ")
-	if locale != "ko" {
-		for _, allowed := range englishAllowed {
+	for _, name := range append([]string{langEventName}, languageNamesAll...) {
+		stripped = strings.ReplaceAll(stripped, name, " ")
+	}
+	if script := foreignScript(code, stripped); script != "" {
+		return script + " in " + code
+	}
+	for other, re := range markers {
+		if other != code && code != "en" {
+			if m := re.FindString(stripped); m != "" {
+				return "a word of " + other + " (" + strings.TrimSpace(m) + ")"
+			}
+		}
+	}
+	switch code {
+	case "en":
+		return ""
+	case "ko":
+		for _, allowed := range koreanAllowed {
 			stripped = strings.ReplaceAll(stripped, allowed, " ")
 		}
-		if hasHangul(stripped) {
-			return "Hangul in English"
+		if run := englishRun.FindString(stripped); run != "" {
+			return "an English sentence (" + run + ")"
+		}
+		if !slices.Contains(koreanWithoutHangul, text) && strings.ContainsFunc(stripped, unicode.IsLetter) && !hasHangul(stripped) {
+			return "no Korean at all"
 		}
 		return ""
 	}
-	for _, allowed := range koreanAllowed {
-		stripped = strings.ReplaceAll(stripped, allowed, " ")
-	}
-	if run := englishRun.FindString(stripped); run != "" {
-		return "an English sentence (" + run + ")"
-	}
-	if !slices.Contains(koreanWithoutHangul, text) && strings.ContainsFunc(stripped, unicode.IsLetter) && !hasHangul(stripped) {
-		return "no Korean at all"
+	// Code spans are commands as typed (`mazebot maze …`), not prose.
+	stripped = codeSpan.ReplaceAllString(stripped, " ")
+	if m := englishWords.FindString(stripped); m != "" {
+		return "an English word (" + m + ")"
 	}
 	return ""
 }
+
+// codeSpan is Markdown code: `…`.
+var codeSpan = regexp.MustCompile("`[^`]*`")
 
 // TestLanguageProblem: the e2e test's rules on hand-made texts.
 func TestLanguageProblem(t *testing.T) {
@@ -127,6 +193,14 @@ func TestLanguageProblem(t *testing.T) {
 		{"en-US", "Replies in your language (English, 한국어)", false},
 		{"en-US", "🏁 **미로 이벤트** ended", true},
 		{"en-US", "maze.kind", true},
+		{"es-ES", "🏁 Resuelto en 9 clics · ID `4840g08yam` · idiomas: English, 한국어, Español", false},
+		{"es-ES", "🏁 Resuelto en 9 clicks", true},
+		{"es-ES", "Pulsa **Play** en el laberinto", true},
+		{"es-ES", "Press **Jugar**", true},
+		{"es-ES", "El laberinto de tu servidor, with amigos", true},
+		{"es-ES", "Le labyrinthe est prêt pour toi", true},
+		{"es-ES", "미로", true},
+		{"es-ES", "`mazebot maze --id 1 -o maze.png`", false},
 	} {
 		if got := languageProblem(tc.locale, tc.text); (got != "") != tc.bad {
 			t.Errorf("%s %q: problem %q, want bad=%v", tc.locale, tc.text, got, tc.bad)

@@ -27,6 +27,7 @@ import (
 var languages = []*Lang{
 	newLang("en", writing{}, "en-US", "en-GB"),
 	newLang("ko", writing{}, "ko"),
+	newLang("es", writing{decimal: ","}, "es-ES", "es-419"),
 }
 
 // writing is how a language writes what the code puts together rather than

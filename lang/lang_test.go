@@ -8,7 +8,8 @@ import (
 func TestFor(t *testing.T) {
 	for locale, want := range map[string]*Lang{
 		"ko": Korean, "en-US": English, "en-GB": English, "ko-KR": Korean, "KO": Korean,
-		"fr": English, "ja": English, "": English, "xx-YY": English,
+		"": English, "xx-YY": English,
+		"es-ES": For("es-ES"), "es-419": For("es-ES"), "es-MX": For("es-ES"),
 	} {
 		if got := For(locale); got != want {
 			t.Errorf("For(%q)=%v, want %v", locale, got, want)
@@ -19,8 +20,13 @@ func TestFor(t *testing.T) {
 	if got := For(discordLocale("ko")); got != Korean {
 		t.Errorf("For(discordLocale(ko))=%v", got)
 	}
-	if English.Code() != "en" || Korean.Code() != "ko" || len(Languages()) != 2 {
+	if English.Code() != "en" || Korean.Code() != "ko" || len(Languages()) < 3 {
 		t.Fatalf("languages %v", Languages())
+	}
+	// Discord's two Spanish locales are one language, and so is a
+	// regional variant Discord may add, found by the code's base.
+	if es := For("es-419"); es.Code() != "es" || For("es-ES") != es || For("es-MX") != es {
+		t.Fatalf("Spanish: %v %v %v", For("es-419"), For("es-ES"), For("es-MX"))
 	}
 }
 
