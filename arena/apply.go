@@ -105,7 +105,7 @@ func apply(st state, ev event) (state, []effect) {
 			return st, fx
 		}
 		st.maze, st.Maze = m, m.ID().String()
-		fx = append(fx, effect{kind: effBroadcast, msg: map[string]any{"t": "maze", "maze": mazeJSON(m)}}, st.roomMsg(ev.At))
+		fx = append(fx, effect{kind: effBroadcast, msg: MazeMsg{T: "maze", Maze: mazeJSON(m)}}, st.roomMsg(ev.At))
 	case evStart:
 		if st.Phase != phaseLobby {
 			return st, fx
@@ -185,7 +185,7 @@ func (st *state) move(ev event) []effect {
 		return refuse(refusedWall)
 	}
 	p.pos = posOf(g)
-	fx := []effect{{kind: effBroadcast, msg: map[string]any{"t": "pos", "id": p.ID, "x": p.X, "y": p.Y, "tiles": p.Tiles, "clicks": p.Clicks}}}
+	fx := []effect{{kind: effBroadcast, msg: PosMsg{T: "pos", ID: p.ID, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks}}}
 	if ev.Origin == st.self {
 		fx = append(fx, effect{kind: effReply, nonce: ev.Nonce})
 	}
@@ -288,15 +288,15 @@ func (st *state) allDone() bool {
 
 // roomMsg is the room's view, for every client here.
 func (st *state) roomMsg(now int64) effect {
-	return effect{kind: effBroadcast, msg: map[string]any{"t": "room", "room": st.view(), "now": now}}
+	return effect{kind: effBroadcast, msg: RoomMsg{T: "room", Room: st.view(), Now: now}}
 }
 
 // view is what the clients are sent of the state.
-func (st *state) view() roomView {
-	v := roomView{Phase: st.Phase, StartAt: st.StartAt, Maze: st.Maze, Contest: st.Contest, Launcher: st.Launcher}
+func (st *state) view() RoomView {
+	v := RoomView{Phase: Phase(st.Phase), StartAt: st.StartAt, Maze: st.Maze, Contest: st.Contest, Launcher: st.Launcher}
 	start := st.maze.Start()
 	for _, p := range st.Players {
-		pv := playerView{ID: p.ID, Name: p.Name, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks,
+		pv := PlayerView{ID: p.ID, Name: p.Name, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks,
 			Online: p.online(), Racing: p.Game != 0, Done: p.Done, Ms: p.Ms, Place: p.Place}
 		if p.Game == 0 {
 			pv.X, pv.Y = start.X, start.Y

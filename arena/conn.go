@@ -1,7 +1,6 @@
 package arena
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,6 +62,10 @@ const (
 	// within a fraction of a second.
 	abuseLimit    = 200
 	abuseForgiven = 2
+	// pingRate and pingBurst bound a connection's pings: a client takes
+	// its clock offset from a few at the start and one now and then.
+	pingRate  = 1
+	pingBurst = 8
 )
 
 // Close codes of the room's WebSocket, beyond RFC 6455's.
@@ -70,6 +73,7 @@ const (
 	closeUnauthorized = 4401 // no valid token, or not in the instance
 	closeBadHello     = 4400 // the first message was not a hello
 	closeTooMany      = 4429 // too many connections, or too fast: try again later
+	closeReload       = 4426 // the client speaks another protocol: reload the page
 )
 
 // conn is one client's WebSocket.
@@ -81,6 +85,13 @@ type conn struct {
 	gone  chan struct{}
 	left  sync.Once // its bye is published once
 	user  string    // who, once admitted
+	// locale is the member's language, as their hello said (for the
+	// picker's names).
+	locale string
+	// flushed is closed once closeAfterQueue's close frame is written.
+	flushed  chan struct{}
+	lastCode int
+	lastText string
 }
 
 // send queues msg; a client too slow to take it is dropped.
@@ -109,6 +120,11 @@ func (c *conn) writeLoop() {
 	for {
 		select {
 		case msg := <-c.out:
+			if msg == nil { // closeAfterQueue's mark: all before it is sent
+				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.lastCode, c.lastText), time.Now().Add(time.Second))
+				close(c.flushed)
+				return
+			}
 			_ = c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
 			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
 				c.close()
@@ -131,6 +147,20 @@ func (c *conn) closeWith(code int, text string) {
 	c.close()
 }
 
+// closeAfterQueue ends the connection with a close frame once what is
+// queued is written (two seconds at most): a message that says why, then
+// the close.
+func (c *conn) closeAfterQueue(code int, text string) {
+	c.lastCode, c.lastText = code, text
+	c.send(nil)
+	select {
+	case <-c.flushed:
+	case <-c.gone:
+	case <-time.After(2 * time.Second):
+	}
+	c.close()
+}
+
 // closeFromReader is closeWith for the connection's reader, which may
 // still read: it waits (a second at most) for the client's close frame,
 // discarding what the client sent before it. Closing at once, with the
@@ -145,33 +175,6 @@ func (c *conn) closeFromReader(code int, text string) {
 		}
 	}
 	c.close()
-}
-
-// clientMsg is every message a client may send; decoding refuses any
-// other field (a position, another player's id).
-type clientMsg struct {
-	T        string `json:"t"`
-	Token    string `json:"token,omitempty"`    // hello
-	Instance string `json:"instance,omitempty"` // hello
-	Locale   string `json:"locale,omitempty"`   // hello
-	Dir      string `json:"dir,omitempty"`      // move: n, e, s or w
-	Maze     string `json:"maze,omitempty"`     // pick: a maze ID
-	// pick: a new random maze of this algorithm and side.
-	Algorithm string `json:"algorithm,omitempty"`
-	Size      int    `json:"size,omitempty"`
-}
-
-func decodeMsg(b []byte) (clientMsg, error) {
-	var m clientMsg
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return clientMsg{}, err
-	}
-	if dec.More() {
-		return clientMsg{}, errors.New("trailing data")
-	}
-	return m, nil
 }
 
 var dirs = map[string]mazecore.Dir{"n": mazecore.North, "e": mazecore.East, "s": mazecore.South, "w": mazecore.West}
@@ -192,7 +195,7 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader answered
 	}
 	ws.SetReadLimit(maxFrame)
-	c := &conn{ws: ws, nonce: newNonce(), out: make(chan []byte, sendQueue), gone: make(chan struct{})}
+	c := &conn{ws: ws, nonce: newNonce(), out: make(chan []byte, sendQueue), gone: make(chan struct{}), flushed: make(chan struct{})}
 	go c.writeLoop()
 	defer c.close()
 	_ = ws.SetReadDeadline(time.Now().Add(helloWithin))
@@ -202,9 +205,14 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	hello, err := decodeMsg(b)
-	if err != nil || hello.T != "hello" || hello.Token == "" || hello.Instance == "" {
+	msg, err := decodeClient(b)
+	hello, ok := msg.(*HelloMsg)
+	if err != nil || !ok || hello.Token == "" || hello.Instance == "" {
 		c.closeWith(closeBadHello, "say hello first")
+		return
+	}
+	if hello.V != ProtocolVersion {
+		refuseVersion(c, hello.V)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
@@ -232,12 +240,28 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.user = u.ID
+	if len(hello.Locale) <= 16 {
+		c.locale = hello.Locale
+	}
 	if !s.join(room, c, u, hello.Locale) {
 		c.closeWith(closeTooMany, "too many connections to this race")
 		return
 	}
 	defer s.leave(room, c, u)
 	s.readLoop(room, c, u)
+}
+
+// refuseVersion turns away a client that speaks another protocol: a
+// cached bundle. A versioned one is told to reload (ReloadMsg, 4426); a
+// bundle from before versions (v 0) knows neither, and is closed with
+// 4401, which it words as "close the Activity and launch it again".
+func refuseVersion(c *conn, v int) {
+	if v == 0 {
+		c.closeWith(closeUnauthorized, "this page is out of date: launch the Activity again")
+		return
+	}
+	c.sendJSON(ReloadMsg{T: "reload", V: ProtocolVersion})
+	c.closeAfterQueue(closeReload, "this page is out of date: reload it")
 }
 
 // awaitHello counts c among the connections not yet heard from; past
@@ -345,6 +369,7 @@ func (s *Server) leave(r *room, c *conn, u user) {
 // allowed, Start, and the launcher's picks.
 func (s *Server) readLoop(r *room, c *conn, u user) {
 	abuse := newBucket(abuseForgiven, abuseLimit)
+	pings := newBucket(pingRate, pingBurst)
 	var lastRefusal time.Time
 	// refuse tells the client why; every refusal but the server's own
 	// error counts toward abuseLimit, and past it the connection is
@@ -362,7 +387,7 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 			}
 		}
 		lastRefusal = now
-		c.sendJSON(map[string]string{"t": "refused", "why": why})
+		c.sendJSON(RefusedMsg{T: "refused", Why: Refusal(why)})
 		return false
 	}
 	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(pongWithin)) })
@@ -374,28 +399,36 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 		}
 		received := time.Now()
 		why := ""
-		switch m, err := decodeMsg(b); {
-		case err != nil:
-			why = refusedBad
-		case m.T == "move":
-			_, ok := dirs[m.Dir]
+		msg, err := decodeClient(b)
+		if err != nil {
+			msg = nil
+		}
+		switch m := msg.(type) {
+		case *MoveMsg:
+			_, ok := dirs[string(m.Dir)]
 			switch {
-			case !ok || m.Maze != "" || m.Algorithm != "" || m.Size != 0:
+			case !ok:
 				why = refusedBad
 			case !r.allow(u.ID, received):
 				why = refusedRate
 			default:
 				ctx, cancel := context.WithTimeout(s.hub.ctx, 10*time.Second)
-				why = r.move(ctx, u.ID, m.Dir)
+				why = r.move(ctx, u.ID, string(m.Dir))
 				cancel()
 				if why == "" && s.cfg.ObserveMove != nil {
 					s.cfg.ObserveMove(time.Since(received))
 				}
 			}
-		case m.T == "start":
+		case *StartMsg:
 			why = s.start(r, u, received)
-		case m.T == "pick":
+		case *PickMsg:
 			why = s.pick(r, u, m, received)
+		case *PingMsg:
+			if !pings.take(received) {
+				why = refusedRate
+				break
+			}
+			c.sendJSON(PongMsg{T: "pong", Client: m.Client, Now: s.hub.now().UnixMilli()})
 		default:
 			why = refusedBad
 		}
@@ -434,7 +467,7 @@ const (
 
 // pick asks for another maze in the lobby: one by ID, or a new random
 // one of an algorithm and side. It returns why it was refused, "" if not.
-func (s *Server) pick(r *room, u user, m clientMsg, at time.Time) string {
+func (s *Server) pick(r *room, u user, m *PickMsg, at time.Time) string {
 	phase, launcher := r.info()
 	if launcher != "" && launcher != u.ID {
 		return refusedNotYours

@@ -280,7 +280,8 @@ func (r *room) startGame(ctx context.Context, m *mazecore.Maze, userID, guild, c
 	h.publish(event{Kind: evGame, Instance: r.instance, User: userID, Game: g.ID, Key: g.Contest, At: g.StartedAt.UnixMilli()})
 }
 
-// welcome greets the connection nonce of user with the maze and the room.
+// welcome greets the connection nonce of user with the maze and the room
+// (and the picker's algorithms in the member's language).
 func (r *room) welcome(nonce, user string, st *state) {
 	var msg []byte
 	r.mu.Lock()
@@ -290,7 +291,8 @@ func (r *room) welcome(nonce, user string, st *state) {
 			continue
 		}
 		if msg == nil {
-			msg, _ = json.Marshal(map[string]any{"t": "welcome", "you": user, "maze": mazeJSON(st.maze), "room": st.view(), "now": r.h.now().UnixMilli()})
+			msg, _ = json.Marshal(WelcomeMsg{T: "welcome", V: ProtocolVersion, You: user, Maze: mazeJSON(st.maze), Room: st.view(),
+				Now: r.h.now().UnixMilli(), Algorithms: algorithmChoices(c.locale)})
 		}
 		r.conns[c] = true
 		c.send(msg)

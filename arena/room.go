@@ -8,12 +8,12 @@ import (
 	"mazebot/play"
 )
 
-// The phases of a room.
+// The phases of a room (protocol.go's, as the state's strings).
 const (
-	phaseLobby     = "lobby"     // gathering; the launcher may pick the maze
-	phaseCountdown = "countdown" // someone pressed Start: the race begins at StartAt
-	phaseRace      = "race"      // moves are played
-	phaseOver      = "over"      // everyone racing has finished
+	phaseLobby     = string(PhaseLobby)
+	phaseCountdown = string(PhaseCountdown)
+	phaseRace      = string(PhaseRace)
+	phaseOver      = string(PhaseOver)
 )
 
 // MaxRacers is how many members race in one room; more watch. The bus
@@ -106,41 +106,18 @@ const (
 	evTick   = "tick"   // this process's timer (never on the bus)
 )
 
-// Why a move or a request is refused, as the client is told.
+// Why a move or a request is refused, as the client is told: protocol.go's
+// Refusal codes, as strings.
 const (
-	refusedWall       = "wall"        // a wall is in the way
-	refusedNotStarted = "not_started" // the race has not begun
-	refusedFinished   = "finished"    // your race is over
-	refusedWatching   = "watching"    // you are not in the race
-	refusedRate       = "rate"        // too many moves, or Starts and picks
-	refusedBad        = "bad"         // not a message the protocol has
-	refusedNotYours   = "not_launcher"
-	refusedError      = "error"
+	refusedWall       = string(RefusedWall)
+	refusedNotStarted = string(RefusedNotStarted)
+	refusedFinished   = string(RefusedFinished)
+	refusedWatching   = string(RefusedWatching)
+	refusedRate       = string(RefusedRate)
+	refusedBad        = string(RefusedBad)
+	refusedNotYours   = string(RefusedNotYours)
+	refusedError      = string(RefusedError)
 )
-
-// view is the room as its clients see it.
-type roomView struct {
-	Phase    string       `json:"phase"`
-	StartAt  int64        `json:"start_at,omitempty"`
-	Maze     string       `json:"maze"`
-	Contest  bool         `json:"contest"`
-	Launcher string       `json:"launcher,omitempty"`
-	Players  []playerView `json:"players"`
-}
-
-type playerView struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	X      int    `json:"x"`
-	Y      int    `json:"y"`
-	Tiles  int    `json:"tiles"`
-	Clicks int    `json:"clicks"`
-	Online bool   `json:"online"`
-	Racing bool   `json:"racing"`
-	Done   bool   `json:"done"`
-	Ms     int64  `json:"ms,omitempty"`
-	Place  int    `json:"place,omitempty"`
-}
 
 // mazeJSON is a maze as the client draws it: its ID, size, start, goal,
 // and one string a row, '#' a wall and '.' a floor.
@@ -159,9 +136,7 @@ func mazeJSON(m *mazecore.Maze) json.RawMessage {
 		rows[y] = b.String()
 	}
 	s, g := m.Start(), m.Goal()
-	raw, _ := json.Marshal(map[string]any{
-		"id": m.ID().String(), "w": m.Width(), "h": m.Height(), "rows": rows,
-		"start": [2]int{s.X, s.Y}, "goal": [2]int{g.X, g.Y},
-	})
+	raw, _ := json.Marshal(MazeGrid{ID: m.ID().String(), W: m.Width(), H: m.Height(), Rows: rows,
+		Start: [2]int{s.X, s.Y}, Goal: [2]int{g.X, g.Y}, Par: play.Par(m)})
 	return raw
 }

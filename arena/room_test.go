@@ -321,7 +321,7 @@ func TestRequestsThatCannotBePublished(t *testing.T) {
 	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
 	ada := user{ID: "u1"}
 	bus.fail.Store(true)
-	if why := s.pick(r, ada, clientMsg{T: "pick", Algorithm: "backtracking", Size: 21}, time.Now()); why != refusedError {
+	if why := s.pick(r, ada, &PickMsg{T: "pick", Algorithm: "backtracking", Size: 21}, time.Now()); why != refusedError {
 		t.Fatalf("a pick the bus cannot carry: %q, want %q", why, refusedError)
 	}
 	if why := s.start(r, ada, time.Now()); why != refusedError {

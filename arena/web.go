@@ -7,6 +7,7 @@ import (
 	"html"
 	"io/fs"
 
+	"mazebot/lang"
 	"mazebot/mazecore"
 )
 
@@ -53,4 +54,16 @@ func withAlgorithms(index []byte) []byte {
 		options.WriteString("<option value=\"" + name + "\"" + selected + ">" + name + "</option>")
 	}
 	return bytes.Replace(index, []byte("%ALGORITHMS%"), options.Bytes(), 1)
+}
+
+// algorithmChoices are mazecore's algorithms as the picker offers them,
+// each named in the member's language (the catalog's choice.algorithm.*,
+// as /maze's options name them).
+func algorithmChoices(locale string) []AlgorithmChoice {
+	l := lang.For(locale)
+	out := make([]AlgorithmChoice, 0, len(mazecore.Algorithms))
+	for _, a := range mazecore.Algorithms {
+		out = append(out, AlgorithmChoice{ID: a.String(), Name: l.T("choice.algorithm." + a.String())})
+	}
+	return out
 }

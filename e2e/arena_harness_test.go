@@ -18,6 +18,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"mazebot/arena"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/fakediscord/member"
 	"mazebot/internal/testkit"
@@ -132,6 +133,13 @@ type roomClient struct {
 // token and instance; it does not wait for the welcome.
 func dial(t testing.TB, a activityHost, token, instance string) *roomClient {
 	t.Helper()
+	return dialHello(t, a, arena.HelloMsg{T: "hello", V: arena.ProtocolVersion, Token: token, Instance: instance, Locale: "en-US"})
+}
+
+// dialHello opens a connection to the room and says hello as given: a
+// client of another version, say.
+func dialHello(t testing.TB, a activityHost, hello any) *roomClient {
+	t.Helper()
 	ws, res, err := websocket.DefaultDialer.Dial("ws://"+a.ActivityAddr()+"/api/room", nil)
 	if err != nil {
 		t.Fatalf("dial the room: %v (%v)", err, res)
@@ -155,7 +163,7 @@ func dial(t testing.TB, a activityHost, token, instance string) *roomClient {
 			}
 		}
 	}()
-	c.send(map[string]any{"t": "hello", "token": token, "instance": instance, "locale": "en-US"})
+	c.send(hello)
 	return c
 }
 

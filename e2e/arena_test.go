@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"mazebot/arena"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/pgtest"
 	"mazebot/mazecore"
@@ -358,6 +359,30 @@ func TestArenaConnections(t *testing.T) {
 		t.Fatalf("40 connections of bob: %d welcomed, %d closed with 4429, %d checks with Discord; want 4, 36 and at most %d",
 			welcomed, tooMany, checks, most)
 	}
+}
+
+// TestArenaOldProtocol: a client that speaks another protocol version (a
+// bundle Discord cached) is told to reload, with the server's version, and
+// closed with 4426 before it is admitted; a bundle from before versions
+// (no "v") is closed with 4401, which it words as "launch it again". A
+// client of this version is welcomed.
+func TestArenaOldProtocol(t *testing.T) {
+	t.Parallel()
+	fake, a, r := arenaRace(t)
+	adaTok := signIn(t, fake, a, ada)
+	old := dialHello(t, a, arena.HelloMsg{T: "hello", V: arena.ProtocolVersion - 1, Token: adaTok, Instance: r.instance})
+	reload := old.wait("the reload", func(m map[string]any) bool { return m["t"] != "" })
+	if reload["t"] != "reload" || reload["v"] != float64(arena.ProtocolVersion) {
+		t.Fatalf("a client of version %d was sent %v, want a reload naming version %d", arena.ProtocolVersion-1, reload, arena.ProtocolVersion)
+	}
+	if code := old.closed(); code != 4426 {
+		t.Fatalf("the old client's connection closed with %d, want 4426", code)
+	}
+	unversioned := dialHello(t, a, map[string]any{"t": "hello", "token": adaTok, "instance": r.instance})
+	if code := unversioned.closedOrWelcomed(); code != 4401 {
+		t.Fatalf("a client from before versions: %d, want closed with 4401", code)
+	}
+	join(t, a, adaTok, r.instance)
 }
 
 // TestArenaMadeUpTokens: connections that name made-up tokens, which need

@@ -3,13 +3,8 @@
 // sends moves (keys, swipes, the pad). The server plays the rules; this
 // only shows what it says.
 import { DiscordSDK } from "@discord/embedded-app-sdk";
-
-type Maze = { id: string; w: number; h: number; rows: string[]; start: [number, number]; goal: [number, number] };
-type Player = {
-  id: string; name: string; x: number; y: number; tiles: number; clicks: number;
-  online: boolean; racing: boolean; done: boolean; ms?: number; place?: number;
-};
-type Room = { phase: string; start_at?: number; maze: string; contest: boolean; launcher?: string; players: Player[] };
+import { PROTOCOL_VERSION } from "./protocol";
+import type { ClientMsg, Direction, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const clientId = (document.querySelector('meta[name="client-id"]') as HTMLMetaElement).content;
@@ -241,10 +236,10 @@ function connect(token: string, instance: string, locale: string) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${scheme}//${location.host}${base}/api/room`);
   socket = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ t: "hello", token, instance, locale }));
+  ws.onopen = () => send({ t: "hello", v: PROTOCOL_VERSION, token, instance, locale }, ws);
   ws.onmessage = (e) => {
-    const msg = JSON.parse(e.data);
-    if (typeof msg.now === "number") clockOffset = msg.now - Date.now();
+    const msg = JSON.parse(e.data) as ServerMsg;
+    if ("now" in msg) clockOffset = msg.now - Date.now();
     switch (msg.t) {
       case "welcome":
         retry = 0;
@@ -273,13 +268,21 @@ function connect(token: string, instance: string, locale: string) {
         break;
       }
       case "refused":
-        status(t("refused_" + msg.why));
+        status(t(refusalWords[msg.why]));
+        break;
+      case "reload":
+        reloadNeeded = true;
+        status(t("reload"));
         break;
     }
   };
   ws.onclose = (e) => {
     if (socket !== ws) return;
     socket = null;
+    if (e.code === 4426 || reloadNeeded) {
+      status(t("reload"));
+      return;
+    }
     if (e.code === 4401 || e.code === 1008) {
       status(t("signin_failed"));
       return;
@@ -289,11 +292,19 @@ function connect(token: string, instance: string, locale: string) {
   };
 }
 
-function send(msg: object) {
-  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+function send(msg: ClientMsg, ws = socket) {
+  if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 
-const keys: Record<string, string> = {
+// refusalWords names each refusal's words (arena.refused_*): a table, so
+// that tsc fails on a refusal the client cannot word.
+const refusalWords: Record<Refusal, string> = {
+  wall: "refused_wall", not_started: "refused_not_started", finished: "refused_finished", watching: "refused_watching",
+  rate: "refused_rate", bad: "refused_bad", not_launcher: "refused_not_launcher", error: "refused_error",
+};
+let reloadNeeded = false;
+
+const keys: Record<string, Direction> = {
   ArrowUp: "n", ArrowRight: "e", ArrowDown: "s", ArrowLeft: "w", w: "n", d: "e", s: "s", a: "w", W: "n", D: "e", S: "s", A: "w",
 };
 
@@ -309,7 +320,7 @@ window.addEventListener("keydown", (e) => {
 });
 
 document.querySelectorAll<HTMLButtonElement>("#pad button").forEach((b) =>
-  b.addEventListener("click", () => send({ t: "move", dir: b.dataset.dir })));
+  b.addEventListener("click", () => send({ t: "move", dir: b.dataset.dir as Direction })));
 $("start").addEventListener("click", () => send({ t: "start" }));
 $("new-maze").addEventListener("click", () =>
   send({ t: "pick", algorithm: $<HTMLSelectElement>("algorithm").value, size: Number($<HTMLSelectElement>("size").value) }));

@@ -1,0 +1,295 @@
+package arena
+
+//go:generate go run ./internal/gents -out web/src/protocol.ts
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ProtocolVersion is the version of the messages below. A client says
+// which it speaks in its hello; Discord clients may run a cached bundle,
+// so one that speaks another is told to reload (Reload, close 4426)
+// rather than misread what it is sent. Bump it whenever a message
+// changes in a way an older client would misread.
+const ProtocolVersion = 2
+
+// Every message of the room's WebSocket is a type in this file, and
+// web/src/protocol.ts is generated from them (go generate ./arena; a test
+// fails when it is stale). A message is a JSON object whose "t" names it.
+
+// Phase is where a room is in its race.
+type Phase string
+
+// The phases of a room.
+const (
+	PhaseLobby     Phase = "lobby"     // gathering; the launcher may pick the maze
+	PhaseCountdown Phase = "countdown" // someone pressed Start: the race begins at StartAt
+	PhaseRace      Phase = "race"      // moves are played
+	PhaseOver      Phase = "over"      // everyone racing has finished
+)
+
+// Phases lists every phase, for the generated TypeScript.
+var Phases = []Phase{PhaseLobby, PhaseCountdown, PhaseRace, PhaseOver}
+
+// Refusal is why a message was refused, as the client is told.
+type Refusal string
+
+// Why a move or a request is refused.
+const (
+	RefusedWall       Refusal = "wall"        // a wall is in the way
+	RefusedNotStarted Refusal = "not_started" // the race has not begun
+	RefusedFinished   Refusal = "finished"    // your race is over
+	RefusedWatching   Refusal = "watching"    // you are not in the race
+	RefusedRate       Refusal = "rate"        // too many moves, or Starts and picks
+	RefusedBad        Refusal = "bad"         // not a message the protocol has
+	RefusedNotYours   Refusal = "not_launcher"
+	RefusedError      Refusal = "error" // the server's own failure
+)
+
+// Refusals maps every refusal a client is told to the catalog message
+// (lang) that explains it; TestRefusalsHaveWords checks each is in both
+// catalogs. A refusal missing here is a refusal the client cannot word.
+var Refusals = map[Refusal]string{
+	RefusedWall:       "arena.refused_wall",
+	RefusedNotStarted: "arena.refused_not_started",
+	RefusedFinished:   "arena.refused_finished",
+	RefusedWatching:   "arena.refused_watching",
+	RefusedRate:       "arena.refused_rate",
+	RefusedBad:        "arena.refused_bad",
+	RefusedNotYours:   "arena.refused_not_launcher",
+	RefusedError:      "arena.refused_error",
+}
+
+// Direction is a move's way: north, east, south or west.
+type Direction string
+
+// The directions.
+const (
+	North Direction = "n"
+	East  Direction = "e"
+	South Direction = "s"
+	West  Direction = "w"
+)
+
+// Directions lists every direction, for the generated TypeScript.
+var Directions = []Direction{North, East, South, West}
+
+// ---- from the client ----
+
+// HelloMsg is a connection's first message: who it is, and the protocol
+// it speaks.
+type HelloMsg struct {
+	T        string `json:"t"`
+	V        int    `json:"v,omitempty"` // ProtocolVersion of the client; 0 before versions
+	Token    string `json:"token"`
+	Instance string `json:"instance"`
+	Locale   string `json:"locale,omitempty"`
+}
+
+// MoveMsg moves the sender one step (or one corridor's run): only a
+// direction, never a position.
+type MoveMsg struct {
+	T   string    `json:"t"`
+	Dir Direction `json:"dir"`
+}
+
+// StartMsg asks for the countdown.
+type StartMsg struct {
+	T string `json:"t"`
+}
+
+// PickMsg asks, in the lobby, for another maze: one by ID, or a new random
+// one of an algorithm and side.
+type PickMsg struct {
+	T         string `json:"t"`
+	Maze      string `json:"maze,omitempty"`
+	Algorithm string `json:"algorithm,omitempty"`
+	Size      int    `json:"size,omitempty"`
+}
+
+// PingMsg asks for the server's clock; Client is the client's, echoed
+// back so it can take the round trip off.
+type PingMsg struct {
+	T      string  `json:"t"`
+	Client float64 `json:"c"`
+}
+
+// ---- from the server ----
+
+// WelcomeMsg admits a connection: who it is, the maze, the room.
+type WelcomeMsg struct {
+	T    string          `json:"t"`
+	V    int             `json:"v"`
+	You  string          `json:"you"`
+	Maze json.RawMessage `json:"maze" ts:"MazeGrid"`
+	Room RoomView        `json:"room"`
+	Now  int64           `json:"now"` // the server's clock, Unix ms
+	// Algorithms are what the picker offers, named in the member's
+	// language.
+	Algorithms []AlgorithmChoice `json:"algorithms"`
+}
+
+// AlgorithmChoice is one algorithm of the picker.
+type AlgorithmChoice struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// MazeMsg is a new maze, picked in the lobby.
+type MazeMsg struct {
+	T    string          `json:"t"`
+	Maze json.RawMessage `json:"maze" ts:"MazeGrid"`
+}
+
+// RoomMsg is the room after a change.
+type RoomMsg struct {
+	T    string   `json:"t"`
+	Room RoomView `json:"room"`
+	Now  int64    `json:"now"`
+}
+
+// PosMsg is where a racer moved.
+type PosMsg struct {
+	T      string `json:"t"`
+	ID     string `json:"id"`
+	X      int    `json:"x"`
+	Y      int    `json:"y"`
+	Tiles  int    `json:"tiles"`
+	Clicks int    `json:"clicks"`
+}
+
+// RefusedMsg says why a message was refused.
+type RefusedMsg struct {
+	T   string  `json:"t"`
+	Why Refusal `json:"why"`
+}
+
+// PongMsg answers a ping: the client's clock as it sent it, and the
+// server's as it answered.
+type PongMsg struct {
+	T      string  `json:"t"`
+	Client float64 `json:"c"`
+	Now    int64   `json:"now"`
+}
+
+// ReloadMsg tells a client that speaks another protocol to reload: the
+// connection closes (4426) after it.
+type ReloadMsg struct {
+	T string `json:"t"`
+	V int    `json:"v"` // the server's ProtocolVersion
+}
+
+// MazeGrid is a maze as the client draws it: its ID, size, start, goal,
+// and one string a row, '#' a wall and '.' a floor.
+type MazeGrid struct {
+	ID    string   `json:"id"`
+	W     int      `json:"w"`
+	H     int      `json:"h"`
+	Rows  []string `json:"rows"`
+	Start [2]int   `json:"start"`
+	Goal  [2]int   `json:"goal"`
+	Par   int      `json:"par"` // the clicks of the best run
+}
+
+// RoomView is the room as its clients see it.
+type RoomView struct {
+	Phase    Phase        `json:"phase"`
+	StartAt  int64        `json:"start_at,omitempty"`
+	Maze     string       `json:"maze"`
+	Contest  bool         `json:"contest"`
+	Launcher string       `json:"launcher,omitempty"`
+	Players  []PlayerView `json:"players"`
+}
+
+// PlayerView is one member of a room as the clients see them.
+type PlayerView struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	X      int    `json:"x"`
+	Y      int    `json:"y"`
+	Tiles  int    `json:"tiles"`
+	Clicks int    `json:"clicks"`
+	Online bool   `json:"online"`
+	Racing bool   `json:"racing"`
+	Done   bool   `json:"done"`
+	Ms     int64  `json:"ms,omitempty"`
+	Place  int    `json:"place,omitempty"`
+}
+
+// Message names one message type by its "t".
+type Message struct {
+	T     string
+	Value any // the zero value of its Go type
+}
+
+// ClientMessages are the messages a client may send, and ServerMessages
+// those it is sent: the generator's and the decoder's one list.
+var (
+	ClientMessages = []Message{
+		{"hello", HelloMsg{}}, {"move", MoveMsg{}}, {"start", StartMsg{}}, {"pick", PickMsg{}}, {"ping", PingMsg{}},
+	}
+	ServerMessages = []Message{
+		{"welcome", WelcomeMsg{}}, {"maze", MazeMsg{}}, {"room", RoomMsg{}}, {"pos", PosMsg{}},
+		{"refused", RefusedMsg{}}, {"pong", PongMsg{}}, {"reload", ReloadMsg{}},
+	}
+)
+
+// Enums are the named string types of the protocol and their values, for
+// the generated TypeScript.
+var Enums = map[string][]string{
+	"Phase":     strs(Phases),
+	"Refusal":   refusalNames(),
+	"Direction": strs(Directions),
+}
+
+func strs[S ~string](xs []S) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
+}
+
+func refusalNames() []string {
+	// In the order of the constants, for a stable file.
+	return strs([]Refusal{RefusedWall, RefusedNotStarted, RefusedFinished, RefusedWatching, RefusedRate, RefusedBad, RefusedNotYours, RefusedError})
+}
+
+// decodeClient decodes one message from a client into its type (a
+// HelloMsg, a MoveMsg …): a "t" the protocol lacks, a field its type
+// lacks (a position, another player's id), or trailing data is an error.
+func decodeClient(b []byte) (any, error) {
+	var head struct {
+		T string `json:"t"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, err
+	}
+	var v any
+	switch head.T {
+	case "hello":
+		v = &HelloMsg{}
+	case "move":
+		v = &MoveMsg{}
+	case "start":
+		v = &StartMsg{}
+	case "pick":
+		v = &PickMsg{}
+	case "ping":
+		v = &PingMsg{}
+	default:
+		return nil, fmt.Errorf("no message %q", head.T)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data")
+	}
+	return v, nil
+}
