@@ -147,6 +147,8 @@ func New(deps Deps) (*Set, error) {
 	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now, deps.Setup())
 	playing := NewPlay(games, sign, q, deps.Seed)
 	daily := NewDaily(contests.Dailies, reminders, deps.Store, q, deps.Now, deps.Setup())
+	archive := NewArchive(contests.Dailies, games, playing, q)
+	daily.archive = archive
 	var races Races
 	if deps.Arena {
 		races = deps.Races
@@ -156,6 +158,8 @@ func New(deps Deps) (*Set, error) {
 		playing,
 		NewEvents(contests.Events, deps.Seed),
 		daily,
+		archive,
+		NewProfile(contests),
 		NewHelp(mazes, playing, daily),
 		NewRace(races, contests.Dailies),
 	}, deps.Extra...)

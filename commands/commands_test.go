@@ -359,7 +359,7 @@ func TestDefinitions(t *testing.T) {
 			t.Fatalf("%s: %d options, want ≤ 25", def.Name, len(def.Options))
 		}
 	}
-	for _, want := range []string{"maze", "solve", "help", solveMessageCommandName, "daily", "leaderboard", "event"} {
+	for _, want := range []string{"maze", "solve", "help", solveMessageCommandName, "daily", "leaderboard", "event", "profile"} {
 		if !names[want] {
 			t.Fatalf("definitions lack %q", want)
 		}

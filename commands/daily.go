@@ -25,6 +25,9 @@ type Daily struct {
 	cards    views.Setup // what the buttons of the day's maze depend on
 	// reminders are /daily remind's.
 	reminders *contest.Reminders
+	// archive answers /daily archive; New sets it, with the games it
+	// plays.
+	archive *Archive
 }
 
 // NewDaily serves the daily challenge run by dailies and the streak
@@ -55,13 +58,15 @@ func (f *Daily) Commands() []bot.Command {
 					),
 					subcommand("off"),
 					subcommand("remind", stringOption("time", 5, true)),
+					subcommand("archive", stringOption("date", 10, false)),
 				},
 			}),
 			Handle: bot.Subcommands(map[string]bot.Handler{
-				"today":  f.today,
-				"setup":  bot.Stack(f.setup, bot.ManagersOnly("error.daily_setup_manager")),
-				"off":    bot.Stack(f.off, bot.ManagersOnly("error.daily_off_manager")),
-				"remind": f.remind,
+				"today":   f.today,
+				"setup":   bot.Stack(f.setup, bot.ManagersOnly("error.daily_setup_manager")),
+				"off":     bot.Stack(f.off, bot.ManagersOnly("error.daily_off_manager")),
+				"remind":  f.remind,
+				"archive": func(ctx context.Context, in *bot.Interaction) error { return f.archive.command(ctx, in) },
 			}, "error.daily_usage"),
 			Autocomplete: f.completeZone,
 			Use:          []bot.Middleware{bot.GuildOnly("error.daily_dm")},

@@ -1,6 +1,6 @@
 // Package commands is mazebot's Discord features: /maze, /solve and its
-// message menu, Play and its game buttons, /daily, /leaderboard, /event
-// and /help, one file each with its definition, its typed options and the
+// message menu, Play and its game buttons, /daily (its archive in
+// archive.go), /leaderboard, /profile, /event and /help, one file each with its definition, its typed options and the
 // domain call it makes, and the Announcer that makes the contests' posts.
 // New builds them all on a store and stacks the router's middleware: the
 // one place they are put together, for the bot and for their tests.

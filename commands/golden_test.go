@@ -204,6 +204,23 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 	}
 	checkGolden(t, "refusals", l, strings.Join(refusals, "\n")+"\n")
 
+	// The archive: the list of past days, yesterday's daily played
+	// unranked by a member who missed it, its refusals; a profile.
+	archive := only(e.send(t, in(dailySlash(t, permsMember, "archive", nil))))
+	checkGolden(t, "archive_list", l, goldenText(archive))
+	past := only(e.send(t, in(subcommandIx(t, "daily", "archive", map[string]any{"date": "2026-11-29"}, "u4", permsMember))))
+	checkGolden(t, "archive_day", l, goldenText(past))
+	game = only(e.send(t, in(buttonIx(t, "ch1", customid.ArchivePlay("2026-11-29"), "u4"))))
+	archiveWon, _ := e.win(t, game, e.game(t, gameIDOf(t, game)), 2*time.Second, nil)
+	checkGolden(t, "archive_won", l, goldenText(archiveWon))
+	refusals = nil
+	for _, date := range []string{"2026-11-28", "2026-11-30", "2026-12-01", "29/11/2026"} {
+		refusals = append(refusals, checkRefusal(t, e.send(t, in(dailySlash(t, permsMember, "archive", map[string]any{"date": date})))))
+	}
+	checkGolden(t, "archive_refusals", l, strings.Join(refusals, "\n")+"\n")
+	profile := only(e.send(t, in(slash(t, "profile", nil))))
+	checkGolden(t, "profile", l, goldenText(profile))
+
 	// An event: started, two finishers, ended by its time.
 	opts := eventEnv()
 	opts.locale = locale

@@ -13,7 +13,7 @@ import (
 // servers, DMs and group DMs; the daily, events and leaderboards only in
 // servers that added it (issue 18 item 3).
 func TestInstallContexts(t *testing.T) {
-	anywhere, serverOnly := []string{"maze", "solve", "help", solveMessageCommandName}, []string{"daily", "event", "leaderboard"}
+	anywhere, serverOnly := []string{"maze", "solve", "help", solveMessageCommandName}, []string{"daily", "event", "leaderboard", "profile"}
 	defs := map[string]*discordgo.ApplicationCommand{}
 	for _, d := range newEnv(t, envOptions{}).router.Definitions() {
 		defs[d.Name] = d

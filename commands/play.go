@@ -95,6 +95,12 @@ func (f *Play) startIn(ctx context.Context, in *bot.Interaction, id mazecore.ID,
 	if err != nil {
 		return err
 	}
+	return f.open(ctx, in, g, resumed)
+}
+
+// open answers with the member's game, privately: new, or resumed where
+// they left it.
+func (f *Play) open(ctx context.Context, in *bot.Interaction, g *play.Game, resumed bool) error {
 	reply := views.Game(in.Lang(), g, f.sign)
 	if resumed {
 		reply = views.ResumedGame(in.Lang(), g, f.sign)

@@ -35,6 +35,7 @@ func TestE2EUserInstall(t *testing.T) {
 		{"daily", discordgo.ChatApplicationCommand, everywhere[:1], bothInstalls[:1]},
 		{"event", discordgo.ChatApplicationCommand, everywhere[:1], bothInstalls[:1]},
 		{"leaderboard", discordgo.ChatApplicationCommand, everywhere[:1], bothInstalls[:1]},
+		{"profile", discordgo.ChatApplicationCommand, everywhere[:1], bothInstalls[:1]},
 	} {
 		def := fake.Command("", c.name, c.typ)
 		if def == nil || def.Contexts == nil || def.IntegrationTypes == nil ||

@@ -379,6 +379,20 @@ func runAllFlows(t *testing.T, locale string) []string {
 			t.Fatalf("/leaderboard %s: %+v", period, board)
 		}
 	}
+	// The archive before a day is past, a malformed date; a profile.
+	r.refused("/daily archive on the first day", r.sub("daily", "archive", ""))
+	r.refused("/daily archive date:tomorrow", r.sub("daily", "archive", "", opts("date", "tomorrow")...))
+	r.slash("profile")
+	// The next day: the list, yesterday's card played to the goal, the
+	// date of today refused.
+	r.clock.Set(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	if err := r.app.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.sub("daily", "archive", "")
+	card := r.sub("daily", "archive", "", opts("date", "2026-11-30")...)
+	fake.playArchiveIn(t, card, "2026-11-30", fakediscord.DefaultUserID, locale)
+	r.refused("/daily archive date:today", r.sub("daily", "archive", "", opts("date", "2026-12-01")...))
 	r.sub("daily", "off", e2eManagePerms)
 
 	// An event: started in the server's language (no option), played,

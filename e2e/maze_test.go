@@ -330,7 +330,7 @@ func TestE2ECommandSync(t *testing.T) {
 	for i, c := range cmds {
 		byName[c.Name] = i
 	}
-	for _, name := range []string{"maze", "solve", "help", "Solve this maze", "daily", "leaderboard", "event"} {
+	for _, name := range []string{"maze", "solve", "help", "Solve this maze", "daily", "leaderboard", "event", "profile"} {
 		if _, ok := byName[name]; !ok {
 			t.Fatalf("sync lacks %q (has %v)", name, byName)
 		}
@@ -357,8 +357,11 @@ func TestE2ECommandSync(t *testing.T) {
 		}
 		return out
 	}
-	if got := subs("daily"); len(got) != 4 || got["setup"] != 10 || got["remind"] != 1 {
-		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops, language, recap, recap-pings), remind (time) and off", got)
+	if got := subs("daily"); len(got) != 5 || got["setup"] != 10 || got["remind"] != 1 || got["archive"] != 1 {
+		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops, language, recap, recap-pings), remind (time), archive (date) and off", got)
+	}
+	if profile := cmds[byName["profile"]]; len(profile.Options) != 1 || profile.Options[0].Name != "member" || profile.Options[0].Type != discordgo.ApplicationCommandOptionUser || profile.Options[0].Required {
+		t.Fatalf("/profile options %+v, want an optional member", profile.Options)
 	}
 	if got := subs("event"); len(got) != 2 || got["start"] != 8 {
 		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name, difficulty, loops, language) and end", got)

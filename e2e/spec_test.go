@@ -113,6 +113,15 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	if _, err := fake.WaitChannelMessage(ctx, fake.DMChannel(fakediscord.DefaultUserID), nil); err != nil {
 		t.Fatalf("no reminder by DM: %v", err)
 	}
+	// The archive: its list, a past day played to the goal unranked, Next
+	// unsolved; a profile card, of another member.
+	const newcomer = "1400000000000000601"
+	list := fake.archiveSlash(t, newcomer)
+	final(t, fake.click(t, member.ButtonSpec{CustomID: "archive:n:", Message: list, UserID: newcomer}))
+	card := fake.archiveSlash(t, newcomer, opt("date", "2026-11-30"))
+	won := fake.playArchive(t, card, "2026-11-30", newcomer)
+	final(t, fake.click(t, member.ButtonSpec{CustomID: "archive:n:2026-11-30", Message: won, UserID: newcomer}))
+	final(t, fake.slash(t, "profile", opt("member", newcomer)))
 	eventMaze, _ := fake.startE2EEvent(t, "Spec race")
 	final(t, fake.eventSlash(t, e2eManagePerms, "end"))
 	waitFor(t, "the event closed", func() bool {

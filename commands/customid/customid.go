@@ -22,6 +22,9 @@ const (
 	HelpPrefix  = "help"
 	RacePrefix  = "race"
 	PrintPrefix = "print"
+	// ArchivePrefix is the buttons of the daily's archive: Play on a past
+	// day, Next unsolved.
+	ArchivePrefix = "archive"
 )
 
 // The examples /help's buttons try, as Help(example) names them.
@@ -51,6 +54,37 @@ func ParsePlay(rest string) (maze, guildID string) {
 		guildID = ""
 	}
 	return maze, guildID
+}
+
+// The archive's buttons, after ArchivePrefix: p plays a past day, n
+// shows the member's next unsolved day after one ("" for from the
+// first).
+const (
+	archivePlay = "p"
+	archiveNext = "n"
+)
+
+// ArchivePlay is the custom ID of Play on a server's past daily of date
+// (YYYY-MM-DD): an unranked game of the server the button is pressed in.
+func ArchivePlay(date string) string { return ArchivePrefix + ":" + archivePlay + ":" + date }
+
+// ArchiveNext is the custom ID of Next unsolved after date ("" for the
+// first unsolved day).
+func ArchiveNext(after string) string { return ArchivePrefix + ":" + archiveNext + ":" + after }
+
+// ParseArchive reads an archive button: next tells Next unsolved from
+// Play, date its date's text ("" for Next from the first), to be parsed
+// by the caller; ok is false for anything else.
+func ParseArchive(customID string) (date string, next, ok bool) {
+	parts := strings.Split(customID, ":")
+	if len(parts) != 3 || parts[0] != ArchivePrefix || (parts[1] != archivePlay && parts[1] != archiveNext) {
+		return "", false, false
+	}
+	next = parts[1] == archiveNext
+	if parts[2] == "" && !next {
+		return "", false, false
+	}
+	return parts[2], next, true
 }
 
 // Race is the custom ID of the Race button of maze id: it launches Maze

@@ -86,3 +86,24 @@ func TestIsDecimal(t *testing.T) {
 		}
 	}
 }
+
+func TestParseArchive(t *testing.T) {
+	for _, tc := range []struct {
+		id       string
+		date     string
+		next, ok bool
+	}{
+		{ArchivePlay("2026-12-01"), "2026-12-01", false, true},
+		{ArchiveNext("2026-12-01"), "2026-12-01", true, true},
+		{ArchiveNext(""), "", true, true},
+		{"archive:p:", "", false, false},
+		{"archive:x:2026-12-01", "", false, false},
+		{"archive:p:2026-12-01:9", "", false, false},
+		{"play:2026-12-01", "", false, false},
+	} {
+		date, next, ok := ParseArchive(tc.id)
+		if date != tc.date || next != tc.next || ok != tc.ok {
+			t.Errorf("ParseArchive(%q)=%q, %v, %v; want %q, %v, %v", tc.id, date, next, ok, tc.date, tc.next, tc.ok)
+		}
+	}
+}

@@ -144,14 +144,16 @@ func (s Share) Text(l *lang.Lang) string {
 	})
 }
 
-// AwardLines say what a win earned in its contest: the day's rank, or the
-// event rank; nothing outside a contest.
+// AwardLines say what a win earned in its contest: the day's rank, the
+// event rank, or an archive day solved; nothing outside a contest.
 func AwardLines(l *lang.Lang, a contest.Award, r play.Result) []string {
 	switch {
 	case a.Daily != nil:
 		return DailyAwardLines(l, a.Daily, r)
 	case a.Event != nil:
 		return EventAwardLines(l, a.Event)
+	case a.Archive != nil:
+		return ArchiveAwardLines(l, a.Archive)
 	}
 	return nil
 }

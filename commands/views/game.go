@@ -130,14 +130,24 @@ func Final(l *lang.Lang, g *play.Game, end Ending) bot.Reply {
 }
 
 // nextGame are the buttons that invite the next game once one ends: the
-// same maze again, a new maze like it, and for a win, the share lines.
+// same maze again, a new maze like it, and for a win, the share lines. An
+// archive game is played again from the archive, unranked as it was, and
+// offers the member's next unsolved day.
 func nextGame(l *lang.Lang, g *play.Game) []discordgo.MessageComponent {
+	again := customid.Play(g.MazeID)
+	date, archived := archiveGame(g.Contest)
+	if archived {
+		again = customid.ArchivePlay(date.String())
+	}
 	buttons := []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T("button.play_again"), Style: discordgo.PrimaryButton, CustomID: customid.Play(g.MazeID), Emoji: &discordgo.ComponentEmoji{Name: "🔁"}},
+		discordgo.Button{Label: l.T("button.play_again"), Style: discordgo.PrimaryButton, CustomID: again, Emoji: &discordgo.ComponentEmoji{Name: "🔁"}},
 		discordgo.Button{Label: l.T("button.new_maze"), Style: discordgo.SecondaryButton, CustomID: customid.NewMaze(g.MazeID), Emoji: &discordgo.ComponentEmoji{Name: "🎲"}},
 	}
 	if g.Status == play.Won {
 		buttons = append(buttons, discordgo.Button{Label: l.T("button.share"), Style: discordgo.SecondaryButton, CustomID: customid.Share(g.ID), Emoji: &discordgo.ComponentEmoji{Name: "📋"}})
+	}
+	if archived {
+		buttons = append(buttons, NextUnsolvedButton(l, date))
 	}
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 }
