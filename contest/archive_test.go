@@ -165,3 +165,43 @@ func TestProfile(t *testing.T) {
 		t.Fatalf("badges %+v, want %+v", p.Badges, want)
 	}
 }
+
+// BenchmarkProfile: the profile of a member who finished every day of a
+// year, among ten members a day, with twelve ended events: what one
+// /profile reads and ranks (a store read a day of the year's seasons,
+// one an event), on SQLite in memory.
+func BenchmarkProfile(b *testing.B) {
+	ctx := b.Context()
+	today := contest.MakeDate(2026, 12, 31)
+	e := newDailyEnv(b, today.Noon(time.UTC))
+	s, err := e.dailies.Settings(ctx, "g1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for day := today.AddDays(-364); !today.Before(day); day = day.AddDays(1) {
+		if _, err := e.dailies.Fix(ctx, s, day); err != nil {
+			b.Fatal(err)
+		}
+		for i := range 10 {
+			addRun(b, e.store, contest.DailyKey("g1", day), contest.Run{UserID: fmt.Sprintf("u%d", i), Elapsed: time.Duration(30+i) * time.Second, Tiles: 40, Clicks: 9 + i, FinishedAt: day.Noon(time.UTC)})
+		}
+	}
+	for i := range 12 {
+		id, err := e.store.CreateEvent(ctx, contest.Event{GuildID: "g1", ChannelID: fmt.Sprintf("ev%d", i), Name: "race", MazeID: runMaze, StartedAt: utc(2026, 12, 30, 9, 0), EndsAt: utc(2026, 12, 30, 11, 0), Status: contest.Running})
+		if err != nil {
+			b.Fatal(err)
+		}
+		addRun(b, e.store, contest.EventKey(id), contest.Run{UserID: "u0", Elapsed: 10 * time.Second, Tiles: 40, Clicks: 9, FinishedAt: utc(2026, 12, 30, 10, 0)})
+		if err := e.store.EndEvent(ctx, id, utc(2026, 12, 30, 11, 0)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	c := e.contests()
+	b.ResetTimer()
+	for b.Loop() {
+		p, err := c.Profile(ctx, "g1", "u0")
+		if err != nil || p.Solved != 365 || !p.Has(contest.BadgeStreak100) || !p.Has(contest.BadgeEventWon) {
+			b.Fatalf("profile %+v, %v", p, err)
+		}
+	}
+}

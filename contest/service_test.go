@@ -35,7 +35,7 @@ var runMaze = mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 2
 
 // addRun records r in the contest key as play does: a game of r's member
 // won r.Elapsed after it started, in r.Tiles tiles and r.Clicks clicks.
-func addRun(t *testing.T, s storetest.Store, key contest.Key, r contest.Run) {
+func addRun(t testing.TB, s storetest.Store, key contest.Key, r contest.Run) {
 	t.Helper()
 	ctx := context.Background()
 	start := r.FinishedAt.Add(-r.Elapsed)
@@ -58,7 +58,7 @@ type dailyEnv struct {
 	dailies  *contest.Dailies
 }
 
-func newDailyEnv(t *testing.T, now time.Time) *dailyEnv {
+func newDailyEnv(t testing.TB, now time.Time) *dailyEnv {
 	t.Helper()
 	e := &dailyEnv{store: storetest.Memory(t), announce: &announcer{}, clock: testkit.NewClock(now)}
 	e.dailies = contest.NewDailies(e.store, e.announce, testKey, e.clock.Now, quiet)
