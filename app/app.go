@@ -180,7 +180,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	deps.Domain = commands.NewDomain(deps)
 	app := &App{db: db, log: log}
 	if deps.Arena {
-		if err := app.buildArena(ctx, cfg, log, opts, now, rec, deps.Domain.Games, poster); err != nil {
+		if err := app.buildArena(ctx, cfg, log, opts, now, rec, deps.Domain.Games, poster, deps.PlaySecret); err != nil {
 			return nil, err
 		}
 		deps.Races = app.arena
@@ -237,7 +237,7 @@ func (a *App) closeArena() {
 // buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
 // games, post result cards through poster, and reach the other processes
 // over PostgreSQL's LISTEN/NOTIFY when the database is PostgreSQL.
-func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, rec metrics.Arena, games arena.Games, poster *bot.Poster) error {
+func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, rec metrics.Arena, games arena.Games, poster *bot.Poster, secret []byte) error {
 	alog := log.With("component", "arena")
 	var bus arena.Bus
 	if store.Kind(cfg.Database) == store.Postgres {
@@ -249,7 +249,8 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	}
 	srv, err := arena.New(arena.Config{
 		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: bot.Rebase(cfg.APIBase, nil),
-		Games: games, Poster: cardPoster{poster}, Bus: bus, Log: alog, Seed: randomSeed,
+		SessionSecret: secret, // the buttons' key: the same on every process
+		Games:         games, Poster: cardPoster{poster}, Bus: bus, Log: alog, Seed: randomSeed,
 		ObserveMove: opts.ArenaObserveMove, Now: now, Metrics: rec,
 	})
 	if err != nil {

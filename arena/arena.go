@@ -48,6 +48,11 @@ type Config struct {
 	// /oauth2/token and nowhere else.
 	ClientSecret string
 	BotToken     string // "Bot …", for the instance checks
+	// SessionSecret is what the session tokens' key is derived from: the
+	// same on every process (the wiring passes the bot's MAZEBOT_SECRET
+	// or the key kept in the database); nil derives it from the client
+	// secret and the bot token.
+	SessionSecret []byte
 	// Transport carries the requests to Discord (https://discord.com/api):
 	// the bot's, which sends them to DISCORD_API_BASE; nil is
 	// http.DefaultTransport.
@@ -92,27 +97,15 @@ type Server struct {
 	mux     *http.ServeMux
 	index   []byte
 
-	mu     sync.Mutex
-	tokens map[[32]byte]cachedUser // by the token's hash
+	mu sync.Mutex
 	// checks are the members' buckets for asking Discord about their
-	// instance, by user id.
+	// instance at sign-in, by user id.
 	checks memberBuckets
-	// invalid is the bucket, for everyone, of the tokens /users/@me did
-	// not know, and lookups the places of the questions in flight there.
-	invalid *bucket
-	lookups chan struct{}
+	// sessionKey signs the session tokens (session.go).
+	sessionKey []byte
 	// awaiting are the connections not yet heard from, by when they came.
 	awaiting map[*conn]time.Time
 }
-
-type cachedUser struct {
-	user    user
-	expires time.Time
-}
-
-// tokenCache is how long the user of an access token is remembered: a
-// reconnect within it asks Discord nothing.
-const tokenCache = 5 * time.Minute
 
 // New builds the server.
 func New(cfg Config) (*Server, error) {
@@ -152,8 +145,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("arena: the web client is not built: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken, cfg.Log),
-		tokens: map[[32]byte]cachedUser{}, checks: newMemberBuckets(checkRate, checkBurst),
-		invalid: newBucket(invalidRate, invalidBurst), lookups: make(chan struct{}, lookupsAtOnce), awaiting: map[*conn]time.Time{}}
+		checks: newMemberBuckets(checkRate, checkBurst), sessionKey: sessionKey(cfg), awaiting: map[*conn]time.Time{}}
 	s.index = withAlgorithms(index)
 	s.door = newDoor(cfg.Now, cfg.Log)
 	s.hub = newHub(cfg)
@@ -247,15 +239,21 @@ func (s *Server) Close() error {
 	return s.cfg.Bus.Close()
 }
 
-// serveToken is POST /api/token: {"code": …} in, {"access_token": …} out,
-// through Discord's /oauth2/token with the client id and secret, as the
-// door admits it. The client tries again after a 503's Retry-After.
+// serveToken is POST /api/token: the sign-in, once. {"code": …,
+// "instance": …} in; the code is traded at Discord's /oauth2/token (as the
+// door admits it), Discord is asked once who the member is and whether the
+// instance has them, and {"access_token": …, "session": …} comes out: the
+// access token for the SDK's authenticate, and a session token (session.go)
+// that is all the room's WebSocket takes. The client tries again after a
+// 503's Retry-After.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	var in struct {
-		Code string `json:"code"`
+		Code     string `json:"code"`
+		Instance string `json:"instance"`
 	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&in); err != nil || in.Code == "" || len(in.Code) > 512 {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "send {\"code\": …} from the SDK's authorize"})
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&in); err != nil || in.Code == "" || len(in.Code) > 512 ||
+		in.Instance == "" || len(in.Instance) > 128 {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "send {\"code\": …, \"instance\": …} from the SDK's authorize and instanceId"})
 		return
 	}
 	busy := func(wait time.Duration) {
@@ -298,59 +296,43 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadGateway, map[string]string{"error": "the sign-in failed"})
 		return
 	}
+	se, err := s.signIn(r.Context(), token, in.Instance)
+	switch {
+	case errors.Is(err, errTooFast), errors.Is(err, errRateLimited):
+		busy(5 * time.Second)
+		return
+	case err != nil:
+		s.log.Info("arena: sign-in refused", "instance", in.Instance, "reason", err.Error())
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": "not in this Activity"})
+		return
+	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]string{"access_token": token})
+	writeJSON(w, http.StatusOK, map[string]string{"access_token": token, "session": mint(s.sessionKey, se)})
 }
 
-// lookUp asks Discord whose token this is, unless too many tokens were
-// unknown to it of late (see invalidRate); lookupsAtOnce at a time.
-func (s *Server) lookUp(ctx context.Context, token string) (user, error) {
-	select {
-	case s.lookups <- struct{}{}:
-		defer func() { <-s.lookups }()
-	case <-ctx.Done():
-		return user{}, ctx.Err()
-	}
-	s.mu.Lock()
-	ok := s.invalid.has(time.Now())
-	s.mu.Unlock()
-	if !ok {
-		return user{}, errTooFast
-	}
+// signIn asks Discord, once, who the access token's member is and whether
+// the instance has them, and makes their session.
+func (s *Server) signIn(ctx context.Context, token, instanceID string) (session, error) {
 	u, err := s.discord.me(ctx, token)
-	if errors.Is(err, errBadToken) {
-		// Counted even when lookups in flight together drained the
-		// bucket: the 401s were sent.
-		s.mu.Lock()
-		s.invalid.spend(time.Now())
-		s.mu.Unlock()
-	}
-	return u, err
-}
-
-// identify is whose token this is, remembered for a while by its hash.
-func (s *Server) identify(ctx context.Context, token string) (user, error) {
-	key := sha256.Sum256([]byte(token))
-	now := time.Now()
-	s.mu.Lock()
-	c, ok := s.tokens[key]
-	s.mu.Unlock()
-	if ok && now.Before(c.expires) {
-		return c.user, nil
-	}
-	u, err := s.lookUp(ctx, token)
 	if err != nil {
-		return user{}, err
+		return session{}, err
 	}
-	s.mu.Lock()
-	for k, c := range s.tokens {
-		if now.After(c.expires) {
-			delete(s.tokens, k)
-		}
+	if !s.allowCheck(u.ID, time.Now()) {
+		return session{}, errTooFast
 	}
-	s.tokens[key] = cachedUser{user: u, expires: now.Add(tokenCache)}
-	s.mu.Unlock()
-	return u, nil
+	in, err := s.discord.instance(ctx, instanceID)
+	if err != nil {
+		return session{}, err
+	}
+	if !slices.Contains(in.Users, u.ID) {
+		return session{}, errors.New("the user is not in the instance")
+	}
+	name := []rune(u.Name())
+	if len(name) > 32 {
+		name = name[:32]
+	}
+	return session{User: u.ID, Name: string(name), Instance: in.ID, Guild: in.Location.GuildID, Channel: in.Location.ChannelID,
+		Expires: s.cfg.Now().Add(sessionTTL).Unix()}, nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

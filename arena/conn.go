@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 
@@ -36,24 +35,12 @@ const (
 	// while the old connection is not yet known to be dead. One more is
 	// closed (4429), and the client tries again a few seconds later.
 	maxConnsPerMember = 4
-	// checkRate and checkBurst bound how often a member's connections are
-	// checked with Discord: each check asks for the instance with the
-	// bot's token, whose rate limit the bot's own posts share, so a member
-	// opening connections in a loop must not spend it.
+	// checkRate and checkBurst bound how often a member's sign-ins check
+	// their instance with Discord: each check asks with the bot's token,
+	// whose rate limit the bot's own posts share, so a member signing in
+	// in a loop must not spend it.
 	checkRate  = 0.5
 	checkBurst = 10
-	// A connection needs no account to name a token, and a made-up one
-	// is a 401 at /users/@me; Discord bans an IP that makes 10,000
-	// invalid requests (401s among them) in 10 minutes. So the tokens
-	// that Discord did not know are counted for all connections together:
-	// past invalidBurst at once, or invalidRate a second, a token not seen
-	// before is not asked about (the connection is closed with 4429), and
-	// at most lookupsAtOnce are asked about at a time. That makes at most
-	// about 3,000 invalid requests in 10 minutes, and a crowd of real
-	// members (valid tokens) is not slowed.
-	invalidRate   = 5
-	invalidBurst  = 20
-	lookupsAtOnce = 16
 	// abuseLimit is how many refused messages (every one the protocol
 	// refuses: not in it, over the rate, a wall, a Start during the race
 	// …) a connection may send at once before it is dropped (close 1008);
@@ -207,7 +194,7 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	msg, err := decodeClient(b)
 	hello, ok := msg.(*HelloMsg)
-	if err != nil || !ok || hello.Token == "" || hello.Instance == "" {
+	if err != nil || !ok {
 		c.closeWith(closeBadHello, "say hello first")
 		return
 	}
@@ -215,23 +202,21 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 		refuseVersion(c, hello.V)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
-	u, in, err := s.admit(ctx, hello.Token, hello.Instance)
-	switch {
-	case errors.Is(err, errTooFast):
-		cancel()
-		c.closeWith(closeTooMany, "too many connections: try again in a moment")
-		return
-	case errors.Is(err, errRateLimited):
-		cancel()
-		c.closeWith(closeTooMany, "Discord is busy: try again in a moment")
-		return
-	case err != nil:
-		cancel()
-		s.log.Info("arena: connection refused", "instance", hello.Instance, "reason", err.Error())
-		c.closeWith(closeUnauthorized, "not signed in to this instance")
+	if hello.Session == "" {
+		c.closeWith(closeBadHello, "say hello first")
 		return
 	}
+	// The session token was signed at sign-in: it is checked here, and a
+	// made-up or expired one costs Discord nothing.
+	se, err := verify(s.sessionKey, hello.Session, s.cfg.Now())
+	if err != nil {
+		c.closeWith(closeUnauthorized, "not signed in: sign in again")
+		return
+	}
+	u := user{ID: se.User, GlobalName: se.Name}
+	var in instance
+	in.ID, in.Location.GuildID, in.Location.ChannelID = se.Instance, se.Guild, se.Channel
+	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 	room, err := s.hub.open(ctx, in)
 	cancel()
 	if err != nil {
@@ -297,28 +282,8 @@ func (s *Server) heard(c *conn) {
 	s.mu.Unlock()
 }
 
-// admit checks a connection's token and instance with Discord: the user
-// the token is theirs, and an instance they are in.
-func (s *Server) admit(ctx context.Context, token, instanceID string) (user, instance, error) {
-	u, err := s.identify(ctx, token)
-	if err != nil {
-		return user{}, instance{}, err
-	}
-	if !s.allowCheck(u.ID, time.Now()) {
-		return user{}, instance{}, errTooFast
-	}
-	in, err := s.discord.instance(ctx, instanceID)
-	if err != nil {
-		return user{}, instance{}, err
-	}
-	if !slices.Contains(in.Users, u.ID) {
-		return user{}, instance{}, errors.New("the user is not in the instance")
-	}
-	return u, in, nil
-}
-
-// errTooFast refuses a connection that would ask Discord more often than
-// allowed: about its member, or about tokens not seen before.
+// errTooFast refuses a sign-in that would ask Discord about a member's
+// instance more often than allowed.
 var errTooFast = errors.New("too many connections at once")
 
 // allowCheck takes one of a member's checks with Discord from their

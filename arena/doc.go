@@ -9,15 +9,21 @@
 // becomes a Discord call (Discord bans an IP after 10,000 invalid requests
 // in 10 minutes, the bot's own included): the code exchanges by the door
 // (places at Discord, per client, a bucket of failures, and a breaker for
-// a client secret Discord refuses), unknown tokens by a bucket of their
-// own, instance checks per member; and connections by the wiring's cap
+// a client secret Discord refuses), instance checks per member; session
+// tokens are checked here, never at Discord; and connections by the wiring's cap
 // (MaxConnections) and the hello cap, messages by the refusals that drop
 // a connection.
 //
-// Identity comes from Discord only: a connection names its access token,
-// which GET /users/@me turns into a user, and its instance, which GET
-// /applications/{app}/activity-instances/{id} (bot token) must show that
-// user in; the instance's location is the room's channel. One room per
+// Identity comes from Discord, once: POST /api/token trades the code for
+// an access token, which GET /users/@me turns into a user, and names its
+// instance, which GET /applications/{app}/activity-instances/{id} (bot
+// token) must show that user in; it then mints a session token (session.go:
+// the user, the instance and its location, 30 minutes, HMAC-signed with a
+// key derived from the bot's secret), and a WebSocket's hello carries only
+// that, checked here with no call to Discord. The instance's location is
+// the room's channel. The messages are the Go types of protocol.go, with
+// a version a cached client must match (web/src/protocol.ts is generated
+// from them). One room per
 // instance, owned by one goroutine (its loop, room.run): the inputs (a
 // join, a leave, Start, a pick, a move naming only its direction) come in
 // the Bus's order, a pure apply (apply.go) computes the next state and the

@@ -23,6 +23,7 @@ type oauthStub struct {
 	status                   int
 	appStatus                int // of /applications/@me
 	sent, appCalls, at, most int
+	members                  int // the members /users/@me named
 	release                  chan struct{}
 }
 
@@ -33,6 +34,24 @@ func (o *oauthStub) RoundTrip(r *http.Request) (*http.Response, error) {
 		status := o.appStatus
 		o.mu.Unlock()
 		return stubResponse(status, `{"id":"1234"}`), nil
+	}
+	// The sign-in's questions after the exchange: who (a member of their
+	// own each time, whose instance checks are not rate limited), and the
+	// instance, which has them all.
+	switch {
+	case r.URL.Path == "/api/v9/users/@me":
+		o.members++
+		n := o.members
+		o.mu.Unlock()
+		return stubResponse(http.StatusOK, fmt.Sprintf(`{"id":"u%d","username":"ada"}`, n)), nil
+	case strings.Contains(r.URL.Path, "/activity-instances/"):
+		n := o.members
+		o.mu.Unlock()
+		users := make([]string, n)
+		for i := range users {
+			users[i] = fmt.Sprintf(`"u%d"`, i+1)
+		}
+		return stubResponse(http.StatusOK, `{"instance_id":"i-1","location":{"kind":"gc","channel_id":"c1","guild_id":"g1"},"users":[`+strings.Join(users, ",")+`]}`), nil
 	}
 	o.sent++
 	o.at++
@@ -80,7 +99,7 @@ func doorServer(t *testing.T, stub *oauthStub, clock *testkit.Clock, appID strin
 
 // exchangeFrom posts a made-up code to s from client (an IP address).
 func exchangeFrom(s *Server, client string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(http.MethodPost, "/api/token", strings.NewReader(`{"code":"made-up"}`))
+	req := httptest.NewRequest(http.MethodPost, "/api/token", strings.NewReader(`{"code":"made-up","instance":"i-1"}`))
 	req.RemoteAddr = client + ":40000"
 	rec := httptest.NewRecorder()
 	s.Handler().ServeHTTP(rec, req)

@@ -82,11 +82,15 @@ var Directions = []Direction{North, East, South, West}
 // HelloMsg is a connection's first message: who it is, and the protocol
 // it speaks.
 type HelloMsg struct {
-	T        string `json:"t"`
-	V        int    `json:"v,omitempty"` // ProtocolVersion of the client; 0 before versions
-	Token    string `json:"token"`
-	Instance string `json:"instance"`
-	Locale   string `json:"locale,omitempty"`
+	T       string `json:"t"`
+	V       int    `json:"v,omitempty"` // ProtocolVersion of the client; 0 before versions
+	Session string `json:"session"`     // the session token POST /api/token made
+	Locale  string `json:"locale,omitempty"`
+	// Token and Instance are what a hello of version 1 carried: read, so
+	// that such a client is told to reload rather than refused as a bad
+	// hello.
+	Token    string `json:"token,omitempty"`
+	Instance string `json:"instance,omitempty"`
 }
 
 // MoveMsg moves the sender one step (or one corridor's run): only a

@@ -90,7 +90,7 @@ func benchArena(b *testing.B, players, rooms, rate int) {
 			} else {
 				fake.JoinActivity(channel, user, "p"+user[len(user)-4:])
 			}
-			c := join(b, a, signIn(b, fake, a, user), instance)
+			c := join(b, a, signIn(b, fake, a, user, instance), instance)
 			clients = append(clients, c)
 		}
 		clients[len(clients)-perRoom].send(map[string]any{"t": "start"})

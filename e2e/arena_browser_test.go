@@ -341,7 +341,7 @@ func TestArenaBrowser(t *testing.T) {
 			_ = os.WriteFile(file, shot, 0o644)
 		}
 	}
-	scanForSecrets(t, fake, a)
+	scanForSecrets(t, fake, a, r.instance)
 }
 
 func containsInOrder(list []string, want ...string) bool {

@@ -37,7 +37,7 @@ func signInFlood(t *testing.T, addr string, clients int, lasting time.Duration) 
 		wg.Go(func() {
 			for i := 0; time.Now().Before(end); i++ {
 				res, err := client.Post("http://"+addr+"/api/token", "application/json",
-					strings.NewReader(fmt.Sprintf(`{"code":"made-up-%d-%d"}`, c, i)))
+					strings.NewReader(fmt.Sprintf(`{"code":"made-up-%d-%d","instance":"i-%d"}`, c, i, c)))
 				if err != nil {
 					t.Errorf("POST /api/token: %v", err)
 					return
@@ -139,7 +139,7 @@ func total(statuses map[int]int) int {
 func TestArenaStartFlood(t *testing.T) {
 	t.Parallel()
 	fake, a, r := arenaRace(t)
-	adaTok := signIn(t, fake, a, ada)
+	adaTok := signIn(t, fake, a, ada, r.instance)
 	adaC := join(t, a, adaTok, r.instance)
 	adaC.send(map[string]any{"t": "start"})
 	adaC.racing(ada)

@@ -91,19 +91,28 @@ func (d *discord) raceEvent(t testing.TB, user, name string) race {
 // (*testApp) or a bot process's address (activityAddr).
 type activityHost interface{ ActivityAddr() string }
 
-// signIn is the SDK's sign-in for user: Discord's AUTHORIZE gives a code,
-// the Activity's POST /api/token trades it for an access token.
-func signIn(t testing.TB, d *discord, a activityHost, user string) string {
+// signIn is the SDK's sign-in for user in instance: Discord's AUTHORIZE
+// gives a code, the Activity's POST /api/token trades it for an access
+// token and a session token, which it returns: all a room connection
+// takes.
+func signIn(t testing.TB, d *discord, a activityHost, user, instance string) string {
 	t.Helper()
-	code := d.Authorize(user, "identify")
-	status, body := postJSON(t, "http://"+a.ActivityAddr()+"/api/token", fmt.Sprintf(`{"code":%q}`, code))
+	status, body := signInAt(t, d, a, user, instance)
 	var out struct {
 		AccessToken string `json:"access_token"`
+		Session     string `json:"session"`
 	}
-	if err := json.Unmarshal(body, &out); status != http.StatusOK || err != nil || out.AccessToken == "" {
+	if err := json.Unmarshal(body, &out); status != http.StatusOK || err != nil || out.AccessToken == "" || out.Session == "" {
 		t.Fatalf("POST /api/token: %d %s", status, body)
 	}
-	return out.AccessToken
+	return out.Session
+}
+
+// signInAt posts a fresh code of user's and instance to /api/token.
+func signInAt(t testing.TB, d *discord, a activityHost, user, instance string) (int, []byte) {
+	t.Helper()
+	code := d.Authorize(user, "identify")
+	return postJSON(t, "http://"+a.ActivityAddr()+"/api/token", fmt.Sprintf(`{"code":%q,"instance":%q}`, code, instance))
 }
 
 func postJSON(t testing.TB, url, body string) (int, []byte) {
@@ -130,10 +139,11 @@ type roomClient struct {
 }
 
 // dial opens a connection to the app's room WebSocket and says hello with
-// token and instance; it does not wait for the welcome.
-func dial(t testing.TB, a activityHost, token, instance string) *roomClient {
+// the session token; it does not wait for the welcome. The instance is
+// the session's: the argument names it for the reader.
+func dial(t testing.TB, a activityHost, session, _ string) *roomClient {
 	t.Helper()
-	return dialHello(t, a, arena.HelloMsg{T: "hello", V: arena.ProtocolVersion, Token: token, Instance: instance, Locale: "en-US"})
+	return dialHello(t, a, arena.HelloMsg{T: "hello", V: arena.ProtocolVersion, Session: session, Locale: "en-US"})
 }
 
 // dialHello opens a connection to the room and says hello as given: a

@@ -135,7 +135,7 @@ func TestArenaIdleConnections(t *testing.T) {
 		t.Fatalf("/healthz during the flood: %d in %v, want 200 within a second", res.StatusCode, took)
 	}
 	began = time.Now()
-	c := join(t, arena, signIn(t, fake, arena, ada), r.instance)
+	c := join(t, arena, signIn(t, fake, arena, ada, r.instance), r.instance)
 	joinTook := time.Since(began)
 	if took := joinTook; took > time.Second || c.me != ada {
 		t.Fatalf("ada's join during the flood: welcomed as %q in %v, want ada within a second", c.me, took)

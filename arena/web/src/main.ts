@@ -232,11 +232,11 @@ function showRoom() {
 let socket: WebSocket | null = null;
 let retry = 0;
 
-function connect(token: string, instance: string, locale: string) {
+function connect(session: string, locale: string) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${scheme}//${location.host}${base}/api/room`);
   socket = ws;
-  ws.onopen = () => send({ t: "hello", v: PROTOCOL_VERSION, token, instance, locale }, ws);
+  ws.onopen = () => send({ t: "hello", v: PROTOCOL_VERSION, session, locale }, ws);
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data) as ServerMsg;
     if ("now" in msg) clockOffset = msg.now - Date.now();
@@ -283,12 +283,21 @@ function connect(token: string, instance: string, locale: string) {
       status(t("reload"));
       return;
     }
+    if (e.code === 4401 && !signedInAgain) {
+      // The session ran out (30 minutes): sign in once more, silently.
+      signedInAgain = true;
+      status(t("signing_in"));
+      signInAgain().catch(showError);
+      return;
+    }
     if (e.code === 4401 || e.code === 1008) {
       status(t("signin_failed"));
       return;
     }
     status(t("reconnecting"));
-    setTimeout(() => connect(token, instance, locale), Math.min(5000, 500 * 2 ** retry++));
+    // Jittered: a room's members cut off together do not come back as one.
+    const wait = Math.min(5000, 500 * 2 ** retry++);
+    setTimeout(() => connect(session, locale), wait / 2 + Math.random() * wait / 2);
   };
 }
 
@@ -350,6 +359,34 @@ function label() {
   for (const [d, id] of [["n", "dir_n"], ["e", "dir_e"], ["s", "dir_s"], ["w", "dir_w"]]) $(`pad-${d}`).setAttribute("aria-label", t(id));
 }
 
+let signedInAgain = false;
+let signInAgain: () => Promise<void> = async () => {};
+
+function showError(err: unknown) {
+  status(`${t("signin_failed")} (${err instanceof Error ? err.message : String(err)})`);
+}
+
+// signIn trades an authorize code for the access token (the SDK's
+// authenticate) and the session token the room takes, with instance.
+async function signIn(sdk: DiscordSDK): Promise<{ access_token: string; session: string } | null> {
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+  });
+  // 503: Discord was rate limiting the exchange, and the code was not
+  // spent; try it again after the wait the server names.
+  let res: Response;
+  for (let tries = 0; ; tries++) {
+    res = await fetch(`${base}/api/token`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code, instance: sdk.instanceId }),
+    });
+    if (res.status !== 503 || tries === 4) break;
+    const wait = Math.min(30, Number(res.headers.get("Retry-After")) || 5);
+    await new Promise((done) => setTimeout(done, wait * 1000));
+  }
+  if (!res.ok) return null;
+  return await res.json();
+}
+
 async function main() {
   const sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
   await sdk.ready();
@@ -363,28 +400,22 @@ async function main() {
   document.documentElement.lang = words.language ?? "en";
   label();
   status(t("signing_in"));
-  const { code } = await sdk.commands.authorize({
-    client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
-  });
-  // 503: Discord was rate limiting the exchange, and the code was not
-  // spent; try it again after the wait the server names.
-  let res: Response;
-  for (let tries = 0; ; tries++) {
-    res = await fetch(`${base}/api/token`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }),
-    });
-    if (res.status !== 503 || tries === 4) break;
-    const wait = Math.min(30, Number(res.headers.get("Retry-After")) || 5);
-    await new Promise((done) => setTimeout(done, wait * 1000));
-  }
-  if (!res.ok) {
+  const signed = await signIn(sdk);
+  if (!signed) {
     status(t("signin_failed"));
     return;
   }
-  const { access_token } = await res.json();
-  await sdk.commands.authenticate({ access_token });
+  await sdk.commands.authenticate({ access_token: signed.access_token });
   status(t("connecting"));
-  connect(access_token, sdk.instanceId, locale);
+  connect(signed.session, locale);
+  signInAgain = async () => {
+    const again = await signIn(sdk);
+    if (!again) {
+      status(t("signin_failed"));
+      return;
+    }
+    connect(again.session, locale);
+  };
   const participants = (n: number) => { $("participants").textContent = `${t("participants")} ${n}`; };
   sdk.commands.getInstanceConnectedParticipants().then((r) => participants(r.participants.length), () => {});
   sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (e: { participants: unknown[] }) => participants(e.participants.length)).catch(() => {});
@@ -392,4 +423,4 @@ async function main() {
 }
 
 requestAnimationFrame(frame);
-main().catch(() => status(t("signin_failed")));
+main().catch(showError);

@@ -9,9 +9,10 @@ export type Refusal = "wall" | "not_started" | "finished" | "watching" | "rate" 
 export interface HelloMsg {
   t: "hello";
   v?: number;
-  token: string;
-  instance: string;
+  session: string;
   locale?: string;
+  token?: string;
+  instance?: string;
 }
 
 export interface MoveMsg {
