@@ -50,7 +50,10 @@ function resize() {
   if (!maze) return;
   const box = $("board").getBoundingClientRect();
   const wide = Math.max(120, box.width);
-  const tall = Math.max(120, window.innerHeight * 0.6);
+  // A phone held upright: the maze takes the width and most of the height,
+  // leaving the pad below it.
+  const portrait = window.innerHeight > window.innerWidth;
+  const tall = Math.max(120, window.innerHeight * (portrait ? 0.62 : 0.6));
   cell = Math.max(3, Math.floor(Math.min(wide / maze.w, tall / maze.h)));
   const dpr = window.devicePixelRatio || 1;
   canvas.width = maze.w * cell * dpr;
@@ -58,6 +61,7 @@ function resize() {
   canvas.style.width = `${maze.w * cell}px`;
   canvas.style.height = `${maze.h * cell}px`;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  dirty = true;
 }
 
 function shapePath(shape: string, cx: number, cy: number, r: number) {
@@ -81,26 +85,56 @@ function shapePath(shape: string, cx: number, cy: number, r: number) {
   }
 }
 
+// The walls, start and goal are drawn once to an offscreen canvas, and
+// again only when the maze, the size or the theme changes; a frame copies
+// it and draws the dots over it, and only when something moved.
+const walls = document.createElement("canvas");
+let wallsFor = "";
+let dirty = true;
+
+function drawWalls(css: CSSStyleDeclaration) {
+  if (!maze) return;
+  const key = `${maze.id}/${cell}/${canvas.width}/${css.getPropertyValue("--wall")}`;
+  if (key === wallsFor) return;
+  wallsFor = key;
+  walls.width = canvas.width;
+  walls.height = canvas.height;
+  const w = walls.getContext("2d")!;
+  const dpr = canvas.width / (maze.w * cell);
+  w.setTransform(dpr, 0, 0, dpr, 0, 0);
+  w.fillStyle = css.getPropertyValue("--floor");
+  w.fillRect(0, 0, maze.w * cell, maze.h * cell);
+  w.fillStyle = css.getPropertyValue("--wall");
+  maze.rows.forEach((row, y) => {
+    for (let x = 0; x < row.length; x++) if (row[x] === "#") w.fillRect(x * cell, y * cell, cell, cell);
+  });
+  // As the pictures mark them: the start a triangle, the goal a target
+  // (rings), told apart by shape as well as colour.
+  const [sx, sy] = maze.start, [gx, gy] = maze.goal;
+  const r = cell * 0.42;
+  w.fillStyle = css.getPropertyValue("--start");
+  w.beginPath();
+  w.moveTo((sx + 0.5) * cell, (sy + 0.5) * cell - r);
+  w.lineTo((sx + 0.5) * cell + r * 0.87, (sy + 0.5) * cell + r * 0.5);
+  w.lineTo((sx + 0.5) * cell - r * 0.87, (sy + 0.5) * cell + r * 0.5);
+  w.closePath();
+  w.fill();
+  for (const [k, colour] of [[1, "--goal"], [0.62, "--floor"], [0.3, "--goal"]] as const) {
+    w.fillStyle = css.getPropertyValue(colour);
+    w.beginPath();
+    w.arc((gx + 0.5) * cell, (gy + 0.5) * cell, r * k, 0, 2 * Math.PI);
+    w.fill();
+  }
+}
+
 function draw() {
   if (!maze) return;
   const css = getComputedStyle(document.documentElement);
-  ctx.fillStyle = css.getPropertyValue("--floor");
-  ctx.fillRect(0, 0, maze.w * cell, maze.h * cell);
-  ctx.fillStyle = css.getPropertyValue("--wall");
-  maze.rows.forEach((row, y) => {
-    for (let x = 0; x < row.length; x++) if (row[x] === "#") ctx.fillRect(x * cell, y * cell, cell, cell);
-  });
-  // The start is a ring, the goal a chequered flag square: told apart by shape.
-  const [sx, sy] = maze.start, [gx, gy] = maze.goal;
-  ctx.strokeStyle = "#56B4E9";
-  ctx.lineWidth = Math.max(1, cell / 6);
-  ctx.beginPath();
-  ctx.arc((sx + 0.5) * cell, (sy + 0.5) * cell, cell * 0.4, 0, 2 * Math.PI);
-  ctx.stroke();
-  for (let i = 0; i < 4; i++) {
-    ctx.fillStyle = i % 3 === 0 ? "#000" : "#fff";
-    ctx.fillRect((gx + (i % 2) / 2) * cell, (gy + Math.floor(i / 2) / 2) * cell, cell / 2, cell / 2);
-  }
+  drawWalls(css);
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.drawImage(walls, 0, 0);
+  ctx.restore();
   if (!room) return;
   room.players.forEach((p, i) => {
     const at = shown.get(p.id);
@@ -157,19 +191,33 @@ function moveTo(id: string, x: number, y: number) {
   }
   const last = at.path.length ? at.path[at.path.length - 1] : [at.x, at.y];
   at.path.push(...path(last[0], last[1], x, y));
+  // A run shows within maxAnimation: the oldest steps are skipped.
+  if (at.path.length > maxSteps) at.path.splice(0, at.path.length - maxSteps);
+  dirty = true;
 }
+
+// stepMs is a dot's time a tile; a run shows within maxSteps of them
+// (150 ms): a 40-tile corridor no longer arrives a second late.
+const stepMs = 25;
+const maxSteps = 150 / stepMs;
 
 let lastStep = 0;
 function frame(now: number) {
-  if (now - lastStep > 25) {
+  if (now - lastStep > stepMs) {
     lastStep = now;
     for (const at of shown.values()) {
       const next = at.path.shift();
-      if (next) [at.x, at.y] = next;
+      if (next) {
+        [at.x, at.y] = next;
+        dirty = true;
+      }
     }
   }
   tick();
-  draw();
+  if (dirty) {
+    dirty = false;
+    draw();
+  }
   requestAnimationFrame(frame);
 }
 
@@ -190,6 +238,7 @@ function tick() {
 
 function showRoom() {
   if (!room || !maze) return;
+  dirty = true;
   const mine = room.players.find((p) => p.id === me);
   if (mine?.done && mine.ms) myFinish = mine.ms;
   for (const p of room.players) {
@@ -221,12 +270,28 @@ function showRoom() {
     return li;
   }));
   const done = room.players.filter((p) => p.done).sort((a, b) => (a.place ?? 0) - (b.place ?? 0));
+  const par = maze.par;
   $("finishes").replaceChildren(...done.map((p) => {
     const li = document.createElement("li");
     li.dataset.id = p.id;
-    li.textContent = `${p.name} · ${runTime(p.ms ?? 0)}`;
+    li.textContent = `${p.name} · ${runTime(p.ms ?? 0)} · ${t("clicks_par", { Clicks: p.clicks, Par: par })}`;
     return li;
   }));
+  // The finish screen: the podium, each finisher's time and clicks
+  // against par, once the race is over.
+  const over = room.phase === "over";
+  $("finish").hidden = !over;
+  if (over) {
+    $("podium").replaceChildren(...done.slice(0, 3).map((p) => {
+      const li = document.createElement("li");
+      li.dataset.id = p.id;
+      li.dataset.place = String(p.place ?? 0);
+      const name = document.createElement("strong");
+      name.textContent = p.name;
+      li.append(name, ` ${runTime(p.ms ?? 0)} · ${t("clicks_par", { Clicks: p.clicks, Par: par })}`);
+      return li;
+    }));
+  }
 }
 
 let socket: WebSocket | null = null;
@@ -238,11 +303,30 @@ function connect(session: string, locale: string) {
   socket = ws;
   ws.onopen = () => send({ t: "hello", v: PROTOCOL_VERSION, session, locale }, ws);
   ws.onmessage = (e) => {
-    const msg = JSON.parse(e.data) as ServerMsg;
-    if ("now" in msg) clockOffset = msg.now - Date.now();
+    let msg: ServerMsg;
+    try {
+      msg = JSON.parse(e.data) as ServerMsg;
+    } catch (err) {
+      status(`${t("refused_error")} (${String(err)})`);
+      return;
+    }
+    // Until the pings have measured it, the room's clock as it came.
+    if (msg.t !== "pong" && "now" in msg && bestRtt === Infinity) clockOffset = msg.now - Date.now();
     switch (msg.t) {
+      case "pong": {
+        // The sample with the shortest round trip wins; the server's
+        // clock read halfway through it.
+        const rtt = performance.now() - msg.c;
+        if (rtt >= 0 && rtt < bestRtt) {
+          bestRtt = rtt;
+          clockOffset = msg.now + rtt / 2 - Date.now();
+        }
+        break;
+      }
       case "welcome":
         retry = 0;
+        fillPicker(msg.algorithms);
+        measureClock(ws);
         me = msg.you;
         maze = msg.maze;
         room = msg.room;
@@ -276,6 +360,7 @@ function connect(session: string, locale: string) {
         break;
     }
   };
+  ws.onerror = () => status(t("reconnecting"));
   ws.onclose = (e) => {
     if (socket !== ws) return;
     socket = null;
@@ -312,6 +397,28 @@ const refusalWords: Record<Refusal, string> = {
   rate: "refused_rate", bad: "refused_bad", not_launcher: "refused_not_launcher", error: "refused_error",
 };
 let reloadNeeded = false;
+
+// measureClock sends a few pings: the clock offset is taken from the one
+// with the shortest round trip, its half compensated.
+let bestRtt = Infinity;
+function measureClock(ws: WebSocket) {
+  bestRtt = Infinity;
+  for (let i = 0; i < 5; i++) setTimeout(() => send({ t: "ping", c: performance.now() }, ws), i * 250);
+}
+
+// fillPicker offers the server's algorithms, named in the member's
+// language; the choice made stays.
+function fillPicker(algorithms: { id: string; name: string }[]) {
+  const select = $<HTMLSelectElement>("algorithm");
+  const chosen = select.value || "backtracking";
+  select.replaceChildren(...algorithms.map((a) => {
+    const o = document.createElement("option");
+    o.value = a.id;
+    o.textContent = a.name;
+    o.selected = a.id === chosen;
+    return o;
+  }));
+}
 
 const keys: Record<string, Direction> = {
   ArrowUp: "n", ArrowRight: "e", ArrowDown: "s", ArrowLeft: "w", w: "n", d: "e", s: "s", a: "w", W: "n", D: "e", S: "s", A: "w",
@@ -354,6 +461,7 @@ function label() {
   $("l-size").textContent = t("size");
   $("h-players").textContent = t("players");
   $("h-finishes").textContent = t("finishes");
+  $("h-finish").textContent = t("over");
   $("timer").setAttribute("aria-label", t("timer"));
   canvas.setAttribute("aria-label", t("maze"));
   for (const [d, id] of [["n", "dir_n"], ["e", "dir_e"], ["s", "dir_s"], ["w", "dir_w"]]) $(`pad-${d}`).setAttribute("aria-label", t(id));
@@ -396,7 +504,9 @@ async function main() {
   } catch {
     // the member's browser language, then
   }
-  words = await (await fetch(`${base}/api/words?locale=${encodeURIComponent(locale)}`)).json();
+  const wordsRes = await fetch(`${base}/api/words?locale=${encodeURIComponent(locale)}`);
+  if (!wordsRes.ok) throw new Error(`GET /api/words: HTTP ${wordsRes.status}`);
+  words = await wordsRes.json();
   document.documentElement.lang = words.language ?? "en";
   label();
   status(t("signing_in"));
