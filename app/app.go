@@ -168,7 +168,8 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	}
 	poster := bot.NewPoster(session)
 	deps := commands.Deps{
-		Store: db, Poster: poster, Guilds: poster,
+		Attachments: bot.NewAttachments(cfg.APIBase),
+		Store:       db, Poster: poster, Guilds: poster,
 		PlaySecret: secret, DailyKey: dailyKey,
 		Now: now, Seed: randomSeed, Log: log, Metrics: rec,
 		Replays: db,

@@ -60,6 +60,7 @@ func definitions() []*discordgo.ApplicationCommand {
 				{Name: "star", Value: "star"}, {Name: "diamond", Value: "diamond"}, {Name: "triangle", Value: "triangle"}, {Name: "hexagon", Value: "hexagon"},
 			}},
 			{Type: str, Name: "text", Description: "Draw the maze inside up to 12 letters, digits and spaces"},
+			{Type: discordgo.ApplicationCommandOptionAttachment, Name: "image", Description: "A PNG or JPEG (up to 1 MiB, 2000×2000): the maze fills its dark parts"},
 		}},
 		{Name: "solve", Description: "Reveal the shortest path of a maze (a spoiler)", Options: []*discordgo.ApplicationCommandOption{
 			{Type: str, Name: "id", Description: "The maze ID (default: the last maze in this channel)"},

@@ -22,6 +22,7 @@ type Store interface {
 	contest.ReminderStore
 	contest.EventStore
 	contest.Posts
+	Images
 }
 
 // Deps is what the features are built on: the store, Discord's side of
@@ -53,6 +54,9 @@ type Deps struct {
 	Arena bool
 	// Races launches Maze Arena's races; needed by New when Arena is set.
 	Races Races
+	// Attachments fetches the files members attach to commands (/maze
+	// image:); nil fetches from Discord's CDN only.
+	Attachments AttachmentFetcher
 	// Domain is the services the features share, which the wiring builds
 	// once with NewDomain (and hands Maze Arena too); New needs it.
 	Domain *Domain
@@ -145,6 +149,10 @@ func New(deps Deps) (*Set, error) {
 	log := deps.Log.With("component", "commands")
 	contests, games, q, reminders := deps.Domain.Contests, deps.Domain.Games, deps.Domain.Pictures, deps.Domain.Reminders
 	mazes := NewMazes(deps.Store, contests, q, deps.Seed, deps.Now, deps.Setup())
+	mazes.images, mazes.attachments = deps.Store, deps.Attachments
+	if mazes.attachments == nil {
+		mazes.attachments = bot.NewAttachments(nil)
+	}
 	playing := NewPlay(games, sign, q, deps.Seed)
 	daily := NewDaily(contests.Dailies, reminders, deps.Store, q, deps.Now, deps.Setup())
 	archive := NewArchive(contests.Dailies, games, playing, q)

@@ -49,6 +49,10 @@ type Mazes struct {
 	pictures *pictures.Queue
 	seed     func() uint64
 	now      func() time.Time
+	// The pictures made into masks, and where they are fetched from
+	// (shapes.go): set by New.
+	images      Images
+	attachments AttachmentFetcher
 }
 
 // NewMazes makes mazes with random seeds from seed, drawing pictures on
@@ -103,6 +107,7 @@ type mazeOptions struct {
 	Grid       string `option:"grid"`
 	Shape      string `option:"shape"`
 	Text       string `option:"text"`
+	Image      string `option:"image"` // an attachment's id
 }
 
 // mazeRequest is a validated /maze: the maze of id, or at a level the
@@ -112,16 +117,17 @@ type mazeRequest struct {
 	id      mazecore.ID
 	level   mazecore.Level
 	mode    string
-	look    look       // the picture's theme and style
-	notices []lang.Msg // said to the member privately, e.g. rounding
-	shaped  bool       // a maze on another grid or in a shape (shapes.go)
+	look    look            // the picture's theme and style
+	notices []lang.Msg      // said to the member privately, e.g. rounding
+	shaped  bool            // a maze on another grid or in a shape (shapes.go)
+	image   *mazecore.Image // the picture of a maze in an image's shape
 }
 
-func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
+func (f *Mazes) parseMazeRequest(ctx context.Context, in *bot.Interaction) (mazeRequest, error) {
 	var o mazeOptions
 	bot.Options(in, &o)
 	if o.shaped() {
-		return f.parseShapedRequest(o)
+		return f.parseShapedRequest(ctx, in, o)
 	}
 	req := mazeRequest{mode: o.Render}
 	if req.mode == "" {
@@ -197,7 +203,7 @@ func (f *Mazes) parseMazeRequest(in *bot.Interaction) (mazeRequest, error) {
 }
 
 func (f *Mazes) handleMaze(ctx context.Context, in *bot.Interaction) error {
-	req, err := f.parseMazeRequest(in)
+	req, err := f.parseMazeRequest(ctx, in)
 	if err != nil {
 		return err
 	}

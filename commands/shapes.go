@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -12,6 +13,7 @@ import (
 	"mazebot/commands/customid"
 	"mazebot/commands/pictures"
 	"mazebot/commands/views"
+	"mazebot/contest"
 	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/render"
@@ -37,19 +39,34 @@ func shapeOptions() []*discordgo.ApplicationCommandOption {
 		choicesOption("grid", mazecore.GridNames()),
 		choicesOption("shape", mazecore.PresetNames()),
 		stringOption("text", mazecore.MaxTextLength, false),
+		{Type: discordgo.ApplicationCommandOptionAttachment, Name: "image"},
 	}
+}
+
+// Images keeps the pictures made into masks under their hash (the
+// store's image_masks), so that a maze in one's shape can be drawn again
+// from its ID.
+type Images interface {
+	SaveImage(ctx context.Context, img *mazecore.Image, at time.Time) error
+	Image(ctx context.Context, hash [16]byte) (*mazecore.Image, error)
+}
+
+// AttachmentFetcher fetches a file a member attached, refusing with
+// bot.ErrAttachmentTooLarge one longer than limit (bot.Attachments).
+type AttachmentFetcher interface {
+	Fetch(ctx context.Context, a *discordgo.MessageAttachment, limit int) ([]byte, error)
 }
 
 // shaped reports whether /maze's options ask for a maze not on the whole
 // square grid.
 func (o mazeOptions) shaped() bool {
-	return (o.Grid != "" && o.Grid != mazecore.Square.String()) || o.Shape != "" || o.Text != ""
+	return (o.Grid != "" && o.Grid != mazecore.Square.String()) || o.Shape != "" || o.Text != "" || o.Image != ""
 }
 
 // parseShapedRequest reads a /maze that asks for a grid or a shape: the
 // size option counts rings on a polar grid and cells across on a hex
 // one.
-func (f *Mazes) parseShapedRequest(o mazeOptions) (mazeRequest, error) {
+func (f *Mazes) parseShapedRequest(ctx context.Context, in *bot.Interaction, o mazeOptions) (mazeRequest, error) {
 	req := mazeRequest{mode: renderPNG, shaped: true}
 	switch o.Render {
 	case "", renderAuto, renderPNG:
@@ -76,10 +93,15 @@ func (f *Mazes) parseShapedRequest(o mazeOptions) (mazeRequest, error) {
 	}
 	id := mazecore.ID{Algorithm: algo, GridKind: kind}
 	switch {
-	case o.Shape != "" && o.Text != "":
+	case countTrue(o.Shape != "", o.Text != "", o.Image != "") > 1:
 		return req, bot.Refuse("error.shape_and_text")
-	case (o.Shape != "" || o.Text != "") && kind == mazecore.Polar:
+	case (o.Shape != "" || o.Text != "" || o.Image != "") && kind == mazecore.Polar:
 		return req, bot.Refuse("error.polar_no_shape")
+	case o.Image != "":
+		if req.image, err = f.fetchMask(ctx, in, o.Image); err != nil {
+			return req, err
+		}
+		id.Shape = mazecore.ImageShapeOf(req.image)
 	case o.Shape != "":
 		if id.Shape, err = mazecore.ParseShape(o.Shape); err != nil {
 			return req, bot.RefuseWith(err, "error.unknown_shape", lang.Args{"Name": sanitize(o.Shape), "Choices": shapeChoices()})
@@ -89,7 +111,7 @@ func (f *Mazes) parseShapedRequest(o mazeOptions) (mazeRequest, error) {
 			return req, maskRefusal(err)
 		}
 	}
-	if err := shapedSize(&id, o.Size, o.Height); err != nil {
+	if err := shapedSize(&id, o.Size, o.Height, req.image); err != nil {
 		return req, err
 	}
 	if o.Loops != nil {
@@ -119,16 +141,94 @@ func (f *Mazes) parseShapedRequest(o mazeOptions) (mazeRequest, error) {
 	}
 	// The mask is drawn now: a shape too small for it is refused before
 	// the queue.
-	if _, err := id.Grid(); err != nil {
+	if _, err := id.GridWithImage(req.image); err != nil {
+		var me *mazecore.MaskError
+		if req.image != nil && errors.As(err, &me) {
+			// The picture's own words: the member fixes the picture.
+			return req, bot.RefuseWith(err, "error.image."+string(me.Code), lang.Args{"N": me.N, "M": me.M})
+		}
 		return req, maskRefusal(err)
+	}
+	if req.image != nil {
+		// Kept before the maze is shown, so that its Solve finds it.
+		if err := f.images.SaveImage(ctx, req.image, f.now()); err != nil {
+			return req, err
+		}
 	}
 	req.id = id
 	return req, nil
 }
 
+// fetchMask fetches the picture attached as the image option (the
+// attachment's id) and reads it into a mask: a file Discord says is
+// longer than render.MaxMaskBytes, or larger than render.MaxMaskPixels,
+// is refused before a byte is fetched, and the rest checked again on the
+// bytes (render.MaskImage).
+func (f *Mazes) fetchMask(ctx context.Context, in *bot.Interaction, attachmentID string) (*mazecore.Image, error) {
+	var a *discordgo.MessageAttachment
+	if data := in.ApplicationCommandData(); data.Resolved != nil {
+		a = data.Resolved.Attachments[attachmentID]
+	}
+	if a == nil {
+		return nil, bot.Refuse("error.image.missing")
+	}
+	tooMany := func(w, h int) error {
+		return bot.Refuse("error.image.too_many", lang.Args{"Width": w, "Height": h, "Max": render.MaxMaskPixels})
+	}
+	if a.Width > render.MaxMaskPixels || a.Height > render.MaxMaskPixels {
+		return nil, tooMany(a.Width, a.Height)
+	}
+	data, err := f.attachments.Fetch(ctx, a, render.MaxMaskBytes)
+	if errors.Is(err, bot.ErrAttachmentTooLarge) {
+		return nil, bot.RefuseWith(err, "error.image.too_large", lang.Args{"Size": a.Size})
+	} else if err != nil {
+		return nil, bot.RefuseWith(err, "error.image.fetch")
+	}
+	img, err := render.MaskImage(data)
+	var bad *render.MaskImageError
+	switch {
+	case errors.As(err, &bad) && bad.Code == render.MaskTooMany:
+		return nil, tooMany(bad.W, bad.H)
+	case errors.As(err, &bad) && bad.Code == render.MaskTooLarge:
+		return nil, bot.RefuseWith(err, "error.image.too_large", lang.Args{"Size": len(data)})
+	case errors.As(err, &bad):
+		return nil, bot.RefuseWith(err, "error.image.not_image")
+	}
+	return img, err
+}
+
+// maskImage returns the picture of a maze in an image's shape, from the
+// store; nil for any other maze.
+func (f *Mazes) maskImage(ctx context.Context, id mazecore.ID) (*mazecore.Image, error) {
+	if id.Shape.Kind != mazecore.ImageShape {
+		return nil, nil
+	}
+	img, err := f.images.Image(ctx, id.Shape.Hash)
+	if errors.Is(err, contest.ErrNotFound) {
+		return nil, bot.RefuseWith(err, "error.image.gone", lang.Args{"ID": id.String()})
+	}
+	return img, err
+}
+
+// generateShaped makes the maze of a shaped ID, with its picture when
+// its shape is one.
+func generateShaped(id mazecore.ID, img *mazecore.Image) (*mazecore.GridMaze, error) {
+	var m *mazecore.GridMaze
+	var err error
+	if img != nil {
+		m, err = mazecore.GenerateGridImage(id, img)
+	} else {
+		m, err = mazecore.GenerateGrid(id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("generate %v: %w", id, err)
+	}
+	return m, nil
+}
+
 // shapedSize sets the size of id from the size and height options, in
 // the grid's units, checking them.
-func shapedSize(id *mazecore.ID, size, height *int64) error {
+func shapedSize(id *mazecore.ID, size, height *int64, img *mazecore.Image) error {
 	get := func(raw *int64, fallback, lo, hi int) (int, error) {
 		if raw == nil {
 			return fallback, nil
@@ -149,6 +249,8 @@ func shapedSize(id *mazecore.ID, size, height *int64) error {
 		if id.Shape.Kind == mazecore.TextShape {
 			tw, th := mazecore.TextSize(id.Shape.Text)
 			w, h = textScale*tw, textScale*th
+		} else if img != nil {
+			w, h = imageCells(img)
 		}
 		if id.Width, err = get(size, w, mazecore.MinHexSide, views.PNGMaxSide/2); err != nil {
 			return err
@@ -163,6 +265,9 @@ func shapedSize(id *mazecore.ID, size, height *int64) error {
 	if id.Shape.Kind == mazecore.TextShape {
 		tw, th := mazecore.TextSize(id.Shape.Text)
 		w, h = 2*textScale*tw+1, 2*textScale*th+1
+	} else if img != nil {
+		cw, ch := imageCells(img)
+		w, h = 2*cw+1, 2*ch+1
 	}
 	if id.Width, err = get(size, w, mazecore.MinSize, views.PNGMaxSide); err != nil {
 		return err
@@ -170,6 +275,9 @@ func shapedSize(id *mazecore.ID, size, height *int64) error {
 	if size != nil && id.Shape.Kind == mazecore.TextShape {
 		tw, th := mazecore.TextSize(id.Shape.Text)
 		h = 2*max(th, (id.Width/2)*th/tw) + 1
+	} else if size != nil && img != nil {
+		iw, ih := img.Size()
+		h = 2*max(2, (id.Width/2)*ih/iw) + 1
 	} else if size != nil {
 		h = id.Width
 	}
@@ -179,6 +287,19 @@ func shapedSize(id *mazecore.ID, size, height *int64) error {
 	id.Width, id.Height = id.Width|1, id.Height|1 // odd, as every square maze's tiles
 	return nil
 }
+
+// imageCells is the default size in cells of a maze in a picture's
+// shape: imageMaxCells across, or fewer for a smaller picture, and as
+// many down as keep its proportions.
+func imageCells(img *mazecore.Image) (cols, rows int) {
+	w, h := img.Size()
+	cols = min(w, imageMaxCells)
+	return cols, max(mazecore.MinHexSide, cols*h/w)
+}
+
+// imageMaxCells is the most cells across of a picture's maze with no
+// size: enough for a logo's outline to read.
+const imageMaxCells = 40
 
 // shapeChoices names the preset shapes.
 func shapeChoices() lang.List {
@@ -204,9 +325,9 @@ func (f *Mazes) showShaped(ctx context.Context, in *bot.Interaction, req mazeReq
 	l := in.Lang()
 	key := mazeKey(l, req.id, req.mode, req.look)
 	reply, err := f.pictures.Reply(ctx, in, pictures.Request{Key: key, Big: big(req.id.Cells())}, func() (bot.Reply, error) {
-		m, err := mazecore.GenerateGrid(req.id)
+		m, err := generateShaped(req.id, req.image)
 		if err != nil {
-			return bot.Reply{}, fmt.Errorf("generate %v: %w", req.id, err)
+			return bot.Reply{}, err
 		}
 		file, err := gridFile(l, m, nil, req.look, "maze-"+req.id.String()+".png")
 		if err != nil {
@@ -229,10 +350,10 @@ func (f *Mazes) showShaped(ctx context.Context, in *bot.Interaction, req mazeReq
 
 // shapedSolution is the spoilered solution of a maze on another grid or
 // in a shape.
-func shapedSolution(l *lang.Lang, id mazecore.ID, ephemeral bool) (bot.Reply, error) {
-	m, err := mazecore.GenerateGrid(id)
+func shapedSolution(l *lang.Lang, id mazecore.ID, img *mazecore.Image, ephemeral bool) (bot.Reply, error) {
+	m, err := generateShaped(id, img)
 	if err != nil {
-		return bot.Reply{}, fmt.Errorf("generate %v: %w", id, err)
+		return bot.Reply{}, err
 	}
 	path := m.Solve()
 	file, err := gridFile(l, m, path, look{}, "SPOILER_maze-"+id.String()+"-solution.png")
@@ -282,4 +403,15 @@ func shapedHeader(l *lang.Lang, m *mazecore.GridMaze) string {
 		header += " · " + l.T("maze.loops", lang.Args{"Loops": id.Loops})
 	}
 	return header + " · " + views.IDTag(id)
+}
+
+// countTrue counts the conditions that hold.
+func countTrue(conds ...bool) int {
+	n := 0
+	for _, c := range conds {
+		if c {
+			n++
+		}
+	}
+	return n
 }

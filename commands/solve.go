@@ -155,8 +155,12 @@ func (f *Mazes) sendSolution(ctx context.Context, in *bot.Interaction, id mazeco
 	}
 	l := in.Lang()
 	if !id.Plain() {
+		img, err := f.maskImage(ctx, id)
+		if err != nil {
+			return err
+		}
 		reply, err := f.pictures.Reply(ctx, in, pictures.Request{Key: solutionKey(l, id), Big: big(id.Cells()), Ephemeral: ephemeral}, func() (bot.Reply, error) {
-			return shapedSolution(l, id, ephemeral)
+			return shapedSolution(l, id, img, ephemeral)
 		})
 		if err != nil {
 			return err

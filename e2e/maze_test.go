@@ -340,8 +340,8 @@ func TestE2ECommandSync(t *testing.T) {
 	for _, o := range maze.Options {
 		opts[o.Name] = len(o.Choices)
 	}
-	if len(opts) != 12 || opts["algorithm"] != 5 || opts["render"] != 4 || opts["difficulty"] != 4 || opts["theme"] != 3 || opts["style"] != 2 || opts["grid"] != 3 || opts["shape"] != 7 {
-		t.Fatalf("/maze options %v, want algorithm (5 choices), size, height, render (4 choices), seed, difficulty (4 choices), loops, theme (3), style (2), grid (3), shape (7), text", opts)
+	if len(opts) != 13 || opts["algorithm"] != 5 || opts["render"] != 4 || opts["difficulty"] != 4 || opts["theme"] != 3 || opts["style"] != 2 || opts["grid"] != 3 || opts["shape"] != 7 {
+		t.Fatalf("/maze options %v, want algorithm (5 choices), size, height, render (4 choices), seed, difficulty (4 choices), loops, theme (3), style (2), grid (3), shape (7), text, image", opts)
 	}
 	for _, name := range []string{"seed", "loops", "text"} {
 		if _, ok := opts[name]; !ok {

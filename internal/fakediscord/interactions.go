@@ -168,8 +168,8 @@ func normalize(data map[string]any) (map[string]any, error) {
 
 // resolveCommand adds to a command's data what Discord does: the
 // registered command's id (and guild_id), or a fresh id for a command
-// never registered; data.resolved for user, mentionable and channel
-// options; a message command's target_id and resolved message.
+// never registered; data.resolved for user, mentionable, channel and
+// attachment options (Upload); a message command's target_id and resolved message.
 func (s *Server) resolveCommand(a Actor, data map[string]any, target *Message) {
 	name, _ := data["name"].(string)
 	typ := discordgo.ChatApplicationCommand
@@ -191,7 +191,7 @@ func (s *Server) resolveCommand(a Actor, data map[string]any, target *Message) {
 		data["target_id"] = target.ID
 		res["messages"] = map[string]any{target.ID: s.wire(target)}
 	}
-	users, channels := map[string]any{}, map[string]any{}
+	users, channels, attachments := map[string]any{}, map[string]any{}, map[string]any{}
 	var walk func(opts any)
 	walk = func(opts any) {
 		list, _ := opts.([]any)
@@ -215,6 +215,14 @@ func (s *Server) resolveCommand(a Actor, data map[string]any, target *Message) {
 					continue
 				}
 				channels[id] = map[string]any{"id": id, "name": "channel-" + id, "type": int(discordgo.ChannelTypeGuildText), "permissions": a.Permissions}
+			case strconv.Itoa(int(discordgo.ApplicationCommandOptionAttachment)):
+				// Uploaded first (Upload), then named by its id; resolved
+				// with what Discord read of it. The file is the member's
+				// to see only until used: ephemeral.
+				if f, ok := s.messages.upload(a.ChannelID, id); ok {
+					attachments[id] = wireAttachment{ID: f.ID, Filename: f.Filename, Size: f.Size, URL: f.URL, ProxyURL: f.URL,
+						ContentType: f.ContentType, Width: f.Width, Height: f.Height, Ephemeral: true}
+				}
 			}
 		}
 	}
@@ -224,6 +232,9 @@ func (s *Server) resolveCommand(a Actor, data map[string]any, target *Message) {
 	}
 	if len(channels) > 0 {
 		res["channels"] = channels
+	}
+	if len(attachments) > 0 {
+		res["attachments"] = attachments
 	}
 	if len(res) > 0 {
 		data["resolved"] = res

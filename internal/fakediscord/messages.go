@@ -25,6 +25,7 @@ type messageStore struct {
 	order       []string            // ids in creation order
 	byChannel   map[string][]string // ids in creation order, by channel
 	uploads     map[string]Attachment
+	fetches     map[string]int    // GETs of each upload, by channel/id
 	sent        []*Message        // every version of every message the bot sent (Sent)
 	nonces      map[string]string // nonceKey -> id of the newest message with it
 	nonceWindow time.Duration
@@ -37,6 +38,7 @@ func (st *messageStore) reset() {
 	st.order = nil
 	st.byChannel = make(map[string][]string)
 	st.uploads = make(map[string]Attachment)
+	st.fetches = make(map[string]int)
 	st.sent = nil
 	st.nonces = make(map[string]string)
 	st.nonceWindow = st.s.cfg.NonceWindow
@@ -339,7 +341,11 @@ func (st *messageStore) delete(w http.ResponseWriter, r *http.Request) {
 // /attachments/{channel}/{id}/{filename}.
 func (st *messageStore) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	st.mu.Lock()
-	a, ok := st.uploads[r.PathValue("channel")+"/"+r.PathValue("id")]
+	key := r.PathValue("channel") + "/" + r.PathValue("id")
+	a, ok := st.uploads[key]
+	if ok {
+		st.fetches[key]++
+	}
 	st.mu.Unlock()
 	if !ok || a.Filename != r.PathValue("filename") {
 		http.NotFound(w, r)
@@ -348,6 +354,39 @@ func (st *messageStore) serveAttachment(w http.ResponseWriter, r *http.Request) 
 	w.Header().Set("Content-Type", a.ContentType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(a.Data)))
 	_, _ = w.Write(a.Data)
+}
+
+// Upload stores a file a member attaches to a command's attachment
+// option, as their client uploads it before the command is sent: it gets
+// an id and a URL, and is served there; Interact resolves an attachment
+// option naming its id in channelID (data.resolved.attachments) as
+// Discord does. Its size, content type (from the name when not given)
+// and an image's dimensions are Discord's reading of the bytes.
+func (s *Server) Upload(channelID, filename, contentType string, data []byte) Attachment {
+	st := s.messages
+	a := newAttachment(filename, contentType, data)
+	a.ID = s.ids.next()
+	a.URL = s.URL() + "/attachments/" + channelID + "/" + a.ID + "/" + a.Filename
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.uploads[channelID+"/"+a.ID] = a
+	return a
+}
+
+// AttachmentFetches is how often the file a was fetched from its URL.
+func (s *Server) AttachmentFetches(channelID string, a Attachment) int {
+	st := s.messages
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.fetches[channelID+"/"+a.ID]
+}
+
+// upload returns the file uploaded as id in channelID.
+func (st *messageStore) upload(channelID, id string) (Attachment, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	a, ok := st.uploads[channelID+"/"+id]
+	return a, ok
 }
 
 // ---- what a test sees of messages ----
