@@ -84,7 +84,7 @@ var englishWords = regexp.MustCompile(`(?i)\b(?:the|and|your|you|with|maze|mazes
 // German reply, say. Shared words (tu, les, los, está, con, da) are left
 // out: each is a word of two of them.
 var markers = map[string]*regexp.Regexp{
-	"es":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:laberinto|laberintos|del|las|pulsa|jugar|partida)(?:$|[^\p{L}])`),
+	"es":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:laberinto|laberintos|del|las|pulsa|jugar)(?:$|[^\p{L}])`),
 	"pt-BR": regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:labirinto|labirintos|você|não|jogar|jogo)(?:$|[^\p{L}])`),
 	"de":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:und|nicht|ist|dein|deine|deinen|mit|spielen)(?:$|[^\p{L}])`),
 	"fr":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:avec|pour|une|votre|ton|jouer|labyrinthe)(?:$|[^\p{L}])`),

@@ -28,6 +28,7 @@ var languages = []*Lang{
 	newLang("en", writing{}, "en-US", "en-GB"),
 	newLang("ko", writing{}, "ko"),
 	newLang("es", writing{decimal: ","}, "es-ES", "es-419"),
+	newLang("pt-BR", writing{decimal: ","}, "pt-BR"),
 }
 
 // writing is how a language writes what the code puts together rather than
