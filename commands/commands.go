@@ -20,6 +20,7 @@ type Store interface {
 	play.Store
 	contest.DailyStore
 	contest.ReminderStore
+	contest.ChampionStore
 	contest.EventStore
 	contest.Posts
 	Images

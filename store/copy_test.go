@@ -231,6 +231,10 @@ func seed(t *testing.T, dsn string) {
 	ok(t, db.ClaimReminder(ctx, "g1", "ann", day(29)))
 	ok(t, db.SetReminderChannel(ctx, "g1", "ann", "dm-ann"))
 	ok(t, db.CloseReminder(ctx, "g1", "bob"))
+	ok(t, db.SaveChampionRole(ctx, contest.ChampionRole{GuildID: "g1", RoleID: "r1", AdminID: "ann", Language: "ko"}))
+	ok(t, db.ClaimCrowning(ctx, "g1", contest.Season{Year: 2026, Month: 11}))
+	ok(t, db.SetChampion(ctx, "g1", "bob"))
+	ok(t, db.RefuseChampionRole(ctx, "g1"))
 
 	var events []contest.Event
 	for _, ch := range []string{"e1", "e2", "e3"} {

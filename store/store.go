@@ -23,6 +23,7 @@ type DB interface {
 	play.Store
 	contest.DailyStore
 	contest.ReminderStore
+	contest.ChampionStore
 	contest.EventStore
 	contest.Posts
 	// Secret returns the value kept under key, storing generate's result

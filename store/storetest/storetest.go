@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"RecapSettings", testRecapSettings},
 		{"Reminders", testReminders},
 		{"Images", testImages},
+		{"ChampionRoles", testChampionRoles},
 	} {
 		t.Run(area.name, func(t *testing.T) { area.run(t, open) })
 	}
