@@ -85,6 +85,12 @@ func definitions() []*discordgo.ApplicationCommand {
 			{Type: sub, Name: "remind", Description: "A DM when your streak is at risk and you haven't played today", Options: []*discordgo.ApplicationCommandOption{
 				{Type: str, Name: "time", Description: "Server time, 24-hour HH:MM, e.g. 20:00; or off", Required: true},
 			}},
+			{Type: sub, Name: "archive", Description: "Play a past daily of this server, unranked; without a date, the list of past days", Options: []*discordgo.ApplicationCommandOption{
+				{Type: str, Name: "date", Description: "The day, as YYYY-MM-DD (e.g. 2026-12-01); default: the list of past days"},
+			}},
+		}},
+		{Name: "profile", Description: "A member's dailies, streak, season and badges in this server", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "member", Description: "Whose profile (default: yours)"},
 		}},
 		{Name: "leaderboard", Description: "The daily challenge leaderboard of this server", Options: []*discordgo.ApplicationCommandOption{
 			{Type: str, Name: "period", Description: "Today (default), the last 7 days, all time, or this season (the month)", Choices: []*discordgo.ApplicationCommandOptionChoice{

@@ -260,8 +260,8 @@ func validateLocalizations(cmds []*discordgo.ApplicationCommand) error { return 
 // hasHangul tells whether s holds Korean letters.
 func hasHangul(s string) bool { return lang.HasHangul(s) }
 
-// languageNames are the bot's languages as their speakers name them.
-func languageNames() (english, korean string) { return lang.English.Name(), lang.Korean.Name() }
+// englishLanguageName is English's name for itself.
+func englishLanguageName() string { return lang.English.Name() }
 
 // allLanguages are the bot's languages: each one's main Discord locale,
 // its code and its name for itself.

@@ -29,7 +29,7 @@ import (
 // row, separated by single spaces ("Give up", "no finishers yet"), once
 // the allowed words are taken out; and a Korean text with letters must have
 // Hangul, so that a lone English word (a button "Map") is found too. What
-// may stay is listed in koreanAllowed and englishAllowed below.
+// may stay is listed in koreanAllowed below.
 func TestE2ELanguages(t *testing.T) {
 	t.Parallel()
 	var locales []string
@@ -60,9 +60,9 @@ func TestE2ELanguages(t *testing.T) {
 // user-supplied name may be in any language.
 const langEventName = "Night Race"
 
-// englishName and koreanName are the languages' names, as the lists of
-// languages show them.
-var englishName, koreanName = languageNames()
+// englishName is the English language's own name, as the lists of
+// languages show it.
+var englishName = englishLanguageName()
 
 // languageNamesAll are every language's name for itself, which any text
 // listing the languages holds.
@@ -115,9 +115,6 @@ var (
 	// language's own name (how the language choice names it), and the
 	// name a member gave an event.
 	koreanAllowed = []string{"mazebot", "Discord", "PNG", "GIF", "ID", "DM", "IANA", "UTC", "HH:MM", englishName, langEventName}
-	// englishAllowed are the texts with Hangul an English text may hold:
-	// the Korean language's own name, in the lists of languages.
-	englishAllowed = []string{koreanName}
 	// koreanWithoutHangul are Korean texts that are names alone.
 	koreanWithoutHangul = []string{"mazebot"}
 	englishRun          = regexp.MustCompile(`[A-Za-z][A-Za-z'’-]*(?: [A-Za-z][A-Za-z'’-]*)+`)
