@@ -1,6 +1,8 @@
 // Package play is a game on a maze: a member's position, trail, clicks and
 // tiles, the moves that run along a corridor to the next junction, giving
-// up and winning, and the score against the shortest path and par. Its Service
+// up and winning, and the score against the shortest path and par. A game
+// on a polar or hex grid, or on a maze cut to a shape (mazecore.GridMaze),
+// moves a Way of its grid (grid.go) by the same rules. Its Service
 // keeps games in a Store with optimistic concurrency, so any bot process
 // sharing the store can take the next click.
 //

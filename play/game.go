@@ -100,6 +100,7 @@ type Game struct {
 	// finished the game sets it.
 	Lapsed string
 	maze   *mazecore.Maze
+	grid   *mazecore.GridMaze // a game on any other grid (grid.go); maze is then nil
 	trail  trail
 }
 
@@ -130,13 +131,18 @@ func Resume(m *mazecore.Maze, rec Record) (*Game, error) {
 	return &Game{Record: rec, maze: m, trail: t}, nil
 }
 
-// Maze is the maze the game is played on.
+// Maze is the maze the game is played on, nil for a game on another
+// grid than the whole square one (Grid).
 func (g *Game) Maze() *mazecore.Maze { return g.maze }
 
 // CanGo reports whether the player's cell has a passage in direction d.
-func (g *Game) CanGo(d mazecore.Dir) bool { return g.maze.Open(g.Pos.X/2, g.Pos.Y/2, d) }
+// False in a game on another grid (CanGoWay).
+func (g *Game) CanGo(d mazecore.Dir) bool {
+	return g.maze != nil && g.maze.Open(g.Pos.X/2, g.Pos.Y/2, d)
+}
 
-// Walked lists the tiles walked, in row-major order.
+// Walked lists the tiles walked, in row-major order (WalkedCells in a
+// game on another grid).
 func (g *Game) Walked() []mazecore.Point { return g.trail.points() }
 
 // Check tells whether the game still takes moves at now: ErrOver or
@@ -163,7 +169,8 @@ const (
 // Action is a member's click, made on the game as it was at Seq.
 type Action struct {
 	Kind Kind
-	Dir  mazecore.Dir // for Move
+	Dir  mazecore.Dir // for Move on the whole square grid
+	Way  Way          // for Move on any other grid
 	Seq  int
 }
 
@@ -204,19 +211,27 @@ func (g *Game) Apply(a Action, now time.Time) (Outcome, error) {
 	default:
 		return 0, fmt.Errorf("action kind %d", a.Kind)
 	}
-	steps := corridorRun(g.maze, g.Pos, a.Dir)
-	if len(steps) == 0 {
+	walked, goal := 0, mazecore.Point{}
+	if g.grid != nil {
+		walked, goal = len(g.moveOnGrid(a.Way)), cellPos(g.grid.Grid(), g.grid.Goal())
+	} else {
+		steps := corridorRun(g.maze, g.Pos, a.Dir)
+		for _, s := range steps {
+			g.trail.mark(s)
+		}
+		if len(steps) > 0 {
+			g.Pos = steps[len(steps)-1]
+		}
+		walked, goal = len(steps), g.maze.Goal()
+	}
+	if walked == 0 {
 		return Blocked, nil
 	}
-	for _, s := range steps {
-		g.trail.mark(s)
-	}
-	g.Pos = steps[len(steps)-1]
 	g.Clicks++
-	g.Tiles += len(steps)
+	g.Tiles += walked
 	g.UpdatedAt = now
 	g.Seq++
-	if g.Pos != g.maze.Goal() {
+	if g.Pos != goal {
 		return Moved, nil
 	}
 	g.Status, g.FinishedAt = Won, now

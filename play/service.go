@@ -55,6 +55,7 @@ type Service struct {
 	store   Store
 	now     func() time.Time
 	closing Closing
+	grids   Grids
 
 	mu          sync.Mutex
 	lastCleanup time.Time
@@ -65,6 +66,15 @@ type Service struct {
 // Time: it takes them as long as its games last). Package contest knows.
 type Closing func(ctx context.Context, contest string) (time.Time, error)
 
+// Grids makes the maze on any grid that a version 3 ID names, for a game
+// on it to be resumed: one in an uploaded picture's shape needs the
+// picture, which the caller keeps.
+type Grids func(ctx context.Context, id mazecore.ID) (*mazecore.GridMaze, error)
+
+// WithGrids makes the mazes of games on other grids than the whole square
+// one with grids; without it they are made by mazecore.GenerateGrid.
+func WithGrids(grids Grids) Option { return func(s *Service) { s.grids = grids } }
+
 // Option sets up a Service.
 type Option func(*Service)
 
@@ -74,7 +84,9 @@ func WithClosing(c Closing) Option { return func(s *Service) { s.closing = c } }
 
 // NewService plays games kept in s, on the clock now.
 func NewService(s Store, now func() time.Time, opts ...Option) *Service {
-	svc := &Service{store: s, now: now}
+	svc := &Service{store: s, now: now, grids: func(_ context.Context, id mazecore.ID) (*mazecore.GridMaze, error) {
+		return mazecore.GenerateGrid(id)
+	}}
 	for _, o := range opts {
 		o(svc)
 	}
@@ -91,6 +103,20 @@ func (s *Service) Start(ctx context.Context, m *mazecore.Maze, who Record) (*Gam
 	if err != nil {
 		return nil, err
 	}
+	return s.create(ctx, g)
+}
+
+// StartOnGrid is Start on a maze on any grid.
+func (s *Service) StartOnGrid(ctx context.Context, m *mazecore.GridMaze, who Record) (*Game, error) {
+	g, err := NewOnGrid(m, who, s.now())
+	if err != nil {
+		return nil, err
+	}
+	return s.create(ctx, g)
+}
+
+func (s *Service) create(ctx context.Context, g *Game) (*Game, error) {
+	var err error
 	if g.ID, err = s.store.CreateGame(ctx, g.Record); err != nil {
 		return nil, fmt.Errorf("start game: %w", err)
 	}
@@ -102,17 +128,32 @@ func (s *Service) Start(ctx context.Context, m *mazecore.Maze, who Record) (*Gam
 // the game, whose private message a reloaded client loses. resumed tells
 // which it did.
 func (s *Service) Resume(ctx context.Context, m *mazecore.Maze, who Record) (g *Game, resumed bool, err error) {
-	rec, err := s.store.PlayingGame(ctx, who.UserID, m.ID(), who.Contest)
+	return s.resumeOrStart(ctx, m.ID(), who,
+		func(rec Record) (*Game, error) { return Resume(m, rec) },
+		func() (*Game, error) { return s.Start(ctx, m, who) })
+}
+
+// ResumeOnGrid is Resume on a maze on any grid.
+func (s *Service) ResumeOnGrid(ctx context.Context, m *mazecore.GridMaze, who Record) (g *Game, resumed bool, err error) {
+	return s.resumeOrStart(ctx, m.ID(), who,
+		func(rec Record) (*Game, error) { return ResumeOnGrid(m, rec) },
+		func() (*Game, error) { return s.StartOnGrid(ctx, m, who) })
+}
+
+// resumeOrStart resumes the member's game on maze with resume, or
+// starts one with start.
+func (s *Service) resumeOrStart(ctx context.Context, maze mazecore.ID, who Record, resume func(Record) (*Game, error), start func() (*Game, error)) (*Game, bool, error) {
+	rec, err := s.store.PlayingGame(ctx, who.UserID, maze, who.Contest)
 	switch {
 	case err == nil:
-		if g, err := Resume(m, rec); err == nil && g.Check(s.now()) == nil {
+		if g, err := resume(rec); err == nil && g.Check(s.now()) == nil {
 			return g, true, nil
 		}
 		// Expired, or unreadable: a new game, as if there were none.
 	case !errors.Is(err, ErrNotFound):
 		return nil, false, fmt.Errorf("find the game to resume: %w", err)
 	}
-	g, err = s.Start(ctx, m, who)
+	g, err := start()
 	return g, false, err
 }
 
@@ -130,7 +171,7 @@ func (s *Service) Load(ctx context.Context, id int64, userID string) (*Game, err
 	if rec.UserID != userID {
 		return nil, ErrNotYours
 	}
-	g, err := s.resume(rec)
+	g, err := s.resume(ctx, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -154,10 +195,17 @@ func (s *Service) Ended(ctx context.Context, id int64, userID string) (*Game, er
 	if rec.Status == Playing {
 		return nil, fmt.Errorf("game %d: %w: still playing", id, ErrBadState)
 	}
-	return s.resume(rec)
+	return s.resume(ctx, rec)
 }
 
-func (s *Service) resume(rec Record) (*Game, error) {
+func (s *Service) resume(ctx context.Context, rec Record) (*Game, error) {
+	if !rec.MazeID.Plain() {
+		m, err := s.grids(ctx, rec.MazeID)
+		if err != nil {
+			return nil, fmt.Errorf("game %d: %w", rec.ID, err)
+		}
+		return ResumeOnGrid(m, rec)
+	}
 	m, err := mazecore.Generate(rec.MazeID)
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", rec.ID, err)

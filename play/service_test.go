@@ -3,6 +3,7 @@ package play_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -134,4 +135,51 @@ func TestService(t *testing.T) {
 			t.Fatalf("Cleanup an hour later=%d, %v; want 1", n, err)
 		}
 	})
+}
+
+// TestServiceOnGrid plays a polar game through the store to the goal:
+// each press loads the game, whose maze the service makes again from its
+// version 3 ID (WithGrids' maker, or mazecore's), and a second Play on
+// the maze resumes it.
+func TestServiceOnGrid(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	m, err := mazecore.GenerateGrid(mazecore.ID{GridKind: mazecore.Polar, Width: 9, Height: 9, Algorithm: mazecore.Sidewinder, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	s := play.NewService(storetest.Memory(t), testkit.NewClock(t0).Now, play.WithGrids(func(_ context.Context, id mazecore.ID) (*mazecore.GridMaze, error) {
+		made++
+		return mazecore.GenerateGrid(id)
+	}))
+	g, resumed, err := s.ResumeOnGrid(ctx, m, play.Record{UserID: "u1", GuildID: "g1", ChannelID: "c1"})
+	if err != nil || resumed {
+		t.Fatalf("first Play: resumed %v, %v", resumed, err)
+	}
+	path := m.Solve()
+	out := play.Moved
+	for out == play.Moved {
+		i := slices.Index(path, g.Cell())
+		w, _ := play.WayTo(m.Grid(), path[i], path[i+1])
+		if g, out, err = s.Press(ctx, g.ID, "u1", play.Action{Kind: play.Move, Way: w, Seq: g.Seq}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			again, resumed, err := s.ResumeOnGrid(ctx, m, play.Record{UserID: "u1", GuildID: "g1", ChannelID: "c1"})
+			if err != nil || !resumed || again.ID != g.ID || again.Cell() != g.Cell() {
+				t.Fatalf("Play again after a move: resumed %v game %d at %d (%v), want game %d at %d", resumed, again.ID, again.Cell(), err, g.ID, g.Cell())
+			}
+		}
+	}
+	if out != play.Finished || g.Cell() != m.Goal() || g.Clicks != play.ParOnGrid(m) {
+		t.Fatalf("outcome %v at %d after %d clicks, want Finished at %d in par %d", out, g.Cell(), g.Clicks, m.Goal(), play.ParOnGrid(m))
+	}
+	if made != g.Clicks {
+		t.Fatalf("the maze was made %d times for %d presses", made, g.Clicks)
+	}
+	ended, err := s.Ended(ctx, g.ID, "u1")
+	if err != nil || ended.Grid() == nil || ended.Status != play.Won {
+		t.Fatalf("Ended: %v, %v", ended, err)
+	}
 }
