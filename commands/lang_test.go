@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -128,6 +129,63 @@ func TestHelpSpeaksTheMembersLanguage(t *testing.T) {
 			t.Fatalf("%s: help %q", locale, desc)
 		}
 	}
+	// Every language's help, the longest of the bot's replies, fits a card.
+	for _, l := range lang.Languages() {
+		rec := e.send(t, localized(slash(t, "help", nil), l.Locales()[0], ""))
+		if len(rec.Replies) != 1 || !rec.Replies[0].V2 {
+			t.Fatalf("%s: replies=%+v, want one card", l, rec.Replies)
+		}
+		desc := rec.Replies[0].Text()
+		if n := utf8.RuneCountInString(desc); n > views.MaxText || strings.Contains(desc, "help.body") {
+			t.Errorf("%s: help is %d characters (a card holds %d): %q", l, n, views.MaxText, desc)
+		} else {
+			t.Logf("%s: help is %d characters of a card's %d", l, n, views.MaxText)
+		}
+	}
+}
+
+// discordMaxContent is Discord's limit on a message's content, in code
+// points: a refusal is content ("⚠️ " and the message).
+const discordMaxContent = 2000
+
+// TestRefusalsFitDiscord: every refusal (error.*, held.*) of every
+// language, its placeholders filled with 100 characters each (more than
+// any echo, list or name the code puts in one) and the size.why sentence
+// error.size_range ends with, fits a message's content.
+func TestRefusalsFitDiscord(t *testing.T) {
+	field := regexp.MustCompile(`\.([A-Z][A-Za-z]*)`)
+	long := strings.Repeat("迷", 100)
+	for _, l := range lang.Languages() {
+		longest, longestID := 0, ""
+		for id, sources := range l.Sources() {
+			if !strings.HasPrefix(id, "error.") && !strings.HasPrefix(id, "held.") {
+				continue
+			}
+			args := lang.Args{}
+			for _, src := range sources {
+				for _, m := range field.FindAllStringSubmatch(src, -1) {
+					args[m[1]] = long
+				}
+			}
+			if _, ok := args["Why"]; ok {
+				args["Why"] = lang.M("size.why.maze")
+			}
+			if _, ok := args["Count"]; ok {
+				args["Count"] = 1_000_000
+			}
+			text := "⚠️ " + l.T(id, args)
+			if strings.Contains(text, id) {
+				t.Errorf("%s: %s did not format: %q", l, id, text)
+			}
+			if n := utf8.RuneCountInString(text); n > longest {
+				longest, longestID = n, id
+			}
+		}
+		if longest > discordMaxContent {
+			t.Errorf("%s: %s is %d characters, above Discord's %d", l, longestID, longest, discordMaxContent)
+		}
+		t.Logf("%s: the longest refusal, %s, is %d characters of %d", l, longestID, longest, discordMaxContent)
+	}
 }
 
 // TestHelpListsEveryRenderFormat: the help and the refusal of an unknown
@@ -188,7 +246,7 @@ func TestRepliesInMembersLanguage(t *testing.T) {
 	id := idInReply(t, rec.Replies[0])
 
 	// The same maze's Play pressed by an English and a Korean member.
-	for locale, want := range map[string]string{"en-US": "clicks 0 · tiles 0", "ko": "클릭 0번 · 0칸 이동", "ja": "clicks 0 · tiles 0"} {
+	for locale, want := range map[string]string{"en-US": "clicks 0 · tiles 0", "ko": "클릭 0번 · 0칸 이동", "zh-CN": "clicks 0 · tiles 0"} {
 		rec := e.send(t, localized(buttonIx(t, "ch1", customid.PlayPrefix+":"+id.String(), "u-"+locale), locale, ""))
 		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), want) {
 			t.Fatalf("%s: game %+v, want %q", locale, rec.Replies, want)

@@ -21,7 +21,8 @@ import (
 // speaks, and reads every text the bot sent (fake.Sent: replies, updates,
 // followups, channel posts and their edits; content, embeds and button
 // labels). No Korean text may hold an English sentence, no English text
-// any Hangul; a text in a Latin-script language (Spanish, Portuguese,
+// any Hangul; no Japanese text a word of Latin letters but the names of
+// japaneseAllowed; a text in a Latin-script language (Spanish, Portuguese,
 // German, French) none of the English words of englishWords; and no text
 // another language's script or marker words (otherLanguage).
 //
@@ -29,7 +30,10 @@ import (
 // row, separated by single spaces ("Give up", "no finishers yet"), once
 // the allowed words are taken out; and a Korean text with letters must have
 // Hangul, so that a lone English word (a button "Map") is found too. What
-// may stay is listed in koreanAllowed below.
+// may stay is listed in koreanAllowed below. Japanese is held to more: any
+// word of two or more Latin letters is English left in (a single letter
+// is a unit as typed, "30m"), and a Japanese text with letters must have
+// kana or kanji.
 func TestE2ELanguages(t *testing.T) {
 	t.Parallel()
 	var locales []string
@@ -115,6 +119,16 @@ var (
 	// language's own name (how the language choice names it), and the
 	// name a member gave an event.
 	koreanAllowed = []string{"mazebot", "Discord", "PNG", "GIF", "ID", "DM", "IANA", "UTC", "HH:MM", englishName, langEventName}
+	// japaneseAllowed are the words of Latin letters a Japanese text may
+	// hold: Korean's, and the formats Japanese writes in Latin letters
+	// too (JPEG, PDF, MiB, A4), the date formats typed (YYYY-MM-DD) and
+	// the keys the Arena names (WASD, Enter).
+	japaneseAllowed = append(slices.Clone(koreanAllowed), "YYYY-MM-DD", "YYYY-MM", "JPEG", "PDF", "MiB", "WASD", "Enter")
+	// latinWord is a word of two or more Latin letters touching no digit.
+	latinWord = regexp.MustCompile(`(?:^|[^A-Za-z0-9])([A-Za-z][A-Za-z'’-]*[A-Za-z])(?:$|[^A-Za-z0-9])`)
+	// cliSpan is the command line's command in a code span, which stays
+	// English in every language.
+	cliSpan = regexp.MustCompile("`mazebot maze [^`]*`")
 	// koreanWithoutHangul are Korean texts that are names alone.
 	koreanWithoutHangul = []string{"mazebot"}
 	englishRun          = regexp.MustCompile(`[A-Za-z][A-Za-z'’-]*(?: [A-Za-z][A-Za-z'’-]*)+`)
@@ -158,6 +172,18 @@ func languageProblem(locale, text string) string {
 			return "no Korean at all"
 		}
 		return ""
+	case "ja":
+		stripped = cliSpan.ReplaceAllString(stripped, " ")
+		for _, allowed := range japaneseAllowed {
+			stripped = strings.ReplaceAll(stripped, allowed, " ")
+		}
+		if m := latinWord.FindStringSubmatch(stripped); m != nil {
+			return "a word of Latin letters (" + m[1] + ")"
+		}
+		if !slices.Contains(koreanWithoutHangul, text) && strings.ContainsFunc(stripped, unicode.IsLetter) && !hasJapanese(stripped) {
+			return "no Japanese at all"
+		}
+		return ""
 	}
 	// Code spans are commands as typed (`mazebot maze …`), not prose.
 	stripped = codeSpan.ReplaceAllString(stripped, " ")
@@ -165,6 +191,11 @@ func languageProblem(locale, text string) string {
 		return "an English word (" + m + ")"
 	}
 	return ""
+}
+
+// hasJapanese reports whether s has kana or kanji.
+func hasJapanese(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han) })
 }
 
 // codeSpan is Markdown code: `…`.
@@ -198,6 +229,20 @@ func TestLanguageProblem(t *testing.T) {
 		{"es-ES", "Le labyrinthe est prêt pour toi", true},
 		{"es-ES", "미로", true},
 		{"es-ES", "`mazebot maze --id 1 -o maze.png`", false},
+		{"ja", "🧩 **サイドワインダー** · 21×21 · パー9 · ID `4840g08yam`", false},
+		{"ja", "解答は<t:1796050800:R>（Asia/Tokyo の深夜0時過ぎ）に公開されます。<#1300000000000000777>", false},
+		{"ja", "**Night Race**が終了しました。投稿の言語：English、日本語", false},
+		{"ja", "PNG か JPEG を添付してください。mazebot のコマンドライン：`mazebot maze --id 1 -o maze.png`", false},
+		{"ja", "30m、2h、1h30m、1d のように分（m）、時間（h）、日（d）で", false},
+		{"ja", "mazebot", false},
+		{"ja", "🏁 Solved in 9 clicks", true},
+		{"ja", "ギブアップ · Map", true},
+		{"ja", "Map", true},
+		{"ja", "迷路 · render:png", true},
+		{"ja", "미로", true},
+		{"ja", "El laberinto", true},
+		{"ko", "迷路", true},
+		{"es-ES", "迷路", true},
 	} {
 		if got := languageProblem(tc.locale, tc.text); (got != "") != tc.bad {
 			t.Errorf("%s %q: problem %q, want bad=%v", tc.locale, tc.text, got, tc.bad)
@@ -289,7 +334,12 @@ func runAllFlows(t *testing.T, locale string) []string {
 		return out
 	}
 
-	r.slash("help")
+	// The help, the longest reply, must not be refused by Discord (the
+	// apology that would come instead speaks the language too).
+	helpIx := r.slashSpec(member.SlashSpec{Name: "help"})
+	if help := final(t, helpIx); strings.HasPrefix(help.Text(), "⚠️") || !strings.Contains(help.Text(), "mazebot") {
+		t.Fatalf("/help answered %q (rejections %v)", help.Text(), helpIx.Rejections())
+	}
 
 	// Mazes: emoji, PNG, GIF, a rounded size; their solutions four ways.
 	mazeMsg := r.slash("maze", opts("algorithm", "sidewinder", "size", 21, "seed", 7)...)

@@ -29,6 +29,7 @@ var languages = []*Lang{
 	newLang("ko", writing{}, "ko"),
 	newLang("es", writing{decimal: ","}, "es-ES", "es-419"),
 	newLang("pt-BR", writing{decimal: ","}, "pt-BR"),
+	newLang("ja", writing{list: "、"}, "ja"),
 }
 
 // writing is how a language writes what the code puts together rather than
