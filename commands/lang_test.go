@@ -219,6 +219,34 @@ func TestHelpListsEveryRenderFormat(t *testing.T) {
 	}
 }
 
+// TestLookRefusalsNameTheChoices: an unknown theme or style is refused with
+// the choices as the member's picker names them, in every language (not
+// the English values: "dark, light, print" in a Japanese refusal).
+func TestLookRefusalsNameTheChoices(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	for _, l := range lang.Languages() {
+		for option, values := range map[string][]string{"theme": render.PaletteNames(), "style": render.StyleNames()} {
+			refusal := checkRefusal(t, e.send(t, localized(slash(t, "maze", map[string]any{"render": "png", option: "sepia"}), l.Locales()[0], "")))
+			want := make([]string, len(values))
+			for i, v := range values {
+				want[i] = l.T("choice." + option + "." + v)
+			}
+			if !strings.Contains(refusal, "sepia") || !containsAll(refusal, want) {
+				t.Errorf("%s: %s refusal %q, want %v", l, option, refusal, want)
+			}
+		}
+	}
+}
+
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
 // TestRepliesInMembersLanguage: replies, refusals, notices, buttons and
 // game messages are in the language of the member who asked, whatever the
 // server speaks; a language mazebot doesn't speak gets English.

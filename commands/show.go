@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"mazebot/bot"
@@ -85,13 +84,24 @@ func parseLook(theme, style string) (look, error) {
 	var err error
 	if theme != "" {
 		if lk.palette, err = render.ParsePalette(theme); err != nil {
-			return lk, bot.RefuseWith(err, "error.unknown_theme", lang.Args{"Name": sanitize(theme), "Names": strings.Join(render.PaletteNames(), ", ")})
+			return lk, bot.RefuseWith(err, "error.unknown_theme", lang.Args{"Name": sanitize(theme), "Names": choiceNames("theme", render.PaletteNames())})
 		}
 	}
 	if lk.style, err = render.ParseStyle(style); err != nil {
-		return lk, bot.RefuseWith(err, "error.unknown_style", lang.Args{"Name": sanitize(style), "Names": strings.Join(render.StyleNames(), ", ")})
+		return lk, bot.RefuseWith(err, "error.unknown_style", lang.Args{"Name": sanitize(style), "Names": choiceNames("style", render.StyleNames())})
 	}
 	return lk, nil
+}
+
+// choiceNames lists an option's choices as the reader's picker names them
+// (choice.<option>.<value>), joined as the reader's language joins a list:
+// a refusal offers what the member can pick, in their language.
+func choiceNames(option string, values []string) lang.List {
+	names := make(lang.List, len(values))
+	for i, v := range values {
+		names[i] = lang.M("choice." + option + "." + v)
+	}
+	return names
 }
 
 // chosen tells whether a theme or style was asked for.
