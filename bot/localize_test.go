@@ -163,6 +163,8 @@ func TestLocalize(t *testing.T) {
 		`"description":"Generate a fresh maze","description_localizations":{`, `"ko":"새 미로를 만듭니다"`,
 		`"name":"Recursive backtracking","name_localizations":{`, `"ko":"재귀적 백트래킹"`,
 		`"name":"Solve this maze","name_localizations":{`, `"ko":"이 미로 풀기"`,
+		// Japanese names, which Discord's picker takes in kana and kanji.
+		`"ja":"迷路"`, `"ja":"再帰的バックトラッキング"`, `"ja":"この迷路を解く"`,
 		`"name":"setup","name_localizations":{`, `"ko":"설정"`, `"es-ES":"configurar"`,
 	} {
 		if !strings.Contains(string(raw), want) {

@@ -97,6 +97,7 @@ func TestDefinitionsLocalized(t *testing.T) {
 		`"name":"language","name_localizations":{`, `"ko":"언어"`, `"es-ES":"idioma"`,
 		`"name":"hard","name_localizations":{`, `"ko":"어려움"`, `"es-ES":"difícil"`,
 		`"name":"any","name_localizations":{`, `"ko":"상관없음"`, `"es-ES":"cualquiera"`,
+		`"ja":"難易度"`, `"ja":"ループ"`, `"ja":"言語"`, `"ja":"難しい"`, `"ja":"指定なし"`,
 		strings.Join(choices, ","),
 	} {
 		if !strings.Contains(string(raw), want) {
