@@ -169,7 +169,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	poster := bot.NewPoster(session)
 	deps := commands.Deps{
 		Attachments: bot.NewAttachments(cfg.APIBase),
-		Store:       db, Poster: poster, Guilds: poster,
+		Store:       db, Poster: poster, Guilds: poster, Roles: poster,
 		PlaySecret: secret, DailyKey: dailyKey,
 		Now: now, Seed: randomSeed, Log: log, Metrics: rec,
 		Replays: db,

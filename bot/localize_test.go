@@ -80,6 +80,8 @@ func definitions() []*discordgo.ApplicationCommand {
 				language("The language of the posts (default: the server's language)"),
 				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "recap", Description: "Yesterday's recap on each post: finishers, top three, streaks, solution (default on)"},
 				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "recap-pings", Description: "Notify the members the recap names (default off: named, not pinged)"},
+				{Type: discordgo.ApplicationCommandOptionRole, Name: "champion-role", Description: "The role the season's champion gets, taken from the last one (I need Manage Roles)"},
+				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "champion-role-off", Description: "Stop handing on the champion role (whoever has it keeps it)"},
 			}},
 			{Type: sub, Name: "off", Description: "Stop posting the daily automatically (Manage Server)"},
 			{Type: sub, Name: "remind", Description: "A DM when your streak is at risk and you haven't played today", Options: []*discordgo.ApplicationCommandOption{

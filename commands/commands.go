@@ -58,6 +58,8 @@ type Deps struct {
 	// Attachments fetches the files members attach to commands (/maze
 	// image:); nil fetches from Discord's CDN only.
 	Attachments AttachmentFetcher
+	// Roles hands the champion roles on (champion.go); nil hands none.
+	Roles Roles
 	// Domain is the services the features share, which the wiring builds
 	// once with NewDomain (and hands Maze Arena too); New needs it.
 	Domain *Domain
@@ -84,6 +86,7 @@ type Domain struct {
 	Contests  contest.Contests
 	Games     *contest.Games
 	Reminders *contest.Reminders // /daily remind's, sent by DM
+	Champions *contest.Champions // the champion roles, handed on by Deps.Roles
 	Pictures  *pictures.Queue
 	Announcer *Announcer
 }
@@ -113,6 +116,7 @@ func NewDomain(deps Deps) *Domain {
 		Contests:  contests,
 		Games:     contest.NewGames(deps.Store, deps.Now, contests, log),
 		Reminders: contest.NewReminders(contests.Dailies, deps.Store, announcer, deps.Now, log),
+		Champions: contest.NewChampions(contests.Dailies, deps.Store, discordRoles{deps.Roles}, deps.Now, log),
 		Pictures:  q,
 		Announcer: announcer,
 	}
@@ -157,7 +161,7 @@ func New(deps Deps) (*Set, error) {
 	playing := NewPlay(games, sign, q, deps.Seed)
 	daily := NewDaily(contests.Dailies, reminders, deps.Store, q, deps.Now, deps.Setup())
 	archive := NewArchive(contests.Dailies, games, playing, q)
-	daily.archive = archive
+	daily.archive, daily.champions = archive, deps.Domain.Champions
 	var races Races
 	if deps.Arena {
 		races = deps.Races
@@ -181,7 +185,8 @@ func New(deps Deps) (*Set, error) {
 	}
 	// The closed-DM notice follows a reply that went well, inside the
 	// error reply, which must come first when the handler failed.
-	router.Use(bot.Logged(log), bot.Metrics(deps.Metrics), bot.ErrorReply(log), ClosedDMNotice(reminders, log), bot.Recover(log))
+	router.Use(bot.Logged(log), bot.Metrics(deps.Metrics), bot.ErrorReply(log), ClosedDMNotice(reminders, log),
+		ChampionRoleNotice(deps.Domain.Champions, deps.Store, log), bot.Recover(log))
 	tickers := []bot.Ticker{
 		{Name: "game cleanup", Run: func(ctx context.Context) error {
 			n, err := games.Cleanup(ctx)
@@ -193,6 +198,9 @@ func New(deps Deps) (*Set, error) {
 		{Name: "events", Run: contests.Events.Tick},
 		{Name: "daily posts", Run: contests.Dailies.Tick},
 		{Name: "streak reminders", Run: reminders.Tick},
+	}
+	if deps.Roles != nil {
+		tickers = append(tickers, bot.Ticker{Name: "champion roles", Run: deps.Domain.Champions.Tick})
 	}
 	if deps.Replays != nil {
 		tickers = append(tickers, bot.Ticker{Name: "replay guard cleanup", Run: func(ctx context.Context) error {

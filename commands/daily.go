@@ -28,6 +28,8 @@ type Daily struct {
 	// archive answers /daily archive; New sets it, with the games it
 	// plays.
 	archive *Archive
+	// champions keeps the champion roles (New sets it).
+	champions *contest.Champions
 }
 
 // NewDaily serves the daily challenge run by dailies and the streak
@@ -55,6 +57,8 @@ func (f *Daily) Commands() []bot.Command {
 						languageOption(),
 						boolOption("recap"),
 						boolOption("recap-pings"),
+						roleOption("champion-role"),
+						boolOption("champion-role-off"),
 					),
 					subcommand("off"),
 					subcommand("remind", stringOption("time", 5, true)),
@@ -153,6 +157,9 @@ type setupOptions struct {
 	Language   string `option:"language"`
 	Recap      *bool  `option:"recap"`
 	RecapPings *bool  `option:"recap-pings"`
+	// ChampionRole is a role's id (champion.go).
+	ChampionRole    string `option:"champion-role"`
+	ChampionRoleOff *bool  `option:"champion-role-off"`
 }
 
 func (f *Daily) setup(ctx context.Context, in *bot.Interaction) error {
@@ -197,6 +204,10 @@ func (f *Daily) setup(ctx context.Context, in *bot.Interaction) error {
 	if s.Language, err = language(o.Language, fallback); err != nil {
 		return err
 	}
+	roleID, roleOff, err := championRole(in, o)
+	if err != nil {
+		return err
+	}
 	saved, next, err := f.dailies.Setup(ctx, s)
 	if err != nil {
 		return err
@@ -220,6 +231,11 @@ func (f *Daily) setup(ctx context.Context, in *bot.Interaction) error {
 			return err
 		}
 		content += "\n" + views.RecapSetup(l, r)
+	}
+	if said, err := f.setChampionRole(ctx, in, roleID, roleOff); err != nil {
+		return err
+	} else if said != "" {
+		content += "\n" + said
 	}
 	if !notice.IsZero() {
 		content += "\n" + views.Notice(l, notice)

@@ -450,17 +450,19 @@ func TestDailySetupRefusals(t *testing.T) {
 		opts  map[string]any
 		want  string
 	}{
-		"ErrNoManageServer":    {permsMember, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC"}, "Manage Server"},
-		"ErrOffNoManageServer": {permsMember, "off", nil, "Manage Server"},
-		"ErrBadTime":           {permsManager, "setup", map[string]any{"channel": "c", "time": "9am", "timezone": "UTC"}, "HH:MM"},
-		"ErrTime24":            {permsManager, "setup", map[string]any{"channel": "c", "time": "24:00", "timezone": "UTC"}, "HH:MM"},
-		"ErrUnknownZone":       {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "Mars/Olympus"}, "Asia/Seoul"},
-		"ErrLocalZone":         {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "Local"}, "Asia/Seoul"},
-		"ErrSizeTooBig":        {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "size": 43}, "41"},
-		"ErrSizeTooSmall":      {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "size": 3}, "41"},
-		"ErrUnknownAlgorithm":  {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "algorithm": "prim"}, "prim"},
-		"ErrUnknownDifficulty": {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "difficulty": "brutal"}, "`brutal`: choose easy, medium, hard, any"},
-		"ErrLoops":             {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "loops": 250}, "to 100 (no dead ends). You asked for 250."},
+		"ErrNoManageServer":     {permsMember, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC"}, "Manage Server"},
+		"ErrOffNoManageServer":  {permsMember, "off", nil, "Manage Server"},
+		"ErrBadTime":            {permsManager, "setup", map[string]any{"channel": "c", "time": "9am", "timezone": "UTC"}, "HH:MM"},
+		"ErrTime24":             {permsManager, "setup", map[string]any{"channel": "c", "time": "24:00", "timezone": "UTC"}, "HH:MM"},
+		"ErrUnknownZone":        {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "Mars/Olympus"}, "Asia/Seoul"},
+		"ErrLocalZone":          {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "Local"}, "Asia/Seoul"},
+		"ErrSizeTooBig":         {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "size": 43}, "41"},
+		"ErrSizeTooSmall":       {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "size": 3}, "41"},
+		"ErrUnknownAlgorithm":   {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "algorithm": "prim"}, "prim"},
+		"ErrUnknownDifficulty":  {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "difficulty": "brutal"}, "`brutal`: choose easy, medium, hard, any"},
+		"ErrLoops":              {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "loops": 250}, "to 100 (no dead ends). You asked for 250."},
+		"ErrChampionEveryone":   {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "champion-role": "g1"}, "`@everyone` can't be the champion role"},
+		"ErrChampionRoleAndOff": {permsManager, "setup", map[string]any{"channel": "c", "time": "09:00", "timezone": "UTC", "champion-role": "r1", "champion-role-off": true}, "not both"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, envOptions{now: utc(2026, 11, 30, 8, 0)})

@@ -96,6 +96,10 @@ func stringOption(name string, maxLength int, required bool) *discordgo.Applicat
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, MaxLength: maxLength, Required: required}
 }
 
+func roleOption(name string) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionRole, Name: name}
+}
+
 func boolOption(name string) *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: name}
 }

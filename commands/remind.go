@@ -78,21 +78,38 @@ func isOff(typed string) bool {
 // answers nothing else and holds up nothing: the member's own reply is
 // sent first.
 func ClosedDMNotice(reminders *contest.Reminders, log *slog.Logger) bot.Middleware {
+	return noticeAfter(log, "closed-DM notice", func(ctx context.Context, in *bot.Interaction) (string, error) {
+		if reminders == nil {
+			return "", nil
+		}
+		tell, err := reminders.ClosedNotice(ctx, in.GuildID, in.UserID())
+		if !tell || err != nil {
+			return "", err
+		}
+		return in.Lang().T("remind.dm_closed"), nil
+	})
+}
+
+// noticeAfter follows the reply to a member's command or button that
+// went well in a server with the private message notice makes for them
+// ("" for none). A failure to make or send it is logged, never shown: the
+// member's own reply went out first.
+func noticeAfter(log *slog.Logger, what string, notice func(ctx context.Context, in *bot.Interaction) (string, error)) bot.Middleware {
 	return func(next bot.Handler) bot.Handler {
 		return func(ctx context.Context, in *bot.Interaction) error {
 			err := next(ctx, in)
-			if err != nil || in.GuildID == "" || reminders == nil ||
+			if err != nil || in.GuildID == "" ||
 				(in.Type != discordgo.InteractionApplicationCommand && in.Type != discordgo.InteractionMessageComponent) {
 				return err
 			}
-			tell, nerr := reminders.ClosedNotice(ctx, in.GuildID, in.UserID())
+			msg, nerr := notice(ctx, in)
 			if nerr != nil {
-				log.Warn("could not look for a closed-DM notice", "guild", in.GuildID, "user", in.UserID(), "err", nerr)
+				log.Warn("could not make a "+what, "guild", in.GuildID, "user", in.UserID(), "err", nerr)
 				return nil
 			}
-			if tell {
-				if ferr := in.Respond.Followup(ctx, bot.Reply{Content: in.Lang().T("remind.dm_closed"), Ephemeral: true}); ferr != nil {
-					log.Warn("could not tell a member their DMs are closed", "user", in.UserID(), "err", ferr)
+			if msg != "" {
+				if ferr := in.Respond.Followup(ctx, bot.Reply{Content: msg, Ephemeral: true}); ferr != nil {
+					log.Warn("could not send a "+what, "guild", in.GuildID, "user", in.UserID(), "err", ferr)
 				}
 			}
 			return nil

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/fakediscord/member"
 	"mazebot/internal/testkit"
@@ -69,12 +71,29 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	fake.complete(t, "daily", "seoul")
 	fake.complete(t, "solve", "")
 
-	setup := sub("setup", opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul"), opt("recap-pings", true))
+	// The champion role: November's champion gets it with December's
+	// first post, and a former champion loses it.
+	const (
+		championRole = "1500000000000000001"
+		botRole      = "1500000000000000002"
+		former       = "1400000000000000602"
+	)
+	fake.SetRoles(fakediscord.DefaultGuildID, []fakediscord.Role{
+		{ID: championRole, Name: "Maze champion", Position: 1},
+		{ID: botRole, Name: "mazebot", Position: 2, Permissions: discordgo.PermissionManageRoles},
+	}, botRole)
+	fake.AddMembers(fakediscord.DefaultGuildID, fakediscord.DefaultUserID, former)
+	fake.SetMemberRoles(fakediscord.DefaultGuildID, former, championRole)
+	setup := sub("setup", opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul"), opt("recap-pings", true),
+		opt("champion-role", championRole))
 	ix, err = fake.SlashCommand(ctx, member.SlashSpec{Name: "daily", Options: []member.Option{setup}, Permissions: managerPerms})
 	if err != nil {
 		t.Fatal(err)
 	}
 	final(t, ix)
+	if err := dbOf(app).db.SetChampion(ctx, fakediscord.DefaultGuildID, former); err != nil {
+		t.Fatal(err)
+	}
 	clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
 	if err := app.Tick(ctx); err != nil {
 		t.Fatal(err)
@@ -131,8 +150,9 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 
 	var lines bytes.Buffer
 	kinds := map[string]int{}
+	bodiless := []string{"PUT /guilds/{guild}/members/{user}/roles/{role}", "DELETE /guilds/{guild}/members/{user}/roles/{role}"}
 	for _, r := range fake.Requests("") {
-		if r.Body == nil || r.Status/100 != 2 {
+		if (r.Body == nil && !slices.Contains(bodiless, r.Route)) || r.Status/100 != 2 {
 			continue // a refused request is the fake's finding, reported where it happens
 		}
 		line, err := json.Marshal(map[string]any{"route": r.Route, "body": r.Body})
@@ -157,7 +177,7 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 		"PUT /applications/{app}/commands", "POST /interactions/{interaction}/{token}/callback",
 		"PATCH /webhooks/{app}/{token}/messages/{message}", "POST /webhooks/{app}/{token}",
 		"POST /channels/{channel}/messages", "PATCH /channels/{channel}/messages/{message}",
-		"POST /users/{user}/channels",
+		"POST /users/{user}/channels", bodiless[0], bodiless[1],
 	} {
 		if kinds[route] == 0 {
 			t.Fatalf("the session made %v, no %s: want every kind of request the bot makes", kinds, route)

@@ -20,6 +20,7 @@ type directory struct {
 	locales  map[string]string      // a server's preferred_locale, when set
 	perms    map[string]int64       // the bot's permissions by channel, when set
 	dms      dmState                // the DM channels the bot opened (dms.go)
+	roles    map[string]*guildRoles // servers' roles and members (roles.go)
 }
 
 type channelInfo struct {
@@ -34,6 +35,7 @@ func (d *directory) reset() {
 	d.locales = make(map[string]string)
 	d.perms = make(map[string]int64)
 	d.dms = dmState{}
+	d.roles = nil
 }
 
 // channel returns what is known of channelID.

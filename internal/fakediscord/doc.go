@@ -75,6 +75,17 @@
 // Access, 50013 Missing Permissions) as Discord does for a bot without
 // VIEW_CHANNEL, SEND_MESSAGES or ATTACH_FILES.
 //
+// # Roles
+//
+// SetRoles gives a server roles (position, permissions, managed) and the
+// bot some of them; AddMembers and SetMemberRoles its members. PUT and
+// DELETE /guilds/{guild}/members/{user}/roles/{role} then answer as
+// Discord does: 204, or 403 code 50013 when the bot lacks MANAGE_ROLES or
+// the role is not below its highest role (or is managed), 404 code 10011
+// for a role the server lacks and 10007 for a member it lacks.
+// MemberRoles shows the outcome. A role option resolves to the server's
+// role (data.resolved.roles).
+//
 // # Nonces
 //
 // A channel message create may carry a nonce (an integer or a string of at

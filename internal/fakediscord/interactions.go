@@ -76,6 +76,10 @@ func (s *Server) Locate(a Actor) Actor {
 		a.AppPermissions = DefaultAppPermissions
 		if perms, ok := s.guilds.appPermissions(a.ChannelID); ok {
 			a.AppPermissions = perms
+		} else if roles := s.guilds.botRolePermissions(a.GuildID); roles != 0 {
+			// Server-wide ones (MANAGE_ROLES) come from the bot's roles.
+			def, _ := strconv.ParseInt(DefaultAppPermissions, 10, 64)
+			a.AppPermissions = strconv.FormatInt(def|roles, 10)
 		}
 	}
 	if a.GuildLocale == "" {
@@ -168,7 +172,7 @@ func normalize(data map[string]any) (map[string]any, error) {
 
 // resolveCommand adds to a command's data what Discord does: the
 // registered command's id (and guild_id), or a fresh id for a command
-// never registered; data.resolved for user, mentionable, channel and
+// never registered; data.resolved for user, mentionable, role, channel and
 // attachment options (Upload); a message command's target_id and resolved message.
 func (s *Server) resolveCommand(a Actor, data map[string]any, target *Message) {
 	name, _ := data["name"].(string)
@@ -191,7 +195,7 @@ func (s *Server) resolveCommand(a Actor, data map[string]any, target *Message) {
 		data["target_id"] = target.ID
 		res["messages"] = map[string]any{target.ID: s.wire(target)}
 	}
-	users, channels, attachments := map[string]any{}, map[string]any{}, map[string]any{}
+	users, channels, attachments, roles := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
 	var walk func(opts any)
 	walk = func(opts any) {
 		list, _ := opts.([]any)
@@ -204,8 +208,16 @@ func (s *Server) resolveCommand(a Actor, data map[string]any, target *Message) {
 			id, _ := o["value"].(string)
 			t, _ := o["type"].(json.Number)
 			switch t.String() {
+			case strconv.Itoa(int(discordgo.ApplicationCommandOptionRole)):
+				// The server's roles (SetRoles); an id it lacks is not
+				// resolved.
+				if role, ok := s.guilds.resolvedRole(a.GuildID, id); ok && !a.DM {
+					roles[id] = role
+				}
 			case strconv.Itoa(int(discordgo.ApplicationCommandOptionUser)), strconv.Itoa(int(discordgo.ApplicationCommandOptionMentionable)):
-				if id != "" {
+				if role, ok := s.guilds.resolvedRole(a.GuildID, id); ok && !a.DM {
+					roles[id] = role
+				} else if id != "" {
 					users[id] = userObject(id, "user"+id)
 				}
 			case strconv.Itoa(int(discordgo.ApplicationCommandOptionChannel)):
@@ -235,6 +247,9 @@ func (s *Server) resolveCommand(a Actor, data map[string]any, target *Message) {
 	}
 	if len(attachments) > 0 {
 		res["attachments"] = attachments
+	}
+	if len(roles) > 0 {
+		res["roles"] = roles
 	}
 	if len(res) > 0 {
 		data["resolved"] = res

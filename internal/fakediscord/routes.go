@@ -39,6 +39,8 @@ func (s *Server) restRoutes(mux *http.ServeMux) {
 	route("POST", "/oauth2/token", false, s.activities.postToken)
 	route("GET", "/applications/{app}/activity-instances/{instance}", true, s.ownApp(s.activities.getInstance))
 	route("GET", "/guilds/{guild}", true, d.getGuild)
+	route("PUT", "/guilds/{guild}/members/{user}/roles/{role}", true, d.memberRole(true))
+	route("DELETE", "/guilds/{guild}/members/{user}/roles/{role}", true, d.memberRole(false))
 	route("GET", "/channels/{channel}", true, d.getChannel)
 	route("POST", "/channels/{channel}/typing", true, d.postTyping)
 	route("GET", "/channels/{channel}/messages", true, m.list)
