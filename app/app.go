@@ -18,6 +18,7 @@ import (
 
 	"mazebot/arena"
 	"mazebot/bot"
+	"mazebot/bot/discord"
 	"mazebot/commands"
 	"mazebot/health"
 	"mazebot/metrics"
@@ -31,7 +32,7 @@ import (
 type App struct {
 	Router *bot.Router
 	db     store.DB
-	bot    *bot.Bot
+	bot    *discord.Bot
 	log    *slog.Logger
 	// The HTTP interactions endpoint, when HTTP_ADDR is set. The listener
 	// is opened by NewApp so a taken port fails at start and tests can
@@ -162,11 +163,11 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	if err != nil {
 		return nil, err
 	}
-	session, err := bot.NewSession(cfg.Token, cfg.APIBase)
+	session, err := discord.NewSession(cfg.Token, cfg.APIBase)
 	if err != nil {
 		return nil, err
 	}
-	poster := bot.NewPoster(session)
+	poster := discord.NewPoster(session)
 	deps := commands.Deps{
 		Attachments: bot.NewAttachments(cfg.APIBase),
 		Store:       db, Poster: poster, Guilds: poster, Roles: poster,
@@ -210,20 +211,20 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 
 // buildBot builds the features on deps (their domain built) and the bot
 // that serves them.
-func (a *App) buildBot(cfg Config, opts Options, deps commands.Deps, session *discordgo.Session) (*bot.Bot, error) {
+func (a *App) buildBot(cfg Config, opts Options, deps commands.Deps, session *discordgo.Session) (*discord.Bot, error) {
 	set, err := commands.New(deps)
 	if err != nil {
 		return nil, err
 	}
 	a.Router = set.Router
-	botCfg := bot.Config{ShardCount: cfg.ShardCount, ShardIDs: cfg.ShardIDs, GuildID: cfg.GuildID}
+	botCfg := discord.Config{ShardCount: cfg.ShardCount, ShardIDs: cfg.ShardIDs, GuildID: cfg.GuildID}
 	botCfg.IdentifyInterval = opts.IdentifyInterval
 	botCfg.IdentifyTurns = a.db
 	botCfg.CommandGuilds = a.db
 	// The recorder (wire's rec) counts what Discord sent that this build
 	// does not understand.
 	botCfg.Unknowns, _ = deps.Metrics.(metrics.Unknowns)
-	return bot.New(botCfg, session, set.Router, set.Tickers, deps.Log.With("component", "bot"))
+	return discord.New(botCfg, session, set.Router, set.Tickers, deps.Log.With("component", "bot"))
 }
 
 // closeArena releases a Maze Arena built but never served.
@@ -238,7 +239,7 @@ func (a *App) closeArena() {
 // buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
 // games, post result cards through poster, and reach the other processes
 // over PostgreSQL's LISTEN/NOTIFY when the database is PostgreSQL.
-func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, rec metrics.Arena, games arena.Games, poster *bot.Poster, secret []byte) error {
+func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, rec metrics.Arena, games arena.Games, poster *discord.Poster, secret []byte) error {
 	alog := log.With("component", "arena")
 	var bus arena.Bus
 	if store.Kind(cfg.Database) == store.Postgres {
@@ -249,7 +250,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 		bus = pg
 	}
 	srv, err := arena.New(arena.Config{
-		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: bot.Rebase(cfg.APIBase, nil),
+		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: discord.Rebase(cfg.APIBase, nil),
 		SessionSecret: secret, // the buttons' key: the same on every process
 		Games:         games, Poster: cardPoster{poster}, Bus: bus, Log: alog, Seed: randomSeed,
 		ObserveMove: opts.ArenaObserveMove, Now: now, Metrics: rec,
@@ -270,7 +271,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	// way for new ones, so that a flood of them can neither lock members
 	// out nor take the process's descriptors (and /healthz with them).
 	// A member's WebSocket, once upgraded, sets its own deadlines.
-	limit := bot.LimitListener(ln, arena.MaxConnections)
+	limit := discord.LimitListener(ln, arena.MaxConnections)
 	a.arena, a.arenaLn = srv, limit
 	a.arenaSrv = &http.Server{
 		Handler:           srv.Handler(),
@@ -279,14 +280,14 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    bot.MaxHeaderBytes,
+		MaxHeaderBytes:    discord.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(alog.Handler(), slog.LevelWarn),
 	}
 	return nil
 }
 
 // cardPoster posts Maze Arena's result cards as the bot's posts.
-type cardPoster struct{ p *bot.Poster }
+type cardPoster struct{ p *discord.Poster }
 
 func (c cardPoster) Post(ctx context.Context, channelID, nonce, content string) error {
 	_, err := c.p.Post(ctx, channelID, nonce, bot.Reply{Content: content})

@@ -11,7 +11,7 @@ import (
 
 	"github.com/joho/godotenv"
 
-	"mazebot/bot"
+	"mazebot/bot/discord"
 )
 
 // Config is the bot's configuration, parsed and checked once, from the
@@ -94,12 +94,12 @@ func ParseConfig(getenv func(string) string) (Config, error) {
 		check(fmt.Errorf("DISCORD_GUILD_ID %q: want a server ID, the digits Developer Mode's Copy Server ID gives", cfg.GuildID))
 	}
 	if base := get("DISCORD_API_BASE"); base != "" {
-		u, err := bot.ParseAPIBase(base)
+		u, err := discord.ParseAPIBase(base)
 		check(err)
 		cfg.APIBase = u
 	}
 	if cfg.HTTPAddr != "" {
-		key, err := bot.ParsePublicKey(get("DISCORD_PUBLIC_KEY"))
+		key, err := discord.ParsePublicKey(get("DISCORD_PUBLIC_KEY"))
 		if err != nil {
 			err = fmt.Errorf("HTTP_ADDR is set but %w", err)
 		}
@@ -113,14 +113,14 @@ func ParseConfig(getenv func(string) string) (Config, error) {
 		check(fmt.Errorf("DISCORD_CLIENT_SECRET is set but ACTIVITY_ADDR is not: say where Maze Arena, the Activity, listens, e.g. :8090"))
 	}
 	var err error
-	cfg.ShardCount, err = bot.ParseShardCount(get("DISCORD_SHARD_COUNT"))
+	cfg.ShardCount, err = discord.ParseShardCount(get("DISCORD_SHARD_COUNT"))
 	check(err)
-	cfg.ShardIDs, err = bot.ParseShardIDs(get("DISCORD_SHARD_IDS"))
+	cfg.ShardIDs, err = discord.ParseShardIDs(get("DISCORD_SHARD_IDS"))
 	check(err)
 	if err == nil && cfg.ShardCount > 0 {
 		// An id beyond an explicit count is an error now; one beyond
 		// Discord's recommendation when the bot starts.
-		check(bot.CheckShardIDs(cfg.ShardIDs, cfg.ShardCount, false))
+		check(discord.CheckShardIDs(cfg.ShardIDs, cfg.ShardCount, false))
 	}
 	if level := get("LOG_LEVEL"); level != "" {
 		if err := cfg.LogLevel.UnmarshalText([]byte(level)); err != nil {

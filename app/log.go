@@ -4,7 +4,7 @@ import (
 	"io"
 	"log/slog"
 
-	"mazebot/bot"
+	"mazebot/bot/discord"
 )
 
 // NewLogger builds the one logger, at cfg's level (LOG_LEVEL) and in its
@@ -22,13 +22,13 @@ func NewLogger(w io.Writer, cfg Config) *slog.Logger {
 func redactTokens(_ []string, a slog.Attr) slog.Attr {
 	switch a.Value.Kind() {
 	case slog.KindString:
-		if s := a.Value.String(); bot.RedactTokens(s) != s {
-			a.Value = slog.StringValue(bot.RedactTokens(s))
+		if s := a.Value.String(); discord.RedactTokens(s) != s {
+			a.Value = slog.StringValue(discord.RedactTokens(s))
 		}
 	case slog.KindAny:
 		if err, ok := a.Value.Any().(error); ok && err != nil {
-			if s := err.Error(); bot.RedactTokens(s) != s {
-				a.Value = slog.StringValue(bot.RedactTokens(s))
+			if s := err.Error(); discord.RedactTokens(s) != s {
+				a.Value = slog.StringValue(discord.RedactTokens(s))
 			}
 		}
 	}

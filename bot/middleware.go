@@ -31,15 +31,6 @@ var ErrReplayed = errors.New("interaction handled before")
 // errPanicked marks a handler that panicked; Recover logged its stack.
 var errPanicked = errors.New("handler panicked")
 
-// unknownRouteError is the error of an interaction that no route takes.
-type unknownRouteError struct{ what string }
-
-func (e *unknownRouteError) Error() string { return "no handler for " + e.what }
-
-func unknownRoute(what string) Handler {
-	return func(context.Context, *Interaction) error { return &unknownRouteError{what: what} }
-}
-
 // AutoDefer acknowledges an interaction whose handler is still working
 // after the given time, well inside Discord's 3 s: a command then shows
 // "thinking…", a button's message stays (Responder.Acknowledge). The
@@ -305,12 +296,4 @@ func Subcommands(handlers map[string]Handler, usage string) Handler {
 		}
 		return Refuse(usage)
 	}
-}
-
-// Stack applies middleware to h, the first given outermost.
-func Stack(h Handler, mw ...Middleware) Handler {
-	for i := len(mw) - 1; i >= 0; i-- {
-		h = mw[i](h)
-	}
-	return h
 }

@@ -96,3 +96,9 @@ func UserMessage(err error, l *lang.Lang) (message string, internal bool) {
 	}
 	return l.T("error.internal"), true
 }
+
+// ErrMaybeDelivered matches a Responder's failure of a message sent once
+// whose outcome is unknown: Discord answered 5xx, or did not answer, after
+// it may have made the message. The member is not told of it as an error:
+// they may be reading the message.
+var ErrMaybeDelivered = errors.New("may have been delivered")

@@ -6,78 +6,7 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
-
-	"mazebot/lang"
 )
-
-// Handler handles one interaction. An error it returns is told to the
-// member by the ErrorReply middleware: a UserError's own message, or an
-// apology.
-type Handler func(ctx context.Context, in *Interaction) error
-
-// Middleware wraps a handler: recovery, metrics, deferral, checks.
-type Middleware func(next Handler) Handler
-
-// Command is one application command: its definition, its handler, and
-// the middleware only it runs (inside the router's own).
-type Command struct {
-	Definition *discordgo.ApplicationCommand
-	Handle     Handler
-	// Autocomplete answers the command's autocompleted options with
-	// Respond.Choices; nil for a command that has none.
-	Autocomplete Handler
-	Use          []Middleware
-}
-
-// Component handles buttons whose custom_id starts with Prefix + ":".
-type Component struct {
-	Prefix string
-	Handle Handler
-}
-
-// Feature is one part of the bot: the commands and buttons it brings.
-// Each is built with what it needs and registered only when configured.
-type Feature interface {
-	Commands() []Command
-	Components() []Component
-}
-
-// Interaction is what a handler gets: the raw interaction, the route it
-// took, and a way to answer it.
-type Interaction struct {
-	*discordgo.Interaction
-	Respond Responder
-	// Route names what handles it: the command's name or the button's
-	// custom_id prefix, "" when nothing does.
-	Route string
-}
-
-// Lang is the language of the member who caused the interaction: their
-// Discord client's locale, English when mazebot doesn't speak it. Every
-// reply to them, private or public, is in it.
-func (in *Interaction) Lang() *lang.Lang { return lang.For(in.Locale) }
-
-// GuildLang is the server's language as Discord reports it (guild_locale,
-// the server's "primary language" setting), English outside a server or
-// when mazebot doesn't speak it: what posts nobody asked for are in,
-// unless a manager chose another.
-func (in *Interaction) GuildLang() *lang.Lang {
-	if in.GuildID == "" || in.GuildLocale == nil {
-		return lang.English
-	}
-	return lang.For(*in.GuildLocale)
-}
-
-// UserID is the member or DM user who caused the interaction.
-func (in *Interaction) UserID() string {
-	if in.Member != nil && in.Member.User != nil {
-		return in.Member.User.ID
-	}
-	if in.User != nil {
-		return in.User.ID
-	}
-	return ""
-}
 
 // Router routes interactions to the features' commands and buttons,
 // through its middleware.
@@ -163,4 +92,13 @@ func (r *Router) route(in *Interaction) Handler {
 		return unknownRoute("button " + id)
 	}
 	return unknownRoute(in.Type.String())
+}
+
+// unknownRouteError is the error of an interaction that no route takes.
+type unknownRouteError struct{ what string }
+
+func (e *unknownRouteError) Error() string { return "no handler for " + e.what }
+
+func unknownRoute(what string) Handler {
+	return func(context.Context, *Interaction) error { return &unknownRouteError{what: what} }
 }

@@ -111,7 +111,7 @@ func TestErrorReply(t *testing.T) {
 		{"OKReplayed", command("x"), bot.ErrReplayed, ""},
 		// A followup Discord may have made: no apology after it (issue 16
 		// row 22).
-		{"OKMaybeDelivered", command("x"), fmt.Errorf("followup: %w", bot.MaybeDeliveredFollowup()), ""},
+		{"OKMaybeDelivered", command("x"), fmt.Errorf("followup: %w", bot.ErrMaybeDelivered), ""},
 		{"ErrRefused", command("x"), bot.Refuse("error.invalid_button"), "That button isn't valid"},
 		{"ErrInternal", command("x"), errors.New("disk on fire"), "Sorry, something went wrong"},
 		{"ErrUnknownCommand", command("gone"), nil, "I don't know that command"},
@@ -192,7 +192,7 @@ func TestGuardMiddleware(t *testing.T) {
 // a guard that cannot record refuses, privately, without running it.
 func TestReplaysMiddleware(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
-	guard := bot.NewMemGuard()
+	guard := bottest.NewGuard()
 	runs := 0
 	h := bot.Stack(func(context.Context, *bot.Interaction) error { runs++; return nil }, bot.Replays(guard, log))
 	in := func(id int) *bot.Interaction {

@@ -9,8 +9,9 @@
 // custom IDs of buttons and their signatures), pictures (the pool, cache
 // and cooldown of expensive pictures). Rules live in the domain (contest
 // runs a game's win and the give-up embargo); storage is reached only
-// through the domain's interfaces; the router, its middleware and the
-// connection to Discord are package bot's.
+// through the domain's interfaces; the router and its middleware are
+// package bot's, the connection to Discord bot/discord's (which only app
+// imports).
 //
 // Every text it sends comes from the catalogs of package lang, in the
 // language of whoever reads it: a reply in the member's

@@ -188,7 +188,7 @@ func TestE2EShards(t *testing.T) {
 	fake := newDiscord(t)
 	// The interval is the shortest for which the bot's identify turns
 	// keep their full margin of 250 ms (a fifth of the interval below
-	// that, bot/shards.go): under -race on a loaded machine, the time
+	// that, bot/discord/shards.go): under -race on a loaded machine, the time
 	// from a turn to its IDENTIFY reaching Discord varies by more than a
 	// fifth of a shorter one, and the fake, enforcing the limit, would
 	// refuse an IDENTIFY the bot timed right.

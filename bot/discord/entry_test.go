@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
 )
 
 // TestLaunch: LAUNCH_ACTIVITY is a first response of its own, type 12
@@ -32,7 +34,7 @@ func TestLaunch(t *testing.T) {
 // overwrite carries none.
 func TestCommandsBody(t *testing.T) {
 	maze := &discordgo.ApplicationCommand{Name: "maze", Description: "Make a maze"}
-	entry := &discordgo.ApplicationCommand{Name: "launch", Description: "Race", Type: PrimaryEntryPoint}
+	entry := &discordgo.ApplicationCommand{Name: "launch", Description: "Race", Type: bot.PrimaryEntryPoint}
 	kept := json.RawMessage(`{"id":"9","name":"launch","description":"Launch","type":4,"handler":2}`)
 	decode := func(t *testing.T, body json.RawMessage) []map[string]any {
 		t.Helper()

@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -114,13 +114,13 @@ type shardPlan struct {
 	ids                   []int
 }
 
-// planShards settles the shard count and ids from the configuration and
+// planShards settles the shard count and ids from the configured ones and
 // GET /gateway/bot's answer (gw, or the error fetching it). The answer's
 // max_concurrency is used even with a configured count; without an
 // answer, a configured count still works, identifying one shard at a
 // time, while auto cannot.
-func planShards(cfg Config, gw *discordgo.GatewayBotResponse, gwErr error) (shardPlan, error) {
-	plan := shardPlan{count: cfg.ShardCount, maxConcurrency: 1}
+func planShards(count int, ids []int, gw *discordgo.GatewayBotResponse, gwErr error) (shardPlan, error) {
+	plan := shardPlan{count: count, maxConcurrency: 1}
 	if gwErr == nil && gw.SessionStartLimit.MaxConcurrency > 1 {
 		plan.maxConcurrency = gw.SessionStartLimit.MaxConcurrency
 	}
@@ -134,7 +134,7 @@ func planShards(cfg Config, gw *discordgo.GatewayBotResponse, gwErr error) (shar
 			return shardPlan{}, fmt.Errorf("GET /gateway/bot recommends %d shards, more than mazebot runs (%d)", plan.count, MaxShards)
 		}
 	}
-	plan.ids = cfg.ShardIDs
+	plan.ids = ids
 	if plan.ids == nil {
 		plan.ids = make([]int, plan.count)
 		for i := range plan.ids {

@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
 )
 
 // errAlreadyReplied tells the caller to use a followup instead.
@@ -29,6 +31,10 @@ type restAPI interface {
 // response may still go out: Discord's 3 s, less a margin for the time it
 // took to reach us.
 const firstResponseWindow = 2900 * time.Millisecond
+
+// editAfterInline is the pause between writing a deferral into the HTTP
+// response and editing the files in, for Discord to apply the deferral.
+const editAfterInline = 50 * time.Millisecond
 
 type replyState uint8
 
@@ -69,7 +75,7 @@ func newResponder(api restAPI, ix *discordgo.Interaction, inline *inlineSink, lo
 	return &responder{api: api, ix: ix, inline: inline, deadline: time.Now().Add(firstResponseWindow), log: log}
 }
 
-var _ Responder = (*responder)(nil)
+var _ bot.Responder = (*responder)(nil)
 
 func (r *responder) Defer(ctx context.Context, ephemeral bool) error {
 	r.mu.Lock()
@@ -103,7 +109,7 @@ func (r *responder) Acknowledge(ctx context.Context) error {
 	return r.answerFirst(ctx, &callback{Type: discordgo.InteractionResponseDeferredMessageUpdate}, deferredUpdate, nil, "defer update")
 }
 
-func (r *responder) Reply(ctx context.Context, reply Reply) error {
+func (r *responder) Reply(ctx context.Context, reply bot.Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch r.state {
@@ -127,7 +133,7 @@ func (r *responder) Reply(ctx context.Context, reply Reply) error {
 	return errAlreadyReplied
 }
 
-func (r *responder) Update(ctx context.Context, reply Reply) error {
+func (r *responder) Update(ctx context.Context, reply bot.Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state == unanswered {
@@ -175,7 +181,7 @@ func (r *responder) answerFirst(ctx context.Context, resp *callback, next replyS
 	return nil
 }
 
-func (r *responder) Followup(ctx context.Context, reply Reply) error {
+func (r *responder) Followup(ctx context.Context, reply bot.Reply) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state == unanswered {
@@ -184,7 +190,7 @@ func (r *responder) Followup(ctx context.Context, reply Reply) error {
 	return r.followup(ctx, reply)
 }
 
-func (r *responder) respond(ctx context.Context, kind discordgo.InteractionResponseType, reply Reply) error {
+func (r *responder) respond(ctx context.Context, kind discordgo.InteractionResponseType, reply bot.Reply) error {
 	if len(reply.Files) > 0 && r.inline.open() {
 		return r.deferThenEdit(ctx, kind, reply)
 	}
@@ -227,7 +233,7 @@ func (r *responder) callback(ctx context.Context, resp *callback) error {
 	return err
 }
 
-func (r *responder) editOriginal(ctx context.Context, reply Reply) error {
+func (r *responder) editOriginal(ctx context.Context, reply bot.Reply) error {
 	// The flags go on the edit, a deferred reply's V2 too (Discord reads
 	// none on a deferral); the ephemeral one was fixed by the deferral.
 	reply.Ephemeral = false
@@ -240,7 +246,7 @@ func (r *responder) editOriginal(ctx context.Context, reply Reply) error {
 	return nil
 }
 
-func (r *responder) followup(ctx context.Context, reply Reply) error {
+func (r *responder) followup(ctx context.Context, reply bot.Reply) error {
 	if err := r.afterInline(ctx, func() error {
 		return r.api.Followup(ctx, r.ix, newMessage(reply, creating))
 	}); err != nil {
@@ -253,7 +259,7 @@ func (r *responder) followup(ctx context.Context, reply Reply) error {
 // the HTTP body and the files in an edit of the original over REST, since
 // big multipart HTTP responses have been reported to fail. A component's
 // message is kept (type 6) and then edited, as an update would.
-func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.InteractionResponseType, reply Reply) error {
+func (r *responder) deferThenEdit(ctx context.Context, kind discordgo.InteractionResponseType, reply bot.Reply) error {
 	resp := &callback{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
 	state := deferredMessage
 	if kind == discordgo.InteractionResponseUpdateMessage {
@@ -303,4 +309,62 @@ func (r *responder) afterInline(ctx context.Context, call func() error) error {
 func notAcknowledgedYet(err error) bool {
 	code := apiCode(err)
 	return code == discordgo.ErrCodeUnknownWebhook || code == discordgo.ErrCodeUnknownMessage
+}
+
+// inlineSink carries an interaction's first callback to the HTTP request
+// that delivered it. Methods on a nil sink report it closed, so gateway
+// responders need no special case.
+type inlineSink struct {
+	mu     sync.Mutex
+	closed bool
+	ch     chan *callback // buffered: offer never blocks
+	// written is closed once the HTTP response is sent or abandoned.
+	written chan struct{}
+}
+
+func (s *inlineSink) open() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.closed
+}
+
+// offer hands resp to the waiting request; false means use REST instead.
+func (s *inlineSink) offer(resp *callback) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.closed = true
+	s.ch <- resp
+	return true
+}
+
+// close stops taking callbacks and returns one offered but not yet read.
+func (s *inlineSink) close() *callback {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	select {
+	case resp := <-s.ch:
+		return resp
+	default:
+		return nil
+	}
+}
+
+func (s *inlineSink) waitWritten(ctx context.Context) {
+	if s == nil {
+		return
+	}
+	select {
+	case <-s.written:
+	case <-ctx.Done():
+	}
 }

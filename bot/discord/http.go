@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -52,9 +52,6 @@ const (
 	inlineWait = 2500 * time.Millisecond
 	// inlineGrace is the extra wait for the deferral forced at inlineWait.
 	inlineGrace = 300 * time.Millisecond
-	// editAfterInline is the pause between writing a deferral into the HTTP
-	// response and editing the files in, for Discord to apply the deferral.
-	editAfterInline = 50 * time.Millisecond
 )
 
 // ParsePublicKey reads the application's public key as the Developer Portal
@@ -344,62 +341,4 @@ func writeResponse(w http.ResponseWriter, resp *callback) {
 	_, _ = w.Write(body)
 	// On the wire now, before a responder edits the original over REST.
 	_ = http.NewResponseController(w).Flush()
-}
-
-// inlineSink carries an interaction's first callback to the HTTP request
-// that delivered it. Methods on a nil sink report it closed, so gateway
-// responders need no special case.
-type inlineSink struct {
-	mu     sync.Mutex
-	closed bool
-	ch     chan *callback // buffered: offer never blocks
-	// written is closed once the HTTP response is sent or abandoned.
-	written chan struct{}
-}
-
-func (s *inlineSink) open() bool {
-	if s == nil {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return !s.closed
-}
-
-// offer hands resp to the waiting request; false means use REST instead.
-func (s *inlineSink) offer(resp *callback) bool {
-	if s == nil {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false
-	}
-	s.closed = true
-	s.ch <- resp
-	return true
-}
-
-// close stops taking callbacks and returns one offered but not yet read.
-func (s *inlineSink) close() *callback {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.closed = true
-	select {
-	case resp := <-s.ch:
-		return resp
-	default:
-		return nil
-	}
-}
-
-func (s *inlineSink) waitWritten(ctx context.Context) {
-	if s == nil {
-		return
-	}
-	select {
-	case <-s.written:
-	case <-ctx.Done():
-	}
 }

@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"mazebot/bot"
 )
 
 // noRead is a body that fails the test if it is read.
@@ -26,7 +28,7 @@ func (b noRead) Read([]byte) (int, error) {
 }
 
 func TestInteractionsEndpointRefusesBeforeReading(t *testing.T) {
-	e := newEndpoint(t, func(context.Context, *Interaction) error { t.Error("dispatched"); return nil })
+	e := newEndpoint(t, func(context.Context, *bot.Interaction) error { t.Error("dispatched"); return nil })
 	now := strconv.FormatInt(time.Now().Unix(), 10)
 	sig := strings.Repeat("ab", ed25519.SignatureSize)
 	for name, tc := range map[string]struct {
@@ -62,7 +64,7 @@ func TestInteractionsEndpointRefusesBeforeReading(t *testing.T) {
 
 // Larger bodies share a budget; small ones are read whatever it holds.
 func TestInteractionsEndpointReadBudget(t *testing.T) {
-	e := newEndpoint(t, replyWith(Reply{Content: "ok"}))
+	e := newEndpoint(t, replyWith(bot.Reply{Content: "ok"}))
 	h := e.h.(*interactionsHandler)
 	if !h.budget.take(bigBodyBudget) {
 		t.Fatal("the budget is not whole")

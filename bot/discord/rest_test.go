@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
 )
 
 // scriptedDiscord answers each request with the next of its answers and
@@ -86,7 +88,7 @@ func withDiscord(t *testing.T, d *scriptedDiscord) *interactionREST {
 var restIx = &discordgo.Interaction{ID: "11", AppID: "22", Token: secretToken, Type: discordgo.InteractionApplicationCommand}
 
 func TestInteractionREST(t *testing.T) {
-	reply := &callback{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: newMessage(Reply{Content: "hi"}, creating)}
+	reply := &callback{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: newMessage(bot.Reply{Content: "hi"}, creating)}
 	msg := status(200, `{"id":"33","content":"edited"}`)
 	for _, tc := range []struct {
 		name     string
@@ -114,16 +116,16 @@ func TestInteractionREST(t *testing.T) {
 		{name: "OKRespondAfterDrop", answers: []func(http.ResponseWriter){hangUp}, call: respond(reply), requests: 2},
 		{name: "OKEditRetried502", answers: []func(http.ResponseWriter){status(502, `{}`), msg},
 			call: func(ctx context.Context, c *interactionREST) error {
-				return c.EditOriginal(ctx, restIx, newMessage(Reply{Content: "edited"}, replaceAll))
+				return c.EditOriginal(ctx, restIx, newMessage(bot.Reply{Content: "edited"}, replaceAll))
 			}, requests: 2},
 		// A followup answered 502 is not sent again: it may be posted.
 		{name: "ErrFollowup502NotRepeated", answers: []func(http.ResponseWriter){status(502, `{"message":"502: Bad Gateway","code":0}`)},
 			call: func(ctx context.Context, c *interactionREST) error {
-				return c.Followup(ctx, restIx, newMessage(Reply{Content: "more"}, creating))
+				return c.Followup(ctx, restIx, newMessage(bot.Reply{Content: "more"}, creating))
 			}, requests: 1, wantErr: "POST /webhooks/{application}/{token}: HTTP 502", maybe: true},
 		{name: "ErrFollowupDropNotRepeated", answers: []func(http.ResponseWriter){hangUp},
 			call: func(ctx context.Context, c *interactionREST) error {
-				return c.Followup(ctx, restIx, newMessage(Reply{Content: "more"}, creating))
+				return c.Followup(ctx, restIx, newMessage(bot.Reply{Content: "more"}, creating))
 			}, requests: 1, wantErr: "no answer", maybe: true},
 		{name: "ErrDeleteNotFound", answers: []func(http.ResponseWriter){status(404, `{"message":"Unknown Message","code":10008}`)},
 			call:     func(ctx context.Context, c *interactionREST) error { return c.DeleteOriginal(ctx, restIx) },
@@ -147,8 +149,8 @@ func TestInteractionREST(t *testing.T) {
 				t.Fatalf("err=%v, want one saying %q", err, tc.wantErr)
 			case errors.Is(err, errPastDeadline) != tc.pastDL:
 				t.Fatalf("err=%v wraps errPastDeadline: %v, want %v", err, errors.Is(err, errPastDeadline), tc.pastDL)
-			case errors.Is(err, ErrMaybeDelivered) != tc.maybe:
-				t.Fatalf("err=%v is ErrMaybeDelivered: %v, want %v", err, errors.Is(err, ErrMaybeDelivered), tc.maybe)
+			case errors.Is(err, bot.ErrMaybeDelivered) != tc.maybe:
+				t.Fatalf("err=%v is ErrMaybeDelivered: %v, want %v", err, errors.Is(err, bot.ErrMaybeDelivered), tc.maybe)
 			}
 			if err != nil && strings.Contains(err.Error(), secretToken) {
 				t.Fatalf("the error shows the token: %v", err)
@@ -180,7 +182,7 @@ func TestInteractionRESTTimeoutHidesURL(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	content := "x"
-	err := c.EditOriginal(ctx, restIx, newMessage(Reply{Content: content}, replaceAll))
+	err := c.EditOriginal(ctx, restIx, newMessage(bot.Reply{Content: content}, replaceAll))
 	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err=%v, want a deadline error", err)
 	}
@@ -209,7 +211,7 @@ func TestResponderGivesUpPastDeadline(t *testing.T) {
 	c := withDiscord(t, d)
 	r := newResponder(c, restIx, nil, nil)
 	for range 3 {
-		if err := r.Reply(context.Background(), Reply{Content: "hi"}); !errors.Is(err, errPastDeadline) {
+		if err := r.Reply(context.Background(), bot.Reply{Content: "hi"}); !errors.Is(err, errPastDeadline) {
 			t.Fatalf("err=%v, want errPastDeadline", err)
 		}
 	}

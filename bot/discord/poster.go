@@ -1,10 +1,12 @@
-package bot
+package discord
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
 )
 
 // Poster sends and edits channel messages over the REST API: the
@@ -20,7 +22,7 @@ func NewPoster(session *discordgo.Session) *Poster { return &Poster{session: ses
 // first time. ChannelMessageSendComplex cannot carry a nonce, so the
 // request is made here with discordgo's REST helpers, on the same route and
 // rate-limit bucket.
-func (p *Poster) Post(ctx context.Context, channelID, nonce string, r Reply) (string, error) {
+func (p *Poster) Post(ctx context.Context, channelID, nonce string, r bot.Reply) (string, error) {
 	m := newMessage(r, creating)
 	m.AllowedMentions, m.Nonce, m.EnforceNonce = pings(r.Pings), nonce, nonce != ""
 	msg, err := p.send(ctx, "POST", discordgo.EndpointChannelMessages(channelID), discordgo.EndpointChannelMessages(channelID), m)
@@ -32,7 +34,7 @@ func (p *Poster) Post(ctx context.Context, channelID, nonce string, r Reply) (st
 
 // Edit replaces a channel message's content, embeds and buttons; its
 // files stay unless r brings new ones.
-func (p *Poster) Edit(ctx context.Context, channelID, messageID string, r Reply) error {
+func (p *Poster) Edit(ctx context.Context, channelID, messageID string, r bot.Reply) error {
 	m := newMessage(r, keepOldFiles)
 	m.AllowedMentions = noPings
 	if _, err := p.send(ctx, "PATCH", discordgo.EndpointChannelMessage(channelID, messageID), discordgo.EndpointChannelMessage(channelID, ""), m); err != nil {

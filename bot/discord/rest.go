@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"bytes"
@@ -9,11 +9,15 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
 )
 
 // interactionREST answers interactions over Discord's interaction and
@@ -81,7 +85,7 @@ type call struct {
 // when the wait ends before ctx's deadline (the response deadline); a longer
 // one fails at once with errPastDeadline.
 func (c *interactionREST) Respond(ctx context.Context, ix *discordgo.Interaction, resp *callback) error {
-	var files []File
+	var files []bot.File
 	if resp.Data != nil {
 		files = resp.Data.files
 	}
@@ -125,7 +129,7 @@ func (c *interactionREST) Followup(ctx context.Context, ix *discordgo.Interactio
 
 // newCall encodes data as JSON, or as multipart with files, once: a
 // retry must send the same bytes.
-func newCall(method, url, route string, data any, files []File) (*call, error) {
+func newCall(method, url, route string, data any, files []bot.File) (*call, error) {
 	req := &call{method: method, url: url, route: route, contentType: "application/json"}
 	var err error
 	if len(files) > 0 {
@@ -250,14 +254,8 @@ type restError struct {
 	maybeDone bool
 }
 
-// ErrMaybeDelivered matches the failure of a message sent once whose
-// outcome is unknown: Discord answered 5xx, or did not answer, after it
-// may have made the message. The member is not told of it as an error:
-// they may be reading the message.
-var ErrMaybeDelivered = errors.New("may have been delivered")
-
-// Is makes errors.Is(err, ErrMaybeDelivered) find an unsure send.
-func (e *restError) Is(target error) bool { return target == ErrMaybeDelivered && e.maybeDone }
+// Is makes errors.Is(err, bot.ErrMaybeDelivered) find an unsure send.
+func (e *restError) Is(target error) bool { return target == bot.ErrMaybeDelivered && e.maybeDone }
 
 func newAPIError(route string, status int, body []byte) *restError {
 	e := &restError{route: route, status: status, msg: http.StatusText(status)}
@@ -345,8 +343,12 @@ func rateLimit(h http.Header, body []byte) limit {
 }
 
 // tokenPath matches the token segment of interaction and webhook URLs:
-// /interactions/{id}/{token}/… and /webhooks/{id}/{token}….
-var tokenPath = lazyRegexp(`(/(?:interactions|webhooks)/[0-9]+/)[^/?#\s"']+`)
+// /interactions/{id}/{token}/… and /webhooks/{id}/{token}…, compiled on
+// first use (a command-line maze, linked with this package, should not pay
+// for it at start).
+var tokenPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(/(?:interactions|webhooks)/[0-9]+/)[^/?#\s"']+`)
+})
 
 // RedactTokens replaces the tokens in any interaction or webhook URL in s
 // with "{token}". The errors of this package never hold such a URL; this

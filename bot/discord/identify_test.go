@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"encoding/json"
@@ -33,10 +33,9 @@ func TestGatedConnHoldsIdentify(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	b := &Bot{log: slog.New(slog.DiscardHandler)}
 	var turns atomic.Int32
 	release := make(chan struct{})
-	d := b.gatedDialer(0, func() error { turns.Add(1); <-release; return nil })
+	d := gatedDialer(slog.New(slog.DiscardHandler), 0, func() error { turns.Add(1); <-release; return nil })
 	conn, _, err := d.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
 )
 
 // message is the body of every request that makes or edits a message:
@@ -25,7 +27,7 @@ type message struct {
 	EnforceNonce    bool                                        `json:"enforce_nonce,omitempty"`
 	Choices         []*discordgo.ApplicationCommandOptionChoice `json:"choices,omitempty"`
 
-	files []File // sent as files[N] beside the JSON
+	files []bot.File // sent as files[N] beside the JSON
 }
 
 // attachment describes an uploaded file: id N is the request's files[N],
@@ -57,7 +59,7 @@ const (
 // components whole, so that nothing old lingers. Files go with their
 // descriptions; an edit that replaces all clears the files it brings none
 // for.
-func newMessage(r Reply, mode replacing) *message {
+func newMessage(r bot.Reply, mode replacing) *message {
 	m := &message{files: r.Files}
 	components := r.Components
 	if components == nil {
@@ -96,7 +98,7 @@ func newMessage(r Reply, mode replacing) *message {
 }
 
 // discordFiles makes fresh readers each time: a discordgo.File drains once.
-func discordFiles(files []File) []*discordgo.File {
+func discordFiles(files []bot.File) []*discordgo.File {
 	if len(files) == 0 {
 		return nil
 	}

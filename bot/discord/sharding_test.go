@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -97,7 +97,7 @@ func TestPlanShards(t *testing.T) {
 		{name: "ErrIDBeyondCount", cfg: Config{ShardCount: 4, ShardIDs: []int{3, 4}}, gw: gatewayBot(8, 1), errHas: "lists shard 4, but DISCORD_SHARD_COUNT is 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := planShards(tc.cfg, tc.gw, tc.gwErr)
+			got, err := planShards(tc.cfg.ShardCount, tc.cfg.ShardIDs, tc.gw, tc.gwErr)
 			if tc.errHas != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.errHas) {
 					t.Fatalf("planShards = %+v, %v; want an error containing %q", got, err, tc.errHas)
@@ -310,19 +310,19 @@ func (s *turnsStub) ClaimIdentify(_ context.Context, _ int, _ time.Time, window 
 // again; a database that fails lets it identify without a turn; the window
 // asked for is Discord's interval with a margin.
 func TestIdentifyTurn(t *testing.T) {
-	newBot := func(turns *turnsStub) (*Bot, *[]time.Duration) {
-		b, err := New(Config{IdentifyTurns: turns}, &discordgo.Session{}, nil, nil, slog.New(slog.DiscardHandler))
+	newBot := func(stub *turnsStub) (*turns, *[]time.Duration) {
+		b, err := New(Config{IdentifyTurns: stub}, &discordgo.Session{}, nil, nil, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var slept []time.Duration
-		b.sleep = func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }
-		return b, &slept
+		b.gateway.turns.sleep = func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }
+		return b.gateway.turns, &slept
 	}
 	t.Run("OKWaits", func(t *testing.T) {
 		turns := &turnsStub{answers: []error{errNotYet, nil}, free: time.Now().Add(3 * time.Second)}
 		b, slept := newBot(turns)
-		if err := b.identifyTurn(t.Context(), 0); err != nil {
+		if err := b.sharedTurn(t.Context(), 0); err != nil {
 			t.Fatal(err)
 		}
 		if len(*slept) != 1 || (*slept)[0] < 2*time.Second || (*slept)[0] > 3*time.Second {
@@ -334,7 +334,7 @@ func TestIdentifyTurn(t *testing.T) {
 	})
 	t.Run("OKDatabaseDown", func(t *testing.T) {
 		b, slept := newBot(&turnsStub{answers: []error{errors.New("connection refused")}})
-		if err := b.identifyTurn(t.Context(), 0); err != nil || len(*slept) != 0 {
+		if err := b.sharedTurn(t.Context(), 0); err != nil || len(*slept) != 0 {
 			t.Fatalf("err %v, slept %v: want to identify at once", err, *slept)
 		}
 	})
@@ -343,7 +343,7 @@ func TestIdentifyTurn(t *testing.T) {
 		b.sleep = sleepCtx
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
-		if err := b.identifyTurn(ctx, 0); !errors.Is(err, context.Canceled) {
+		if err := b.sharedTurn(ctx, 0); !errors.Is(err, context.Canceled) {
 			t.Fatalf("err %v, want the context's", err)
 		}
 	})

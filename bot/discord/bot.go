@@ -1,8 +1,7 @@
-package bot
+package discord
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/bot"
 	"mazebot/lang"
 	"mazebot/metrics"
 )
@@ -51,33 +51,13 @@ type Config struct {
 	Unknowns metrics.Unknowns
 }
 
-// IdentifyTurns hands out turns at identifying: one per rate-limit bucket
-// every window, among all the processes that share it. Discord counts the
-// limit per bot, not per process, and answers an IDENTIFY too soon with
-// op 9, which discordgo answers with another IDENTIFY at once, and again:
-// processes that start together (a deploy) must take turns. store/sqlite
-// and store/postgres implement it.
-type IdentifyTurns interface {
-	// ClaimIdentify gives the caller bucket's turn, at at, when the
-	// bucket's last turn was window or more before; otherwise it reports
-	// when that turn's window ends.
-	ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (free time.Time, ok bool, err error)
-}
-
-// Dispatcher handles interactions; *Router is one.
+// Dispatcher handles interactions; *bot.Router is one.
 type Dispatcher interface {
-	// Dispatch handles ix, answering through respond; ErrReplayed means
-	// it was dropped unanswered, any other error was told to the member.
-	Dispatch(ctx context.Context, ix *discordgo.Interaction, respond Responder) error
+	// Dispatch handles ix, answering through respond; bot.ErrReplayed
+	// means it was dropped unanswered, any other error was told to the
+	// member.
+	Dispatch(ctx context.Context, ix *discordgo.Interaction, respond bot.Responder) error
 	Definitions() []*discordgo.ApplicationCommand
-}
-
-// Ticker is scheduled work (daily posts, ending events, cleanup), run at
-// start, to catch up on what fell due while the bot was down, and then
-// every TickEvery. It must be idempotent.
-type Ticker struct {
-	Name string
-	Run  func(ctx context.Context) error
 }
 
 // Bot is mazebot on Discord: one gateway session per shard it runs, and
@@ -87,22 +67,19 @@ type Bot struct {
 	session *discordgo.Session // REST, and the model of the shards' sessions
 	rest    restAPI            // the session; tests substitute a recorder
 	router  Dispatcher
-	tickers []Ticker
+	tickers []bot.Ticker
 	log     *slog.Logger
-	unknown *unknownReporter                                 // what Discord sent that this build cannot read
-	sleep   func(ctx context.Context, d time.Duration) error // between identify rounds
+	unknown *unknownReporter // what Discord sent that this build cannot read
+	gateway *gateway         // the shards (shards.go)
+	sync    *commandSync     // the command sync (sync.go)
 
 	// work is cancelled only after the drain, so replies in flight at
 	// shutdown still reach Discord.
 	work       context.Context
 	cancelWork context.CancelFunc
 
-	// turns spaces this process's IDENTIFYs by bucket (identify.go).
-	turns turns
-
 	mu       sync.Mutex
 	stopping bool
-	shards   []*shard // set once Run knows them
 	inflight sync.WaitGroup
 }
 
@@ -139,7 +116,7 @@ func NewSession(token string, apiBase *url.URL) (*discordgo.Session, error) {
 
 // New prepares a bot on session (from NewSession), dispatching to router
 // and running tickers; Run connects its shards.
-func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ticker, log *slog.Logger) (*Bot, error) {
+func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []bot.Ticker, log *slog.Logger) (*Bot, error) {
 	if cfg.HandlerTimeout == 0 {
 		cfg.HandlerTimeout = 30 * time.Second
 	}
@@ -161,8 +138,15 @@ func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ti
 		}
 	}
 	work, cancel := context.WithCancel(context.Background())
-	b := &Bot{cfg: cfg, session: session, rest: newInteractionREST(session), router: router, tickers: tickers, log: log, sleep: sleepCtx, work: work, cancelWork: cancel}
+	b := &Bot{cfg: cfg, session: session, rest: newInteractionREST(session), router: router, tickers: tickers, log: log, work: work, cancelWork: cancel}
 	b.unknown = newUnknownReporter(log, cfg.Unknowns)
+	b.gateway = &gateway{
+		session: session, count: cfg.ShardCount, ids: cfg.ShardIDs, interval: cfg.IdentifyInterval,
+		turns:   &turns{interval: cfg.IdentifyInterval, shared: cfg.IdentifyTurns, sleep: sleepCtx, log: log},
+		onEvent: b.onGatewayEvent, stopping: b.isStopping, log: log, work: work,
+	}
+	b.sync = &commandSync{session: session, guildID: cfg.GuildID, log: log,
+		guilds: guildCommands{store: cfg.CommandGuilds, session: session, guildID: cfg.GuildID, log: log}}
 	return b, nil
 }
 
@@ -171,7 +155,7 @@ func New(cfg Config, session *discordgo.Session, router Dispatcher, tickers []Ti
 // in flight finish, and disconnects.
 func (b *Bot) Run(ctx context.Context) error {
 	defer b.close()
-	ready, err := b.connect(ctx)
+	ready, err := b.gateway.connect(ctx)
 	if ctx.Err() != nil {
 		return nil // asked to stop while connecting: not a failure
 	}
@@ -181,7 +165,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	// Only the process that runs shard 0 writes the commands, once per
 	// start: N processes must not make N writes.
 	if ready != nil {
-		if err := b.syncCommands(ctx, ready); err != nil {
+		if err := b.sync.sync(ctx, ready, b.router.Definitions()); err != nil {
 			if ctx.Err() != nil {
 				return nil // asked to stop while syncing: not a failure
 			}
@@ -214,7 +198,7 @@ func (b *Bot) tickLoop(ctx context.Context) {
 // tickerLoop runs one ticker now and then every TickEvery, each run with
 // the handler timeout, until ctx ends; firstDone is called after the
 // first run.
-func (b *Bot) tickerLoop(ctx context.Context, t Ticker, firstDone func()) {
+func (b *Bot) tickerLoop(ctx context.Context, t bot.Ticker, firstDone func()) {
 	ticker := time.NewTicker(b.cfg.TickEvery)
 	defer ticker.Stop()
 	for {
@@ -256,134 +240,13 @@ func (b *Bot) Tick(ctx context.Context) error {
 
 // runTicker runs one ticker: a failing or panicking one doesn't stop the
 // others.
-func runTicker(ctx context.Context, t Ticker) (err error) {
+func runTicker(ctx context.Context, t bot.Ticker) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
 	return t.Run(ctx)
-}
-
-func (b *Bot) syncCommands(ctx context.Context, ready *discordgo.Ready) error {
-	appID := ready.User.ID
-	if ready.Application != nil && ready.Application.ID != "" {
-		appID = ready.Application.ID
-	}
-	defs := b.router.Definitions()
-	if err := b.recordGuildCommands(ctx); err != nil {
-		b.log.Warn("could not record the server's own commands; a later move to global commands will not remove them", "err", err)
-	}
-	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
-	if b.cfg.GuildID != "" {
-		endpoint = discordgo.EndpointApplicationGuildCommands(appID, b.cfg.GuildID)
-	}
-	// An overwrite is idempotent and nothing waits on it: discordgo may
-	// retry it (and the read before it) through rate limits and 502s.
-	retry := []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(true), discordgo.WithRestRetries(3)}
-	var kept json.RawMessage
-	if b.cfg.GuildID == "" {
-		// Discord refuses a global overwrite that drops the app's Entry
-		// Point command (50240): one the router does not define is read
-		// back and sent again as it is.
-		var err error
-		if kept, err = b.entryPoint(appID, retry); err != nil {
-			return fmt.Errorf("read the global commands: %w", err)
-		}
-	}
-	body, n, err := commandsBody(defs, b.cfg.GuildID != "", kept)
-	if err != nil {
-		return err
-	}
-	raw, err := b.session.RequestWithBucketID("PUT", endpoint, body, endpoint, retry...)
-	if err != nil {
-		return fmt.Errorf("sync %d commands: %w", n, err)
-	}
-	var synced []json.RawMessage
-	if err := json.Unmarshal(raw, &synced); err != nil {
-		return fmt.Errorf("sync %d commands: read the answer: %w", n, err)
-	}
-	scope := "global"
-	if b.cfg.GuildID != "" {
-		scope = "guild " + b.cfg.GuildID
-	}
-	b.log.Info("commands synced", "count", len(synced), "scope", scope)
-	// Old servers' commands are a nuisance, not a reason to stop: the
-	// next start tries again.
-	if err := b.tidyGuildCommands(ctx, appID); err != nil {
-		b.log.Warn("could not remove old servers' commands; the next start tries again", "err", err)
-	}
-	return nil
-}
-
-// The Entry Point command of an Activity: command type 4
-// PRIMARY_ENTRY_POINT, global only, one per app, with a handler (1
-// APP_HANDLER: the app gets the interaction and may answer
-// LAUNCH_ACTIVITY; 2: Discord launches the Activity itself). discordgo
-// v0.29.0 has neither the type's constant nor the handler field.
-const PrimaryEntryPoint discordgo.ApplicationCommandType = 4
-
-// entryAppHandler is the Entry Point handler APP_HANDLER.
-const entryAppHandler = 1
-
-// entryPoint reads the app's global commands and returns its Entry Point
-// command, raw, or nil when it has none.
-func (b *Bot) entryPoint(appID string, opts []discordgo.RequestOption) (json.RawMessage, error) {
-	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
-	raw, err := b.session.RequestWithBucketID("GET", endpoint, nil, endpoint, opts...)
-	if err != nil {
-		return nil, err
-	}
-	var cmds []json.RawMessage
-	if err := json.Unmarshal(raw, &cmds); err != nil {
-		return nil, err
-	}
-	for _, c := range cmds {
-		var head struct {
-			Type discordgo.ApplicationCommandType `json:"type"`
-		}
-		if json.Unmarshal(c, &head) == nil && head.Type == PrimaryEntryPoint {
-			return c, nil
-		}
-	}
-	return nil, nil
-}
-
-// entryCommand is an Entry Point definition as it is sent: discordgo's
-// fields and the handler.
-type entryCommand struct {
-	*discordgo.ApplicationCommand
-	Handler int `json:"handler"`
-}
-
-// commandsBody is the bulk overwrite of defs: an Entry Point among them is
-// sent with handler 1 (the router answers it); a guild's overwrite leaves
-// it out (it can only be global); kept, the Entry Point read back, is sent
-// again when defs have none. It also returns how many commands it sends.
-func commandsBody(defs []*discordgo.ApplicationCommand, guild bool, kept json.RawMessage) (json.RawMessage, int, error) {
-	var out []any
-	hasEntry := false
-	for _, d := range defs {
-		if d.Type != PrimaryEntryPoint {
-			out = append(out, d)
-			continue
-		}
-		if !guild {
-			hasEntry = true
-			out = append(out, entryCommand{ApplicationCommand: d, Handler: entryAppHandler})
-		}
-	}
-	if !hasEntry && kept != nil {
-		out = append(out, kept)
-	}
-	if out == nil {
-		out = []any{}
-	}
-	body, err := json.Marshal(out)
-	if err != nil {
-		return nil, 0, fmt.Errorf("encode the commands: %w", err)
-	}
-	return body, len(out), nil
 }
 
 // close drains and disconnects. discordgo's Close waits about a second.
@@ -400,7 +263,7 @@ func (b *Bot) close() {
 		b.log.Warn("shutdown: replies still in flight after the drain timeout")
 	}
 	b.cancelWork()
-	b.closeShards()
+	b.gateway.close()
 	b.log.Info("disconnected")
 }
 
@@ -474,7 +337,7 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 	defer cancel()
 	if !b.begin() {
 		// Stopping: say so rather than let the interaction fail silently.
-		err := r.Reply(ctx, Reply{Content: lang.For(ix.Locale).T("bot.restarting"), Ephemeral: true})
+		err := r.Reply(ctx, bot.Reply{Content: lang.For(ix.Locale).T("bot.restarting"), Ephemeral: true})
 		if err != nil {
 			b.log.Warn("refuse during shutdown", "err", err)
 		}
@@ -484,12 +347,12 @@ func (b *Bot) dispatch(r *responder) (out outcome) {
 	if newType {
 		// Discord added a kind of interaction: say so rather than let the
 		// member meet "The application did not respond".
-		if err := r.Reply(ctx, Reply{Content: lang.For(ix.Locale).T("bot.unsupported"), Ephemeral: true}); err != nil {
+		if err := r.Reply(ctx, bot.Reply{Content: lang.For(ix.Locale).T("bot.unsupported"), Ephemeral: true}); err != nil {
 			b.log.Warn("answer an interaction of a new type", "type", int(ix.Type), "err", err)
 		}
 		return handled
 	}
-	if errors.Is(b.router.Dispatch(ctx, ix, r), ErrReplayed) {
+	if errors.Is(b.router.Dispatch(ctx, ix, r), bot.ErrReplayed) {
 		return replayed
 	}
 	return handled
@@ -532,3 +395,7 @@ func unanswerable(ix *discordgo.Interaction) string {
 	}
 	return ""
 }
+
+// Shards reports the shards this process runs, by id: none before Run has
+// learnt which.
+func (b *Bot) Shards() []metrics.ShardState { return b.gateway.states() }

@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"bytes"
@@ -15,13 +15,15 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
 )
 
 // stubRouter dispatches every interaction to one handler.
-type stubRouter Handler
+type stubRouter bot.Handler
 
-func (f stubRouter) Dispatch(ctx context.Context, ix *discordgo.Interaction, respond Responder) error {
-	return f(ctx, &Interaction{Interaction: ix, Respond: respond})
+func (f stubRouter) Dispatch(ctx context.Context, ix *discordgo.Interaction, respond bot.Responder) error {
+	return f(ctx, &bot.Interaction{Interaction: ix, Respond: respond})
 }
 func (stubRouter) Definitions() []*discordgo.ApplicationCommand { return nil }
 
@@ -58,16 +60,16 @@ type endpoint struct {
 
 // newEndpoint serves handle behind the middleware given, or, when none
 // is, the automatic deferral after testAutoDefer.
-func newEndpoint(t *testing.T, handle Handler, mw ...Middleware) *endpoint {
+func newEndpoint(t *testing.T, handle bot.Handler, mw ...bot.Middleware) *endpoint {
 	t.Helper()
 	session, err := NewSession("test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(mw) == 0 {
-		mw = []Middleware{AutoDefer(testAutoDefer, slog.New(slog.DiscardHandler))}
+		mw = []bot.Middleware{bot.AutoDefer(testAutoDefer, slog.New(slog.DiscardHandler))}
 	}
-	b, err := New(Config{}, session, stubRouter(Stack(handle, mw...)), nil, slog.New(slog.DiscardHandler))
+	b, err := New(Config{}, session, stubRouter(bot.Stack(handle, mw...)), nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,8 +118,8 @@ const (
 	buttonJSON  = `{"id":"1","application_id":"2","type":3,"token":"t","version":1,"member":{"user":{"id":"9"}},"data":{"custom_id":"solve:x","component_type":2}}`
 )
 
-func replyWith(reply Reply) Handler {
-	return func(ctx context.Context, in *Interaction) error {
+func replyWith(reply bot.Reply) bot.Handler {
+	return func(ctx context.Context, in *bot.Interaction) error {
 		if err := in.Respond.Reply(ctx, reply); err != nil {
 			panic(err)
 		}
@@ -143,7 +145,7 @@ func decode(t *testing.T, rec *httptest.ResponseRecorder) (typ int, data map[str
 
 func TestInteractionsEndpointRejects(t *testing.T) {
 	called := false
-	e := newEndpoint(t, func(context.Context, *Interaction) error { called = true; return nil })
+	e := newEndpoint(t, func(context.Context, *bot.Interaction) error { called = true; return nil })
 	_, other, _ := ed25519.GenerateKey(nil)
 	now := time.Now()
 	for _, tc := range []struct {
@@ -186,7 +188,7 @@ func TestInteractionsEndpointRejects(t *testing.T) {
 }
 
 func TestInteractionsEndpointPing(t *testing.T) {
-	e := newEndpoint(t, func(context.Context, *Interaction) error { panic("PING dispatched") })
+	e := newEndpoint(t, func(context.Context, *bot.Interaction) error { panic("PING dispatched") })
 	rec := e.post(pingJSON, e.priv, time.Now())
 	if typ, _ := decode(t, rec); typ != 1 || strings.TrimSpace(rec.Body.String()) != `{"type":1}` {
 		t.Fatalf("PING answered %q, want {\"type\":1}", rec.Body)
@@ -194,43 +196,43 @@ func TestInteractionsEndpointPing(t *testing.T) {
 }
 
 func TestInteractionsEndpointAnswers(t *testing.T) {
-	png := Reply{Content: "maze", Files: []File{{Name: "maze.png", Data: []byte("PNG")}}}
+	png := bot.Reply{Content: "maze", Files: []bot.File{{Name: "maze.png", Data: []byte("PNG")}}}
 	for _, tc := range []struct {
 		name      string
 		body      string
-		handle    Handler
+		handle    bot.Handler
 		stopping  bool
 		wantType  int
 		wantFlags float64
 		wantData  string // content in the HTTP body
 		wantREST  string
 	}{
-		{name: "OKReplyInline", body: commandJSON, handle: replyWith(Reply{Content: "hello"}),
+		{name: "OKReplyInline", body: commandJSON, handle: replyWith(bot.Reply{Content: "hello"}),
 			wantType: 4, wantData: "hello"},
-		{name: "OKEphemeralInline", body: commandJSON, handle: replyWith(Reply{Content: "psst", Ephemeral: true}),
+		{name: "OKEphemeralInline", body: commandJSON, handle: replyWith(bot.Reply{Content: "psst", Ephemeral: true}),
 			wantType: 4, wantFlags: 64, wantData: "psst"},
-		{name: "OKUpdateInline", body: buttonJSON, handle: func(ctx context.Context, in *Interaction) error {
-			return in.Respond.Update(ctx, Reply{Content: "updated"})
+		{name: "OKUpdateInline", body: buttonJSON, handle: func(ctx context.Context, in *bot.Interaction) error {
+			return in.Respond.Update(ctx, bot.Reply{Content: "updated"})
 		}, wantType: 7, wantData: "updated"},
 		{name: "OKFilesDeferThenEdit", body: commandJSON, handle: replyWith(png),
 			wantType: 5, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments=[maze.png]"},
-		{name: "OKPrivateFilesDeferPrivately", body: commandJSON, handle: replyWith(Reply{Content: "s", Ephemeral: true, Files: png.Files}),
+		{name: "OKPrivateFilesDeferPrivately", body: commandJSON, handle: replyWith(bot.Reply{Content: "s", Ephemeral: true, Files: png.Files}),
 			wantType: 5, wantFlags: 64, wantREST: "edit file maze.png=PNG\nedit content=\"s\" attachments=[maze.png]"},
-		{name: "OKButtonFilesDeferUpdate", body: buttonJSON, handle: func(ctx context.Context, in *Interaction) error {
+		{name: "OKButtonFilesDeferUpdate", body: buttonJSON, handle: func(ctx context.Context, in *bot.Interaction) error {
 			return in.Respond.Update(ctx, png)
 		}, wantType: 6, wantREST: "edit file maze.png=PNG\nedit content=\"maze\" attachments=[maze.png]"},
-		{name: "OKSlowHandlerAutoDeferred", body: commandJSON, handle: func(ctx context.Context, in *Interaction) error {
+		{name: "OKSlowHandlerAutoDeferred", body: commandJSON, handle: func(ctx context.Context, in *bot.Interaction) error {
 			time.Sleep(300 * time.Millisecond)
-			return in.Respond.Reply(ctx, Reply{Content: "late"})
+			return in.Respond.Reply(ctx, bot.Reply{Content: "late"})
 		}, wantType: 5, wantREST: `edit content="late" attachments=[]`},
-		{name: "OKFollowupOverREST", body: commandJSON, handle: func(ctx context.Context, in *Interaction) error {
-			_ = in.Respond.Reply(ctx, Reply{Content: "first"})
-			return in.Respond.Followup(ctx, Reply{Content: "second"})
+		{name: "OKFollowupOverREST", body: commandJSON, handle: func(ctx context.Context, in *bot.Interaction) error {
+			_ = in.Respond.Reply(ctx, bot.Reply{Content: "first"})
+			return in.Respond.Followup(ctx, bot.Reply{Content: "second"})
 		}, wantType: 4, wantData: "first", wantREST: `followup flags=0 content="second"`},
-		{name: "OKRefusedWhileStopping", body: commandJSON, handle: replyWith(Reply{Content: "not reached"}), stopping: true,
+		{name: "OKRefusedWhileStopping", body: commandJSON, handle: replyWith(bot.Reply{Content: "not reached"}), stopping: true,
 			wantType: 4, wantFlags: 64, wantData: "⏳ mazebot is restarting. Please try again in a few seconds."},
-		{name: "OKPanicGuarded", body: commandJSON, handle: func(ctx context.Context, in *Interaction) error {
-			_ = in.Respond.Reply(ctx, Reply{Content: "before"})
+		{name: "OKPanicGuarded", body: commandJSON, handle: func(ctx context.Context, in *bot.Interaction) error {
+			_ = in.Respond.Reply(ctx, bot.Reply{Content: "before"})
 			panic("after the reply")
 		}, wantType: 4, wantData: "before"},
 	} {
@@ -251,7 +253,7 @@ func TestInteractionsEndpointAnswers(t *testing.T) {
 }
 
 func TestInteractionsEndpointEditRetriesUntilAcknowledged(t *testing.T) {
-	e := newEndpoint(t, replyWith(Reply{Content: "m", Files: []File{{Name: "a.png", Data: []byte("P")}}}))
+	e := newEndpoint(t, replyWith(bot.Reply{Content: "m", Files: []bot.File{{Name: "a.png", Data: []byte("P")}}}))
 	e.rest.failEdits = 2
 	if typ, _ := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 5 {
 		t.Fatalf("type %d, want a deferral", typ)
@@ -267,11 +269,11 @@ func TestInteractionsEndpointEditRetriesUntilAcknowledged(t *testing.T) {
 // its edit refused while Discord has yet to apply the deferral; the edit
 // is retried until it lands, not left "thinking…" (issue 16 row 23).
 func TestInteractionsEndpointEditAfterDeferRetries(t *testing.T) {
-	e := newEndpoint(t, func(ctx context.Context, in *Interaction) error {
+	e := newEndpoint(t, func(ctx context.Context, in *bot.Interaction) error {
 		if err := in.Respond.Defer(ctx, true); err != nil {
 			return err
 		}
-		return in.Respond.Reply(ctx, Reply{Content: "started", Ephemeral: true})
+		return in.Respond.Reply(ctx, bot.Reply{Content: "started", Ephemeral: true})
 	})
 	e.rest.failEdits = 2
 	if typ, data := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 5 || data["flags"] != float64(64) {
@@ -284,7 +286,7 @@ func TestInteractionsEndpointEditAfterDeferRetries(t *testing.T) {
 }
 
 func TestInteractionsEndpointNoAnswer(t *testing.T) {
-	e := newEndpoint(t, func(context.Context, *Interaction) error { return nil })
+	e := newEndpoint(t, func(context.Context, *bot.Interaction) error { return nil })
 	rec := e.post(commandJSON, e.priv, time.Now())
 	if rec.Code != http.StatusAccepted || rec.Body.Len() != 0 {
 		t.Fatalf("status %d body %q, want an empty 202 when the router answered nothing", rec.Code, rec.Body)
@@ -315,10 +317,10 @@ func TestInteractionsEndpointBackstopDefers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits 2.5 s")
 	}
-	e := newEndpoint(t, func(ctx context.Context, in *Interaction) error {
+	e := newEndpoint(t, func(ctx context.Context, in *bot.Interaction) error {
 		time.Sleep(inlineWait + 200*time.Millisecond)
-		return in.Respond.Reply(ctx, Reply{Content: "slow"})
-	}, AutoDefer(time.Minute, slog.New(slog.DiscardHandler))) // as if the auto-defer never fired
+		return in.Respond.Reply(ctx, bot.Reply{Content: "slow"})
+	}, bot.AutoDefer(time.Minute, slog.New(slog.DiscardHandler))) // as if the auto-defer never fired
 	start := time.Now()
 	typ, _ := decode(t, e.post(buttonJSON, e.priv, time.Now()))
 	if typ != 6 {

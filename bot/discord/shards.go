@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -34,18 +34,38 @@ type shard struct {
 	everReady atomic.Bool
 }
 
+// gateway is this process's shards: it plans them (count, from
+// configuration or GET /gateway/bot; ids, nil for all), opens them in
+// identify rounds, each IDENTIFY in its bucket's turn, hands their events
+// to onEvent, and closes them.
+type gateway struct {
+	session  *discordgo.Session // REST, and the model of the shards' sessions
+	count    int                // 0: GET /gateway/bot's recommendation
+	ids      []int
+	interval time.Duration // between identify rounds
+	turns    *turns
+	onEvent  func(*discordgo.Session, *discordgo.Event)
+	stopping func() bool
+	log      *slog.Logger
+	// work ends the waits for a turn at shutdown.
+	work context.Context
+
+	mu     sync.Mutex
+	shards []*shard // set once connect knows them
+}
+
 // newShard makes shard id's session from the bot's: the same token and
 // intents, and its HTTP client and REST rate limiter, so the shards'
 // requests (GET /gateway) count against the same limits.
-func (b *Bot) newShard(id, count, maxConcurrency int) (*shard, error) {
-	s, err := discordgo.New(b.session.Token)
+func (g *gateway) newShard(id, count, maxConcurrency int) (*shard, error) {
+	s, err := discordgo.New(g.session.Token)
 	if err != nil {
 		return nil, fmt.Errorf("shard %d: %w", id, err)
 	}
-	s.Identify.Intents = b.session.Identify.Intents
-	s.LogLevel = b.session.LogLevel
-	s.Client = b.session.Client
-	s.Ratelimiter = b.session.Ratelimiter
+	s.Identify.Intents = g.session.Identify.Intents
+	s.LogLevel = g.session.LogLevel
+	s.Client = g.session.Client
+	s.Ratelimiter = g.session.Ratelimiter
 	// discordgo sends shard [ShardID, ShardCount] in IDENTIFY when
 	// ShardCount > 1; with one shard it sends none, which Discord reads
 	// as [0, 1].
@@ -54,10 +74,10 @@ func (b *Bot) newShard(id, count, maxConcurrency int) (*shard, error) {
 	// Every IDENTIFY, also those discordgo sends on its own, waits for
 	// the bucket's turn (identify.go); the work context ends the wait at
 	// shutdown.
-	s.Dialer = b.gatedDialer(id, func() error { return b.takeTurn(b.work, bucket) })
+	s.Dialer = gatedDialer(g.log, id, func() error { return g.turns.take(g.work, bucket) })
 	// Uncompressed, so that every frame can be read as it passes.
 	s.Identify.Compress = false
-	sh := &shard{id: id, session: s, log: b.log.With("shard", id), ready: make(chan *discordgo.Ready, 1)}
+	sh := &shard{id: id, session: s, log: g.log.With("shard", id), ready: make(chan *discordgo.Ready, 1)}
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		sh.everReady.Store(true)
 		sh.log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))
@@ -66,10 +86,10 @@ func (b *Bot) newShard(id, count, maxConcurrency int) (*shard, error) {
 		default: // a later READY (after a full reconnect) needs no sync
 		}
 	})
-	s.AddHandler(b.onGatewayEvent)
+	s.AddHandler(g.onEvent)
 	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) { sh.log.Info("gateway resumed") })
 	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
-		if !b.isStopping() {
+		if !g.stopping() {
 			sh.log.Warn("gateway disconnected; reconnecting")
 		}
 	})
@@ -115,9 +135,9 @@ func (sh *shard) connected() bool {
 // /gateway/bot, makes this process's shards and opens them in identify
 // rounds. It returns the first READY of shard 0 when this process runs
 // it, for the command sync.
-func (b *Bot) connect(ctx context.Context) (*discordgo.Ready, error) {
+func (g *gateway) connect(ctx context.Context) (*discordgo.Ready, error) {
 	gwCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	gw, gwErr := b.session.GatewayBot(discordgo.WithContext(gwCtx))
+	gw, gwErr := g.session.GatewayBot(discordgo.WithContext(gwCtx))
 	cancel()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -125,33 +145,33 @@ func (b *Bot) connect(ctx context.Context) (*discordgo.Ready, error) {
 	if refusedToken(gwErr) {
 		return nil, ErrTokenRefused
 	}
-	plan, err := planShards(b.cfg, gw, gwErr)
+	plan, err := planShards(g.count, g.ids, gw, gwErr)
 	if err != nil {
 		return nil, err
 	}
 	if gwErr != nil {
-		b.log.Warn("GET /gateway/bot failed; identifying one shard at a time", "err", gwErr)
+		g.log.Warn("GET /gateway/bot failed; identifying one shard at a time", "err", gwErr)
 	}
 	shards := make([]*shard, 0, len(plan.ids))
 	for _, id := range plan.ids {
-		sh, err := b.newShard(id, plan.count, plan.maxConcurrency)
+		sh, err := g.newShard(id, plan.count, plan.maxConcurrency)
 		if err != nil {
 			return nil, err
 		}
 		shards = append(shards, sh)
 	}
-	b.mu.Lock()
-	b.shards = shards
-	b.mu.Unlock()
+	g.mu.Lock()
+	g.shards = shards
+	g.mu.Unlock()
 	rounds := identifyRounds(plan.ids, plan.maxConcurrency)
-	b.log.Info("connecting shards", "shards", len(plan.ids), "of", plan.count, "max_concurrency", plan.maxConcurrency, "rounds", len(rounds))
+	g.log.Info("connecting shards", "shards", len(plan.ids), "of", plan.count, "max_concurrency", plan.maxConcurrency, "rounds", len(rounds))
 	byID := map[int]*shard{}
 	for _, sh := range shards {
 		byID[sh.id] = sh
 	}
 	// The IDENTIFY each open sends waits for its bucket's turn there.
 	open := func(ctx context.Context, id int) error { return byID[id].open(ctx) }
-	if err := openInRounds(ctx, rounds, b.cfg.IdentifyInterval, open, b.sleep); err != nil {
+	if err := openInRounds(ctx, rounds, g.interval, open, g.turns.sleep); err != nil {
 		return nil, err
 	}
 	if sh := byID[0]; sh != nil {
@@ -171,55 +191,11 @@ func refusedToken(err error) bool {
 	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized
 }
 
-// identifyTurn waits for bucket's turn to identify among the processes
-// sharing the database. The window has a margin over Discord's interval
-// for clocks that differ between machines, and for the time from a turn to
-// its IDENTIFY. A database that does not answer is no reason to stay
-// offline: the shard then identifies without a turn, as it would alone.
-func (b *Bot) identifyTurn(ctx context.Context, bucket int) error {
-	if b.cfg.IdentifyTurns == nil {
-		return nil
-	}
-	window := b.identifyWindow()
-	for {
-		free, ok, err := b.cfg.IdentifyTurns.ClaimIdentify(ctx, bucket, time.Now(), window)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil {
-			b.log.Warn("no identify turn from the database; identifying without one", "bucket", bucket, "err", err)
-			return nil
-		}
-		if ok {
-			return nil
-		}
-		// A turn far in the future comes from a clock that is ahead: it
-		// costs one window's wait at most, after which the store lets it
-		// be taken over.
-		wait := min(max(time.Until(free), time.Millisecond), window)
-		b.log.Info("another process is identifying in this bucket; waiting for its turn to pass", "bucket", bucket, "wait", wait)
-		if err := b.sleep(ctx, wait); err != nil {
-			return err
-		}
-	}
-}
-
-// identifyMargin is what a bucket's turn adds to Discord's interval.
-const identifyMargin = 250 * time.Millisecond
-
-// identifyWindow is a bucket's turn among the processes: Discord's
-// interval and a margin for clocks that differ between machines, and for
-// the time from a turn to its IDENTIFY.
-func (b *Bot) identifyWindow() time.Duration {
-	return b.cfg.IdentifyInterval + min(identifyMargin, b.cfg.IdentifyInterval/5)
-}
-
-// Shards reports the shards this process runs, by id: none before Run has
-// learnt which.
-func (b *Bot) Shards() []metrics.ShardState {
-	b.mu.Lock()
-	shards := b.shards
-	b.mu.Unlock()
+// states reports the shards, by id: none before connect has learnt which.
+func (g *gateway) states() []metrics.ShardState {
+	g.mu.Lock()
+	shards := g.shards
+	g.mu.Unlock()
 	out := make([]metrics.ShardState, len(shards))
 	for i, sh := range shards {
 		out[i] = metrics.ShardState{ID: sh.id, Connected: sh.connected()}
@@ -228,12 +204,12 @@ func (b *Bot) Shards() []metrics.ShardState {
 	return out
 }
 
-// closeShards disconnects every shard at once: discordgo's Close waits
+// close disconnects every shard at once: discordgo's Close waits
 // about a second each.
-func (b *Bot) closeShards() {
-	b.mu.Lock()
-	shards := b.shards
-	b.mu.Unlock()
+func (g *gateway) close() {
+	g.mu.Lock()
+	shards := g.shards
+	g.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, sh := range shards {
 		wg.Go(func() {

@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -6,54 +6,23 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
+	"mazebot/bot/bottest"
 )
-
-// memGuard is a ReplayGuard in memory.
-type memGuard struct {
-	mu   sync.Mutex
-	seen map[string]time.Time
-	err  error
-}
-
-func (g *memGuard) FirstSeen(_ context.Context, id string, at time.Time) (bool, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.err != nil {
-		return false, g.err
-	}
-	if _, ok := g.seen[id]; ok {
-		return false, nil
-	}
-	g.seen[id] = at
-	return true, nil
-}
-
-func (g *memGuard) ForgetSeen(_ context.Context, before time.Time) (int64, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	var n int64
-	for id, at := range g.seen {
-		if at.Before(before) {
-			delete(g.seen, id)
-			n++
-		}
-	}
-	return n, nil
-}
 
 func TestInteractionsEndpointReplays(t *testing.T) {
 	var runs atomic.Int32
-	guard := &memGuard{seen: map[string]time.Time{}}
-	e := newEndpoint(t, func(ctx context.Context, in *Interaction) error {
+	guard := bottest.NewGuard()
+	e := newEndpoint(t, func(ctx context.Context, in *bot.Interaction) error {
 		runs.Add(1)
-		return in.Respond.Reply(ctx, Reply{Content: "once"})
-	}, Replays(guard, slog.New(slog.DiscardHandler)))
+		return in.Respond.Reply(ctx, bot.Reply{Content: "once"})
+	}, bot.Replays(guard, slog.New(slog.DiscardHandler)))
 	if typ, data := decode(t, e.post(commandJSON, e.priv, time.Now())); typ != 4 || data["content"] != "once" {
 		t.Fatalf("first delivery answered type %d %v", typ, data)
 	}
@@ -66,7 +35,7 @@ func TestInteractionsEndpointReplays(t *testing.T) {
 		t.Fatalf("the handler ran %d times, want once", n)
 	}
 	// Fail closed: a store that cannot record refuses, privately.
-	guard.err = errors.New("database is locked")
+	guard.Fail(errors.New("database is locked"))
 	other := strings.Replace(commandJSON, `"id":"1"`, `"id":"5"`, 1)
 	typ, data := decode(t, e.post(other, e.priv, time.Now()))
 	if flags, _ := data["flags"].(float64); typ != 4 || flags != 64 || !strings.Contains(data["content"].(string), "try again") {
@@ -119,7 +88,7 @@ func TestUnanswerable(t *testing.T) {
 // A nil interaction during shutdown (INTERACTION_CREATE with "d": null)
 // is dropped, not answered with a panic.
 func TestDispatchNilWhileStopping(t *testing.T) {
-	e := newEndpoint(t, func(context.Context, *Interaction) error { t.Error("dispatched"); return nil })
+	e := newEndpoint(t, func(context.Context, *bot.Interaction) error { t.Error("dispatched"); return nil })
 	e.bot.stopping = true
 	if out := e.bot.dispatch(newResponder(e.rest, nil, nil, nil)); out != malformed {
 		t.Fatalf("outcome %d, want malformed", out)

@@ -1,10 +1,11 @@
-package bot
+package discord
 
 import (
 	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/binary"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -26,21 +27,39 @@ import (
 // the turns of this process, spaced by the interval, and those of every
 // process sharing the database (IdentifyTurns).
 
+// IdentifyTurns hands out turns at identifying: one per rate-limit bucket
+// every window, among all the processes that share it. Discord counts the
+// limit per bot, not per process, and answers an IDENTIFY too soon with
+// op 9, which discordgo answers with another IDENTIFY at once, and again:
+// processes that start together (a deploy) must take turns. store/sqlite
+// and store/postgres implement it.
+type IdentifyTurns interface {
+	// ClaimIdentify gives the caller bucket's turn, at at, when the
+	// bucket's last turn was window or more before; otherwise it reports
+	// when that turn's window ends.
+	ClaimIdentify(ctx context.Context, bucket int, at time.Time, window time.Duration) (free time.Time, ok bool, err error)
+}
+
 // identifyPrefix starts the JSON of an IDENTIFY as discordgo writes it
 // (identifyOp{Op: 2, Data: …}).
 var identifyPrefix = []byte(`{"op":2,`)
 
-// turns spaces the IDENTIFYs of this process's buckets.
+// turns spaces the IDENTIFYs of this process's buckets by interval, and
+// through shared (nil: none) those of every process sharing the database.
 type turns struct {
+	interval time.Duration
+	shared   IdentifyTurns
+	sleep    func(ctx context.Context, d time.Duration) error
+	log      *slog.Logger
+
 	mu   sync.Mutex
 	last map[int]time.Time // the last IDENTIFY of each bucket
 	lock map[int]*sync.Mutex
 }
 
 // take waits for bucket's next turn in this process and in the database
-// (through b.identifyTurn), and marks it taken.
-func (b *Bot) takeTurn(ctx context.Context, bucket int) error {
-	t := &b.turns
+// (sharedTurn), and marks it taken.
+func (t *turns) take(ctx context.Context, bucket int) error {
 	t.mu.Lock()
 	if t.lock == nil {
 		t.lock, t.last = map[int]*sync.Mutex{}, map[int]time.Time{}
@@ -54,14 +73,14 @@ func (b *Bot) takeTurn(ctx context.Context, bucket int) error {
 	l.Lock() // one IDENTIFY of a bucket at a time in this process
 	defer l.Unlock()
 	t.mu.Lock()
-	wait := time.Until(t.last[bucket].Add(b.cfg.IdentifyInterval))
+	wait := time.Until(t.last[bucket].Add(t.interval))
 	t.mu.Unlock()
 	if wait > 0 {
-		if err := b.sleep(ctx, wait); err != nil {
+		if err := t.sleep(ctx, wait); err != nil {
 			return err
 		}
 	}
-	if err := b.identifyTurn(ctx, bucket); err != nil {
+	if err := t.sharedTurn(ctx, bucket); err != nil {
 		return err
 	}
 	t.mu.Lock()
@@ -70,14 +89,57 @@ func (b *Bot) takeTurn(ctx context.Context, bucket int) error {
 	return nil
 }
 
+// sharedTurn waits for bucket's turn to identify among the processes
+// sharing the database. The window has a margin over Discord's interval
+// for clocks that differ between machines, and for the time from a turn to
+// its IDENTIFY. A database that does not answer is no reason to stay
+// offline: the shard then identifies without a turn, as it would alone.
+func (t *turns) sharedTurn(ctx context.Context, bucket int) error {
+	if t.shared == nil {
+		return nil
+	}
+	window := t.window()
+	for {
+		free, ok, err := t.shared.ClaimIdentify(ctx, bucket, time.Now(), window)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			t.log.Warn("no identify turn from the database; identifying without one", "bucket", bucket, "err", err)
+			return nil
+		}
+		if ok {
+			return nil
+		}
+		// A turn far in the future comes from a clock that is ahead: it
+		// costs one window's wait at most, after which the store lets it
+		// be taken over.
+		wait := min(max(time.Until(free), time.Millisecond), window)
+		t.log.Info("another process is identifying in this bucket; waiting for its turn to pass", "bucket", bucket, "wait", wait)
+		if err := t.sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// identifyMargin is what a bucket's turn adds to Discord's interval.
+const identifyMargin = 250 * time.Millisecond
+
+// window is a bucket's turn among the processes: Discord's
+// interval and a margin for clocks that differ between machines, and for
+// the time from a turn to its IDENTIFY.
+func (t *turns) window() time.Duration {
+	return t.interval + min(identifyMargin, t.interval/5)
+}
+
 // gatedDialer is the websocket dialer of a shard's session, whose
 // IDENTIFYs wait for turn. Through an HTTP proxy the connection's bytes
 // are the proxy's tunnel, which this cannot read: there the turns hold for
 // the identify rounds only, and the log says so.
-func (b *Bot) gatedDialer(shardID int, turn func() error) *websocket.Dialer {
+func gatedDialer(log *slog.Logger, shardID int, turn func() error) *websocket.Dialer {
 	d := *websocket.DefaultDialer
-	if proxied(b.gatewayURL()) {
-		b.log.Warn("the gateway is reached through a proxy: IDENTIFYs after an invalid session are not spaced by mazebot", "shard", shardID)
+	if proxied(gatewayURL) {
+		log.Warn("the gateway is reached through a proxy: IDENTIFYs after an invalid session are not spaced by mazebot", "shard", shardID)
 		return &d
 	}
 	d.Proxy = nil
@@ -111,7 +173,7 @@ func (b *Bot) gatedDialer(shardID int, turn func() error) *websocket.Dialer {
 
 // gatewayURL is where the shards connect, as far as is known before
 // they do: Discord's gateway, unless GET /gateway names another.
-func (b *Bot) gatewayURL() string { return "wss://gateway.discord.gg/" }
+const gatewayURL = "wss://gateway.discord.gg/"
 
 // proxied tells whether the environment sends a connection to u through
 // an HTTP proxy (HTTPS_PROXY and its kin).

@@ -1,4 +1,4 @@
-package bot
+package discord
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"mazebot/bot"
 )
 
 // fakeREST records the requests a responder makes.
@@ -58,8 +60,8 @@ func TestResponder(t *testing.T) {
 	ctx := context.Background()
 	command := &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand}
 	button := &discordgo.Interaction{Type: discordgo.InteractionMessageComponent}
-	public := Reply{Content: "hi"}
-	private := Reply{Content: "psst", Ephemeral: true}
+	public := bot.Reply{Content: "hi"}
+	private := bot.Reply{Content: "psst", Ephemeral: true}
 	for _, tc := range []struct {
 		name  string
 		ix    *discordgo.Interaction
@@ -109,7 +111,7 @@ func TestResponder(t *testing.T) {
 			return r.Acknowledge(ctx)
 		}, []string{"respond type=4 flags=0"}},
 		{"OKFilesAreFreshEachTime", command, func(r *responder) error {
-			return r.Reply(ctx, Reply{Files: []File{{Name: "a.png", Data: []byte("PNG")}}})
+			return r.Reply(ctx, bot.Reply{Files: []bot.File{{Name: "a.png", Data: []byte("PNG")}}})
 		}, []string{"respond type=4 flags=0 file a.png=PNG"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,10 +129,10 @@ func TestResponder(t *testing.T) {
 
 func TestResponderSecondReplyFails(t *testing.T) {
 	r := &responder{api: &fakeREST{}, ix: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand}}
-	if err := r.Reply(context.Background(), Reply{Content: "one"}); err != nil {
+	if err := r.Reply(context.Background(), bot.Reply{Content: "one"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Reply(context.Background(), Reply{Content: "two"}); err != errAlreadyReplied {
+	if err := r.Reply(context.Background(), bot.Reply{Content: "two"}); err != errAlreadyReplied {
 		t.Fatalf("second Reply err=%v, want errAlreadyReplied (the router then sends a followup)", err)
 	}
 }

@@ -1,9 +1,10 @@
-package bot
+package discord
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -21,24 +22,34 @@ type CommandGuilds interface {
 	RemoveCommandGuild(ctx context.Context, guildID string) error
 }
 
-// recordGuildCommands records the server about to get commands of its
-// own, before the sync: a process stopped right after the sync must not
-// forget a server Discord now lists commands for.
-func (b *Bot) recordGuildCommands(ctx context.Context) error {
-	if b.cfg.CommandGuilds == nil || b.cfg.GuildID == "" {
+// guildCommands keeps track, in store (nil forgets), of the servers given
+// commands of their own: guildID is the one the sync writes to now ("" for
+// global commands).
+type guildCommands struct {
+	store   CommandGuilds
+	session *discordgo.Session
+	guildID string
+	log     *slog.Logger
+}
+
+// record records the server about to get commands of its own, before the
+// sync: a process stopped right after the sync must not forget a server
+// Discord now lists commands for.
+func (gc guildCommands) record(ctx context.Context) error {
+	if gc.store == nil || gc.guildID == "" {
 		return nil
 	}
-	if err := b.cfg.CommandGuilds.AddCommandGuild(ctx, b.cfg.GuildID, time.Now()); err != nil {
-		return fmt.Errorf("record the commands of server %s: %w", b.cfg.GuildID, err)
+	if err := gc.store.AddCommandGuild(ctx, gc.guildID, time.Now()); err != nil {
+		return fmt.Errorf("record the commands of server %s: %w", gc.guildID, err)
 	}
 	return nil
 }
 
-// tidyGuildCommands runs after a sync: it empties the commands of every
+// tidy runs after a sync: it empties the commands of every
 // recorded server but the one synced to. A server the bot has left (403)
 // is forgotten too: its commands went with the bot.
-func (b *Bot) tidyGuildCommands(ctx context.Context, appID string) error {
-	cg := b.cfg.CommandGuilds
+func (gc guildCommands) tidy(ctx context.Context, appID string) error {
+	cg := gc.store
 	if cg == nil {
 		return nil
 	}
@@ -48,18 +59,18 @@ func (b *Bot) tidyGuildCommands(ctx context.Context, appID string) error {
 	}
 	var errs []error
 	for _, g := range guilds {
-		if g == b.cfg.GuildID {
+		if g == gc.guildID {
 			continue
 		}
 		// An empty list, never null: Discord reads null as no list at all.
-		_, err := b.session.ApplicationCommandBulkOverwrite(appID, g, []*discordgo.ApplicationCommand{}, discordgo.WithContext(ctx),
+		_, err := gc.session.ApplicationCommandBulkOverwrite(appID, g, []*discordgo.ApplicationCommand{}, discordgo.WithContext(ctx),
 			discordgo.WithRetryOnRatelimit(true), discordgo.WithRestRetries(3))
 		var rest *discordgo.RESTError
 		switch {
 		case err == nil:
-			b.log.Info("removed a server's own commands, left from an earlier DISCORD_GUILD_ID", "guild", g)
+			gc.log.Info("removed a server's own commands, left from an earlier DISCORD_GUILD_ID", "guild", g)
 		case errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusForbidden:
-			b.log.Info("forgot the commands of a server mazebot is no longer in", "guild", g)
+			gc.log.Info("forgot the commands of a server mazebot is no longer in", "guild", g)
 		default:
 			errs = append(errs, fmt.Errorf("remove the commands of server %s: %w", g, err))
 			continue

@@ -1,0 +1,29 @@
+// Package discord is mazebot's connection to Discord: how interactions
+// arrive and how the answers and posts leave. It runs the gateway (one
+// session per shard this process runs, each IDENTIFY in its rate-limit
+// bucket's turn), the HTTP interactions endpoint (signature checks,
+// refusals from the headers before any body is read, caps on bodies and
+// connections), the command sync (by the process that runs shard 0), and
+// REST: the Responder that answers an interaction and the Poster of
+// channel messages. Every interaction, whichever shard or request brought
+// it, takes one dispatch into a Dispatcher (a *bot.Router).
+//
+// The Responder sends its requests itself over the session's HTTP client,
+// outside discordgo's rate limiter and retries, so a first response never
+// waits past its deadline and no error carries an interaction's token.
+// Each session reaches Discord through its own transport (Rebase), so a
+// REST proxy or a test's fake Discord is that session's alone.
+//
+// Files, from the bottom up (each uses only those above it in this list;
+// arch_test.go at the root checks it): transport.go, listener.go,
+// message.go (the body of every message request), rest.go (the
+// interaction routes), responder.go (bot.Responder over REST, or into the
+// waiting HTTP response), poster.go, decode.go (an interaction's JSON,
+// whatever Discord added since), sharding.go (the shard plan and identify
+// rounds), identify.go (turns at identifying), shards.go (the gateway),
+// commandguilds.go and sync.go (the command sync), bot.go (Bot: Run,
+// dispatch, scheduled work, shutdown) and http.go (the endpoint).
+//
+// It imports bot (the handling side), lang, metrics and discordgo; never
+// commands, store or render. Only the wiring (app) imports it.
+package discord
