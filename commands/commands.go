@@ -114,7 +114,7 @@ func NewDomain(deps Deps) *Domain {
 	}
 	return &Domain{
 		Contests:  contests,
-		Games:     contest.NewGames(deps.Store, deps.Now, contests, log),
+		Games:     contest.NewGames(deps.Store, deps.Now, contests, log, play.WithGrids(gridMazes(deps.Store))),
 		Reminders: contest.NewReminders(contests.Dailies, deps.Store, announcer, deps.Now, log),
 		Champions: contest.NewChampions(contests.Dailies, deps.Store, discordRoles{deps.Roles}, deps.Now, log),
 		Pictures:  q,
@@ -159,6 +159,7 @@ func New(deps Deps) (*Set, error) {
 		mazes.attachments = bot.NewAttachments(nil)
 	}
 	playing := NewPlay(games, sign, q, deps.Seed)
+	playing.images = deps.Store
 	daily := NewDaily(contests.Dailies, reminders, deps.Store, q, deps.Now, deps.Setup())
 	archive := NewArchive(contests.Dailies, games, playing, q)
 	daily.archive, daily.champions = archive, deps.Domain.Champions

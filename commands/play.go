@@ -23,6 +23,7 @@ type Play struct {
 	sign     customid.Signer
 	pictures *pictures.Queue
 	seed     func() uint64 // of the new mazes New maze starts
+	images   Images        // the pictures of mazes in an image's shape
 }
 
 // NewPlay runs games in games, with buttons signed by sign, maps drawn on
@@ -87,6 +88,9 @@ func (f *Play) start(ctx context.Context, in *bot.Interaction, id mazecore.ID) e
 
 // startIn is start for a game of guildID's.
 func (f *Play) startIn(ctx context.Context, in *bot.Interaction, id mazecore.ID, guildID string) error {
+	if !id.Plain() {
+		return f.startOnGrid(ctx, in, id, guildID)
+	}
 	m, err := generate(id)
 	if err != nil {
 		return err
@@ -141,10 +145,10 @@ func (f *Play) handleShare(ctx context.Context, in *bot.Interaction) error {
 		return err
 	}
 	rating := 0
-	if daily != nil {
+	if daily != nil && g.Maze() != nil { // Rate reads the square grid only
 		rating = mazecore.Rate(g.Maze()).Rating
 	}
-	return answer(ctx, in, views.ShareReply(in.Lang(), g, daily, rating, play.Par(g.Maze())))
+	return answer(ctx, in, views.ShareReply(in.Lang(), g, daily, rating, g.Par()))
 }
 
 // handleMove handles every button of a game message.
@@ -158,9 +162,12 @@ func (f *Play) handleMove(ctx context.Context, in *bot.Interaction) error {
 		if err != nil {
 			return gameError(err)
 		}
+		if g.Maze() == nil {
+			return errInvalidButton // a game on another grid has no Map
+		}
 		return f.sendMap(ctx, in, g)
 	}
-	action := play.Action{Kind: play.Move, Dir: customid.Dirs[btn.Action], Seq: btn.Seq}
+	action := play.Action{Kind: play.Move, Dir: customid.Dirs[btn.Action], Way: customid.Ways[btn.Action], Seq: btn.Seq}
 	if btn.Action == customid.GiveUp {
 		action.Kind = play.GiveUp
 	}
@@ -169,6 +176,9 @@ func (f *Play) handleMove(ctx context.Context, in *bot.Interaction) error {
 		return gameError(err)
 	}
 	l, g := in.Lang(), turn.Game
+	if g.Grid() != nil {
+		return f.turnOnGrid(ctx, in, turn)
+	}
 	switch turn.Outcome {
 	case play.Abandoned:
 		var end views.Ending

@@ -13,7 +13,6 @@ import (
 	"mazebot/commands/customid"
 	"mazebot/commands/pictures"
 	"mazebot/commands/views"
-	"mazebot/contest"
 	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/render"
@@ -21,8 +20,8 @@ import (
 
 // /maze's grid:, shape: and text: make a maze on a polar or hex grid, or
 // cut to a shape (mazecore.GridMaze, a version 3 ID). Such a maze is shown
-// as a picture with a Solve button; Play, Print, Race and emoji take only
-// the whole square grid so far.
+// as a picture with Play (playgrid.go) and Solve buttons; Print, Race and
+// emoji take only the whole square grid so far.
 
 // Default sizes of shaped mazes when /maze gives none: a shape needs more
 // cells than the bare default's 10×10 to read as one.
@@ -200,14 +199,7 @@ func (f *Mazes) fetchMask(ctx context.Context, in *bot.Interaction, attachmentID
 // maskImage returns the picture of a maze in an image's shape, from the
 // store; nil for any other maze.
 func (f *Mazes) maskImage(ctx context.Context, id mazecore.ID) (*mazecore.Image, error) {
-	if id.Shape.Kind != mazecore.ImageShape {
-		return nil, nil
-	}
-	img, err := f.images.Image(ctx, id.Shape.Hash)
-	if errors.Is(err, contest.ErrNotFound) {
-		return nil, bot.RefuseWith(err, "error.image.gone", lang.Args{"ID": id.String()})
-	}
-	return img, err
+	return imageOf(ctx, f.images, id)
 }
 
 // generateShaped makes the maze of a shaped ID, with its picture when
@@ -334,9 +326,12 @@ func (f *Mazes) showShaped(ctx context.Context, in *bot.Interaction, req mazeReq
 			return bot.Reply{}, err
 		}
 		v := views.Maze{ID: req.id, File: &file}
-		solve := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(req.id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}},
-		}}
+		var buttons []discordgo.MessageComponent
+		if views.Playable(req.id) {
+			buttons = append(buttons, views.PlayButton(l, req.id))
+		}
+		buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(req.id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
+		solve := discordgo.ActionsRow{Components: buttons}
 		return views.Show(shapedHeader(l, m), v, []discordgo.MessageComponent{solve}), nil
 	})
 	if err != nil {

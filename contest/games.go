@@ -22,9 +22,10 @@ type Games struct {
 // NewGames runs games kept in s, on the clock now, for contests; failures
 // to record a win in its contest go to log (they never undo the win). A
 // daily run counts when it finishes before the day's solutions open.
-func NewGames(s play.Store, now func() time.Time, contests Contests, log *slog.Logger) *Games {
+// opts set up the games' play.Service further (play.WithGrids).
+func NewGames(s play.Store, now func() time.Time, contests Contests, log *slog.Logger, opts ...play.Option) *Games {
 	g := &Games{contests: contests, log: log}
-	g.play = play.NewService(s, now, play.WithClosing(g.closing))
+	g.play = play.NewService(s, now, append([]play.Option{play.WithClosing(g.closing)}, opts...)...)
 	return g
 }
 
@@ -61,12 +62,26 @@ func (g *Games) Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*
 // Resume goes on with the member's game on m for the contest running on
 // m there, or starts one (play.Service.Resume).
 func (g *Games) Resume(ctx context.Context, m *mazecore.Maze, who play.Record) (game *play.Game, resumed bool, err error) {
-	key, err := g.contests.For(ctx, who.GuildID, who.ChannelID, m.ID())
-	if err != nil {
+	if who, err = g.counting(ctx, who, m.ID()); err != nil {
 		return nil, false, err
 	}
-	who.Contest = key.String()
 	return g.play.Resume(ctx, m, who)
+}
+
+// counting is who with the contest running on maze where they play.
+func (g *Games) counting(ctx context.Context, who play.Record, maze mazecore.ID) (play.Record, error) {
+	key, err := g.contests.For(ctx, who.GuildID, who.ChannelID, maze)
+	who.Contest = key.String()
+	return who, err
+}
+
+// ResumeOnGrid is Resume on a maze on any grid (a polar, hex or shaped
+// maze).
+func (g *Games) ResumeOnGrid(ctx context.Context, m *mazecore.GridMaze, who play.Record) (game *play.Game, resumed bool, err error) {
+	if who, err = g.counting(ctx, who, m.ID()); err != nil {
+		return nil, false, err
+	}
+	return g.play.ResumeOnGrid(ctx, m, who)
 }
 
 // Load returns a game that still takes moves from userID.

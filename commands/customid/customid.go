@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"mazebot/mazecore"
+	"mazebot/play"
 )
 
 // Prefixes of the custom IDs: the router routes a button by its prefix.
@@ -145,13 +146,41 @@ const (
 	West   Action = 'w'
 	GiveUp Action = 'g'
 	Map    Action = 'm'
+	// The other ways of a hex cell (north and south are North's and
+	// South's) and a polar one's (play.Way).
+	NorthEast     Action = 'u'
+	SouthEast     Action = 'j'
+	SouthWest     Action = 'h'
+	NorthWest     Action = 'y'
+	In            Action = 'i'
+	Out           Action = 'o'
+	OutClockwise  Action = 'p'
+	Clockwise     Action = 'c'
+	Anticlockwise Action = 'a'
 )
 
 // actions lists them, for parsing.
-const actions = "neswgm"
+const actions = "neswgmujhyiopca"
 
-// Dirs are the moves' directions.
+// Dirs are the moves' directions on the whole square grid.
 var Dirs = map[Action]mazecore.Dir{North: mazecore.North, East: mazecore.East, South: mazecore.South, West: mazecore.West}
+
+// Ways are the moves' ways on any other grid (play.Way).
+var Ways = map[Action]play.Way{
+	North: play.WayNorth, East: play.WayEast, South: play.WaySouth, West: play.WayWest,
+	NorthEast: play.WayNorthEast, SouthEast: play.WaySouthEast, SouthWest: play.WaySouthWest, NorthWest: play.WayNorthWest,
+	In: play.WayIn, Out: play.WayOut, OutClockwise: play.WayOutClockwise, Clockwise: play.WayClockwise, Anticlockwise: play.WayAnticlockwise,
+}
+
+// WayAction is the action of a button that moves way w.
+func WayAction(w play.Way) Action {
+	for a, v := range Ways {
+		if v == w {
+			return a
+		}
+	}
+	return 0
+}
 
 // macLength characters of base32 carry 50 bits: guessing one takes about
 // 10^15 clicks, each a rate-limited Discord interaction.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"mazebot/mazecore"
+	"mazebot/play"
 )
 
 var testSigner = mustSigner([]byte("test secret, not for production"))
@@ -104,6 +105,28 @@ func TestParseArchive(t *testing.T) {
 		date, next, ok := ParseArchive(tc.id)
 		if date != tc.date || next != tc.next || ok != tc.ok {
 			t.Errorf("ParseArchive(%q)=%q, %v, %v; want %q, %v, %v", tc.id, date, next, ok, tc.date, tc.next, tc.ok)
+		}
+	}
+}
+
+// TestWayActions: every way of every grid has a button action, its own,
+// and a signed button of it parses back to it.
+func TestWayActions(t *testing.T) {
+	seen := map[Action]play.Way{}
+	for _, kind := range mazecore.GridKinds {
+		for _, w := range play.Ways(kind) {
+			a := WayAction(w)
+			if a == 0 || Ways[a] != w {
+				t.Fatalf("%v on a %v grid has no action", w, kind)
+			}
+			if other, ok := seen[a]; ok && other != w {
+				t.Fatalf("action %c moves both %v and %v", a, w, other)
+			}
+			seen[a] = w
+			got, err := testSigner.ParseMove(testSigner.Move(9, 1, a, "u1"), "u1")
+			if err != nil || got.Action != a {
+				t.Fatalf("the button of %v parses as %+v, %v", w, got, err)
+			}
 		}
 	}
 }

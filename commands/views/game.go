@@ -104,6 +104,9 @@ type Ending struct {
 	// solution is held back; Held says why.
 	Solution []mazecore.Point
 	Held     lang.Msg
+	// GridSolution is Solution on another grid than the whole square
+	// one: the cells of the path, nil when it is held back.
+	GridSolution []int
 }
 
 // Final replaces a game's message with its result and no buttons: a won
@@ -171,7 +174,7 @@ func WonLine(l *lang.Lang, g *play.Game, par int) string {
 		"OverPar":    OverPar(g.Clicks, par),
 		"Tiles":      lang.M("count.tiles", lang.Args{"Count": g.Tiles}),
 		"Time":       l.Clock(g.FinishedAt.Sub(g.StartedAt)),
-		"Efficiency": play.Efficiency(play.ShortestTiles(g.Maze()), g.Tiles),
+		"Efficiency": play.Efficiency(g.Shortest(), g.Tiles),
 	})
 }
 

@@ -1,0 +1,221 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"mazebot/commands/customid"
+	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// gridPlayer drives one member's game on a polar, hex or shaped maze: it
+// reads where the player stands from the store and presses the button of
+// the way the solution goes on.
+type gridPlayer struct {
+	t      *testing.T
+	fake   *discord
+	app    *testApp
+	maze   *mazecore.GridMaze
+	msg    *fakediscord.Message
+	last   *fakediscord.Message // the game message before the last press
+	clicks int
+}
+
+// startGridGame presses Play under a maze message on another grid.
+func (d *discord) startGridGame(t *testing.T, app *testApp, mazeMsg *fakediscord.Message) *gridPlayer {
+	t.Helper()
+	id := mazeIDIn(t, mazeMsg.Text())
+	m, err := mazecore.GenerateGrid(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mazeMsg.Button("play:"+id.String()) == nil {
+		t.Fatalf("no Play under the %s maze: %+v", id.GridKind, mazeMsg.Buttons())
+	}
+	ix := d.click(t, member.ButtonSpec{CustomID: "play:" + id.String(), Message: mazeMsg})
+	msg, err := gameOpened(testContext(t), ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &gridPlayer{t: t, fake: d, app: app, maze: m, msg: msg}
+}
+
+// cell is the player's cell, as the store keeps the game.
+func (p *gridPlayer) cell() int {
+	p.t.Helper()
+	var game int64
+	for _, b := range p.msg.Buttons() {
+		if strings.HasPrefix(b.CustomID, "mv:") {
+			game = gameIDOf(p.t, b.CustomID)
+		}
+	}
+	rec, err := dbOf(p.app).game(testContext(p.t), game)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return p.maze.Grid().At((rec.Pos.Y-1)/2, (rec.Pos.X-1)/2)
+}
+
+// arrows are the game message's move buttons, by their action letter.
+func (p *gridPlayer) arrows() map[string]fakediscord.Button { return p.arrows2(p.msg) }
+
+// arrows2 are msg's move buttons that are enabled, by their action letter.
+func (p *gridPlayer) arrows2(msg *fakediscord.Message) map[string]fakediscord.Button {
+	out := map[string]fakediscord.Button{}
+	for _, b := range msg.Buttons() {
+		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[0] == "mv" && parts[3] != string(customid.GiveUp) {
+			out[parts[3]] = b
+		}
+	}
+	return out
+}
+
+// window checks the game message shows one PNG, the window around the
+// player, with its alt text, and returns its name.
+func (p *gridPlayer) window() string {
+	p.t.Helper()
+	if len(p.msg.Attachments) != 1 {
+		p.t.Fatalf("game message with attachments %+v, want the window's picture", p.msg.Attachments)
+	}
+	a := p.msg.Attachments[0]
+	if _, err := png.Decode(bytes.NewReader(a.Data)); err != nil || !strings.Contains(a.Description, "around you") {
+		p.t.Fatalf("window %s (alt %q): %v", a.Filename, a.Description, err)
+	}
+	return a.Filename
+}
+
+// walk presses the way the solution goes on from wherever the player
+// stands until the game is won, checking each step.
+func (p *gridPlayer) walk(wantArrows func(cell int) int) {
+	p.t.Helper()
+	path := p.maze.Solve()
+	for !strings.Contains(p.msg.Text(), "\n🏁 ") {
+		p.last = p.msg
+		at := p.cell()
+		i := slices.Index(path, at)
+		if i < 0 || i == len(path)-1 {
+			p.t.Fatalf("after %d clicks the player is at cell %d, off the solution", p.clicks, at)
+		}
+		arrows := p.arrows()
+		if want := wantArrows(at); len(arrows) != want {
+			p.t.Fatalf("cell %d: %d arrows %+v, want %d", at, len(arrows), arrows, want)
+		}
+		before := p.window()
+		w, _ := play.WayTo(p.maze.Grid(), path[i], path[i+1])
+		b, ok := arrows[string(customid.WayAction(w))]
+		if !ok || b.Disabled {
+			p.t.Fatalf("cell %d: the %v arrow is missing or disabled: %+v", at, w, arrows)
+		}
+		ix := p.fake.click(p.t, member.ButtonSpec{CustomID: b.CustomID, Message: p.msg})
+		resp, err := ix.Wait(testContext(p.t))
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		if resp.Type != discordgo.InteractionResponseUpdateMessage {
+			p.t.Fatalf("move answered with type %d (%q), want 7", resp.Type, resp.Text())
+		}
+		p.clicks++
+		p.msg = final(p.t, ix)
+		if won := strings.Contains(p.msg.Text(), "\n🏁 "); !won {
+			if !strings.Contains(p.msg.Text(), fmt.Sprintf("clicks %d", p.clicks)) {
+				p.t.Fatalf("after %d clicks the header says %q", p.clicks, strings.SplitN(p.msg.Text(), "\n", 2)[0])
+			}
+			if p.window() == before {
+				p.t.Fatalf("click %d kept the window %s", p.clicks, before)
+			}
+		}
+		if p.clicks > len(path) {
+			p.t.Fatalf("%d clicks and not at the goal", p.clicks)
+		}
+	}
+}
+
+// TestE2EPlayOnGrids plays a hex maze and a polar maze to the goal by
+// their buttons, the solution choosing each press: the game shows a
+// picture window around the player and arrows for its grid's ways, each
+// press runs to the next junction, the win is in par and recorded once,
+// and a press of an old button after it changes nothing.
+func TestE2EPlayOnGrids(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	app := fake.startApp(t)
+	for _, tc := range []struct {
+		name   string
+		opts   []member.Option
+		arrows func(g *mazecore.Grid, cell int) int
+		turns  bool
+	}{
+		{"Hex", []member.Option{opt("grid", "hex"), opt("size", 9), opt("seed", 5)}, func(*mazecore.Grid, int) int { return 6 }, false},
+		{"Polar", []member.Option{opt("grid", "polar"), opt("size", 8), opt("seed", 6)}, func(g *mazecore.Grid, cell int) int {
+			if play.Splits(g, cell) {
+				return 5
+			}
+			return 4
+		}, true},
+		{"Heart", []member.Option{opt("shape", "heart"), opt("size", 25), opt("seed", 7)}, func(*mazecore.Grid, int) int { return 4 }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mazeMsg := final(t, fake.slash(t, "maze", tc.opts...))
+			p := fake.startGridGame(t, app, mazeMsg)
+			if p.cell() != p.maze.Start() {
+				t.Fatalf("the game starts at cell %d, want the start %d", p.cell(), p.maze.Start())
+			}
+			if turns := strings.Contains(p.msg.Text(), "The picture turns with you"); turns != tc.turns {
+				t.Fatalf("the game says the picture turns: %v, want %v:\n%s", turns, tc.turns, p.msg.Text())
+			}
+			p.walk(func(cell int) int { return tc.arrows(p.maze.Grid(), cell) })
+			par, steps := play.ParOnGrid(p.maze), len(p.maze.Solve())-1
+			want := fmt.Sprintf("%s (par %d, ±0) · %d tiles walked · ", solvedIn(p.clicks), par, steps)
+			if !strings.Contains(p.msg.Text(), want) || !strings.Contains(p.msg.Text(), "efficiency 100 %") {
+				t.Fatalf("final message lacks %q:\n%s", want, p.msg.Text())
+			}
+			if p.clicks >= steps {
+				t.Fatalf("%d clicks for %d steps: moves must run along corridors", p.clicks, steps)
+			}
+			if len(p.msg.Attachments) != 1 || strings.Contains(p.msg.Attachments[0].Description, "around you") {
+				t.Fatalf("final attachments %+v, want the whole maze", p.msg.Attachments)
+			}
+			checkNextGame(t, p.msg, p.maze.ID(), true)
+			checkFinishedOnce(t, app, p.maze.ID(), p.clicks, steps)
+			// The winning press again, from the message as it was: refused
+			// privately, and the finish stays one.
+			for _, b := range p.arrows2(p.last) {
+				// A client that kept the old message sends its button: the
+				// fake sends what the (unstored) message it is given carries.
+				old := &fakediscord.Message{ID: "1500000000000000002", ChannelID: p.msg.ChannelID, GuildID: p.msg.GuildID,
+					Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+						discordgo.Button{CustomID: b.CustomID, Style: discordgo.PrimaryButton, Label: "old"},
+					}}}}
+				ix := fake.click(t, member.ButtonSpec{CustomID: b.CustomID, Message: old})
+				if msg := final(t, ix); !msg.Ephemeral() || !strings.Contains(msg.Text(), "over") {
+					t.Fatalf("a press after the win answered %q (ephemeral %v), want a private refusal", msg.Text(), msg.Ephemeral())
+				}
+			}
+			checkFinishedOnce(t, app, p.maze.ID(), p.clicks, steps)
+			t.Logf("%s: won in %d clicks (par %d) over %d steps", p.maze.ID(), p.clicks, par, steps)
+		})
+	}
+	checkAltText(t, fake.Server)
+}
+
+// checkFinishedOnce asserts maze has one finish, of clicks and tiles.
+func checkFinishedOnce(t *testing.T, app *testApp, id mazecore.ID, clicks, tiles int) {
+	t.Helper()
+	runs, err := finishesOf(context.Background(), app.dbPath, id.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].clicks != clicks || runs[0].tiles != tiles {
+		t.Fatalf("finishes of %s: %+v, want one of %d clicks and %d tiles", id, runs, clicks, tiles)
+	}
+}
