@@ -369,7 +369,7 @@ func TestBucket(t *testing.T) {
 // TestWords: the client's words come from the catalogs, in the member's
 // language, English where mazebot does not speak theirs.
 func TestWords(t *testing.T) {
-	for locale, want := range map[string]string{"ko": "미로 아레나", "en-GB": "Maze Arena", "fr": "Maze Arena"} {
+	for locale, want := range map[string]string{"ko": "미로 아레나", "en-GB": "Maze Arena", "fr": "Arène des labyrinthes", "zh-CN": "Maze Arena"} {
 		rec := httptest.NewRecorder()
 		serveWords(rec, httptest.NewRequest(http.MethodGet, "/api/words?locale="+locale, nil))
 		if body := rec.Body.String(); !strings.Contains(body, `"title":"`+want+`"`) || strings.Contains(body, "arena.") {

@@ -243,6 +243,15 @@ func TestLanguageProblem(t *testing.T) {
 		{"ja", "El laberinto", true},
 		{"ko", "迷路", true},
 		{"es-ES", "迷路", true},
+		{"fr", "🏁 Résolu en 9 clics · ID `4840g08yam` · langues\u202f: English, 한국어, Français", false},
+		{"fr", "Ta série\u202f: 3 jours. Joue avec /défi jour, puis **Jouer**.", false},
+		{"fr", "🏁 Résolu en 9 clicks", true},
+		{"fr", "Appuie sur **Play** sous le labyrinthe", true},
+		{"fr", "Tu as abandonné, you know", true},
+		{"fr", "El laberinto de tu servidor", true},
+		{"fr", "Das Labyrinth ist fertig", true},
+		{"fr", "미로", true},
+		{"fr", "迷路", true},
 	} {
 		if got := languageProblem(tc.locale, tc.text); (got != "") != tc.bad {
 			t.Errorf("%s %q: problem %q, want bad=%v", tc.locale, tc.text, got, tc.bad)

@@ -30,6 +30,7 @@ var languages = []*Lang{
 	newLang("es", writing{decimal: ","}, "es-ES", "es-419"),
 	newLang("pt-BR", writing{decimal: ","}, "pt-BR"),
 	newLang("ja", writing{list: "、"}, "ja"),
+	newLang("fr", writing{decimal: ","}, "fr"),
 }
 
 // writing is how a language writes what the code puts together rather than

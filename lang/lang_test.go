@@ -28,6 +28,11 @@ func TestFor(t *testing.T) {
 	if es := For("es-419"); es.Code() != "es" || For("es-ES") != es || For("es-MX") != es {
 		t.Fatalf("Spanish: %v %v %v", For("es-419"), For("es-ES"), For("es-MX"))
 	}
+	// French is Discord's one "fr"; a Canadian or Swiss variant would
+	// find it by the base.
+	if fr := For("fr"); fr.Code() != "fr" || For("fr-CA") != fr || For("FR") != fr {
+		t.Fatalf("French: %v %v %v", For("fr"), For("fr-CA"), For("FR"))
+	}
 }
 
 func TestT(t *testing.T) {
@@ -113,7 +118,7 @@ func TestLanguageNames(t *testing.T) {
 	if l, ok := Lookup("ko"); !ok || l != Korean {
 		t.Fatal("Lookup(ko)")
 	}
-	for _, code := range []string{"", "KO", "ko-KR", "fr"} {
+	for _, code := range []string{"", "KO", "ko-KR", "it"} {
 		if _, ok := Lookup(code); ok {
 			t.Errorf("Lookup(%q) found a language; codes are exact", code)
 		}
