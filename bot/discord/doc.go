@@ -18,11 +18,12 @@
 // arch_test.go at the root checks it): transport.go, listener.go,
 // message.go (the body of every message request), rest.go (the
 // interaction routes), responder.go (bot.Responder over REST, or into the
-// waiting HTTP response), poster.go, decode.go (an interaction's JSON,
-// whatever Discord added since), sharding.go (the shard plan and identify
-// rounds), identify.go (turns at identifying), shards.go (the gateway),
-// commandguilds.go and sync.go (the command sync), bot.go (Bot: Run,
-// dispatch, scheduled work, shutdown) and http.go (the endpoint).
+// waiting HTTP response), poster.go, roles.go (the Poster gives and takes
+// members' roles), decode.go (an interaction's JSON, whatever Discord added
+// since), sharding.go (the shard plan and identify rounds), identify.go
+// (turns at identifying), shards.go (the gateway), commandguilds.go and
+// sync.go (the command sync), bot.go (Bot: Run, dispatch, scheduled work,
+// shutdown) and http.go (the endpoint).
 //
 // It imports bot (the handling side), lang, metrics and discordgo; never
 // commands, store or render. Only the wiring (app) imports it.
