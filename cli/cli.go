@@ -60,8 +60,9 @@ flags (before or after ALGORITHM and SIZE):
                  the maze fills that shape, on a square or hex grid,
                  start and goal at the ends of its longest path
   --text T       up to %d letters, digits and spaces: the maze fills the
-                 text (SIZE may be left out); shapes and other grids are
-                 drawn as png, svg or json, square ones as text too
+                 text (SIZE may be left out); polar and hex mazes are
+                 drawn as png, gif, svg, pdf or json, square shapes in
+                 every format ('~' outside the shape in text)
   --mask FILE    a PNG or JPEG (at most 1 MiB and 2000×2000 pixels): the
                  maze fills its dark pixels (SIZE may be left out); its ID
                  holds the image's hash, so --id ID needs --mask FILE too
@@ -89,9 +90,10 @@ flags (before or after ALGORITHM and SIZE):
   -h, --help     show this help
 
 png, gif and pdf are binary: use -o FILE or redirect stdout. gif animates
-the generation and is limited to mazes of 101×101 tiles; svg draws mazes
-up to 2001×2001 and pdf up to 401×401 (page 1 the maze, its title and
-ID; page 2 the solution).
+the generation and is limited to mazes of 101×101 tiles (a shape or a
+hex grid 100 cells a side, a polar one 50 rings); svg draws mazes up to
+2001×2001 and pdf up to 401×401 (200 cells a side, 100 rings; page 1 the
+maze, its title and ID; page 2 the solution).
 
 The maze ID is printed after the maze (on stderr when the maze goes to
 stdout); --id ID makes exactly the same maze again.
@@ -650,6 +652,7 @@ func (c *command) resolve(stdoutIsTerminal bool) error {
 	case toStdout && stdoutIsTerminal && binary(c.format):
 		return fmt.Errorf("%s is binary: write it with -o FILE or redirect stdout", c.format)
 	case c.shaped():
+		return c.checkGridSize()
 	case c.format == formatGIF && (c.id.Width > render.GIFMaxSize || c.id.Height > render.GIFMaxSize):
 		return fmt.Errorf("gif animates mazes of at most %d×%d tiles, not %d×%d: use png for bigger ones",
 			render.GIFMaxSize, render.GIFMaxSize, c.id.Width, c.id.Height)

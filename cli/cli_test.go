@@ -94,15 +94,16 @@ func TestJSON(t *testing.T) {
 		t.Run(a.String(), func(t *testing.T) {
 			stdout, stderr := mustRun(t, "maze", a.String(), "15", "--height", "9", "--seed", "42", "--format", "json")
 			var got struct {
-				ID        string   `json:"id"`
-				Algorithm string   `json:"algorithm"`
-				Width     int      `json:"width"`
-				Height    int      `json:"height"`
-				Seed      uint64   `json:"seed"`
-				Loops     int      `json:"loops"`
-				Measures  measures `json:"measures"`
-				Rows      []string `json:"rows"`
-				Solution  [][2]int `json:"solution"`
+				ID        string    `json:"id"`
+				Algorithm string    `json:"algorithm"`
+				Width     int       `json:"width"`
+				Height    int       `json:"height"`
+				Seed      uint64    `json:"seed"`
+				Loops     int       `json:"loops"`
+				Measures  measures  `json:"measures"`
+				Rows      []string  `json:"rows"`
+				Solution  [][2]int  `json:"solution"`
+				Graph     jsonGraph `json:"graph"`
 			}
 			if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 				t.Fatalf("decode: %v\n%s", err, stdout)
@@ -143,7 +144,33 @@ func TestJSON(t *testing.T) {
 			if r := got.Measures.Rating; r < 1 || r > 5 || got.Measures.Solution == 0 || got.Measures.Cells != 7*4 {
 				t.Fatalf("measures=%+v: rating out of 1..5 or empty", got.Measures)
 			}
+			// The graph is the rows' cells and passages: a cell's tile is
+			// (2·col+1, 2·row+1), a link's the floor between two.
+			g := got.Graph
+			if len(g.Cells) != 7*4 || len(g.Links) != len(g.Cells)-1 || g.Start != 0 || g.Goal != len(g.Cells)-1 {
+				t.Fatalf("graph: %d cells, %d links, start %d, goal %d", len(g.Cells), len(g.Links), g.Start, g.Goal)
+			}
+			for i, c := range g.Cells {
+				if c.ID != i || c.Row != i/7 || c.Col != i%7 {
+					t.Fatalf("cell %d is %+v", i, c)
+				}
+			}
+			for _, l := range g.Links {
+				a, b := g.Cells[l[0]], g.Cells[l[1]]
+				if got.Rows[a.Row+b.Row+1][a.Col+b.Col+1] != ' ' || (a.Row-b.Row)*(a.Row-b.Row)+(a.Col-b.Col)*(a.Col-b.Col) != 1 {
+					t.Fatalf("link %v crosses no floor between neighbours", l)
+				}
+			}
 			path := mazecore.Solve(m)
+			var cells []int
+			for _, p := range path {
+				if p.X%2 == 1 && p.Y%2 == 1 {
+					cells = append(cells, p.Y/2*7+p.X/2)
+				}
+			}
+			if fmt.Sprint(cells) != fmt.Sprint(g.Solution) {
+				t.Fatalf("graph solution %v, want %v", g.Solution, cells)
+			}
 			if got, want := len(got.Solution), len(path); got != want {
 				t.Fatalf("solution has %d tiles, want %d", got, want)
 			}

@@ -254,8 +254,102 @@ func writeJSON(w io.Writer, made made) error {
 		buf = append(buf, ']')
 		bw.Write(buf)
 	}
-	bw.WriteString("]\n}\n")
+	bw.WriteString("],\n")
+	writeSquareGraph(bw, m, path)
+	bw.WriteString("\n}\n")
 	return bw.Flush() // a bufio.Writer keeps its first error: this reports it
+}
+
+// writeSquareGraph streams the "graph" object of a maze on the whole
+// square grid, as writeGridJSON has it for any grid: its cells row by
+// row (id row·cols+col), the passages, the start's and goal's cells and
+// the solution's. One cell or link a line, so a huge maze is never held
+// in memory twice.
+func writeSquareGraph(bw *bufio.Writer, m *mazecore.Maze, path []mazecore.Point) {
+	cols, rows := m.Width()/2, m.Height()/2
+	cell := func(p mazecore.Point) int { return p.Y/2*cols + p.X/2 }
+	g := graphWriter{bw: bw}
+	g.cells(cols*rows, func(c int) (int, int) { return c / cols, c % cols })
+	g.links(func(link func(a, b int)) {
+		for r := range rows {
+			for c := range cols {
+				x, y := 2*c+1, 2*r+1
+				if c+1 < cols && !m.Wall(x+1, y) {
+					link(r*cols+c, r*cols+c+1)
+				}
+				if r+1 < rows && !m.Wall(x, y+1) {
+					link(r*cols+c, (r+1)*cols+c)
+				}
+			}
+		}
+	})
+	var solution []int
+	for _, p := range path {
+		if p.X%2 == 1 && p.Y%2 == 1 { // not a passage's tile between two cells
+			solution = append(solution, cell(p))
+		}
+	}
+	g.ends(cell(m.Start()), cell(m.Goal()), solution)
+}
+
+// graphWriter writes a json "graph" object a part at a time: the cells,
+// each {"id", "row", "col"} on a line of its own (on a polar grid the
+// row is the ring and the column the cell's place clockwise from north),
+// the links as [a, b], one a line, then the start, the goal and the
+// solution's cells.
+type graphWriter struct {
+	bw  *bufio.Writer
+	buf []byte
+}
+
+func (g *graphWriter) cells(n int, place func(c int) (row, col int)) {
+	g.bw.WriteString("  \"graph\": {\n    \"cells\": [")
+	for c := range n {
+		row, col := place(c)
+		g.buf = g.buf[:0]
+		if c > 0 {
+			g.buf = append(g.buf, ',')
+		}
+		g.buf = append(g.buf, "\n      {\"id\": "...)
+		g.buf = strconv.AppendInt(g.buf, int64(c), 10)
+		g.buf = append(g.buf, ", \"row\": "...)
+		g.buf = strconv.AppendInt(g.buf, int64(row), 10)
+		g.buf = append(g.buf, ", \"col\": "...)
+		g.buf = strconv.AppendInt(g.buf, int64(col), 10)
+		g.buf = append(g.buf, '}')
+		g.bw.Write(g.buf)
+	}
+}
+
+func (g *graphWriter) links(each func(link func(a, b int))) {
+	g.bw.WriteString("\n    ],\n    \"links\": [")
+	first := true
+	each(func(a, b int) {
+		g.buf = g.buf[:0]
+		if !first {
+			g.buf = append(g.buf, ',')
+		}
+		first = false
+		g.buf = append(g.buf, "\n      ["...)
+		g.buf = strconv.AppendInt(g.buf, int64(a), 10)
+		g.buf = append(g.buf, ", "...)
+		g.buf = strconv.AppendInt(g.buf, int64(b), 10)
+		g.buf = append(g.buf, ']')
+		g.bw.Write(g.buf)
+	})
+}
+
+func (g *graphWriter) ends(start, goal int, solution []int) {
+	fmt.Fprintf(g.bw, "\n    ],\n    \"start\": %d,\n    \"goal\": %d,\n    \"solution\": [", start, goal)
+	for i, c := range solution {
+		g.buf = g.buf[:0]
+		if i > 0 {
+			g.buf = append(g.buf, ", "...)
+		}
+		g.buf = strconv.AppendInt(g.buf, int64(c), 10)
+		g.bw.Write(g.buf)
+	}
+	g.bw.WriteString("]\n  }")
 }
 
 // jsonRows turns lines of text into the elements of a JSON array, one a

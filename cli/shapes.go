@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -287,12 +290,14 @@ func (c *command) shaped() bool {
 	return c.id.GridKind != mazecore.Square || c.id.Shape.Kind != mazecore.NoShape
 }
 
-// gridFormats are the formats that draw a maze of grid kind.
+// gridFormats are the formats that draw a maze of grid kind: every one
+// on a square grid, whose tiles are the text's; on a polar or hex grid,
+// which has none, the pictures and json.
 func gridFormats(kind mazecore.GridKind) []string {
 	if kind == mazecore.Square {
-		return []string{formatPNG, formatSVG, formatText, formatJSON}
+		return formats
 	}
-	return []string{formatPNG, formatSVG, formatJSON}
+	return []string{formatPNG, formatGIF, formatSVG, formatPDF, formatJSON}
 }
 
 // checkGridFormat refuses a format that cannot draw the maze's grid.
@@ -301,16 +306,23 @@ func (c *command) checkGridFormat() error {
 		return nil
 	}
 	fits := gridFormats(c.id.GridKind)
-	for _, f := range fits {
-		if f == c.format {
-			return nil
-		}
+	if slices.Contains(fits, c.format) {
+		return nil
 	}
-	what := c.id.GridKind.String() + " maze"
-	if c.id.GridKind == mazecore.Square {
-		what = "maze in a shape"
+	return fmt.Errorf("%s draws tiles, and a %s maze has none: use %s", c.format, c.id.GridKind, orList(fits))
+}
+
+// checkGridSize refuses, before it is made, a maze too large for the
+// gif's animation or the pdf's page.
+func (c *command) checkGridSize() error {
+	if c.format != formatGIF && c.format != formatPDF {
+		return nil
 	}
-	return fmt.Errorf("%s cannot draw a %s yet: use %s", c.format, what, orList(fits))
+	g, err := c.id.GridWithImage(c.image)
+	if err != nil {
+		return err
+	}
+	return render.GridFits(c.format, g)
 }
 
 // describe is the maze for the line after it: "backtracking, polar,
@@ -350,13 +362,27 @@ func (c *command) writeGrid(w io.Writer, m made) error {
 		return render.GridPNG(w, m.grid, render.GridOptions{Path: path, Scale: c.scale, Palette: c.palette})
 	case formatSVG:
 		return render.GridSVG(w, m.grid, render.GridOptions{Path: m.gridPath, HidePath: !c.solve, Scale: c.scale, Palette: c.palette})
+	case formatGIF:
+		return render.GridGIF(w, m.grid.ID(), c.image, render.GIFOptions{Scale: c.scale, Solve: c.solve})
+	case formatPDF:
+		return render.GridPDF(w, m.grid, render.PDFOptions{Paper: c.paper, Palette: c.palette})
 	case formatJSON:
 		return writeGridJSON(w, m)
+	case formatEmoji:
+		if err := render.GridEmoji(w, m.grid, c.emoji, path); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, "\n")
+		return err
+	case formatTerminal:
+		return render.GridTerminal(w, m.grid, path)
 	}
 	return render.GridText(w, m.grid, path)
 }
 
-// gridJSON is the json of a maze on any grid: the grid as a graph.
+// gridJSON is the json of a maze on any grid, before its graph (written
+// by graphWriter, as a square maze's is) and, on a square grid, the
+// text's rows.
 type gridJSON struct {
 	ID        string       `json:"id"`
 	Algorithm string       `json:"algorithm"`
@@ -368,8 +394,6 @@ type gridJSON struct {
 	Loops     int          `json:"loops"`
 	Par       int          `json:"par"`
 	Measures  gridMeasures `json:"measures"`
-	Graph     graphJSON    `json:"graph"`
-	Rows      []string     `json:"rows,omitempty"`
 }
 
 type gridMeasures struct {
@@ -380,52 +404,52 @@ type gridMeasures struct {
 	Decisions int `json:"decisions"`
 }
 
-// graphJSON is a grid maze as a graph: cells by id with their place (row
-// and column; on a polar grid ring and index clockwise from north), the
-// passages as pairs of cell ids, the start and goal, and the solution's
-// cells from start to goal.
-type graphJSON struct {
-	Cells    []cellJSON `json:"cells"`
-	Links    [][2]int   `json:"links"`
-	Start    int        `json:"start"`
-	Goal     int        `json:"goal"`
-	Solution []int      `json:"solution"`
-}
-
-type cellJSON struct {
-	ID  int `json:"id"`
-	Row int `json:"row"`
-	Col int `json:"col"`
-}
-
-// writeGridJSON writes the maze as gridJSON; a square grid's maze also
-// has the text's rows, '~' outside the shape.
+// writeGridJSON writes the maze as gridJSON, then its graph: cells by id
+// with their place (row and column; on a polar grid ring and index
+// clockwise from north), the passages as pairs of cell ids, the start
+// and goal, and the solution's cells from start to goal; a square grid's
+// maze then has the text's rows, '~' outside the shape.
 func writeGridJSON(w io.Writer, m made) error {
 	g, id := m.grid.Grid(), m.grid.ID()
 	stats := m.grid.Measure()
-	out := gridJSON{
+	head, err := json.MarshalIndent(gridJSON{
 		ID: id.String(), Algorithm: id.Algorithm.String(), Grid: id.GridKind.String(), Shape: id.Shape.String(),
 		Width: id.Width, Height: id.Height, Seed: id.Seed, Loops: id.Loops, Par: stats.Par,
 		Measures: gridMeasures{Cells: stats.Cells, DeadEnds: stats.DeadEnds, Junctions: stats.Junctions, Solution: stats.Solution, Decisions: stats.Decisions},
-		Graph:    graphJSON{Cells: make([]cellJSON, g.Len()), Links: [][2]int{}, Start: m.grid.Start(), Goal: m.grid.Goal(), Solution: m.gridPath},
+	}, "", "  ")
+	if err != nil {
+		return err
 	}
-	for c := range g.Len() {
-		cell := g.Cell(c)
-		out.Graph.Cells[c] = cellJSON{ID: c, Row: cell.Row, Col: cell.Col}
-		for _, n := range m.grid.Links(c) {
-			if n > c {
-				out.Graph.Links = append(out.Graph.Links, [2]int{c, n})
+	bw := bufio.NewWriter(w)
+	bw.Write(bytes.TrimSuffix(head, []byte("\n}")))
+	bw.WriteString(",\n")
+	gw := graphWriter{bw: bw}
+	gw.cells(g.Len(), func(c int) (int, int) { cell := g.Cell(c); return cell.Row, cell.Col })
+	gw.links(func(link func(a, b int)) {
+		for c := range g.Len() {
+			for _, n := range m.grid.Links(c) {
+				if n > c {
+					link(c, n)
+				}
 			}
 		}
-	}
+	})
+	gw.ends(m.grid.Start(), m.grid.Goal(), m.gridPath)
 	if g.Kind() == mazecore.Square {
 		var text strings.Builder
 		if err := render.GridText(&text, m.grid, nil); err != nil {
 			return err
 		}
-		out.Rows = strings.Split(strings.TrimSuffix(text.String(), "\n"), "\n")
+		bw.WriteString(",\n  \"rows\": [")
+		for i, row := range strings.Split(strings.TrimSuffix(text.String(), "\n"), "\n") {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			// The text's characters need no escaping in json.
+			bw.WriteString("\n    \"" + row + "\"")
+		}
+		bw.WriteString("\n  ]")
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"hash/crc32"
 	"image"
+	"image/gif"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -60,20 +61,23 @@ func TestShapedMazes(t *testing.T) {
 	}
 }
 
+// jsonGraph is the "graph" of a maze's json, on any grid.
+type jsonGraph struct {
+	Cells    []struct{ ID, Row, Col int } `json:"cells"`
+	Links    [][2]int                     `json:"links"`
+	Start    int                          `json:"start"`
+	Goal     int                          `json:"goal"`
+	Solution []int                        `json:"solution"`
+}
+
 // TestShapedJSON checks the graph of a polar maze's json: a spanning
 // tree of its cells, the solution from the rim to the centre along
 // passages.
 func TestShapedJSON(t *testing.T) {
 	stdout, _ := mustRun(t, "maze", "wilson", "10", "--grid", "polar", "--seed", "2", "--format", "json")
 	var got struct {
-		Grid  string `json:"grid"`
-		Graph struct {
-			Cells    []struct{ ID, Row, Col int } `json:"cells"`
-			Links    [][2]int                     `json:"links"`
-			Start    int                          `json:"start"`
-			Goal     int                          `json:"goal"`
-			Solution []int                        `json:"solution"`
-		} `json:"graph"`
+		Grid  string    `json:"grid"`
+		Graph jsonGraph `json:"graph"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatal(err)
@@ -105,8 +109,12 @@ func TestShapedRefusals(t *testing.T) {
 	}{
 		{[]string{"bt", "9", "--grid", "hex"}, "use backtracking, digging, wilson"},
 		{[]string{"sw", "41", "--shape", "star"}, "use backtracking, digging, wilson"},
-		{[]string{"dfs", "12", "--grid", "polar", "--format", "emoji"}, "emoji cannot draw a polar maze yet: use png, svg or json"},
-		{[]string{"dfs", "41", "--shape", "ring", "--format", "pdf"}, "pdf cannot draw a maze in a shape yet: use png, svg, text or json"},
+		{[]string{"dfs", "12", "--grid", "polar", "--format", "emoji"}, "emoji draws tiles, and a polar maze has none: use png, gif, svg, pdf or json"},
+		{[]string{"dfs", "15", "--grid", "hex", "--format", "terminal"}, "terminal draws tiles, and a hex maze has none: use png, gif, svg, pdf or json"},
+		{[]string{"dfs", "15", "--grid", "hex", "-o", "maze.txt"}, "text draws tiles, and a hex maze has none"},
+		{[]string{"dfs", "51", "--grid", "polar", "--format", "gif"}, "gif animates polar mazes of at most 50 rings, not 51"},
+		{[]string{"dfs", "201", "--grid", "hex", "--format", "gif"}, "gif animates mazes of at most 100 cells a side, not 202: too large to render; use png"},
+		{[]string{"dfs", "403", "--shape", "circle", "--format", "pdf"}, "pdf prints mazes of at most 200 cells a side, not 201"},
 		{[]string{"dfs", "120", "--grid", "polar"}, "a polar maze takes 5 to 100 rings"},
 		{[]string{"dfs", "12", "--grid", "polar", "--shape", "heart"}, "takes no --shape"},
 		{[]string{"dfs", "12", "--grid", "triangle"}, "choose square, polar or hex"},
@@ -267,5 +275,121 @@ func TestMaskImage(t *testing.T) {
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
 			t.Fatalf("%q: exit %d, stdout %q, stderr %q: want a refusal saying %q", args, code, stdout, stderr, tc.want)
 		}
+	}
+}
+
+// TestShapedEveryFormat draws a maze of each grid and shape kind (polar,
+// hex, a preset, a text, an image's mask on both the square and the hex
+// grid) in every format: those that draw the grid make what their format
+// promises (a PNG or a GIF that decodes, two PDF pages, the tiles with
+// the outside shown as outside, a json graph of a spanning tree), the
+// others are refused with the formats that would.
+func TestShapedEveryFormat(t *testing.T) {
+	disc := filepath.Join(t.TempDir(), "disc.png")
+	writeMaskPNG(t, disc, 60, 60, func(x, y int) bool { return (x-30)*(x-30)+(y-30)*(y-30) < 28*28 })
+	pdfPages := regexp.MustCompile(`/Type /Page\b[^s]`)
+	for _, grid := range []struct {
+		name   string
+		args   []string
+		square bool
+	}{
+		{"polar", []string{"wilson", "8", "--grid", "polar"}, false},
+		{"hex", []string{"backtracking", "11", "--grid", "hex", "--height", "9"}, false},
+		{"heart", []string{"digging", "31", "--shape", "heart"}, true},
+		{"text", []string{"wilson", "--text", "OK"}, true},
+		{"mask", []string{"backtracking", "41", "--mask", disc}, true},
+		{"hexmask", []string{"wilson", "21", "--grid", "hex", "--mask", disc}, false},
+	} {
+		for _, format := range formats {
+			t.Run(grid.name+"/"+format, func(t *testing.T) {
+				args := append([]string{"maze", "--seed", "4", "--solve", "--format", format}, grid.args...)
+				tiles := format == formatText || format == formatTerminal || format == formatEmoji
+				if tiles && !grid.square {
+					code, _, stderr := run(t, args...)
+					if code != exitUsage || !strings.Contains(stderr, format+" draws tiles") || !strings.Contains(stderr, "use png, gif, svg, pdf or json") {
+						t.Fatalf("exit %d, %q: want a refusal naming the formats that draw it", code, stderr)
+					}
+					return
+				}
+				out, _ := mustRun(t, args...)
+				switch format {
+				case formatText:
+					if !strings.Contains(out, "~#") || !strings.Contains(out, "S") || !strings.Contains(out, ".") {
+						t.Fatalf("no outside, start or path in the text:\n%s", out)
+					}
+				case formatTerminal:
+					if !strings.Contains(out, "\x1b[0m  ") || !strings.Contains(out, "\x1b[48;5;236m") {
+						t.Fatal("no outside (reset) or walls in the terminal's picture")
+					}
+				case formatEmoji:
+					if !strings.Contains(out, "⬛🟫") || !strings.Contains(out, "🟢") || !strings.Contains(out, "🟨") {
+						t.Fatalf("no outside, start or path in the emoji:\n%s", out)
+					}
+				case formatPNG:
+					if _, err := png.Decode(strings.NewReader(out)); err != nil {
+						t.Fatal(err)
+					}
+				case formatGIF:
+					g, err := gif.DecodeAll(strings.NewReader(out))
+					if err != nil || len(g.Image) < 4 {
+						t.Fatalf("%v, want a GIF of 4 frames or more", err)
+					}
+				case formatSVG:
+					if !strings.HasPrefix(out, "<svg") || !strings.Contains(out, `id="walls"`) {
+						t.Fatal("not an SVG of the walls")
+					}
+				case formatPDF:
+					if !strings.HasPrefix(out, "%PDF-") || len(pdfPages.FindAllString(out, -1)) != 2 {
+						t.Fatal("not a PDF of two pages")
+					}
+				case formatJSON:
+					var got struct {
+						Graph struct {
+							Cells []struct{ ID int } `json:"cells"`
+							Links [][2]int           `json:"links"`
+						} `json:"graph"`
+						Rows []string `json:"rows"`
+					}
+					if err := json.Unmarshal([]byte(out), &got); err != nil {
+						t.Fatal(err)
+					}
+					if n := len(got.Graph.Cells); n < 50 || len(got.Graph.Links) != n-1 || (len(got.Rows) > 0) != grid.square {
+						t.Fatalf("%d cells, %d links, %d rows", n, len(got.Graph.Links), len(got.Rows))
+					}
+				default:
+					t.Fatalf("format %s is not checked here", format)
+				}
+			})
+		}
+	}
+}
+
+// TestJSONGoldens pins the json of a maze on each grid: the whole square
+// grid (today's fields, then its graph), a polar, a hex and a heart (the
+// graph, and for the heart its rows with '~' outside). go test ./cli
+// -run TestJSONGoldens -update writes them again.
+func TestJSONGoldens(t *testing.T) {
+	for _, tc := range []struct{ name, args string }{
+		{"square", "sidewinder 9 --height 7 --loops 50"},
+		{"polar", "wilson 5 --grid polar"},
+		{"hex", "backtracking 5 --grid hex --height 4"},
+		{"heart", "digging 25 --shape heart"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, _ := mustRun(t, append([]string{"maze", "--seed", "11", "--format", "json"}, strings.Fields(tc.args)...)...)
+			golden := filepath.Join("testdata", "json-"+tc.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (go test ./cli -run TestJSONGoldens -update writes it)", err)
+			}
+			if stdout != string(want) {
+				t.Fatalf("the json differs from %s:\n%s", golden, stdout)
+			}
+		})
 	}
 }

@@ -27,7 +27,9 @@
 // the square maze above is the whole square grid, kept in its fast
 // packed form for versions 1 and 2 (Maze.Graph gives its graph). The
 // grid generators (gridgen.go) draw as plainly as the specifications of
-// the square ones, over each cell's neighbour list in its fixed order.
+// the square ones, over each cell's neighbour list in its fixed order;
+// GenerateGridObserved hears each passage as it is opened, for an
+// animation.
 //
 // # Generation
 //

@@ -18,6 +18,9 @@ type GridMaze struct {
 	// neighbour (Grid.Neighbours); no cell has more than eight.
 	links       []uint8
 	start, goal int
+	// carved, while generating, hears of each passage opened
+	// (GenerateGridObserved); nil otherwise.
+	carved func(a, b int)
 }
 
 // ID returns the ID that reproduces this maze.
@@ -63,6 +66,9 @@ func (m *GridMaze) Passages() int {
 func (m *GridMaze) link(a, b int) {
 	m.links[a] |= 1 << m.grid.slotOf(a, b)
 	m.links[b] |= 1 << m.grid.slotOf(b, a)
+	if m.carved != nil {
+		m.carved(a, b)
+	}
 }
 
 // ErrAlgorithmDoesNotFit is matched by every *FitError.
@@ -129,7 +135,37 @@ func GenerateGrid(id ID) (*GridMaze, error) {
 
 // generateGrid makes the maze of a validated version 3 ID, the shape's
 // image img when it is one.
-func generateGrid(id ID, img *Image) (*GridMaze, error) {
+func generateGrid(id ID, img *Image) (*GridMaze, error) { return generateGridObserved(id, img, nil) }
+
+// GenerateGridObserved is GenerateGrid, or GenerateGridImage when img is
+// not nil, calling carved with each passage as it is opened, in order:
+// the algorithm's, then the loops'. The maze is the same as without.
+// GIF animates a generation from them.
+func GenerateGridObserved(id ID, img *Image, carved func(a, b int)) (*GridMaze, error) {
+	if err := id.Validate(); err != nil {
+		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
+	}
+	if id.Plain() {
+		cols := id.Width / 2
+		m, err := GenerateObserved(id, func(s Step) {
+			if s.Kind == Carved {
+				carved(s.From.Y*cols+s.From.X, s.To.Y*cols+s.To.X)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		return m.Graph(), nil
+	}
+	if id.Shape.Kind == ImageShape {
+		if err := imageFits(id, img); err != nil {
+			return nil, err
+		}
+	}
+	return generateGridObserved(id, img, carved)
+}
+
+func generateGridObserved(id ID, img *Image, carved func(a, b int)) (*GridMaze, error) {
 	if err := id.Validate(); err != nil {
 		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
 	}
@@ -137,7 +173,8 @@ func generateGrid(id ID, img *Image) (*GridMaze, error) {
 	if err != nil {
 		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
 	}
-	m := &GridMaze{id: id, grid: grid, links: make([]uint8, grid.Len())}
+	m := &GridMaze{id: id, grid: grid, links: make([]uint8, grid.Len()), carved: carved}
+	defer func() { m.carved = nil }()
 	gen := gridGen{maze: m, grid: grid, rng: newSource(id.Seed)}
 	spec := id.Algorithm.spec()
 	if id.GridKind == Polar && spec.onPolar != nil {

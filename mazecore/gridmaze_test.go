@@ -531,3 +531,35 @@ func TestImageShapes(t *testing.T) {
 		t.Fatalf("an image in two pieces: %v", err)
 	}
 }
+
+// TestGenerateGridObserved: every grid × algorithm, with loops and
+// without, and a plain square maze: the observed maze is GenerateGrid's,
+// and the passages heard are its passages, each once.
+func TestGenerateGridObserved(t *testing.T) {
+	ids := append(fitting(1), ID{Algorithm: Sidewinder, Width: 21, Height: 15, Seed: 3, Loops: 40})
+	for i, id := range ids {
+		if i%3 == 0 {
+			id.Loops = 50
+		}
+		var heard [][2]int
+		m, err := GenerateGridObserved(id, nil, func(a, b int) { heard = append(heard, [2]int{a, b}) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := mustGenerateGrid(t, id)
+		if fmt.Sprint(m.links, m.start, m.goal) != fmt.Sprint(want.links, want.start, want.goal) {
+			t.Fatalf("%+v: the observed maze differs from GenerateGrid's", id)
+		}
+		seen := map[[2]int]bool{}
+		for _, p := range heard {
+			key := [2]int{min(p[0], p[1]), max(p[0], p[1])}
+			if !m.Linked(p[0], p[1]) || seen[key] {
+				t.Fatalf("%+v: passage %v heard but not in the maze, or twice", id, p)
+			}
+			seen[key] = true
+		}
+		if len(heard) != m.Passages() {
+			t.Fatalf("%+v: %d passages heard, the maze has %d", id, len(heard), m.Passages())
+		}
+	}
+}

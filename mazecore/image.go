@@ -56,13 +56,21 @@ var ErrNeedsImage = errors.New("the maze's shape is an image")
 // GenerateGridImage is GenerateGrid for an ID whose shape is an image: img
 // must be the image the ID's hash names.
 func GenerateGridImage(id ID, img *Image) (*GridMaze, error) {
-	if id.Shape.Kind != ImageShape {
-		return nil, fmt.Errorf("generate %s: %w, but the ID names %q", id.Algorithm, ErrNeedsImage, id.Shape)
-	}
-	if img == nil || img.Hash() != id.Shape.Hash {
-		return nil, fmt.Errorf("generate %s: %w whose hash %x is not this image's", id.Algorithm, ErrNeedsImage, id.Shape.Hash)
+	if err := imageFits(id, img); err != nil {
+		return nil, err
 	}
 	return generateGrid(id, img)
+}
+
+// imageFits checks that img is the image an ID's shape names.
+func imageFits(id ID, img *Image) error {
+	if id.Shape.Kind != ImageShape {
+		return fmt.Errorf("generate %s: %w, but the ID names %q", id.Algorithm, ErrNeedsImage, id.Shape)
+	}
+	if img == nil || img.Hash() != id.Shape.Hash {
+		return fmt.Errorf("generate %s: %w whose hash %x is not this image's", id.Algorithm, ErrNeedsImage, id.Shape.Hash)
+	}
+	return nil
 }
 
 // imageMask draws an image on a cols × rows grid: each cell takes the

@@ -20,9 +20,17 @@
 // A maze on any grid (mazecore.GridMaze: polar, hex, or cut to a shape)
 // is drawn from its geometry instead (grid.go): cell centres and the edges
 // between cells in cell units, thin walls along the edges no passage
-// crosses, arcs for a polar grid's rings. GridPNG (through gg) and
-// GridSVG draw every grid; GridText draws square ones, '~' outside the
-// shape; the other formats refuse such a maze with ErrGridFormat.
+// crosses, arcs for a polar grid's rings. GridPNG (through gg), GridSVG,
+// GridPDF (its pages laid out as PDF's, by pdfDocument) and GridGIF draw
+// every grid; the GIF replays the passages in the order the generation
+// opened them (mazecore.GenerateGridObserved) on one canvas, filling the
+// cells they join and stroking those cells' walls again, each frame the
+// rectangle that changed, quantised to the GIF's palette. In the GIF and
+// the PDF the start is a triangle and the goal a target, as a square
+// maze's markers. A square grid's maze has tiles too (gridTiles):
+// GridText, GridEmoji and GridTerminal spell them, the tiles outside the
+// shape as '~', the theme's Outside and the terminal's own background;
+// a polar or hex maze has none, and those refuse it with ErrGridFormat.
 //
 // render imports mazecore and no other mazebot package: no Discord, no
 // storage, no command handling. Those depend on render, never the other way

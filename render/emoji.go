@@ -13,6 +13,9 @@ import (
 // field falls back to DefaultTheme's, so a theme may change only some.
 type Theme struct {
 	Wall, Floor, Start, Goal, Path, Trail, Player string
+	// Outside is a tile outside a maze's shape (GridEmoji): the
+	// background the shape stands on.
+	Outside string
 }
 
 // DefaultTheme uses raw emoji (Discord shows :shortcodes: only when a person
@@ -29,6 +32,9 @@ var DefaultTheme = Theme{
 	Path:   "\U0001F7E8", // 🟨 yellow square
 	Trail:  "\U0001F7E6", // 🟦 blue square
 	Player: "\U0001F42D", // 🐭 mouse face: a maze runner, unlike any square
+	// ⬛ black large square: a shape stands out on it on Discord's dark
+	// and light backgrounds alike, its outline walled in brick.
+	Outside: "\u2B1B",
 }
 
 // EmojiTheme is an emoji theme by name, for a member to choose.
@@ -44,7 +50,7 @@ var EmojiThemes = []EmojiTheme{
 	{"brick", DefaultTheme},
 	// Dark corridors: on a dark background they are the page itself.
 	{"cave", Theme{Wall: "\U0001F7EB", Floor: "\u2B1B", Start: "\U0001F7E2", Goal: "\U0001F3C1",
-		Path: "\U0001F7E8", Trail: "\U0001F7E6", Player: "\U0001F42D"}},
+		Path: "\U0001F7E8", Trail: "\U0001F7E6", Player: "\U0001F42D", Outside: "\u2B1B"}},
 }
 
 // EmojiThemeNames lists the names of EmojiThemes.
@@ -70,7 +76,7 @@ func (t Theme) withDefaults() Theme {
 		{&t.Wall, DefaultTheme.Wall}, {&t.Floor, DefaultTheme.Floor},
 		{&t.Start, DefaultTheme.Start}, {&t.Goal, DefaultTheme.Goal},
 		{&t.Path, DefaultTheme.Path}, {&t.Trail, DefaultTheme.Trail},
-		{&t.Player, DefaultTheme.Player},
+		{&t.Player, DefaultTheme.Player}, {&t.Outside, DefaultTheme.Outside},
 	} {
 		if *f.field == "" {
 			*f.field = f.def

@@ -82,14 +82,9 @@ func GIF(w io.Writer, id mazecore.ID, opts GIFOptions) error {
 	if id.Width > GIFMaxSize || id.Height > GIFMaxSize {
 		return fmt.Errorf("gif of %d×%d tiles: %w (at most %d×%d)", id.Width, id.Height, ErrTooLarge, GIFMaxSize, GIFMaxSize)
 	}
-	if opts.MaxFrames == 0 {
-		opts.MaxFrames = defaultGIFFrames
-	}
-	if opts.MaxFrames < 4 {
-		return fmt.Errorf("gif: MaxFrames %d is below 4 (poster, empty grid, one step, last)", opts.MaxFrames)
-	}
-	if opts.Delay <= 0 {
-		opts.Delay = defaultGIFDelay
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return err
 	}
 	opts.Scale = opts.scale(id.Width, id.Height)
 
@@ -126,6 +121,21 @@ func GIF(w io.Writer, id mazecore.ID, opts GIFOptions) error {
 		return fmt.Errorf("encode gif: %w", err)
 	}
 	return nil
+}
+
+// withDefaults fills in the zero fields' defaults, and refuses too few
+// frames.
+func (o GIFOptions) withDefaults() (GIFOptions, error) {
+	if o.MaxFrames == 0 {
+		o.MaxFrames = defaultGIFFrames
+	}
+	if o.MaxFrames < 4 {
+		return o, fmt.Errorf("gif: MaxFrames %d is below 4 (poster, empty grid, one step, last)", o.MaxFrames)
+	}
+	if o.Delay <= 0 {
+		o.Delay = defaultGIFDelay
+	}
+	return o, nil
 }
 
 // scale is the pixels a tile of a w×h maze takes: Scale, or about

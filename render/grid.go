@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"image/color"
 	"image/png"
 	"io"
 	"math"
@@ -194,7 +195,11 @@ type gridLayout struct {
 
 func newGridLayout(m *mazecore.GridMaze, scale int) (*gridLayout, error) {
 	geo := newGridGeometry(m.Grid())
-	s := float64(gridScale(geo, scale))
+	return layoutAt(geo, float64(gridScale(geo, scale)))
+}
+
+// layoutAt lays geo out at s pixels a cell unit.
+func layoutAt(geo *gridGeometry, s float64) (*gridLayout, error) {
 	l := &gridLayout{geo: geo, s: s, margin: math.Max(4, s/2), lw: math.Max(1, math.Round(s/8))}
 	l.width = int(math.Ceil(geo.w*s + 2*l.margin))
 	l.high = int(math.Ceil(geo.h*s + 2*l.margin))
@@ -226,48 +231,65 @@ func GridPNG(w io.Writer, m *mazecore.GridMaze, opts GridOptions) error {
 		dc.SetColor(opts.Palette.orDefault().markers[i])
 		dc.Fill()
 	}
-	if len(opts.Path) > 1 {
-		for i, cell := range opts.Path {
-			p := l.px(l.geo.centres[cell])
-			if i == 0 {
-				dc.MoveTo(p.x, p.y)
-			} else {
-				dc.LineTo(p.x, p.y)
-			}
-		}
-		dc.SetColor(c[kPath])
-		dc.SetLineWidth(math.Max(1, l.s/4))
-		dc.SetLineCapRound()
-		dc.SetLineJoinRound()
-		dc.Stroke()
+	l.strokePath(dc, opts.Path, c[kPath])
+	l.strokeWalls(dc, l.geo.walls(m), c[kWall])
+	return png.Encode(w, dc.Image())
+}
+
+// strokePath draws a path as a line through its cells' centres, a
+// quarter of a cell wide, in colour c; nothing for fewer than two cells.
+func (l *gridLayout) strokePath(dc *gg.Context, path []int, c color.Color) {
+	if len(path) < 2 {
+		return
 	}
-	dc.SetColor(c[kWall])
+	for i, cell := range path {
+		p := l.px(l.geo.centres[cell])
+		if i == 0 {
+			dc.MoveTo(p.x, p.y)
+		} else {
+			dc.LineTo(p.x, p.y)
+		}
+	}
+	dc.SetColor(c)
+	dc.SetLineWidth(math.Max(1, l.s/4))
+	dc.SetLineCapRound()
+	dc.SetLineJoinRound()
+	dc.Stroke()
+}
+
+// strokeWalls strokes edges in colour c at the layout's line width.
+func (l *gridLayout) strokeWalls(dc *gg.Context, edges []edge, c color.Color) {
+	dc.SetColor(c)
 	dc.SetLineWidth(l.lw)
 	dc.SetLineCapRound()
-	for i, e := range l.geo.walls(m) {
+	for i, e := range edges {
 		if i%strokeBatch == 0 {
 			dc.Stroke()
 		}
-		dc.NewSubPath()
-		if e.arc {
-			// As straight pieces about 3 px long: gg's DrawArc lays
-			// sixteen curves on every arc, however short, and a
-			// 100-ring maze has 30,000 arcs.
-			ctr := l.px(point{l.geo.cx, l.geo.cy})
-			r := e.r * l.s
-			n := max(1, int(math.Ceil(r*(e.t2-e.t1)/3)))
-			for k := 0; k <= n; k++ {
-				t := e.t1 + (e.t2-e.t1)*float64(k)/float64(n)
-				dc.LineTo(ctr.x+r*math.Sin(t), ctr.y-r*math.Cos(t))
-			}
-			continue
-		}
-		a, b := l.px(point{e.x1, e.y1}), l.px(point{e.x2, e.y2})
-		dc.MoveTo(a.x, a.y)
-		dc.LineTo(b.x, b.y)
+		l.edgePath(dc, e)
 	}
 	dc.Stroke()
-	return png.Encode(w, dc.Image())
+}
+
+// edgePath adds edge e to dc's path as a subpath of its own.
+func (l *gridLayout) edgePath(dc *gg.Context, e edge) {
+	dc.NewSubPath()
+	if e.arc {
+		// As straight pieces about 3 px long: gg's DrawArc lays
+		// sixteen curves on every arc, however short, and a
+		// 100-ring maze has 30,000 arcs.
+		ctr := l.px(point{l.geo.cx, l.geo.cy})
+		r := e.r * l.s
+		n := max(1, int(math.Ceil(r*(e.t2-e.t1)/3)))
+		for k := 0; k <= n; k++ {
+			t := e.t1 + (e.t2-e.t1)*float64(k)/float64(n)
+			dc.LineTo(ctr.x+r*math.Sin(t), ctr.y-r*math.Cos(t))
+		}
+		return
+	}
+	a, b := l.px(point{e.x1, e.y1}), l.px(point{e.x2, e.y2})
+	dc.MoveTo(a.x, a.y)
+	dc.LineTo(b.x, b.y)
 }
 
 // strokeBatch is how many walls GridPNG strokes at once: freetype's
@@ -334,65 +356,5 @@ func GridSVG(w io.Writer, m *mazecore.GridMaze, opts GridOptions) error {
 		bw.WriteString("\"/></g>\n")
 	}
 	bw.WriteString("</svg>\n")
-	return bw.Flush()
-}
-
-// outsideChar is the text's tile outside a shape.
-const outsideChar = '~'
-
-// GridText writes a maze on a square grid (cut to a shape or not) as
-// Text does, tile for tile: '#' walls, ' ' floor, 'S' and 'G' the start
-// and goal, '.' the path's tiles, and '~' the tiles outside the shape. A
-// polar or hex maze has no tiles: ErrGridFormat.
-func GridText(w io.Writer, m *mazecore.GridMaze, path []int) error {
-	g := m.Grid()
-	if g.Kind() != mazecore.Square {
-		return fmt.Errorf("text: a %s maze: %w; use png or svg", g.Kind(), ErrGridFormat)
-	}
-	tw, th := 2*g.Cols()+1, 2*g.Rows()+1
-	tiles := make([][]byte, th)
-	for y := range tiles {
-		tiles[y] = make([]byte, tw)
-		for x := range tiles[y] {
-			tiles[y][x] = outsideChar
-		}
-	}
-	// Each cell inside opens its tile and walls its four sides and
-	// corners; a passage then opens the wall it crosses.
-	for c := range g.Len() {
-		cell := g.Cell(c)
-		x, y := 2*cell.Col+1, 2*cell.Row+1
-		for dy := -1; dy <= 1; dy++ {
-			for dx := -1; dx <= 1; dx++ {
-				tiles[y+dy][x+dx] = textChars[kWall]
-			}
-		}
-	}
-	tile := func(c int) (int, int) { cell := g.Cell(c); return 2*cell.Col + 1, 2*cell.Row + 1 }
-	for c := range g.Len() {
-		x, y := tile(c)
-		tiles[y][x] = textChars[kFloor]
-		for _, n := range m.Links(c) {
-			nx, ny := tile(n)
-			tiles[(y+ny)/2][(x+nx)/2] = textChars[kFloor]
-		}
-	}
-	for i, c := range path {
-		x, y := tile(c)
-		tiles[y][x] = textChars[kPath]
-		if i > 0 {
-			px, py := tile(path[i-1])
-			tiles[(y+py)/2][(x+px)/2] = textChars[kPath]
-		}
-	}
-	for k, c := range []int{m.Start(), m.Goal()} {
-		x, y := tile(c)
-		tiles[y][x] = [2]byte{textChars[kStart], textChars[kGoal]}[k]
-	}
-	bw := bufio.NewWriter(w)
-	for _, row := range tiles {
-		bw.Write(row)
-		bw.WriteByte('\n')
-	}
 	return bw.Flush()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"mazebot/mazecore"
 )
@@ -57,8 +58,19 @@ func TestGridGoldens(t *testing.T) {
 			var text bytes.Buffer
 			err := GridText(&text, m, opts.Path)
 			if tc.id.GridKind != mazecore.Square {
-				if !errors.Is(err, ErrGridFormat) || !strings.Contains(err.Error(), "use png or svg") {
-					t.Fatalf("GridText of a %s maze: %v, want ErrGridFormat naming png and svg", tc.id.GridKind, err)
+				if !errors.Is(err, ErrGridFormat) || !strings.Contains(err.Error(), "use png, svg, gif or pdf") {
+					t.Fatalf("GridText of a %s maze: %v, want ErrGridFormat naming png, svg, gif and pdf", tc.id.GridKind, err)
+				}
+				for name, write := range map[string]func() error{
+					"emoji":    func() error { return GridEmoji(&bytes.Buffer{}, m, DefaultTheme, nil) },
+					"terminal": func() error { return GridTerminal(&bytes.Buffer{}, m, nil) },
+				} {
+					if err := write(); !errors.Is(err, ErrGridFormat) || !strings.HasPrefix(err.Error(), name+": ") {
+						t.Fatalf("%s of a %s maze: %v, want ErrGridFormat", name, tc.id.GridKind, err)
+					}
+				}
+				if n := GridEmojiLength(m, DefaultTheme); n != 0 {
+					t.Fatalf("a %s maze's emoji length is %d, want 0", tc.id.GridKind, n)
 				}
 				return
 			}
@@ -66,6 +78,18 @@ func TestGridGoldens(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden(t, "grid-"+tc.name+".txt", text.Bytes())
+			if tc.id.Width > 41 {
+				return // the text's emoji would pin nothing more
+			}
+			var emoji, term bytes.Buffer
+			if err := GridEmoji(&emoji, m, DefaultTheme, opts.Path); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "grid-"+tc.name+".emoji", emoji.Bytes())
+			if err := GridTerminal(&term, m, opts.Path); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "grid-"+tc.name+".terminal", term.Bytes())
 		})
 	}
 }
@@ -127,6 +151,64 @@ func TestGridText(t *testing.T) {
 			if row[x] == ' ' && (x == 0 || y == 0 || row[x-1] == '~' || rows[y-1][x] == '~') {
 				t.Fatalf("floor tile (%d, %d) touches the outside", x, y)
 			}
+		}
+	}
+}
+
+// TestGridEmoji checks a shaped maze's emoji grid against its text, tile
+// for tile: the background square outside the shape, the theme's emoji
+// inside; its length is what GridEmojiLength says, which FitsGridEmoji
+// holds to Discord's 2000 code points.
+func TestGridEmoji(t *testing.T) {
+	m := mustGridMaze(t, gridGoldens[3].id) // the heart, 41×41 tiles
+	var text, emoji bytes.Buffer
+	if err := GridText(&text, m, m.Solve()); err != nil {
+		t.Fatal(err)
+	}
+	if err := GridEmoji(&emoji, m, DefaultTheme, m.Solve()); err != nil {
+		t.Fatal(err)
+	}
+	spell := map[rune]string{'~': DefaultTheme.Outside, '#': DefaultTheme.Wall, ' ': DefaultTheme.Floor,
+		'.': DefaultTheme.Path, 'S': DefaultTheme.Start, 'G': DefaultTheme.Goal, '\n': "\n"}
+	var want strings.Builder
+	for _, r := range strings.TrimSuffix(text.String(), "\n") {
+		want.WriteString(spell[r])
+	}
+	if emoji.String() != want.String() {
+		t.Fatal("the emoji grid is not the text spelt in emoji")
+	}
+	if got, n := GridEmojiLength(m, DefaultTheme), utf8.RuneCount(emoji.Bytes()); got != n {
+		t.Fatalf("GridEmojiLength %d, the grid has %d code points", got, n)
+	}
+	if n := GridEmojiLength(m, DefaultTheme); !FitsGridEmoji(m, DefaultTheme, 2000) || n != 41*42-1 {
+		t.Fatalf("a 41×41 heart takes %d code points and does not fit 2000", n)
+	}
+	// A text's tiles, 117×33 of them, do not.
+	if text := mustGridMaze(t, gridGoldens[5].id); FitsGridEmoji(text, DefaultTheme, 2000) {
+		t.Fatal("a 117×33 text fits 2000 code points")
+	}
+}
+
+// TestGridTerminal: the tiles outside the shape are the terminal's own
+// background (a reset), never a colour, and every line ends reset.
+func TestGridTerminal(t *testing.T) {
+	m := mustGridMaze(t, gridGoldens[3].id)
+	var buf bytes.Buffer
+	if err := GridTerminal(&buf, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 41 {
+		t.Fatalf("%d lines, want 41", len(lines))
+	}
+	// The heart's top corner is outside: the line starts with a reset,
+	// not a background colour.
+	if !strings.HasPrefix(lines[0], "\x1b[0m  ") || !strings.Contains(lines[20], "\x1b[48;5;236m") {
+		t.Fatalf("line 0 %q, want the outside as a reset", lines[0][:20])
+	}
+	for i, l := range lines {
+		if !strings.HasSuffix(l, "\x1b[0m") {
+			t.Fatalf("line %d does not end reset", i)
 		}
 	}
 }

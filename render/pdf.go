@@ -76,6 +76,31 @@ func PDF(w io.Writer, m *mazecore.Maze, opts PDFOptions) error {
 	if err != nil {
 		return fmt.Errorf("pdf: %w", err)
 	}
+	id := m.ID()
+	title := opts.Title
+	if title == "" {
+		name := id.Algorithm.String()
+		title = fmt.Sprintf("%s%s maze, %d×%d", strings.ToUpper(name[:1]), name[1:], id.Width, id.Height)
+	}
+	path := mazecore.Solve(m)
+	pw, ph := v.size()
+	return pdfDocument(w, opts, id, title, fmt.Sprintf("%d tiles", len(path)), func(doc *fpdf.Fpdf, page int, box [4]float64) {
+		k := min(box[2]/float64(pw), box[3]/float64(ph))
+		draw := pdfPen{doc: doc, k: k, x0: box[0] + (box[2]-k*float64(pw))/2, y0: box[1]}
+		draw.maze(v)
+		if page == 1 {
+			draw.solution(v, path)
+		}
+	})
+}
+
+// pdfDocument writes a maze's two pages, as PDF and GridPDF lay them
+// out: each its heading (title, then "· solution" on page 2), a line
+// with the maze ID (on page 2 the solution's length, way), a footer with
+// the command that makes the maze again, and the maze, which draw puts
+// in box (x, y, width and height in millimetres: inside 15 mm margins,
+// below the heading's 18 mm and above the footer's 8).
+func pdfDocument(w io.Writer, opts PDFOptions, id mazecore.ID, title, way string, draw func(doc *fpdf.Fpdf, page int, box [4]float64)) error {
 	size := map[Paper]string{A4: "A4", Letter: "Letter"}[opts.Paper]
 	if size == "" {
 		return fmt.Errorf("pdf: unknown paper %v", opts.Paper)
@@ -90,48 +115,42 @@ func PDF(w io.Writer, m *mazecore.Maze, opts PDFOptions) error {
 	doc.SetCompression(true)
 	doc.SetCatalogSort(true) // fonts in a fixed order, not a map's
 	doc.SetAutoPageBreak(false, 0)
-	id := m.ID()
 	tr := doc.UnicodeTranslatorFromDescriptor("") // cp1252: "×" and "·"
-	title := opts.Title
-	if title == "" {
-		name := id.Algorithm.String()
-		title = fmt.Sprintf("%s%s maze, %d×%d", strings.ToUpper(name[:1]), name[1:], id.Width, id.Height)
-	}
 	doc.SetTitle(title, true)
 	doc.SetCreator("mazebot", true)
-	path := mazecore.Solve(m)
 	for page, heading := range []string{title, title + " · solution"} {
 		doc.AddPage()
 		pageW, pageH := doc.GetPageSize()
-		const margin = 15.0
 		doc.SetFont("Helvetica", "B", 16)
-		doc.SetXY(margin, margin)
-		doc.CellFormat(pageW-2*margin, 8, tr(heading), "", 1, "L", false, 0, "")
+		doc.SetXY(pdfMargin, pdfMargin)
+		doc.CellFormat(pageW-2*pdfMargin, 8, tr(heading), "", 1, "L", false, 0, "")
 		doc.SetFont("Helvetica", "", 10)
-		doc.SetX(margin)
+		doc.SetX(pdfMargin)
 		line := fmt.Sprintf("Maze ID %s · start at the triangle, find the way to the target", id)
 		if page == 1 {
-			line = fmt.Sprintf("Maze ID %s · the shortest way, %d tiles", id, len(path))
+			line = fmt.Sprintf("Maze ID %s · the shortest way, %s", id, way)
 		}
-		doc.CellFormat(pageW-2*margin, 6, tr(line), "", 1, "L", false, 0, "")
-		top := margin + 18
+		doc.CellFormat(pageW-2*pdfMargin, 6, tr(line), "", 1, "L", false, 0, "")
 		foot := fmt.Sprintf("mazebot maze --id %s · page %d of 2", id, page+1)
-		doc.SetXY(margin, pageH-margin-5)
+		doc.SetXY(pdfMargin, pageH-pdfMargin-5)
 		doc.SetFont("Helvetica", "", 8)
-		doc.CellFormat(pageW-2*margin, 5, tr(foot), "", 0, "C", false, 0, "")
-		pw, ph := v.size()
-		k := min((pageW-2*margin)/float64(pw), (pageH-top-margin-8)/float64(ph))
-		x0 := (pageW - k*float64(pw)) / 2
-		draw := pdfPen{doc: doc, k: k, x0: x0, y0: top}
-		draw.maze(v)
-		if page == 1 {
-			draw.solution(v, path)
-		}
+		doc.CellFormat(pageW-2*pdfMargin, 5, tr(foot), "", 0, "C", false, 0, "")
+		draw(doc, page, pdfBox(pageW, pageH))
 	}
 	if err := doc.Output(w); err != nil {
 		return fmt.Errorf("pdf: %w", err)
 	}
 	return nil
+}
+
+// pdfMargin is a page's margins, in millimetres.
+const pdfMargin = 15.0
+
+// pdfBox is where the maze goes on a page of pageW×pageH millimetres:
+// x, y, width and height.
+func pdfBox(pageW, pageH float64) [4]float64 {
+	const top = pdfMargin + 18
+	return [4]float64{pdfMargin, top, pageW - 2*pdfMargin, pageH - top - pdfMargin - 8}
 }
 
 // pdfPen draws a vector's units on a page: k millimetres a unit, from
