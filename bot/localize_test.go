@@ -38,7 +38,7 @@ func definitions() []*discordgo.ApplicationCommand {
 	return []*discordgo.ApplicationCommand{
 		{Name: "maze", Description: "Generate a fresh maze", Options: []*discordgo.ApplicationCommandOption{
 			{Type: str, Name: "algorithm", Description: "How to carve it (default: backtracking)", Choices: algorithms()},
-			{Type: num, Name: "size", Description: "Width in tiles, odd, 5–1001 (default 21)"},
+			{Type: num, Name: "size", Description: "Width in tiles, odd, 5–1001 (default 21); rings (5–100) on a circular grid, cells across on hex"},
 			{Type: num, Name: "height", Description: "Height in tiles if different from size"},
 			{Type: str, Name: "render", Description: "auto: emoji when small, PNG when big; gif animates the carving", Choices: []*discordgo.ApplicationCommandOptionChoice{
 				{Name: "auto", Value: "auto"}, {Name: "emoji", Value: "emoji"}, {Name: "png", Value: "png"}, {Name: "gif (animated generation)", Value: "gif"},
