@@ -161,13 +161,13 @@ func TestLocalize(t *testing.T) {
 	}
 	for _, want := range []string{
 		// Every language's localizations, in Discord's locales, sorted.
-		`"name":"maze","name_localizations":{"es-419":"laberinto","es-ES":"laberinto",`, `"ko":"미로"`,
+		`"name":"maze","name_localizations":{`, `"es-419":"laberinto","es-ES":"laberinto"`, `"ko":"미로"`, `"de":"labyrinth"`,
 		`"description":"Generate a fresh maze","description_localizations":{`, `"ko":"새 미로를 만듭니다"`,
 		`"name":"Recursive backtracking","name_localizations":{`, `"ko":"재귀적 백트래킹"`,
 		`"name":"Solve this maze","name_localizations":{`, `"ko":"이 미로 풀기"`,
 		// Japanese names, which Discord's picker takes in kana and kanji.
 		`"ja":"迷路"`, `"ja":"再帰的バックトラッキング"`, `"ja":"この迷路を解く"`,
-		`"name":"setup","name_localizations":{`, `"ko":"설정"`, `"es-ES":"configurar"`,
+		`"name":"setup","name_localizations":{`, `"ko":"설정"`, `"es-ES":"configurar"`, `"de":"einrichten"`,
 	} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("JSON lacks %s", want)

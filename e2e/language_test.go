@@ -86,12 +86,13 @@ var englishWords = regexp.MustCompile(`(?i)\b(?:the|and|your|you|with|maze|mazes
 // markers are words only one of the languages writes (in any case, whole),
 // so that a text of one found in another is caught: Spanish text in a
 // German reply, say. Shared words (tu, les, los, está, con, da) are left
-// out: each is a word of two of them.
+// out: each is a word of two of them, and so are French's labyrinthe and
+// ton (German's plural Labyrinthe and its Ton).
 var markers = map[string]*regexp.Regexp{
 	"es":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:laberinto|laberintos|del|las|pulsa|jugar)(?:$|[^\p{L}])`),
 	"pt-BR": regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:labirinto|labirintos|você|não|jogar|jogo)(?:$|[^\p{L}])`),
 	"de":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:und|nicht|ist|dein|deine|deinen|mit|spielen)(?:$|[^\p{L}])`),
-	"fr":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:avec|pour|une|votre|ton|jouer|labyrinthe)(?:$|[^\p{L}])`),
+	"fr":    regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:avec|pour|une|votre|jouer|résoudre|être)(?:$|[^\p{L}])`),
 }
 
 // scripts finds the scripts of the languages that have their own: Hangul
@@ -252,6 +253,12 @@ func TestLanguageProblem(t *testing.T) {
 		{"fr", "Das Labyrinth ist fertig", true},
 		{"fr", "미로", true},
 		{"fr", "迷路", true},
+		{"de", "Diese Nachricht ist keins meiner Labyrinthe: kein Ton, nur Bilder", false},
+		{"de", "🏁 Gelöst mit 9 Klicks · Effizienz 80 %", false},
+		{"de", "Drück **Play** unter dem Labyrinth", true},
+		{"de", "Dein Labyrinth, with Freunden", true},
+		{"de", "Pulsa **Spielen**", true},
+		{"de", "Le labyrinthe est prêt pour toi", true},
 	} {
 		if got := languageProblem(tc.locale, tc.text); (got != "") != tc.bad {
 			t.Errorf("%s %q: problem %q, want bad=%v", tc.locale, tc.text, got, tc.bad)

@@ -31,6 +31,7 @@ var languages = []*Lang{
 	newLang("pt-BR", writing{decimal: ","}, "pt-BR"),
 	newLang("ja", writing{list: "、"}, "ja"),
 	newLang("fr", writing{decimal: ","}, "fr"),
+	newLang("de", writing{decimal: ","}, "de"),
 }
 
 // writing is how a language writes what the code puts together rather than
