@@ -87,6 +87,32 @@ func TestOnlyAppWiresTheWing(t *testing.T) {
 	}
 }
 
+// TestBinaryLinksNoTestHelper: the bot's binary (the main package, either
+// build) links none of the packages written for tests: the fake
+// responder and the definitions' checks (bot/bottest), the store's contract
+// and in-memory store (store/storetest), the fake Discord, the test kit,
+// the PostgreSQL schemas of tests.
+func TestBinaryLinksNoTestHelper(t *testing.T) {
+	helpers := []string{"mazebot/bot/bottest", "mazebot/store/storetest", "mazebot/internal/fakediscord", "mazebot/internal/testkit", "mazebot/internal/pgtest"}
+	for _, tags := range []string{"", "mazeonly"} {
+		out, err := exec.Command("go", "list", "-deps", "-tags", tags, ".").Output()
+		if err != nil {
+			t.Fatalf("go list -deps -tags %q .: %v", tags, err)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, "mazebot/lang") && tags == "" {
+			t.Fatalf("go list -deps . lists no mazebot/lang: %v", deps)
+		}
+		for _, dep := range deps {
+			for _, h := range helpers {
+				if dep == h || strings.HasPrefix(dep, h+"/") {
+					t.Errorf("the binary (tags %q) links %s, a package for tests", tags, dep)
+				}
+			}
+		}
+	}
+}
+
 // discordRoom is the Discord wing's room: its packages, each above the
 // ones it imports, and in each package its files from the bottom up. A
 // file may use only what files below it in its list declare (and other
@@ -100,7 +126,7 @@ var discordRoom = []struct {
 		"reply.go", "components.go", "handler.go", "localize.go",
 		"attachments.go", "options.go", "router.go", "middleware.go",
 	}},
-	{"mazebot/bot/bottest", []string{"recorder.go", "guard.go"}},
+	{"mazebot/bot/bottest", []string{"recorder.go", "guard.go", "definitions.go"}},
 	{"mazebot/bot/discord", []string{
 		"transport.go", "listener.go", "message.go", "rest.go", "responder.go", "poster.go", "roles.go",
 		"decode.go", "sharding.go", "identify.go", "shards.go", "commandguilds.go", "sync.go",

@@ -14,6 +14,9 @@
 // ManagersOnly, Subcommands). Handlers return an error; a UserError's
 // message reaches the member.
 //
+// The checks of the command definitions, which only tests run, are in
+// bot/bottest: the binary does not carry them.
+//
 // It imports lang, metrics and discordgo; never bot/discord, commands,
 // store or render.
 package bot

@@ -3,14 +3,8 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"iter"
-	"maps"
-	"regexp"
-	"slices"
 	"strings"
-	"sync"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -59,30 +53,18 @@ func discordLocales(l *lang.Lang) []discordgo.Locale {
 	return out
 }
 
-// CheckLocales reports every locale a language serves that Discord does
-// not know: its localizations would be refused at the command sync.
-func CheckLocales() error {
-	var errs []error
-	for _, l := range lang.Languages() {
-		for _, loc := range discordLocales(l) {
-			if _, ok := discordgo.Locales[loc]; !ok || loc == discordgo.Unknown {
-				errs = append(errs, fmt.Errorf("language %s: %q is not a Discord locale", l.Code(), string(loc)))
-			}
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// field is one localizable text of the definitions.
-type field struct {
-	where string // "/daily setup channel description", for errors
-	id    string
-	kind  textKind
-	value string // the English in the definition
-	// endonym is the language code of a language choice, which is not
+// DefinitionText is one localizable text of the definitions: a name, a
+// description or a choice's name. The checks of the definitions (package
+// bot/bottest, for tests only) read them too.
+type DefinitionText struct {
+	Where string // "/daily setup channel description", for errors
+	ID    string // its catalog message
+	Kind  TextKind
+	Value string // the English in the definition
+	// Endonym is the language code of a language choice, which is not
 	// localized: its text is that language's language.name.
-	endonym string
-	// locs returns the field's localizations, creating the map if asked.
+	Endonym string
+	// locs returns the text's localizations, creating the map if asked.
 	locs func(create bool) map[discordgo.Locale]string
 	// set writes the English of a description or a choice, which the
 	// definitions leave to the English catalog; nil for a name, which is
@@ -90,13 +72,19 @@ type field struct {
 	set func(english string)
 }
 
-type textKind int
+// Localizations are the text's localizations, by Discord locale; nil
+// when it has none.
+func (t DefinitionText) Localizations() map[discordgo.Locale]string { return t.locs(false) }
 
+// TextKind says which of Discord's rules a DefinitionText follows.
+type TextKind int
+
+// The kinds of text.
 const (
-	kindName        textKind = iota // a slash command's or option's name
-	kindMenuName                    // a context-menu command's name
-	kindDescription                 // a command's or option's description
-	kindChoice                      // a choice's name
+	KindName        TextKind = iota // a slash command's or option's name
+	KindMenuName                    // a context-menu command's name
+	KindDescription                 // a command's or option's description
+	KindChoice                      // a choice's name
 )
 
 func slug(s string) string {
@@ -114,47 +102,47 @@ func slug(s string) string {
 	return strings.Trim(b.String(), "-")
 }
 
-// isChatInput tells a slash command, or an Activity's Entry Point command,
+// IsChatInput tells a slash command, or an Activity's Entry Point command,
 // which is named and described as one.
-func isChatInput(c *discordgo.ApplicationCommand) bool {
+func IsChatInput(c *discordgo.ApplicationCommand) bool {
 	return c.Type == 0 || c.Type == discordgo.ChatApplicationCommand || c.Type == PrimaryEntryPoint
 }
 
-// fields lists every localizable text of cmds.
-func fields(cmds []*discordgo.ApplicationCommand) []field {
-	var fs []field
+// DefinitionTexts lists every localizable text of cmds.
+func DefinitionTexts(cmds []*discordgo.ApplicationCommand) []DefinitionText {
+	var fs []DefinitionText
 	for _, c := range cmds {
 		id := "cmd." + slug(c.Name)
 		where := "/" + c.Name
-		kind := kindName
-		if !isChatInput(c) {
-			where, kind = fmt.Sprintf("%q", c.Name), kindMenuName
+		kind := KindName
+		if !IsChatInput(c) {
+			where, kind = fmt.Sprintf("%q", c.Name), KindMenuName
 		}
-		fs = append(fs, field{where: where + " name", id: id + ".name", kind: kind, value: c.Name, locs: commandLocs(&c.NameLocalizations)})
-		if !isChatInput(c) {
+		fs = append(fs, DefinitionText{Where: where + " name", ID: id + ".name", Kind: kind, Value: c.Name, locs: commandLocs(&c.NameLocalizations)})
+		if !IsChatInput(c) {
 			continue // context-menu commands have no description
 		}
-		fs = append(fs, field{where: where + " description", id: id + ".description", kind: kindDescription, value: c.Description, locs: commandLocs(&c.DescriptionLocalizations), set: func(s string) { c.Description = s }})
-		fs = optionFields(fs, where, id, c.Options)
+		fs = append(fs, DefinitionText{Where: where + " description", ID: id + ".description", Kind: KindDescription, Value: c.Description, locs: commandLocs(&c.DescriptionLocalizations), set: func(s string) { c.Description = s }})
+		fs = optionTexts(fs, where, id, c.Options)
 	}
 	return fs
 }
 
-func optionFields(fs []field, where, id string, opts []*discordgo.ApplicationCommandOption) []field {
+func optionTexts(fs []DefinitionText, where, id string, opts []*discordgo.ApplicationCommandOption) []DefinitionText {
 	for _, o := range opts {
 		where, id := where+" "+o.Name, id+"."+slug(o.Name)
 		fs = append(fs,
-			field{where: where + " name", id: id + ".name", kind: kindName, value: o.Name, locs: optionLocs(&o.NameLocalizations)},
-			field{where: where + " description", id: id + ".description", kind: kindDescription, value: o.Description, locs: optionLocs(&o.DescriptionLocalizations), set: func(s string) { o.Description = s }})
+			DefinitionText{Where: where + " name", ID: id + ".name", Kind: KindName, Value: o.Name, locs: optionLocs(&o.NameLocalizations)},
+			DefinitionText{Where: where + " description", ID: id + ".description", Kind: KindDescription, Value: o.Description, locs: optionLocs(&o.DescriptionLocalizations), set: func(s string) { o.Description = s }})
 		for _, ch := range o.Choices {
 			value := fmt.Sprint(ch.Value)
-			f := field{where: where + " choice " + value, id: "choice." + slug(o.Name) + "." + slug(value), kind: kindChoice, value: ch.Name, locs: optionLocs(&ch.NameLocalizations), set: func(s string) { ch.Name = s }}
+			f := DefinitionText{Where: where + " choice " + value, ID: "choice." + slug(o.Name) + "." + slug(value), Kind: KindChoice, Value: ch.Name, locs: optionLocs(&ch.NameLocalizations), set: func(s string) { ch.Name = s }}
 			if o.Name == LanguageOption {
-				f.id, f.endonym = lang.NameID, value
+				f.ID, f.Endonym = lang.NameID, value
 			}
 			fs = append(fs, f)
 		}
-		fs = optionFields(fs, where, id, o.Options)
+		fs = optionTexts(fs, where, id, o.Options)
 	}
 	return fs
 }
@@ -191,26 +179,26 @@ func optionLocs(p *map[discordgo.Locale]string) func(bool) map[discordgo.Locale]
 // text left out; the rest is filled.
 func Localize(cmds []*discordgo.ApplicationCommand) error {
 	var errs []error
-	for _, f := range fields(cmds) {
-		if f.endonym != "" {
+	for _, f := range DefinitionTexts(cmds) {
+		if f.Endonym != "" {
 			continue // a language's own name reads the same for everyone
 		}
-		if f.value == "" && f.set != nil {
-			if !lang.English.Has(f.id) {
-				errs = append(errs, fmt.Errorf("%s: no message %s in the English catalog", f.where, f.id))
+		if f.Value == "" && f.set != nil {
+			if !lang.English.Has(f.ID) {
+				errs = append(errs, fmt.Errorf("%s: no message %s in the English catalog", f.Where, f.ID))
 			} else {
-				f.set(lang.English.T(f.id))
+				f.set(lang.English.T(f.ID))
 			}
 		}
 		for _, l := range lang.Languages() {
 			if l == lang.English {
 				continue
 			}
-			if !l.Has(f.id) {
-				errs = append(errs, fmt.Errorf("%s: no message %s in the %s catalog", f.where, f.id, l.Code()))
+			if !l.Has(f.ID) {
+				errs = append(errs, fmt.Errorf("%s: no message %s in the %s catalog", f.Where, f.ID, l.Code()))
 				continue
 			}
-			text := l.T(f.id)
+			text := l.T(f.ID)
 			m := f.locs(true)
 			for _, loc := range discordLocales(l) {
 				m[loc] = text
@@ -218,363 +206,4 @@ func Localize(cmds []*discordgo.ApplicationCommand) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// CheckEnglish reports every text of the definitions that the English
-// catalog lacks or words differently (a definition that writes its own
-// English), so that the catalog stays the one place a translator reads,
-// and every cmd.* or choice.* message that no definition uses any more.
-// Run it on localized definitions.
-func CheckEnglish(cmds []*discordgo.ApplicationCommand) error {
-	var errs []error
-	used := map[string]bool{}
-	for _, f := range fields(cmds) {
-		used[f.id] = true
-		if f.endonym != "" {
-			if l, ok := lang.Lookup(f.endonym); !ok {
-				errs = append(errs, fmt.Errorf("%s: no language %q", f.where, f.endonym))
-			} else if l.Name() != f.value {
-				errs = append(errs, fmt.Errorf("%s: the %s catalog's %s is %q, the definition says %q", f.where, f.endonym, lang.NameID, l.Name(), f.value))
-			}
-			continue
-		}
-		switch {
-		case !lang.English.Has(f.id):
-			errs = append(errs, fmt.Errorf("%s: no message %s in the English catalog (want %q)", f.where, f.id, f.value))
-		case lang.English.T(f.id) != f.value:
-			errs = append(errs, fmt.Errorf("%s: the English catalog's %s is %q, the definition says %q", f.where, f.id, lang.English.T(f.id), f.value))
-		}
-	}
-	for _, id := range lang.IDs() {
-		if isPickerText(id) && !used[id] {
-			errs = append(errs, fmt.Errorf("%s: no command definition uses it", id))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// chatName is Discord's rule for slash command and option names, with
-// Go's names for the scripts Devanagari and Thai (whose marks are not
-// letters). Discord also allows an apostrophe now; we don't need one.
-var chatName = lazyRegexp(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
-
-// checkText applies Discord's rules for a kind of text.
-func checkText(kind textKind, s string) error {
-	n := utf8.RuneCountInString(s)
-	switch kind {
-	case kindName:
-		if !chatName().MatchString(s) {
-			return fmt.Errorf("%q is not a valid name: 1–32 letters, digits, - or _", s)
-		}
-		for _, r := range s {
-			if unicode.ToLower(r) != r {
-				return fmt.Errorf("%q is not a valid name: letters that have a lowercase must be lowercase", s)
-			}
-		}
-	case kindMenuName:
-		if n < 1 || n > 32 || strings.TrimSpace(s) != s {
-			return fmt.Errorf("%q is not a valid context-menu name: 1–32 characters, no leading or trailing space", s)
-		}
-	case kindDescription, kindChoice:
-		if n < 1 || n > 100 {
-			return fmt.Errorf("%q has %d characters, not 1–100", s, n)
-		}
-	}
-	return nil
-}
-
-// Validate checks the definitions against Discord's rules, so that a bad
-// translation fails a test rather than the command sync: names and their
-// localizations (lowercase, 1–32, Discord's character set; context-menu
-// names may have capitals and spaces), descriptions and choice names (1–100
-// characters; context-menu commands have none), known locales, at most 25
-// options and choices, and names unique among siblings in every locale.
-func Validate(cmds []*discordgo.ApplicationCommand) error {
-	var errs []error
-	for _, f := range fields(cmds) {
-		if err := checkText(f.kind, f.value); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", f.where, err))
-		}
-		for loc, text := range f.locs(false) {
-			if _, ok := discordgo.Locales[loc]; !ok || loc == discordgo.Unknown {
-				errs = append(errs, fmt.Errorf("%s: %q is not a Discord locale", f.where, string(loc)))
-			}
-			if err := checkText(f.kind, text); err != nil {
-				errs = append(errs, fmt.Errorf("%s [%s]: %w", f.where, string(loc), err))
-			}
-		}
-	}
-	byType := map[discordgo.ApplicationCommandType][]named{}
-	for _, c := range cmds {
-		where := "/" + c.Name
-		if !isChatInput(c) {
-			where = fmt.Sprintf("%q", c.Name)
-			if c.Description != "" || (c.DescriptionLocalizations != nil && len(*c.DescriptionLocalizations) > 0) {
-				errs = append(errs, fmt.Errorf("%s: a context-menu command has no description", where))
-			}
-			if len(c.Options) > 0 {
-				errs = append(errs, fmt.Errorf("%s: a context-menu command has no options", where))
-			}
-		}
-		var locs map[discordgo.Locale]string
-		if c.NameLocalizations != nil {
-			locs = *c.NameLocalizations
-		}
-		t := c.Type
-		if t == 0 {
-			t = discordgo.ChatApplicationCommand
-		}
-		byType[t] = append(byType[t], named{c.Name, locs})
-		errs = append(errs, validateOptions(where, c.Options)...)
-	}
-	for _, group := range byType {
-		errs = append(errs, uniqueNames("commands", group)...)
-	}
-	return errors.Join(errs...)
-}
-
-func validateOptions(where string, opts []*discordgo.ApplicationCommandOption) []error {
-	var errs []error
-	if len(opts) > 25 {
-		errs = append(errs, fmt.Errorf("%s: %d options, at most 25", where, len(opts)))
-	}
-	var names []named
-	for _, o := range opts {
-		names = append(names, named{o.Name, o.NameLocalizations})
-		if len(o.Choices) > 25 {
-			errs = append(errs, fmt.Errorf("%s %s: %d choices, at most 25", where, o.Name, len(o.Choices)))
-		}
-		errs = append(errs, validateOptions(where+" "+o.Name, o.Options)...)
-	}
-	return append(errs, uniqueNames(where, names)...)
-}
-
-type named struct {
-	name string
-	locs map[discordgo.Locale]string
-}
-
-// uniqueNames reports siblings that a member of some locale would see under
-// the same name.
-func uniqueNames(where string, group []named) []error {
-	locales := map[discordgo.Locale]bool{"": true} // "" stands for the default names
-	for _, n := range group {
-		for loc := range n.locs {
-			locales[loc] = true
-		}
-	}
-	var errs []error
-	for loc := range locales {
-		seen := map[string]bool{}
-		for _, n := range group {
-			shown := n.name
-			if text, ok := n.locs[loc]; ok && loc != "" {
-				shown = text
-			}
-			if seen[shown] {
-				errs = append(errs, fmt.Errorf("%s: two names %q in locale %q", where, shown, string(loc)))
-			}
-			seen[shown] = true
-		}
-	}
-	return errs
-}
-
-// mention is a slash command named in a message: "/maze", "/daily today",
-// "/데일리 오늘". A slash after a letter or digit is no command (Asia/Seoul).
-var mention = lazyRegexp(`(?:^|[^\p{L}\p{N}/])/([\p{L}\p{N}_-]+)(?: ([\p{L}\p{N}_-]+))?`)
-
-// pickerName is how l's picker shows a command or an option: named as l
-// localizes it, else by its own name (English's).
-func pickerName(l *lang.Lang) func(name string, locs map[discordgo.Locale]string) string {
-	return func(name string, locs map[discordgo.Locale]string) string {
-		if text := locs[discordLocales(l)[0]]; text != "" && l != lang.English {
-			return text
-		}
-		return name
-	}
-}
-
-// CheckMentions reports every slash command a message names that the
-// reader's picker would not show under that name: each language's
-// messages must name the commands and subcommands of cmds as that
-// language localizes them ("/데일리 오늘" in Korean, never "/daily
-// today"). cmd.* and choice.* texts are left out: they are the picker.
-func CheckMentions(cmds []*discordgo.ApplicationCommand) error {
-	var errs []error
-	for _, l := range lang.Languages() {
-		local := pickerName(l)
-		subs := map[string]map[string]bool{} // command → its subcommands, as l names them
-		foreign := map[string]bool{}         // subcommand names of other languages
-		for _, c := range cmds {
-			if !isChatInput(c) {
-				continue
-			}
-			var locs map[discordgo.Locale]string
-			if c.NameLocalizations != nil {
-				locs = *c.NameLocalizations
-			}
-			name := local(c.Name, locs)
-			subs[name] = map[string]bool{}
-			for _, o := range c.Options {
-				if o.Type != discordgo.ApplicationCommandOptionSubCommand {
-					continue
-				}
-				subs[name][local(o.Name, o.NameLocalizations)] = true
-				foreign[o.Name] = true
-				for _, text := range o.NameLocalizations {
-					foreign[text] = true
-				}
-			}
-		}
-		for id, src := range messageSources(l) {
-			for _, m := range mention().FindAllStringSubmatch(src, -1) {
-				name, err := withParticle(m[1], subs)
-				if err != nil {
-					errs = append(errs, fmt.Errorf("%s [%s]: /%s: %w", id, l.Code(), m[1], err))
-					continue
-				}
-				if m[2] == "" || !foreign[m[2]] {
-					continue
-				}
-				if _, err := withParticle(m[2], subs[name]); err != nil {
-					errs = append(errs, fmt.Errorf("%s [%s]: /%s %s: %w", id, l.Code(), m[1], m[2], err))
-				}
-			}
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// withParticle finds the name a word of a message starts with, among
-// names: the word itself, or a name and a Korean particle after it ("/순위표
-// 에서" written together), which must then be the form the name takes.
-func withParticle[V any](word string, names map[string]V) (string, error) {
-	if _, ok := names[word]; ok {
-		return word, nil
-	}
-	for name := range names {
-		rest, ok := strings.CutPrefix(word, name)
-		if !ok {
-			continue
-		}
-		if isParticle, want := lang.ParticleAfter(name, rest); isParticle {
-			if want != rest {
-				return "", fmt.Errorf("%s takes %s, not %s", name, want, rest)
-			}
-			return name, nil
-		}
-	}
-	return "", errors.New("no such name in this language")
-}
-
-// optionMention is an option as a member types it: "render:png",
-// "표시방식:PNG", "id:<maze ID>", "difficulty:easy|medium|hard",
-// "loops:0–100".
-var optionMention = lazyRegexp("(?:^|[^\\p{L}\\p{N}_-])([\\p{L}\\p{N}_-]+):(<[^>]*>|[^\\s`.,;)”\"]+)")
-
-// numberValue is a number option's value as a message shows it: a number
-// or a range.
-var numberValue = lazyRegexp(`^\d+(?:[–-]\d+)?$`)
-
-// CheckOptionMentions reports every option a message shows as typed
-// (name:value) that the reader's picker would not take: each language's
-// messages must give the option's name in that language ("표시방식:PNG",
-// never "render:png" in Korean), and as its value one of its choices as
-// that language names them, a <placeholder>, or a number or range for a
-// number option. A name:value whose name is no option's in any language
-// ("HH:MM", "1:42") is not an option. cmd.* and choice.* texts are left
-// out: they are the picker.
-func CheckOptionMentions(cmds []*discordgo.ApplicationCommand) error {
-	var errs []error
-	for _, l := range lang.Languages() {
-		local := pickerName(l)
-		named := map[string][]*discordgo.ApplicationCommandOption{} // l's name → the options so named
-		anyLanguage := map[string]bool{}
-		var walk func(opts []*discordgo.ApplicationCommandOption)
-		walk = func(opts []*discordgo.ApplicationCommandOption) {
-			for _, o := range opts {
-				if o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
-					walk(o.Options)
-					continue
-				}
-				named[local(o.Name, o.NameLocalizations)] = append(named[local(o.Name, o.NameLocalizations)], o)
-				anyLanguage[o.Name] = true
-				for _, text := range o.NameLocalizations {
-					anyLanguage[text] = true
-				}
-			}
-		}
-		for _, c := range cmds {
-			if isChatInput(c) {
-				walk(c.Options)
-			}
-		}
-		takes := func(o *discordgo.ApplicationCommandOption, value string) bool {
-			if strings.HasPrefix(value, "<") {
-				return true
-			}
-			if len(o.Choices) == 0 {
-				number := o.Type == discordgo.ApplicationCommandOptionInteger || o.Type == discordgo.ApplicationCommandOptionNumber
-				return !number || numberValue().MatchString(value)
-			}
-			for alt := range strings.SplitSeq(value, "|") {
-				if !slices.ContainsFunc(o.Choices, func(c *discordgo.ApplicationCommandOptionChoice) bool {
-					return strings.EqualFold(alt, local(c.Name, c.NameLocalizations)) || strings.EqualFold(alt, fmt.Sprint(c.Value))
-				}) {
-					return false
-				}
-			}
-			return true
-		}
-		for id, src := range messageSources(l) {
-			for _, m := range optionMention().FindAllStringSubmatch(src, -1) {
-				name, value := m[1], m[2]
-				if !anyLanguage[name] || strings.Contains(value, "{{") {
-					continue
-				}
-				opts := named[name]
-				if len(opts) == 0 {
-					errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: %q is not an option's name in this language", id, l.Code(), name, value, name))
-					continue
-				}
-				if !slices.ContainsFunc(opts, func(o *discordgo.ApplicationCommandOption) bool { return takes(o, value) }) {
-					errs = append(errs, fmt.Errorf("%s [%s]: %s:%s: the picker offers no %q for %s", id, l.Code(), name, value, value, name))
-				}
-			}
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// messageSources yields l's message templates with their IDs, in ID
-// order, each plural form apart. The cmd.* and choice.* texts are left
-// out: they are the picker, what the messages are checked against.
-func messageSources(l *lang.Lang) iter.Seq2[string, string] {
-	return func(yield func(id, src string) bool) {
-		sources := l.Sources()
-		for _, id := range slices.Sorted(maps.Keys(sources)) {
-			if isPickerText(id) {
-				continue
-			}
-			for _, src := range sources[id] {
-				if !yield(id, src) {
-					return
-				}
-			}
-		}
-	}
-}
-
-// isPickerText says whether a catalog ID is a command definition's text
-// (cmd.*, choice.*), which Discord's picker shows, rather than a message.
-func isPickerText(id string) bool {
-	return strings.HasPrefix(id, "cmd.") || strings.HasPrefix(id, "choice.")
-}
-
-// lazyRegexp compiles expr on first use: Unicode classes such as \p{L}
-// take a millisecond and a megabyte to compile, which a command-line maze,
-// linked with this package, should not pay at start.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/bot"
+	"mazebot/bot/bottest"
 	"mazebot/commands/customid"
 	"mazebot/commands/views"
 	"mazebot/lang"
@@ -38,17 +40,8 @@ func localized(ix *discordgo.Interaction, locale, guildLocale string) *discordgo
 // them.
 func TestDefinitionsLocalized(t *testing.T) {
 	defs := newEnv(t, envOptions{}).router.Definitions()
-	if err := bot.CheckEnglish(defs); err != nil {
-		t.Fatalf("CheckEnglish:\n%v", err)
-	}
-	if err := bot.Validate(defs); err != nil {
-		t.Fatalf("Validate:\n%v", err)
-	}
-	if err := bot.CheckMentions(defs); err != nil {
-		t.Fatalf("CheckMentions:\n%v", err)
-	}
-	if err := bot.CheckOptionMentions(defs); err != nil {
-		t.Fatalf("CheckOptionMentions:\n%v", err)
+	if err := bottest.CheckDefinitions(defs); err != nil {
+		t.Fatal(err)
 	}
 	korean := func(what string, locs map[discordgo.Locale]string) {
 		t.Helper()
@@ -102,6 +95,148 @@ func TestDefinitionsLocalized(t *testing.T) {
 	} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("the definitions' JSON lacks %s", want)
+		}
+	}
+}
+
+// TestDefinitionTexts: every text of the real definitions is walked
+// (each command, option and choice), a language choice is named in itself
+// for every reader, no text has an English localization (the definition is
+// the English), and the message command has no description to localize.
+func TestDefinitionTexts(t *testing.T) {
+	defs := newEnv(t, envOptions{}).router.Definitions()
+	texts := bot.DefinitionTexts(defs)
+	if len(texts) < 70 {
+		t.Fatalf("only %d texts walked", len(texts))
+	}
+	endonyms := 0
+	for _, f := range texts {
+		if f.Endonym != "" {
+			endonyms++
+			if f.Localizations() != nil {
+				t.Errorf("%s: localized %v", f.Where, f.Localizations())
+			}
+			continue
+		}
+		if _, ok := f.Localizations()[discordgo.EnglishUS]; ok {
+			t.Errorf("%s: an English localization; the definition is the English", f.Where)
+		}
+	}
+	if endonyms == 0 {
+		t.Error("no language choice walked")
+	}
+	for _, d := range defs {
+		if d.Type == discordgo.MessageApplicationCommand && d.DescriptionLocalizations != nil {
+			t.Errorf("%q got description localizations %v", d.Name, *d.DescriptionLocalizations)
+		}
+	}
+	raw, err := json.Marshal(defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		// Every language's localizations, in Discord's locales, sorted.
+		`"name":"maze","name_localizations":{`, `"es-419":"laberinto","es-ES":"laberinto"`, `"ko":"미로"`, `"de":"labyrinth"`,
+		`"description":"Generate a fresh maze","description_localizations":{`, `"ko":"새 미로를 만듭니다"`,
+		`"name":"Recursive backtracking","name_localizations":{`, `"ko":"재귀적 백트래킹"`,
+		`"name":"Solve this maze","name_localizations":{`, `"ko":"이 미로 풀기"`,
+		// Japanese names, which Discord's picker takes in kana and kanji.
+		`"ja":"迷路"`, `"ja":"再帰的バックトラッキング"`, `"ja":"この迷路を解く"`,
+		`"name":"setup","name_localizations":{`, `"ko":"설정"`, `"es-ES":"configurar"`, `"de":"einrichten"`,
+	} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("JSON lacks %s", want)
+		}
+	}
+	// Localized again (the router localizes what it is given): the same.
+	_ = bot.Localize(defs)
+	if again, _ := json.Marshal(defs); string(again) != string(raw) {
+		t.Error("Localize is not idempotent")
+	}
+}
+
+// definition is the real definition of the command name in defs.
+func definition(t *testing.T, defs []*discordgo.ApplicationCommand, name string) *discordgo.ApplicationCommand {
+	t.Helper()
+	for _, d := range defs {
+		if d.Name == name {
+			return d
+		}
+	}
+	t.Fatalf("no command %s", name)
+	return nil
+}
+
+// TestCheckEnglishFindsDrift: a definition that words its English itself,
+// a command the catalog has texts for but no definition uses, a language
+// no catalog has and a language choice not named in itself are each
+// reported.
+func TestCheckEnglishFindsDrift(t *testing.T) {
+	defs := newEnv(t, envOptions{}).router.Definitions()
+	definition(t, defs, "maze").Description = "Make a maze"
+	var language *discordgo.ApplicationCommandOption
+	for _, sub := range definition(t, defs, "daily").Options {
+		for _, o := range sub.Options {
+			if o.Name == bot.LanguageOption {
+				language = o
+			}
+		}
+	}
+	if language == nil {
+		t.Fatal("no /daily subcommand has a language option")
+	}
+	language.Choices = append(language.Choices, &discordgo.ApplicationCommandOptionChoice{Name: "Klingon", Value: "tlh"})
+	language.Choices[1].Name = "Korean"
+	defs = slices.DeleteFunc(defs, func(c *discordgo.ApplicationCommand) bool { return c.Name == "help" })
+	err := bottest.CheckEnglish(defs)
+	for _, want := range []string{
+		`cmd.maze.description is "Generate a fresh maze", the definition says "Make a maze"`,
+		"cmd.help.name: no command definition uses it",
+		`choice tlh: no language "tlh"`,
+		`the ko catalog's language.name is "한국어", the definition says "Korean"`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckEnglish=%v, want %q", err, want)
+		}
+	}
+}
+
+// TestCheckMentionsFindsRename: renamed in Korean, every Korean /미로 in
+// the catalogs is wrong and reported, the English /maze still right.
+func TestCheckMentionsFindsRename(t *testing.T) {
+	defs := newEnv(t, envOptions{}).router.Definitions()
+	(*definition(t, defs, "maze").NameLocalizations)[discordgo.Korean] = "미궁"
+	err := bottest.CheckMentions(defs)
+	if err == nil || !strings.Contains(err.Error(), "[ko]: /미로: no such name") || strings.Contains(err.Error(), "[en]") {
+		t.Fatalf("CheckMentions=%v, want the Korean /미로 reported", err)
+	}
+}
+
+// TestHelpNamesCommands: /help speaks of the commands by the names the
+// member's picker shows.
+func TestHelpNamesCommands(t *testing.T) {
+	defs := newEnv(t, envOptions{}).router.Definitions()
+	args := lang.Args{"Algorithms": "x", "Renders": "x", "MinSize": 5, "MaxSize": 1001, "AutoEmojiWidth": 25, "EmojiMax": 43, "Candidates": 32, "DifficultyMax": 201, "Languages": "x"}
+	for _, l := range lang.Languages() {
+		help := l.T("help.body", args)
+		if help == "help.body" || strings.Contains(help, "{{") {
+			t.Fatalf("%s help: %q", l, help)
+		}
+		locale := discordgo.Locale(l.Locales()[0])
+		for _, c := range defs {
+			if c.Name == "help" {
+				continue
+			}
+			name := c.Name
+			if c.NameLocalizations != nil && (*c.NameLocalizations)[locale] != "" {
+				name = (*c.NameLocalizations)[locale]
+			}
+			if bot.IsChatInput(c) {
+				name = "/" + name
+			}
+			if !strings.Contains(help, name) {
+				t.Errorf("%s help does not mention %s", l, name)
+			}
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"mazebot/app"
 	"mazebot/bot"
+	"mazebot/bot/bottest"
 	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/lang"
@@ -255,7 +256,7 @@ func forgetDailyLanguages(ctx context.Context, path string) (int64, error) {
 
 // validateLocalizations checks synced commands' localizations against
 // Discord's rules.
-func validateLocalizations(cmds []*discordgo.ApplicationCommand) error { return bot.Validate(cmds) }
+func validateLocalizations(cmds []*discordgo.ApplicationCommand) error { return bottest.Validate(cmds) }
 
 // hasHangul tells whether s holds Korean letters.
 func hasHangul(s string) bool { return lang.HasHangul(s) }
