@@ -61,6 +61,7 @@ type Announcer struct {
 	pictures *pictures.Queue
 	now      func() time.Time
 	cards    views.Setup // what the buttons of posted mazes depend on
+	images   Images      // the pictures of mazes in an image's shape
 
 	mu      sync.Mutex
 	locales map[string]string // server → language code, for those with none stored
@@ -200,7 +201,7 @@ func (a *Announcer) FindDaily(ctx context.Context, d contest.Daily, channelID st
 // than revealing an older maze.
 func (a *Announcer) PostEvent(ctx context.Context, e contest.Event, mazeNonce, boardNonce string) (mazeMsg, boardMsg string, err error) {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
-	reply, err := showPost(ctx, a.pictures, e.MazeID, "", func() (bot.Reply, error) { return a.eventMazeMessage(e, true) })
+	reply, err := showPost(ctx, a.pictures, e.MazeID, "", func() (bot.Reply, error) { return a.eventMazeMessage(ctx, e, true) })
 	if err != nil {
 		return "", "", err
 	}
@@ -234,6 +235,9 @@ func (a *Announcer) PostResults(ctx context.Context, e contest.Event, standings 
 	e.Language = a.language(ctx, e.GuildID, e.Language)
 	l := lang.ByCode(e.Language)
 	reply, err := showPost(ctx, a.pictures, e.MazeID, "", func() (bot.Reply, error) {
+		if !e.MazeID.Plain() {
+			return a.gridResults(ctx, l, e, standings)
+		}
 		m, err := generate(e.MazeID)
 		if err != nil {
 			return bot.Reply{}, err
@@ -262,6 +266,9 @@ func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce str
 	e.Language = a.language(ctx, e.GuildID, e.Language)
 	l := lang.ByCode(e.Language)
 	reply, err := showPost(ctx, a.pictures, e.MazeID, solutionKey(l, e.MazeID), func() (bot.Reply, error) {
+		if !e.MazeID.Plain() {
+			return a.gridSolution(ctx, l, e.MazeID)
+		}
 		m, err := generate(e.MazeID)
 		if err != nil {
 			return bot.Reply{}, err
@@ -278,7 +285,7 @@ func (a *Announcer) PostSolution(ctx context.Context, e contest.Event, nonce str
 // RevealMaze gives the ended event's maze message its Solve button back.
 func (a *Announcer) RevealMaze(ctx context.Context, e contest.Event) error {
 	e.Language = a.language(ctx, e.GuildID, e.Language)
-	reply, err := a.eventMazeMessage(e, false) // no picture: the edit keeps the attachment
+	reply, err := a.eventMazeMessage(ctx, e, false) // no picture: the edit keeps the attachment
 	if err != nil {
 		return err
 	}
@@ -288,8 +295,15 @@ func (a *Announcer) RevealMaze(ctx context.Context, e contest.Event) error {
 // eventMazeMessage is the event's maze in its language (see
 // views.EventMaze); withFile false leaves a PNG out, for an edit that
 // keeps the attachment.
-func (a *Announcer) eventMazeMessage(e contest.Event, withFile bool) (bot.Reply, error) {
+func (a *Announcer) eventMazeMessage(ctx context.Context, e contest.Event, withFile bool) (bot.Reply, error) {
 	l := lang.ByCode(e.Language)
+	if !e.MazeID.Plain() {
+		v, err := a.gridCard(ctx, l, e.MazeID, withFile)
+		if err != nil {
+			return bot.Reply{}, err
+		}
+		return views.EventMaze(e, v), nil
+	}
 	m, err := generate(e.MazeID)
 	if err != nil {
 		return bot.Reply{}, err

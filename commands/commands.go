@@ -107,6 +107,7 @@ func NewDomain(deps Deps) *Domain {
 	}
 	q := pictures.New(pcfg, deps.Now)
 	announcer := NewAnnouncer(deps.Poster, deps.Guilds, deps.Store, q, deps.Now, deps.Setup())
+	announcer.images = deps.Store
 	log := deps.Log.With("component", "contest")
 	contests := contest.Contests{
 		Dailies: contest.NewDailies(deps.Store, announcer, deps.DailyKey, deps.Now, log),
@@ -158,6 +159,8 @@ func New(deps Deps) (*Set, error) {
 	if mazes.attachments == nil {
 		mazes.attachments = bot.NewAttachments(nil)
 	}
+	events := NewEvents(contests.Events, deps.Seed)
+	events.shapes = mazes
 	playing := NewPlay(games, sign, q, deps.Seed)
 	playing.images = deps.Store
 	daily := NewDaily(contests.Dailies, reminders, deps.Store, q, deps.Now, deps.Setup())
@@ -170,7 +173,7 @@ func New(deps Deps) (*Set, error) {
 	features := append([]bot.Feature{
 		mazes,
 		playing,
-		NewEvents(contests.Events, deps.Seed),
+		events,
 		daily,
 		archive,
 		NewProfile(contests),

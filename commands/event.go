@@ -32,6 +32,9 @@ const (
 type Events struct {
 	events *contest.Events
 	seed   func() uint64
+	// shapes reads a start's grid, shape, text and image as /maze does
+	// (shapes.go), the picture kept in the store.
+	shapes *Mazes
 }
 
 // NewEvents serves the events run by events, with random mazes from seed.
@@ -52,7 +55,7 @@ func (f *Events) Commands() []bot.Command {
 			// Server; the handler checks again, as overrides can change it.
 			DefaultMemberPermissions: &perms,
 			Options: []*discordgo.ApplicationCommandOption{
-				subcommand(eventSubStart,
+				subcommand(eventSubStart, append([]*discordgo.ApplicationCommandOption{
 					algorithmOption(true),
 					size,
 					stringOption("duration", 20, true),
@@ -61,7 +64,7 @@ func (f *Events) Commands() []bot.Command {
 					difficultyOption(),
 					loopsOption(),
 					languageOption(),
-				),
+				}, shapeOptions()...)...),
 				subcommand(eventSubEnd, channelOption(false)),
 			},
 		}),
@@ -80,6 +83,20 @@ type eventOptions struct {
 	Difficulty string  `option:"difficulty"`
 	Loops      *int64  `option:"loops"`
 	Language   string  `option:"language"`
+	Grid       string  `option:"grid"`
+	Shape      string  `option:"shape"`
+	Text       string  `option:"text"`
+	Image      string  `option:"image"` // an attachment's id
+}
+
+// shape is the start's options as /maze reads a maze on another grid or
+// in a shape.
+func (o eventOptions) shape() mazeOptions {
+	m := mazeOptions{Size: o.Size, Difficulty: o.Difficulty, Loops: o.Loops, Grid: o.Grid, Shape: o.Shape, Text: o.Text, Image: o.Image}
+	if o.Algorithm != nil {
+		m.Algorithm = *o.Algorithm
+	}
+	return m
 }
 
 // eventRequest is a validated /event start.
@@ -90,7 +107,7 @@ type eventRequest struct {
 	notice   lang.Msg
 }
 
-func (f *Events) parseEventRequest(in *bot.Interaction, o eventOptions) (eventRequest, error) {
+func (f *Events) parseEventRequest(ctx context.Context, in *bot.Interaction, o eventOptions) (eventRequest, error) {
 	var req eventRequest
 	if o.Algorithm == nil {
 		return req, bot.Refuse("error.event_no_algorithm", lang.Args{"Choices": views.AlgorithmChoices()})
@@ -99,14 +116,17 @@ func (f *Events) parseEventRequest(in *bot.Interaction, o eventOptions) (eventRe
 	if err != nil {
 		return req, err
 	}
-	side, notice, err := side("size", o.Size, 0, contest.EventMaxSide, "size.why.event")
-	if err != nil {
-		return req, err
+	tiles := 0
+	if !o.shape().shaped() {
+		var notice lang.Msg
+		if tiles, notice, err = side("size", o.Size, 0, contest.EventMaxSide, "size.why.event"); err != nil {
+			return req, err
+		}
+		req.notice = notice
 	}
-	if side == 0 {
+	if tiles == 0 && !o.shape().shaped() {
 		return req, bot.Refuse("error.event_no_size", lang.Args{"Min": mazecore.MinSize, "Max": contest.EventMaxSide})
 	}
-	req.notice = notice
 	if req.duration, err = parseEventDuration(o.Duration); err != nil {
 		return req, err
 	}
@@ -131,7 +151,28 @@ func (f *Events) parseEventRequest(in *bot.Interaction, o eventOptions) (eventRe
 	// EventMaxSide that makes and rates Candidates mazes.
 	req.level = level
 	req.event = contest.Event{GuildID: in.GuildID, ChannelID: channelID, Name: name, CreatorID: in.UserID(),
-		MazeID: mazecore.ID{Algorithm: algo, Width: side, Height: side, Seed: f.seed() & maxSeed, Loops: loops}, Language: language}
+		MazeID: mazecore.ID{Algorithm: algo, Width: tiles, Height: tiles, Seed: f.seed() & maxSeed, Loops: loops}, Language: language}
+	if o.shape().shaped() {
+		return f.shapedEvent(ctx, in, o, req)
+	}
+	return req, nil
+}
+
+// shapedEvent is the maze of an event on another grid or in a shape, read
+// as /maze reads one; at most an event's size a side, since everyone
+// plays it.
+func (f *Events) shapedEvent(ctx context.Context, in *bot.Interaction, o eventOptions, req eventRequest) (eventRequest, error) {
+	if o.Size == nil {
+		return req, bot.Refuse("error.event_no_size", lang.Args{"Min": mazecore.MinSize, "Max": contest.EventMaxSide})
+	}
+	shaped, err := f.shapes.parseShapedRequest(ctx, in, o.shape())
+	if err != nil {
+		return req, err
+	}
+	if id := shaped.id; id.Width > contest.EventMaxSide || id.Height > contest.EventMaxSide {
+		return req, bot.Refuse("error.shape_size_range", lang.Args{"Grid": lang.M("choice.grid." + id.GridKind.String()), "Min": mazecore.MinSize, "Max": contest.EventMaxSide, "Asked": max(id.Width, id.Height)})
+	}
+	req.event.MazeID, req.level = shaped.id, mazecore.AnyLevel
 	return req, nil
 }
 
@@ -196,7 +237,7 @@ func eventName(text, fallback string) (string, error) {
 func (f *Events) start(ctx context.Context, in *bot.Interaction) error {
 	var o eventOptions
 	bot.Options(in, &o)
-	req, err := f.parseEventRequest(in, o)
+	req, err := f.parseEventRequest(ctx, in, o)
 	if err != nil {
 		return err
 	}
@@ -205,8 +246,10 @@ func (f *Events) start(ctx context.Context, in *bot.Interaction) error {
 	if err := deferReply(ctx, in, true); err != nil {
 		return err
 	}
-	if req.event.MazeID, err = chooseLevel(req.event.MazeID, req.level); err != nil {
-		return err
+	if req.event.MazeID.Plain() {
+		if req.event.MazeID, err = chooseLevel(req.event.MazeID, req.level); err != nil {
+			return err
+		}
 	}
 	e, err := f.events.Start(ctx, req.event, req.duration)
 	switch {

@@ -372,22 +372,8 @@ func gridFile(l *lang.Lang, m *mazecore.GridMaze, path []int, lk look, name stri
 	return bot.File{Name: name, ContentType: "image/png", Data: buf.Bytes(), Description: l.T(alt, lang.Args{"Maze": shapeWords(m.ID()), "ID": m.ID().String()})}, nil
 }
 
-// shapeWords says what grid and shape a maze has: "a heart, 20×20
-// cells", "circular, 12 rings".
-func shapeWords(id mazecore.ID) lang.Msg {
-	args := lang.Args{"Width": id.Width, "Height": id.Height, "Text": id.Shape.Text}
-	if id.GridKind == mazecore.Square {
-		args["Width"], args["Height"] = id.Width/2, id.Height/2
-	}
-	switch {
-	case id.Shape.Kind == mazecore.PresetShape:
-		args["Shape"] = lang.M("choice.shape." + id.Shape.Preset.String())
-		return lang.M("maze.shape."+id.GridKind.String(), args)
-	case id.Shape.Kind == mazecore.TextShape:
-		return lang.M("maze.text."+id.GridKind.String(), args)
-	}
-	return lang.M("maze.grid."+id.GridKind.String(), args)
-}
+// shapeWords says what grid and shape a maze has (views.ShapeWords).
+func shapeWords(id mazecore.ID) lang.Msg { return views.ShapeWords(id) }
 
 // shapedHeader is the line above a shaped maze: its algorithm, grid and
 // shape, loops, and ID.

@@ -363,8 +363,8 @@ func TestE2ECommandSync(t *testing.T) {
 	if profile := cmds[byName["profile"]]; len(profile.Options) != 1 || profile.Options[0].Name != "member" || profile.Options[0].Type != discordgo.ApplicationCommandOptionUser || profile.Options[0].Required {
 		t.Fatalf("/profile options %+v, want an optional member", profile.Options)
 	}
-	if got := subs("event"); len(got) != 2 || got["start"] != 8 {
-		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name, difficulty, loops, language) and end", got)
+	if got := subs("event"); len(got) != 2 || got["start"] != 12 {
+		t.Fatalf("/event subcommands %v, want start (algorithm, size, duration, channel, name, difficulty, loops, language, grid, shape, text, image) and end", got)
 	}
 	// As Discord stored them (the fake checked the localizations on the
 	// way in): every command named and described in Korean, within

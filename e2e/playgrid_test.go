@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -218,4 +219,56 @@ func checkFinishedOnce(t *testing.T, app *testApp, id mazecore.ID, clicks, tiles
 	if len(runs) != 1 || runs[0].clicks != clicks || runs[0].tiles != tiles {
 		t.Fatalf("finishes of %s: %+v, want one of %d clicks and %d tiles", id, runs, clicks, tiles)
 	}
+}
+
+// TestE2EEventOnHexGrid runs an event on a hex grid: /event start
+// grid:hex posts the maze as a picture with Play, a member plays it to
+// the goal by its arrows and is ranked on the board, and the end posts
+// the results with the solution as a spoilered picture and gives the
+// maze its Solve back.
+func TestE2EEventOnHexGrid(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.useClock(time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC))
+	app := fake.startApp(t)
+
+	started := final(t, fake.eventSlash(t, e2eManagePerms, "start",
+		opt("algorithm", "wilson"), opt("size", 9), opt("grid", "hex"), opt("duration", "30m"), opt("name", "Hex cup")))
+	if !started.Ephemeral() || !strings.Contains(started.Text(), "Event started") || !strings.Contains(started.Text(), "hexagonal, 9×9 cells") {
+		t.Fatalf("/event start answered %q", started.Text())
+	}
+	mazeMsg := fake.waitChannel(t, "🏆 **Hex cup** · ends")
+	board := fake.waitChannel(t, "Live leaderboard** — no finishers yet")
+	id := mazeIDIn(t, mazeMsg.Text())
+	if id.GridKind != mazecore.Hex || len(mazeMsg.Attachments) != 1 || !strings.Contains(mazeMsg.Text(), "hexagonal, 9×9 cells") {
+		t.Fatalf("event maze %q (%+v, attachments %+v), want a hex maze's picture", mazeMsg.Text(), id, mazeMsg.Attachments)
+	}
+	if bs := mazeMsg.Buttons(); len(bs) != 1 || bs[0].CustomID != "play:"+id.String() {
+		t.Fatalf("maze buttons %+v, want Play only", bs)
+	}
+	p := fake.startGridGame(t, app, mazeMsg)
+	p.walk(func(int) int { return 6 })
+	if !strings.Contains(p.msg.Text(), "Your best run is **#1** of 1 in **Hex cup**") {
+		t.Fatalf("the win lacks its rank:\n%s", p.msg.Text())
+	}
+	if ids := mentions(fake.waitEdits(t, board.ID, 1).Text()); len(ids) != 1 || ids[0] != fakediscord.DefaultUserID {
+		t.Fatalf("board after the win: %v, want the member", ids)
+	}
+	checkFinishedOnce(t, app, id, p.clicks, len(p.maze.Solve())-1)
+
+	ended := final(t, fake.eventSlash(t, e2eManagePerms, "end"))
+	if !ended.Ephemeral() || !strings.Contains(ended.Text(), "ended") {
+		t.Fatalf("/event end answered %q", ended.Text())
+	}
+	results := fake.waitChannel(t, "**Hex cup** is over")
+	if ids := mentions(results.Text()); len(ids) != 1 || ids[0] != fakediscord.DefaultUserID {
+		t.Fatalf("results %q, want the member ranked", results.Text())
+	}
+	if len(results.Attachments) != 1 || !strings.HasPrefix(results.Attachments[0].Filename, "SPOILER_") {
+		t.Fatalf("results attachments %+v, want the solution as a spoilered picture", results.Attachments)
+	}
+	if bs := fake.waitEdits(t, mazeMsg.ID, 1).Buttons(); len(bs) != 2 || !strings.HasPrefix(bs[1].CustomID, "solve:") {
+		t.Fatalf("maze buttons after the end %+v, want Play and Solve", bs)
+	}
+	checkAltText(t, fake.Server)
 }

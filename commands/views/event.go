@@ -127,10 +127,19 @@ func EventAwardLines(l *lang.Lang, a *contest.EventAward) []string {
 func EventStarted(l *lang.Lang, e contest.Event, level mazecore.Level) string {
 	return l.T("event.started", lang.Args{
 		"Name": e.Name, "Channel": e.ChannelID, "Ends": e.EndsAt.Unix(),
-		"Maze":     lang.M("maze.kind", lang.Args{"Size": Size(e.MazeID), "Algorithm": AlgorithmName(e.MazeID.Algorithm)}),
+		"Maze":     lang.M("maze.kind", lang.Args{"Size": sizeOrShape(e.MazeID), "Algorithm": AlgorithmName(e.MazeID.Algorithm)}),
 		"Shape":    eventShape(level, e.MazeID.Loops),
 		"Language": lang.ByCode(e.Language).Name(),
 	})
+}
+
+// sizeOrShape is a square maze's size, or what grid and shape another
+// maze has.
+func sizeOrShape(id mazecore.ID) lang.Localizable {
+	if id.Plain() {
+		return Size(id)
+	}
+	return ShapeWords(id)
 }
 
 // eventShape says what a difficulty and loops add to an event's maze:

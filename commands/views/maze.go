@@ -30,6 +30,10 @@ type Maze struct {
 	Setup Setup
 	// DM: the card is shown in a direct message, where no race starts.
 	DM bool
+	// Shape says what grid and shape a maze not on the whole square grid
+	// has ("circular, 12 rings"), written where a square maze's size is;
+	// nil for a square maze. Such a maze has no rating (Rating 0).
+	Shape lang.Localizable
 }
 
 // IDTag is how every message names its maze; IDInContent reads it back,
@@ -85,11 +89,17 @@ func Playable(id mazecore.ID) bool { return id.Width <= play.MaxSide && id.Heigh
 // a maze Play takes, par) and how to get it again.
 func Header(l *lang.Lang, m Maze) string {
 	id := m.ID
-	parts := []string{"🧩 **" + AlgorithmTitle(id.Algorithm).In(l) + "**", Size(id).In(l)}
+	var size lang.Localizable = Size(id)
+	if m.Shape != nil {
+		size = m.Shape
+	}
+	parts := []string{"🧩 **" + AlgorithmTitle(id.Algorithm).In(l) + "**", size.In(l)}
 	if id.Loops > 0 {
 		parts = append(parts, l.T("maze.loops", lang.Args{"Loops": id.Loops}))
 	}
-	parts = append(parts, Stars(m.Rating))
+	if m.Rating > 0 {
+		parts = append(parts, Stars(m.Rating))
+	}
 	if Playable(id) {
 		parts = append(parts, l.T("maze.par", lang.Args{"Par": m.Par}))
 	} else {
@@ -188,4 +198,21 @@ func Solution(header string, m Maze, ephemeral bool) bot.Reply {
 // Grid is the emoji grid of a maze in the default theme.
 func Grid(m *mazecore.Maze, ov render.Overlay, win render.Window) string {
 	return render.EmojiString(m, render.DefaultTheme, ov, win)
+}
+
+// ShapeWords says what grid and shape a maze has: "a heart, 20×20
+// cells", "circular, 12 rings".
+func ShapeWords(id mazecore.ID) lang.Msg {
+	args := lang.Args{"Width": id.Width, "Height": id.Height, "Text": id.Shape.Text}
+	if id.GridKind == mazecore.Square {
+		args["Width"], args["Height"] = id.Width/2, id.Height/2
+	}
+	switch {
+	case id.Shape.Kind == mazecore.PresetShape:
+		args["Shape"] = lang.M("choice.shape." + id.Shape.Preset.String())
+		return lang.M("maze.shape."+id.GridKind.String(), args)
+	case id.Shape.Kind == mazecore.TextShape:
+		return lang.M("maze.text."+id.GridKind.String(), args)
+	}
+	return lang.M("maze.grid."+id.GridKind.String(), args)
 }

@@ -18,5 +18,6 @@ func RaceButton(l *lang.Lang, id mazecore.ID) discordgo.Button {
 // Raceable tells whether a maze can be raced: up to an event's size, as
 // everyone plays it at once.
 func Raceable(id mazecore.ID) bool {
-	return id.Width <= contest.EventMaxSide && id.Height <= contest.EventMaxSide
+	// Maze Arena draws the whole square grid only.
+	return id.Plain() && id.Width <= contest.EventMaxSide && id.Height <= contest.EventMaxSide
 }
