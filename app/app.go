@@ -167,6 +167,9 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	if err != nil {
 		return nil, err
 	}
+	// Every request with the bot's token, whichever job makes it, within
+	// Discord's global limit; interaction responses pass at once.
+	session.Client.Transport = discord.GlobalLimit(session.Client.Transport, discord.GlobalRate, discord.GlobalBurst)
 	poster := discord.NewPoster(session)
 	deps := commands.Deps{
 		Attachments: bot.NewAttachments(cfg.APIBase),

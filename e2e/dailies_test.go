@@ -289,16 +289,18 @@ func TestE2EDailyManyServers(t *testing.T) {
 const dailyPosts = "POST /channels/{id}/messages"
 
 // setUpDailies sets up the dailies of servers servers, each a backtracking
-// maze size wide posted at 09:00 UTC in a channel of its own, and returns
-// the channels.
+// maze size wide posted at 09:00 UTC in a channel of its own, in English
+// (chosen at setup: no server's locale to ask Discord, which knows none of
+// these servers), and returns the channels.
 func setUpDailies(tb testing.TB, app *testApp, clock *testkit.Clock, servers, size int) []string {
 	tb.Helper()
-	ctx := testContext(tb)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // thousands of servers
+	defer cancel()
 	channels := make([]string, servers)
 	for i := range channels {
 		channels[i] = fmt.Sprintf("13000000000001%05d", i)
 		s := contest.DailySettings{GuildID: fmt.Sprintf("12000000000000%05d", i), ChannelID: channels[i], PostAt: 9 * 60, Zone: time.UTC,
-			Algorithm: mazecore.Backtracking, Size: size, Enabled: true, UpdatedAt: clock.Now()}
+			Algorithm: mazecore.Backtracking, Size: size, Enabled: true, Language: "en", UpdatedAt: clock.Now()}
 		if err := dbOf(app).saveDailySettings(ctx, s); err != nil {
 			tb.Fatal(err)
 		}

@@ -3,10 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -75,71 +72,6 @@ func BenchmarkE2ERemind(b *testing.B) {
 		b.ReportMetric(spread.Seconds(), "s-to-last-DM")
 		b.ReportMetric(float64(most), "max-req/s")
 		b.Logf("%d members reminded, the last %s after their time; %d requests, at most %d in one second", members, spread.Round(time.Millisecond), len(times), most)
-	}
-}
-
-// BenchmarkE2ERecapTick: servers whose day turns at the same minute, each
-// with yesterday played, get their post with its recap (a picture of
-// yesterday's solution each) through the fake Discord at the bot's pace:
-// the time to the last post, and the most posts in any one second against
-// Discord's 50 requests a second. MAZEBOT_BENCH_SERVERS sets how many
-// (400 by default; 10,000 take over four minutes at 40 posts a second).
-//
-//	go test -run '^$' -bench E2ERecapTick -benchtime 1x ./e2e
-func BenchmarkE2ERecapTick(b *testing.B) {
-	servers := 400
-	if n, err := strconv.Atoi(os.Getenv("MAZEBOT_BENCH_SERVERS")); err == nil && n > 0 {
-		servers = n
-	}
-	for range b.N {
-		fake := newDiscord(b)
-		clock := fake.useClock(nov30.Add(8 * time.Hour))
-		app := fake.startApp(b)
-		ctx := testContext(b)
-		channels := setUpDailies(b, app, clock, servers, 21)
-		yesterday, _ := contest.ParseDate("2026-11-29")
-		db := dbOf(app)
-		for i := range channels {
-			guild := fmt.Sprintf("12000000000000%05d", i)
-			if err := db.fixDailyMaze(ctx, guild, yesterday, recapMaze); err != nil {
-				b.Fatal(err)
-			}
-			if err := db.seedFinish(ctx, guild, recapPlayers[0], yesterday, recapMaze, nov30.Add(-12*time.Hour)); err != nil {
-				b.Fatal(err)
-			}
-		}
-		clock.Set(nov30.Add(9 * time.Hour))
-		began := time.Now()
-		tctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
-		for {
-			_ = app.Tick(tctx) // a tick cut short by its timeout leaves the rest to the next
-			posted := 0
-			for _, ch := range channels {
-				for _, m := range fake.ChannelMessages(ch) {
-					if strings.Contains(m.Text(), "Yesterday's daily #333") {
-						posted++
-					}
-				}
-			}
-			if posted == servers || tctx.Err() != nil {
-				if posted != servers {
-					b.Fatalf("%d of %d recaps posted", posted, servers)
-				}
-				break
-			}
-		}
-		cancel()
-		took := time.Since(began)
-		var times []time.Time
-		for _, r := range fake.Requests("POST /channels/{channel}/messages") {
-			if !r.Time.Before(began) {
-				times = append(times, r.Time)
-			}
-		}
-		most := mostInOneSecond(times)
-		b.ReportMetric(took.Seconds(), "s-to-last-post")
-		b.ReportMetric(float64(most), "max-req/s")
-		b.Logf("%d servers' posts with recaps, the last %s after the minute; at most %d requests in one second", servers, took.Round(time.Millisecond), most)
 	}
 }
 

@@ -83,13 +83,15 @@ func (s *Server) SetGuildLocale(guildID, locale string) {
 }
 
 // getGuild answers a server the bot is in: the default one, one that an
-// interaction came from, or one with a locale set; else 10004 Unknown
+// interaction came from, or one with a locale or roles set; else 10004 Unknown
 // Guild, as for a server that removed the bot. The object carries what
 // Discord's guild object must (discord-api-docs, resources/guild).
 func (d *directory) getGuild(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("guild")
 	d.mu.Lock()
 	locale, known := d.locales[id]
+	_, hasRoles := d.roles[id]
+	known = known || hasRoles
 	for _, c := range d.channels {
 		known = known || !c.dm && c.guildID == id
 	}
