@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"crypto/hmac"
@@ -169,7 +170,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	}
 	// Every request with the bot's token, whichever job makes it, within
 	// Discord's global limit; interaction responses pass at once.
-	session.Client.Transport = discord.GlobalLimit(session.Client.Transport, discord.GlobalRate, discord.GlobalBurst)
+	session.Client.Transport = discord.GlobalLimit(session.Client.Transport, cmp.Or(cfg.RESTRate, discord.GlobalRate), discord.GlobalBurst)
 	poster := discord.NewPoster(session)
 	deps := commands.Deps{
 		Attachments: bot.NewAttachments(cfg.APIBase),

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/joho/godotenv"
@@ -42,6 +43,10 @@ type Config struct {
 	// MetricsAddr is METRICS_ADDR: serve /metrics, /healthz and /readyz
 	// here.
 	MetricsAddr string
+	// RESTRate is DISCORD_REST_RATE: the most requests a second this
+	// process makes with the bot's token (discord.GlobalRate unless set);
+	// Discord's 50 a second are the bot's, across its processes.
+	RESTRate int
 	// ActivityAddr is ACTIVITY_ADDR: serve Maze Arena, the Activity, here;
 	// ClientSecret (DISCORD_CLIENT_SECRET, the OAuth2 client secret, never
 	// logged or sent to a browser) turns it on. Both or neither.
@@ -50,6 +55,10 @@ type Config struct {
 	LogLevel     slog.Level // LOG_LEVEL
 	LogJSON      bool       // LOG_FORMAT=json
 }
+
+// discordGlobalLimit is Discord's global rate limit: requests a second
+// with a bot's token.
+const discordGlobalLimit = 50
 
 // DefaultDatabase is MAZEBOT_DB when it is not set.
 const DefaultDatabase = "mazebot.db"
@@ -121,6 +130,15 @@ func ParseConfig(getenv func(string) string) (Config, error) {
 		// An id beyond an explicit count is an error now; one beyond
 		// Discord's recommendation when the bot starts.
 		check(discord.CheckShardIDs(cfg.ShardIDs, cfg.ShardCount, false))
+	}
+	cfg.RESTRate = discord.GlobalRate
+	if rate := get("DISCORD_REST_RATE"); rate != "" {
+		n, err := strconv.Atoi(rate)
+		if err != nil || n < 1 || n > discordGlobalLimit {
+			check(fmt.Errorf("DISCORD_REST_RATE %q: want the requests a second this process may make, 1 to %d (Discord's limit for the whole bot): %d by default, its share of them with several processes (e.g. 13 each for three)", rate, discordGlobalLimit, discord.GlobalRate))
+		} else {
+			cfg.RESTRate = n
+		}
 	}
 	if level := get("LOG_LEVEL"); level != "" {
 		if err := cfg.LogLevel.UnmarshalText([]byte(level)); err != nil {

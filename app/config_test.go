@@ -36,6 +36,7 @@ func TestParseConfig(t *testing.T) {
 		"DISCORD_SHARD_IDS":   "3,0-1",
 		"LOG_LEVEL":           "debug",
 		"LOG_FORMAT":          "JSON",
+		"DISCORD_REST_RATE":   "13",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +62,9 @@ func TestParseConfig(t *testing.T) {
 	if cfg.LogLevel != slog.LevelDebug || !cfg.LogJSON {
 		t.Errorf("log %v json=%v, want debug json", cfg.LogLevel, cfg.LogJSON)
 	}
+	if cfg.RESTRate != 13 {
+		t.Errorf("RESTRate=%d, want 13", cfg.RESTRate)
+	}
 }
 
 func TestParseConfigDefaults(t *testing.T) {
@@ -69,7 +73,7 @@ func TestParseConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.Token != "" || cfg.APIBase != nil || cfg.Secret != nil || cfg.ShardCount != 0 || cfg.ShardIDs != nil ||
-		cfg.LogLevel != slog.LevelInfo || cfg.LogJSON || cfg.Database != DefaultDatabase {
+		cfg.LogLevel != slog.LevelInfo || cfg.LogJSON || cfg.Database != DefaultDatabase || cfg.RESTRate != 40 {
 		t.Fatalf("defaults %+v", cfg)
 	}
 }
@@ -92,6 +96,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"ErrGuildID", map[string]string{"DISCORD_GUILD_ID": "my server"}, []string{"DISCORD_GUILD_ID"}},
 		{"ErrLogLevel", map[string]string{"LOG_LEVEL": "loud"}, []string{"LOG_LEVEL", "debug, info, warn or error"}},
 		{"ErrLogFormat", map[string]string{"LOG_FORMAT": "xml"}, []string{"LOG_FORMAT", "text or json"}},
+		{"ErrRESTRateAboveDiscords", map[string]string{"DISCORD_REST_RATE": "60"}, []string{"DISCORD_REST_RATE", "1 to 50"}},
+		{"ErrRESTRateZero", map[string]string{"DISCORD_REST_RATE": "0"}, []string{"DISCORD_REST_RATE"}},
 		{"ErrSeveral", map[string]string{"LOG_LEVEL": "loud", "DISCORD_SHARD_COUNT": "six"}, []string{"LOG_LEVEL", "DISCORD_SHARD_COUNT"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
