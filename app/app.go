@@ -186,7 +186,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now f
 	deps.Domain = commands.NewDomain(deps)
 	app := &App{db: db, log: log}
 	if deps.Arena {
-		if err := app.buildArena(ctx, cfg, log, opts, now, rec, deps.Domain.Games, poster, deps.PlaySecret); err != nil {
+		if err := app.buildArena(ctx, cfg, log, opts, now, rec, deps.Domain, poster, deps.PlaySecret); err != nil {
 			return nil, err
 		}
 		deps.Races = app.arena
@@ -243,7 +243,7 @@ func (a *App) closeArena() {
 // buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
 // games, post result cards through poster, and reach the other processes
 // over PostgreSQL's LISTEN/NOTIFY when the database is PostgreSQL.
-func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, rec metrics.Arena, games arena.Games, poster *discord.Poster, secret []byte) error {
+func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts Options, now func() time.Time, rec metrics.Arena, domain *commands.Domain, poster *discord.Poster, secret []byte) error {
 	alog := log.With("component", "arena")
 	var bus arena.Bus
 	if store.Kind(cfg.Database) == store.Postgres {
@@ -256,7 +256,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	srv, err := arena.New(arena.Config{
 		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: discord.Rebase(cfg.APIBase, nil),
 		SessionSecret: secret, // the buttons' key: the same on every process
-		Games:         games, Poster: cardPoster{poster}, Bus: bus, Log: alog, Seed: randomSeed,
+		Games:         domain.Games, Poster: cardPoster{poster}, Language: domain.ServerLanguage, Bus: bus, Log: alog, Seed: randomSeed,
 		ObserveMove: opts.ArenaObserveMove, Now: now, Metrics: rec,
 	})
 	if err != nil {

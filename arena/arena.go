@@ -61,10 +61,14 @@ type Config struct {
 	// Poster posts the result card of a race on a maze that no contest
 	// counts; nil posts none.
 	Poster Poster
-	Bus    Bus // nil: a MemoryBus (one process)
-	Log    *slog.Logger
-	Now    func() time.Time // nil: the real clock
-	Seed   func() uint64    // the seeds of picked mazes
+	// Language is the code of the language a server's posts are in (its
+	// daily's, else its primary language in Discord): the result card's.
+	// Nil, or "" (a DM has no server), speaks the launcher's language.
+	Language func(ctx context.Context, guildID string) string
+	Bus      Bus // nil: a MemoryBus (one process)
+	Log      *slog.Logger
+	Now      func() time.Time // nil: the real clock
+	Seed     func() uint64    // the seeds of picked mazes
 	// Countdown is the time from Start to the race (zero: 3 s).
 	Countdown time.Duration
 	// MoveRate and MoveBurst bound a member's moves, over all their
@@ -345,25 +349,39 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 const wordsPrefix = "arena."
 
 // serveWords is GET /api/words?locale=…: the client's words in the
-// member's language, message ID → template ({{.Name}} placeholders).
+// member's language, message ID → template ({{.Name}} placeholders), and
+// "language", the language's code. A message with plural forms (a
+// {{.Count}}) is its templates by CLDR category instead ({"one": …,
+// "other": …}), for the client to pick by Intl.PluralRules in that
+// language: sending one form made every count read as that form.
 func serveWords(w http.ResponseWriter, r *http.Request) {
 	l := lang.For(r.URL.Query().Get("locale"))
-	out := map[string]string{"language": l.Code()}
+	out := map[string]any{"language": l.Code()}
 	for _, id := range lang.IDs() {
 		if !strings.HasPrefix(id, wordsPrefix) {
 			continue
 		}
-		src := lang.English.Sources()[id]
-		if own := l.Sources()[id]; len(own) > 0 {
-			src = own
+		forms := l.Forms(id)
+		if forms == nil {
+			forms = lang.English.Forms(id)
 		}
-		if len(src) > 0 {
-			out[strings.TrimPrefix(id, wordsPrefix)] = src[0]
+		key := strings.TrimPrefix(id, wordsPrefix)
+		switch {
+		case len(forms) == 0:
+		case len(forms) == 1 && forms["other"] != "" && !pluralMessage(id):
+			out[key] = forms["other"]
+		default:
+			out[key] = forms
 		}
 	}
 	w.Header().Set("Cache-Control", "max-age=300")
 	writeJSON(w, http.StatusOK, out)
 }
+
+// pluralMessage: English has plural forms of the message, so every
+// language's is sent as a table of forms, even where the language needs
+// only "other" (Korean): the client then reads it one way.
+func pluralMessage(id string) bool { return len(lang.English.Forms(id)) > 1 }
 
 // cardTop is how many finishers a result card names.
 const cardTop = 5
@@ -385,13 +403,9 @@ func (h *hub) card(ctx context.Context, st roomState) {
 		return
 	}
 	slices.SortFunc(done, func(a, b *player) int { return cmp.Compare(a.Place, b.Place) })
-	l := lang.English
-	for _, p := range st.Players {
-		if p.ID == st.Launcher || st.Launcher == "" {
-			l = lang.For(p.Locale)
-			break
-		}
-	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	l := h.cardLanguage(ctx, st)
 	var results []string
 	for i, p := range done {
 		if i == cardTop {
@@ -402,9 +416,26 @@ func (h *hub) card(ctx context.Context, st roomState) {
 	text := l.T("arena.card", lang.Args{"Maze": st.Maze, "Results": strings.Join(results, " · ")})
 	sum := sha256.Sum256([]byte(st.Instance))
 	nonce := fmt.Sprintf("arena%x", sum[:10])
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
 	if err := poster.Post(ctx, st.Channel, nonce, text); err != nil {
 		h.log.Warn("arena: post the result card", "channel", st.Channel, "err", err)
 	}
+}
+
+// cardLanguage is the language of a room's result card: the channel's
+// readers', so the server's (Config.Language), not whoever launched it;
+// where there is no server (a DM), or it cannot be told, the launcher's.
+func (h *hub) cardLanguage(ctx context.Context, st roomState) *lang.Lang {
+	if st.Guild != "" && h.cfg.Language != nil {
+		var code string
+		_ = h.protect("the server's language", func() error { code = h.cfg.Language(ctx, st.Guild); return nil })
+		if l, ok := lang.Lookup(code); ok {
+			return l
+		}
+	}
+	for _, p := range st.Players {
+		if p.ID == st.Launcher || st.Launcher == "" {
+			return lang.For(p.Locale)
+		}
+	}
+	return lang.English
 }

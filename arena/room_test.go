@@ -2,11 +2,13 @@ package arena
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +17,7 @@ import (
 
 	"mazebot/contest"
 	"mazebot/internal/testkit"
+	"mazebot/lang"
 	"mazebot/mazecore"
 	"mazebot/play"
 )
@@ -367,15 +370,110 @@ func TestBucket(t *testing.T) {
 }
 
 // TestWords: the client's words come from the catalogs, in the member's
-// language, English where mazebot does not speak theirs.
+// language, English where mazebot does not speak theirs; a message with a
+// count comes with every plural form its language's catalog has, by CLDR
+// category (Spanish's "many" was the one form sent), and every form
+// holds only the plain {{.Field}} placeholders the client fills.
 func TestWords(t *testing.T) {
-	for locale, want := range map[string]string{"ko": "미로 아레나", "en-GB": "Maze Arena", "fr": "Arène des labyrinthes", "zh-CN": "Maze Arena"} {
+	words := func(locale string) map[string]any {
+		t.Helper()
 		rec := httptest.NewRecorder()
 		serveWords(rec, httptest.NewRequest(http.MethodGet, "/api/words?locale="+locale, nil))
-		if body := rec.Body.String(); !strings.Contains(body, `"title":"`+want+`"`) || strings.Contains(body, "arena.") {
-			t.Errorf("%s: %s", locale, body)
+		var out map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+			t.Fatalf("%s: %v", locale, err)
+		}
+		return out
+	}
+	for locale, want := range map[string]string{"ko": "미로 아레나", "en-GB": "Maze Arena", "fr": "Arène des labyrinthes", "zh-CN": "Maze Arena"} {
+		if got := words(locale); got["title"] != want {
+			t.Errorf("%s: the title is %v, want %s", locale, got["title"], want)
 		}
 	}
+	plain := regexp.MustCompile(`\{\{\s*\.\w+\s*\}\}`)
+	for _, l := range lang.Languages() {
+		got := words(l.Code())
+		if got["language"] != l.Code() {
+			t.Errorf("%s: language %v", l.Code(), got["language"])
+		}
+		forms, ok := got["countdown"].(map[string]any)
+		if !ok {
+			t.Fatalf("%s: countdown is %#v, want its plural forms", l.Code(), got["countdown"])
+		}
+		own := l.Forms("arena.countdown")
+		if len(forms) != len(own) {
+			t.Errorf("%s: countdown's forms %v, want the catalog's %v", l.Code(), forms, own)
+		}
+		for cat, src := range own {
+			if forms[cat] != src {
+				t.Errorf("%s: countdown's %s form is %v, want %q", l.Code(), cat, forms[cat], src)
+			}
+		}
+		for id, w := range got {
+			srcs := []string{}
+			switch w := w.(type) {
+			case string:
+				srcs = append(srcs, w)
+			case map[string]any:
+				for _, f := range w {
+					srcs = append(srcs, fmt.Sprint(f))
+				}
+			}
+			for _, src := range srcs {
+				if rest := plain.ReplaceAllString(src, ""); strings.Contains(rest, "{{") {
+					t.Errorf("%s: %s holds a placeholder the client cannot fill: %q", l.Code(), id, src)
+				}
+			}
+		}
+	}
+}
+
+// TestCardLanguage: the result card is in the server's language, not the
+// launcher's; in a DM (no server) or when the server's cannot be told,
+// the launcher's.
+func TestCardLanguage(t *testing.T) {
+	posted := &cardTexts{}
+	server := "ko"
+	h := newHub(Config{Games: &memGames{games: map[int64]*play.Game{}}, Bus: &MemoryBus{}, Poster: posted,
+		Language: func(context.Context, string) string { return server }, Log: slog.New(slog.DiscardHandler), Now: time.Now})
+	t.Cleanup(h.shutdown)
+	st := roomState{Instance: "i1", Guild: "g1", Channel: "c1", Maze: "backtracking-11x11-1", Launcher: "u1",
+		Players: []*player{{ID: "u1", Locale: "en-US", Done: true, Place: 1, Ms: 12000}}}
+	for _, tc := range []struct {
+		name, guild, server, want string
+	}{
+		{"a server in Korean, the launcher in English", "g1", "ko", "🏁 **미로 아레나**"},
+		{"a server whose language cannot be told", "g1", "", "🏁 **Maze Arena**"},
+		{"a DM: the launcher's", "", "ko", "🏁 **Maze Arena**"},
+	} {
+		st.Guild, server = tc.guild, tc.server
+		h.card(context.Background(), st)
+		if got := posted.last(); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: the card reads %q, want %s…", tc.name, got, tc.want)
+		}
+	}
+}
+
+// cardTexts keeps the result cards' texts.
+type cardTexts struct {
+	mu    sync.Mutex
+	texts []string
+}
+
+func (c *cardTexts) Post(_ context.Context, _, _, text string) error {
+	c.mu.Lock()
+	c.texts = append(c.texts, text)
+	c.mu.Unlock()
+	return nil
+}
+
+func (c *cardTexts) last() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.texts) == 0 {
+		return ""
+	}
+	return c.texts[len(c.texts)-1]
 }
 
 // TestRateLimitScopes: a 429 stops its own route for its retry_after; a

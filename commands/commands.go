@@ -123,6 +123,17 @@ func NewDomain(deps Deps) *Domain {
 	}
 }
 
+// ServerLanguage is the code of the language a server's posts are in:
+// its daily's, as /daily setup stored it, else its primary language in
+// Discord (English when Discord cannot say), as the Announcer's posts.
+func (d *Domain) ServerLanguage(ctx context.Context, guildID string) string {
+	stored := ""
+	if s, err := d.Contests.Dailies.Settings(ctx, guildID); err == nil {
+		stored = s.Language
+	}
+	return d.Announcer.language(ctx, guildID, stored)
+}
+
 // Set is the features wired together: the router that answers
 // interactions, the scheduled work, and /maze's feature, which tests
 // reach for.

@@ -538,10 +538,12 @@ func TestArenaTwoProcesses(t *testing.T) {
 
 // TestArenaResultCard: a race on a maze no contest counts (a /maze card's
 // Race button) posts its one-line result to the channel when its last
-// member leaves.
+// member leaves, in the server's language (Korean here), not the
+// launcher's (ada's English).
 func TestArenaResultCard(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
+	fake.SetGuildLocale(fakediscord.DefaultGuildID, "ko")
 	a := fake.startArenaApp(t, "")
 	card, m := fake.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 11))
 	ix, err := fake.ClickButton(testContext(t), memberButton(card, "race:"+m.ID().String(), ada, adaName))
@@ -560,7 +562,7 @@ func TestArenaResultCard(t *testing.T) {
 	if err := c.ws.Close(); err != nil {
 		t.Fatal(err)
 	}
-	posted := fake.waitChannel(t, "🏁 **Maze Arena** on `"+m.ID().String()+"`")
+	posted := fake.waitChannel(t, "🏁 **미로 아레나** `"+m.ID().String()+"`")
 	if ids := mentions(posted.Text()); len(ids) != 1 || ids[0] != ada || strings.Contains(posted.Text(), "\n") {
 		t.Fatalf("result card %q, want one line naming ada", posted.Text())
 	}

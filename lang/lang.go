@@ -358,6 +358,19 @@ func (l *Lang) Has(id string) bool {
 	return ok
 }
 
+// Forms is a message's templates in the language's own catalog by CLDR
+// plural category ("one", "few", "many", "other"…): one entry, "other",
+// for a message without a count; nil if the catalog lacks it. For a
+// client that fills a message itself and picks the form by the count
+// (Intl.PluralRules), as the Arena's page does.
+func (l *Lang) Forms(id string) map[string]string {
+	m := l.catalog().messages[id]
+	if m == nil {
+		return nil
+	}
+	return forms(m)
+}
+
 // Sources lists the templates of every message of the language's own
 // catalog, by ID, each plural form apart: for checks of what the messages
 // say (the commands they name, say).

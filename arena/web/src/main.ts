@@ -4,6 +4,7 @@
 // only shows what it says.
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 import { PROTOCOL_VERSION } from "./protocol";
+import { say, type Args, type Words } from "./words";
 import type { ClientMsg, Direction, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -13,9 +14,9 @@ const clientId = (document.querySelector('meta[name="client-id"]') as HTMLMetaEl
 const base = location.hostname.endsWith(".discordsays.com") ? "/.proxy" : "";
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-let words: Record<string, string> = {};
-const t = (id: string, args: Record<string, string | number> = {}) =>
-  (words[id] ?? id).replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, k) => String(args[k] ?? ""));
+let words: Words = {};
+let language = "en";
+const t = (id: string, args: Args = {}) => say(words, language, id, args);
 
 // Colour-blind-safe colours (Okabe and Ito) and a shape per racer, so no
 // racer is told apart by colour alone; each dot carries its initial too.
@@ -229,7 +230,7 @@ function tick() {
   const now = Date.now() + clockOffset;
   if (room.phase === "countdown" && room.start_at) {
     const left = Math.ceil((room.start_at - now) / 1000);
-    status(left > 0 ? t("countdown", { Seconds: left }) : t("go"));
+    status(left > 0 ? t("countdown", { Count: left }) : t("go"));
     timer.textContent = runTime(0);
   } else if (room.phase === "race" || room.phase === "over") {
     timer.textContent = runTime(myFinish || (room.phase === "race" && room.start_at ? now - room.start_at : 0));
@@ -507,7 +508,8 @@ async function main() {
   const wordsRes = await fetch(`${base}/api/words?locale=${encodeURIComponent(locale)}`);
   if (!wordsRes.ok) throw new Error(`GET /api/words: HTTP ${wordsRes.status}`);
   words = await wordsRes.json();
-  document.documentElement.lang = words.language ?? "en";
+  language = typeof words.language === "string" ? words.language : "en";
+  document.documentElement.lang = language;
   label();
   status(t("signing_in"));
   const signed = await signIn(sdk);
