@@ -356,6 +356,11 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 		return false
 	}
 	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(pongWithin)) })
+	// A move's wait is bounded under this connection's own context: each
+	// context derived from the server's directly is registered with it
+	// under its one lock, which every move of every room took twice.
+	connCtx, stop := context.WithCancel(s.hub.ctx)
+	defer stop()
 	for {
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWithin))
 		_, b, err := c.ws.ReadMessage()
@@ -377,7 +382,7 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 			case !r.allow(u.ID, received):
 				why = refusedRate
 			default:
-				ctx, cancel := context.WithTimeout(s.hub.ctx, 10*time.Second)
+				ctx, cancel := context.WithTimeout(connCtx, 10*time.Second)
 				why = r.move(ctx, u.ID, string(m.Dir))
 				cancel()
 				if why == "" && s.cfg.ObserveMove != nil {

@@ -81,10 +81,17 @@ func (h *hub) publish(ev event) error {
 		ev.At = h.now().UnixMilli()
 	}
 	msg, err := json.Marshal(ev)
-	if err == nil {
+	switch {
+	case err != nil:
+	case h.bus.Shared():
 		ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
 		err = h.bus.Publish(ctx, msg)
 		cancel()
+	default:
+		// One process's bus delivers at once, with no I/O to bound; a
+		// context derived here for each move took the server's context's
+		// one lock.
+		err = h.bus.Publish(h.ctx, msg)
 	}
 	if err != nil {
 		h.log.Error("arena: publish", "kind", ev.Kind, "instance", ev.Instance, "err", err)

@@ -18,7 +18,7 @@ import (
 type room struct {
 	h        *hub
 	instance string
-	in       chan event        // the inputs, in the bus's order
+	in       chan *event       // the inputs, in the bus's order
 	peek     chan func(*state) // a look at the state, for tests and syncs
 	ready    chan struct{}     // closed once the room is usable here
 	done     chan struct{}     // closed when the loop returned
@@ -36,8 +36,9 @@ type room struct {
 }
 
 // inbox is how many inputs may wait for a room's loop: the bus's
-// deliveries block past it, which slows every room; each place is an
-// event's size (some 300 bytes) a room holds, used or not.
+// deliveries block past it, which slows every room. A place is a pointer
+// (an event by value was some 220 bytes a place, 56 kB a room, used or
+// not).
 const inbox = 256
 
 // Requests (Start, a pick) a member may send: a burst, then a few a
@@ -50,7 +51,7 @@ const (
 )
 
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
-	r := &room{h: h, instance: st.Instance, in: make(chan event, inbox), peek: make(chan func(*state)),
+	r := &room{h: h, instance: st.Instance, in: make(chan *event, inbox), peek: make(chan func(*state)),
 		ready: make(chan struct{}), done: make(chan struct{}),
 		conns: map[*conn]bool{}, racers: map[string]bool{}, replies: map[string]chan string{}, phase: st.Phase, launch: st.Launcher,
 		moves: newMemberBuckets(h.cfg.MoveRate, h.cfg.MoveBurst), requests: newMemberBuckets(requestRate, requestBurst)}
@@ -81,7 +82,7 @@ func (r *room) info() (phase, launcher string) {
 // input hands ev to the loop; once the room ended it is dropped.
 func (r *room) input(ev event) {
 	select {
-	case r.in <- ev:
+	case r.in <- &ev:
 	case <-r.done:
 	}
 }
@@ -244,7 +245,8 @@ func (r *room) run(st state, syncNonce string) {
 			f(&st)
 		case <-syncTimer:
 			finishSync() // nobody answered: no other process holds the room
-		case ev := <-r.in:
+		case in := <-r.in:
+			ev := *in
 			switch {
 			case !syncing:
 				step(ev)
