@@ -214,8 +214,9 @@ func (l *gridLayout) px(p point) point { return point{l.margin + p.x*l.s, l.marg
 
 // GridPNG draws m as a PNG: the floor, thin walls along the edges no
 // passage crosses (the outline of the shape included), the start and
-// goal cells marked with discs (start green, goal red in the colour
-// themes), and the path as a line through the cells' centres.
+// goal marked in their cells as a triangle and a target (green and red
+// in the colour themes, told apart by shape in print, as a square maze's
+// are), and the path as a line through the cells' centres.
 func GridPNG(w io.Writer, m *mazecore.GridMaze, opts GridOptions) error {
 	l, err := newGridLayout(m, opts.Scale)
 	if err != nil {
@@ -225,14 +226,10 @@ func GridPNG(w io.Writer, m *mazecore.GridMaze, opts GridOptions) error {
 	dc := gg.NewContext(l.width, l.high)
 	dc.SetColor(c[kFloor])
 	dc.Clear()
-	for i, cell := range []int{m.Start(), m.Goal()} {
-		p := l.px(l.geo.centres[cell])
-		dc.DrawCircle(p.x, p.y, l.s*0.3)
-		dc.SetColor(opts.Palette.orDefault().markers[i])
-		dc.Fill()
-	}
 	l.strokePath(dc, opts.Path, c[kPath])
 	l.strokeWalls(dc, l.geo.walls(m), c[kWall])
+	markers := opts.Palette.orDefault().markers
+	l.markers(dc, m, markers[0], markers[1])
 	return png.Encode(w, dc.Image())
 }
 
@@ -298,8 +295,9 @@ func (l *gridLayout) edgePath(dc *gg.Context, e edge) {
 const strokeBatch = 256
 
 // GridSVG draws m as GridPNG does, in an SVG: the walls one <path> (id
-// "walls", arcs as arcs), the start and goal discs (id "ends") and the
-// path in <g id="solution">, hidden by opts.HidePath.
+// "walls", arcs as arcs), the path in <g id="solution">, hidden by
+// opts.HidePath, and over it the start's triangle and the goal's target
+// (<g id="ends">).
 func GridSVG(w io.Writer, m *mazecore.GridMaze, opts GridOptions) error {
 	l, err := newGridLayout(m, opts.Scale)
 	if err != nil {
@@ -320,12 +318,6 @@ func GridSVG(w io.Writer, m *mazecore.GridMaze, opts GridOptions) error {
 	}
 	bw.WriteString("</title>\n")
 	fmt.Fprintf(bw, `<rect width="%d" height="%d" fill="%s"/>`+"\n", l.width, l.high, hex(c[kFloor]))
-	bw.WriteString(`<g id="ends">`)
-	for i, cell := range []int{m.Start(), m.Goal()} {
-		p := l.px(l.geo.centres[cell])
-		fmt.Fprintf(bw, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, num(p.x), num(p.y), num(l.s*0.3), hex(pal.markers[i]))
-	}
-	bw.WriteString("</g>\n")
 	fmt.Fprintf(bw, `<path id="walls" fill="none" stroke="%s" stroke-width="%s" stroke-linecap="round" d="`, hex(c[kWall]), num(l.lw))
 	for _, e := range l.geo.walls(m) {
 		if e.arc {
@@ -355,6 +347,16 @@ func GridSVG(w io.Writer, m *mazecore.GridMaze, opts GridOptions) error {
 		}
 		bw.WriteString("\"/></g>\n")
 	}
+	mk := markerShapes(l.geo.centres[m.Start()], l.geo.centres[m.Goal()])
+	bw.WriteString(`<g id="ends"><polygon points="`)
+	for i, q := range mk[0].triangle {
+		p := l.px(q)
+		fmt.Fprintf(bw, "%s%s,%s", " "[:min(i, 1)], num(p.x), num(p.y))
+	}
+	goal := l.px(mk[1].centre)
+	fmt.Fprintf(bw, `" fill="%s"/><circle cx="%s" cy="%s" r="%s" fill="none" stroke="%s" stroke-width="%s"/><circle cx="%s" cy="%s" r="%s" fill="%s"/></g>`+"\n",
+		hex(pal.markers[0]), num(goal.x), num(goal.y), num(mk[1].ring*l.s), hex(pal.markers[1]), num(mk[1].width*l.s),
+		num(goal.x), num(goal.y), num(mk[1].dot*l.s), hex(pal.markers[1]))
 	bw.WriteString("</svg>\n")
 	return bw.Flush()
 }

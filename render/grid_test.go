@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"errors"
+	"image/png"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -229,5 +230,49 @@ func BenchmarkGridPNG(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestGridMarkersByShape: in print, where start and goal share a colour,
+// the PNG tells them apart by shape: the start a triangle pointing east
+// (inked at its middle, blank above its tip), the goal a target (inked
+// dot and ring, blank between them).
+func TestGridMarkersByShape(t *testing.T) {
+	for _, tc := range gridGoldens[:4] {
+		m := mustGridMaze(t, tc.id)
+		var buf bytes.Buffer
+		if err := GridPNG(&buf, m, GridOptions{Scale: 40, Palette: Print}); err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := newGridLayout(m, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inked := func(p point) bool {
+			q := l.px(p)
+			r, _, _, _ := img.At(int(q.x), int(q.y)).RGBA()
+			return r < 0x4000
+		}
+		s, g := l.geo.centres[m.Start()], l.geo.centres[m.Goal()]
+		mk := markerShapes(s, g)
+		for _, probe := range []struct {
+			what string
+			at   point
+			ink  bool
+		}{
+			{"the start's middle", point{s.x - 0.1, s.y}, true},
+			{"above the start's tip", point{s.x + 0.2, s.y - 0.2}, false},
+			{"the goal's dot", g, true},
+			{"the goal's ring", point{g.x + mk[1].ring, g.y}, true},
+			{"between the goal's dot and ring", point{g.x + (mk[1].dot+mk[1].ring-mk[1].width/2)/2, g.y}, false},
+		} {
+			if inked(probe.at) != probe.ink {
+				t.Fatalf("%s: %s inked %v, want %v", tc.name, probe.what, !probe.ink, probe.ink)
+			}
+		}
 	}
 }
