@@ -128,7 +128,7 @@ var discordRoom = []struct {
 	}},
 	{"mazebot/bot/bottest", []string{"recorder.go", "guard.go", "definitions.go"}},
 	{"mazebot/bot/discord", []string{
-		"transport.go", "listener.go", "message.go", "rest.go", "responder.go", "poster.go", "roles.go",
+		"globallimit.go", "transport.go", "listener.go", "message.go", "rest.go", "responder.go", "poster.go", "roles.go",
 		"decode.go", "sharding.go", "identify.go", "shards.go", "commandguilds.go", "sync.go",
 		"bot.go", "http.go",
 	}},

@@ -15,7 +15,8 @@
 // REST proxy or a test's fake Discord is that session's alone.
 //
 // Files, from the bottom up (each uses only those above it in this list;
-// arch_test.go at the root checks it): transport.go, listener.go,
+// arch_test.go at the root checks it): globallimit.go (the bot's global
+// request rate), transport.go, listener.go,
 // message.go (the body of every message request), rest.go (the
 // interaction routes), responder.go (bot.Responder over REST, or into the
 // waiting HTTP response), poster.go, roles.go (the Poster gives and takes
