@@ -154,6 +154,9 @@ func recapView(l *lang.Lang, r *contest.Recap) (*views.Recap, error) {
 	if r == nil {
 		return nil, nil
 	}
+	if !r.MazeID.Plain() {
+		return gridRecap(l, r)
+	}
 	m, err := generate(r.MazeID)
 	if err != nil {
 		return nil, err

@@ -130,6 +130,10 @@ func (f *Archive) day(ctx context.Context, in *bot.Interaction, date contest.Dat
 	}
 	l := in.Lang()
 	reply, err := showReply(ctx, f.pictures, in, day.MazeID, renderAuto, pictures.Request{Ephemeral: true}, func() (bot.Reply, error) {
+		if !day.MazeID.Plain() {
+			v, err := dailyGridMaze(l, day, true, views.Setup{})
+			return views.ArchiveDay(l, day, views.ArchiveHeader(l, day, v, slices.Contains(solved, date)), v), err
+		}
 		m, err := generate(day.MazeID)
 		if err != nil {
 			return bot.Reply{}, err

@@ -24,15 +24,7 @@ func (a *Announcer) gridCard(ctx context.Context, l *lang.Lang, id mazecore.ID, 
 	if err != nil {
 		return views.Maze{}, err
 	}
-	v := views.Maze{ID: id, Par: play.ParOnGrid(m), Shape: shapeWords(id), Setup: a.cards}
-	if withFile {
-		file, err := gridFile(l, m, nil, look{}, "maze-"+id.String()+".png")
-		if err != nil {
-			return views.Maze{}, err
-		}
-		v.File = &file
-	}
-	return v, nil
+	return gridView(l, m, withFile, a.cards)
 }
 
 // gridResults is the results post of an event on another grid.

@@ -14,6 +14,7 @@ import (
 	"mazebot/commands/zones"
 	"mazebot/contest"
 	"mazebot/lang"
+	"mazebot/mazecore"
 )
 
 // Daily is /daily (today, setup, off) and /leaderboard.
@@ -59,6 +60,8 @@ func (f *Daily) Commands() []bot.Command {
 						boolOption("recap-pings"),
 						roleOption("champion-role"),
 						boolOption("champion-role-off"),
+						choicesOption("grid", mazecore.GridNames()),
+						choicesOption("shape", dailyShapes()),
 					),
 					subcommand("off"),
 					subcommand("remind", stringOption("time", 5, true)),
@@ -114,6 +117,9 @@ func (f *Daily) today(ctx context.Context, in *bot.Interaction) error {
 
 // dailyMaze is the daily's maze as its message in l shows it.
 func dailyMaze(l *lang.Lang, day contest.Daily, withFile bool, setup views.Setup) (views.Maze, error) {
+	if !day.MazeID.Plain() {
+		return dailyGridMaze(l, day, withFile, setup)
+	}
 	m, err := generate(day.MazeID)
 	if err != nil {
 		return views.Maze{}, err
@@ -160,6 +166,8 @@ type setupOptions struct {
 	// ChampionRole is a role's id (champion.go).
 	ChampionRole    string `option:"champion-role"`
 	ChampionRoleOff *bool  `option:"champion-role-off"`
+	Grid            string `option:"grid"`
+	Shape           string `option:"shape"` // a preset's name or contest.ShapeCalendar
 }
 
 func (f *Daily) setup(ctx context.Context, in *bot.Interaction) error {
@@ -192,6 +200,9 @@ func (f *Daily) setup(ctx context.Context, in *bot.Interaction) error {
 		return err
 	}
 	if s.Difficulty, s.Loops, err = levelAndLoops(o.Difficulty, o.Loops, s.Difficulty, s.Loops); err != nil {
+		return err
+	}
+	if err := setupShape(&s, o); err != nil {
 		return err
 	}
 	// The server's language as Discord has it now, unless a manager

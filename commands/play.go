@@ -105,6 +105,9 @@ func (f *Play) startIn(ctx context.Context, in *bot.Interaction, id mazecore.ID,
 // open answers with the member's game, privately: new, or resumed where
 // they left it.
 func (f *Play) open(ctx context.Context, in *bot.Interaction, g *play.Game, resumed bool) error {
+	if g.Grid() != nil {
+		return f.openOnGrid(ctx, in, g, resumed)
+	}
 	reply := views.Game(in.Lang(), g, f.sign)
 	if resumed {
 		reply = views.ResumedGame(in.Lang(), g, f.sign)

@@ -57,6 +57,11 @@ func (f *Play) startOnGrid(ctx context.Context, in *bot.Interaction, id mazecore
 	if err != nil {
 		return err
 	}
+	return f.openOnGrid(ctx, in, g, resumed)
+}
+
+// openOnGrid answers with the member's game on another grid, privately.
+func (f *Play) openOnGrid(ctx context.Context, in *bot.Interaction, g *play.Game, resumed bool) error {
 	reply, err := f.gridGame(ctx, in.Lang(), g, resumed)
 	if err != nil {
 		return err

@@ -126,17 +126,8 @@ func (f *Mazes) parseShapedRequest(ctx context.Context, in *bot.Interaction, o m
 		}
 		id.Seed = uint64(*o.Seed)
 	}
-	var fit *mazecore.FitError
-	if err := id.Validate(); errors.As(err, &fit) {
-		var names lang.List
-		for _, a := range mazecore.Algorithms {
-			if a.Fits(fit.Grid, fit.Masked) {
-				names = append(names, lang.M("choice.algorithm."+a.String()))
-			}
-		}
-		return req, bot.RefuseWith(err, "error.algorithm_not_on_grid", lang.Args{"Algorithm": views.AlgorithmTitle(algo), "Choices": names})
-	} else if err != nil {
-		return req, fmt.Errorf("shaped maze %+v: %w", id, err)
+	if err := validShaped(id); err != nil {
+		return req, err
 	}
 	// The mask is drawn now: a shape too small for it is refused before
 	// the queue.
@@ -156,6 +147,24 @@ func (f *Mazes) parseShapedRequest(ctx context.Context, in *bot.Interaction, o m
 	}
 	req.id = id
 	return req, nil
+}
+
+// validShaped refuses a shaped maze's ID whose algorithm does not run on
+// its grid, naming those that do.
+func validShaped(id mazecore.ID) error {
+	var fit *mazecore.FitError
+	if err := id.Validate(); errors.As(err, &fit) {
+		var names lang.List
+		for _, a := range mazecore.Algorithms {
+			if a.Fits(fit.Grid, fit.Masked) {
+				names = append(names, lang.M("choice.algorithm."+a.String()))
+			}
+		}
+		return bot.RefuseWith(err, "error.algorithm_not_on_grid", lang.Args{"Algorithm": views.AlgorithmTitle(id.Algorithm), "Choices": names})
+	} else if err != nil {
+		return fmt.Errorf("shaped maze %+v: %w", id, err)
+	}
+	return nil
 }
 
 // fetchMask fetches the picture attached as the image option (the

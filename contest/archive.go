@@ -143,11 +143,18 @@ func (d *Dailies) NextUnsolved(ctx context.Context, guildID, userID string, afte
 // StartArchive goes on with the member's archive game of a server's past
 // day (Archive), or starts one: unranked, whatever its maze.
 func (g *Games) StartArchive(ctx context.Context, day Daily, who play.Record) (game *play.Game, resumed bool, err error) {
+	who.Contest = ArchiveKey(day.GuildID, day.Date).String()
+	if !day.MazeID.Plain() { // a daily on another grid or in a shape
+		m, err := mazecore.GenerateGrid(day.MazeID)
+		if err != nil {
+			return nil, false, fmt.Errorf("archive %s of %s: %w", day.Date, day.GuildID, err)
+		}
+		return g.play.ResumeOnGrid(ctx, m, who)
+	}
 	m, err := mazecore.Generate(day.MazeID)
 	if err != nil {
 		return nil, false, fmt.Errorf("archive %s of %s: %w", day.Date, day.GuildID, err)
 	}
-	who.Contest = ArchiveKey(day.GuildID, day.Date).String()
 	return g.play.Resume(ctx, m, who)
 }
 

@@ -58,6 +58,12 @@ type DailySettings struct {
 	// values, any and 0, are what a server that never chose them has.
 	Difficulty mazecore.Level
 	Loops      int
+	// Grid and Shape put the daily on another grid or cut it to a shape
+	// (BaseMaze): Shape is "" for none, a preset's name, or ShapeCalendar.
+	// Size then counts rings on a polar grid and cells across on a hex
+	// one. The zero values are the whole square grid.
+	Grid  mazecore.GridKind
+	Shape string
 	// Language is the code of the language the daily is posted in ("en",
 	// "ko"); contest keeps it for the Announcer and never reads it. ""
 	// is a server set up before languages, posted in its primary language
@@ -142,10 +148,44 @@ func MazeFor(key []byte, s DailySettings, date Date) (mazecore.ID, error) {
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte("mazebot daily|" + s.GuildID + "|" + date.String()))
 	sum := mac.Sum(nil)
-	base := mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size, Seed: uint64(binary.BigEndian.Uint32(sum[:4])), Loops: s.Loops}
+	base, err := s.BaseMaze(date)
+	if err != nil {
+		return mazecore.ID{}, fmt.Errorf("daily maze of %s on %s: %w", s.GuildID, date, err)
+	}
+	base.Seed = uint64(binary.BigEndian.Uint32(sum[:4]))
+	if !base.Plain() {
+		// Choose rates square mazes only; a shaped daily has no level.
+		return base, base.Validate()
+	}
 	id, err := mazecore.Choose(base, s.Difficulty)
 	if err != nil {
 		return mazecore.ID{}, fmt.Errorf("daily maze of %s on %s: %w", s.GuildID, date, err)
+	}
+	return id, nil
+}
+
+// ShapeCalendar is the Shape of a daily that follows the calendar of
+// shapes: a preset a weekday, the same every week (calendarShapes).
+const ShapeCalendar = "calendar"
+
+// calendarShapes are the calendar's presets, Sunday first: a star to end
+// the week, a circle to begin it, and each preset once.
+var calendarShapes = [7]string{"star", "circle", "diamond", "triangle", "hexagon", "ring", "heart"}
+
+// BaseMaze is the settings' maze of date before its seed: the algorithm,
+// size and loops, on the settings' grid, cut to their shape (the
+// calendar's of date's weekday).
+func (s DailySettings) BaseMaze(date Date) (mazecore.ID, error) {
+	id := mazecore.ID{Algorithm: s.Algorithm, GridKind: s.Grid, Width: s.Size, Height: s.Size, Loops: s.Loops}
+	name := s.Shape
+	if name == ShapeCalendar {
+		name = calendarShapes[date.Noon(time.UTC).Weekday()]
+	}
+	if name != "" {
+		var err error
+		if id.Shape, err = mazecore.ParseShape(name); err != nil {
+			return id, err
+		}
 	}
 	return id, nil
 }

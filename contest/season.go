@@ -166,6 +166,13 @@ func (d *Dailies) par(ctx context.Context, guildID string, date Date) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	if !id.Plain() { // a daily on another grid or in a shape
+		m, err := mazecore.GenerateGrid(id)
+		if err != nil {
+			return 0, fmt.Errorf("par of daily %s of %s: %w", date, guildID, err)
+		}
+		return play.ParOnGrid(m), nil
+	}
 	m, err := mazecore.Generate(id)
 	if err != nil {
 		return 0, fmt.Errorf("par of daily %s of %s: %w", date, guildID, err)

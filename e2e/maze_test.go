@@ -357,8 +357,8 @@ func TestE2ECommandSync(t *testing.T) {
 		}
 		return out
 	}
-	if got := subs("daily"); len(got) != 5 || got["setup"] != 12 || got["remind"] != 1 || got["archive"] != 1 {
-		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops, language, recap, recap-pings, champion-role, champion-role-off), remind (time), archive (date) and off", got)
+	if got := subs("daily"); len(got) != 5 || got["setup"] != 14 || got["remind"] != 1 || got["archive"] != 1 {
+		t.Fatalf("/daily subcommands %v, want today, setup (channel, time, timezone, algorithm, size, difficulty, loops, language, recap, recap-pings, champion-role, champion-role-off, grid, shape), remind (time), archive (date) and off", got)
 	}
 	if profile := cmds[byName["profile"]]; len(profile.Options) != 1 || profile.Options[0].Name != "member" || profile.Options[0].Type != discordgo.ApplicationCommandOptionUser || profile.Options[0].Required {
 		t.Fatalf("/profile options %+v, want an optional member", profile.Options)

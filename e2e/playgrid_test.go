@@ -272,3 +272,99 @@ func TestE2EEventOnHexGrid(t *testing.T) {
 	}
 	checkAltText(t, fake.Server)
 }
+
+// TestE2EDailyOnShapes: /daily setup shape:heart posts the day's maze in
+// a heart, as a picture with Play; played to the goal by its arrows, the
+// run counts for the day (share line, leaderboard) and is recorded
+// once. A setup with shape:calendar confirms it, and one that cannot
+// make a maze (a shape on a polar grid, sidewinder on a hex one) is
+// refused with the reason.
+func TestE2EDailyOnShapes(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	const dailyChannel = "1300000000000000778"
+	clock := fake.useClock(time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)) // 08:00 in Seoul
+	app := fake.startApp(t)
+	setup := func(extra ...member.Option) *fakediscord.Message {
+		opts := append([]member.Option{opt("channel", dailyChannel), opt("time", "09:00"), opt("timezone", "Asia/Seoul")}, extra...)
+		ix, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "daily", Options: []member.Option{{Name: "setup", Options: opts}}, Permissions: managerPerms})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return final(t, ix)
+	}
+	for _, tc := range []struct {
+		opts []member.Option
+		want string
+	}{
+		{[]member.Option{opt("grid", "polar"), opt("shape", "star")}, "is a disc already"},
+		{[]member.Option{opt("grid", "hex"), opt("algorithm", "sidewinder")}, "use Recursive backtracking, Digging, Wilson's algorithm"},
+		{[]member.Option{opt("shape", "heart"), opt("difficulty", "hard")}, "difficulty"},
+	} {
+		if msg := setup(tc.opts...); !msg.Ephemeral() || !strings.Contains(msg.Text(), tc.want) {
+			t.Fatalf("setup %v answered %q, want a refusal saying %q", tc.opts, msg.Text(), tc.want)
+		}
+	}
+	if msg := setup(opt("shape", "calendar"), opt("grid", "hex")); !strings.Contains(msg.Text(), "the calendar of shapes") {
+		t.Fatalf("setup shape:calendar answered %q", msg.Text())
+	}
+	if msg := setup(opt("shape", "heart")); !strings.Contains(msg.Text(), "heart, 20×20 cells") {
+		t.Fatalf("setup shape:heart answered %q", msg.Text())
+	}
+
+	ctx := testContext(t)
+	clock.Set(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) // 09:00 in Seoul
+	if err := app.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	post, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool {
+		return strings.Contains(m.Text(), "Daily challenge #334")
+	})
+	if err != nil {
+		t.Fatalf("no daily post: %v", err)
+	}
+	id := mazeIDIn(t, post.Text())
+	if id.Shape.Kind != mazecore.PresetShape || id.Shape.Preset.String() != "heart" || len(post.Attachments) != 1 || !strings.Contains(post.Text(), "heart, 20×20 cells") {
+		t.Fatalf("daily post %q (maze %+v, attachments %+v), want a heart's picture", post.Text(), id, post.Attachments)
+	}
+	p := fake.startGridGame(t, app, post)
+	p.walk(func(int) int { return 4 })
+	if !strings.Contains(p.msg.Text(), "(par "+fmt.Sprint(play.ParOnGrid(p.maze))+", ±0)") {
+		t.Fatalf("the win is not in par:\n%s", p.msg.Text())
+	}
+	for _, b := range p.msg.Buttons() {
+		if strings.HasPrefix(b.CustomID, "share:") {
+			shared := final(t, fake.click(t, member.ButtonSpec{CustomID: b.CustomID, Message: p.msg}))
+			if !strings.Contains(shared.Text(), "`mazebot daily #334 · ") {
+				t.Fatalf("Share lacks the daily's share line:\n%s", shared.Text())
+			}
+		}
+	}
+	board := final(t, fake.slash(t, "leaderboard"))
+	if len(board.Embeds) != 1 || !strings.Contains(board.Embeds[0].Description, "🥇 <@"+fakediscord.DefaultUserID+">") {
+		t.Fatalf("leaderboard %+v, want the player first", board.Embeds)
+	}
+	checkFinishedOnce(t, app, id, p.clicks, len(p.maze.Solve())-1)
+	// The next day's post: another heart, with yesterday's recap and its
+	// solution as a spoilered picture.
+	clock.Set(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	if err := app.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	next, err := fake.WaitChannelMessage(ctx, dailyChannel, func(m *fakediscord.Message) bool {
+		return strings.Contains(m.Text(), "Daily challenge #335")
+	})
+	if err != nil {
+		t.Fatalf("no second daily post: %v", err)
+	}
+	spoilers := 0
+	for _, a := range next.Attachments {
+		if strings.HasPrefix(a.Filename, "SPOILER_maze-"+id.String()) {
+			spoilers++
+		}
+	}
+	if len(next.Attachments) != 2 || spoilers != 1 {
+		t.Fatalf("second post's attachments %+v, want today's heart and yesterday's solution spoilered", next.Attachments)
+	}
+	checkAltText(t, fake.Server)
+}

@@ -215,7 +215,7 @@ func seed(t *testing.T, dsn string) {
 	seoul, err := time.LoadLocation("Asia/Seoul")
 	ok(t, err)
 	ok(t, db.SaveDailySettings(ctx, contest.DailySettings{GuildID: "g1", ChannelID: "c1", PostAt: 9 * 60, Zone: seoul, PrevZone: time.UTC, ZoneFrom: at(1), Algorithm: mazecore.Sidewinder, Size: 31, Enabled: true, UpdatedAt: at(1)}))
-	ok(t, db.SaveDailySettings(ctx, contest.DailySettings{GuildID: "g2", ChannelID: "c2", Zone: time.UTC, Algorithm: mazecore.Digging, Size: 21, UpdatedAt: at(2)}))
+	ok(t, db.SaveDailySettings(ctx, contest.DailySettings{GuildID: "g2", ChannelID: "c2", Zone: time.UTC, Algorithm: mazecore.Digging, Size: 21, Grid: mazecore.Hex, Shape: contest.ShapeCalendar, UpdatedAt: at(2)}))
 	claim := contest.DailyPost{GuildID: "g1", Date: day(29), ChannelID: "c1", MazeID: testMaze, State: contest.Posting, Attempts: 1, ClaimedAt: at(3)}
 	ok(t, db.ClaimDailyPost(ctx, claim))
 	ok(t, db.SetDailyPosted(ctx, "g1", day(29), "m29"))

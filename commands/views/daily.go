@@ -8,6 +8,7 @@ import (
 	"mazebot/bot"
 	"mazebot/contest"
 	"mazebot/lang"
+	"mazebot/mazecore"
 	"mazebot/play"
 )
 
@@ -178,7 +179,7 @@ func Held(h contest.Hold, guildID string) lang.Msg {
 func SetupDone(l *lang.Lang, s contest.DailySettings, next time.Time) string {
 	done := l.T("daily.setup_done", lang.Args{
 		"Channel": s.ChannelID, "At": s.PostAt.String(), "Zone": s.Zone.String(),
-		"Maze":     Shape(s.Algorithm, s.Size, s.Difficulty, s.Loops),
+		"Maze":     dailyShape(s),
 		"Language": lang.ByCode(s.Language).Name(),
 		"Next":     next.Unix(),
 	})
@@ -186,6 +187,25 @@ func SetupDone(l *lang.Lang, s contest.DailySettings, next time.Time) string {
 		done += "\n" + l.T("daily.zone_pending", lang.Args{"Old": s.PrevZone.String(), "Zone": s.Zone.String(), "From": s.ZoneFrom.Unix()})
 	}
 	return done
+}
+
+// dailyShape describes the settings' maze: "Recursive backtracking,
+// 25×25, hard", or on another grid or in a shape "Wilson's algorithm,
+// hexagonal, 15×15 cells", or "…, the calendar of shapes".
+func dailyShape(s contest.DailySettings) lang.List {
+	if s.Grid == mazecore.Square && s.Shape == "" {
+		return Shape(s.Algorithm, s.Size, s.Difficulty, s.Loops)
+	}
+	var what lang.Localizable = lang.M("daily.calendar")
+	if s.Shape != contest.ShapeCalendar {
+		id, _ := s.BaseMaze(contest.Date{}) // checked by the setup
+		what = ShapeWords(id)
+	}
+	parts := lang.List{AlgorithmTitle(s.Algorithm), what}
+	if s.Loops > 0 {
+		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": s.Loops}))
+	}
+	return parts
 }
 
 // Notice is a private note after a reply (a size rounded up, say).

@@ -19,12 +19,12 @@ func (s *Store) SaveDailySettings(ctx context.Context, ds contest.DailySettings)
 		}
 		_, err := q.exec(`
 			INSERT INTO daily_configs (`+dailySettingsColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, post_at = excluded.post_at,
 				time_zone = excluded.time_zone, algorithm = excluded.algorithm, size = excluded.size,
 				difficulty = excluded.difficulty, loops = excluded.loops, language = excluded.language,
 				enabled = excluded.enabled, updated_at = excluded.updated_at,
-				prev_zone = excluded.prev_zone, zone_from = excluded.zone_from`,
+				prev_zone = excluded.prev_zone, zone_from = excluded.zone_from, grid = excluded.grid, shape = excluded.shape`,
 			dailySettingsArgs(ds)...)
 		return err
 	})

@@ -155,7 +155,7 @@ func (r gameRow) record() (play.Record, error) {
 
 // dailySettingsColumns are the columns of a daily_configs row, in
 // dailySettingsRow's order.
-const dailySettingsColumns = `guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, language, enabled, updated_at, prev_zone, zone_from`
+const dailySettingsColumns = `guild_id, channel_id, post_at, time_zone, algorithm, size, difficulty, loops, language, enabled, updated_at, prev_zone, zone_from, grid, shape`
 
 type dailySettingsRow struct {
 	GuildID, ChannelID      string
@@ -168,14 +168,15 @@ type dailySettingsRow struct {
 	UpdatedAt               int64
 	PrevZone                string
 	ZoneFrom                int64
+	Grid, Shape             string
 }
 
 func (r *dailySettingsRow) dest() []any {
-	return []any{&r.GuildID, &r.ChannelID, &r.PostAt, &r.Zone, &r.Algorithm, &r.Size, &r.Difficulty, &r.Loops, &r.Language, &r.Enabled, &r.UpdatedAt, &r.PrevZone, &r.ZoneFrom}
+	return []any{&r.GuildID, &r.ChannelID, &r.PostAt, &r.Zone, &r.Algorithm, &r.Size, &r.Difficulty, &r.Loops, &r.Language, &r.Enabled, &r.UpdatedAt, &r.PrevZone, &r.ZoneFrom, &r.Grid, &r.Shape}
 }
 
 func (r dailySettingsRow) settings() (contest.DailySettings, error) {
-	s := contest.DailySettings{GuildID: r.GuildID, ChannelID: r.ChannelID, Size: r.Size, Loops: r.Loops, Language: r.Language, Enabled: r.Enabled, UpdatedAt: timeOf(r.UpdatedAt)}
+	s := contest.DailySettings{GuildID: r.GuildID, ChannelID: r.ChannelID, Size: r.Size, Loops: r.Loops, Language: r.Language, Enabled: r.Enabled, UpdatedAt: timeOf(r.UpdatedAt), Shape: r.Shape}
 	var ok bool
 	if s.PostAt, ok = contest.ParseTimeOfDay(r.PostAt); !ok {
 		return s, fmt.Errorf("post time %q", r.PostAt)
@@ -196,6 +197,9 @@ func (r dailySettingsRow) settings() (contest.DailySettings, error) {
 	if s.Difficulty, err = mazecore.ParseLevel(r.Difficulty); err != nil {
 		return s, err
 	}
+	if s.Grid, err = mazecore.ParseGrid(r.Grid); err != nil {
+		return s, err
+	}
 	return s, nil
 }
 
@@ -205,7 +209,7 @@ func dailySettingsArgs(s contest.DailySettings) []any {
 	if s.PrevZone != nil {
 		prev, from = s.PrevZone.String(), millis(s.ZoneFrom)
 	}
-	return []any{s.GuildID, s.ChannelID, s.PostAt.String(), s.Zone.String(), s.Algorithm.String(), s.Size, s.Difficulty.String(), s.Loops, s.Language, s.Enabled, millis(s.UpdatedAt), prev, from}
+	return []any{s.GuildID, s.ChannelID, s.PostAt.String(), s.Zone.String(), s.Algorithm.String(), s.Size, s.Difficulty.String(), s.Loops, s.Language, s.Enabled, millis(s.UpdatedAt), prev, from, s.Grid.String(), s.Shape}
 }
 
 // checkDailySettings refuses settings that settings() could not read
@@ -218,7 +222,15 @@ func checkDailySettings(s contest.DailySettings) error {
 	if err := checkLanguage(s.Language); err != nil {
 		return err
 	}
-	return (mazecore.ID{Algorithm: s.Algorithm, Width: s.Size, Height: s.Size, Loops: s.Loops}).Validate()
+	if !s.Grid.Valid() {
+		return fmt.Errorf("grid %v", s.Grid)
+	}
+	// Any date's maze: the calendar's shapes all draw on the grid.
+	id, err := s.BaseMaze(contest.MakeDate(2026, 11, 30))
+	if err != nil {
+		return err
+	}
+	return id.Validate()
 }
 
 // maxLanguage is the longest language code the schemas take: a BCP 47

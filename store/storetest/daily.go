@@ -75,6 +75,24 @@ func testDailySettings(t *testing.T, open opener) {
 			t.Fatalf("EnabledDailies=%+v, want only g2", enabled)
 		}
 	})
+	// A daily on another grid, or following the calendar of shapes,
+	// reads back as saved.
+	t.Run("OKShapes", func(t *testing.T) {
+		s := fresh(t, open)
+		ctx := t.Context()
+		for _, want := range []contest.DailySettings{
+			{GuildID: "g1", ChannelID: "c1", PostAt: 60, Zone: seoul, Algorithm: mazecore.Wilson, Size: 15, Grid: mazecore.Hex, Shape: contest.ShapeCalendar, Enabled: true, UpdatedAt: at(0)},
+			{GuildID: "g1", ChannelID: "c1", PostAt: 60, Zone: seoul, Algorithm: mazecore.Sidewinder, Size: 9, Grid: mazecore.Polar, Enabled: true, UpdatedAt: at(1)},
+			{GuildID: "g1", ChannelID: "c1", PostAt: 60, Zone: seoul, Algorithm: mazecore.Backtracking, Size: 41, Shape: "heart", Enabled: true, UpdatedAt: at(2)},
+		} {
+			ok(t, s.SaveDailySettings(ctx, want))
+			got, err := s.DailySettings(ctx, "g1")
+			ok(t, err)
+			if !sameSettings(got, want) {
+				t.Fatalf("DailySettings=%+v, want %+v", got, want)
+			}
+		}
+	})
 	// Settings the store could not read back are refused.
 	for _, tt := range []struct {
 		name   string
@@ -90,6 +108,9 @@ func testDailySettings(t *testing.T, open opener) {
 		{"ErrLoopsNegative", func(s *contest.DailySettings) { s.Loops = -1 }},
 		{"ErrLoopsOver100", func(s *contest.DailySettings) { s.Loops = mazecore.MaxLoops + 1 }},
 		{"ErrLanguageTooLong", func(s *contest.DailySettings) { s.Language = strings.Repeat("x", 17) }},
+		{"ErrUnknownShape", func(s *contest.DailySettings) { s.Shape = "squiggle" }},
+		{"ErrShapeOnPolar", func(s *contest.DailySettings) { s.Grid, s.Shape = mazecore.Polar, "heart" }},
+		{"ErrUnknownGrid", func(s *contest.DailySettings) { s.Grid = 9 }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := fresh(t, open)
