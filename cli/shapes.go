@@ -309,6 +309,10 @@ func (c *command) checkGridFormat() error {
 	if slices.Contains(fits, c.format) {
 		return nil
 	}
+	if !c.given["format"] && c.o() == "" {
+		// The default for a terminal or a pipe, not a choice.
+		return fmt.Errorf("a %s maze has no tiles to show as %s: write a picture with -o maze.png (or .gif, .svg, .pdf), or give --format svg or json", c.id.GridKind, c.format)
+	}
 	return fmt.Errorf("%s draws tiles, and a %s maze has none: use %s", c.format, c.id.GridKind, orList(fits))
 }
 

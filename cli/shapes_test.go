@@ -112,6 +112,7 @@ func TestShapedRefusals(t *testing.T) {
 		{[]string{"dfs", "12", "--grid", "polar", "--format", "emoji"}, "emoji draws tiles, and a polar maze has none: use png, gif, svg, pdf or json"},
 		{[]string{"dfs", "15", "--grid", "hex", "--format", "terminal"}, "terminal draws tiles, and a hex maze has none: use png, gif, svg, pdf or json"},
 		{[]string{"dfs", "15", "--grid", "hex", "-o", "maze.txt"}, "text draws tiles, and a hex maze has none"},
+		{[]string{"dfs", "15", "--grid", "hex", "--no-format"}, "a hex maze has no tiles to show as text: write a picture with -o maze.png"},
 		{[]string{"dfs", "51", "--grid", "polar", "--format", "gif"}, "gif animates polar mazes of at most 50 rings, not 51"},
 		{[]string{"dfs", "201", "--grid", "hex", "--format", "gif"}, "gif animates mazes of at most 100 cells a side, not 202: too large to render; use png"},
 		{[]string{"dfs", "403", "--shape", "circle", "--format", "pdf"}, "pdf prints mazes of at most 200 cells a side, not 201"},
@@ -127,8 +128,11 @@ func TestShapedRefusals(t *testing.T) {
 		{[]string{"--id", "2840g1w4", "--grid", "hex"}, "use either --grid or --id"},
 	} {
 		args := append([]string{"maze", "--format", "text"}, tc.args...)
-		if strings.Contains(strings.Join(tc.args, " "), "--format") {
+		if joined := strings.Join(tc.args, " "); strings.Contains(joined, "--format") || strings.Contains(joined, "-o ") {
 			args = append([]string{"maze"}, tc.args...)
+		}
+		if n := len(tc.args); tc.args[n-1] == "--no-format" { // stdout, the default format
+			args = append([]string{"maze"}, tc.args[:n-1]...)
 		}
 		code, stdout, stderr := run(t, args...)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
