@@ -9,6 +9,7 @@ package e2e
 import (
 	"context"
 	"database/sql"
+	"mazebot/commands/customid"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -307,3 +308,9 @@ func (b botDB) fixDailyMaze(ctx context.Context, guild string, date contest.Date
 	_, err := b.db.FixDailyMaze(ctx, contest.DailyMaze{GuildID: guild, Date: date, MazeID: maze})
 	return err
 }
+
+// giveUpAction is the action letter of a game's Give up button.
+func giveUpAction() string { return string(customid.GiveUp) }
+
+// wayAction is the action letter of the button that moves way w.
+func wayAction(w play.Way) string { return string(customid.WayAction(w)) }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"mazebot/commands/customid"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/fakediscord/member"
 	"mazebot/mazecore"
@@ -74,7 +73,7 @@ func (p *gridPlayer) arrows() map[string]fakediscord.Button { return p.arrows2(p
 func (p *gridPlayer) arrows2(msg *fakediscord.Message) map[string]fakediscord.Button {
 	out := map[string]fakediscord.Button{}
 	for _, b := range msg.Buttons() {
-		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[0] == "mv" && parts[3] != string(customid.GiveUp) {
+		if parts := strings.Split(b.CustomID, ":"); len(parts) == 5 && parts[0] == "mv" && parts[3] != giveUpAction() {
 			out[parts[3]] = b
 		}
 	}
@@ -113,7 +112,7 @@ func (p *gridPlayer) walk(wantArrows func(cell int) int) {
 		}
 		before := p.window()
 		w, _ := play.WayTo(p.maze.Grid(), path[i], path[i+1])
-		b, ok := arrows[string(customid.WayAction(w))]
+		b, ok := arrows[wayAction(w)]
 		if !ok || b.Disabled {
 			p.t.Fatalf("cell %d: the %v arrow is missing or disabled: %+v", at, w, arrows)
 		}

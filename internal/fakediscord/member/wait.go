@@ -52,7 +52,9 @@ func (ix *Interaction) Wait(ctx context.Context) (*fakediscord.Response, error) 
 // WaitFinal waits for the message this interaction produced — its original
 // response (type 4; type 5 once edited out of the loading state) or the
 // message its component was on (type 7; type 6 once edited) — to satisfy
-// pred (nil: any), and returns a snapshot.
+// pred (nil: any), and returns a snapshot. After a type 6 the answer may
+// instead be a followup (a slow button acknowledged before it knew it
+// would post a new message): the first followup satisfying pred counts.
 func (ix *Interaction) WaitFinal(ctx context.Context, pred func(*fakediscord.Message) bool) (*fakediscord.Message, error) {
 	resp, err := ix.Wait(ctx)
 	if err != nil {
@@ -61,21 +63,51 @@ func (ix *Interaction) WaitFinal(ctx context.Context, pred func(*fakediscord.Mes
 	if resp.MessageID == "" {
 		return nil, ErrNoMessage
 	}
+	deferredUpdate := resp.Type == discordgo.InteractionResponseDeferredMessageUpdate
 	return await(ctx, ix.srv, func() (<-chan struct{}, *fakediscord.Message, error) {
-		changed := ix.srv.MessageChanged(resp.MessageID)
+		// Both signals are taken before looking, so no change is missed.
+		changed, followed := ix.srv.MessageChanged(resp.MessageID), ix.Changed()
+		wait := func() <-chan struct{} {
+			if deferredUpdate {
+				return either(ctx, changed, followed)
+			}
+			return changed
+		}
+		if deferredUpdate {
+			for _, fu := range ix.Followups() {
+				if !fu.Loading() && (pred == nil || pred(fu)) {
+					return nil, fu, nil
+				}
+			}
+		}
 		m := ix.srv.Message(resp.MessageID)
 		switch {
 		case m == nil:
 			return nil, nil, ErrNoMessage
 		case m.Deleted:
 			return nil, nil, ErrDeleted
-		case m.Loading() || (resp.Type == discordgo.InteractionResponseDeferredMessageUpdate && m.Edits <= resp.EditsBefore):
-			return changed, nil, nil
+		case m.Loading() || (deferredUpdate && m.Edits <= resp.EditsBefore):
+			return wait(), nil, nil
 		case pred != nil && !pred(m):
-			return changed, nil, nil
+			return wait(), nil, nil
 		}
 		return nil, m, nil
 	})
+}
+
+// either closes when a or b does (or ctx ends, so that it never outlives
+// the wait).
+func either(ctx context.Context, a, b <-chan struct{}) <-chan struct{} {
+	c := make(chan struct{})
+	go func() {
+		defer close(c)
+		select {
+		case <-a:
+		case <-b:
+		case <-ctx.Done():
+		}
+	}()
+	return c
 }
 
 // WaitFollowup waits for the n-th followup (0-based) and returns it.
