@@ -25,6 +25,10 @@ const MaxSize = 20001
 // rates mazecore.Candidates mazes, about a second at 1001×1001.
 const maxChooseSize = 1001
 
+// maxChooseCells is maxChooseSize for a maze on another grid or in a
+// shape: the cells of the largest square maze --difficulty takes.
+const maxChooseCells = (maxChooseSize / 2) * (maxChooseSize / 2)
+
 // Exit statuses.
 const (
 	exitOK          = 0

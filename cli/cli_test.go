@@ -548,3 +548,26 @@ func TestDifficulty(t *testing.T) {
 		t.Fatal("--difficulty any made another maze than no --difficulty")
 	}
 }
+
+// TestDifficultyOnShapes: --difficulty chooses on any grid as it does on
+// the square one, by mazecore.ChooseGrid, and says the chosen ID.
+func TestDifficultyOnShapes(t *testing.T) {
+	heart, _ := mazecore.ParseShape("heart")
+	for _, tc := range []struct {
+		args []string
+		base mazecore.ID
+	}{
+		{[]string{"backtracking", "12", "--grid", "polar", "--seed", "8"}, mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 12, Height: 12, Seed: 8}},
+		{[]string{"wilson", "41", "--shape", "heart", "--seed", "9"}, mazecore.ID{Algorithm: mazecore.Wilson, Width: 41, Height: 41, Seed: 9, Shape: heart}},
+	} {
+		want, err := mazecore.ChooseGrid(tc.base, mazecore.Hard, nil)
+		if err != nil || want == tc.base {
+			t.Fatalf("ChooseGrid(%v): %v, %v: want another seed", tc.base, want, err)
+		}
+		// With -o, the file is the output and what it is goes to stdout.
+		stdout, _ := mustRun(t, append(append([]string{"maze"}, tc.args...), "--difficulty", "hard", "-o", filepath.Join(t.TempDir(), "maze.png"))...)
+		if !strings.Contains(stdout, "maze ID: "+want.String()) {
+			t.Fatalf("%v --difficulty hard: stdout %q, want the chosen ID %s", tc.args, stdout, want)
+		}
+	}
+}

@@ -130,8 +130,13 @@ func (c *command) generate(ctx context.Context, pr *progress) (made, error) {
 			pr.set(fmt.Sprintf("choosing a %s maze among %d", c.level, mazecore.Candidates), 0, 0)
 		}
 		if c.shaped() {
-			r, err := generateGrid(c.id, c.image)
-			done <- result{c.id, r, err}
+			id, err := mazecore.ChooseGrid(c.id, c.level, c.image)
+			if err != nil {
+				done <- result{id: id, err: err}
+				return
+			}
+			r, err := generateGrid(id, c.image)
+			done <- result{id, r, err}
 			return
 		}
 		id, err := mazecore.Choose(c.id, c.level)

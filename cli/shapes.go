@@ -52,8 +52,12 @@ func (c *command) parseShaped(values map[string]string, positional []string) err
 		}
 		return fmt.Errorf("use either --%s or --id, not both: a maze ID already holds its grid and shape", firstGiven(values))
 	}
-	if _, ok := values["difficulty"]; ok {
-		return errors.New("--difficulty rates mazes of the whole square grid only: leave it out for a shaped, polar or hex maze")
+	if levelText, ok := values["difficulty"]; ok {
+		level, err := mazecore.ParseLevel(levelText)
+		if err != nil {
+			return err
+		}
+		c.level = level
 	}
 	kind := mazecore.Square
 	if g, ok := values["grid"]; ok {
@@ -132,8 +136,14 @@ func (c *command) parseShaped(values map[string]string, positional []string) err
 	}
 	// The mask is checked now, so that a shape too small or in pieces
 	// is a usage error, before a file is opened.
-	_, err = c.id.GridWithImage(c.image)
-	return err
+	grid, err := c.id.GridWithImage(c.image)
+	if err != nil {
+		return err
+	}
+	if c.level != mazecore.AnyLevel && grid.Len() > maxChooseCells {
+		return fmt.Errorf("--difficulty rates %d candidate mazes, so it takes mazes of at most %d cells, not %d", mazecore.Candidates, maxChooseCells, grid.Len())
+	}
+	return nil
 }
 
 // parseImageID reads --id of an image's maze with --mask, the image it

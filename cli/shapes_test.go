@@ -124,7 +124,8 @@ func TestShapedRefusals(t *testing.T) {
 		{[]string{"dfs", "21", "--text", "HELLO"}, "needs a maze of at least 29×8 cells"},
 		{[]string{"dfs", "11", "--shape", "heart"}, "a maze needs at least 50"},
 		{[]string{"dfs", "4003", "--shape", "circle"}, "at most 4001×4001 tiles"},
-		{[]string{"dfs", "41", "--shape", "heart", "--difficulty", "hard"}, "--difficulty rates mazes of the whole square grid only"},
+		{[]string{"dfs", "41", "--shape", "heart", "--difficulty", "brutal"}, "choose one of easy, medium, hard, any"},
+		{[]string{"dfs", "1001", "--grid", "hex", "--difficulty", "hard"}, "--difficulty rates 32 candidate mazes, so it takes mazes of at most 250000 cells, not 1002001"},
 		{[]string{"--id", "2840g1w4", "--grid", "hex"}, "use either --grid or --id"},
 	} {
 		args := append([]string{"maze", "--format", "text"}, tc.args...)

@@ -32,7 +32,11 @@ func dailyShapes() []string { return append(mazecore.PresetNames(), contest.Shap
 // suits them. Every weekday's maze must be one that can be made.
 func setupShape(s *contest.DailySettings, o setupOptions) error {
 	if o.Grid == "" && o.Shape == "" {
-		return nil
+		if s.Grid == mazecore.Square && s.Shape == "" {
+			return nil
+		}
+		// The shape stays; a new size or difficulty must still fit it.
+		return checkWeekdays(*s)
 	}
 	s.Grid, s.Shape = mazecore.Square, o.Shape
 	if o.Grid != "" {
@@ -49,9 +53,6 @@ func setupShape(s *contest.DailySettings, o setupOptions) error {
 	if o.Shape != "" && s.Grid == mazecore.Polar {
 		return bot.Refuse("error.polar_no_shape")
 	}
-	if s.Difficulty != mazecore.AnyLevel && (s.Grid != mazecore.Square || s.Shape != "") {
-		return bot.Refuse("error.shape_no_difficulty")
-	}
 	if o.Size == nil {
 		switch {
 		case s.Grid == mazecore.Polar:
@@ -62,7 +63,13 @@ func setupShape(s *contest.DailySettings, o setupOptions) error {
 			s.Size = dailyShapeSize
 		}
 	}
-	// Each weekday's maze of the calendar, and the one of any other.
+	return checkWeekdays(*s)
+}
+
+// checkWeekdays refuses a shaped daily's settings unless each weekday's
+// maze of the calendar, and the one of any other, can be made, and its
+// difficulty chosen.
+func checkWeekdays(s contest.DailySettings) error {
 	for day := 23; day < 30; day++ {
 		id, err := s.BaseMaze(contest.MakeDate(2026, 11, day))
 		if err != nil {
@@ -71,8 +78,12 @@ func setupShape(s *contest.DailySettings, o setupOptions) error {
 		if err := validShaped(id); err != nil {
 			return err
 		}
-		if _, err := id.Grid(); err != nil {
+		grid, err := id.Grid()
+		if err != nil {
 			return maskRefusal(err)
+		}
+		if err := levelFits(s.Difficulty, grid); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -92,7 +103,7 @@ func dailyGridMaze(l *lang.Lang, day contest.Daily, withFile bool, setup views.S
 // left out when withFile is false (an edit that keeps it).
 func gridView(l *lang.Lang, m *mazecore.GridMaze, withFile bool, setup views.Setup) (views.Maze, error) {
 	id := m.ID()
-	v := views.Maze{ID: id, Par: play.ParOnGrid(m), Shape: shapeWords(id), Setup: setup}
+	v := views.Maze{ID: id, Par: play.ParOnGrid(m), Shape: shapeWords(id), Setup: setup, Rating: mazecore.RateGrid(m).Rating}
 	if withFile {
 		file, err := gridFile(l, m, nil, look{}, "maze-"+id.String()+".png")
 		if err != nil {

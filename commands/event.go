@@ -102,7 +102,8 @@ func (o eventOptions) shape() mazeOptions {
 // eventRequest is a validated /event start.
 type eventRequest struct {
 	event    contest.Event
-	level    mazecore.Level // for the confirmation: the ID does not keep it
+	level    mazecore.Level  // for the confirmation: the ID does not keep it
+	image    *mazecore.Image // the picture of a maze in an image's shape
 	duration time.Duration
 	notice   lang.Msg
 }
@@ -172,7 +173,7 @@ func (f *Events) shapedEvent(ctx context.Context, in *bot.Interaction, o eventOp
 	if id := shaped.id; id.Width > contest.EventMaxSide || id.Height > contest.EventMaxSide {
 		return req, bot.Refuse("error.shape_size_range", lang.Args{"Grid": lang.M("choice.grid." + id.GridKind.String()), "Min": mazecore.MinSize, "Max": contest.EventMaxSide, "Asked": max(id.Width, id.Height)})
 	}
-	req.event.MazeID, req.level = shaped.id, mazecore.AnyLevel
+	req.event.MazeID, req.level, req.image = shaped.id, shaped.level, shaped.image
 	return req, nil
 }
 
@@ -246,10 +247,8 @@ func (f *Events) start(ctx context.Context, in *bot.Interaction) error {
 	if err := deferReply(ctx, in, true); err != nil {
 		return err
 	}
-	if req.event.MazeID.Plain() {
-		if req.event.MazeID, err = chooseLevel(req.event.MazeID, req.level); err != nil {
-			return err
-		}
+	if req.event.MazeID, err = chooseGridLevel(req.event.MazeID, req.level, req.image); err != nil {
+		return err
 	}
 	e, err := f.events.Start(ctx, req.event, req.duration)
 	switch {

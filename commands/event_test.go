@@ -261,6 +261,29 @@ func TestEventStart(t *testing.T) {
 			t.Fatalf("event maze post %q, want the maze header with stars and par", got)
 		}
 	})
+	t.Run("OKDifficultyOnShape", func(t *testing.T) {
+		e := newEnv(t, eventEnv())
+		rec := e.command(t, "start", map[string]any{"algorithm": "digging", "shape": "heart", "size": 41, "duration": "1h", "difficulty": "hard"})
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "hard") {
+			t.Fatalf("replies=%+v, want a confirmation naming hard", rec.Replies)
+		}
+		heart, _ := mazecore.ParseShape("heart")
+		want, err := mazecore.ChooseGrid(mazecore.ID{Algorithm: mazecore.Digging, Width: 41, Height: 41, Seed: 4242, Shape: heart}, mazecore.Hard, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := e.db.RunningEvent(context.Background(), eventCh)
+		if err != nil || ev.MazeID != want {
+			t.Fatalf("event maze %+v (%v), want the hard heart %+v", ev.MazeID, err, want)
+		}
+		m, err := mazecore.GenerateGrid(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.poster.message(ev.MazeMessageID).reply.Text(); !strings.Contains(got, views.Stars(mazecore.RateGrid(m).Rating)) || !strings.Contains(got, fmt.Sprintf(" · par %d · ", play.ParOnGrid(m))) {
+			t.Fatalf("event maze post %q, want the heart's stars and par", got)
+		}
+	})
 	t.Run("OKOtherChannelPNGRounded", func(t *testing.T) {
 		e := newEnv(t, eventEnv())
 		rec := e.command(t, "start", map[string]any{"algorithm": "sidewinder", "size": 50, "duration": "2h", "channel": "777"})

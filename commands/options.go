@@ -201,6 +201,26 @@ func guildChannel(in *bot.Interaction, id, fallback string) (string, error) {
 	return id, nil
 }
 
+// chooseGridLevel is chooseLevel for a maze on any grid, img the picture
+// of an image shape (nil for any other); its cells were checked against
+// views.DifficultyMaxCells on their way in.
+func chooseGridLevel(id mazecore.ID, level mazecore.Level, img *mazecore.Image) (mazecore.ID, error) {
+	chosen, err := mazecore.ChooseGrid(id, level, img)
+	if err != nil {
+		return mazecore.ID{}, fmt.Errorf("choose %s maze from %v: %w", level, id, err)
+	}
+	return chosen, nil
+}
+
+// levelFits refuses a level on a grid of more cells than a level is
+// chosen among (views.DifficultyMaxCells).
+func levelFits(level mazecore.Level, grid *mazecore.Grid) error {
+	if level != mazecore.AnyLevel && grid.Len() > views.DifficultyMaxCells {
+		return bot.Refuse("error.difficulty_too_many_cells", lang.Args{"Max": views.DifficultyMaxCells, "Candidates": mazecore.Candidates, "Asked": grid.Len()})
+	}
+	return nil
+}
+
 // chooseLevel is the maze of the level among the candidates of id, whose
 // size and loops were checked on their way in.
 func chooseLevel(id mazecore.ID, level mazecore.Level) (mazecore.ID, error) {

@@ -148,8 +148,12 @@ func (f *Play) handleShare(ctx context.Context, in *bot.Interaction) error {
 		return err
 	}
 	rating := 0
-	if daily != nil && g.Maze() != nil { // Rate reads the square grid only
+	switch {
+	case daily == nil:
+	case g.Maze() != nil:
 		rating = mazecore.Rate(g.Maze()).Rating
+	case g.Grid() != nil:
+		rating = mazecore.RateGrid(g.Grid()).Rating
 	}
 	return answer(ctx, in, views.ShareReply(in.Lang(), g, daily, rating, g.Par()))
 }

@@ -15,6 +15,7 @@ import (
 	"mazebot/commands/views"
 	"mazebot/lang"
 	"mazebot/mazecore"
+	"mazebot/play"
 	"mazebot/render"
 )
 
@@ -72,8 +73,9 @@ func (f *Mazes) parseShapedRequest(ctx context.Context, in *bot.Interaction, o m
 	default:
 		return req, bot.Refuse("error.shape_picture_only")
 	}
-	if o.Difficulty != "" && o.Difficulty != mazecore.AnyLevel.String() {
-		return req, bot.Refuse("error.shape_no_difficulty")
+	var err error
+	if req.level, _, err = levelAndLoops(o.Difficulty, nil, mazecore.AnyLevel, 0); err != nil {
+		return req, err
 	}
 	lk, err := parseLook(o.Theme, o.Style)
 	if err != nil {
@@ -131,13 +133,17 @@ func (f *Mazes) parseShapedRequest(ctx context.Context, in *bot.Interaction, o m
 	}
 	// The mask is drawn now: a shape too small for it is refused before
 	// the queue.
-	if _, err := id.GridWithImage(req.image); err != nil {
+	grid, err := id.GridWithImage(req.image)
+	if err != nil {
 		var me *mazecore.MaskError
 		if req.image != nil && errors.As(err, &me) {
 			// The picture's own words: the member fixes the picture.
 			return req, bot.RefuseWith(err, "error.image."+string(me.Code), lang.Args{"N": me.N, "M": me.M})
 		}
 		return req, maskRefusal(err)
+	}
+	if err := levelFits(req.level, grid); err != nil {
+		return req, err
 	}
 	if req.image != nil {
 		// Kept before the maze is shown, so that its Solve finds it.
@@ -324,32 +330,42 @@ func maskRefusal(err error) error {
 // picture, its header and a Solve button.
 func (f *Mazes) showShaped(ctx context.Context, in *bot.Interaction, req mazeRequest) error {
 	l := in.Lang()
-	key := mazeKey(l, req.id, req.mode, req.look)
-	reply, err := f.pictures.Reply(ctx, in, pictures.Request{Key: key, Big: big(req.id.Cells())}, func() (bot.Reply, error) {
-		m, err := generateShaped(req.id, req.image)
+	// A level is chosen on the queue, with the picture: it makes and
+	// rates mazecore.Candidates mazes.
+	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String()
+	cost := req.id.Cells()
+	if req.level != mazecore.AnyLevel {
+		cost *= mazecore.Candidates
+	}
+	shown, err := f.pictures.Show(ctx, in, pictures.Request{Key: key, Big: big(cost)}, func() (pictures.Shown, error) {
+		id, err := chooseGridLevel(req.id, req.level, req.image)
 		if err != nil {
-			return bot.Reply{}, err
+			return pictures.Shown{}, err
 		}
-		file, err := gridFile(l, m, nil, req.look, "maze-"+req.id.String()+".png")
+		m, err := generateShaped(id, req.image)
 		if err != nil {
-			return bot.Reply{}, err
+			return pictures.Shown{}, err
 		}
-		v := views.Maze{ID: req.id, File: &file}
+		file, err := gridFile(l, m, nil, req.look, "maze-"+id.String()+".png")
+		if err != nil {
+			return pictures.Shown{}, err
+		}
+		v := views.Maze{ID: id, File: &file, Rating: mazecore.RateGrid(m).Rating}
 		var buttons []discordgo.MessageComponent
-		if views.Playable(req.id) {
-			buttons = append(buttons, views.PlayButton(l, req.id))
+		if views.Playable(id) {
+			buttons = append(buttons, views.PlayButton(l, id))
 		}
-		buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(req.id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
+		buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
 		solve := discordgo.ActionsRow{Components: buttons}
-		return views.Show(shapedHeader(l, m), v, []discordgo.MessageComponent{solve}), nil
+		return pictures.Shown{Reply: views.Show(shapedHeader(l, m), v, []discordgo.MessageComponent{solve}), Maze: id}, nil
 	})
 	if err != nil {
 		return err
 	}
-	if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", req.id, f.now()); err != nil {
+	if err := recordPost(ctx, f.posts, in.GuildID, in.ChannelID, "", shown.Maze, f.now()); err != nil {
 		return err
 	}
-	return answer(ctx, in, reply)
+	return answer(ctx, in, shown.Reply)
 }
 
 // shapedSolution is the spoilered solution of a maze on another grid or
@@ -385,14 +401,9 @@ func gridFile(l *lang.Lang, m *mazecore.GridMaze, path []int, lk look, name stri
 func shapeWords(id mazecore.ID) lang.Msg { return views.ShapeWords(id) }
 
 // shapedHeader is the line above a shaped maze: its algorithm, grid and
-// shape, loops, and ID.
+// shape, loops, rating and par (as a square maze's), and ID.
 func shapedHeader(l *lang.Lang, m *mazecore.GridMaze) string {
-	id := m.ID()
-	header := "🧩 **" + views.AlgorithmTitle(id.Algorithm).In(l) + "** · " + shapeWords(id).In(l)
-	if id.Loops > 0 {
-		header += " · " + l.T("maze.loops", lang.Args{"Loops": id.Loops})
-	}
-	return header + " · " + views.IDTag(id)
+	return views.Header(l, views.Maze{ID: m.ID(), Shape: shapeWords(m.ID()), Rating: mazecore.RateGrid(m).Rating, Par: play.ParOnGrid(m)})
 }
 
 // countTrue counts the conditions that hold.

@@ -138,7 +138,7 @@ func Number(date Date) int { return int(date.t.Sub(dailyEpoch.t)/(24*time.Hour))
 // date under key, a secret of the bot's, so it is the same for everyone
 // and in every process sharing the key, and nobody can work out a day's
 // maze (and so its solution) before it is shown. 32 bits keep the ID
-// short. A difficulty other than any then picks, by mazecore.Choose, among
+// short. A difficulty other than any then picks, by mazecore.ChooseGrid, among
 // the candidates of that seed: the ID still names the maze alone.
 //
 // The first show or claim of a day fixes its maze in the store
@@ -153,11 +153,8 @@ func MazeFor(key []byte, s DailySettings, date Date) (mazecore.ID, error) {
 		return mazecore.ID{}, fmt.Errorf("daily maze of %s on %s: %w", s.GuildID, date, err)
 	}
 	base.Seed = uint64(binary.BigEndian.Uint32(sum[:4]))
-	if !base.Plain() {
-		// Choose rates square mazes only; a shaped daily has no level.
-		return base, base.Validate()
-	}
-	id, err := mazecore.Choose(base, s.Difficulty)
+	// A daily's shapes are presets: no picture is needed.
+	id, err := mazecore.ChooseGrid(base, s.Difficulty, nil)
 	if err != nil {
 		return mazecore.ID{}, fmt.Errorf("daily maze of %s on %s: %w", s.GuildID, date, err)
 	}

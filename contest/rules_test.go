@@ -247,6 +247,27 @@ func TestMazeFor(t *testing.T) {
 			seen[got.Seed] = level
 		}
 	})
+	// A shaped daily's level is chosen as any maze's, among the
+	// candidates of the day's seed on its grid.
+	t.Run("OKDifficultyOnShapes", func(t *testing.T) {
+		for _, shaped := range []DailySettings{
+			{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 41, Shape: "heart"},
+			{GuildID: "g1", Algorithm: mazecore.Wilson, Size: 11, Grid: mazecore.Polar},
+		} {
+			anyLevel := mazeFor(t, shaped, d)
+			if anyLevel.Seed != a.Seed {
+				t.Fatalf("%+v: seed %d, want the day's %d", shaped, anyLevel.Seed, a.Seed)
+			}
+			shaped.Difficulty = mazecore.Hard
+			want, err := mazecore.ChooseGrid(anyLevel, mazecore.Hard, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mazeFor(t, shaped, d); got != want || got == anyLevel {
+				t.Fatalf("hard %+v: %v, want ChooseGrid's %v (not the day's seed %v)", shaped, got, want, anyLevel)
+			}
+		}
+	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		for name, s := range map[string]DailySettings{
 			"Loops":      {GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 21, Loops: 101},

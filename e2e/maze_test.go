@@ -159,12 +159,29 @@ func TestE2EMazeShapes(t *testing.T) {
 		{"Heart", []member.Option{opt("shape", "heart"), opt("algorithm", "wilson")}, "heart, 20×20 cells"},
 		{"Text", []member.Option{opt("text", "gg 40")}, "text “GG 40”"},
 		{"Hex", []member.Option{opt("grid", "hex"), opt("size", 12), opt("loops", 20)}, "hexagonal, 12×12 cells"},
+		{"HardHeart", []member.Option{opt("shape", "heart"), opt("seed", 11), opt("difficulty", "hard")}, "heart, 20×20 cells"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			msg := final(t, fake.slash(t, "maze", tc.opts...))
 			id := mazeIDIn(t, msg.Text())
 			if id.Plain() || !strings.Contains(msg.Text(), tc.want) {
 				t.Fatalf("header %q (maze %+v), want a version 3 maze and %q", msg.Text(), id, tc.want)
+			}
+			// Rated as a square maze is, and a level chosen among the
+			// candidates of the seed.
+			m, err := mazecore.GenerateGrid(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := mazecore.RateGrid(m).Rating; !strings.Contains(msg.Text(), strings.Repeat("★", r)+strings.Repeat("☆", 5-r)) {
+				t.Fatalf("header %q lacks the maze's rating, %d stars", msg.Text(), r)
+			}
+			if tc.name == "HardHeart" {
+				base := id
+				base.Seed = 11
+				if want, _ := mazecore.ChooseGrid(base, mazecore.Hard, nil); id != want {
+					t.Fatalf("difficulty:hard showed %v, want the hard one of seed 11's candidates, %v", id, want)
+				}
 			}
 			if len(msg.Attachments) != 1 {
 				t.Fatalf("attachments %+v, want the maze's picture", msg.Attachments)
@@ -193,6 +210,7 @@ func TestE2EMazeShapes(t *testing.T) {
 		{"ErrTooSmall", []member.Option{opt("shape", "heart"), opt("size", 11)}, "and a maze needs 50"},
 		{"ErrFont", []member.Option{opt("text", "café")}, "no `É`"},
 		{"ErrPolarShape", []member.Option{opt("grid", "polar"), opt("shape", "star")}, "is a disc already"},
+		{"ErrDifficultyCells", []member.Option{opt("grid", "polar"), opt("size", 80), opt("difficulty", "hard")}, "A difficulty is chosen for mazes of up to"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			msg := final(t, fake.slash(t, "maze", tc.opts...))

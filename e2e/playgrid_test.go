@@ -291,7 +291,6 @@ func TestE2EDailyOnShapes(t *testing.T) {
 	}{
 		{[]member.Option{opt("grid", "polar"), opt("shape", "star")}, "is a disc already"},
 		{[]member.Option{opt("grid", "hex"), opt("algorithm", "sidewinder")}, "use Recursive backtracking, Digging, Wilson's algorithm"},
-		{[]member.Option{opt("shape", "heart"), opt("difficulty", "hard")}, "difficulty"},
 	} {
 		if msg := setup(tc.opts...); !msg.Ephemeral() || !strings.Contains(msg.Text(), tc.want) {
 			t.Fatalf("setup %v answered %q, want a refusal saying %q", tc.opts, msg.Text(), tc.want)

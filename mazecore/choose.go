@@ -126,3 +126,40 @@ func ranked(id ID) []candidate {
 	slices.SortStableFunc(list, func(a, b candidate) int { return cmp.Compare(a.score, b.score) })
 	return list
 }
+
+// ChooseGrid is Choose for a maze on any grid, rated by RateGrid: img is
+// the picture an image shape was made from (nil for any other ID). A
+// plain square ID is chosen by Choose, to the same seed. The grid is
+// built once for all the candidates.
+func ChooseGrid(id ID, level Level, img *Image) (ID, error) {
+	if id.Plain() {
+		return Choose(id, level)
+	}
+	if int(level) >= len(levels) {
+		return ID{}, fmt.Errorf("choose %s: %w", level, ErrUnknownLevel)
+	}
+	if err := id.Validate(); err != nil {
+		return ID{}, fmt.Errorf("choose %s: %w", level, err)
+	}
+	if id.Shape.Kind == ImageShape {
+		if err := imageFits(id, img); err != nil {
+			return ID{}, fmt.Errorf("choose %s: %w", level, err)
+		}
+	}
+	if level == AnyLevel {
+		return id, nil
+	}
+	grid, err := id.gridWith(img)
+	if err != nil {
+		return ID{}, fmt.Errorf("choose %s: %w", level, err)
+	}
+	list := make([]candidate, 0, Candidates)
+	for _, seed := range candidateSeeds(id.Seed) {
+		c := id
+		c.Seed = seed
+		list = append(list, candidate{seed, RateGrid(generateOn(c, grid, nil)).Score})
+	}
+	slices.SortStableFunc(list, func(a, b candidate) int { return cmp.Compare(a.score, b.score) })
+	id.Seed = list[level.rank()].seed
+	return id, nil
+}

@@ -173,6 +173,12 @@ func generateGridObserved(id ID, img *Image, carved func(a, b int)) (*GridMaze, 
 	if err != nil {
 		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
 	}
+	return generateOn(id, grid, carved), nil
+}
+
+// generateOn makes the maze of a validated version 3 ID on its grid,
+// already built (a Grid never changes, so candidates share one).
+func generateOn(id ID, grid *Grid, carved func(a, b int)) *GridMaze {
 	m := &GridMaze{id: id, grid: grid, links: make([]uint8, grid.Len()), carved: carved}
 	defer func() { m.carved = nil }()
 	gen := gridGen{maze: m, grid: grid, rng: newSource(id.Seed)}
@@ -186,7 +192,7 @@ func generateGridObserved(id ID, img *Image, carved func(a, b int)) (*GridMaze, 
 	if id.Loops > 0 {
 		m.braid(id.Loops)
 	}
-	return m, nil
+	return m
 }
 
 // Grid builds the grid an ID's maze lies on, its mask applied (an

@@ -33,4 +33,8 @@ const (
 	// which would be a second of CPU for anyone's /maze. 201 is also the
 	// largest maze Play takes, and difficulty is about playing.
 	DifficultyMaxSide = play.MaxSide
+	// DifficultyMaxCells bounds the cells of a maze on another grid or in
+	// a shape that a difficulty is chosen for: the cells of the largest
+	// square one (100×100), for about the same cost.
+	DifficultyMaxCells = (DifficultyMaxSide / 2) * (DifficultyMaxSide / 2)
 )

@@ -32,7 +32,7 @@ type Maze struct {
 	DM bool
 	// Shape says what grid and shape a maze not on the whole square grid
 	// has ("circular, 12 rings"), written where a square maze's size is;
-	// nil for a square maze. Such a maze has no rating (Rating 0).
+	// nil for a square maze. It is rated by mazecore.RateGrid.
 	Shape lang.Localizable
 }
 
