@@ -214,21 +214,34 @@ func TestGridTerminal(t *testing.T) {
 	}
 }
 
+// BenchmarkGridPNG draws a 100-ring polar maze, a 501-wide hex maze and
+// a 1001² (tiles) circle-masked one beside the whole square grid of about
+// as many cells, reporting ns a cell:
+//
+//	go test ./render -run '^$' -bench GridPNG -benchtime 3x -count 3
 func BenchmarkGridPNG(b *testing.B) {
-	for _, id := range []mazecore.ID{
-		{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 100, Height: 100, Seed: 1},
-		{Algorithm: mazecore.Backtracking, Width: 345, Height: 345, Seed: 1},
+	for _, tc := range []struct {
+		name string
+		id   mazecore.ID
+	}{
+		{"polar-100", mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 100, Height: 100, Seed: 1}},
+		{"square-345", mazecore.ID{Algorithm: mazecore.Backtracking, Width: 345, Height: 345, Seed: 1}}, // 172² = 29,584 cells
+		{"hex-501", mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Hex, Width: 501, Height: 501, Seed: 1}},
+		{"square-1003", mazecore.ID{Algorithm: mazecore.Backtracking, Width: 1003, Height: 1003, Seed: 1}}, // 501² cells
+		{"circle-1001", mazecore.ID{Algorithm: mazecore.Backtracking, Width: 1001, Height: 1001, Seed: 1, Shape: mustShape("circle")}},
+		{"square-887", mazecore.ID{Algorithm: mazecore.Backtracking, Width: 887, Height: 887, Seed: 1}}, // 443² ≈ π/4 of 500²
 	} {
-		m, err := mazecore.GenerateGrid(id)
+		m, err := mazecore.GenerateGrid(tc.id)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(id.GridKind.String(), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
 				if err := GridPNG(&bytes.Buffer{}, m, GridOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(m.Grid().Len()), "ns/cell")
 		})
 	}
 }
