@@ -213,56 +213,78 @@ func checkFinishedOnce(t *testing.T, app *testApp, id mazecore.ID, clicks, tiles
 	}
 }
 
-// TestE2EEventOnHexGrid runs an event on a hex grid: /event start
-// grid:hex posts the maze as a picture with Play, a member plays it to
-// the goal by its arrows and is ranked on the board, and the end posts
-// the results with the solution as a spoilered picture and gives the
-// maze its Solve back.
-func TestE2EEventOnHexGrid(t *testing.T) {
+// TestE2EEventOnShapes runs an event on a hex grid and one on a heart of
+// the hard difficulty: /event start grid:hex (shape:heart) posts the maze
+// as a picture with Play, a member plays it to the goal by its arrows and
+// is ranked on the board, and the end posts the results with the
+// solution as a spoilered picture and gives the maze its Solve back.
+func TestE2EEventOnShapes(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	fake.useClock(time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC))
-	app := fake.startApp(t)
+	for _, tc := range []struct {
+		name, words string
+		aside       string // what the confirmation adds: the difficulty
+		opts        []member.Option
+		arrows      int
+		check       func(t *testing.T, id mazecore.ID)
+	}{
+		{"Hex cup", "hexagonal, 9×9 cells", "", []member.Option{opt("algorithm", "wilson"), opt("size", 9), opt("grid", "hex")}, 6, func(t *testing.T, id mazecore.ID) {
+			if id.GridKind != mazecore.Hex {
+				t.Fatalf("event maze %+v, want a hex maze", id)
+			}
+		}},
+		{"Heart cup", "heart, 12×12 cells", " (hard)", []member.Option{opt("algorithm", "digging"), opt("size", 25), opt("shape", "heart"), opt("difficulty", "hard")}, 4, func(t *testing.T, id mazecore.ID) {
+			if id.Shape.Kind != mazecore.PresetShape || id.Shape.Preset.String() != "heart" {
+				t.Fatalf("event maze %+v, want a heart", id)
+			}
+		}},
+	} {
+		t.Run(strings.Fields(tc.name)[0], func(t *testing.T) {
+			t.Parallel()
+			fake := newDiscord(t)
+			fake.useClock(time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC))
+			app := fake.startApp(t)
+			started := final(t, fake.eventSlash(t, e2eManagePerms, "start",
+				append(tc.opts, opt("duration", "30m"), opt("name", tc.name))...))
+			if !started.Ephemeral() || !strings.Contains(started.Text(), "Event started") || !strings.Contains(started.Text(), tc.words) || !strings.Contains(started.Text(), tc.aside) {
+				t.Fatalf("/event start answered %q", started.Text())
+			}
+			mazeMsg := fake.waitChannel(t, "🏆 **"+tc.name+"** · ends")
+			board := fake.waitChannel(t, "Live leaderboard** — no finishers yet")
+			id := mazeIDIn(t, mazeMsg.Text())
+			tc.check(t, id)
+			if len(mazeMsg.Attachments) != 1 || !strings.Contains(mazeMsg.Text(), tc.words) {
+				t.Fatalf("event maze %q (%+v, attachments %+v), want its picture", mazeMsg.Text(), id, mazeMsg.Attachments)
+			}
+			if bs := mazeMsg.Buttons(); len(bs) != 1 || bs[0].CustomID != "play:"+id.String() {
+				t.Fatalf("maze buttons %+v, want Play only", bs)
+			}
+			p := fake.startGridGame(t, app, mazeMsg)
+			p.walk(func(int) int { return tc.arrows })
+			if !strings.Contains(p.msg.Text(), "Your best run is **#1** of 1 in **"+tc.name+"**") {
+				t.Fatalf("the win lacks its rank:\n%s", p.msg.Text())
+			}
+			if ids := mentions(fake.waitEdits(t, board.ID, 1).Text()); len(ids) != 1 || ids[0] != fakediscord.DefaultUserID {
+				t.Fatalf("board after the win: %v, want the member", ids)
+			}
+			checkFinishedOnce(t, app, id, p.clicks, len(p.maze.Solve())-1)
 
-	started := final(t, fake.eventSlash(t, e2eManagePerms, "start",
-		opt("algorithm", "wilson"), opt("size", 9), opt("grid", "hex"), opt("duration", "30m"), opt("name", "Hex cup")))
-	if !started.Ephemeral() || !strings.Contains(started.Text(), "Event started") || !strings.Contains(started.Text(), "hexagonal, 9×9 cells") {
-		t.Fatalf("/event start answered %q", started.Text())
+			ended := final(t, fake.eventSlash(t, e2eManagePerms, "end"))
+			if !ended.Ephemeral() || !strings.Contains(ended.Text(), "ended") {
+				t.Fatalf("/event end answered %q", ended.Text())
+			}
+			results := fake.waitChannel(t, "**"+tc.name+"** is over")
+			if ids := mentions(results.Text()); len(ids) != 1 || ids[0] != fakediscord.DefaultUserID {
+				t.Fatalf("results %q, want the member ranked", results.Text())
+			}
+			if len(results.Attachments) != 1 || !strings.HasPrefix(results.Attachments[0].Filename, "SPOILER_") {
+				t.Fatalf("results attachments %+v, want the solution as a spoilered picture", results.Attachments)
+			}
+			if bs := fake.waitEdits(t, mazeMsg.ID, 1).Buttons(); len(bs) != 2 || !strings.HasPrefix(bs[1].CustomID, "solve:") {
+				t.Fatalf("maze buttons after the end %+v, want Play and Solve", bs)
+			}
+			checkAltText(t, fake.Server)
+		})
 	}
-	mazeMsg := fake.waitChannel(t, "🏆 **Hex cup** · ends")
-	board := fake.waitChannel(t, "Live leaderboard** — no finishers yet")
-	id := mazeIDIn(t, mazeMsg.Text())
-	if id.GridKind != mazecore.Hex || len(mazeMsg.Attachments) != 1 || !strings.Contains(mazeMsg.Text(), "hexagonal, 9×9 cells") {
-		t.Fatalf("event maze %q (%+v, attachments %+v), want a hex maze's picture", mazeMsg.Text(), id, mazeMsg.Attachments)
-	}
-	if bs := mazeMsg.Buttons(); len(bs) != 1 || bs[0].CustomID != "play:"+id.String() {
-		t.Fatalf("maze buttons %+v, want Play only", bs)
-	}
-	p := fake.startGridGame(t, app, mazeMsg)
-	p.walk(func(int) int { return 6 })
-	if !strings.Contains(p.msg.Text(), "Your best run is **#1** of 1 in **Hex cup**") {
-		t.Fatalf("the win lacks its rank:\n%s", p.msg.Text())
-	}
-	if ids := mentions(fake.waitEdits(t, board.ID, 1).Text()); len(ids) != 1 || ids[0] != fakediscord.DefaultUserID {
-		t.Fatalf("board after the win: %v, want the member", ids)
-	}
-	checkFinishedOnce(t, app, id, p.clicks, len(p.maze.Solve())-1)
-
-	ended := final(t, fake.eventSlash(t, e2eManagePerms, "end"))
-	if !ended.Ephemeral() || !strings.Contains(ended.Text(), "ended") {
-		t.Fatalf("/event end answered %q", ended.Text())
-	}
-	results := fake.waitChannel(t, "**Hex cup** is over")
-	if ids := mentions(results.Text()); len(ids) != 1 || ids[0] != fakediscord.DefaultUserID {
-		t.Fatalf("results %q, want the member ranked", results.Text())
-	}
-	if len(results.Attachments) != 1 || !strings.HasPrefix(results.Attachments[0].Filename, "SPOILER_") {
-		t.Fatalf("results attachments %+v, want the solution as a spoilered picture", results.Attachments)
-	}
-	if bs := fake.waitEdits(t, mazeMsg.ID, 1).Buttons(); len(bs) != 2 || !strings.HasPrefix(bs[1].CustomID, "solve:") {
-		t.Fatalf("maze buttons after the end %+v, want Play and Solve", bs)
-	}
-	checkAltText(t, fake.Server)
 }
 
 // TestE2EDailyOnShapes: /daily setup shape:heart posts the day's maze in
