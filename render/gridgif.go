@@ -235,10 +235,16 @@ func paletted(src image.Image, r image.Rectangle) *image.Paletted {
 // target (a ring and its dot) in their cells, told apart by shape as the
 // square maze's are.
 func (l *gridLayout) markers(dc *gg.Context, m *mazecore.GridMaze, start, goal color.Color) {
-	for i, t := range markerShapes(l.geo.centres[m.Start()], l.geo.centres[m.Goal()]) {
+	drawMarkers(dc, markerShapes(l.geo.centres[m.Start()], l.geo.centres[m.Goal()]), l.px, l.s, start, goal)
+}
+
+// drawMarkers draws the markers in pixels: px places a point of cell
+// units and s is a cell's size in pixels.
+func drawMarkers(dc *gg.Context, mk [2]gridMarker, px func(point) point, s float64, start, goal color.Color) {
+	for i, t := range mk {
 		if i == 0 {
 			for k, p := range t.triangle {
-				q := l.px(p)
+				q := px(p)
 				if k == 0 {
 					dc.MoveTo(q.x, q.y)
 				} else {
@@ -250,12 +256,12 @@ func (l *gridLayout) markers(dc *gg.Context, m *mazecore.GridMaze, start, goal c
 			dc.Fill()
 			continue
 		}
-		c := l.px(t.centre)
+		c := px(t.centre)
 		dc.SetColor(goal)
-		dc.SetLineWidth(t.width * l.s)
-		dc.DrawCircle(c.x, c.y, t.ring*l.s)
+		dc.SetLineWidth(t.width * s)
+		dc.DrawCircle(c.x, c.y, t.ring*s)
 		dc.Stroke()
-		dc.DrawCircle(c.x, c.y, t.dot*l.s)
+		dc.DrawCircle(c.x, c.y, t.dot*s)
 		dc.Fill()
 	}
 }

@@ -134,12 +134,9 @@ func GridPlayPNG(w io.Writer, m *mazecore.GridMaze, v GridPlay) error {
 		}
 		stroke(math.Max(1, s/4), kPath)
 	}
-	for i, cell := range []int{m.Start(), m.Goal()} {
-		p := tf(geo.centres[cell])
-		dc.DrawCircle(p.x, p.y, s*0.3)
-		dc.SetColor(pal.markers[i])
-		dc.Fill()
-	}
+	// The start a triangle and the goal a target, as the whole picture
+	// marks them (turned with the window).
+	drawMarkers(dc, markerShapes(geo.centres[m.Start()], geo.centres[m.Goal()]), tf, s, pal.markers[0], pal.markers[1])
 	for i, e := range geo.walls(m) {
 		if i%strokeBatch == 0 {
 			stroke(math.Max(1, math.Round(s/8)), kWall)

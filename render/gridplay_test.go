@@ -87,3 +87,52 @@ func BenchmarkGridPlayWindow(b *testing.B) {
 		})
 	}
 }
+
+// markerProbe is a point near a marker (cell units, from the marker's
+// cell's centre) and whether it is inked.
+type markerProbe struct {
+	what string
+	at   point
+	ink  bool
+}
+
+// TestGridPlayMarkersByShape: a game's window marks the start as a
+// triangle and the goal as a target, as the whole picture does, so that
+// in print, where they share a colour, they are told apart by shape.
+func TestGridPlayMarkersByShape(t *testing.T) {
+	m := mustGridMaze(t, mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Hex, Width: 7, Height: 7, Seed: 3})
+	geo := newGridGeometry(m.Grid())
+	const s, around = 40.0, 3
+	mk := markerShapes(geo.centres[m.Start()], geo.centres[m.Goal()])
+	for _, tc := range []struct {
+		end    int // the marker's cell; the player stands next to it
+		probes []markerProbe
+	}{
+		{m.Start(), []markerProbe{
+			{"the start's middle", point{-0.1, 0}, true},
+			{"above the start's tip", point{0.2, -0.2}, false},
+		}},
+		{m.Goal(), []markerProbe{
+			{"the goal's dot", point{0, 0}, true},
+			{"the goal's ring", point{mk[1].ring, 0}, true},
+			{"between the goal's dot and ring", point{(mk[1].dot + mk[1].ring - mk[1].width/2) / 2, 0}, false},
+		}},
+	} {
+		player := m.Links(tc.end)[0]
+		var buf bytes.Buffer
+		if err := GridPlayPNG(&buf, m, GridPlay{Player: player, Trail: []int{player}, Around: around, Scale: s, Palette: Print}); err != nil {
+			t.Fatal(err)
+		}
+		img := readPNG(t, buf.Bytes())
+		side := math.Ceil((2*around + 1) * s)
+		at, end := geo.centres[player], geo.centres[tc.end]
+		for _, probe := range tc.probes {
+			x := side/2 + (end.x+probe.at.x-at.x)*s
+			y := side/2 + (end.y+probe.at.y-at.y)*s
+			r, _, _, _ := img.At(int(x), int(y)).RGBA()
+			if inked := r < 0x4000; inked != probe.ink {
+				t.Fatalf("%s inked %v, want %v", probe.what, inked, probe.ink)
+			}
+		}
+	}
+}
