@@ -96,10 +96,13 @@ func gridFalsePaths(m *GridMaze, path []int) int {
 	}
 	var frontier, next, attached []int
 	total := 0
+	// Neighbours with their link bits, not Links: it allocates, and this
+	// runs 32 times a choice over every cell.
 	for _, c := range path {
-		for _, first := range m.Links(c) {
-			if onPath.has(first) || found.has(first) {
-				continue // the solution or a region already counted
+		for k, next32 := range m.grid.Neighbours(c) {
+			first := int(next32)
+			if m.links[c]&(1<<k) == 0 || onPath.has(first) || found.has(first) {
+				continue // a wall, the solution or a region already counted
 			}
 			// The region, and the solution's cells it touches.
 			found.set(first)
@@ -107,8 +110,10 @@ func gridFalsePaths(m *GridMaze, path []int) int {
 			for len(frontier) > 0 {
 				next = next[:0]
 				for _, cell := range frontier {
-					for _, n := range m.Links(cell) {
+					for k, n32 := range m.grid.Neighbours(cell) {
+						n := int(n32)
 						switch {
+						case m.links[cell]&(1<<k) == 0:
 						case onPath.has(n):
 							attached = append(attached, n)
 						case !found.has(n):
@@ -124,8 +129,8 @@ func gridFalsePaths(m *GridMaze, path []int) int {
 			for len(frontier) > 0 {
 				next = next[:0]
 				for _, cell := range frontier {
-					for _, n := range m.Links(cell) {
-						if found.has(n) && !reached.has(n) {
+					for k, n32 := range m.grid.Neighbours(cell) {
+						if n := int(n32); m.links[cell]&(1<<k) != 0 && found.has(n) && !reached.has(n) {
 							reached.set(n)
 							next = append(next, n)
 						}
