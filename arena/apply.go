@@ -18,6 +18,10 @@ type state struct {
 	games map[string]*play.Game // by member, once their race began
 	// countdown is the time from Start to the race.
 	countdown time.Duration
+	// linger is how long a room left by all waits for a return (Config.Linger);
+	// deadAfter is the silence after which a process's members are taken
+	// offline (Config.DeadAfter).
+	linger, deadAfter time.Duration
 	// ended: the room is over here; no input changes it.
 	ended bool
 }
@@ -47,13 +51,25 @@ const (
 	effSendState                       // answer a sync (nonce) with the state
 	effEnd                             // the room ended here
 	effCard                            // post the result card (from this process)
+	effRejoin                          // this process was taken for dead: say hello again for its connections
 )
 
-// linger is how long a room whose members all went waits for one to come
-// back: a dropped connection (a tunnel, a phone switching networks)
-// reconnects within seconds, and must resume the race, not find a new
-// lobby.
-const linger = 5 * time.Second
+// defaultLinger is how long a room whose members all went waits for one
+// to come back (Config.Linger): a dropped connection (a tunnel, a phone
+// switching networks) reconnects within seconds, and must resume the race,
+// not find a new lobby.
+const defaultLinger = 5 * time.Second
+
+// defaultBeatEvery is how often a process on a shared bus says it is
+// alive, and defaultDeadAfter the silence after which the other processes
+// take its members offline (Config.BeatEvery, Config.DeadAfter): a process
+// killed says no goodbye. A process's last beat is at most BeatEvery
+// before it died, and the others notice at their first input past
+// DeadAfter, so its members are gone within DeadAfter plus two beats, 10 s.
+const (
+	defaultBeatEvery = 2 * time.Second
+	defaultDeadAfter = 6 * time.Second
+)
 
 // maxHeld is how many moves of a member wait for their game to be stored.
 const maxHeld = 16
@@ -68,6 +84,9 @@ func apply(st state, ev event) (state, []effect) {
 		return st, nil
 	}
 	var fx []effect
+	if ev.Origin != "" {
+		fx = append(fx, st.heard(ev)...)
+	}
 	// The race begins with the first input at or after StartAt: by the
 	// inputs' times, alike everywhere, whichever process's timer fired.
 	if st.Phase == phaseCountdown && ev.At >= st.StartAt {
@@ -84,8 +103,11 @@ func apply(st state, ev event) (state, []effect) {
 		fx = append(fx, st.hello(ev)...)
 	case evBye:
 		fx = append(fx, st.bye(ev)...)
-	case evExpire:
-		if !slices.ContainsFunc(st.Players, (*player).online) && ev.At >= st.LeftAt+linger.Milliseconds() {
+	case evExpire, evBeat:
+		// A beat ends a room left by all as its expiry does: the beats of
+		// the processes still holding it keep time for the room on a
+		// shared bus, whatever became of the process whose timer expires it.
+		if st.LeftAt != 0 && !slices.ContainsFunc(st.Players, (*player).online) && ev.At >= st.LeftAt+st.linger.Milliseconds() {
 			st.ended = true
 			fx = append(fx, effect{kind: effEnd})
 			if ev.Origin == st.self {
@@ -257,8 +279,54 @@ func (st *state) bye(ev event) []effect {
 		// The last member left: the room ends unless one comes back.
 		st.LeftAt = ev.At
 		if ev.Origin == st.self {
-			fx = append(fx, effect{kind: effLinger, at: ev.At + linger.Milliseconds()})
+			fx = append(fx, effect{kind: effLinger, at: ev.At + st.linger.Milliseconds()})
 		}
+	}
+	return fx
+}
+
+// heard notes that ev's process is alive at ev.At, and takes offline the
+// members of every process not heard from in deadAfter: a process killed
+// says no goodbye, and its members stayed online in the other replicas for
+// good, so the room never ended. Every replica decides it alike, on the
+// inputs' times (each process beats every BeatEvery while it holds a
+// room). A process taken for dead that is alive after all (its bus was
+// away) says hello again for its connections when it hears of it.
+func (st *state) heard(ev event) []effect {
+	if st.Seen == nil {
+		st.Seen = map[string]int64{}
+	}
+	st.Seen[ev.Origin] = max(st.Seen[ev.Origin], ev.At)
+	var fx []effect
+	var dead []string
+	for origin, at := range st.Seen {
+		if ev.At-at > st.deadAfter.Milliseconds() {
+			dead = append(dead, origin)
+		}
+	}
+	slices.Sort(dead) // the same effects in the same order on every replica
+	for _, origin := range dead {
+		delete(st.Seen, origin)
+		gone := false
+		for _, p := range st.Players {
+			if p.Conns[origin] > 0 {
+				delete(p.Conns, origin)
+				gone = true
+			}
+		}
+		if !gone {
+			continue
+		}
+		if origin == st.self {
+			fx = append(fx, effect{kind: effRejoin})
+		}
+		if !slices.ContainsFunc(st.Players, (*player).online) {
+			st.LeftAt = ev.At
+			if ev.Origin == st.self {
+				fx = append(fx, effect{kind: effLinger, at: ev.At + st.linger.Milliseconds()})
+			}
+		}
+		fx = append(fx, st.roomMsg(ev.At))
 	}
 	return fx
 }

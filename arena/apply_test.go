@@ -21,7 +21,8 @@ func applyAll(t *testing.T, self string, inputs []event) (state, []effect) {
 		t.Fatal(err)
 	}
 	st := state{roomState: roomState{Instance: "i-1", Channel: "c1", Maze: m.ID().String(), Phase: phaseLobby},
-		self: self, maze: m, games: map[string]*play.Game{}, countdown: 3 * time.Second}
+		self: self, maze: m, games: map[string]*play.Game{}, countdown: 3 * time.Second,
+		linger: defaultLinger, deadAfter: defaultDeadAfter}
 	var all []effect
 	for _, ev := range inputs {
 		var fx []effect
@@ -36,27 +37,7 @@ func applyAll(t *testing.T, self string, inputs []event) (state, []effect) {
 func solution(t *testing.T) []string {
 	t.Helper()
 	m, _ := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3})
-	path := mazecore.Solve(m)
-	g, err := play.New(m, play.Record{}, time.Unix(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var moves []string
-	for g.Pos != m.Goal() {
-		i := slices.Index(path, g.Pos)
-		next := path[i+1]
-		var d mazecore.Dir
-		for _, o := range mazecore.Dirs {
-			if dx, dy := o.Delta(); g.Pos.X+dx == next.X && g.Pos.Y+dy == next.Y {
-				d = o
-			}
-		}
-		if _, err := g.Apply(play.Action{Kind: play.Move, Dir: d, Seq: g.Seq}, time.Unix(1, 0)); err != nil {
-			t.Fatal(err)
-		}
-		moves = append(moves, letter(d))
-	}
-	return moves
+	return solutionOf(t, m)
 }
 
 // race is the inputs that put u1 (on process p1) and u2 (on p2) in a
@@ -181,12 +162,12 @@ func TestApply(t *testing.T) {
 		{"the last leaving lingers, then ends", cat(race(), []event{
 			{Kind: evBye, Origin: "p1", User: "u1", At: 5000},
 			{Kind: evBye, Origin: "p2", User: "u2", At: 5100},
-			{Kind: evExpire, Origin: "p2", At: 5100 + linger.Milliseconds() - 1},
+			{Kind: evExpire, Origin: "p2", At: 5100 + defaultLinger.Milliseconds() - 1},
 		}), func(t *testing.T, st state, fx []effect) {
 			if st.ended || kinds(fx, effLinger) != 0 {
 				t.Fatalf("ended %v before the linger; p1 lingers for p2's bye %d", st.ended, kinds(fx, effLinger))
 			}
-			st, fx = apply(st, event{Kind: evExpire, Origin: "p1", At: 5100 + linger.Milliseconds()})
+			st, fx = apply(st, event{Kind: evExpire, Origin: "p1", At: 5100 + defaultLinger.Milliseconds()})
 			if !st.ended || kinds(fx, effCard) != 1 {
 				t.Fatalf("ended %v, %d cards", st.ended, kinds(fx, effCard))
 			}
@@ -195,10 +176,34 @@ func TestApply(t *testing.T) {
 			{Kind: evBye, Origin: "p1", User: "u1", At: 5500},
 			{Kind: evBye, Origin: "p2", User: "u2", At: 5600},
 			{Kind: evHello, Origin: "p1", User: "u1", Nonce: "c9", At: 5900},
-			{Kind: evExpire, Origin: "p2", At: 5600 + linger.Milliseconds()},
+			{Kind: evExpire, Origin: "p2", At: 5600 + defaultLinger.Milliseconds()},
 		}), func(t *testing.T, st state, fx []effect) {
 			if st.ended || st.Phase != phaseRace || st.player("u1").Clicks != 1 {
 				t.Fatalf("ended %v, phase %s, ada's clicks %d", st.ended, st.Phase, st.player("u1").Clicks)
+			}
+		}},
+		{"a silent process's members go offline, and the beats end the room", cat(race(), []event{
+			{Kind: evBye, Origin: "p1", User: "u1", At: 5000},
+			{Kind: evBeat, Origin: "p2", At: 6000},
+			{Kind: evBeat, Origin: "p1", At: 6000 + defaultDeadAfter.Milliseconds()},
+		}), func(t *testing.T, st state, fx []effect) {
+			if !st.player("u2").online() || kinds(fx, effRejoin) != 0 {
+				t.Fatalf("bob offline when p2 was silent for DeadAfter exactly")
+			}
+			st, fx = apply(st, event{Kind: evBeat, Origin: "p1", At: 6001 + defaultDeadAfter.Milliseconds()})
+			if st.player("u2").online() || kinds(fx, effLinger) != 1 || st.Seen["p2"] != 0 {
+				t.Fatalf("bob online %v, %d lingers, p2 seen at %d, once p2 was silent past DeadAfter", st.player("u2").online(), kinds(fx, effLinger), st.Seen["p2"])
+			}
+			st, fx = apply(st, event{Kind: evBeat, Origin: "p1", At: 6001 + defaultDeadAfter.Milliseconds() + defaultLinger.Milliseconds()})
+			if !st.ended || kinds(fx, effCard) != 1 {
+				t.Fatalf("past the linger: ended %v, %d cards", st.ended, kinds(fx, effCard))
+			}
+		}},
+		{"a process taken for dead says hello again", cat(race(), []event{
+			{Kind: evBeat, Origin: "p2", At: 20000},
+		}), func(t *testing.T, st state, fx []effect) {
+			if st.player("u1").online() || kinds(fx, effRejoin) != 1 {
+				t.Fatalf("p1, silent since 4010, is taken for dead at 20000: ada online %v, %d rejoins", st.player("u1").online(), kinds(fx, effRejoin))
 			}
 		}},
 	} {

@@ -71,6 +71,15 @@ type Config struct {
 	Seed     func() uint64    // the seeds of picked mazes
 	// Countdown is the time from Start to the race (zero: 3 s).
 	Countdown time.Duration
+	// Linger is how long a room left by all its members waits for one to
+	// come back before it ends (zero: 5 s).
+	Linger time.Duration
+	// BeatEvery is how often a process on a shared bus tells the others it
+	// is alive while it holds a room, and DeadAfter how long a process may
+	// be silent before the others take its members offline (zero: 2 s and
+	// 6 s, so a killed process's members are gone within 10 s). The
+	// processes' clocks must agree within DeadAfter − BeatEvery.
+	BeatEvery, DeadAfter time.Duration
 	// MoveRate and MoveBurst bound a member's moves, over all their
 	// connections: a second's rate, and how many may come at once (zero:
 	// 12 and 12).
@@ -213,12 +222,7 @@ func (s *Server) Rooms() int { return s.hub.count() }
 
 // State is what the rooms hold here now, for the metrics.
 func (s *Server) State() metrics.ArenaState {
-	s.hub.mu.Lock()
-	rooms := make([]*room, 0, len(s.hub.rooms))
-	for _, r := range s.hub.rooms {
-		rooms = append(rooms, r)
-	}
-	s.hub.mu.Unlock()
+	rooms := s.hub.held()
 	st := metrics.ArenaState{Rooms: len(rooms)}
 	for _, r := range rooms {
 		r.mu.Lock()

@@ -72,6 +72,7 @@ type conn struct {
 	gone  chan struct{}
 	left  sync.Once // its bye is published once
 	user  string    // who, once admitted
+	name  string    // their name, as their hello was announced
 	// locale is the member's language, as their hello said (for the
 	// picker's names).
 	locale string
@@ -298,6 +299,14 @@ func (s *Server) allowCheck(userID string, now time.Time) bool {
 // join registers c with the room here and tells every process, unless its
 // member holds maxConnsPerMember connections to the room here already.
 func (s *Server) join(r *room, c *conn, u user, locale string) bool {
+	name := []rune(u.Name())
+	if len(name) > 32 {
+		name = name[:32]
+	}
+	if len(locale) > 16 {
+		locale = ""
+	}
+	c.name = string(name)
 	r.mu.Lock()
 	held := 0
 	for other := range r.conns {
@@ -311,14 +320,7 @@ func (s *Server) join(r *room, c *conn, u user, locale string) bool {
 	}
 	r.conns[c] = false
 	r.mu.Unlock()
-	name := []rune(u.Name())
-	if len(name) > 32 {
-		name = name[:32]
-	}
-	if len(locale) > 16 {
-		locale = ""
-	}
-	s.hub.publish(event{Kind: evHello, Instance: r.instance, User: u.ID, Name: string(name), Locale: locale, Nonce: c.nonce})
+	s.hub.publish(event{Kind: evHello, Instance: r.instance, User: u.ID, Name: c.name, Locale: locale, Nonce: c.nonce})
 	return true
 }
 

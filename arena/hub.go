@@ -64,13 +64,49 @@ func newHub(cfg Config) *hub {
 	if cfg.Metrics == nil {
 		cfg.Metrics = metrics.Nop{}
 	}
+	if cfg.Linger == 0 {
+		cfg.Linger = defaultLinger
+	}
+	if cfg.BeatEvery == 0 {
+		cfg.BeatEvery = defaultBeatEvery
+	}
+	if cfg.DeadAfter == 0 {
+		cfg.DeadAfter = defaultDeadAfter
+	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	ctx, stop := context.WithCancel(context.Background())
 	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, ctx: ctx, stop: stop,
 		rooms: map[string]*room{}, pending: map[string]pending{}}
 	h.bus.Subscribe(h.deliver)
+	if h.bus.Shared() {
+		h.goTracked(h.beating)
+	}
 	return h
+}
+
+// beating beats every BeatEvery while this process holds a room, until
+// the server closes.
+func (h *hub) beating(ctx context.Context) {
+	t := time.NewTicker(h.cfg.BeatEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			h.beat()
+		}
+	}
+}
+
+// beat tells the other processes holding this one's rooms that it is
+// alive, at its clock's time: their replicas take its members offline
+// once it falls silent (state.heard), and its beats keep their time.
+func (h *hub) beat() {
+	if h.count() > 0 {
+		h.publish(event{Kind: evBeat})
+	}
 }
 
 // publish puts ev on the bus, stamped with this process and its clock;
@@ -145,6 +181,13 @@ func (h *hub) applyMessage(msg []byte) {
 		h.log.Warn("arena: an unreadable bus message", "err", err)
 		return
 	}
+	if ev.Kind == evBeat {
+		// A process's beat is an input of every room held here.
+		for _, r := range h.held() {
+			r.input(ev)
+		}
+		return
+	}
 	if ev.Kind == evPend {
 		h.mu.Lock()
 		h.pending[ev.Channel] = pending{maze: ev.Maze, launcher: ev.User, at: time.UnixMilli(ev.At)}
@@ -196,7 +239,8 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 		}
 		h.rooms[in.ID] = r
 		h.wg.Go(func() {
-			r.run(state{roomState: st, self: h.proc, maze: m, games: map[string]*play.Game{}, countdown: h.cfg.Countdown}, syncNonce)
+			r.run(state{roomState: st, self: h.proc, maze: m, games: map[string]*play.Game{},
+				countdown: h.cfg.Countdown, linger: h.cfg.Linger, deadAfter: h.cfg.DeadAfter}, syncNonce)
 		})
 		if syncNonce != "" {
 			h.goTracked(func(context.Context) { h.publish(event{Kind: evSync, Instance: in.ID, Nonce: syncNonce}) })
@@ -216,13 +260,7 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 // shutdown says goodbye for every connection here and closes them, then
 // stops the loops and waits for every goroutine the rooms started.
 func (h *hub) shutdown() {
-	h.mu.Lock()
-	rooms := make([]*room, 0, len(h.rooms))
-	for _, r := range h.rooms {
-		rooms = append(rooms, r)
-	}
-	h.mu.Unlock()
-	for _, r := range rooms {
+	for _, r := range h.held() {
 		r.mu.Lock()
 		conns := make([]*conn, 0, len(r.conns))
 		for c := range r.conns {
@@ -265,6 +303,17 @@ func (h *hub) drop(r *room) {
 		delete(h.rooms, r.instance)
 	}
 	h.mu.Unlock()
+}
+
+// held is the rooms this process holds now.
+func (h *hub) held() []*room {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	rooms := make([]*room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	return rooms
 }
 
 // count is how many rooms this process holds.

@@ -225,6 +225,8 @@ func (r *room) run(st state, syncNonce string) {
 				h.goTracked(func(ctx context.Context) { h.card(ctx, snap) })
 			case effEnd:
 				h.drop(r)
+			case effRejoin:
+				r.rejoin()
 			}
 		}
 		r.mu.Lock()
@@ -260,6 +262,24 @@ func (r *room) run(st state, syncNonce string) {
 			}
 		}
 	}
+}
+
+// rejoin says hello again for every connection here, once the other
+// processes took this one for dead (its bus was away longer than
+// DeadAfter): its members are online again everywhere. A connection
+// already welcomed is not welcomed twice.
+func (r *room) rejoin() {
+	r.mu.Lock()
+	hellos := make([]event, 0, len(r.conns))
+	for c := range r.conns {
+		hellos = append(hellos, event{Kind: evHello, Instance: r.instance, User: c.user, Name: c.name, Locale: c.locale, Nonce: c.nonce})
+	}
+	r.mu.Unlock()
+	r.h.goTracked(func(context.Context) {
+		for _, ev := range hellos {
+			r.h.publish(ev)
+		}
+	})
 }
 
 // startGame starts a member's game through Games, which counts it for the

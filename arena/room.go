@@ -35,6 +35,9 @@ type roomState struct {
 	Contest  bool      `json:"contest,omitempty"`  // the games count for a daily or an event
 	LeftAt   int64     `json:"left_at,omitempty"`  // when the last member online left, Unix ms
 	Players  []*player `json:"players"`
+	// Seen is when each process holding members was last heard from, by
+	// its inputs' times (Unix ms): see state.heard.
+	Seen map[string]int64 `json:"seen,omitempty"`
 }
 
 // player is one member of a room.
@@ -104,6 +107,7 @@ const (
 	evSync   = "sync"   // a process asks for a room's state
 	evState  = "state"  // the state, answering a sync
 	evTick   = "tick"   // this process's timer (never on the bus)
+	evBeat   = "beat"   // a process is alive (to every room it holds)
 )
 
 // Why a move or a request is refused, as the client is told: protocol.go's

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -56,12 +57,17 @@ type memGames struct {
 	mu       sync.Mutex
 	games    map[int64]*play.Game
 	finishes int
+	now      func() time.Time // a game's start; nil: the real clock
 }
 
 func (g *memGames) Start(_ context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	game, err := play.New(m, who, time.Now())
+	now := time.Now
+	if g.now != nil {
+		now = g.now
+	}
+	game, err := play.New(m, who, now())
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +184,7 @@ func TestReplicas(t *testing.T) {
 	// for their return.
 	a.publish(event{Kind: evBye, Instance: in.ID, User: "u1"})
 	b.publish(event{Kind: evBye, Instance: in.ID, User: "u2"})
-	a.publish(event{Kind: evExpire, Instance: in.ID, At: time.Now().Add(linger).UnixMilli()})
+	a.publish(event{Kind: evExpire, Instance: in.ID, At: time.Now().Add(defaultLinger).UnixMilli()})
 	waitFor(t, "the rooms ended", func() bool { return a.count() == 0 && b.count() == 0 })
 }
 
@@ -549,4 +555,132 @@ func TestReconnectResumes(t *testing.T) {
 	if why := r.move(ctx, "u1", letter(mazecore.Dirs[0])); why == refusedNotStarted || why == refusedWatching {
 		t.Fatalf("ada's move after the reconnect: %q", why)
 	}
+}
+
+// cards counts the result cards posted, by nonce.
+type cards struct {
+	mu    sync.Mutex
+	posts map[string]int
+}
+
+func (c *cards) Post(_ context.Context, _, nonce, _ string) error {
+	c.mu.Lock()
+	c.posts[nonce]++
+	c.mu.Unlock()
+	return nil
+}
+
+func (c *cards) count() (posts, nonces int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, n := range c.posts {
+		posts += n
+	}
+	return posts, len(c.posts)
+}
+
+// TestKilledProcess: the members of a process killed without a word (no
+// bye: it stops hearing and saying anything) are taken offline by the
+// other process within 10 s of its death, on the default BeatEvery and
+// DeadAfter; the room then lingers and ends, and its result card is
+// posted once. Before processes beat, they stayed online for good and the
+// room never ended. The processes' beats are driven here by hand on a
+// settable clock: the test never waits for time to pass.
+func TestKilledProcess(t *testing.T) {
+	clock := testkit.NewClock(time.Now())
+	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}, now: clock.Now}
+	posted := &cards{posts: map[string]int{}}
+	hubOf := func() *hub {
+		// Beats come from the test alone (beat), never from a ticker.
+		h := newHub(Config{Games: games, Bus: bus.end(), Poster: posted, Log: slog.New(slog.DiscardHandler), Now: clock.Now,
+			Countdown: time.Millisecond, BeatEvery: time.Hour})
+		t.Cleanup(h.shutdown)
+		return h
+	}
+	a, b := hubOf(), hubOf()
+	ra, in, _ := launch(t, a)
+	ctx := context.Background()
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	if _, err := b.open(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
+	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "both racing", func() bool { return strings.Count(describe(t, ra), "game=true") == 2 })
+	for _, d := range solutionOf(t, mazeOf(t, ra)) {
+		if why := ra.move(ctx, "u1", d); why != "" {
+			t.Fatalf("ada's move: %q", why)
+		}
+	}
+	a.publish(event{Kind: evBye, Instance: in.ID, User: "u1"})
+	// Both beat; then b dies: it hears and says nothing more.
+	a.beat()
+	b.beat()
+	bus.mu.Lock()
+	bus.subs = bus.subs[:1]
+	bus.mu.Unlock()
+	b.stop()
+	killed := clock.Now()
+	// beat has a beat every BeatEvery, and waits until the room applied it.
+	beat := func() {
+		clock.Advance(defaultBeatEvery)
+		at := clock.Now().UnixMilli()
+		a.beat()
+		waitFor(t, "the beat applied", func() bool {
+			seen := int64(0)
+			return !ra.inspect(func(st *state) { seen = st.Seen[a.proc] }) || seen >= at
+		})
+	}
+	offline := func() bool { return strings.Contains(describe(t, ra), "u2@1,1/0 online=false") }
+	for !offline() {
+		if took := clock.Now().Sub(killed); took > 10*time.Second {
+			t.Fatalf("bob still online %v after his process died: %s", took, describe(t, ra))
+		}
+		beat()
+	}
+	if took := clock.Now().Sub(killed); took < defaultDeadAfter {
+		t.Fatalf("bob taken offline %v after his process's last beat, before DeadAfter", took)
+	}
+	// No one is online: a's beats keep the room's time, and past the
+	// linger it ends, its card posted once.
+	for a.count() > 0 {
+		if clock.Now().Sub(killed) > time.Minute {
+			t.Fatal("the room did not end a minute after its last member went")
+		}
+		beat()
+	}
+	waitFor(t, "the card", func() bool { posts, _ := posted.count(); return posts > 0 })
+	beat() // a beat more changes nothing
+	a.shutdown()
+	if posts, nonces := posted.count(); posts != 1 || nonces != 1 {
+		t.Fatalf("%d cards posted (%d nonces), want 1", posts, nonces)
+	}
+	if games.finishes != 1 {
+		t.Fatalf("%d finishes recorded, want ada's one", games.finishes)
+	}
+}
+
+// solutionOf is the moves from m's start to its goal, a corridor run each.
+func solutionOf(t *testing.T, m *mazecore.Maze) []string {
+	t.Helper()
+	path := mazecore.Solve(m)
+	g, err := play.New(m, play.Record{}, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for g.Pos != m.Goal() {
+		next := path[slices.Index(path, g.Pos)+1]
+		var dir mazecore.Dir
+		for _, d := range mazecore.Dirs {
+			if dx, dy := d.Delta(); g.Pos.X+dx == next.X && g.Pos.Y+dy == next.Y {
+				dir = d
+			}
+		}
+		if _, err := g.Apply(play.Action{Kind: play.Move, Dir: dir, Seq: g.Seq}, time.Unix(1, 0)); err != nil {
+			t.Fatal(err)
+		}
+		moves = append(moves, letter(dir))
+	}
+	return moves
 }
