@@ -287,6 +287,28 @@ func (c *roomClient) racing(user string) {
 	c.wait(user+" racing", func(m map[string]any) bool { return playerIn(m, user)["racing"] == true })
 }
 
+// raceTwo has ada press Start with bob in her room and waits until both
+// race on both connections; then bob moves once along the open way from
+// the start, which ada sees. It returns that way and where bob stands.
+func raceTwo(r race, adaC, bobC *roomClient) (open mazecore.Dir, bobAt mazecore.Point) {
+	adaC.t.Helper()
+	adaC.send(map[string]any{"t": "start"})
+	for _, c := range []*roomClient{adaC, bobC} {
+		c.wait("both racing", func(m map[string]any) bool {
+			return playerIn(m, ada)["racing"] == true && playerIn(m, bob)["racing"] == true
+		})
+	}
+	start := r.maze.Start()
+	for _, d := range mazecore.Dirs {
+		if r.maze.Open(start.X/2, start.Y/2, d) {
+			open = d
+		}
+	}
+	bobC.send(map[string]any{"t": "move", "dir": dirLetter(open)})
+	pos := adaC.wait("bob's move, on the other process", func(m map[string]any) bool { return m["t"] == "pos" && m["id"] == bob })
+	return open, mazecore.Point{X: int(pos["x"].(float64)), Y: int(pos["y"].(float64))}
+}
+
 // playerIn finds user in a room message's players.
 func playerIn(m map[string]any, user string) map[string]any {
 	room, _ := m["room"].(map[string]any)

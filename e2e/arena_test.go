@@ -501,24 +501,8 @@ func TestArenaTwoProcesses(t *testing.T) {
 			t.Fatalf("%s races %v, want the event's maze %s", c.me, got, r.maze.ID())
 		}
 	}
-	adaC.send(map[string]any{"t": "start"})
-	for _, c := range []*roomClient{adaC, bobC} {
-		c.wait("both racing", func(m map[string]any) bool {
-			return playerIn(m, ada)["racing"] == true && playerIn(m, bob)["racing"] == true
-		})
-	}
-	start := r.maze.Start()
-	var open mazecore.Dir
-	for _, d := range mazecore.Dirs {
-		if r.maze.Open(start.X/2, start.Y/2, d) {
-			open = d
-		}
-	}
-	bobC.send(map[string]any{"t": "move", "dir": dirLetter(open)})
-	pos := adaC.wait("bob's move, on the other process", func(m map[string]any) bool { return m["t"] == "pos" && m["id"] == bob })
-	bobAt := mazecore.Point{X: int(pos["x"].(float64)), Y: int(pos["y"].(float64))}
-
-	adaC.moveAlong(r.maze, start)
+	_, bobAt := raceTwo(r, adaC, bobC)
+	adaC.moveAlong(r.maze, r.maze.Start())
 	bobC.wait("ada's finish, on the other process", func(m map[string]any) bool { return playerIn(m, ada)["done"] == true })
 	board := fake.waitEdits(t, r.board.ID, 1)
 	if ids := mentions(board.Text()); len(ids) != 1 || ids[0] != ada {
