@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mazebot/contest"
@@ -91,13 +92,27 @@ type Config struct {
 	// ObserveMove, if set, is told how long each move took here, from its
 	// message to its broadcast by the room's loop.
 	ObserveMove func(time.Duration)
+	// MaxSockets caps the room WebSockets open here (zero: MaxSockets).
+	MaxSockets int
 }
 
-// MaxConnections caps the connections the Activity's address holds open,
-// the members' WebSockets among them: as the interactions endpoint's, an
-// idle one makes way for a new one, and the cap keeps a flood of them
-// under the process's descriptor limit.
+// MaxConnections caps the plain HTTP connections the Activity's address
+// holds open (the wiring's listener cap): as the interactions endpoint's,
+// an idle one makes way for a new one, so that a flood of connections that
+// send nothing or half a request can neither take the process's
+// descriptors nor keep members out. A room's WebSocket leaves it at its
+// upgrade, and counts against MaxSockets instead.
 const MaxConnections = 1024
+
+// MaxSockets caps the room WebSockets one process holds open
+// (Config.MaxSockets): the members' connections, a few each, and at most
+// maxAwaitingHello of them not yet signed in. Past it, an upgrade is
+// answered 503 with Retry-After, which the client retries. With
+// MaxConnections, it bounds the descriptors the Activity takes: 5,120,
+// which the process's limit must leave room for (Go raises the soft limit
+// to the hard one at start; systemd's and Docker's hard limits are far
+// above it). 2,000 racers on one process hold some 2,000.
+const MaxSockets = 4096
 
 // Server is the Activity's HTTP server: the client, the token exchange,
 // the words, and the rooms.
@@ -118,6 +133,8 @@ type Server struct {
 	sessionKey []byte
 	// awaiting are the connections not yet heard from, by when they came.
 	awaiting map[*conn]time.Time
+	// sockets counts the room WebSockets open here (MaxSockets).
+	sockets atomic.Int32
 }
 
 // New builds the server.
@@ -151,6 +168,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MoveBurst == 0 {
 		cfg.MoveBurst = 12
+	}
+	if cfg.MaxSockets == 0 {
+		cfg.MaxSockets = MaxSockets
 	}
 	files := clientFiles()
 	index, err := fs.ReadFile(files, "index.html")

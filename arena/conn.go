@@ -178,6 +178,15 @@ var upgrader = websocket.Upgrader{
 // serveRoom is GET /api/room: the room's WebSocket. The first message is
 // {"t":"hello","token":…,"instance":…}; then moves, Start and picks.
 func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
+	// An upgraded connection leaves the listener's cap (MaxConnections):
+	// this one bounds the sockets.
+	if s.sockets.Add(1) > int32(s.cfg.MaxSockets) {
+		s.sockets.Add(-1)
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "too many connections just now: try again in a moment", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.sockets.Add(-1)
 	ws, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader answered

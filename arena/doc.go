@@ -11,7 +11,8 @@
 // (places at Discord, per client, a bucket of failures, and a breaker for
 // a client secret Discord refuses), instance checks per member; session
 // tokens are checked here, never at Discord; and connections by the wiring's cap
-// (MaxConnections) and the hello cap, messages by the refusals that drop
+// (MaxConnections, which a WebSocket leaves at its upgrade), the sockets
+// by MaxSockets and the hello cap, messages by the refusals that drop
 // a connection.
 //
 // Identity comes from Discord, once: POST /api/token trades the code for

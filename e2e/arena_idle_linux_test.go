@@ -87,9 +87,10 @@ func TestArenaIdleConnections(t *testing.T) {
 	slow := append([]net.Conn(nil), held...)           // before any other is held
 	open(idle, "GET / HTTP/1.1\r\nHost: arena\r\n", 2) // half of them half a request
 	// WebSockets that never say hello, 1,280 of them, more than the cap,
-	// opened by 32 at once while the member joins: they have left the
-	// listener's cap (an upgraded connection is never idle to it), and
-	// the room closes the one waiting longest past 256.
+	// opened by 32 at once while the member joins: they leave the
+	// listener's cap at their upgrade (so the process may hold 1,024
+	// plain connections and its sockets), and the room closes the one
+	// waiting longest past 256.
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	upgraded := 0

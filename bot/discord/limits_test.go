@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"bufio"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
@@ -184,5 +185,84 @@ func TestLimitListener(t *testing.T) {
 	l.Close()
 	if _, err := l.Accept(); err == nil {
 		t.Fatal("Accept went on after Close")
+	}
+}
+
+// TestLimitListenerHijacked: a hijacked connection (a WebSocket) frees its
+// place at once, and its close frees none twice: two connections taken
+// over by their handlers, on a cap of 1, leave room for plain requests
+// (before, the second waited for the first to close, and Maze Arena's
+// members' WebSockets filled the cap at 1,024).
+func TestLimitListenerHijacked(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := LimitListener(inner, 1)
+	var (
+		mu    sync.Mutex
+		taken []net.Conn
+	)
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/take" {
+				fmt.Fprint(w, "ok")
+				return
+			}
+			c, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			taken = append(taken, c)
+			mu.Unlock()
+		}),
+		ConnState:         l.ConnState,
+		ReadHeaderTimeout: time.Minute,
+	}
+	go srv.Serve(l) //nolint:errcheck // ends with the test
+	defer srv.Close()
+	get := func(path string) {
+		t.Helper()
+		c, err := net.DialTimeout("tcp", inner.Addr().String(), 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		mu.Lock()
+		before := len(taken)
+		mu.Unlock()
+		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path)
+		if path == "/take" {
+			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+				mu.Lock()
+				n := len(taken)
+				mu.Unlock()
+				if n > before {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the handler did not take the connection (%d taken, %d places held)", n, len(l.slots))
+				}
+			}
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("a plain request behind hijacked connections: %v", err)
+		}
+		resp.Body.Close()
+	}
+	get("/take")
+	get("/take")
+	get("/")
+	mu.Lock()
+	for _, c := range taken {
+		c.Close() // a second release would make the cap 3
+	}
+	mu.Unlock()
+	if n := len(l.slots); n > 1 {
+		t.Fatalf("%d places held after the hijacked connections closed, cap 1", n)
 	}
 }

@@ -17,6 +17,11 @@ import (
 // holds a request in progress do further clients wait in the kernel's
 // queue.
 //
+// A hijacked connection (a WebSocket) leaves the cap at once: it is no
+// longer the http.Server's, whose timeouts the cap works with, and
+// whoever took it bounds such connections (arena.MaxSockets), so that
+// long-lived sockets cannot fill the places plain requests need.
+//
 // Listen gives the listener to serve, and ConnState goes into the
 // http.Server, which tells it what each connection is doing.
 type ConnLimit struct {
@@ -111,13 +116,17 @@ func (l *ConnLimit) ConnState(c net.Conn, state http.ConnState) {
 	if !ok {
 		return
 	}
+	if state == http.StateHijacked {
+		lc.once.Do(lc.release) // its place is free; its Close frees none
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, open := l.conns[lc]; !open {
 		return // closed, or being evicted
 	}
 	switch state {
-	case http.StateClosed, http.StateHijacked:
+	case http.StateClosed:
 		delete(l.conns, lc)
 	default:
 		l.conns[lc] = connState{state: state, since: time.Now()}
