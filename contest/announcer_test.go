@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"mazebot/contest"
 )
@@ -32,6 +33,9 @@ type announcer struct {
 	// lookups is how often FindDaily looked.
 	posted  map[string]string
 	lookups int
+	// slow makes each daily post take this long, as a request to Discord
+	// does; a post whose context ends first is not made.
+	slow time.Duration
 }
 
 // fault makes the next times calls whose text starts with prefix ("" for
@@ -126,7 +130,14 @@ func (a *announcer) FindDaily(_ context.Context, d contest.Daily, channelID stri
 	return a.posted[dailyCall(d, channelID)], nil
 }
 
-func (a *announcer) PostDaily(_ context.Context, d contest.Daily, channelID, nonce string) (string, error) {
+func (a *announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, nonce string) (string, error) {
+	if a.slow > 0 {
+		select {
+		case <-time.After(a.slow):
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
 	id, err := a.record(dailyCall(d, channelID), nonce)
 	if err == nil {
 		a.mu.Lock()

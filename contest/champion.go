@@ -80,12 +80,13 @@ type Champions struct {
 	roles   RoleGranter
 	now     func() time.Time
 	log     *slog.Logger
+	turns   *pacer // the claims of every Tick of this process
 }
 
 // NewChampions hands on the roles kept in s through roles, at the ends
 // of the dailies' seasons, on the clock now.
 func NewChampions(dailies *Dailies, s ChampionStore, roles RoleGranter, now func() time.Time, log *slog.Logger) *Champions {
-	return &Champions{dailies: dailies, store: s, roles: roles, now: now, log: log}
+	return &Champions{dailies: dailies, store: s, roles: roles, now: now, log: log, turns: newPacer(crownRate)}
 }
 
 // Set names a server's champion role, set by adminID in language. The
@@ -119,20 +120,31 @@ func (c *Champions) RefusalNotice(ctx context.Context, guildID, adminID string) 
 	return true, nil
 }
 
+// Crowning many servers at once: a season ends at the same minute in
+// thousands of them, and each crowning is a role given and one taken.
+// A few at a time, claimed at most crownRate a second by each process
+// (pace.go); the process's global limit (bot/discord) keeps them and
+// the daily posts made beside them inside Discord's 50 requests a second.
+const (
+	crownWorkers = 4
+	crownRate    = 20
+)
+
 // Tick crowns the champion of each server whose season has ended since
-// its last crowning.
+// its last crowning. The crownings its time does not allow are left to
+// the next Tick.
 func (c *Champions) Tick(ctx context.Context) error {
 	list, err := c.store.ChampionRoles(ctx)
 	if err != nil {
 		return err
 	}
 	now := c.now()
-	var errs []error
-	for _, r := range list {
-		if err := c.crownDue(ctx, r, now); err != nil {
-			errs = append(errs, fmt.Errorf("champion of %s: %w", r.GuildID, err))
+	errs := fanOut(ctx, len(list), crownWorkers, func(i int) error {
+		if err := c.crownDue(ctx, list[i], now); err != nil {
+			return fmt.Errorf("champion of %s: %w", list[i].GuildID, err)
 		}
-	}
+		return nil
+	})
 	return errors.Join(errs...)
 }
 
@@ -158,11 +170,18 @@ func (c *Champions) crownDue(ctx context.Context, r ChampionRole, now time.Time)
 	if err != nil {
 		return err
 	}
+	if err := c.turns.wait(ctx); err != nil {
+		return nil // the tick is over: the next one crowns it
+	}
 	if err := c.store.ClaimCrowning(ctx, r.GuildID, ended); errors.Is(err, ErrConflict) {
 		return nil
 	} else if err != nil {
 		return err
 	}
+	// Claimed, the crowning is this call's alone: cut off by the tick's
+	// end it would be lost for the season.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimedTimeout)
+	defer cancel()
 	winner := results.Champion()
 	if winner == "" {
 		return nil // a season nobody played: the champion stays

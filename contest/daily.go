@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -284,13 +283,15 @@ type Dailies struct {
 	// wait for them, so that the two together stay inside Discord's
 	// global rate limit.
 	posting atomic.Int32
+	// turns paces the claims of every Tick of this process.
+	turns *pacer
 }
 
 // NewDailies runs dailies kept in s and posted through a, on the clock now,
 // their mazes derived under key (MazeFor): a secret, the same in every
 // process that shares s.
 func NewDailies(s DailyStore, a Announcer, key []byte, now func() time.Time, log *slog.Logger) *Dailies {
-	return &Dailies{store: s, announce: a, key: key, now: now, log: log}
+	return &Dailies{store: s, announce: a, key: key, now: now, log: log, turns: newPacer(postRate)}
 }
 
 // Settings returns a server's settings: the defaults (UTC, backtracking
@@ -429,8 +430,9 @@ func (d *Dailies) TurnOff(ctx context.Context, guildID string) error {
 
 // Posting several dailies at once: hundreds of servers may post at the
 // same hour, and one post after another (each a round trip to Discord)
-// would take minutes. A handful at a time, started at most postRate a
-// second, stays well inside Discord's 50 requests a second.
+// would take minutes. A handful at a time, claimed at most postRate a
+// second by each process (pace.go), stays well inside Discord's 50
+// requests a second.
 const (
 	postWorkers = 8
 	postRate    = 40
@@ -438,7 +440,8 @@ const (
 
 // Tick posts each enabled server's daily once its local post time has
 // come. It runs at start too, so a day missed while the bot was down is
-// posted on its return, as long as that day is still running.
+// posted on its return, as long as that day is still running. The posts
+// its time does not allow are left to the next Tick (pace.go).
 func (d *Dailies) Tick(ctx context.Context) error {
 	all, err := d.store.EnabledDailies(ctx)
 	if err != nil {
@@ -455,7 +458,7 @@ func (d *Dailies) Tick(ctx context.Context) error {
 		d.posting.Add(1)
 		defer d.posting.Add(-1)
 	}
-	errs := paced(ctx, len(due), postWorkers, postRate, func(i int) error {
+	errs := fanOut(ctx, len(due), postWorkers, func(i int) error {
 		if err := d.post(ctx, due[i], now); err != nil {
 			return fmt.Errorf("daily of %s: %w", due[i].GuildID, err)
 		}
@@ -465,42 +468,6 @@ func (d *Dailies) Tick(ctx context.Context) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
-}
-
-// paced runs do(0) … do(n−1) on a few workers, started at most rate a
-// second, until all have run or ctx ends, and returns their errors (nil
-// for those that went well or never started).
-func paced(ctx context.Context, n, workers, rate int, do func(i int) error) []error {
-	errs := make([]error, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, n) {
-		wg.Go(func() {
-			for i := range next {
-				errs[i] = do(i)
-			}
-		})
-	}
-	pace := time.NewTicker(time.Second / time.Duration(rate))
-	defer pace.Stop()
-feed:
-	for i := range n {
-		if i > 0 {
-			select {
-			case <-pace.C:
-			case <-ctx.Done():
-				break feed
-			}
-		}
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	return errs
 }
 
 // post makes a server's due post by the protocol of retry.go: claim the
@@ -528,11 +495,18 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 	default:
 		return err
 	}
+	if err := d.turns.wait(ctx); err != nil {
+		return nil // the tick is over: the next one claims it
+	}
 	if err := d.store.ClaimDailyPost(ctx, claim); errors.Is(err, ErrConflict) {
 		return nil
 	} else if err != nil {
 		return err
 	}
+	// Claimed, the post is this call's to make: the tick's end must not
+	// cut it off half-way.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimedTimeout)
+	defer cancel()
 	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zones().ZoneOf(date), MazeID: claim.MazeID, Language: s.Language}
 	recap, err := d.recap(ctx, s.GuildID, date)
 	if err != nil {

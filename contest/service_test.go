@@ -677,3 +677,50 @@ func TestDailiesDate(t *testing.T) {
 		t.Fatalf("Date=%s, %v; want Seoul's 2026-12-01", got, err)
 	}
 }
+
+// TestTickBacklog: more servers whose day turns at one minute than one
+// tick's time allows at the posts' pace are all posted over the ticks
+// that follow, each once, on a clock that does not move (so no retry
+// delay passes): a tick walks past the servers posted already in a
+// moment, and a post that the tick's end falls on is made, not cut off
+// holding its claim. Ticking the servers from the first each time at the
+// posts' pace, done or not, never got past the first tick's.
+func TestTickBacklog(t *testing.T) {
+	ctx := context.Background()
+	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+	const servers = 60
+	for i := range servers {
+		s, err := e.dailies.Settings(ctx, fmt.Sprintf("g%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ChannelID, s.Zone, s.PostAt = fmt.Sprintf("c%d", i), time.UTC, 9*60
+		if _, _, err := e.dailies.Setup(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.clock.Set(utc(2026, 11, 30, 9, 0))
+	e.announce.slow = 30 * time.Millisecond
+	// At most 40 claims a second: a 400 ms tick has time for some 16.
+	for ticks, stalled := 1, 0; len(e.announce.all()) < servers; ticks++ {
+		before := len(e.announce.all())
+		tctx, cancel := context.WithTimeout(ctx, 400*time.Millisecond)
+		_ = e.dailies.Tick(tctx)
+		cancel()
+		if len(e.announce.all()) > before {
+			stalled = 0
+		} else if stalled++; stalled == 3 {
+			t.Fatalf("%d of %d posted after %d ticks; the last 3 posted none", before, servers, ticks)
+		}
+	}
+	posts := e.announce.all()
+	if n := len(slices.Compact(slices.Sorted(slices.Values(posts)))); n != servers || len(posts) != servers {
+		t.Fatalf("%d posts of %d servers, want each once: %q", len(posts), n, posts)
+	}
+	for i := range servers {
+		p, err := e.store.DailyPost(ctx, fmt.Sprintf("g%d", i), mustDate(t, "2026-11-30"))
+		if err != nil || p.State != contest.Posted || p.Attempts != 1 {
+			t.Fatalf("g%d's post %+v (%v), want posted at the first attempt", i, p, err)
+		}
+	}
+}
