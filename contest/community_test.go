@@ -149,3 +149,75 @@ func TestReminders(t *testing.T) {
 		t.Fatalf("a second Off: %v, want ErrNotFound", err)
 	}
 }
+
+// boardCounter counts the daily boards read from its store.
+type boardCounter struct {
+	storetest.Store
+	mu     sync.Mutex
+	boards int
+}
+
+func (s *boardCounter) DayRuns(ctx context.Context, guildID string, date contest.Date) ([]contest.Run, error) {
+	s.mu.Lock()
+	s.boards++
+	s.mu.Unlock()
+	return s.Store.DayRuns(ctx, guildID, date)
+}
+
+func (s *boardCounter) read() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.boards
+}
+
+// roleLog records the roles given; taking one always works.
+type roleLog struct {
+	mu    sync.Mutex
+	given []string
+}
+
+func (r *roleLog) AddRole(_ context.Context, guildID, userID, roleID string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.given = append(r.given, guildID+" "+userID+" "+roleID)
+	return nil
+}
+
+func (r *roleLog) RemoveRole(context.Context, string, string, string) error { return nil }
+
+// TestSeasonCountedOnce: at a season's end the results card on the 1st's
+// post and the crowning after it count the season once: the crowning
+// reads no board (counting takes some sixty, two months of them, and a
+// month ends at the same minute in every server), and gives the role to
+// the champion the card names.
+func TestSeasonCountedOnce(t *testing.T) {
+	ctx := context.Background()
+	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+	store := &boardCounter{Store: e.store}
+	e.dailies = contest.NewDailies(store, e.announce, testKey, e.clock.Now, quiet)
+	e.setup(t, "09:00", "UTC")
+	e.clock.Set(utc(2026, 11, 30, 9, 0))
+	e.tick(t)
+	addRun(t, e.store, contest.DailyKey("g1", mustDate(t, "2026-11-30")),
+		contest.Run{UserID: "ann", Elapsed: time.Minute, Tiles: 40, Clicks: 12, FinishedAt: utc(2026, 11, 30, 10, 0)})
+	roles := &roleLog{}
+	champions := contest.NewChampions(e.dailies, e.store, roles, e.clock.Now, quiet)
+	if err := champions.Set(ctx, "g1", "champion", "admin", "en"); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Set(utc(2026, 12, 1, 9, 0))
+	e.tick(t)
+	if got := e.announce.all(); len(got) != 2 {
+		t.Fatalf("posts %q, want November's last and December's first", got)
+	}
+	before := store.read()
+	if err := champions.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := store.read() - before; n != 0 {
+		t.Fatalf("the crowning read %d boards, want none: the card counted the season", n)
+	}
+	if len(roles.given) != 1 || roles.given[0] != "g1 ann champion" {
+		t.Fatalf("roles given %q, want ann's", roles.given)
+	}
+}

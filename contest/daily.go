@@ -285,6 +285,7 @@ type Dailies struct {
 	posting atomic.Int32
 	// turns paces the claims of every Tick of this process.
 	turns *pacer
+	ended endedSeasons
 }
 
 // NewDailies runs dailies kept in s and posted through a, on the clock now,

@@ -3,6 +3,7 @@ package contest
 import (
 	"context"
 	"fmt"
+	"sync"
 )
 
 // A season's end is told once, by a results card: the podium, the member
@@ -129,17 +130,62 @@ func ResultsOf(s Season, days []SeasonDay, prev []SeasonStanding) *SeasonResults
 }
 
 // SeasonResults are the results of a server's ended season s: nil when
-// nobody finished a day of it.
+// nobody finished a day of it. They are counted once per server and
+// process (endedSeasons): do not change them.
 func (d *Dailies) SeasonResults(ctx context.Context, guildID string, s Season) (*SeasonResults, error) {
+	if r, ok := d.ended.get(guildID, s); ok {
+		return r, nil
+	}
 	days, err := d.SeasonDays(ctx, guildID, s, s.Last())
-	if err != nil || len(days) == 0 {
+	if err != nil {
 		return nil, err
 	}
-	prev, err := d.Season(ctx, guildID, s.Prev(), s.Prev().Last())
-	if err != nil {
-		return nil, fmt.Errorf("season %s of %s: %w", s.Prev(), guildID, err)
+	var r *SeasonResults
+	if len(days) > 0 {
+		prev, err := d.Season(ctx, guildID, s.Prev(), s.Prev().Last())
+		if err != nil {
+			return nil, fmt.Errorf("season %s of %s: %w", s.Prev(), guildID, err)
+		}
+		r = ResultsOf(s, days, prev)
 	}
-	return ResultsOf(s, days, prev), nil
+	d.ended.put(guildID, s, r)
+	return r, nil
+}
+
+// endedSeasons keeps the results of each server's latest ended season
+// that were asked for: the post of the 1st carries them on its card and
+// the crowning that follows gives the role by them. Counting them takes
+// some sixty queries (two months of boards), and at a month's end every
+// server asks at the same minute, beside members playing; counted once,
+// the card and the role also cannot disagree. An ended season's boards
+// no longer change, and a server holds one season: the memory is bounded
+// by the servers.
+type endedSeasons struct {
+	mu sync.Mutex
+	m  map[string]endedSeason // by server
+}
+
+type endedSeason struct {
+	season  Season
+	results *SeasonResults
+}
+
+func (e *endedSeasons) get(guildID string, s Season) (*SeasonResults, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	got, ok := e.m[guildID]
+	return got.results, ok && got.season == s
+}
+
+func (e *endedSeasons) put(guildID string, s Season, r *SeasonResults) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.m == nil {
+		e.m = map[string]endedSeason{}
+	}
+	if got, ok := e.m[guildID]; !ok || got.season.before(s) {
+		e.m[guildID] = endedSeason{season: s, results: r}
+	}
 }
 
 // seasonEnding is the results of the season a server's post of date ends:
@@ -149,11 +195,12 @@ func (d *Dailies) seasonEnding(ctx context.Context, guildID string, date Date) (
 	if s.First() != date {
 		return nil, nil
 	}
-	r, err := d.SeasonResults(ctx, guildID, s.Prev())
-	if r == nil || err != nil {
+	shared, err := d.SeasonResults(ctx, guildID, s.Prev())
+	if shared == nil || err != nil {
 		return nil, err
 	}
 	settings, err := d.RecapSettings(ctx, guildID)
+	r := *shared
 	r.Pings = settings.Pings
-	return r, err
+	return &r, err
 }
