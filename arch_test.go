@@ -130,7 +130,7 @@ var discordRoom = []struct {
 	{"mazebot/bot/discord", []string{
 		"globallimit.go", "transport.go", "listener.go", "message.go", "rest.go", "responder.go", "poster.go", "roles.go",
 		"decode.go", "sharding.go", "identify.go", "shards.go", "commandguilds.go", "sync.go",
-		"bot.go", "http.go",
+		"bot.go", "dispatch.go", "schedule.go", "lifecycle.go", "http.go",
 	}},
 }
 

@@ -23,8 +23,10 @@
 // members' roles), decode.go (an interaction's JSON, whatever Discord added
 // since), sharding.go (the shard plan and identify rounds), identify.go
 // (turns at identifying), shards.go (the gateway), commandguilds.go and
-// sync.go (the command sync), bot.go (Bot: Run, dispatch, scheduled work,
-// shutdown) and http.go (the endpoint).
+// sync.go (the command sync), bot.go (Bot: its configuration, the REST
+// session, the count of work in flight), dispatch.go (the one path every
+// interaction takes), schedule.go (the scheduled-work loop), lifecycle.go
+// (New, Run and shutdown) and http.go (the endpoint).
 //
 // It imports bot (the handling side), lang, metrics and discordgo; never
 // commands, store or render. Only the wiring (app) imports it.
