@@ -435,7 +435,7 @@ func (h *hub) card(ctx context.Context, st roomState) {
 		if i == cardTop {
 			break
 		}
-		results = append(results, l.T("arena.card_place", lang.Args{"Place": p.Place, "User": p.ID, "Time": l.RunTime(time.Duration(p.Ms) * time.Millisecond)}))
+		results = append(results, l.T("arena.card_place", lang.Args{"Place": lang.Number(p.Place), "User": p.ID, "Time": l.RunTime(time.Duration(p.Ms) * time.Millisecond)}))
 	}
 	text := l.T("arena.card", lang.Args{"Maze": st.Maze, "Results": strings.Join(results, " · ")})
 	sum := sha256.Sum256([]byte(st.Instance))

@@ -171,7 +171,7 @@ func TestMazeDifficulty(t *testing.T) {
 			t.Fatalf("header=%q, want %q", got, want)
 		}
 		loops := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Digging, Width: 43, Height: 43, Seed: 12345, Loops: 100})
-		if got, want := views.Header(lang.English, describe(loops)), "🧩 **Digging** · 43×43 · loops 100 % · ★★☆☆☆ · par 18 · ID `4g9h7eb0cjpg`"; got != want {
+		if got, want := views.Header(lang.English, describe(loops)), "🧩 **Digging** · 43×43 · loops 100% · ★★☆☆☆ · par 18 · ID `4g9h7eb0cjpg`"; got != want {
 			t.Fatalf("header=%q, want %q", got, want)
 		}
 	})
@@ -207,8 +207,8 @@ func TestMazeDifficulty(t *testing.T) {
 			t.Fatalf("maze %+v, want %+v", got, id)
 		}
 		header, grid, _ := strings.Cut(rec.Replies[0].Text(), "\n")
-		if !strings.Contains(header, " · loops 30 % · ") {
-			t.Fatalf("header %q does not say loops 30 %%", header)
+		if !strings.Contains(header, " · loops 30% · ") {
+			t.Fatalf("header %q does not say loops 30%%", header)
 		}
 		if err := testkit.CheckGrid(grid, testkit.Maze(t, id), nil); err != nil {
 			t.Fatal(err)

@@ -35,7 +35,7 @@ func (a *Announcer) gridResults(ctx context.Context, l *lang.Lang, e contest.Eve
 	}
 	path := m.Solve()
 	top := views.ResultsText(l, e, standings, play.ParOnGrid(m), len(path)-1)
-	header := l.T("solve.shaped_header", lang.Args{"Maze": shapedHeader(l, m), "Cells": len(path)})
+	header := l.T("solve.shaped_header", lang.Args{"Maze": shapedHeader(l, m), "Cells": lang.Number(len(path))})
 	file, err := gridFile(l, m, path, look{}, "SPOILER_maze-"+e.MazeID.String()+"-solution.png")
 	if err != nil {
 		return bot.Reply{}, err

@@ -418,8 +418,8 @@ func TestDailyDifficulty(t *testing.T) {
 	t.Run("OKHardWithLoops", func(t *testing.T) {
 		e := newEnv(t, envOptions{})
 		rec := e.send(t, dailySlash(t, permsManager, "setup", map[string]any{"channel": "daily-ch", "time": "09:00", "timezone": "UTC", "size": 41, "difficulty": "hard", "loops": 30}))
-		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "(Recursive backtracking, 41×41, hard, loops 30 %)") {
-			t.Fatalf("setup answered %+v, want a confirmation naming hard and loops 30 %%", rec.Replies)
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "(Recursive backtracking, 41×41, hard, loops 30%)") {
+			t.Fatalf("setup answered %+v, want a confirmation naming hard and loops 30%%", rec.Replies)
 		}
 		settings := contest.DailySettings{GuildID: "g1", Algorithm: mazecore.Backtracking, Size: 41, Difficulty: mazecore.Hard, Loops: 30}
 		want, err := contest.MazeFor(testDailyKey, settings, today)
@@ -431,7 +431,7 @@ func TestDailyDifficulty(t *testing.T) {
 			t.Fatalf("today %+v, want %+v", id, want)
 		}
 		m := testkit.Maze(t, id)
-		header := fmt.Sprintf("🧩 **Recursive backtracking** · 41×41 · loops 30 %% · %s · par %d · ID `%s`", views.Stars(mazecore.Rate(m).Rating), play.Par(m), id)
+		header := fmt.Sprintf("🧩 **Recursive backtracking** · 41×41 · loops 30%% · %s · par %d · ID `%s`", views.Stars(mazecore.Rate(m).Rating), play.Par(m), id)
 		if lines := strings.SplitN(msg.Text(), "\n", 3); len(lines) < 2 || lines[1] != header {
 			t.Fatalf("daily message %q, want the maze header %q", msg.Text(), header)
 		}

@@ -230,7 +230,7 @@ func eventName(text, fallback string) (string, error) {
 		return fallback, nil
 	}
 	if n := utf8.RuneCountInString(name); n > maxEventName {
-		return "", bot.Refuse("error.event_name_long", lang.Args{"Max": maxEventName, "Length": n})
+		return "", bot.Refuse("error.event_name_long", lang.Args{"Max": lang.Number(maxEventName), "Length": lang.Number(n)})
 	}
 	return postableName(name)
 }

@@ -244,8 +244,8 @@ func TestEventStart(t *testing.T) {
 	t.Run("OKDifficultyAndLoops", func(t *testing.T) {
 		e := newEnv(t, eventEnv())
 		rec := e.command(t, "start", map[string]any{"algorithm": "digging", "size": 41, "duration": "1h", "difficulty": "medium", "loops": 20})
-		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "a 41×41 digging maze (medium, loops 20 %).") {
-			t.Fatalf("replies=%+v, want a confirmation naming medium and loops 20 %%", rec.Replies)
+		if len(rec.Replies) != 1 || !strings.Contains(rec.Replies[0].Text(), "a 41×41 digging maze (medium, loops 20%).") {
+			t.Fatalf("replies=%+v, want a confirmation naming medium and loops 20%%", rec.Replies)
 		}
 		want, err := mazecore.Choose(mazecore.ID{Algorithm: mazecore.Digging, Width: 41, Height: 41, Seed: 4242, Loops: 20}, mazecore.Medium)
 		if err != nil {

@@ -107,6 +107,14 @@ func checkGolden(t *testing.T, name string, l *lang.Lang, text string) {
 	}
 }
 
+// thousandTiles is how each language writes 1234 tiles on a board (CLDR:
+// German and Portuguese group by a point, French by a narrow no-break
+// space, Spanish not below 10 000).
+var thousandTiles = map[string]string{
+	"en": "1,234 tiles", "ko": "1,234칸", "es": "1234 casillas", "pt-BR": "1.234 casas",
+	"ja": "1,234マス", "de": "1.234 Felder", "fr": "1\u202f234 cases",
+}
+
 // TestGolden plays the main messages through the commands in each language:
 // the member's for replies, the server's for posts.
 func TestGolden(t *testing.T) {
@@ -185,10 +193,14 @@ func goldenMessages(t *testing.T, l *lang.Lang) {
 		shares = append(shares, sh.Line(l), sh.Text(l))
 	}
 	checkGolden(t, "share", l, strings.Join(shares, "\n")+"\n")
-	e.addDailyRun(t, "u3", "2026-11-30", 3*time.Minute+2*time.Second, 140)
+	// A long wander, so that the board writes a number with thousands.
+	e.addDailyRun(t, "u3", "2026-11-30", 3*time.Minute+2*time.Second, 1234)
 	for _, period := range []string{periodDaily, periodWeek} {
 		board := only(e.send(t, in(slash(t, "leaderboard", map[string]any{"period": period}))))
 		checkGolden(t, "leaderboard_"+period, l, goldenText(board))
+		if want := thousandTiles[l.Code()]; period == periodDaily && !strings.Contains(goldenText(board), want) {
+			t.Errorf("the day's board does not write 1234 tiles as %q:\n%s", want, goldenText(board))
+		}
 	}
 
 	// A few refusals, the running daily's solution among them.

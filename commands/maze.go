@@ -176,7 +176,7 @@ func (f *Mazes) parseMazeRequest(ctx context.Context, in *bot.Interaction) (maze
 	}
 	if req.mode == renderEmoji && (width > views.MaxEmojiSide || height > views.MaxEmojiSide) {
 		// Refused before any cooldown or queue: no grid that wide fits.
-		return req, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(mazecore.ID{Width: width, Height: height}), "Limit": views.MaxText, "Max": views.MaxEmojiSide})
+		return req, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(mazecore.ID{Width: width, Height: height}), "Limit": lang.Number(views.MaxText), "Max": views.MaxEmojiSide})
 	}
 	if req.mode == renderGIF && (width > render.GIFMaxSize || height > render.GIFMaxSize) {
 		return req, bot.Refuse("error.gif_too_big", lang.Args{
@@ -191,7 +191,7 @@ func (f *Mazes) parseMazeRequest(ctx context.Context, in *bot.Interaction) (maze
 	if level != mazecore.AnyLevel && (width > views.DifficultyMaxSide || height > views.DifficultyMaxSide) {
 		return req, bot.Refuse("error.difficulty_too_big", lang.Args{
 			"Max":        views.Side(views.DifficultyMaxSide),
-			"Candidates": mazecore.Candidates,
+			"Candidates": lang.Number(mazecore.Candidates),
 			"Asked":      views.Size(mazecore.ID{Width: width, Height: height}),
 		})
 	}

@@ -216,7 +216,7 @@ func chooseGridLevel(id mazecore.ID, level mazecore.Level, img *mazecore.Image) 
 // chosen among (views.DifficultyMaxCells).
 func levelFits(level mazecore.Level, grid *mazecore.Grid) error {
 	if level != mazecore.AnyLevel && grid.Len() > views.DifficultyMaxCells {
-		return bot.Refuse("error.difficulty_too_many_cells", lang.Args{"Max": views.DifficultyMaxCells, "Candidates": mazecore.Candidates, "Asked": grid.Len()})
+		return bot.Refuse("error.difficulty_too_many_cells", lang.Args{"Max": lang.Number(views.DifficultyMaxCells), "Candidates": lang.Number(mazecore.Candidates), "Asked": lang.Number(grid.Len())})
 	}
 	return nil
 }

@@ -223,7 +223,7 @@ func TestPlayScripted(t *testing.T) {
 			}
 			elapsed := time.Duration(clicks) * 3 * time.Second
 			// Along the solution: par exactly.
-			want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · %s · efficiency 100 %%", clicks, clicks, len(path)-1, lang.English.Clock(elapsed))
+			want := fmt.Sprintf("🏁 Solved in %d clicks (par %d, ±0) · %d tiles walked · %s · efficiency 100%%", clicks, clicks, len(path)-1, lang.English.Clock(elapsed))
 			if par := play.Par(m); clicks != par {
 				t.Fatalf("won along the solution in %d clicks, par is %d", clicks, par)
 			}
@@ -270,7 +270,7 @@ func TestPlayWanderEfficiency(t *testing.T) {
 		msg = onlyUpdate(t, e.press(t, open[rng.IntN(len(open))].CustomID, "u1"))
 		g = e.game(t, g.ID)
 	}
-	want := fmt.Sprintf("efficiency %d %%", play.Efficiency(len(path)-1, g.Tiles))
+	want := fmt.Sprintf("efficiency %d%%", play.Efficiency(len(path)-1, g.Tiles))
 	if g.Tiles <= len(path)-1 || !strings.Contains(msg.Text(), want) {
 		t.Fatalf("tiles=%d (shortest %d), message:\n%s\nwant %q", g.Tiles, len(path)-1, msg.Text(), want)
 	}
@@ -301,7 +301,7 @@ func TestWonLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Clicks, g.Tiles, g.Status, g.FinishedAt = tc.clicks, play.ShortestTiles(m), play.Won, testNow.Add(102*time.Second)
-		if got, want := views.WonLine(lang.English, g, tc.par), tc.want+fmt.Sprintf("%d tiles walked · 1:42 · efficiency 100 %%", g.Tiles); got != want {
+		if got, want := views.WonLine(lang.English, g, tc.par), tc.want+fmt.Sprintf("%d tiles walked · 1:42 · efficiency 100%%", g.Tiles); got != want {
 			t.Fatalf("wonLine=%q, want %q", got, want)
 		}
 	}

@@ -54,7 +54,7 @@ func (f *Daily) remind(ctx context.Context, in *bot.Interaction) error {
 	}
 	zone := settings.Zone.String()
 	return answer(ctx, in, bot.Reply{Content: l.T("remind.done", lang.Args{
-		"At": at.String(), "Zone": zone, "Min": contest.MinRemindStreak,
+		"At": at.String(), "Zone": zone, "Min": lang.Number(contest.MinRemindStreak),
 	}), Ephemeral: true})
 }
 

@@ -138,7 +138,7 @@ func (f *Mazes) parseShapedRequest(ctx context.Context, in *bot.Interaction, o m
 		var me *mazecore.MaskError
 		if req.image != nil && errors.As(err, &me) {
 			// The picture's own words: the member fixes the picture.
-			return req, bot.RefuseWith(err, "error.image."+string(me.Code), lang.Args{"N": me.N, "M": me.M})
+			return req, bot.RefuseWith(err, "error.image."+string(me.Code), lang.Args{"N": lang.Number(me.N), "M": lang.Number(me.M)})
 		}
 		return req, maskRefusal(err)
 	}
@@ -194,7 +194,7 @@ func (f *Mazes) fetchMask(ctx context.Context, in *bot.Interaction, attachmentID
 	}
 	data, err := f.attachments.Fetch(ctx, a, render.MaxMaskBytes)
 	if errors.Is(err, bot.ErrAttachmentTooLarge) {
-		return nil, bot.RefuseWith(err, "error.image.too_large", lang.Args{"Size": a.Size})
+		return nil, bot.RefuseWith(err, "error.image.too_large", lang.Args{"Size": lang.Number(a.Size)})
 	} else if err != nil {
 		return nil, bot.RefuseWith(err, "error.image.fetch")
 	}
@@ -204,7 +204,7 @@ func (f *Mazes) fetchMask(ctx context.Context, in *bot.Interaction, attachmentID
 	case errors.As(err, &bad) && bad.Code == render.MaskTooMany:
 		return nil, tooMany(bad.W, bad.H)
 	case errors.As(err, &bad) && bad.Code == render.MaskTooLarge:
-		return nil, bot.RefuseWith(err, "error.image.too_large", lang.Args{"Size": len(data)})
+		return nil, bot.RefuseWith(err, "error.image.too_large", lang.Args{"Size": lang.Number(len(data))})
 	case errors.As(err, &bad):
 		return nil, bot.RefuseWith(err, "error.image.not_image")
 	}
@@ -323,7 +323,12 @@ func maskRefusal(err error) error {
 	if !errors.As(err, &me) {
 		return fmt.Errorf("shape: %w", err)
 	}
-	return bot.RefuseWith(err, "error.mask."+string(me.Code), lang.Args{"N": me.N, "M": me.M, "Text": sanitize(me.Text)})
+	args := lang.Args{"N": lang.Number(me.N), "M": lang.Number(me.M), "Text": sanitize(me.Text)}
+	if me.Code == mazecore.TextTooSmall {
+		// N×M is a size, written as sizes are (21×21), not as counts.
+		args["N"], args["M"] = me.N, me.M
+	}
+	return bot.RefuseWith(err, "error.mask."+string(me.Code), args)
 }
 
 // showShaped answers /maze with a maze on another grid or in a shape: a
@@ -380,7 +385,7 @@ func shapedSolution(l *lang.Lang, id mazecore.ID, img *mazecore.Image, ephemeral
 	if err != nil {
 		return bot.Reply{}, err
 	}
-	header := l.T("solve.shaped_header", lang.Args{"Maze": shapedHeader(l, m), "Cells": len(path)})
+	header := l.T("solve.shaped_header", lang.Args{"Maze": shapedHeader(l, m), "Cells": lang.Number(len(path))})
 	return views.Solution(header, views.Maze{ID: id, File: &file}, ephemeral), nil
 }
 

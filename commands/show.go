@@ -199,7 +199,7 @@ func chooseEmoji(m *mazecore.Maze, mode, header string, extra int) (bool, error)
 	switch mode {
 	case renderEmoji:
 		if !emojiFits(m, header, extra) {
-			return false, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(m.ID()), "Limit": views.MaxText, "Max": views.MaxEmojiSide})
+			return false, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(m.ID()), "Limit": lang.Number(views.MaxText), "Max": views.MaxEmojiSide})
 		}
 		return true, nil
 	case renderPNG:

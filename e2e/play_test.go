@@ -48,7 +48,7 @@ func TestE2EPlayToGoal(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("%s (par %d, ±0) · %d tiles walked · ", solvedIn(p.clicks), play.Par(m), len(p.path)-1)
-	if !strings.Contains(p.msg.Text(), want) || !strings.Contains(p.msg.Text(), "efficiency 100 %") {
+	if !strings.Contains(p.msg.Text(), want) || !strings.Contains(p.msg.Text(), "efficiency 100%") {
 		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Text())
 	}
 	// The game's buttons give way to the next game's (issue 18 item 5).
@@ -299,7 +299,7 @@ func TestE2EPlayLoops(t *testing.T) {
 	clock := fake.useClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	fake.startApp(t)
 	mazeMsg, m := fake.postMaze(t, opt("loops", 30), opt("size", 21))
-	if id := m.ID(); id.Loops != 30 || id.Width != 21 || !strings.Contains(mazeMsg.Text(), " · loops 30 % · ") {
+	if id := m.ID(); id.Loops != 30 || id.Width != 21 || !strings.Contains(mazeMsg.Text(), " · loops 30% · ") {
 		t.Fatalf("maze %+v posted as %q, want 21×21 with loops 30", id, strings.SplitN(mazeMsg.Text(), "\n", 2)[0])
 	}
 	par := play.Par(m)
@@ -312,7 +312,7 @@ func TestE2EPlayLoops(t *testing.T) {
 	if p.clicks != par {
 		t.Fatalf("followed the solution in %d clicks, par is %d", p.clicks, par)
 	}
-	want := fmt.Sprintf("%s (par %d, ±0) · %d tiles walked · %s · efficiency 100 %%",
+	want := fmt.Sprintf("%s (par %d, ±0) · %d tiles walked · %s · efficiency 100%%",
 		solvedIn(p.clicks), par, len(p.path)-1, clockTime(time.Duration(p.clicks)*p.step))
 	if !strings.Contains(p.msg.Text(), want) {
 		t.Fatalf("final message lacks %q:\n%s", want, p.msg.Text())

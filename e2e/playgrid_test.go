@@ -169,7 +169,7 @@ func TestE2EPlayOnGrids(t *testing.T) {
 			p.walk(func(cell int) int { return tc.arrows(p.maze.Grid(), cell) })
 			par, steps := play.ParOnGrid(p.maze), len(p.maze.Solve())-1
 			want := fmt.Sprintf("%s (par %d, ±0) · %d tiles walked · ", solvedIn(p.clicks), par, steps)
-			if !strings.Contains(p.msg.Text(), want) || !strings.Contains(p.msg.Text(), "efficiency 100 %") {
+			if !strings.Contains(p.msg.Text(), want) || !strings.Contains(p.msg.Text(), "efficiency 100%") {
 				t.Fatalf("final message lacks %q:\n%s", want, p.msg.Text())
 			}
 			if p.clicks >= steps {

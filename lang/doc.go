@@ -1,14 +1,16 @@
 // Package lang is mazebot's language layer: message catalogs, one per
 // language, and the helpers that make the messages read naturally (Korean
-// particles, English articles, plurals, durations and dates).
+// particles, English articles, plurals, numbers, durations and dates).
 //
 // Every text a member sees lives in catalog/<code>.toml, embedded in the
 // binary. For maps a Discord locale to a *Lang, whose T formats a message by
 // its ID with named placeholders (Args); a "Count" placeholder selects the
 // CLDR plural form. Adding a language is its catalog file plus one line in
 // the languages table (lang.go), which also says how the language writes
-// what the code puts together (a run's decimal separator, how a list is
-// joined); Check fails until the catalog is complete. Japanese particles
+// what the code puts together (a number's separators by CLDR, how a list
+// is joined); Check fails until the catalog is complete. Numbers reach a
+// message written in its language: a Count always, any other as a Number
+// or a Percent; IDs, sizes and years stay plain digits. Japanese particles
 // and the articles of German and French need no helper: Japanese particles
 // do not change with the word before them, and the German and French
 // catalogs put a fixed noun ("l'algorithme", "das Labyrinth") before an

@@ -18,8 +18,8 @@ func TestFrench(t *testing.T) {
 		{fr.T("count.clicks", Args{"Count": 0}), "0 clic"},
 		{fr.T("count.clicks", Args{"Count": 1}), "1 clic"},
 		{fr.T("count.clicks", Args{"Count": 2}), "2 clics"},
-		{fr.T("count.clicks", Args{"Count": 1_000_000}), "1000000 de clics"},
-		{fr.T("count.finishers", Args{"Count": 1_000_000}), "1000000 d’arrivées"},
+		{fr.T("count.clicks", Args{"Count": 1_000_000}), "1\u202f000\u202f000 de clics"},
+		{fr.T("count.finishers", Args{"Count": 1_000_000}), "1\u202f000\u202f000 d’arrivées"},
 		{fr.T("count.finishers", Args{"Count": 1}), "1 arrivée"},
 	} {
 		if tc.got != tc.want {

@@ -16,7 +16,7 @@ func TestGerman(t *testing.T) {
 		{de.T("count.clicks", Args{"Count": 0}), "0 Klicks"},
 		{de.T("count.clicks", Args{"Count": 1}), "1 Klick"},
 		{de.T("count.tiles", Args{"Count": 2}), "2 Felder"},
-		{de.T("unit.day", Args{"Count": 1_000_000}), "1000000 Tage"},
+		{de.T("unit.day", Args{"Count": 1_000_000}), "1.000.000 Tage"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

@@ -24,7 +24,7 @@ func TestJapanese(t *testing.T) {
 		{ja.Duration(36 * time.Hour), "1日12時間"},
 		{ja.Duration(192 * time.Second), "3分12秒"},
 		{ja.T("count.clicks", Args{"Count": 1}), "1クリック"},
-		{ja.T("count.tiles", Args{"Count": 1_000_000}), "1000000マス"},
+		{ja.T("count.tiles", Args{"Count": 1_000_000}), "1,000,000マス"},
 		{list.In(ja), "二分木、サイドワインダー"},
 	} {
 		if tc.got != tc.want {

@@ -24,23 +24,39 @@ import (
 // definitions. Adding a language is catalog/<code>.toml plus one line here
 // naming the Discord locales it serves (Discord's codes, such as "en-US";
 // the Discord wing checks that Discord knows them).
+//
+// The numbers' separators are CLDR 48's (the data of ICU 78, which
+// Intl.NumberFormat in Node 20 reports; golang.org/x/text still carries
+// CLDR 32, whose French group is U+00A0 and whose Spanish groups 1.234):
+// symbols-numberSystem-latn's decimal and group, minimumGroupingDigits,
+// and the space of percentFormats' "#,##0 %".
 var languages = []*Lang{
 	newLang("en", writing{}, "en-US", "en-GB"),
 	newLang("ko", writing{}, "ko"),
-	newLang("es", writing{decimal: ","}, "es-ES", "es-419"),
-	newLang("pt-BR", writing{decimal: ","}, "pt-BR"),
+	newLang("es", writing{decimal: ",", group: ".", minGrouping: 2, percent: "\u00a0%"}, "es-ES", "es-419"),
+	newLang("pt-BR", writing{decimal: ",", group: "."}, "pt-BR"),
 	newLang("ja", writing{list: "、"}, "ja"),
-	newLang("fr", writing{decimal: ","}, "fr"),
-	newLang("de", writing{decimal: ","}, "de"),
+	newLang("fr", writing{decimal: ",", group: "\u202f", percent: "\u00a0%"}, "fr"),
+	newLang("de", writing{decimal: ",", group: ".", percent: "\u00a0%"}, "de"),
 }
 
 // writing is how a language writes what the code puts together rather than
-// a catalog: the zero value is English's (a decimal point, lists joined
-// with ", ").
+// a catalog: the zero value is English's (a decimal point, thousands
+// grouped by commas, 100%, lists joined with ", ").
 type writing struct {
-	// decimal is the decimal separator of a run's tenths: "0:42.3" in
-	// English, "0:42,3" in German, French, Spanish and Portuguese.
+	// decimal is the decimal separator of a number and of a run's tenths:
+	// "0:42.3" in English, "0:42,3" in German, French, Spanish and
+	// Portuguese.
 	decimal string
+	// group separates the thousands: "1,234" in English, "1.234" in
+	// German, "1 234" (a narrow no-break space) in French.
+	group string
+	// minGrouping is CLDR's minimumGroupingDigits: 2 in Spanish, which
+	// writes 1234 but 12.345.
+	minGrouping int
+	// percent follows a percentage's number: "100%" in English, "100 %"
+	// (a no-break space) in German, French and Spanish.
+	percent string
 	// list joins the items of a List: "、" in Japanese.
 	list string
 }
@@ -71,7 +87,9 @@ type langCatalog struct {
 
 // Args are a message's named placeholders: {{.Name}} in a catalog is
 // Args{"Name": …}. The placeholder "Count" also selects the plural form, so
-// it must be an integer (or a decimal written as a string, "1.5").
+// it must be an integer (or a decimal written as a string, "1.5"); T writes
+// it with the language's separators. Other numbers are written as Go
+// writes them unless they are a Number or a Percent.
 type Args map[string]any
 
 // countKey is the placeholder that selects the plural form.
@@ -157,13 +175,19 @@ func (l *Lang) T(id string, args ...Args) string {
 			}
 		}
 	}
-	data = l.resolve(data)
 	cfg := &i18n.LocalizeConfig{MessageID: id, TemplateParser: parser}
+	if n, ok := data[countKey]; ok {
+		// The form is chosen by the count itself; the message shows it
+		// as the language writes numbers ("1.234 Klicks").
+		cfg.PluralCount = pluralCount(n)
+		if text, ok := l.countText(n); ok {
+			data = maps.Clone(data)
+			data[countKey] = text
+		}
+	}
+	data = l.resolve(data)
 	if data != nil {
 		cfg.TemplateData = map[string]any(data)
-		if n, ok := data[countKey]; ok {
-			cfg.PluralCount = pluralCount(n)
-		}
 	}
 	text, tag, err := l.catalog().loc.LocalizeWithTag(cfg)
 	if err != nil {
@@ -267,6 +291,8 @@ func (l *Lang) resolve(data Args) Args {
 // decimal strings.
 func pluralCount(n any) any {
 	switch v := n.(type) {
+	case Number:
+		return int64(v)
 	case uint:
 		return strconv.FormatUint(uint64(v), 10)
 	case uint8:

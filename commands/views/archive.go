@@ -43,7 +43,7 @@ func Archive(l *lang.Lang, a ArchiveList) bot.Reply {
 	}
 	var b strings.Builder
 	b.WriteString(l.T("archive.title", lang.Args{
-		"Days": lang.M("unit.day", lang.Args{"Count": days}), "First": Date(l, a.First), "Solved": len(solved),
+		"Days": lang.M("unit.day", lang.Args{"Count": days}), "First": Date(l, a.First), "Solved": lang.Number(len(solved)),
 	}))
 	shown := 0
 	for d := a.Today.AddDays(-1); !d.Before(a.First) && shown < ArchiveShown; d = d.AddDays(-1) {

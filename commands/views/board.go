@@ -62,7 +62,7 @@ func Leaderboard(l *lang.Lang, title, empty string, lines []BoardLine, userID st
 	for _, line := range lines[:min(len(lines), LeaderboardTop)] {
 		text := fmt.Sprintf("%s <@%s> · %s", RankBadge(line.Rank), line.UserID, line.Text)
 		if line.Streak > 0 {
-			text += fmt.Sprintf(" · 🔥%d", line.Streak)
+			text += " · 🔥" + l.Int(int64(line.Streak))
 		}
 		top = append(top, text)
 	}
@@ -83,7 +83,7 @@ func Leaderboard(l *lang.Lang, title, empty string, lines []BoardLine, userID st
 func ownRank(l *lang.Lang, lines []BoardLine, userID string, day bool) string {
 	for _, line := range lines {
 		if line.UserID == userID {
-			return l.T("board.own_rank", lang.Args{"Rank": line.Rank, "Of": len(lines), "Line": line.Text})
+			return l.T("board.own_rank", lang.Args{"Rank": lang.Number(line.Rank), "Of": lang.Number(len(lines)), "Line": line.Text})
 		}
 	}
 	if day {

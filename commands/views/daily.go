@@ -1,7 +1,6 @@
 package views
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -63,7 +62,7 @@ func DailyAwardLines(l *lang.Lang, a *contest.DailyAward, r play.Result) []strin
 	if a.Standing.UserID == "" {
 		return []string{l.T("daily.counted", lang.Args{"Number": a.Number})}
 	}
-	args := lang.Args{"Number": a.Number, "Rank": a.Standing.Rank, "Of": a.Of}
+	args := lang.Args{"Number": a.Number, "Rank": lang.Number(a.Standing.Rank), "Of": lang.Number(a.Of)}
 	rank := "daily.rank"
 	if best := a.Standing; best.Elapsed != r.Elapsed.Truncate(time.Millisecond) || best.Tiles != r.Tiles {
 		rank = "daily.rank_best"
@@ -115,7 +114,7 @@ type Share struct {
 func (s Share) Line(l *lang.Lang) string {
 	out := l.T("share.line", lang.Args{"Number": s.Number, "Stars": strings.Repeat("★", s.Rating), "Time": l.Clock(s.Elapsed), "OverPar": OverPar(s.Clicks, s.Par)})
 	if s.Streak > 0 {
-		out += fmt.Sprintf(" · 🔥%d", s.Streak)
+		out += " · 🔥" + l.Int(int64(s.Streak))
 	}
 	return out
 }
@@ -203,7 +202,7 @@ func dailyShape(s contest.DailySettings) lang.List {
 	}
 	parts := lang.List{AlgorithmTitle(s.Algorithm), what}
 	if s.Loops > 0 {
-		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": s.Loops}))
+		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": lang.Percent(s.Loops)}))
 	}
 	return parts
 }

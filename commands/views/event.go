@@ -77,7 +77,7 @@ func ResultsText(l *lang.Lang, e contest.Event, standings []contest.Standing, pa
 		best, clicks, tiles = min(best, s.Elapsed), min(clicks, s.Clicks), min(tiles, s.Tiles)
 	}
 	b.WriteString("\n" + l.T("event.stats", lang.Args{
-		"Best": l.RunTime(best), "Clicks": clicks, "Par": par,
+		"Best": l.RunTime(best), "Clicks": lang.Number(clicks), "Par": lang.Number(par),
 		"Tiles": lang.M("count.tiles", lang.Args{"Count": tiles}), "Path": lang.M("count.tiles", lang.Args{"Count": shortest}),
 	}))
 	return b.String()
@@ -119,7 +119,7 @@ func EventAwardLines(l *lang.Lang, a *contest.EventAward) []string {
 	if a.Standing.UserID == "" {
 		return nil
 	}
-	return []string{l.T("event.award", lang.Args{"Rank": a.Standing.Rank, "Of": a.Of, "Name": a.Event.Name, "Ends": a.Event.EndsAt.Unix()})}
+	return []string{l.T("event.award", lang.Args{"Rank": lang.Number(a.Standing.Rank), "Of": lang.Number(a.Of), "Name": a.Event.Name, "Ends": a.Event.EndsAt.Unix()})}
 }
 
 // EventStarted confirms /event start, privately; level is the difficulty
@@ -150,7 +150,7 @@ func eventShape(level mazecore.Level, loops int) lang.Localizable {
 		parts = append(parts, lang.M("choice.difficulty."+level.String()))
 	}
 	if loops > 0 {
-		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": loops}))
+		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": lang.Percent(loops)}))
 	}
 	if len(parts) == 0 {
 		return lang.Func(func(*lang.Lang) string { return "" })

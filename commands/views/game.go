@@ -38,7 +38,7 @@ func GameWindow(g *play.Game) render.Window {
 
 func gameHeader(l *lang.Lang, g *play.Game) string {
 	id := g.MazeID
-	return l.T("play.header", lang.Args{"Algorithm": AlgorithmTitle(id.Algorithm), "Size": Size(id), "ID": IDTag(id), "Clicks": g.Clicks, "Tiles": g.Tiles})
+	return l.T("play.header", lang.Args{"Algorithm": AlgorithmTitle(id.Algorithm), "Size": Size(id), "ID": IDTag(id), "Clicks": lang.Number(g.Clicks), "Tiles": lang.Number(g.Tiles)})
 }
 
 // positionHint places a windowed view in the maze.
@@ -170,11 +170,11 @@ func FinalOverlay(g *play.Game, end Ending) render.Overlay {
 func WonLine(l *lang.Lang, g *play.Game, par int) string {
 	return l.T("play.won", lang.Args{
 		"Clicks":     lang.M("count.clicks", lang.Args{"Count": g.Clicks}),
-		"Par":        par,
+		"Par":        lang.Number(par),
 		"OverPar":    OverPar(g.Clicks, par),
 		"Tiles":      lang.M("count.tiles", lang.Args{"Count": g.Tiles}),
 		"Time":       l.Clock(g.FinishedAt.Sub(g.StartedAt)),
-		"Efficiency": play.Efficiency(g.Shortest(), g.Tiles),
+		"Efficiency": lang.Percent(play.Efficiency(g.Shortest(), g.Tiles)),
 	})
 }
 

@@ -37,7 +37,7 @@ func GridGame(l *lang.Lang, g *play.Game, size lang.Localizable, file bot.File, 
 
 func gridHeader(l *lang.Lang, g *play.Game, size lang.Localizable) string {
 	id := g.MazeID
-	return l.T("play.header", lang.Args{"Algorithm": AlgorithmTitle(id.Algorithm), "Size": size, "ID": IDTag(id), "Clicks": g.Clicks, "Tiles": g.Tiles})
+	return l.T("play.header", lang.Args{"Algorithm": AlgorithmTitle(id.Algorithm), "Size": size, "ID": IDTag(id), "Clicks": lang.Number(g.Clicks), "Tiles": lang.Number(g.Tiles)})
 }
 
 // gridButtons are a game's buttons on another grid, arrows without

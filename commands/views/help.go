@@ -27,7 +27,7 @@ func Help(l *lang.Lang, server bool) bot.Reply {
 		text(l.T("help.body", lang.Args{
 			"Algorithms": AlgorithmChoices(), "Renders": RenderChoices(), "MinSize": mazecore.MinSize, "MaxSize": PNGMaxSide,
 			"AutoEmojiWidth": AutoEmojiMaxWidth, "EmojiMax": MaxEmojiSide,
-			"Candidates": mazecore.Candidates, "DifficultyMax": DifficultyMaxSide, "Languages": LanguageNames(),
+			"Candidates": lang.Number(mazecore.Candidates), "DifficultyMax": DifficultyMaxSide, "Languages": LanguageNames(),
 		})))
 	reply.Ephemeral = true
 	return reply

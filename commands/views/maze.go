@@ -1,7 +1,6 @@
 package views
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -95,13 +94,13 @@ func Header(l *lang.Lang, m Maze) string {
 	}
 	parts := []string{"🧩 **" + AlgorithmTitle(id.Algorithm).In(l) + "**", size.In(l)}
 	if id.Loops > 0 {
-		parts = append(parts, l.T("maze.loops", lang.Args{"Loops": id.Loops}))
+		parts = append(parts, l.T("maze.loops", lang.Args{"Loops": lang.Percent(id.Loops)}))
 	}
 	if m.Rating > 0 {
 		parts = append(parts, Stars(m.Rating))
 	}
 	if Playable(id) {
-		parts = append(parts, l.T("maze.par", lang.Args{"Par": m.Par}))
+		parts = append(parts, l.T("maze.par", lang.Args{"Par": lang.Number(m.Par)}))
 	} else {
 		parts = append(parts, l.T("maze.too_big_to_play", lang.Args{"Max": Side(play.MaxSide)}))
 	}
@@ -114,15 +113,18 @@ func Stars(rating int) string {
 }
 
 // OverPar writes clicks against par: "+2", "−1" (a minus sign, not a
-// hyphen) or "±0".
-func OverPar(clicks, par int) string {
-	switch d := clicks - par; {
-	case d > 0:
-		return fmt.Sprintf("+%d", d)
-	case d < 0:
-		return fmt.Sprintf("−%d", -d)
+// hyphen) or "±0", the number grouped as the reader's language writes it
+// ("+1.234" in German).
+func OverPar(clicks, par int) lang.Func {
+	return func(l *lang.Lang) string {
+		switch d := clicks - par; {
+		case d > 0:
+			return "+" + l.Int(int64(d))
+		case d < 0:
+			return "−" + l.Int(int64(-d))
+		}
+		return "±0"
 	}
-	return "±0"
 }
 
 // Shape describes a maze made from settings, for the confirmations of
@@ -134,7 +136,7 @@ func Shape(algo mazecore.Algorithm, side int, level mazecore.Level, loops int) l
 		parts = append(parts, lang.M("choice.difficulty."+level.String()))
 	}
 	if loops > 0 {
-		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": loops}))
+		parts = append(parts, lang.M("maze.loops", lang.Args{"Loops": lang.Percent(loops)}))
 	}
 	return parts
 }

@@ -13,14 +13,14 @@ import (
 func Profile(l *lang.Lang, p contest.Profile) bot.Reply {
 	args := lang.Args{
 		"User":    p.UserID,
-		"Solved":  p.Solved,
-		"Archive": p.ArchiveSolved,
+		"Solved":  lang.Number(p.Solved),
+		"Archive": lang.Number(p.ArchiveSolved),
 		"Days":    lang.M("unit.day", lang.Args{"Count": p.Streak.Days}),
 		"Best":    lang.M("unit.day", lang.Args{"Count": p.Streak.Best}),
 		"Freezes": lang.M("count.freezes", lang.Args{"Count": p.Streak.Freezes}),
 		"Season":  p.Season.String(),
-		"Rank":    p.SeasonRank,
-		"Of":      p.SeasonOf,
+		"Rank":    lang.Number(p.SeasonRank),
+		"Of":      lang.Number(p.SeasonOf),
 		"Points":  lang.M("count.points", lang.Args{"Count": p.SeasonPoints}),
 	}
 	lines := []string{l.T("profile.title", args)}

@@ -22,7 +22,7 @@ func SeasonResultsText(l *lang.Lang, r *contest.SeasonResults) string {
 		b.WriteString("\n" + l.T("season_end.streak", lang.Args{"User": r.Streak.UserID, "Days": lang.M("unit.day", lang.Args{"Count": r.Streak.Days})}))
 	}
 	if r.Improved.UserID != "" {
-		b.WriteString("\n" + l.T("season_end.improved", lang.Args{"User": r.Improved.UserID, "From": r.Improved.From, "To": r.Improved.To}))
+		b.WriteString("\n" + l.T("season_end.improved", lang.Args{"User": r.Improved.UserID, "From": lang.Number(r.Improved.From), "To": lang.Number(r.Improved.To)}))
 	}
 	if c := r.Champion(); c != "" {
 		b.WriteString("\n" + l.T("season_end.champion", lang.Args{"User": c}))
