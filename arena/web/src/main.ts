@@ -4,7 +4,7 @@
 // only shows what it says.
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 import { PROTOCOL_VERSION } from "./protocol";
-import { say, type Args, type Words } from "./words";
+import { say, runTime as runTimeIn, type Args, type Words } from "./words";
 import type { ClientMsg, Direction, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -31,11 +31,8 @@ let clockOffset = 0; // server's clock minus ours
 let myFinish = 0;
 const shown = new Map<string, { x: number; y: number; path: [number, number][] }>();
 
-function runTime(ms: number): string {
-  const tenths = Math.max(0, Math.floor(ms / 100));
-  const s = Math.floor(tenths / 10);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}.${tenths % 10}`;
-}
+// runTime is a run's time in the words' language: 0:42.3, 0:42,3.
+const runTime = (ms: number) => runTimeIn(language, ms);
 
 function status(text: string) {
   $("status").textContent = text;
