@@ -143,7 +143,7 @@ func sizeOrShape(id mazecore.ID) lang.Localizable {
 }
 
 // eventShape says what a difficulty and loops add to an event's maze:
-// " (hard, loops 30 %)", or nothing.
+// " (hard, loops 30%)", or nothing.
 func eventShape(level mazecore.Level, loops int) lang.Localizable {
 	var parts lang.List
 	if level != mazecore.AnyLevel {

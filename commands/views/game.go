@@ -166,7 +166,7 @@ func FinalOverlay(g *play.Game, end Ending) render.Overlay {
 }
 
 // WonLine is a won game's result: "🏁 Solved in 11 clicks (par 9, +2) ·
-// 57 tiles walked · 1:42 · efficiency 100 %".
+// 57 tiles walked · 1:42 · efficiency 100%".
 func WonLine(l *lang.Lang, g *play.Game, par int) string {
 	return l.T("play.won", lang.Args{
 		"Clicks":     lang.M("count.clicks", lang.Args{"Count": g.Clicks}),

@@ -129,7 +129,7 @@ func OverPar(clicks, par int) lang.Func {
 
 // Shape describes a maze made from settings, for the confirmations of
 // /daily setup and /event start: "Recursive backtracking, 25×25, hard,
-// loops 30 %".
+// loops 30%".
 func Shape(algo mazecore.Algorithm, side int, level mazecore.Level, loops int) lang.List {
 	parts := lang.List{AlgorithmTitle(algo), Side(side)}
 	if level != mazecore.AnyLevel {
