@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/play"
 )
@@ -391,6 +392,7 @@ func decodeSVG(t *testing.T, text string) svgOut {
 // --format pdf is two pages, the maze and its solution, each naming the
 // maze ID where pdftotext (poppler-utils) reads it.
 func TestPDFOutput(t *testing.T) {
+	testkit.SkipShort(t, "runs pdftotext")
 	pdftotext, err := exec.LookPath("pdftotext")
 	if err != nil {
 		if os.Getenv("CI") == "true" {

@@ -22,6 +22,9 @@ import (
 // target are inked; page 2 has the solution's grey at the cells it
 // passes and none at the others'.
 func TestGridPDF(t *testing.T) {
+	if testing.Short() { // testkit.SkipShort, which imports render
+		t.Skip("-short: runs pdftoppm (go test without -short runs it)")
+	}
 	pdftoppm, err := exec.LookPath("pdftoppm")
 	if err != nil {
 		if os.Getenv("CI") == "true" {

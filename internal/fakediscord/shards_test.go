@@ -437,6 +437,9 @@ func TestShardsOverHTTP(t *testing.T) {
 // the shard, and the fake gives shard 1's guilds to it, the newest session
 // owning them, and everything else to the bot's session.
 func TestShardedDiscordgo(t *testing.T) {
+	if testing.Short() { // testkit.SkipShort, which the fake may not import
+		t.Skip("-short: a shard test (go test without -short runs it)")
+	}
 	t.Parallel()
 	ctx, fake, sess := setup(t)
 	shard1 := newSession(t, fake, testToken)
