@@ -13,8 +13,11 @@ import (
 // members' games, played in memory.
 type state struct {
 	roomState
-	self  string // this process, as events name their origin
+	self string // this process, as events name their origin
+	// maze is the room's maze on the whole square grid, or grid its maze
+	// on any other (course.go): one of them is nil.
 	maze  *mazecore.Maze
+	grid  *mazecore.GridMaze
 	games map[string]*play.Game // by member, once their race began
 	// countdown is the time from Start to the race.
 	countdown time.Duration
@@ -122,12 +125,12 @@ func apply(st state, ev event) (state, []effect) {
 		if err != nil {
 			return st, fx
 		}
-		m, err := mazecore.Generate(id)
+		m, g, err := buildMaze(id)
 		if err != nil {
 			return st, fx
 		}
-		st.maze, st.Maze = m, m.ID().String()
-		fx = append(fx, effect{kind: effBroadcast, msg: MazeMsg{T: "maze", Maze: mazeJSON(m)}}, st.roomMsg(ev.At))
+		st.maze, st.grid, st.Maze = m, g, id.String()
+		fx = append(fx, effect{kind: effBroadcast, msg: MazeMsg{T: "maze", Maze: mazeJSON(m, g)}}, st.roomMsg(ev.At))
 	case evStart:
 		if st.Phase != phaseLobby {
 			return st, fx
@@ -143,7 +146,7 @@ func apply(st state, ev event) (state, []effect) {
 		p.Held = nil
 		var g *play.Game
 		if ev.Game != 0 {
-			g, _ = play.New(st.maze, play.Record{ID: ev.Game, UserID: ev.User, GuildID: st.Guild, ChannelID: st.Channel, Contest: ev.Key},
+			g, _ = newGame(st.maze, st.grid, play.Record{ID: ev.Game, UserID: ev.User, GuildID: st.Guild, ChannelID: st.Channel, Contest: ev.Key},
 				time.UnixMilli(ev.At))
 		}
 		if g == nil {
@@ -183,7 +186,7 @@ func (st *state) move(ev event) []effect {
 	}
 	p := st.player(ev.User)
 	g := st.games[ev.User]
-	d, ok := dirs[ev.Dir]
+	action, ok := moveAction(st.maze, st.grid, Direction(ev.Dir))
 	switch {
 	case !ok:
 		return refuse(refusedBad)
@@ -199,7 +202,8 @@ func (st *state) move(ev event) []effect {
 	case p.Done || st.Phase == phaseOver:
 		return refuse(refusedFinished)
 	}
-	out, err := g.Apply(play.Action{Kind: play.Move, Dir: d, Seq: g.Seq}, time.UnixMilli(ev.At))
+	action.Seq = g.Seq
+	out, err := g.Apply(action, time.UnixMilli(ev.At))
 	switch {
 	case err != nil:
 		return refuse(refusedFinished) // expired
@@ -362,12 +366,12 @@ func (st *state) roomMsg(now int64) effect {
 // view is what the clients are sent of the state.
 func (st *state) view() RoomView {
 	v := RoomView{Phase: Phase(st.Phase), StartAt: st.StartAt, Maze: st.Maze, Contest: st.Contest, Launcher: st.Launcher}
-	start := st.maze.Start()
+	sx, sy := startPos(st.maze, st.grid)
 	for _, p := range st.Players {
 		pv := PlayerView{ID: p.ID, Name: p.Name, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks,
 			Online: p.online(), Racing: p.Game != 0, Done: p.Done, Ms: p.Ms, Place: p.Place}
 		if p.Game == 0 {
-			pv.X, pv.Y = start.X, start.Y
+			pv.X, pv.Y = sx, sy
 		}
 		v.Players = append(v.Players, pv)
 	}

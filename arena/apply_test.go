@@ -23,6 +23,12 @@ func applyAll(t *testing.T, self string, inputs []event) (state, []effect) {
 	st := state{roomState: roomState{Instance: "i-1", Channel: "c1", Maze: m.ID().String(), Phase: phaseLobby},
 		self: self, maze: m, games: map[string]*play.Game{}, countdown: 3 * time.Second,
 		linger: defaultLinger, deadAfter: defaultDeadAfter}
+	return feed(st, inputs)
+}
+
+// feed applies the inputs to st in order, and returns the state and
+// every effect.
+func feed(st state, inputs []event) (state, []effect) {
 	var all []effect
 	for _, ev := range inputs {
 		var fx []effect

@@ -30,6 +30,7 @@ import (
 // a finish is its one write.
 type Games interface {
 	Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error)
+	StartOnGrid(ctx context.Context, m *mazecore.GridMaze, who play.Record) (*play.Game, error)
 	Finish(ctx context.Context, g *play.Game) (contest.Turn, error)
 }
 
@@ -59,6 +60,9 @@ type Config struct {
 	// http.DefaultTransport.
 	Transport http.RoundTripper
 	Games     Games
+	// Grids builds the maze of an image's shape, whose picture the store
+	// keeps (the wiring's play.Grids); nil races none.
+	Grids play.Grids
 	// Poster posts the result card of a race on a maze that no contest
 	// counts; nil posts none.
 	Poster Poster

@@ -165,8 +165,6 @@ func (c *conn) closeFromReader(code int, text string) {
 	c.close()
 }
 
-var dirs = map[string]mazecore.Dir{"n": mazecore.North, "e": mazecore.East, "s": mazecore.South, "w": mazecore.West}
-
 var upgrader = websocket.Upgrader{
 	ReadBufferSize: 1024, WriteBufferSize: 4096,
 	// The Activity is served through Discord's proxy, from its own origin;
@@ -386,7 +384,7 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 		}
 		switch m := msg.(type) {
 		case *MoveMsg:
-			_, ok := dirs[string(m.Dir)]
+			_, ok := ways[m.Dir]
 			switch {
 			case !ok:
 				why = refusedBad

@@ -220,18 +220,18 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 		st := roomState{Instance: in.ID, Guild: in.Location.GuildID, Channel: in.Location.ChannelID, Phase: phaseLobby}
 		maze := defaultMaze(in.ID)
 		if p, ok := h.pending[st.Channel]; ok && h.now().Sub(p.at) < pendingTTL {
-			if id, err := mazecore.Parse(p.maze); err == nil && id.Width <= MaxSide && id.Height <= MaxSide {
+			if id, err := mazecore.Parse(p.maze); err == nil && raceable(id) == nil {
 				maze = id
 			}
 			st.Launcher = p.launcher
 			delete(h.pending, st.Channel)
 		}
-		m, err := mazecore.Generate(maze)
+		m, grid, err := h.buildMaze(ctx, maze)
 		if err != nil {
 			h.mu.Unlock()
 			return nil, fmt.Errorf("arena: maze %s: %w", maze, err)
 		}
-		st.Maze = m.ID().String()
+		st.Maze = maze.String()
 		r = newRoom(h, st, m)
 		syncNonce := ""
 		if h.bus.Shared() {
@@ -239,7 +239,7 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 		}
 		h.rooms[in.ID] = r
 		h.wg.Go(func() {
-			r.run(state{roomState: st, self: h.proc, maze: m, games: map[string]*play.Game{},
+			r.run(state{roomState: st, self: h.proc, maze: m, grid: grid, games: map[string]*play.Game{},
 				countdown: h.cfg.Countdown, linger: h.cfg.Linger, deadAfter: h.cfg.DeadAfter}, syncNonce)
 		})
 		if syncNonce != "" {
@@ -255,6 +255,16 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// buildMaze makes a room's maze: an image's through Config.Grids, which
+// reads the picture from the store, any other as apply does.
+func (h *hub) buildMaze(ctx context.Context, id mazecore.ID) (*mazecore.Maze, *mazecore.GridMaze, error) {
+	m, g, err := buildMaze(id)
+	if errors.Is(err, errNeedsStore) && h.cfg.Grids != nil {
+		g, err = h.cfg.Grids(ctx, id)
+	}
+	return m, g, err
 }
 
 // shutdown says goodbye for every connection here and closes them, then

@@ -192,8 +192,8 @@ func (r *room) run(st state, syncNonce string) {
 				}
 				r.mu.Unlock()
 			case effStartGame:
-				m, guild, channel := st.maze, st.Guild, st.Channel
-				h.goTracked(func(ctx context.Context) { r.startGame(ctx, m, f.user, guild, channel) })
+				m, g, guild, channel := st.maze, st.grid, st.Guild, st.Channel
+				h.goTracked(func(ctx context.Context) { r.startGame(ctx, m, g, f.user, guild, channel) })
 			case effRecord:
 				h.goTracked(func(ctx context.Context) { h.record(ctx, r.instance, f.game) })
 			case effSchedule:
@@ -284,13 +284,18 @@ func (r *room) rejoin() {
 
 // startGame starts a member's game through Games, which counts it for the
 // daily or event running on the maze in the channel, and tells the room.
-func (r *room) startGame(ctx context.Context, m *mazecore.Maze, userID, guild, channel string) {
+func (r *room) startGame(ctx context.Context, m *mazecore.Maze, grid *mazecore.GridMaze, userID, guild, channel string) {
 	h := r.h
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var g *play.Game
 	err := h.protect("start a game", func() (err error) {
-		g, err = h.cfg.Games.Start(ctx, m, play.Record{UserID: userID, GuildID: guild, ChannelID: channel})
+		who := play.Record{UserID: userID, GuildID: guild, ChannelID: channel}
+		if grid != nil {
+			g, err = h.cfg.Games.StartOnGrid(ctx, grid, who)
+		} else {
+			g, err = h.cfg.Games.Start(ctx, m, who)
+		}
 		return err
 	})
 	if err != nil {
@@ -313,7 +318,7 @@ func (r *room) welcome(nonce, user string, st *state) {
 			continue
 		}
 		if msg == nil {
-			msg, _ = json.Marshal(WelcomeMsg{T: "welcome", V: ProtocolVersion, You: user, Maze: mazeJSON(st.maze), Room: st.view(),
+			msg, _ = json.Marshal(WelcomeMsg{T: "welcome", V: ProtocolVersion, You: user, Maze: mazeJSON(st.maze, st.grid), Room: st.view(),
 				Now: r.h.now().UnixMilli(), Algorithms: algorithmChoices(c.locale)})
 		}
 		r.conns[c] = true
@@ -358,24 +363,28 @@ func (st *state) snapshot() roomState {
 	return out
 }
 
-// adopt takes a state another process sent: its maze and its games.
+// adopt takes a state another process sent: its maze and its games. The
+// maze this replica opened the room on is kept when it is the same (an
+// image's maze is built from the store, which adopt does not read).
 func (st *state) adopt(in roomState) {
-	id, err := mazecore.Parse(in.Maze)
-	if err != nil {
-		return
-	}
-	m, err := mazecore.Generate(id)
-	if err != nil {
-		return
+	m, grid := st.maze, st.grid
+	if in.Maze != st.Maze {
+		id, err := mazecore.Parse(in.Maze)
+		if err != nil {
+			return
+		}
+		if m, grid, err = buildMaze(id); err != nil {
+			return
+		}
 	}
 	games := map[string]*play.Game{}
 	for _, p := range in.Players {
 		if p.Rec != nil {
-			if g, err := play.Resume(m, *p.Rec); err == nil {
+			if g, err := resumeGame(m, grid, *p.Rec); err == nil {
 				games[p.ID] = g
 			}
 			p.Rec = nil
 		}
 	}
-	st.roomState, st.maze, st.games = in, m, games
+	st.roomState, st.maze, st.grid, st.games = in, m, grid, games
 }

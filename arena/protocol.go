@@ -14,7 +14,7 @@ import (
 // so one that speaks another is told to reload (Reload, close 4426)
 // rather than misread what it is sent. Bump it whenever a message
 // changes in a way an older client would misread.
-const ProtocolVersion = 2
+const ProtocolVersion = 3
 
 // Every message of the room's WebSocket is a type in this file, and
 // web/src/protocol.ts is generated from them (go generate ./arena; a test
@@ -63,19 +63,47 @@ var Refusals = map[Refusal]string{
 	RefusedError:      "arena.refused_error",
 }
 
-// Direction is a move's way: north, east, south or west.
+// Direction is a move's way, as the maze's grid has them (play.Ways):
+// north, east, south and west on square cells; north, south and the four
+// diagonals on hex cells (flat sides up); in, out, clockwise and
+// anticlockwise on a polar grid, where a cell whose ring splits outward
+// has two ways out: out to the anticlockwise one of its two outer cells,
+// out_cw to the other.
 type Direction string
 
 // The directions.
 const (
-	North Direction = "n"
-	East  Direction = "e"
-	South Direction = "s"
-	West  Direction = "w"
+	North         Direction = "n"
+	NorthEast     Direction = "ne"
+	East          Direction = "e"
+	SouthEast     Direction = "se"
+	South         Direction = "s"
+	SouthWest     Direction = "sw"
+	West          Direction = "w"
+	NorthWest     Direction = "nw"
+	In            Direction = "in"
+	Out           Direction = "out"
+	OutClockwise  Direction = "out_cw"
+	Clockwise     Direction = "cw"
+	Anticlockwise Direction = "ccw"
 )
 
 // Directions lists every direction, for the generated TypeScript.
-var Directions = []Direction{North, East, South, West}
+var Directions = []Direction{North, NorthEast, East, SouthEast, South, SouthWest, West, NorthWest, In, Out, OutClockwise, Clockwise, Anticlockwise}
+
+// Layout is how a maze is sent to be drawn (MazeGrid).
+type Layout string
+
+// The layouts.
+const (
+	LayoutTiles  Layout = "tiles"  // the whole square grid: Rows, a string of tiles a row
+	LayoutSquare Layout = "square" // square cells cut to a shape: Mask and Links
+	LayoutHex    Layout = "hex"    // hex cells, flat sides up, odd columns half a cell lower: Links, maybe Mask
+	LayoutPolar  Layout = "polar"  // rings round a centre cell: Rings and Links
+)
+
+// Layouts lists every layout, for the generated TypeScript.
+var Layouts = []Layout{LayoutTiles, LayoutSquare, LayoutHex, LayoutPolar}
 
 // ---- from the client ----
 
@@ -186,16 +214,34 @@ type ReloadMsg struct {
 	V int    `json:"v"` // the server's ProtocolVersion
 }
 
-// MazeGrid is a maze as the client draws it: its ID, size, start, goal,
-// and one string a row, '#' a wall and '.' a floor.
+// MazeGrid is a maze as the client draws it: its ID, layout, size,
+// start, goal and walls. A place (Start, Goal, a racer's X and Y) is a
+// tile of the whole square grid, and on another grid cell (col, row) is
+// (2·col+1, 2·row+1), a polar cell's col its index in its ring (clockwise
+// from the top) and its row its ring (0 the centre).
 type MazeGrid struct {
-	ID    string   `json:"id"`
-	W     int      `json:"w"`
-	H     int      `json:"h"`
-	Rows  []string `json:"rows"`
-	Start [2]int   `json:"start"`
-	Goal  [2]int   `json:"goal"`
-	Par   int      `json:"par"` // the clicks of the best run
+	ID     string `json:"id"`
+	Layout Layout `json:"layout"`
+	// W and H: tiles (tiles), cells across and down (square, hex), the
+	// rings (polar).
+	W int `json:"w"`
+	H int `json:"h"`
+	// Rows: tiles only, one string a row, '#' a wall and '.' a floor.
+	Rows []string `json:"rows,omitempty"`
+	// Rings: polar only, the cells of each ring, the centre's first.
+	Rings []int `json:"rings,omitempty"`
+	// Mask: square and hex cut to a shape, base64 of a bit a place of the
+	// W×H rectangle, row by row, least significant bit first: set where
+	// the place is a cell. Absent when every place is.
+	Mask string `json:"mask,omitempty"`
+	// Links: every grid but tiles, base64 of a few bits a cell, the cells
+	// numbered in row (ring) order, the mask's only: set where a passage
+	// opens its way (square: north, west; hex: north, north-east,
+	// south-east; polar: in, clockwise), least significant bit first.
+	Links string `json:"links,omitempty"`
+	Start [2]int `json:"start"`
+	Goal  [2]int `json:"goal"`
+	Par   int    `json:"par"` // the clicks of the best run
 }
 
 // RoomView is the room as its clients see it.
@@ -247,6 +293,7 @@ var Enums = map[string][]string{
 	"Phase":     strs(Phases),
 	"Refusal":   refusalNames(),
 	"Direction": strs(Directions),
+	"Layout":    strs(Layouts),
 }
 
 func strs[S ~string](xs []S) []string {

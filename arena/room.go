@@ -1,10 +1,6 @@
 package arena
 
 import (
-	"encoding/json"
-	"strings"
-
-	"mazebot/mazecore"
 	"mazebot/play"
 )
 
@@ -122,25 +118,3 @@ const (
 	refusedNotYours   = string(RefusedNotYours)
 	refusedError      = string(RefusedError)
 )
-
-// mazeJSON is a maze as the client draws it: its ID, size, start, goal,
-// and one string a row, '#' a wall and '.' a floor.
-func mazeJSON(m *mazecore.Maze) json.RawMessage {
-	rows := make([]string, m.Height())
-	var b strings.Builder
-	for y := range m.Height() {
-		b.Reset()
-		for x := range m.Width() {
-			if m.Wall(x, y) {
-				b.WriteByte('#')
-			} else {
-				b.WriteByte('.')
-			}
-		}
-		rows[y] = b.String()
-	}
-	s, g := m.Start(), m.Goal()
-	raw, _ := json.Marshal(MazeGrid{ID: m.ID().String(), W: m.Width(), H: m.Height(), Rows: rows,
-		Start: [2]int{s.X, s.Y}, Goal: [2]int{g.X, g.Y}, Par: play.Par(m)})
-	return raw
-}

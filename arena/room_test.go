@@ -61,13 +61,23 @@ type memGames struct {
 }
 
 func (g *memGames) Start(_ context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error) {
+	return g.start(newGame(m, nil, who, g.clock()))
+}
+
+func (g *memGames) StartOnGrid(_ context.Context, m *mazecore.GridMaze, who play.Record) (*play.Game, error) {
+	return g.start(newGame(nil, m, who, g.clock()))
+}
+
+func (g *memGames) clock() time.Time {
+	if g.now != nil {
+		return g.now()
+	}
+	return time.Now()
+}
+
+func (g *memGames) start(game *play.Game, err error) (*play.Game, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	now := time.Now
-	if g.now != nil {
-		now = g.now
-	}
-	game, err := play.New(m, who, now())
 	if err != nil {
 		return nil, err
 	}
@@ -210,9 +220,9 @@ func mazeOf(t *testing.T, r *room) *mazecore.Maze {
 
 // letter is a direction as the protocol names it.
 func letter(d mazecore.Dir) string {
-	for l, o := range dirs {
+	for l, o := range squareDirs {
 		if o == d {
-			return l
+			return string(l)
 		}
 	}
 	return ""

@@ -89,6 +89,9 @@ type Domain struct {
 	Champions *contest.Champions // the champion roles, handed on by Deps.Roles
 	Pictures  *pictures.Queue
 	Announcer *Announcer
+	// Grids makes the maze of a version 3 ID, an image's shape read from
+	// the store: what Maze Arena races an image's maze on.
+	Grids play.Grids
 }
 
 // NewDomain builds the domain on deps' store, poster, keys, clock and
@@ -120,6 +123,7 @@ func NewDomain(deps Deps) *Domain {
 		Champions: contest.NewChampions(contests.Dailies, deps.Store, discordRoles{deps.Roles}, deps.Now, log),
 		Pictures:  q,
 		Announcer: announcer,
+		Grids:     gridMazes(deps.Store),
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -337,7 +338,8 @@ func (f *Mazes) showShaped(ctx context.Context, in *bot.Interaction, req mazeReq
 	l := in.Lang()
 	// A level is chosen on the queue, with the picture: it makes and
 	// rates mazecore.Candidates mazes.
-	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String()
+	dm := in.GuildID == "" // a card in a DM offers no race
+	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String() + "|" + strconv.FormatBool(dm)
 	cost := req.id.Cells()
 	if req.level != mazecore.AnyLevel {
 		cost *= mazecore.Candidates
@@ -361,6 +363,10 @@ func (f *Mazes) showShaped(ctx context.Context, in *bot.Interaction, req mazeReq
 			buttons = append(buttons, views.PlayButton(l, id))
 		}
 		buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
+		// Race where a square card has it (views.Row).
+		if f.cards.Arena && !dm && views.Raceable(id) {
+			buttons = append(buttons, views.RaceButton(l, id))
+		}
 		solve := discordgo.ActionsRow{Components: buttons}
 		return pictures.Shown{Reply: views.Show(shapedHeader(l, m), v, []discordgo.MessageComponent{solve}), Maze: id}, nil
 	})

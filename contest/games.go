@@ -59,6 +59,15 @@ func (g *Games) Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*
 	return g.play.Start(ctx, m, who)
 }
 
+// StartOnGrid is Start on a maze on any grid (a polar, hex or shaped
+// maze).
+func (g *Games) StartOnGrid(ctx context.Context, m *mazecore.GridMaze, who play.Record) (game *play.Game, err error) {
+	if who, err = g.counting(ctx, who, m.ID()); err != nil {
+		return nil, err
+	}
+	return g.play.StartOnGrid(ctx, m, who)
+}
+
 // Resume goes on with the member's game on m for the contest running on
 // m there, or starts one (play.Service.Resume).
 func (g *Games) Resume(ctx context.Context, m *mazecore.Maze, who play.Record) (game *play.Game, resumed bool, err error) {

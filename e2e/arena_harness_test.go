@@ -76,7 +76,14 @@ func (d *discord) raceEvent(t testing.TB, user, name string) race {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := d.ClickButton(testContext(t), memberButton(post, "race:"+id.String(), user, name))
+	return race{instance: d.pressRace(t, post, id, user, name), maze: m, event: post, board: board}
+}
+
+// pressRace presses Race on maze id under msg as user, and returns the
+// instance Discord opened.
+func (d *discord) pressRace(t testing.TB, msg *fakediscord.Message, id mazecore.ID, user, name string) string {
+	t.Helper()
+	ix, err := d.ClickButton(testContext(t), memberButton(msg, "race:"+id.String(), user, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +91,7 @@ func (d *discord) raceEvent(t testing.TB, user, name string) race {
 	if err != nil || resp.Type != fakediscord.InteractionResponseLaunchActivity || resp.Instance == "" {
 		t.Fatalf("Race answered %+v, %v (rejections %v), want LAUNCH_ACTIVITY", resp, err, ix.Rejections())
 	}
-	return race{instance: resp.Instance, maze: m, event: post, board: board}
+	return resp.Instance
 }
 
 // activityHost is where Maze Arena listens: an app of the test's own

@@ -15,9 +15,9 @@ func RaceButton(l *lang.Lang, id mazecore.ID) discordgo.Button {
 	return discordgo.Button{Label: l.T("button.race"), Style: discordgo.SecondaryButton, CustomID: customid.Race(id), Emoji: &discordgo.ComponentEmoji{Name: "🏁"}}
 }
 
-// Raceable tells whether a maze can be raced: up to an event's size, as
-// everyone plays it at once.
+// Raceable tells whether a maze can be raced: on any grid, up to an
+// event's size (tiles, rings or hex cells across), as everyone plays it
+// at once.
 func Raceable(id mazecore.ID) bool {
-	// Maze Arena draws the whole square grid only.
-	return id.Plain() && id.Width <= contest.EventMaxSide && id.Height <= contest.EventMaxSide
+	return id.Width <= contest.EventMaxSide && id.Height <= contest.EventMaxSide
 }

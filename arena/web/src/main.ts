@@ -5,6 +5,7 @@
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 import { PROTOCOL_VERSION } from "./protocol";
 import { say, runTime as runTimeIn, type Args, type Words } from "./words";
+import { board, cellAt, centre, keyDirection, outline, padButtons, route, walls as wallsOf, type Board } from "./grid";
 import type { ClientMsg, Direction, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -26,6 +27,7 @@ const glyphs: Record<string, string> = { circle: "●", square: "■", triangle:
 
 let me = "";
 let maze: Maze | null = null;
+let grid: Board | null = null; // the maze's cells, on any grid but the whole square one
 let room: Room | null = null;
 let clockOffset = 0; // server's clock minus ours
 let myFinish = 0;
@@ -42,7 +44,10 @@ function status(text: string) {
 
 const canvas = $<HTMLCanvasElement>("maze");
 const ctx = canvas.getContext("2d")!;
-let cell = 8;
+let cell = 8; // a tile's side, or on another grid a unit of its layout (a cell's side, a ring's depth)
+
+// extent is the maze's size in tiles or units.
+const extent = (): [number, number] => (grid ? [grid.width, grid.height] : maze ? [maze.w, maze.h] : [1, 1]);
 
 function resize() {
   if (!maze) return;
@@ -52,14 +57,57 @@ function resize() {
   // leaving the pad below it.
   const portrait = window.innerHeight > window.innerWidth;
   const tall = Math.max(120, window.innerHeight * (portrait ? 0.62 : 0.6));
-  cell = Math.max(3, Math.floor(Math.min(wide / maze.w, tall / maze.h)));
+  const [ew, eh] = extent();
+  cell = Math.max(3, Math.floor(Math.min(wide / ew, tall / eh)));
   const dpr = window.devicePixelRatio || 1;
-  canvas.width = maze.w * cell * dpr;
-  canvas.height = maze.h * cell * dpr;
-  canvas.style.width = `${maze.w * cell}px`;
-  canvas.style.height = `${maze.h * cell}px`;
+  canvas.width = Math.ceil(ew * cell * dpr);
+  canvas.height = Math.ceil(eh * cell * dpr);
+  canvas.style.width = `${canvas.width / dpr}px`;
+  canvas.style.height = `${canvas.height / dpr}px`;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   dirty = true;
+}
+
+// spot is the middle of a place on the wire (a tile, or a cell written
+// (2·col+1, 2·row+1)), in pixels.
+function spot(x: number, y: number): [number, number] {
+  if (!grid) return [(x + 0.5) * cell, (y + 0.5) * cell];
+  const c = cellAt(grid, x, y);
+  if (c < 0) return [-cell, -cell];
+  const [u, v] = centre(grid, c);
+  return [u * cell, v * cell];
+}
+
+// drawGrid draws a maze on another grid: the floor of its cells (a
+// shape's outside left as the page), then its walls.
+function drawGrid(w: CanvasRenderingContext2D, b: Board, css: CSSStyleDeclaration) {
+  w.fillStyle = css.getPropertyValue("--floor");
+  if (b.maze.layout === "polar") {
+    w.beginPath();
+    w.arc((b.width / 2) * cell, (b.height / 2) * cell, (b.width / 2) * cell, 0, 2 * Math.PI);
+    w.fill();
+  } else {
+    w.beginPath();
+    for (let c = 0; c < b.cells.length; c++) {
+      outline(b, c).forEach(([x, y], i) => (i ? w.lineTo(x * cell, y * cell) : w.moveTo(x * cell, y * cell)));
+      w.closePath();
+    }
+    w.fill();
+  }
+  w.strokeStyle = css.getPropertyValue("--wall");
+  w.lineWidth = Math.max(1, cell / 6);
+  w.lineCap = "round";
+  w.beginPath();
+  for (const wall of wallsOf(b)) {
+    if ("r" in wall) {
+      w.moveTo(wall.cx * cell + wall.r * cell * Math.cos(wall.a1), wall.cy * cell + wall.r * cell * Math.sin(wall.a1));
+      w.arc(wall.cx * cell, wall.cy * cell, wall.r * cell, wall.a1, wall.a2);
+    } else {
+      w.moveTo(wall.x1 * cell, wall.y1 * cell);
+      w.lineTo(wall.x2 * cell, wall.y2 * cell);
+    }
+  }
+  w.stroke();
 }
 
 function shapePath(shape: string, cx: number, cy: number, r: number) {
@@ -98,29 +146,34 @@ function drawWalls(css: CSSStyleDeclaration) {
   walls.width = canvas.width;
   walls.height = canvas.height;
   const w = walls.getContext("2d")!;
-  const dpr = canvas.width / (maze.w * cell);
+  const dpr = canvas.width / (extent()[0] * cell);
   w.setTransform(dpr, 0, 0, dpr, 0, 0);
-  w.fillStyle = css.getPropertyValue("--floor");
-  w.fillRect(0, 0, maze.w * cell, maze.h * cell);
-  w.fillStyle = css.getPropertyValue("--wall");
-  maze.rows.forEach((row, y) => {
-    for (let x = 0; x < row.length; x++) if (row[x] === "#") w.fillRect(x * cell, y * cell, cell, cell);
-  });
+  w.clearRect(0, 0, walls.width, walls.height);
+  if (grid) {
+    drawGrid(w, grid, css);
+  } else {
+    w.fillStyle = css.getPropertyValue("--floor");
+    w.fillRect(0, 0, maze.w * cell, maze.h * cell);
+    w.fillStyle = css.getPropertyValue("--wall");
+    (maze.rows ?? []).forEach((row, y) => {
+      for (let x = 0; x < row.length; x++) if (row[x] === "#") w.fillRect(x * cell, y * cell, cell, cell);
+    });
+  }
   // As the pictures mark them: the start a triangle, the goal a target
   // (rings), told apart by shape as well as colour.
-  const [sx, sy] = maze.start, [gx, gy] = maze.goal;
+  const [sx, sy] = spot(maze.start[0], maze.start[1]), [gx, gy] = spot(maze.goal[0], maze.goal[1]);
   const r = cell * 0.42;
   w.fillStyle = css.getPropertyValue("--start");
   w.beginPath();
-  w.moveTo((sx + 0.5) * cell, (sy + 0.5) * cell - r);
-  w.lineTo((sx + 0.5) * cell + r * 0.87, (sy + 0.5) * cell + r * 0.5);
-  w.lineTo((sx + 0.5) * cell - r * 0.87, (sy + 0.5) * cell + r * 0.5);
+  w.moveTo(sx, sy - r);
+  w.lineTo(sx + r * 0.87, sy + r * 0.5);
+  w.lineTo(sx - r * 0.87, sy + r * 0.5);
   w.closePath();
   w.fill();
   for (const [k, colour] of [[1, "--goal"], [0.62, "--floor"], [0.3, "--goal"]] as const) {
     w.fillStyle = css.getPropertyValue(colour);
     w.beginPath();
-    w.arc((gx + 0.5) * cell, (gy + 0.5) * cell, r * k, 0, 2 * Math.PI);
+    w.arc(gx, gy, r * k, 0, 2 * Math.PI);
     w.fill();
   }
 }
@@ -137,7 +190,7 @@ function draw() {
   room.players.forEach((p, i) => {
     const at = shown.get(p.id);
     if (!at || (!p.online && !p.done)) return;
-    const cx = (at.x + 0.5) * cell, cy = (at.y + 0.5) * cell, r = Math.max(2.5, cell * 0.42);
+    const [cx, cy] = spot(at.x, at.y), r = Math.max(2.5, cell * 0.42);
     shapePath(shapes[i % shapes.length], cx, cy, r);
     ctx.fillStyle = colours[i % colours.length];
     ctx.fill();
@@ -163,6 +216,11 @@ const initial = (name: string) => (Array.from(name.trim())[0] ?? "?").toUpperCas
 // corridor run walked, to show it walked rather than jumped.
 function path(x0: number, y0: number, x1: number, y1: number): [number, number][] {
   if (!maze || (x0 === x1 && y0 === y1)) return [[x1, y1]];
+  if (grid) {
+    const b = grid;
+    return route(b, cellAt(b, x0, y0), cellAt(b, x1, y1)).map((c) => (c < 0 ? [x1, y1] : [2 * b.cells[c][0] + 1, 2 * b.cells[c][1] + 1]));
+  }
+  const rows = maze.rows ?? [];
   const key = (x: number, y: number) => y * maze!.w + x;
   const prev = new Map<number, number>([[key(x0, y0), -1]]);
   const queue: [number, number][] = [[x0, y0]];
@@ -171,7 +229,7 @@ function path(x0: number, y0: number, x1: number, y1: number): [number, number][
     if (x === x1 && y === y1) break;
     for (const [dx, dy] of [[0, -1], [1, 0], [0, 1], [-1, 0]]) {
       const nx = x + dx, ny = y + dy;
-      if (nx < 0 || ny < 0 || nx >= maze.w || ny >= maze.h || maze.rows[ny][nx] === "#" || prev.has(key(nx, ny))) continue;
+      if (nx < 0 || ny < 0 || nx >= maze.w || ny >= maze.h || rows[ny][nx] === "#" || prev.has(key(nx, ny))) continue;
       prev.set(key(nx, ny), key(x, y));
       queue.push([nx, ny]);
     }
@@ -234,9 +292,50 @@ function tick() {
   }
 }
 
+// setMaze shows a new maze: its layout, and the pad for its grid.
+function setMaze(m: Maze) {
+  maze = m;
+  grid = board(m);
+  document.body.dataset.layout = m.layout;
+  shown.clear();
+  resize();
+  showRoom();
+}
+
+// myCell is the cell the member's dot stands on, −1 on the whole
+// square grid or when they have none.
+function myCell(): number {
+  const p = room?.players.find((q) => q.id === me);
+  return grid && p ? cellAt(grid, p.x, p.y) : -1;
+}
+
+// showPad lays out the pad's buttons for the maze's grid and, on a
+// polar one, where the member stands (two ways out where a ring splits).
+let padFor = "";
+function showPad() {
+  if (!maze) return;
+  const buttons = padButtons(maze, grid, myCell());
+  const key = maze.id + buttons.map((b) => b[0]).join();
+  if (key === padFor) return;
+  padFor = key;
+  $("pad").replaceChildren(...buttons.map(([dir, glyph, col, row]) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = `pad-${dir}`;
+    b.dataset.dir = dir;
+    b.textContent = glyph;
+    b.style.gridColumn = String(col);
+    b.style.gridRow = String(row);
+    b.setAttribute("aria-label", t(`dir_${dir}`));
+    b.addEventListener("click", () => send({ t: "move", dir }));
+    return b;
+  }));
+}
+
 function showRoom() {
   if (!room || !maze) return;
   dirty = true;
+  showPad();
   const mine = room.players.find((p) => p.id === me);
   if (mine?.done && mine.ms) myFinish = mine.ms;
   for (const p of room.players) {
@@ -326,17 +425,11 @@ function connect(session: string, locale: string) {
         fillPicker(msg.algorithms);
         measureClock(ws);
         me = msg.you;
-        maze = msg.maze;
         room = msg.room;
-        shown.clear();
-        resize();
-        showRoom();
+        setMaze(msg.maze);
         break;
       case "maze":
-        maze = msg.maze;
-        shown.clear();
-        resize();
-        showRoom();
+        setMaze(msg.maze);
         break;
       case "room":
         room = msg.room;
@@ -418,13 +511,10 @@ function fillPicker(algorithms: { id: string; name: string }[]) {
   }));
 }
 
-const keys: Record<string, Direction> = {
-  ArrowUp: "n", ArrowRight: "e", ArrowDown: "s", ArrowLeft: "w", w: "n", d: "e", s: "s", a: "w", W: "n", D: "e", S: "s", A: "w",
-};
-
 window.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLSelectElement) return;
-  const dir = keys[e.key];
+  // By the key's place (e.code): Z Q S D on an AZERTY keyboard.
+  const dir = maze && !e.ctrlKey && !e.metaKey && !e.altKey ? keyDirection(maze, grid, e.code, myCell()) : undefined;
   if (dir) {
     e.preventDefault();
     if (!e.repeat) send({ t: "move", dir });
@@ -433,8 +523,6 @@ window.addEventListener("keydown", (e) => {
   }
 });
 
-document.querySelectorAll<HTMLButtonElement>("#pad button").forEach((b) =>
-  b.addEventListener("click", () => send({ t: "move", dir: b.dataset.dir as Direction })));
 $("start").addEventListener("click", () => send({ t: "start" }));
 $("new-maze").addEventListener("click", () =>
   send({ t: "pick", algorithm: $<HTMLSelectElement>("algorithm").value, size: Number($<HTMLSelectElement>("size").value) }));
@@ -445,8 +533,18 @@ canvas.addEventListener("pointerup", (e) => {
   if (!touch) return;
   const dx = e.clientX - touch.x, dy = e.clientY - touch.y;
   touch = null;
-  if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;
-  send({ t: "move", dir: Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "e" : "w") : dy > 0 ? "s" : "n" });
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < 20 || !maze) return;
+  let dir: Direction | undefined;
+  if (maze.layout === "hex") {
+    // The nearest of the six ways, by the swipe's angle.
+    const hex: Direction[] = ["se", "s", "sw", "nw", "n", "ne"];
+    const a = (Math.atan2(dy, dx) * 180) / Math.PI; // clockwise from east
+    dir = hex[Math.floor(((a % 360) + 360) % 360 / 60)];
+  } else {
+    const code = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "ArrowRight" : "ArrowLeft") : dy > 0 ? "ArrowDown" : "ArrowUp";
+    dir = keyDirection(maze, grid, code, myCell());
+  }
+  if (dir) send({ t: "move", dir });
 });
 window.addEventListener("resize", () => { resize(); draw(); });
 
@@ -462,7 +560,8 @@ function label() {
   $("h-finish").textContent = t("over");
   $("timer").setAttribute("aria-label", t("timer"));
   canvas.setAttribute("aria-label", t("maze"));
-  for (const [d, id] of [["n", "dir_n"], ["e", "dir_e"], ["s", "dir_s"], ["w", "dir_w"]]) $(`pad-${d}`).setAttribute("aria-label", t(id));
+  padFor = "";
+  showPad();
 }
 
 let signedInAgain = false;

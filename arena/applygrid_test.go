@@ -1,0 +1,216 @@
+package arena
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"mazebot/mazecore"
+	"mazebot/play"
+)
+
+// The grids a room races besides the whole square one.
+var (
+	polarID = mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 8, Height: 8, Seed: 5}
+	hexID   = mazecore.ID{Algorithm: mazecore.Wilson, GridKind: mazecore.Hex, Width: 9, Height: 7, Seed: 7}
+	heartID = func() mazecore.ID {
+		heart, _ := mazecore.ParseShape("heart")
+		return mazecore.ID{Algorithm: mazecore.Backtracking, Width: 31, Height: 31, Seed: 2, Shape: heart}
+	}()
+)
+
+func gridMaze(t *testing.T, id mazecore.ID) *mazecore.GridMaze {
+	t.Helper()
+	m, err := mazecore.GenerateGrid(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// applyOnGrid feeds a fresh room on maze id the inputs, as process p1.
+func applyOnGrid(t *testing.T, id mazecore.ID, inputs []event) (state, []effect) {
+	t.Helper()
+	m := gridMaze(t, id)
+	st := state{roomState: roomState{Instance: "i-1", Channel: "c1", Maze: id.String(), Phase: phaseLobby},
+		self: "p1", grid: m, games: map[string]*play.Game{}, countdown: 3 * time.Second}
+	return feed(st, inputs)
+}
+
+// direction is a way as the protocol names it.
+func direction(w play.Way) string {
+	for d, o := range ways {
+		if o == w {
+			return string(d)
+		}
+	}
+	return ""
+}
+
+// gridSolution is the moves (a run each) from the start to the goal of
+// m, found by play's own ways along the shortest path.
+func gridSolution(t *testing.T, m *mazecore.GridMaze) []string {
+	t.Helper()
+	path := m.Solve()
+	g, err := play.NewOnGrid(m, play.Record{}, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for g.Cell() != m.Goal() {
+		i := slices.Index(path, g.Cell())
+		w, ok := play.WayTo(m.Grid(), path[i], path[i+1])
+		if !ok {
+			t.Fatalf("cells %d and %d are not neighbours", path[i], path[i+1])
+		}
+		if _, err := g.Apply(play.Action{Kind: play.Move, Way: w, Seq: g.Seq}, time.Unix(1, 0)); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, direction(w))
+	}
+	return out
+}
+
+// TestApplyOnGrids: a room on a polar, a hex and a heart-shaped maze
+// plays moves by the grid's directions to the next junction, refuses a
+// wall and a direction the grid has not, and records the finish once.
+func TestApplyOnGrids(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		id      mazecore.ID
+		foreign string // a direction of another grid
+	}{
+		{"polar", polarID, "ne"},
+		{"hex", hexID, "in"},
+		{"heart", heartID, "cw"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := gridMaze(t, c.id)
+			sol := gridSolution(t, m)
+			if len(sol) < 3 {
+				t.Fatalf("a solution of %d runs: pick a longer maze", len(sol))
+			}
+			wall := ""
+			for _, w := range play.Ways(m.Grid().Kind()) {
+				if n := play.Toward(m.Grid(), m.Start(), w); n >= 0 && !m.Linked(m.Start(), n) {
+					wall = direction(w)
+				}
+			}
+			if wall == "" {
+				t.Fatal("the start has no wall beside a neighbour")
+			}
+			cat := func(parts ...[]event) []event { return slices.Concat(parts...) }
+
+			st, fx := applyOnGrid(t, c.id, cat(race(), moves("p1", "u1", 5000, sol[0])))
+			p := st.player("u1")
+			if got := replies(fx); !slices.Equal(got, []string{"u1-0="}) || p.Clicks != 1 || p.Tiles == 0 {
+				t.Fatalf("a move: replies %v, ada %+v", got, p.pos)
+			}
+			var pos PosMsg
+			for _, f := range fx {
+				if msg, ok := f.msg.(PosMsg); ok {
+					pos = msg
+				}
+			}
+			g := st.games["u1"]
+			cell := m.Grid().Cell(g.Cell())
+			if pos.X != 2*cell.Col+1 || pos.Y != 2*cell.Row+1 || g.Cell() == m.Start() {
+				t.Fatalf("broadcast at (%d, %d), the game in cell %d %+v", pos.X, pos.Y, g.Cell(), cell)
+			}
+
+			st, fx = applyOnGrid(t, c.id, cat(race(), moves("p1", "u1", 5000, wall, c.foreign, "up")))
+			if got := replies(fx); !slices.Equal(got, []string{"u1-0=" + refusedWall, "u1-1=" + refusedBad, "u1-2=" + refusedBad}) || st.player("u1").Clicks != 0 {
+				t.Fatalf("a wall, %s and up: replies %v, clicks %d", c.foreign, got, st.player("u1").Clicks)
+			}
+
+			st, fx = applyOnGrid(t, c.id, cat(race(), moves("p1", "u1", 5000, sol...), moves("p1", "u1", 9000, sol[0])))
+			p = st.player("u1")
+			if !p.Done || p.Place != 1 || p.Clicks != len(sol) || p.Clicks != play.ParOnGrid(m) {
+				t.Fatalf("ada at the goal: done %v place %d clicks %d (par %d)", p.Done, p.Place, p.Clicks, play.ParOnGrid(m))
+			}
+			if n := kinds(fx, effRecord); n != 1 {
+				t.Fatalf("%d records of the finish, want 1", n)
+			}
+			for _, f := range fx {
+				if f.kind == effRecord && (f.game.Status != play.Won || f.game.Grid() == nil || f.game.MazeID != c.id) {
+					t.Fatalf("recorded %+v", f.game.Record)
+				}
+			}
+			if got := replies(fx); got[len(got)-1] != "u1-0="+refusedFinished {
+				t.Fatalf("a move after the finish: %v", got[len(got)-1])
+			}
+		})
+	}
+}
+
+// TestCellGridDraws: what the client is sent of a maze on another grid
+// holds its passages: decoding Links as the client does gives every
+// passage of the maze and no other, and Mask its cells.
+func TestCellGridDraws(t *testing.T) {
+	for _, id := range []mazecore.ID{polarID, hexID, heartID} {
+		m := gridMaze(t, id)
+		var v MazeGrid
+		if err := json.Unmarshal(mazeJSON(nil, m), &v); err != nil {
+			t.Fatal(err)
+		}
+		grid := m.Grid()
+		links, err := base64.StdEncoding.DecodeString(v.Links)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ways := forward(grid.Kind())
+		seen := 0
+		for c := range grid.Len() {
+			for k, w := range ways {
+				i := c*len(ways) + k
+				if links[i/8]&(1<<(i%8)) == 0 {
+					continue
+				}
+				seen++
+				if n := play.Toward(grid, c, w); n < 0 || !m.Linked(c, n) {
+					t.Fatalf("%s: cell %d's %v is sent open and is not", id.GridKind, c, w)
+				}
+			}
+		}
+		if seen != m.Passages() {
+			t.Fatalf("%s: %d passages sent, the maze has %d", id.GridKind, seen, m.Passages())
+		}
+		cells := 0
+		if v.Mask != "" {
+			mask, _ := base64.StdEncoding.DecodeString(v.Mask)
+			for i := range v.W * v.H {
+				if mask[i/8]&(1<<(i%8)) != 0 {
+					cells++
+					if grid.At(i/v.W, i%v.W) < 0 {
+						t.Fatalf("%s: place %d sent in the mask", id, i)
+					}
+				}
+			}
+		} else if grid.Kind() == mazecore.Polar {
+			for _, n := range v.Rings {
+				cells += n
+			}
+		} else {
+			cells = v.W * v.H
+		}
+		if cells != grid.Len() {
+			t.Fatalf("%s: %d cells sent, the maze has %d", id, cells, grid.Len())
+		}
+		start := grid.Cell(m.Start())
+		if v.Start != [2]int{2*start.Col + 1, 2*start.Row + 1} {
+			t.Fatalf("%s: start %v, cell %+v", id, v.Start, start)
+		}
+		if v.Par != play.ParOnGrid(m) {
+			t.Fatalf("%s: par %d", id, v.Par)
+		}
+	}
+	// A 100-ring polar maze's: small enough for a welcome.
+	big := gridMaze(t, mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 100, Height: 100, Seed: 1})
+	if n := len(mazeJSON(nil, big)); n > 12000 {
+		t.Fatalf("a 100-ring maze is %d bytes", n)
+	} else {
+		t.Logf("a 100-ring polar maze's MazeGrid: %d bytes", n)
+	}
+}
