@@ -1,8 +1,10 @@
 package arena
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
 	"slices"
 	"testing"
 	"time"
@@ -213,4 +215,46 @@ func TestCellGridDraws(t *testing.T) {
 	} else {
 		t.Logf("a 100-ring polar maze's MazeGrid: %d bytes", n)
 	}
+}
+
+// TestImageMazeRaces: a launch on a maze in an uploaded image's shape
+// opens its room through Config.Grids (the store keeps the picture), and
+// its welcome carries the shape; a pick of such a maze by ID, which every
+// replica's apply would have to read the store for, is refused.
+func TestImageMazeRaces(t *testing.T) {
+	disc := mazecore.NewImage(40, 30, func(x, y int) bool { return (x-20)*(x-20)+(y-15)*(y-15)*16/9 <= 15*15 })
+	id := mazecore.ID{Algorithm: mazecore.Wilson, Width: 41, Height: 31, Seed: 9, Shape: mazecore.ImageShapeOf(disc)}
+	asked := 0
+	h := newHub(Config{Games: &memGames{games: map[int64]*play.Game{}}, Bus: &MemoryBus{}, Log: slog.New(slog.DiscardHandler), Now: time.Now,
+		Countdown: time.Millisecond, Grids: func(_ context.Context, want mazecore.ID) (*mazecore.GridMaze, error) {
+			asked++
+			return mazecore.GenerateGridImage(want, disc)
+		}})
+	t.Cleanup(h.shutdown)
+	h.pend("c1", "u1", id)
+	r, err := h.open(context.Background(), testInstance("i-1", "c1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var on string
+	var g *mazecore.GridMaze
+	r.inspect(func(st *state) { on, g = st.Maze, st.grid })
+	if asked != 1 || on != id.String() || g == nil || g.Grid().Len() >= 40*30 {
+		t.Fatalf("the room is on %s (grid %v), Grids asked %d times; want the image's maze", on, g != nil, asked)
+	}
+	var v MazeGrid
+	if err := json.Unmarshal(mazeJSON(nil, g), &v); err != nil || v.Layout != LayoutSquare || v.Mask == "" {
+		t.Fatalf("the welcome's maze: layout %s, mask %d bytes (%v)", v.Layout, len(v.Mask), err)
+	}
+	s := &Server{cfg: Config{Seed: func() uint64 { return 1 }}, hub: h}
+	if why := s.pick(r, user{ID: "u1"}, &PickMsg{T: "pick", Maze: id.String()}, time.Now()); why != refusedBad {
+		t.Fatalf("a pick of an image's maze: %q, want %q", why, refusedBad)
+	}
+	if why := s.pick(r, user{ID: "u1"}, &PickMsg{T: "pick", Maze: polarID.String()}, time.Now()); why != "" {
+		t.Fatalf("a pick of a polar maze: refused %q", why)
+	}
+	waitFor(t, "the polar maze", func() bool {
+		r.inspect(func(st *state) { on, g = st.Maze, st.grid })
+		return on == polarID.String() && g != nil && g.Grid().Kind() == mazecore.Polar
+	})
 }

@@ -469,7 +469,9 @@ func (s *Server) pick(r *room, u user, m *PickMsg, at time.Time) string {
 		}
 		id = mazecore.ID{Algorithm: algo, Width: m.Size, Height: m.Size, Seed: s.cfg.Seed() & (1<<32 - 1)}
 	}
-	if id.Width < MinSide || id.Width > MaxSide || id.Height < MinSide || id.Height > MaxSide {
+	// An image's shape is in the store, which every replica's apply would
+	// have to read: such a maze is raced from its Race button only.
+	if id.Width < MinSide || id.Width > MaxSide || id.Height < MinSide || id.Height > MaxSide || id.Shape.Kind == mazecore.ImageShape {
 		return refusedBad
 	}
 	if !r.allowRequest(u.ID, at) {
