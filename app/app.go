@@ -26,6 +26,7 @@ import (
 	"mazebot/metrics/prom"
 	"mazebot/store"
 	"mazebot/store/pgbus"
+	"mazebot/store/sqldb"
 )
 
 // App is the whole bot wired together: store, commands, gateway. The
@@ -228,7 +229,18 @@ func (a *App) buildBot(cfg Config, opts Options, deps commands.Deps, session *di
 	// The recorder (wire's rec) counts what Discord sent that this build
 	// does not understand.
 	botCfg.Unknowns, _ = deps.Metrics.(metrics.Unknowns)
-	return discord.New(botCfg, session, set.Router, set.Tickers, deps.Log.With("component", "bot"))
+	return discord.New(botCfg, session, set.Router, scheduled(set.Tickers), deps.Log.With("component", "bot"))
+}
+
+// scheduled marks the store calls of the tickers as scheduled work's, so
+// that on SQLite a member's write never waits behind a backlog of posts
+// (sqldb.Scheduled).
+func scheduled(tickers []bot.Ticker) []bot.Ticker {
+	out := make([]bot.Ticker, len(tickers))
+	for i, t := range tickers {
+		out[i] = bot.Ticker{Name: t.Name, Run: func(ctx context.Context) error { return t.Run(sqldb.Scheduled(ctx)) }}
+	}
+	return out
 }
 
 // closeArena releases a Maze Arena built but never served.

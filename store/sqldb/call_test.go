@@ -3,6 +3,9 @@ package sqldb
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,6 +52,40 @@ func TestWriteTurnIsBounded(t *testing.T) {
 	// A read doesn't wait for the turn.
 	if err := do(s, context.Background(), "Game", "game 1", reads, func(q) error { return nil }); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestScheduledWritesLetMembersIn: while scheduled work's writes queue
+// for the write turn (eight workers of a backlog of posts), a member's
+// write waits behind at most one of them; without the gate it waited
+// behind them all.
+func TestScheduledWritesLetMembersIn(t *testing.T) {
+	s := &Store{metrics: &ErrorLog{}, timeout: DefaultTimeout, writer: make(chan struct{}, 1), scheduled: make(chan struct{}, 1)}
+	s.writer <- struct{}{} // another write holds the turn
+	var mu sync.Mutex
+	var order []string
+	write := func(ctx context.Context, name string) {
+		if err := do(s, ctx, "Save", "save", writes, func(q) error {
+			mu.Lock()
+			defer mu.Unlock()
+			order = append(order, name)
+			return nil
+		}); err != nil {
+			t.Error(err)
+		}
+	}
+	var wg sync.WaitGroup
+	scheduled := Scheduled(context.Background())
+	for i := range 4 {
+		wg.Go(func() { write(scheduled, fmt.Sprintf("post %d", i)) })
+	}
+	time.Sleep(100 * time.Millisecond) // they queue: one for the turn, three for their gate
+	wg.Go(func() { write(context.Background(), "member") })
+	time.Sleep(100 * time.Millisecond) // the member queues for the turn
+	<-s.writer
+	wg.Wait()
+	if i := slices.Index(order, "member"); i > 1 {
+		t.Fatalf("writes in the order %q: the member's waited behind %d scheduled ones, want at most one", order, i)
 	}
 }
 

@@ -30,7 +30,27 @@ type Store struct {
 	// one writer at a time: writes wait here, in order, rather than
 	// polling the database's lock (see Dialect.OneWriter).
 	writer chan struct{}
-	stmts  sync.Map // query text → its statement, prepared in the dialect's spelling
+	// scheduled lets one write of scheduled work at a time wait for the
+	// write turn (Scheduled).
+	scheduled chan struct{}
+	stmts     sync.Map // query text → its statement, prepared in the dialect's spelling
+}
+
+// Scheduled marks ctx as scheduled work's (the daily posts, reminders,
+// crownings), which no member waits for. Where the dialect takes one
+// writer at a time, such writes queue for the write turn one at a time,
+// so that a member's write (the maze /maze records for /solve) waits
+// behind at most one of them, not behind every worker of a backlog of
+// posts.
+func Scheduled(ctx context.Context) context.Context {
+	return context.WithValue(ctx, scheduledKey{}, true)
+}
+
+type scheduledKey struct{}
+
+func isScheduled(ctx context.Context) bool {
+	v, _ := ctx.Value(scheduledKey{}).(bool)
+	return v
 }
 
 // Option configures New.
@@ -73,7 +93,7 @@ func New(ctx context.Context, db *sql.DB, d Dialect, opts ...Option) (*Store, er
 	}
 	s := &Store{db: db, dialect: d, metrics: cfg.metrics, timeout: cfg.timeout}
 	if d.OneWriter() {
-		s.writer = make(chan struct{}, 1)
+		s.writer, s.scheduled = make(chan struct{}, 1), make(chan struct{}, 1)
 	}
 	files := cfg.migrations
 	if files == nil {
@@ -142,6 +162,14 @@ func do(s *Store, ctx context.Context, op, what string, a access, fn func(q) err
 
 func run[T any](ctx context.Context, s *Store, a access, fn func(q) (T, error)) (T, error) {
 	var zero T
+	if a != reads && s.scheduled != nil && isScheduled(ctx) {
+		select {
+		case s.scheduled <- struct{}{}:
+			defer func() { <-s.scheduled }()
+		case <-ctx.Done():
+			return zero, fmt.Errorf("wait for the turn to write: %w", context.Cause(ctx))
+		}
+	}
 	if a != reads && s.writer != nil {
 		select {
 		case s.writer <- struct{}{}:
