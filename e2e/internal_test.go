@@ -125,6 +125,11 @@ func heldCommand(name string, started chan<- struct{}, release <-chan struct{}, 
 // member asks for a picture; wider ones are pictured.
 const autoEmojiMaxWidth = views.AutoEmojiMaxWidth
 
+// renderChoices is how many choices /maze's render option has: auto and
+// render's table's formats offered in Discord, so a new format is not
+// counted again here.
+var renderChoices = len(views.RenderModes)
+
 // ---- the database ----
 
 // botDB is what the tests read, and in a few tests write, of what a bot

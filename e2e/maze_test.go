@@ -358,8 +358,11 @@ func TestE2ECommandSync(t *testing.T) {
 	for _, o := range maze.Options {
 		opts[o.Name] = len(o.Choices)
 	}
-	if len(opts) != 13 || opts["algorithm"] != 5 || opts["render"] != 4 || opts["difficulty"] != 4 || opts["theme"] != 3 || opts["style"] != 2 || opts["grid"] != 3 || opts["shape"] != 7 {
-		t.Fatalf("/maze options %v, want algorithm (5 choices), size, height, render (4 choices), seed, difficulty (4 choices), loops, theme (3), style (2), grid (3), shape (7), text, image", opts)
+	// The algorithms and formats come from their tables (mazecore's, and
+	// render's through renderChoices), so a new one is not counted here.
+	algorithms := len(mazecore.Algorithms)
+	if len(opts) != 13 || opts["algorithm"] != algorithms || opts["render"] != renderChoices || opts["difficulty"] != 4 || opts["theme"] != 3 || opts["style"] != 2 || opts["grid"] != 3 || opts["shape"] != 7 {
+		t.Fatalf("/maze options %v, want algorithm (%d choices), size, height, render (%d choices), seed, difficulty (4 choices), loops, theme (3), style (2), grid (3), shape (7), text, image", opts, algorithms, renderChoices)
 	}
 	for _, name := range []string{"seed", "loops", "text"} {
 		if _, ok := opts[name]; !ok {
