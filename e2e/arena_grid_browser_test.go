@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -41,6 +42,11 @@ func TestArenaBrowserPolar(t *testing.T) {
 	tab := newTab(t, newBrowser(t))
 	tab.run(chromedp.Navigate(site.URL + "/harness?user=" + ada))
 	tab.waitJS("ada in the room", `doc.body && doc.body.dataset.phase === "lobby" && doc.body.dataset.layout === "polar" && doc.querySelector('#players li[data-id="`+ada+`"][data-online="true"]') !== null`)
+	if file := os.Getenv("MAZEBOT_ARENA_SCREENSHOT"); file != "" {
+		if shot, err := chromedp.Run(tab.ctx, chromedp.CaptureScreenshot()); err == nil {
+			_ = os.WriteFile(file, shot, 0o644)
+		}
+	}
 	if in := evalIn[string](tab, inFrame(`doc.getElementById('pad-in') ? doc.getElementById('pad-in').getAttribute('aria-label') : ""`)); in != "Vers l’intérieur" {
 		t.Fatalf("the pad's in reads %q, want the French words", in)
 	}

@@ -47,7 +47,9 @@ const ctx = canvas.getContext("2d")!;
 let cell = 8; // a tile's side, or on another grid a unit of its layout (a cell's side, a ring's depth)
 
 // extent is the maze's size in tiles or units.
-const extent = (): [number, number] => (grid ? [grid.width, grid.height] : maze ? [maze.w, maze.h] : [1, 1]);
+const extent = (): [number, number] => (grid ? [grid.width + 2 * margin, grid.height + 2 * margin] : maze ? [maze.w, maze.h] : [1, 1]);
+// margin keeps a grid's outer walls, drawn on its edge, inside the canvas.
+const margin = 0.25;
 
 function resize() {
   if (!maze) return;
@@ -75,12 +77,14 @@ function spot(x: number, y: number): [number, number] {
   const c = cellAt(grid, x, y);
   if (c < 0) return [-cell, -cell];
   const [u, v] = centre(grid, c);
-  return [u * cell, v * cell];
+  return [(u + margin) * cell, (v + margin) * cell];
 }
 
 // drawGrid draws a maze on another grid: the floor of its cells (a
 // shape's outside left as the page), then its walls.
 function drawGrid(w: CanvasRenderingContext2D, b: Board, css: CSSStyleDeclaration) {
+  w.save();
+  w.translate(margin * cell, margin * cell);
   w.fillStyle = css.getPropertyValue("--floor");
   if (b.maze.layout === "polar") {
     w.beginPath();
@@ -108,6 +112,7 @@ function drawGrid(w: CanvasRenderingContext2D, b: Board, css: CSSStyleDeclaratio
     }
   }
   w.stroke();
+  w.restore();
 }
 
 function shapePath(shape: string, cx: number, cy: number, r: number) {
