@@ -425,7 +425,7 @@ func TestHelpQuickStart(t *testing.T) {
 		t.Fatalf("/help buttons %+v, want three examples", bs)
 	}
 	card := only(t, e.press(t, bs[0].CustomID, "u1"))
-	if !card.Ephemeral || !strings.Contains(card.Text(), "21×21") || len(buttons(card)) != 4 {
+	if !card.Ephemeral || !strings.Contains(card.Text(), "21×21") || !hasButtons(card, customid.PlayPrefix, customid.SolvePrefix, customid.RacePrefix, customid.PrintPrefix) {
 		t.Fatalf("the maze example: %+v, want a private 21×21 card with Play, Solve, Race and Print", card)
 	}
 	game := only(t, e.press(t, bs[1].CustomID, "u1"))

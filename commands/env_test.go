@@ -651,6 +651,19 @@ func idInReply(tb testing.TB, r bot.Reply) mazecore.ID {
 // buttons lists a message's buttons.
 func buttons(msg bot.Reply) []discordgo.Button { return bot.Buttons(msg.Components) }
 
+// hasButtons tells whether msg has a button of each custom ID prefix, in
+// that order, whatever other buttons stand between or after them: a card
+// button added to the row (views.cardRow, which TestRow lists) is not
+// written out again here.
+func hasButtons(msg bot.Reply, prefixes ...string) bool {
+	for _, b := range buttons(msg) {
+		if len(prefixes) > 0 && strings.HasPrefix(b.CustomID, prefixes[0]+":") {
+			prefixes = prefixes[1:]
+		}
+	}
+	return len(prefixes) == 0
+}
+
 // button finds the button of a move action ('n', 'g', …).
 func button(tb testing.TB, msg bot.Reply, action customid.Action) discordgo.Button {
 	tb.Helper()
