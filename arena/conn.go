@@ -464,10 +464,18 @@ func (s *Server) pick(r *room, u user, m *PickMsg, at time.Time) string {
 		id = parsed
 	default:
 		algo, err := mazecore.ParseAlgorithm(m.Algorithm)
-		if err != nil || m.Size%2 == 0 {
+		kind := mazecore.Square
+		if err == nil && m.Grid != "" {
+			kind, err = mazecore.ParseGrid(m.Grid)
+		}
+		// An even side is a square grid's only fault (its tiles).
+		if err != nil || kind == mazecore.Square && m.Size%2 == 0 {
 			return refusedBad
 		}
-		id = mazecore.ID{Algorithm: algo, Width: m.Size, Height: m.Size, Seed: s.cfg.Seed() & (1<<32 - 1)}
+		id = mazecore.ID{Algorithm: algo, GridKind: kind, Width: m.Size, Height: m.Size, Seed: s.cfg.Seed() & (1<<32 - 1)}
+		if id.Validate() != nil { // an algorithm that does not fit the grid, a polar maze of 101 rings
+			return refusedBad
+		}
 	}
 	// An image's shape is in the store, which every replica's apply would
 	// have to read: such a maze is raced from its Race button only.

@@ -319,7 +319,7 @@ func (r *room) welcome(nonce, user string, st *state) {
 		}
 		if msg == nil {
 			msg, _ = json.Marshal(WelcomeMsg{T: "welcome", V: ProtocolVersion, You: user, Maze: mazeJSON(st.maze, st.grid), Room: st.view(),
-				Now: r.h.now().UnixMilli(), Algorithms: algorithmChoices(c.locale)})
+				Now: r.h.now().UnixMilli(), Algorithms: algorithmChoices(c.locale), Grids: gridChoices(c.locale)})
 		}
 		r.conns[c] = true
 		c.send(msg)

@@ -134,10 +134,12 @@ type StartMsg struct {
 }
 
 // PickMsg asks, in the lobby, for another maze: one by ID, or a new random
-// one of an algorithm and side.
+// one of a grid, an algorithm and a side (tiles on the square grid, rings
+// on the polar one, cells across on the hex one).
 type PickMsg struct {
 	T         string `json:"t"`
 	Maze      string `json:"maze,omitempty"`
+	Grid      string `json:"grid,omitempty"` // square (the default), polar or hex
 	Algorithm string `json:"algorithm,omitempty"`
 	Size      int    `json:"size,omitempty"`
 }
@@ -159,13 +161,22 @@ type WelcomeMsg struct {
 	Maze json.RawMessage `json:"maze" ts:"MazeGrid"`
 	Room RoomView        `json:"room"`
 	Now  int64           `json:"now"` // the server's clock, Unix ms
-	// Algorithms are what the picker offers, named in the member's
-	// language.
+	// Algorithms and Grids are what the picker offers, named in the
+	// member's language.
 	Algorithms []AlgorithmChoice `json:"algorithms"`
+	Grids      []GridChoice      `json:"grids"`
 }
 
-// AlgorithmChoice is one algorithm of the picker.
+// AlgorithmChoice is one algorithm of the picker, and the grids it runs
+// on.
 type AlgorithmChoice struct {
+	ID    string   `json:"id"`
+	Name  string   `json:"name"`
+	Grids []string `json:"grids"`
+}
+
+// GridChoice is one grid of the picker.
+type GridChoice struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 }

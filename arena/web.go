@@ -63,7 +63,23 @@ func algorithmChoices(locale string) []AlgorithmChoice {
 	l := lang.For(locale)
 	out := make([]AlgorithmChoice, 0, len(mazecore.Algorithms))
 	for _, a := range mazecore.Algorithms {
-		out = append(out, AlgorithmChoice{ID: a.String(), Name: l.T("choice.algorithm." + a.String())})
+		c := AlgorithmChoice{ID: a.String(), Name: l.T("choice.algorithm." + a.String())}
+		for _, k := range mazecore.GridKinds {
+			if a.Fits(k, false) {
+				c.Grids = append(c.Grids, k.String())
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// gridChoices are the picker's grids, named in the member's language.
+func gridChoices(locale string) []GridChoice {
+	l := lang.For(locale)
+	out := make([]GridChoice, 0, len(mazecore.GridKinds))
+	for _, k := range mazecore.GridKinds {
+		out = append(out, GridChoice{ID: k.String(), Name: l.T("choice.grid." + k.String())})
 	}
 	return out
 }

@@ -260,6 +260,9 @@ func TestArenaPicks(t *testing.T) {
 		{"t": "pick", "algorithm": "backtracking", "size": 103},
 		{"t": "pick", "algorithm": "no-such-algorithm", "size": 21},
 		{"t": "pick", "maze": "not-a-maze-id"},
+		{"t": "pick", "grid": "hex", "algorithm": "sidewinder", "size": 21}, // sidewinder needs rows and columns
+		{"t": "pick", "grid": "polar", "algorithm": "backtracking", "size": 101},
+		{"t": "pick", "grid": "triangle", "algorithm": "backtracking", "size": 21},
 	} {
 		adaC.send(bad)
 		if why := adaC.refusal(); why != "bad" {
@@ -272,6 +275,25 @@ func TestArenaPicks(t *testing.T) {
 		id, err := mazecore.Parse(got["id"].(string))
 		if err != nil || id.Algorithm != mazecore.Backtracking || id.Width != 21 || id.Height != 21 || got["w"] != float64(21) {
 			t.Fatalf("picked backtracking 21: got %v (%v)", got["id"], err)
+		}
+	}
+
+	// The picker's grids, and the algorithms that run on each.
+	grids, _ := adaC.welcome["grids"].([]any)
+	for _, a := range adaC.welcome["algorithms"].([]any) {
+		if c := a.(map[string]any); c["id"] == "sidewinder" && fmt.Sprint(c["grids"]) != "[square polar]" {
+			t.Fatalf("sidewinder runs on %v, want square and polar", c["grids"])
+		}
+	}
+	if len(grids) != 3 || grids[1].(map[string]any)["name"] != "circular (polar)" {
+		t.Fatalf("the picker's grids: %v", grids)
+	}
+	adaC.send(map[string]any{"t": "pick", "grid": "polar", "algorithm": "wilson", "size": 15})
+	for _, c := range []*roomClient{adaC, bobC} {
+		got := newMaze(c, "the picked polar maze")
+		id, err := mazecore.Parse(got["id"].(string))
+		if err != nil || id.GridKind != mazecore.Polar || id.Width != 15 || got["layout"] != "polar" || len(got["rings"].([]any)) != 15 || got["links"] == "" {
+			t.Fatalf("picked a polar wilson maze of 15 rings: got %v, layout %v (%v)", got["id"], got["layout"], err)
 		}
 	}
 

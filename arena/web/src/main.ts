@@ -6,7 +6,7 @@ import { DiscordSDK } from "@discord/embedded-app-sdk";
 import { PROTOCOL_VERSION } from "./protocol";
 import { say, runTime as runTimeIn, type Args, type Words } from "./words";
 import { board, cellAt, centre, keyDirection, outline, padButtons, route, walls as wallsOf, type Board } from "./grid";
-import type { ClientMsg, Direction, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
+import type { AlgorithmChoice, ClientMsg, Direction, GridChoice, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const clientId = (document.querySelector('meta[name="client-id"]') as HTMLMetaElement).content;
@@ -427,7 +427,7 @@ function connect(session: string, locale: string) {
       }
       case "welcome":
         retry = 0;
-        fillPicker(msg.algorithms);
+        fillPicker(msg.algorithms, msg.grids);
         measureClock(ws);
         me = msg.you;
         room = msg.room;
@@ -502,18 +502,32 @@ function measureClock(ws: WebSocket) {
   for (let i = 0; i < 5; i++) setTimeout(() => send({ t: "ping", c: performance.now() }, ws), i * 250);
 }
 
-// fillPicker offers the server's algorithms, named in the member's
-// language; the choice made stays.
-function fillPicker(algorithms: { id: string; name: string }[]) {
+// fillPicker offers the server's grids and algorithms, named in the
+// member's language, the algorithms that run on the grid chosen; the
+// choices made stay.
+let algorithmChoices: AlgorithmChoice[] = [];
+function fillPicker(algorithms: AlgorithmChoice[], grids: GridChoice[]) {
+  algorithmChoices = algorithms;
+  const grid = $<HTMLSelectElement>("grid");
+  const chosenGrid = grid.value || "square";
+  grid.replaceChildren(...grids.map((g) => option(g.id, g.name, g.id === chosenGrid)));
+  fillAlgorithms();
+}
+
+function fillAlgorithms() {
   const select = $<HTMLSelectElement>("algorithm");
+  const grid = $<HTMLSelectElement>("grid").value || "square";
   const chosen = select.value || "backtracking";
-  select.replaceChildren(...algorithms.map((a) => {
-    const o = document.createElement("option");
-    o.value = a.id;
-    o.textContent = a.name;
-    o.selected = a.id === chosen;
-    return o;
-  }));
+  const fits = algorithmChoices.filter((a) => a.grids.includes(grid));
+  select.replaceChildren(...fits.map((a) => option(a.id, a.name, a.id === chosen)));
+}
+
+function option(value: string, text: string, selected: boolean): HTMLOptionElement {
+  const o = document.createElement("option");
+  o.value = value;
+  o.textContent = text;
+  o.selected = selected;
+  return o;
 }
 
 window.addEventListener("keydown", (e) => {
@@ -530,7 +544,8 @@ window.addEventListener("keydown", (e) => {
 
 $("start").addEventListener("click", () => send({ t: "start" }));
 $("new-maze").addEventListener("click", () =>
-  send({ t: "pick", algorithm: $<HTMLSelectElement>("algorithm").value, size: Number($<HTMLSelectElement>("size").value) }));
+  send({ t: "pick", grid: $<HTMLSelectElement>("grid").value, algorithm: $<HTMLSelectElement>("algorithm").value, size: Number($<HTMLSelectElement>("size").value) }));
+$("grid").addEventListener("change", fillAlgorithms);
 
 let touch: { x: number; y: number } | null = null;
 canvas.addEventListener("pointerdown", (e) => { touch = { x: e.clientX, y: e.clientY }; });
@@ -559,6 +574,7 @@ function label() {
   $("start").textContent = t("start");
   $("new-maze").textContent = t("new_maze");
   $("l-algorithm").textContent = t("algorithm");
+  $("l-grid").textContent = t("grid");
   $("l-size").textContent = t("size");
   $("h-players").textContent = t("players");
   $("h-finishes").textContent = t("finishes");

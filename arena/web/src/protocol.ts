@@ -28,6 +28,7 @@ export interface StartMsg {
 export interface PickMsg {
   t: "pick";
   maze?: string;
+  grid?: string;
   algorithm?: string;
   size?: number;
 }
@@ -77,6 +78,12 @@ export interface RoomView {
 export interface AlgorithmChoice {
   id: string;
   name: string;
+  grids: string[];
+}
+
+export interface GridChoice {
+  id: string;
+  name: string;
 }
 
 export interface WelcomeMsg {
@@ -87,6 +94,7 @@ export interface WelcomeMsg {
   room: RoomView;
   now: number;
   algorithms: AlgorithmChoice[];
+  grids: GridChoice[];
 }
 
 export interface MazeMsg {
