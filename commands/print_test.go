@@ -117,6 +117,19 @@ func TestRaceButtonOnlyWhereARaceStarts(t *testing.T) {
 	if card := only(t, off.send(t, slash(t, "maze", opts))); hasRace(card) {
 		t.Fatalf("without Maze Arena, /maze has buttons %+v", buttons(card))
 	}
+	// A circular maze's card likewise: Maze Arena races every grid.
+	polar := map[string]any{"grid": "polar", "size": 9, "seed": 9}
+	if card := only(t, on.send(t, slash(t, "maze", polar))); !hasRace(card) {
+		t.Fatalf("with Maze Arena set up, a server's polar /maze has buttons %+v, want Race", buttons(card))
+	}
+	dm = slash(t, "maze", polar)
+	dm.GuildID, dm.User, dm.Member = "", dm.Member.User, nil
+	if card := only(t, on.send(t, dm)); hasRace(card) {
+		t.Fatalf("a polar /maze in a DM has buttons %+v", buttons(card))
+	}
+	if card := only(t, off.send(t, slash(t, "maze", polar))); hasRace(card) {
+		t.Fatalf("without Maze Arena, a polar /maze has buttons %+v", buttons(card))
+	}
 	ev := off.startEvent(t, nil)
 	posts := off.poster.in(eventCh)
 	if len(posts) == 0 {
