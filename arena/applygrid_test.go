@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"slices"
 	"testing"
@@ -228,6 +229,9 @@ func TestImageMazeRaces(t *testing.T) {
 	h := newHub(Config{Games: &memGames{games: map[int64]*play.Game{}}, Bus: &MemoryBus{}, Log: slog.New(slog.DiscardHandler), Now: time.Now,
 		Countdown: time.Millisecond, Grids: func(_ context.Context, want mazecore.ID) (*mazecore.GridMaze, error) {
 			asked++
+			if want.Seed != id.Seed {
+				return nil, errors.New("no such image")
+			}
 			return mazecore.GenerateGridImage(want, disc)
 		}})
 	t.Cleanup(h.shutdown)
@@ -257,4 +261,18 @@ func TestImageMazeRaces(t *testing.T) {
 		r.inspect(func(st *state) { on, g = st.Maze, st.grid })
 		return on == polarID.String() && g != nil && g.Grid().Kind() == mazecore.Polar
 	})
+
+	// An image the store no longer has: the room opens on the instance's
+	// own maze rather than not at all.
+	gone := id
+	gone.Seed = 10
+	h.pend("c2", "u1", gone)
+	r2, err := h.open(context.Background(), testInstance("i-2", "c2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2.inspect(func(st *state) { on = st.Maze })
+	if on != defaultMaze("i-2").String() || asked != 2 {
+		t.Fatalf("a room on a lost image is on %s (Grids asked %d times), want the default %s", on, asked, defaultMaze("i-2"))
+	}
 }

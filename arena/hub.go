@@ -214,6 +214,7 @@ func (h *hub) pend(channelID, userID string, maze mazecore.ID) {
 // state.
 func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 	h.awaitLaunch(ctx, in)
+	pictured := h.pictured(ctx, in)
 	h.mu.Lock()
 	r := h.rooms[in.ID]
 	if r == nil {
@@ -226,7 +227,16 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 			st.Launcher = p.launcher
 			delete(h.pending, st.Channel)
 		}
-		m, grid, err := h.buildMaze(ctx, maze)
+		m, grid, err := buildMaze(maze)
+		if errors.Is(err, errNeedsStore) {
+			if grid, err = pictured, nil; grid == nil || grid.ID() != maze {
+				// Its picture is gone from the store: the room races the
+				// instance's own maze rather than none.
+				h.log.Warn("arena: an image's maze cannot be built", "maze", maze.String())
+				maze = defaultMaze(in.ID)
+				m, grid, err = buildMaze(maze)
+			}
+		}
 		if err != nil {
 			h.mu.Unlock()
 			return nil, fmt.Errorf("arena: maze %s: %w", maze, err)
@@ -257,14 +267,25 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 	}
 }
 
-// buildMaze makes a room's maze: an image's through Config.Grids, which
-// reads the picture from the store, any other as apply does.
-func (h *hub) buildMaze(ctx context.Context, id mazecore.ID) (*mazecore.Maze, *mazecore.GridMaze, error) {
-	m, g, err := buildMaze(id)
-	if errors.Is(err, errNeedsStore) && h.cfg.Grids != nil {
-		g, err = h.cfg.Grids(ctx, id)
+// pictured builds the maze of the launch waiting for instance in, when
+// it is in an image's shape: through Config.Grids, which reads the
+// picture from the store, before open takes the lock that every room's
+// inputs take. Nil for any other maze, or when it cannot be built.
+func (h *hub) pictured(ctx context.Context, in instance) *mazecore.GridMaze {
+	h.mu.Lock()
+	_, held := h.rooms[in.ID]
+	p, launched := h.pending[in.Location.ChannelID]
+	h.mu.Unlock()
+	id, err := mazecore.Parse(p.maze)
+	if held || !launched || err != nil || id.Shape.Kind != mazecore.ImageShape || h.cfg.Grids == nil {
+		return nil
 	}
-	return m, g, err
+	g, err := h.cfg.Grids(ctx, id)
+	if err != nil {
+		h.log.Warn("arena: an image's maze", "maze", p.maze, "err", err)
+		return nil
+	}
+	return g
 }
 
 // shutdown says goodbye for every connection here and closes them, then
