@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -16,9 +17,14 @@ type state struct {
 	self string // this process, as events name their origin
 	// maze is the room's maze on the whole square grid, or grid its maze
 	// on any other (course.go): one of them is nil.
-	maze  *mazecore.Maze
-	grid  *mazecore.GridMaze
-	games map[string]*play.Game // by member, once their race began
+	maze *mazecore.Maze
+	grid *mazecore.GridMaze
+	// drawing is the maze as the client draws it, made once a maze (a
+	// 100-ring polar maze's takes some 2 ms: every welcome sends it);
+	// drawingOf is the maze's ID it was made for.
+	drawing   json.RawMessage
+	drawingOf string
+	games     map[string]*play.Game // by member, once their race began
 	// countdown is the time from Start to the race.
 	countdown time.Duration
 	// linger is how long a room left by all waits for a return (Config.Linger);
@@ -130,7 +136,7 @@ func apply(st state, ev event) (state, []effect) {
 			return st, fx
 		}
 		st.maze, st.grid, st.Maze = m, g, id.String()
-		fx = append(fx, effect{kind: effBroadcast, msg: MazeMsg{T: "maze", Maze: mazeJSON(m, g)}}, st.roomMsg(ev.At))
+		fx = append(fx, effect{kind: effBroadcast, msg: MazeMsg{T: "maze", Maze: st.drawn()}}, st.roomMsg(ev.At))
 	case evStart:
 		if st.Phase != phaseLobby {
 			return st, fx

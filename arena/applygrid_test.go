@@ -276,3 +276,27 @@ func TestImageMazeRaces(t *testing.T) {
 		t.Fatalf("a room on a lost image is on %s (Grids asked %d times), want the default %s", on, asked, defaultMaze("i-2"))
 	}
 }
+
+// BenchmarkMazeJSON times what a welcome and a pick send of a maze: a
+// 100-ring polar maze (29,659 cells) against a square one of 201×201
+// tiles (10,000 cells), as rows.
+func BenchmarkMazeJSON(b *testing.B) {
+	polar, err := mazecore.GenerateGrid(mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 100, Height: 100, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	square, err := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Backtracking, Width: 201, Height: 201, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("polar100", func(b *testing.B) {
+		for b.Loop() {
+			mazeJSON(nil, polar)
+		}
+	})
+	b.Run("square201", func(b *testing.B) {
+		for b.Loop() {
+			mazeJSON(square, nil)
+		}
+	})
+}

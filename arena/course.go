@@ -95,6 +95,14 @@ func moveAction(m *mazecore.Maze, g *mazecore.GridMaze, d Direction) (play.Actio
 	return play.Action{}, false
 }
 
+// drawn is the state's maze as the client draws it, made once a maze.
+func (st *state) drawn() json.RawMessage {
+	if st.drawing == nil || st.drawingOf != st.Maze {
+		st.drawing, st.drawingOf = mazeJSON(st.maze, st.grid), st.Maze
+	}
+	return st.drawing
+}
+
 // mazeJSON is a maze as the client draws it (MazeGrid).
 func mazeJSON(m *mazecore.Maze, g *mazecore.GridMaze) json.RawMessage {
 	var v MazeGrid

@@ -318,7 +318,7 @@ func (r *room) welcome(nonce, user string, st *state) {
 			continue
 		}
 		if msg == nil {
-			msg, _ = json.Marshal(WelcomeMsg{T: "welcome", V: ProtocolVersion, You: user, Maze: mazeJSON(st.maze, st.grid), Room: st.view(),
+			msg, _ = json.Marshal(WelcomeMsg{T: "welcome", V: ProtocolVersion, You: user, Maze: st.drawn(), Room: st.view(),
 				Now: r.h.now().UnixMilli(), Algorithms: algorithmChoices(c.locale), Grids: gridChoices(c.locale)})
 		}
 		r.conns[c] = true
