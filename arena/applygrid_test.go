@@ -5,7 +5,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"flag"
 	"log/slog"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -299,4 +301,56 @@ func BenchmarkMazeJSON(b *testing.B) {
 			mazeJSON(square, nil)
 		}
 	})
+}
+
+var update = flag.Bool("update", false, "write web/test/grids.json again")
+
+// gridFixtures are the mazes whose drawing the client's test
+// (web/test/grid.test.ts) lays out from web/test/grids.json and checks
+// against their passages as mazecore has them.
+func gridFixtures(t *testing.T) []byte {
+	t.Helper()
+	type fixture struct {
+		Maze  json.RawMessage `json:"maze"`
+		Links [][2]int        `json:"links"` // every passage, the lower cell first
+		Goal  int             `json:"goal"`  // the goal's cell
+	}
+	small := mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 6, Height: 6, Seed: 3}
+	hexHeart := heartID
+	hexHeart.GridKind, hexHeart.Width, hexHeart.Height = mazecore.Hex, 15, 13
+	var out []fixture
+	for _, id := range []mazecore.ID{small, hexHeart, heartID} {
+		m := gridMaze(t, id)
+		f := fixture{Maze: mazeJSON(nil, m), Goal: m.Goal(), Links: [][2]int{}}
+		for c := range m.Grid().Len() {
+			for _, n := range m.Links(c) {
+				if c < n {
+					f.Links = append(f.Links, [2]int{c, n})
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	b, err := json.MarshalIndent(out, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// TestClientGridFixtures: web/test/grids.json is what the server sends of
+// its mazes, with their passages (go test ./arena -run TestClientGridFixtures -update
+// writes it again), so that npm test checks the client's layout against mazecore's.
+func TestClientGridFixtures(t *testing.T) {
+	want := gridFixtures(t)
+	const file = "web/test/grids.json"
+	if *update {
+		if err := os.WriteFile(file, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	have, err := os.ReadFile(file)
+	if err != nil || string(have) != string(want) {
+		t.Fatalf("%s is stale (%v): run go test ./arena -run TestClientGridFixtures -update", file, err)
+	}
 }

@@ -58,3 +58,23 @@ test("keys go by where they are, not what they type", () => {
   assert.equal(keyDirection(hex, null, "KeyE", -1), "ne");
   assert.equal(keyDirection(hex, null, "KeyA", -1), "sw");
 });
+
+// grids.json is what the server sends of a polar, a hex-heart and a
+// square-heart maze, with the passages mazecore made (TestClientGridFixtures
+// keeps it current): laid out here, every cell is linked to exactly those,
+// each wall stands where no passage is, and the goal is reached.
+import fixtures from "./grids.json";
+
+test("the server's mazes laid out as mazecore has them", () => {
+  for (const f of fixtures as unknown as { maze: MazeGrid; links: [number, number][]; goal: number }[]) {
+    const b = board(f.maze)!;
+    const want = new Set(f.links.map(([a, c]) => `${a}-${c}`));
+    const have = new Set<string>();
+    b.linked.forEach((ns, c) => ns.forEach((n) => { if (c < n) have.add(`${c}-${n}`); }));
+    assert.deepEqual([...have].sort(), [...want].sort(), f.maze.layout);
+    assert.equal(cellAt(b, f.maze.goal[0], f.maze.goal[1]), f.goal, f.maze.layout);
+    const start = cellAt(b, f.maze.start[0], f.maze.start[1]);
+    assert.equal(route(b, start, f.goal).at(-1), f.goal);
+    assert.ok(walls(b).length > 0);
+  }
+});
