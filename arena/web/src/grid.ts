@@ -248,11 +248,11 @@ const keymaps: Record<string, Record<string, Direction>> = {
 
 // keyDirection is the direction a key (its code) moves on a maze's
 // grid, or undefined. Up on a polar cell that splits takes the way out
-// that is open.
+// that is open (out, the anticlockwise one, when both are or neither).
 export function keyDirection(maze: MazeGrid, b: Board | null, code: string, cell: number): Direction | undefined {
   const map = keymaps[maze.layout === "tiles" ? "square" : maze.layout];
   const d = map?.[code];
-  if (d === "out" && b && cell >= 0 && (code === "ArrowUp" || code === "KeyW") && splits(b, cell) && !open(b, cell, "out")) return "out_cw";
+  if (d === "out" && b && cell >= 0 && (code === "ArrowUp" || code === "KeyW") && splits(b, cell) && !open(b, cell, "out") && open(b, cell, "out_cw")) return "out_cw";
   return d;
 }
 

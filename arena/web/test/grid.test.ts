@@ -38,6 +38,12 @@ test("polar rings: in, out and the splits", () => {
   assert.equal(splits(b, 1 + 6), false); // the outer ring
   assert.deepEqual(padButtons(m, b, 2).map((p) => p[0]), ["out", "out_cw", "ccw", "in", "cw"]);
   assert.deepEqual(padButtons(m, b, 8).map((p) => p[0]), ["out", "ccw", "in", "cw"]);
+  // Up where the ring splits goes out the way that is open: here only
+  // the clockwise one (ring 2's cell 3 linked in, bit 20).
+  const split: MazeGrid = { ...m, links: btoa("\0\0\x10\0\0") };
+  assert.equal(keyDirection(split, board(split), "ArrowUp", 2), "out_cw");
+  assert.equal(keyDirection(m, b, "ArrowUp", 2), "out");
+  assert.equal(keyDirection(split, board(split), "KeyQ", 2), "out");
 });
 
 test("hex: an even column's diagonals sit half a row higher", () => {
