@@ -16,6 +16,7 @@ import (
 
 	"mazebot/app"
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/pgtest"
 	"mazebot/mazecore"
 )
 
@@ -29,14 +30,30 @@ import (
 // the room (p50, p99), and the heap a room takes with its players
 // connected (the test's own ends of the WebSockets included).
 //
-//	go test ./e2e -run '^$' -bench BenchmarkArena -benchtime 4000x
+//	go test ./e2e -run '^$' -bench 'BenchmarkArena$' -benchtime 4000x
 func BenchmarkArena(b *testing.B) {
 	for _, c := range []struct{ players, rooms, rate int }{{8, 1, 10}, {200, 25, 10}, {2000, 200, 8}, {100, 1, 8}} {
-		b.Run(fmt.Sprintf("players=%d/rooms=%d", c.players, c.rooms), func(b *testing.B) { benchArena(b, c.players, c.rooms, c.rate) })
+		b.Run(fmt.Sprintf("players=%d/rooms=%d", c.players, c.rooms), func(b *testing.B) {
+			benchArena(b, filepath.Join(b.TempDir(), "mazebot.db"), c.players, c.rooms, c.rate)
+		})
 	}
 }
 
-func benchArena(b *testing.B, players, rooms, rate int) {
+// BenchmarkArenaPostgres is BenchmarkArena on one process whose store is
+// PostgreSQL (MAZEBOT_TEST_POSTGRES): the rooms' inputs then go through
+// the PostgreSQL bus (store/pgbus), a row and a NOTIFY each, and come
+// back to the process's listener before they are played.
+//
+//	go test ./e2e -run '^$' -bench 'BenchmarkArenaPostgres' -benchtime 4000x
+func BenchmarkArenaPostgres(b *testing.B) {
+	for _, c := range []struct{ players, rooms, rate int }{{8, 1, 10}, {200, 25, 10}, {2000, 200, 8}} {
+		b.Run(fmt.Sprintf("players=%d/rooms=%d", c.players, c.rooms), func(b *testing.B) {
+			benchArena(b, pgtest.Schema(b), c.players, c.rooms, c.rate)
+		})
+	}
+}
+
+func benchArena(b *testing.B, dsn string, players, rooms, rate int) {
 	fake := newDiscord(b)
 	fake.EnableActivities()
 	var (
@@ -48,7 +65,7 @@ func benchArena(b *testing.B, players, rooms, rate int) {
 		latencies = append(latencies, d)
 		mu.Unlock()
 	}
-	cfg := fake.config(filepath.Join(b.TempDir(), "mazebot.db"))
+	cfg := fake.config(dsn)
 	cfg.ActivityAddr, cfg.ClientSecret = "127.0.0.1:0", fakediscord.DefaultClientSecret
 	a := fake.launchOptions(b, cfg, app.Options{ArenaObserveMove: observe})
 	maze := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 42}
