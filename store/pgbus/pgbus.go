@@ -46,6 +46,17 @@ type Bus struct {
 	ready chan struct{} // closed once LISTEN is in place
 	stop  context.CancelFunc
 	done  chan struct{}
+
+	// queue takes the publications to the writer, which commits what
+	// waits in one statement (see write).
+	queue   chan publication
+	stopped chan struct{} // closed when the writer returned
+}
+
+// publication is one message on its way, and where its outcome goes.
+type publication struct {
+	msg  string
+	done chan error
 }
 
 // New listens on dsn's database. The channel is named after scope (what
@@ -78,8 +89,10 @@ func New(ctx context.Context, dsn, scope string, log *slog.Logger) (*Bus, error)
 	sum := sha256.Sum256([]byte(scope + "/" + schema))
 	run, stop := context.WithCancel(context.Background())
 	b := &Bus{pool: pool, channel: "mazebot_arena_" + hex.EncodeToString(sum[:8]), lock: int64(binary.LittleEndian.Uint64(sum[8:16])),
-		log: log, ready: make(chan struct{}), stop: stop, done: make(chan struct{})}
+		log: log, ready: make(chan struct{}), stop: stop, done: make(chan struct{}),
+		queue: make(chan publication), stopped: make(chan struct{})}
 	go b.listen(run)
+	go b.write(run)
 	select {
 	case <-b.ready:
 		return b, nil
@@ -196,20 +209,80 @@ func (b *Bus) catchUp(ctx context.Context, conn *pgxpool.Conn, last *int64) erro
 	return nil
 }
 
-// Publish adds msg to the table and notifies the listeners, in one
-// statement: the advisory lock, held until it commits, makes the
-// sequence's order the commit order, which every listener reads.
+// Publish adds msg to the table and notifies the listeners: the writer
+// commits it with whatever else waits, in one statement, and Publish
+// returns once that committed.
 func (b *Bus) Publish(ctx context.Context, msg []byte) error {
 	if len(msg) > MaxMessage {
 		return fmt.Errorf("arena bus: a message of %d bytes (at most %d)", len(msg), MaxMessage)
 	}
-	_, err := b.pool.Exec(ctx, `WITH l AS (SELECT pg_advisory_xact_lock($1)),
-		i AS (INSERT INTO arena_bus (channel, payload) SELECT $2, $3 FROM l RETURNING seq)
-		SELECT pg_notify($2, seq::text) FROM i`, b.lock, b.channel, string(msg))
-	if err != nil {
-		return fmt.Errorf("arena bus: publish: %w", err)
+	p := publication{msg: string(msg), done: make(chan error, 1)}
+	select {
+	case b.queue <- p:
+	case <-ctx.Done():
+		return fmt.Errorf("arena bus: publish: %w", ctx.Err())
+	case <-b.stopped:
+		return errors.New("arena bus: closed")
 	}
-	return nil
+	select {
+	case err := <-p.done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("arena bus: publish: %w", ctx.Err())
+	}
+}
+
+// maxBatch bounds the messages one statement commits, and batchBytes
+// their size.
+const (
+	maxBatch   = 512
+	batchBytes = 4 * MaxMessage
+)
+
+// write commits the publications as they come, each batch in one
+// statement: the advisory lock, held until it commits, makes the
+// sequence's order the commit order, which every listener reads, and one
+// NOTIFY announces the batch. One statement a message took the lock once
+// a message: the processes' inputs queued behind it at some 1,500 a
+// second (BenchmarkArenaPostgres); a batch takes it once for all that
+// waited meanwhile.
+func (b *Bus) write(ctx context.Context) {
+	defer close(b.stopped)
+	for {
+		var batch []publication
+		select {
+		case <-ctx.Done():
+			return
+		case p := <-b.queue:
+			batch = append(batch, p)
+		}
+		size := len(batch[0].msg)
+	more:
+		for len(batch) < maxBatch && size < batchBytes {
+			select {
+			case p := <-b.queue:
+				batch = append(batch, p)
+				size += len(p.msg)
+			default:
+				break more
+			}
+		}
+		msgs := make([]string, len(batch))
+		for i, p := range batch {
+			msgs[i] = p.msg
+		}
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err := b.pool.Exec(wctx, `WITH l AS (SELECT pg_advisory_xact_lock($1)),
+			i AS (INSERT INTO arena_bus (channel, payload) SELECT $2, m.payload FROM l, unnest($3::text[]) WITH ORDINALITY AS m(payload, n) ORDER BY m.n RETURNING seq)
+			SELECT pg_notify($2, max(seq)::text) FROM i`, b.lock, b.channel, msgs)
+		cancel()
+		if err != nil {
+			err = fmt.Errorf("arena bus: publish: %w", err)
+		}
+		for _, p := range batch {
+			p.done <- err
+		}
+	}
 }
 
 // Shared is true: other processes may be listening.
@@ -219,6 +292,7 @@ func (b *Bus) Shared() bool { return true }
 func (b *Bus) Close() error {
 	b.stop()
 	<-b.done
+	<-b.stopped
 	b.pool.Close()
 	return nil
 }
