@@ -28,10 +28,7 @@ func TestArenaProcessKilled(t *testing.T) {
 		"DISCORD_CLIENT_SECRET="+fakediscord.DefaultClientSecret)
 	doomedAddr := activityAddr(doomed.loggedAddr(t, "Maze Arena listening"))
 	r := fake.raceEvent(t, ada, adaName)
-	fake.JoinActivity(fakediscord.DefaultChannelID, bob, bobName)
-	adaC := join(t, doomedAddr, signIn(t, fake, doomedAddr, ada, r.instance), r.instance)
-	bobC := join(t, survivor, signIn(t, fake, survivor, bob, r.instance), r.instance)
-	adaC.wait("bob in ada's room", func(m map[string]any) bool { return playerIn(m, bob)["online"] == true })
+	adaC, bobC := fake.joinTwo(t, r, doomedAddr, survivor)
 	open, bobAt := raceTwo(r, adaC, bobC)
 	adaC.moveAlong(r.maze, r.maze.Start())
 	bobC.wait("ada's finish", func(m map[string]any) bool { return playerIn(m, ada)["done"] == true })
@@ -72,4 +69,36 @@ func TestArenaProcessKilled(t *testing.T) {
 		t.Fatalf("ada's move after her finish: %v, want refused as finished", m)
 	}
 	boardNames(ada, bob)
+}
+
+// TestArenaListenerCut: bob's process loses its database link (its LISTEN
+// connection with it) for about a second, during which ada, on the other
+// process, runs to the goal. Her finish reaches bob once the link is back,
+// read from the bus's table: before the bus kept its messages in a table,
+// the notification was lost while the listener was away, and bob's room
+// never showed her finish.
+func TestArenaListenerCut(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	dsn := pgtest.Schema(t)
+	proxied, link := throughProxy(t, dsn)
+	adas, bobs := fake.startArenaApp(t, dsn), fake.startArenaApp(t, proxied)
+	r := fake.raceEvent(t, ada, adaName)
+	adaC, bobC := fake.joinTwo(t, r, adas, bobs)
+	raceTwo(r, adaC, bobC)
+
+	link.Cut()
+	adaC.moveAlong(r.maze, r.maze.Start())
+	adaC.wait("ada's finish, on her process", func(m map[string]any) bool { return playerIn(m, ada)["done"] == true })
+	time.Sleep(time.Second) // the link stays down about a second in all
+	if err := link.Restore(); err != nil {
+		t.Fatal(err)
+	}
+	restored := time.Now()
+	bobC.wait("ada's finish, once bob's process hears the bus again", func(m map[string]any) bool { return playerIn(m, ada)["done"] == true })
+	took := time.Since(restored)
+	t.Logf("ada's finish reached bob %v after the link's return", took)
+	if took > 5*time.Second {
+		t.Errorf("ada's finish reached bob %v after the link's return, want within about a second", took)
+	}
 }

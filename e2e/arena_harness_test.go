@@ -301,6 +301,17 @@ func (c *roomClient) racing(user string) {
 	c.wait(user+" racing", func(m map[string]any) bool { return playerIn(m, user)["racing"] == true })
 }
 
+// joinTwo has bob join ada's race r in Discord, and ada and bob join its
+// room through processes adas and bobs; it waits until ada sees bob.
+func (d *discord) joinTwo(t testing.TB, r race, adas, bobs activityHost) (adaC, bobC *roomClient) {
+	t.Helper()
+	d.JoinActivity(fakediscord.DefaultChannelID, bob, bobName)
+	adaC = join(t, adas, signIn(t, d, adas, ada, r.instance), r.instance)
+	bobC = join(t, bobs, signIn(t, d, bobs, bob, r.instance), r.instance)
+	adaC.wait("bob in ada's room", func(m map[string]any) bool { return playerIn(m, bob)["online"] == true })
+	return adaC, bobC
+}
+
 // raceTwo has ada press Start with bob in her room and waits until both
 // race on both connections; then bob moves once along the open way from
 // the start, which ada sees. It returns that way and where bob stands.

@@ -514,10 +514,7 @@ func TestArenaTwoProcesses(t *testing.T) {
 	dsn := pgtest.Schema(t)
 	a1, a2 := fake.startArenaApp(t, dsn), fake.startArenaApp(t, dsn)
 	r := fake.raceEvent(t, ada, adaName)
-	fake.JoinActivity(fakediscord.DefaultChannelID, bob, bobName)
-	adaC := join(t, a1, signIn(t, fake, a1, ada, r.instance), r.instance)
-	bobC := join(t, a2, signIn(t, fake, a2, bob, r.instance), r.instance)
-	adaC.wait("bob in ada's room", func(m map[string]any) bool { return playerIn(m, bob)["online"] == true })
+	adaC, bobC := fake.joinTwo(t, r, a1, a2)
 	for _, c := range []*roomClient{adaC, bobC} {
 		if got := c.welcome["room"].(map[string]any)["maze"]; got != r.maze.ID().String() {
 			t.Fatalf("%s races %v, want the event's maze %s", c.me, got, r.maze.ID())

@@ -266,7 +266,12 @@ func TestProcessPostgresSecrets(t *testing.T) {
 // whose link the test can cut, as a database going away.
 func proxiedPostgres(t *testing.T) (string, *testkit.Proxy) {
 	t.Helper()
-	dsn := pgtest.Schema(t)
+	return throughProxy(t, pgtest.Schema(t))
+}
+
+// throughProxy is dsn reached through a proxy whose link the test can cut.
+func throughProxy(t *testing.T, dsn string) (string, *testkit.Proxy) {
+	t.Helper()
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatalf("%s: %v", pgtest.Env, err) // not the URL: it may hold a password
