@@ -266,3 +266,21 @@ func kinds(fx []effect, k effectKind) int {
 	}
 	return n
 }
+
+// TestSnapshotOwnsItsMaps: a snapshot (a sync's answer, the result card)
+// is marshaled on another goroutine while the loop goes on applying
+// inputs, so it shares no map with the state: the processes heard from
+// were shared, and the next input wrote them under the marshaling.
+func TestSnapshotOwnsItsMaps(t *testing.T) {
+	st, _ := applyAll(t, "p1", race())
+	snap := st.snapshot()
+	before := snap.Seen["p2"]
+	st, _ = apply(st, event{Kind: evBeat, Origin: "p2", At: 9000})
+	if snap.Seen["p2"] != before || st.Seen["p2"] != 9000 {
+		t.Fatalf("the snapshot's p2 heard at %d after a beat at 9000 (was %d); the state's %d", snap.Seen["p2"], before, st.Seen["p2"])
+	}
+	snap.Players[0].Conns["p9"] = 1
+	if st.Players[0].Conns["p9"] != 0 {
+		t.Fatal("the snapshot shares a player's connections with the state")
+	}
+}

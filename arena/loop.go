@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"sync"
 	"time"
 
@@ -346,6 +347,7 @@ func (r *room) broadcast(msg any) {
 // sync or the result card.
 func (st *state) snapshot() roomState {
 	out := st.roomState
+	out.Seen = maps.Clone(st.Seen) // the loop goes on writing its own
 	out.Players = make([]*player, len(st.Players))
 	for i, p := range st.Players {
 		cp := *p
