@@ -140,12 +140,13 @@ func (f *Mazes) parseMazeRequest(ctx context.Context, in *bot.Interaction) (maze
 	if err != nil {
 		return req, err
 	}
+	format, _ := render.FormatByName(req.mode) // auto has no row
 	if lk.chosen() {
 		// A theme or style is a picture's: asked for, the maze is one.
-		switch req.mode {
-		case renderAuto:
+		switch {
+		case req.mode == renderAuto:
 			req.mode = renderPNG
-		case renderEmoji, renderGIF:
+		case !format.Looks:
 			return req, bot.Refuse("error.look_png_only")
 		}
 	}
@@ -178,10 +179,11 @@ func (f *Mazes) parseMazeRequest(ctx context.Context, in *bot.Interaction) (maze
 		// Refused before any cooldown or queue: no grid that wide fits.
 		return req, bot.Refuse("error.emoji_too_big", lang.Args{"Size": views.Size(mazecore.ID{Width: width, Height: height}), "Limit": lang.Number(views.MaxText), "Max": views.MaxEmojiSide})
 	}
-	if req.mode == renderGIF && (width > render.GIFMaxSize || height > render.GIFMaxSize) {
-		return req, bot.Refuse("error.gif_too_big", lang.Args{
-			"Max":   views.Side(render.GIFMaxSize),
-			"Asked": views.Size(mazecore.ID{Width: width, Height: height}),
+	if most := format.MaxSide; most > 0 && (width > most || height > most) {
+		return req, bot.Refuse("error.render_too_big", lang.Args{
+			"Render": req.mode,
+			"Max":    views.Side(most),
+			"Asked":  views.Size(mazecore.ID{Width: width, Height: height}),
 		})
 	}
 	level, loops, err := levelAndLoops(o.Difficulty, o.Loops, mazecore.AnyLevel, 0)

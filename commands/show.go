@@ -25,7 +25,6 @@ const (
 	renderAuto  = views.RenderAuto
 	renderEmoji = "emoji"
 	renderPNG   = "png"
-	renderGIF   = "gif"
 )
 
 // bigSide: a square maze up to this side is not a big picture: its PNG
@@ -63,12 +62,12 @@ func big(cost int) bool { return cost > bigCost }
 // refused only once the maze is made.
 func pictured(id mazecore.ID, mode string) bool {
 	switch mode {
-	case renderGIF, renderPNG:
-		return true
+	case renderAuto:
+		return views.AutoPicture(id)
 	case renderEmoji:
 		return id.Width > views.MaxEmojiSide || id.Height > views.MaxEmojiSide
 	}
-	return views.AutoPicture(id)
+	return true // a file drawn by its row of render's table
 }
 
 // look is how a picture is drawn: /maze's theme (a palette) and style.
@@ -265,29 +264,37 @@ func contentType(format string) string {
 	return f.ContentType
 }
 
-// gifFile animates the generation of id, described in l.
-func gifFile(l *lang.Lang, id mazecore.ID) (bot.File, error) {
+// formatFile draws m as f, described in l: the file a card in a format
+// other than emoji and PNG attaches. A format that replays the
+// generation (FromID) shows the carving.
+func formatFile(l *lang.Lang, m *mazecore.Maze, f render.Format, lk look) (bot.File, error) {
 	var buf bytes.Buffer
-	if err := render.GIF(&buf, id, render.GIFOptions{}); err != nil {
-		return bot.File{}, fmt.Errorf("animate %s: %w", id, err)
+	id := m.ID()
+	if err := f.Write(&buf, m, render.Options{ID: id, Palette: lk.palette, Style: lk.style}); err != nil {
+		return bot.File{}, fmt.Errorf("draw %s as %s: %w", id, f.Name, err)
 	}
-	return bot.File{Name: "maze-" + id.String() + ".gif", ContentType: contentType(renderGIF), Data: buf.Bytes(),
-		Description: views.Alt(l, id, views.ShowsCarving, mazecore.Point{})}, nil
+	shows := views.ShowsMaze
+	if f.FromID {
+		shows = views.ShowsCarving
+	}
+	return bot.File{Name: "maze-" + id.String() + f.Extension, ContentType: f.ContentType, Data: buf.Bytes(),
+		Description: views.Alt(l, id, shows, mazecore.Point{})}, nil
 }
 
-// card is a maze's public message in mode, with its buttons: the GIF of
-// its generation, or the maze as emoji or PNG, the PNG drawn in lk; its
-// buttons as setup and a DM (dm) make them.
+// card is a maze's public message in mode, with its buttons: the maze as
+// emoji or PNG (drawn in lk), or else the file of mode's row of render's
+// table (a GIF of its generation, an SVG…); its buttons as setup and a
+// DM (dm) make them.
 func card(l *lang.Lang, m *mazecore.Maze, mode string, lk look, setup views.Setup, dm bool) (bot.Reply, error) {
 	v := describe(m)
 	v.Setup, v.DM = setup, dm
-	if mode == renderGIF {
-		file, err := gifFile(l, v.ID)
+	if f, ok := render.FormatByName(mode); ok && mode != renderEmoji && mode != renderPNG {
+		file, err := formatFile(l, m, f, lk)
 		if err != nil {
 			return bot.Reply{}, err
 		}
 		v.File = &file
-		return views.GIFCard(l, v), nil
+		return views.FormatCard(l, v, mode), nil
 	}
 	if err := picture(l, &v, m, pictureOptions{mode: mode, header: views.Header(l, v), extra: 1, look: lk}); err != nil {
 		return bot.Reply{}, err

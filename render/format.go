@@ -22,6 +22,11 @@ type Format struct {
 	Cost int
 	// Binary formats are not shown on a terminal.
 	Binary bool
+	// Tiles formats draw a square grid's tiles as characters, so they
+	// draw no polar or hex maze, which has none.
+	Tiles bool
+	// Looks formats draw in a theme and a style (Options.Palette, Style).
+	Looks bool
 	// Chat formats are offered in Discord, by /maze's render option.
 	Chat bool
 	// FromID formats draw from the maze's ID alone (Options.ID), m may be
@@ -66,11 +71,11 @@ const gifCost = defaultGIFFrames
 // Formats is the table, in the order the command line lists them; the
 // first of an extension is the one a file of it is written in.
 var Formats = []Format{
-	{Name: "text", Extension: ".txt", ContentType: "text/plain; charset=utf-8", Cost: 1,
+	{Name: "text", Extension: ".txt", ContentType: "text/plain; charset=utf-8", Cost: 1, Tiles: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error { return Text(w, m, o.overlay()) }},
-	{Name: "terminal", Extension: ".txt", ContentType: "text/plain; charset=utf-8", Cost: 1,
+	{Name: "terminal", Extension: ".txt", ContentType: "text/plain; charset=utf-8", Cost: 1, Tiles: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error { return Terminal(w, m, o.overlay()) }},
-	{Name: "emoji", Extension: ".txt", ContentType: "text/plain; charset=utf-8", Cost: 1, Chat: true,
+	{Name: "emoji", Extension: ".txt", ContentType: "text/plain; charset=utf-8", Cost: 1, Tiles: true, Chat: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error {
 			theme := o.Emoji
 			if theme == (Theme{}) {
@@ -82,7 +87,7 @@ var Formats = []Format{
 			_, err := io.WriteString(w, "\n")
 			return err
 		}},
-	{Name: "png", Extension: ".png", ContentType: "image/png", Cost: 1, Binary: true, Chat: true,
+	{Name: "png", Extension: ".png", ContentType: "image/png", Cost: 1, Binary: true, Looks: true, Chat: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error {
 			return PNG(w, m, PNGOptions{Overlay: o.overlay(), Scale: o.Scale, Palette: o.Palette, Style: o.Style})
 		}},
@@ -94,12 +99,12 @@ var Formats = []Format{
 			}
 			return GIF(w, id, GIFOptions{Scale: o.Scale, Solve: o.Solve})
 		}},
-	{Name: "svg", Extension: ".svg", ContentType: "image/svg+xml", MaxSide: SVGMaxSize, Cost: 1,
+	{Name: "svg", Extension: ".svg", ContentType: "image/svg+xml", MaxSide: SVGMaxSize, Cost: 1, Looks: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error {
 			// The solution is always in the file, shown with Solve.
 			return SVG(w, m, SVGOptions{Path: o.Path, HidePath: !o.Solve, Scale: o.Scale, Palette: o.Palette, Style: o.Style})
 		}},
-	{Name: "pdf", Extension: ".pdf", ContentType: "application/pdf", MaxSide: PDFMaxSize, Cost: 1, Binary: true,
+	{Name: "pdf", Extension: ".pdf", ContentType: "application/pdf", MaxSide: PDFMaxSize, Cost: 1, Binary: true, Looks: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error {
 			return PDF(w, m, PDFOptions{Paper: o.Paper, Palette: o.Palette, Style: o.Style})
 		}},

@@ -150,9 +150,33 @@ func Show(header string, m Maze, buttons []discordgo.MessageComponent) bot.Reply
 // Card is the public reply that shows a maze, with /maze's buttons.
 func Card(l *lang.Lang, m Maze) bot.Reply { return Show(Header(l, m), m, Row(l, m, OnMaze)) }
 
-// GIFCard is the reply that shows the animation of a maze's generation.
-func GIFCard(l *lang.Lang, m Maze) bot.Reply {
-	return Show(Header(l, m)+" · "+l.T("maze.gif_caption"), m, Row(l, m, OnMaze))
+// FormatCard is the public reply that shows a maze as a file of render's
+// table in format (its File), with /maze's buttons: an image Discord
+// shows in a message (a GIF) in the card, any other (an SVG, a PDF) as a
+// file to open. The header ends with the format's caption
+// (maze.caption.<format>) when the catalog has one.
+func FormatCard(l *lang.Lang, m Maze, format string) bot.Reply {
+	header := Header(l, m)
+	if key := "maze.caption." + format; l.Has(key) {
+		header += " · " + l.T(key)
+	}
+	if m.File != nil && !Inline(m.File.ContentType) {
+		return card(filesOf(m.File), text(header),
+			[]part{discordgo.FileComponent{File: discordgo.UnfurledMediaItem{URL: "attachment://" + m.File.Name}}},
+			Row(l, m, OnMaze))
+	}
+	return Show(header, m, Row(l, m, OnMaze))
+}
+
+// Inline tells whether Discord shows a file of contentType in a message
+// (a media gallery takes it): raster images do; an SVG, a PDF or text is
+// a file to open.
+func Inline(contentType string) bool {
+	switch contentType {
+	case "image/png", "image/gif", "image/jpeg", "image/webp":
+		return true
+	}
+	return false
 }
 
 // PrintMaxSide is the largest side /maze offers Print for: on an A4 or
