@@ -618,7 +618,8 @@ func (c *command) resolve(stdoutIsTerminal bool) error {
 	if err := c.checkGridFormat(); err != nil {
 		return err
 	}
-	picture := c.format == formatPNG || c.format == formatSVG || c.format == formatPDF
+	row, _ := render.FormatByName(c.format) // json has none
+	picture := row.Looks // drawn in a theme and style
 	for _, rule := range []struct {
 		flag string
 		ok   bool
@@ -657,17 +658,26 @@ func (c *command) resolve(stdoutIsTerminal bool) error {
 		return fmt.Errorf("%s is binary: write it with -o FILE or redirect stdout", c.format)
 	case c.shaped():
 		return c.checkGridSize()
-	case c.format == formatGIF && (c.id.Width > render.GIFMaxSize || c.id.Height > render.GIFMaxSize):
-		return fmt.Errorf("gif animates mazes of at most %d×%d tiles, not %d×%d: use png for bigger ones",
-			render.GIFMaxSize, render.GIFMaxSize, c.id.Width, c.id.Height)
-	case c.format == formatSVG && (c.id.Width > render.SVGMaxSize || c.id.Height > render.SVGMaxSize):
-		return fmt.Errorf("svg draws mazes of at most %d×%d tiles, not %d×%d: use png for bigger ones",
-			render.SVGMaxSize, render.SVGMaxSize, c.id.Width, c.id.Height)
-	case c.format == formatPDF && (c.id.Width > render.PDFMaxSize || c.id.Height > render.PDFMaxSize):
-		return fmt.Errorf("pdf prints mazes of at most %d×%d tiles, not %d×%d: use svg or png for bigger ones",
-			render.PDFMaxSize, render.PDFMaxSize, c.id.Width, c.id.Height)
 	}
-	return nil
+	return squareFits(c.format, c.id)
+}
+
+// squareFits refuses a square maze wider or taller than its format's
+// largest side, as render's table has it.
+func squareFits(format string, id mazecore.ID) error {
+	f, _ := render.FormatByName(format)
+	if f.MaxSide == 0 || id.Width <= f.MaxSide && id.Height <= f.MaxSide {
+		return nil
+	}
+	verb, instead := "draws", "png"
+	switch format {
+	case formatGIF:
+		verb = "animates"
+	case formatPDF:
+		verb, instead = "prints", "svg or png"
+	}
+	return fmt.Errorf("%s %s mazes of at most %d×%d tiles, not %d×%d: use %s for bigger ones",
+		format, verb, f.MaxSide, f.MaxSide, id.Width, id.Height, instead)
 }
 
 // binary tells whether a format is not for a terminal (render's table

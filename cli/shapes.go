@@ -300,14 +300,18 @@ func (c *command) shaped() bool {
 	return c.id.GridKind != mazecore.Square || c.id.Shape.Kind != mazecore.NoShape
 }
 
-// gridFormats are the formats that draw a maze of grid kind: every one
-// on a square grid, whose tiles are the text's; on a polar or hex grid,
-// which has none, the pictures and json.
+// gridFormats are the formats that draw a maze of grid kind, as
+// render's table says: on a square grid (whole or in a shape) every one
+// that draws other grids than the square (WriteGrid); on a polar or hex
+// grid, which has no tiles, those that draw no tiles; and json.
 func gridFormats(kind mazecore.GridKind) []string {
-	if kind == mazecore.Square {
-		return formats
+	var fits []string
+	for _, f := range render.Formats {
+		if f.WriteGrid != nil && (kind == mazecore.Square || !f.Tiles) {
+			fits = append(fits, f.Name)
+		}
 	}
-	return []string{formatPNG, formatGIF, formatSVG, formatPDF, formatJSON}
+	return append(fits, formatJSON)
 }
 
 // checkGridFormat refuses a format that cannot draw the maze's grid.
@@ -365,33 +369,18 @@ func generateGrid(id mazecore.ID, img *mazecore.Image) (made, error) {
 	return made{grid: m, gridPath: m.Solve()}, nil
 }
 
-// writeGrid writes a maze on another grid or in a shape.
+// writeGrid writes a maze on another grid or in a shape, by its format's
+// row of render's table (checkGridFormat chose a format that has one).
 func (c *command) writeGrid(w io.Writer, m made) error {
-	var path []int
-	if c.solve {
-		path = m.gridPath
-	}
-	switch c.format {
-	case formatPNG:
-		return render.GridPNG(w, m.grid, render.GridOptions{Path: path, Scale: c.scale, Palette: c.palette})
-	case formatSVG:
-		return render.GridSVG(w, m.grid, render.GridOptions{Path: m.gridPath, HidePath: !c.solve, Scale: c.scale, Palette: c.palette})
-	case formatGIF:
-		return render.GridGIF(w, m.grid.ID(), c.image, render.GIFOptions{Scale: c.scale, Solve: c.solve})
-	case formatPDF:
-		return render.GridPDF(w, m.grid, render.PDFOptions{Paper: c.paper, Palette: c.palette})
-	case formatJSON:
+	if c.format == formatJSON {
 		return writeGridJSON(w, m)
-	case formatEmoji:
-		if err := render.GridEmoji(w, m.grid, c.emoji, path); err != nil {
-			return err
-		}
-		_, err := io.WriteString(w, "\n")
-		return err
-	case formatTerminal:
-		return render.GridTerminal(w, m.grid, path)
 	}
-	return render.GridText(w, m.grid, path)
+	f, ok := render.FormatByName(c.format)
+	if !ok || f.WriteGrid == nil {
+		return fmt.Errorf("format %q draws no maze on a %s grid", c.format, m.grid.ID().GridKind) // checkGridFormat refused it
+	}
+	return f.WriteGrid(w, m.grid, render.Options{GridPath: m.gridPath, Solve: c.solve, Scale: c.scale,
+		Palette: c.palette, Paper: c.paper, Emoji: c.emoji, Image: c.image})
 }
 
 // gridJSON is the json of a maze on any grid, before its graph (written

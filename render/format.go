@@ -34,6 +34,10 @@ type Format struct {
 	FromID bool
 	// Write draws m (a square-grid maze) as o asks.
 	Write func(w io.Writer, m *mazecore.Maze, o Options) error
+	// WriteGrid draws g, a maze on any grid or in a shape, as o asks
+	// (GridPath and Image, not Path); a Tiles format only a square
+	// grid's. nil: the format draws square mazes only.
+	WriteGrid func(w io.Writer, g *mazecore.GridMaze, o Options) error
 }
 
 // Options are what a Format's Write takes; each format reads the fields
@@ -49,6 +53,36 @@ type Options struct {
 	Emoji   Theme    // emoji; the zero Theme is DefaultTheme
 	Window  Window   // emoji: the part shown; zero: all
 	Overlay *Overlay // text, terminal, emoji and PNG: drawn in place of Path when set
+	// GridPath is the solution of a maze on any grid (WriteGrid), by
+	// cell.
+	GridPath []int
+	Image    *mazecore.Image // WriteGrid's GIF: the image a maze's shape was made from
+}
+
+// shownGridPath is the solution WriteGrid draws: GridPath when it is
+// shown.
+func (o Options) shownGridPath() []int {
+	if o.Solve {
+		return o.GridPath
+	}
+	return nil
+}
+
+// emojiTheme is o's emoji theme, DefaultTheme when unset.
+func (o Options) emojiTheme() Theme {
+	if o.Emoji == (Theme{}) {
+		return DefaultTheme
+	}
+	return o.Emoji
+}
+
+// line ends a text format's output, as the terminal expects.
+func line(w io.Writer, err error) error {
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n")
+	return err
 }
 
 // overlay is what o draws over the maze in a format that takes an
@@ -72,24 +106,28 @@ const gifCost = defaultGIFFrames
 // first of an extension is the one a file of it is written in.
 var Formats = []Format{
 	{Name: "text", Extension: ".txt", ContentType: "text/plain; charset=utf-8", Cost: 1, Tiles: true,
-		Write: func(w io.Writer, m *mazecore.Maze, o Options) error { return Text(w, m, o.overlay()) }},
+		Write: func(w io.Writer, m *mazecore.Maze, o Options) error { return Text(w, m, o.overlay()) },
+		WriteGrid: func(w io.Writer, g *mazecore.GridMaze, o Options) error {
+			return GridText(w, g, o.shownGridPath())
+		}},
 	{Name: "terminal", Extension: ".txt", ContentType: "text/plain; charset=utf-8", Cost: 1, Tiles: true,
-		Write: func(w io.Writer, m *mazecore.Maze, o Options) error { return Terminal(w, m, o.overlay()) }},
+		Write: func(w io.Writer, m *mazecore.Maze, o Options) error { return Terminal(w, m, o.overlay()) },
+		WriteGrid: func(w io.Writer, g *mazecore.GridMaze, o Options) error {
+			return GridTerminal(w, g, o.shownGridPath())
+		}},
 	{Name: "emoji", Extension: ".txt", ContentType: "text/plain; charset=utf-8", Cost: 1, Tiles: true, Chat: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error {
-			theme := o.Emoji
-			if theme == (Theme{}) {
-				theme = DefaultTheme
-			}
-			if err := Emoji(w, m, theme, o.overlay(), o.Window); err != nil {
-				return err
-			}
-			_, err := io.WriteString(w, "\n")
-			return err
+			return line(w, Emoji(w, m, o.emojiTheme(), o.overlay(), o.Window))
+		},
+		WriteGrid: func(w io.Writer, g *mazecore.GridMaze, o Options) error {
+			return line(w, GridEmoji(w, g, o.emojiTheme(), o.shownGridPath()))
 		}},
 	{Name: "png", Extension: ".png", ContentType: "image/png", Cost: 1, Binary: true, Looks: true, Chat: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error {
 			return PNG(w, m, PNGOptions{Overlay: o.overlay(), Scale: o.Scale, Palette: o.Palette, Style: o.Style})
+		},
+		WriteGrid: func(w io.Writer, g *mazecore.GridMaze, o Options) error {
+			return GridPNG(w, g, GridOptions{Path: o.shownGridPath(), Scale: o.Scale, Palette: o.Palette})
 		}},
 	{Name: "gif", Extension: ".gif", ContentType: "image/gif", MaxSide: GIFMaxSize, Cost: gifCost, Binary: true, Chat: true, FromID: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error {
@@ -98,15 +136,24 @@ var Formats = []Format{
 				id = m.ID()
 			}
 			return GIF(w, id, GIFOptions{Scale: o.Scale, Solve: o.Solve})
+		},
+		WriteGrid: func(w io.Writer, g *mazecore.GridMaze, o Options) error {
+			return GridGIF(w, g.ID(), o.Image, GIFOptions{Scale: o.Scale, Solve: o.Solve})
 		}},
 	{Name: "svg", Extension: ".svg", ContentType: "image/svg+xml", MaxSide: SVGMaxSize, Cost: 1, Looks: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error {
 			// The solution is always in the file, shown with Solve.
 			return SVG(w, m, SVGOptions{Path: o.Path, HidePath: !o.Solve, Scale: o.Scale, Palette: o.Palette, Style: o.Style})
+		},
+		WriteGrid: func(w io.Writer, g *mazecore.GridMaze, o Options) error {
+			return GridSVG(w, g, GridOptions{Path: o.GridPath, HidePath: !o.Solve, Scale: o.Scale, Palette: o.Palette})
 		}},
 	{Name: "pdf", Extension: ".pdf", ContentType: "application/pdf", MaxSide: PDFMaxSize, Cost: 1, Binary: true, Looks: true,
 		Write: func(w io.Writer, m *mazecore.Maze, o Options) error {
 			return PDF(w, m, PDFOptions{Paper: o.Paper, Palette: o.Palette, Style: o.Style})
+		},
+		WriteGrid: func(w io.Writer, g *mazecore.GridMaze, o Options) error {
+			return GridPDF(w, g, PDFOptions{Paper: o.Paper, Palette: o.Palette})
 		}},
 }
 
