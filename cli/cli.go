@@ -619,7 +619,7 @@ func (c *command) resolve(stdoutIsTerminal bool) error {
 		return err
 	}
 	row, _ := render.FormatByName(c.format) // json has none
-	picture := row.Looks // drawn in a theme and style
+	picture := row.Looks                    // drawn in a theme and style
 	for _, rule := range []struct {
 		flag string
 		ok   bool

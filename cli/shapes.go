@@ -327,6 +327,9 @@ func (c *command) checkGridFormat() error {
 		// The default for a terminal or a pipe, not a choice.
 		return fmt.Errorf("a %s maze has no tiles to show as %s: write a picture with -o maze.png (or .gif, .svg, .pdf), or give --format svg or json", c.id.GridKind, c.format)
 	}
+	if f, _ := render.FormatByName(c.format); f.WriteGrid == nil {
+		return fmt.Errorf("%s draws whole square mazes only, not one on a %s grid or in a shape: use %s", c.format, c.id.GridKind, orList(fits))
+	}
 	return fmt.Errorf("%s draws tiles, and a %s maze has none: use %s", c.format, c.id.GridKind, orList(fits))
 }
 

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"mazebot/render"
 )
 
 var shapedIDLine = regexp.MustCompile(`(?m)^maze ID: ([0-9a-z]+) \(`)
@@ -308,10 +310,14 @@ func TestShapedEveryFormat(t *testing.T) {
 		for _, format := range formats {
 			t.Run(grid.name+"/"+format, func(t *testing.T) {
 				args := append([]string{"maze", "--seed", "4", "--solve", "--format", format}, grid.args...)
-				tiles := format == formatText || format == formatTerminal || format == formatEmoji
-				if tiles && !grid.square {
+				row, _ := render.FormatByName(format) // json has none, and draws every grid
+				if row.Name != "" && (row.WriteGrid == nil || row.Tiles && !grid.square) {
 					code, _, stderr := run(t, args...)
-					if code != exitUsage || !strings.Contains(stderr, format+" draws tiles") || !strings.Contains(stderr, "use png, gif, svg, pdf or json") {
+					why := format + " draws tiles"
+					if row.WriteGrid == nil {
+						why = format + " draws whole square mazes only"
+					}
+					if code != exitUsage || !strings.Contains(stderr, why) || !strings.Contains(stderr, "pdf or json") {
 						t.Fatalf("exit %d, %q: want a refusal naming the formats that draw it", code, stderr)
 					}
 					return
