@@ -296,7 +296,13 @@ func seed(t *testing.T, dsn string) {
 	_, err = db.Secret(ctx, "play-hmac", func() ([]byte, error) { return []byte{0, 1, 2, 0xff}, nil })
 	ok(t, err)
 	ok(t, db.SaveImage(ctx, copiedImage, at(7000)))
+	_, err = db.SaveRun(ctx, copiedRun)
+	ok(t, err)
 }
+
+// copiedRun is the ghost's run the seed keeps, which a copy must too.
+var copiedRun = play.Run{Contest: contest.DailyKey("g1", day(29)).String(), UserID: "bob", Name: "Bob", MazeID: testMaze, Ms: 70250,
+	Moves: []byte{0x12, 0x83, 0x07}, FinishedAt: at(7100)}
 
 // copiedImage is the image mask the seed keeps, which a copy must too.
 var copiedImage = mazecore.NewImage(13, 9, func(x, y int) bool { return x+y > 5 })
@@ -318,6 +324,7 @@ func wantSameBoards(t *testing.T, a, b string) {
 		Event        []contest.Standing
 		Secret       []byte
 		Image        [16]byte
+		Run          play.Run
 	}
 	read := func(dsn string) boards {
 		db := mustOpen(t, dsn)
@@ -347,6 +354,12 @@ func wantSameBoards(t *testing.T, a, b string) {
 		img, err := db.Image(ctx, copiedImage.Hash())
 		ok(t, err)
 		bd.Image = img.Hash()
+		run, found, err := db.BestRun(ctx, copiedRun.Contest, "")
+		ok(t, err)
+		if !found {
+			t.Fatalf("%s: no run of the day", dsn)
+		}
+		bd.Run = run
 		return bd
 	}
 	got, want := read(a), read(b)

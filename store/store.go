@@ -21,6 +21,7 @@ import (
 // over SQLite and PostgreSQL; store/storetest holds both to it.
 type DB interface {
 	play.Store
+	play.RunStore
 	contest.DailyStore
 	contest.ReminderStore
 	contest.ChampionStore

@@ -51,6 +51,7 @@ func Run(t *testing.T, open func(t *testing.T) (s Store, another func(t *testing
 		{"Reminders", testReminders},
 		{"Images", testImages},
 		{"ChampionRoles", testChampionRoles},
+		{"Runs", testRuns},
 	} {
 		t.Run(area.name, func(t *testing.T) { area.run(t, open) })
 	}
