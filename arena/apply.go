@@ -173,6 +173,17 @@ func apply(st state, ev event) (state, []effect) {
 			m.At = max(m.At, ev.At)
 			fx = append(fx, st.move(m)...)
 		}
+	case evWatch:
+		// Who races is settled when the race begins: a member may choose
+		// until then.
+		p := st.player(ev.User)
+		if p == nil || (st.Phase != phaseLobby && st.Phase != phaseCountdown) {
+			return st, fx
+		}
+		p.Watching, p.Chose = ev.On, ev.On
+		fx = append(fx, st.roomMsg(ev.At))
+	case evRematch:
+		fx = append(fx, st.rematch(ev)...)
 	case evTick:
 		// Only the race's start, above.
 	case evMove:
@@ -241,12 +252,58 @@ func (st *state) move(ev event) []effect {
 	return append(fx, st.roomMsg(ev.At))
 }
 
+// rematch starts a new race, once the race is over, on the maze the input
+// names, for the members still online: those away are dropped, and the
+// others race, but for those who chose to watch. A rematch that comes
+// second (two members pressed at once), or names a maze not of the room's
+// kind, is no event.
+func (st *state) rematch(ev event) []effect {
+	if st.Phase != phaseOver {
+		return nil
+	}
+	next, err := mazecore.Parse(ev.Maze)
+	if err != nil {
+		return nil
+	}
+	cur, err := mazecore.Parse(st.Maze)
+	if err != nil || !sameKind(cur, next) {
+		return nil
+	}
+	m, g, err := buildMaze(next)
+	if err != nil {
+		return nil
+	}
+	st.maze, st.grid, st.Maze = m, g, next.String()
+	st.games = map[string]*play.Game{}
+	st.Contest, st.LeftAt = false, 0
+	var still []*player
+	for _, p := range st.Players {
+		if !p.online() {
+			continue
+		}
+		still = append(still, &player{ID: p.ID, Name: p.Name, Locale: p.Locale, Conns: p.Conns, Watching: p.Chose, Chose: p.Chose})
+	}
+	st.Players = still
+	st.Phase, st.StartAt = phaseCountdown, ev.At+st.countdown.Milliseconds()
+	return []effect{
+		{kind: effBroadcast, msg: MazeMsg{T: "maze", Maze: st.drawn()}},
+		{kind: effSchedule, at: st.StartAt},
+		st.roomMsg(ev.At),
+	}
+}
+
+// sameKind: b is a maze of a's kind, whatever its seed: a rematch's.
+func sameKind(a, b mazecore.ID) bool {
+	a.Seed = b.Seed
+	return a.String() == b.String()
+}
+
 // startHere asks for the games of the members connected here who have
 // none: the process a member is connected to starts their game.
 func (st *state) startHere() []effect {
 	var fx []effect
 	for _, p := range st.Players {
-		if p.Game == 0 && p.Conns[st.self] > 0 {
+		if p.Game == 0 && !p.Watching && p.Conns[st.self] > 0 {
 			fx = append(fx, effect{kind: effStartGame, user: p.ID})
 		}
 	}
@@ -256,7 +313,9 @@ func (st *state) startHere() []effect {
 func (st *state) hello(ev event) []effect {
 	p := st.player(ev.User)
 	if p == nil && len(st.Players) < MaxRacers {
-		p = &player{ID: ev.User}
+		// A member who comes once the race began watches it (and races
+		// the rematch); one who was there before and comes back races on.
+		p = &player{ID: ev.User, Watching: st.Phase == phaseRace || st.Phase == phaseOver}
 		st.Players = append(st.Players, p)
 	}
 	var fx []effect
@@ -267,7 +326,7 @@ func (st *state) hello(ev event) []effect {
 		}
 		p.Conns[ev.Origin]++
 		if ev.Origin == st.self && p.Game == 0 && st.Phase == phaseRace && !p.Watching {
-			fx = append(fx, effect{kind: effStartGame, user: p.ID}) // a late joiner joins the race
+			fx = append(fx, effect{kind: effStartGame, user: p.ID}) // there before the start, back after it
 		}
 	}
 	if ev.Origin == st.self {
@@ -375,7 +434,10 @@ func (st *state) view() RoomView {
 	sx, sy := startPos(st.maze, st.grid)
 	for _, p := range st.Players {
 		pv := PlayerView{ID: p.ID, Name: p.Name, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks,
-			Online: p.online(), Racing: p.Game != 0, Done: p.Done, Ms: p.Ms, Place: p.Place}
+			Online: p.online(), Racing: p.Game != 0, Watching: p.Watching, Done: p.Done, Ms: p.Ms, Place: p.Place}
+		if p.Watching && pv.Online {
+			v.Watchers++
+		}
 		if p.Game == 0 {
 			pv.X, pv.Y = sx, sy
 		}

@@ -134,15 +134,44 @@ func TestApply(t *testing.T) {
 				t.Fatalf("phase %s, bob's place %d", st.Phase, st.player("u2").Place)
 			}
 		}},
-		{"a late joiner races", cat(race(), []event{{Kind: evHello, Origin: "p1", User: "u3", Nonce: "c3", At: 6000}}), func(t *testing.T, st state, fx []effect) {
-			var started []string
-			for _, f := range fx {
-				if f.kind == effStartGame {
-					started = append(started, f.user)
-				}
+		{"a late joiner watches", cat(race(), []event{{Kind: evHello, Origin: "p1", User: "u3", Name: "cy", Nonce: "c3", At: 6000}},
+			moves("p1", "u3", 6100, first)), func(t *testing.T, st state, fx []effect) {
+			started := gamesStarted(fx)
+			if !slices.Equal(started, []string{"u1"}) {
+				t.Fatalf("games started here: %v, want only u1's, at the start", started)
 			}
-			if !slices.Equal(started, []string{"u1", "u3"}) {
-				t.Fatalf("games started here: %v, want u1's at the start and u3's on joining", started)
+			if got := replies(fx); !slices.Equal(got, []string{"u3-0=" + refusedWatching}) {
+				t.Fatalf("the late joiner's move: %v", got)
+			}
+			if v := st.view(); v.Watchers != 1 || !v.Players[2].Watching || v.Players[2].Racing {
+				t.Fatalf("the view: %d watchers, cy %+v", v.Watchers, v.Players[2])
+			}
+		}},
+		{"one there before the start, back after it, races", cat(race()[:2], []event{
+			{Kind: evHello, Origin: "p1", User: "u3", Nonce: "c3", At: 960},
+			{Kind: evBye, Origin: "p1", User: "u3", At: 970},
+		}, race()[2:], []event{{Kind: evHello, Origin: "p1", User: "u3", Nonce: "c4", At: 6000}}), func(t *testing.T, st state, fx []effect) {
+			if n := kinds(fx, effStartGame); n != 2 || st.player("u3").Watching {
+				t.Fatalf("%d games started (want u1's and u3's), u3 watching %v", n, st.player("u3").Watching)
+			}
+		}},
+		{"choosing to watch", cat(race()[:2], []event{
+			{Kind: evHello, Origin: "p1", User: "u3", Name: "cy", Nonce: "c3", At: 960},
+			{Kind: evWatch, Origin: "p1", User: "u3", On: true, At: 970},
+			{Kind: evWatch, Origin: "p1", User: "u1", On: true, At: 980},
+			{Kind: evWatch, Origin: "p1", User: "u1", On: false, At: 990},
+		}, race()[2:4], moves("p1", "u3", 5000, first), []event{
+			{Kind: evWatch, Origin: "p1", User: "u1", On: true, At: 5500}, // too late: the race began
+		}), func(t *testing.T, st state, fx []effect) {
+			started := gamesStarted(fx)
+			if !slices.Equal(started, []string{"u1"}) {
+				t.Fatalf("games started here: %v, want only u1's (u3 watches, u2 is on p2)", started)
+			}
+			if got := replies(fx); !slices.Equal(got, []string{"u3-0=" + refusedWatching}) {
+				t.Fatalf("the watcher's move: %v", got)
+			}
+			if v := st.view(); v.Watchers != 1 || st.player("u1").Watching {
+				t.Fatalf("%d watchers, ada watching %v", v.Watchers, st.player("u1").Watching)
 			}
 		}},
 		{"a move before the game is stored waits for it", cat(race()[:4], moves("p1", "u1", 4005, first), race()[4:]), func(t *testing.T, st state, fx []effect) {
@@ -257,6 +286,17 @@ func replies(fx []effect) []string {
 	return out
 }
 
+// gamesStarted is whose games the effects start, in order.
+func gamesStarted(fx []effect) []string {
+	var out []string
+	for _, f := range fx {
+		if f.kind == effStartGame {
+			out = append(out, f.user)
+		}
+	}
+	return out
+}
+
 func kinds(fx []effect, k effectKind) int {
 	n := 0
 	for _, f := range fx {
@@ -282,5 +322,73 @@ func TestSnapshotOwnsItsMaps(t *testing.T) {
 	snap.Players[0].Conns["p9"] = 1
 	if st.Players[0].Conns["p9"] != 0 {
 		t.Fatal("the snapshot shares a player's connections with the state")
+	}
+}
+
+// TestRematch: once everyone racing finished, a rematch puts the members
+// still online (the late joiner too, not the one who chose to watch) on a
+// new maze of the room's kind, in a countdown; before the race is over,
+// on a maze of another kind, or pressed a second time, it is no event.
+func TestRematch(t *testing.T) {
+	sol := solution(t)
+	next := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 4}
+	other := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 11, Height: 11, Seed: 4}
+	rematch := func(at int64, id mazecore.ID) event {
+		return event{Kind: evRematch, Origin: "p2", User: "u2", Maze: id.String(), At: at}
+	}
+	lobby := []event{
+		{Kind: evHello, Origin: "p1", User: "u4", Name: "di", Nonce: "c4", At: 800},
+		{Kind: evWatch, Origin: "p1", User: "u4", On: true, At: 850},
+	}
+	over := slices.Concat(lobby, race(), []event{{Kind: evHello, Origin: "p1", User: "u3", Name: "cy", Nonce: "c3", At: 4500}},
+		moves("p1", "u1", 5000, sol...), moves("p2", "u2", 5000, sol...))
+
+	st, _ := applyAll(t, "p1", slices.Concat(lobby, race(), []event{rematch(4500, next)}))
+	if st.Phase != phaseRace || st.Maze != m11().ID().String() {
+		t.Fatalf("a rematch during the race: phase %s on %s", st.Phase, st.Maze)
+	}
+	st, _ = applyAll(t, "p1", slices.Concat(over, []event{rematch(9000, other)}))
+	if st.Phase != phaseOver {
+		t.Fatalf("a rematch on another kind of maze: phase %s", st.Phase)
+	}
+
+	st, _ = applyAll(t, "p1", slices.Concat(over, []event{{Kind: evBye, Origin: "p2", User: "u2", At: 8000}}))
+	if st.Phase != phaseOver {
+		t.Fatalf("phase %s with everyone done", st.Phase)
+	}
+	var fx []effect
+	st, fx = feed(st, []event{rematch(9000, next), rematch(9001, mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 5})})
+	if st.Phase != phaseCountdown || st.StartAt != 9000+3000 || st.Maze != next.String() || st.Contest {
+		t.Fatalf("after a rematch: phase %s at %d on %s, want the countdown to 12000 on %s", st.Phase, st.StartAt, st.Maze, next)
+	}
+	if kinds(fx, effSchedule) != 1 || kinds(fx, effBroadcast) < 2 {
+		t.Fatalf("%d schedules, %d broadcasts: want the countdown's timer, the new maze and the room", kinds(fx, effSchedule), kinds(fx, effBroadcast))
+	}
+	if mz, ok := fx[0].msg.(MazeMsg); !ok || !strings.Contains(string(mz.Maze), next.String()) {
+		t.Fatalf("the first effect %+v, want the new maze sent", fx[0])
+	}
+	var ids []string
+	for _, p := range st.Players {
+		ids = append(ids, p.ID)
+		if p.Done || p.Game != 0 || p.Clicks != 0 || p.Place != 0 || p.Watching != (p.ID == "u4") {
+			t.Fatalf("%s not reset for the rematch: %+v", p.ID, p)
+		}
+	}
+	if !slices.Equal(ids, []string{"u4", "u1", "u3"}) || len(st.games) != 0 {
+		t.Fatalf("members %v (bob left), %d games", ids, len(st.games))
+	}
+	st, fx = feed(st, []event{{Kind: evTick, At: 12000}})
+	started := gamesStarted(fx)
+	if st.Phase != phaseRace || !slices.Equal(started, []string{"u1", "u3"}) {
+		t.Fatalf("the rematch's race: phase %s, games started %v, want ada's and cy's", st.Phase, started)
+	}
+	if st.view().Watchers != 1 {
+		t.Fatalf("%d watchers, want di", st.view().Watchers)
+	}
+	all := slices.Concat(over, []event{{Kind: evBye, Origin: "p2", User: "u2", At: 8000}, rematch(9000, next), {Kind: evTick, At: 12000}})
+	a, _ := applyAll(t, "p1", all)
+	b, _ := applyAll(t, "p2", all)
+	if !reflect.DeepEqual(a.snapshot(), b.snapshot()) {
+		t.Fatalf("the replicas differ after a rematch:\n%+v\n%+v", a.snapshot(), b.snapshot())
 	}
 }

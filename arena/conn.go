@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -402,6 +403,10 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 			why = s.start(r, u, received)
 		case *PickMsg:
 			why = s.pick(r, u, m, received)
+		case *WatchMsg:
+			why = s.request(r, u, received, event{Kind: evWatch, On: m.On}, phaseLobby, phaseCountdown)
+		case *RematchMsg:
+			why = s.rematch(r, u, received)
 		case *PingMsg:
 			if !pings.take(received) {
 				why = refusedRate
@@ -436,6 +441,42 @@ func (s *Server) start(r *room, u user, at time.Time) string {
 		return refusedError
 	}
 	return ""
+}
+
+// request publishes a member's request ev (a watch), if the room is in one
+// of the phases here; refused as bad otherwise.
+func (s *Server) request(r *room, u user, at time.Time, ev event, phases ...string) string {
+	if phase, _ := r.info(); !slices.Contains(phases, phase) {
+		return refusedBad
+	}
+	if !r.allowRequest(u.ID, at) {
+		return refusedRate
+	}
+	ev.Instance, ev.User = r.instance, u.ID
+	if s.hub.publish(ev) != nil {
+		return refusedError
+	}
+	return ""
+}
+
+// rematch asks for a new race on a new maze of the room's kind, once the
+// race is over: the seed is drawn here, and the maze's ID goes in the
+// input, so that every replica builds the same maze. Anyone in the room
+// may ask; a second ask while the first is on its way is no event.
+func (s *Server) rematch(r *room, u user, at time.Time) string {
+	r.mu.Lock()
+	phase, maze := r.phase, r.maze
+	r.mu.Unlock()
+	if phase != phaseOver {
+		return refusedNotOver
+	}
+	id, err := mazecore.Parse(maze)
+	// An image's shape is in the store, which apply cannot read (see pick).
+	if err != nil || id.Shape.Kind == mazecore.ImageShape {
+		return refusedBad
+	}
+	id.Seed = s.cfg.Seed() & (1<<32 - 1)
+	return s.request(r, u, at, event{Kind: evRematch, Maze: id.String()}, phaseOver)
 }
 
 // Sides a pick may ask for.

@@ -29,6 +29,7 @@ type room struct {
 	replies map[string]chan string // the moves waiting for their verdict, by nonce
 	phase   string                 // the loop's, for the connections' checks
 	launch  string                 // the launcher, likewise
+	maze    string                 // the maze's ID, likewise
 	racers  map[string]bool        // the members who race (the others watch), likewise
 	// moves and requests are the members' buckets here for moves, and for
 	// Start and picks: one of each for all of a member's connections, so
@@ -54,7 +55,7 @@ const (
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
 	r := &room{h: h, instance: st.Instance, in: make(chan *event, inbox), peek: make(chan func(*state)),
 		ready: make(chan struct{}), done: make(chan struct{}),
-		conns: map[*conn]bool{}, racers: map[string]bool{}, replies: map[string]chan string{}, phase: st.Phase, launch: st.Launcher,
+		conns: map[*conn]bool{}, racers: map[string]bool{}, replies: map[string]chan string{}, phase: st.Phase, launch: st.Launcher, maze: st.Maze,
 		moves: newMemberBuckets(h.cfg.MoveRate, h.cfg.MoveBurst), requests: newMemberBuckets(requestRate, requestBurst)}
 	return r
 }
@@ -231,7 +232,7 @@ func (r *room) run(st state, syncNonce string) {
 			}
 		}
 		r.mu.Lock()
-		r.phase, r.launch = st.Phase, st.Launcher
+		r.phase, r.launch, r.maze = st.Phase, st.Launcher, st.Maze
 		clear(r.racers)
 		for _, p := range st.Players {
 			if !p.Watching {

@@ -14,7 +14,7 @@ import (
 // so one that speaks another is told to reload (Reload, close 4426)
 // rather than misread what it is sent. Bump it whenever a message
 // changes in a way an older client would misread.
-const ProtocolVersion = 3
+const ProtocolVersion = 4
 
 // Every message of the room's WebSocket is a type in this file, and
 // web/src/protocol.ts is generated from them (go generate ./arena; a test
@@ -46,7 +46,8 @@ const (
 	RefusedRate       Refusal = "rate"        // too many moves, or Starts and picks
 	RefusedBad        Refusal = "bad"         // not a message the protocol has
 	RefusedNotYours   Refusal = "not_launcher"
-	RefusedError      Refusal = "error" // the server's own failure
+	RefusedNotOver    Refusal = "not_over" // a rematch before the race is over
+	RefusedError      Refusal = "error"    // the server's own failure
 )
 
 // Refusals maps every refusal a client is told to the catalog message
@@ -60,6 +61,7 @@ var Refusals = map[Refusal]string{
 	RefusedRate:       "arena.refused_rate",
 	RefusedBad:        "arena.refused_bad",
 	RefusedNotYours:   "arena.refused_not_launcher",
+	RefusedNotOver:    "arena.refused_not_over",
 	RefusedError:      "arena.refused_error",
 }
 
@@ -142,6 +144,20 @@ type PickMsg struct {
 	Grid      string `json:"grid,omitempty"` // square (the default), polar or hex
 	Algorithm string `json:"algorithm,omitempty"`
 	Size      int    `json:"size,omitempty"`
+}
+
+// WatchMsg, in the lobby or the countdown, says whether the sender
+// watches the race rather than racing it.
+type WatchMsg struct {
+	T  string `json:"t"`
+	On bool   `json:"on"`
+}
+
+// RematchMsg, once the race is over, starts a new race for everyone still
+// there, on a new maze of the same kind (grid, algorithm and size, a new
+// seed). Anyone in the room may ask; the first to ask wins.
+type RematchMsg struct {
+	T string `json:"t"`
 }
 
 // PingMsg asks for the server's clock; Client is the client's, echoed
@@ -263,6 +279,8 @@ type RoomView struct {
 	Contest  bool         `json:"contest"`
 	Launcher string       `json:"launcher,omitempty"`
 	Players  []PlayerView `json:"players"`
+	// Watchers is how many members online watch rather than race.
+	Watchers int `json:"watchers"`
 }
 
 // PlayerView is one member of a room as the clients see them.
@@ -275,9 +293,12 @@ type PlayerView struct {
 	Clicks int    `json:"clicks"`
 	Online bool   `json:"online"`
 	Racing bool   `json:"racing"`
-	Done   bool   `json:"done"`
-	Ms     int64  `json:"ms,omitempty"`
-	Place  int    `json:"place,omitempty"`
+	// Watching: they watch this race (they chose to, or came after its
+	// start) rather than race it.
+	Watching bool  `json:"watching,omitempty"`
+	Done     bool  `json:"done"`
+	Ms       int64 `json:"ms,omitempty"`
+	Place    int   `json:"place,omitempty"`
 }
 
 // Message names one message type by its "t".
@@ -291,6 +312,7 @@ type Message struct {
 var (
 	ClientMessages = []Message{
 		{"hello", HelloMsg{}}, {"move", MoveMsg{}}, {"start", StartMsg{}}, {"pick", PickMsg{}}, {"ping", PingMsg{}},
+		{"watch", WatchMsg{}}, {"rematch", RematchMsg{}},
 	}
 	ServerMessages = []Message{
 		{"welcome", WelcomeMsg{}}, {"maze", MazeMsg{}}, {"room", RoomMsg{}}, {"pos", PosMsg{}},
@@ -317,7 +339,7 @@ func strs[S ~string](xs []S) []string {
 
 func refusalNames() []string {
 	// In the order of the constants, for a stable file.
-	return strs([]Refusal{RefusedWall, RefusedNotStarted, RefusedFinished, RefusedWatching, RefusedRate, RefusedBad, RefusedNotYours, RefusedError})
+	return strs([]Refusal{RefusedWall, RefusedNotStarted, RefusedFinished, RefusedWatching, RefusedRate, RefusedBad, RefusedNotYours, RefusedNotOver, RefusedError})
 }
 
 // decodeClient decodes one message from a client into its type (a
@@ -342,6 +364,10 @@ func decodeClient(b []byte) (any, error) {
 		v = &PickMsg{}
 	case "ping":
 		v = &PingMsg{}
+	case "watch":
+		v = &WatchMsg{}
+	case "rematch":
+		v = &RematchMsg{}
 	default:
 		return nil, fmt.Errorf("no message %q", head.T)
 	}

@@ -94,6 +94,8 @@ func TestDecodeClient(t *testing.T) {
 		{`{"t":"hello","v":2,"token":"x","instance":"i"}`, &HelloMsg{T: "hello", V: 2, Token: "x", Instance: "i"}},
 		{`{"t":"ping","c":12.5}`, &PingMsg{T: "ping", Client: 12.5}},
 		{`{"t":"start"}`, &StartMsg{T: "start"}},
+		{`{"t":"watch","on":true}`, &WatchMsg{T: "watch", On: true}},
+		{`{"t":"rematch"}`, &RematchMsg{T: "rematch"}},
 		{`{"t":"pick","algorithm":"sidewinder","size":21}`, &PickMsg{T: "pick", Algorithm: "sidewinder", Size: 21}},
 	} {
 		got, err := decodeClient([]byte(tc.in))
@@ -103,7 +105,7 @@ func TestDecodeClient(t *testing.T) {
 	}
 	for _, bad := range []string{
 		`{"t":"move","dir":"n","x":3}`, `{"t":"move","dir":"n","id":"u2"}`, `{"t":"teleport"}`,
-		`{"t":"start"}{"t":"start"}`, `{"t":"start","size":5}`, `[]`, ``,
+		`{"t":"start"}{"t":"start"}`, `{"t":"start","size":5}`, `{"t":"rematch","maze":"x"}`, `[]`, ``,
 	} {
 		if got, err := decodeClient([]byte(bad)); err == nil {
 			t.Errorf("%s decoded to %#v", bad, got)

@@ -48,8 +48,12 @@ type player struct {
 	Place int   `json:"place,omitempty"`
 	// Conns counts their connections by process.
 	Conns map[string]int `json:"conns,omitempty"`
-	// Watching: their game could not start; they watch.
+	// Watching: they watch this race: they chose to (Chose), came after
+	// its start, or their game could not start.
 	Watching bool `json:"watching,omitempty"`
+	// Chose: they asked to watch (in the lobby), and go on watching the
+	// rematches; the others who watch race the next one.
+	Chose bool `json:"chose,omitempty"`
 	// Held are their moves made before their game was stored.
 	Held []event `json:"held,omitempty"`
 	// Rec is their game as a sync carries it to a new replica.
@@ -87,6 +91,7 @@ type event struct {
 	Dir      string     `json:"d,omitempty"`    // move
 	Game     int64      `json:"game,omitempty"` // game: its store id
 	Key      string     `json:"key,omitempty"`  // game: the contest it counts for
+	On       bool       `json:"on,omitempty"`   // watch: whether they watch
 	State    *roomState `json:"state,omitempty"`
 }
 
@@ -104,6 +109,11 @@ const (
 	evState  = "state"  // the state, answering a sync
 	evTick   = "tick"   // this process's timer (never on the bus)
 	evBeat   = "beat"   // a process is alive (to every room it holds)
+	evWatch  = "watch"  // a member chose to watch, or to race
+	// evRematch starts a new race once the race is over, on the maze its
+	// publisher made: a new seed of the same kind, the same on every
+	// replica (apply draws no random numbers).
+	evRematch = "rematch"
 )
 
 // Why a move or a request is refused, as the client is told: protocol.go's
@@ -116,5 +126,6 @@ const (
 	refusedRate       = string(RefusedRate)
 	refusedBad        = string(RefusedBad)
 	refusedNotYours   = string(RefusedNotYours)
+	refusedNotOver    = string(RefusedNotOver)
 	refusedError      = string(RefusedError)
 )

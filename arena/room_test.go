@@ -694,3 +694,40 @@ func solutionOf(t *testing.T, m *mazecore.Maze) []string {
 	}
 	return moves
 }
+
+// TestRematchRequest: a rematch asked before the race is over is refused
+// (not_over, which the client words); once it is over, it starts a new
+// race on a new maze of the room's kind, whose seed the asking process drew.
+func TestRematchRequest(t *testing.T) {
+	games := &memGames{games: map[int64]*play.Game{}}
+	h := testHub(t, &MemoryBus{}, games)
+	s := &Server{cfg: Config{Seed: func() uint64 { return 7 }}, hub: h}
+	r, in, maze := launch(t, h)
+	ctx := context.Background()
+	ada := user{ID: "u1"}
+	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	if why := s.rematch(r, ada, time.Now()); why != refusedNotOver {
+		t.Fatalf("a rematch in the lobby: %q, want %q", why, refusedNotOver)
+	}
+	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, r), "game=true") })
+	if why := s.rematch(r, ada, time.Now()); why != refusedNotOver {
+		t.Fatalf("a rematch during the race: %q, want %q", why, refusedNotOver)
+	}
+	for _, dir := range solutionOf(t, mazeOf(t, r)) {
+		if why := r.move(ctx, "u1", dir); why != "" {
+			t.Fatalf("ada's move %s: %q", dir, why)
+		}
+	}
+	waitFor(t, "the race over", func() bool { phase, _ := r.info(); return phase == phaseOver })
+	if why := s.rematch(r, ada, time.Now()); why != "" {
+		t.Fatalf("a rematch once the race is over: %q", why)
+	}
+	want := maze
+	want.Seed = 7
+	waitFor(t, "the rematch's race", func() bool {
+		var on string
+		r.inspect(func(st *state) { on = st.Maze })
+		return on == want.String() && strings.Contains(describe(t, r), "game=true")
+	})
+}

@@ -194,7 +194,8 @@ function draw() {
   if (!room) return;
   room.players.forEach((p, i) => {
     const at = shown.get(p.id);
-    if (!at || (!p.online && !p.done)) return;
+    // A watcher has no dot: they are not in the race.
+    if (!at || (!p.online && !p.done) || p.watching) return;
     const [cx, cy] = spot(at.x, at.y), r = Math.max(2.5, cell * 0.42);
     shapePath(shapes[i % shapes.length], cx, cy, r);
     ctx.fillStyle = colours[i % colours.length];
@@ -300,6 +301,7 @@ function tick() {
 // setMaze shows a new maze: its layout, and the pad for its grid.
 function setMaze(m: Maze) {
   maze = m;
+  myFinish = 0; // a rematch's maze: a new race
   grid = board(m);
   document.body.dataset.layout = m.layout;
   shown.clear();
@@ -352,6 +354,10 @@ function showRoom() {
   const lobby = room.phase === "lobby";
   $("lobby").hidden = !lobby;
   $("picker").hidden = !(lobby && (!room.launcher || room.launcher === me));
+  $<HTMLInputElement>("watch").checked = !!mine?.watching;
+  const watchers = $("watchers");
+  watchers.dataset.count = String(room.watchers);
+  watchers.textContent = room.watchers ? t("watchers", { Count: room.watchers }) : "";
   $("maze-name").textContent = `${t("maze")}: ${room.maze}`;
   if (lobby) status(t("lobby"));
   else if (room.phase === "race") status(mine?.done ? t("you_finished", { Time: runTime(mine.ms ?? 0) }) : mine?.racing ? t("race") : t("watching"));
@@ -368,6 +374,7 @@ function showRoom() {
     glyph.textContent = glyphs[shapes[i % shapes.length]];
     glyph.setAttribute("aria-hidden", "true");
     const state = p.done ? runTime(p.ms ?? 0) : !p.online ? t("offline") : p.racing ? t("racing") : t("watching");
+    li.dataset.watching = String(!!p.watching);
     li.append(glyph, `${p.name}${p.id === me ? ` (${t("you")})` : ""} · ${state}`);
     return li;
   }));
@@ -490,7 +497,7 @@ function send(msg: ClientMsg, ws = socket) {
 // that tsc fails on a refusal the client cannot word.
 const refusalWords: Record<Refusal, string> = {
   wall: "refused_wall", not_started: "refused_not_started", finished: "refused_finished", watching: "refused_watching",
-  rate: "refused_rate", bad: "refused_bad", not_launcher: "refused_not_launcher", error: "refused_error",
+  rate: "refused_rate", bad: "refused_bad", not_launcher: "refused_not_launcher", not_over: "refused_not_over", error: "refused_error",
 };
 let reloadNeeded = false;
 
@@ -546,6 +553,9 @@ $("start").addEventListener("click", () => send({ t: "start" }));
 $("new-maze").addEventListener("click", () =>
   send({ t: "pick", grid: $<HTMLSelectElement>("grid").value, algorithm: $<HTMLSelectElement>("algorithm").value, size: Number($<HTMLSelectElement>("size").value) }));
 $("grid").addEventListener("change", fillAlgorithms);
+$<HTMLInputElement>("watch").addEventListener("change", (e) => send({ t: "watch", on: (e.target as HTMLInputElement).checked }));
+// Anyone still in the room may ask for the rematch; the first ask wins.
+$("rematch").addEventListener("click", () => send({ t: "rematch" }));
 
 let touch: { x: number; y: number } | null = null;
 canvas.addEventListener("pointerdown", (e) => { touch = { x: e.clientX, y: e.clientY }; });
@@ -573,6 +583,8 @@ function label() {
   document.title = t("title");
   $("start").textContent = t("start");
   $("new-maze").textContent = t("new_maze");
+  $("l-watch").textContent = t("watch");
+  $("rematch").textContent = t("rematch");
   $("l-algorithm").textContent = t("algorithm");
   $("l-grid").textContent = t("grid");
   $("l-size").textContent = t("size");
