@@ -296,18 +296,7 @@ func TestArenaBrowser(t *testing.T) {
 	// ada runs the shortest path, one key press a corridor run; bob sees
 	// her dot move, and she sees his.
 	path := mazecore.Solve(r.maze)
-	keys := map[mazecore.Dir]string{mazecore.North: kb.ArrowUp, mazecore.East: kb.ArrowRight, mazecore.South: kb.ArrowDown, mazecore.West: kb.ArrowLeft}
-	step := func(b *tab, user string) mazecore.Point {
-		t.Helper()
-		at := b.position(user)
-		d, err := testkit.Toward(path, at)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.key(keys[d])
-		b.waitJS(user+" moving", fmt.Sprintf(`(() => { const li = doc.querySelector('#players li[data-id="%s"]'); return !!li && (li.dataset.x !== "%d" || li.dataset.y !== "%d"); })()`, user, at.X, at.Y))
-		return b.position(user)
-	}
+	step := func(b *tab, user string) mazecore.Point { t.Helper(); return b.step(user, path) }
 	first := step(adaTab, ada)
 	bobTab.waitAt(ada, first)
 	bobAt := step(bobTab, bob)
@@ -342,6 +331,24 @@ func TestArenaBrowser(t *testing.T) {
 		}
 	}
 	scanForSecrets(t, fake, a, r.instance)
+}
+
+// arrows are the keys of the square grid's directions.
+var arrows = map[mazecore.Dir]string{mazecore.North: kb.ArrowUp, mazecore.East: kb.ArrowRight, mazecore.South: kb.ArrowDown, mazecore.West: kb.ArrowLeft}
+
+// step presses the key that moves user one corridor run along path (a
+// square maze's shortest path), waits for the Activity to show the dot
+// moved, and returns where it stands.
+func (b *tab) step(user string, path []mazecore.Point) mazecore.Point {
+	b.t.Helper()
+	at := b.position(user)
+	d, err := testkit.Toward(path, at)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.key(arrows[d])
+	b.waitJS(user+" moving", fmt.Sprintf(`(() => { const li = doc.querySelector('#players li[data-id="%s"]'); return !!li && (li.dataset.x !== "%d" || li.dataset.y !== "%d"); })()`, user, at.X, at.Y))
+	return b.position(user)
 }
 
 func containsInOrder(list []string, want ...string) bool {

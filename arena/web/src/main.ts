@@ -374,7 +374,7 @@ function showRoom() {
     glyph.textContent = glyphs[shapes[i % shapes.length]];
     glyph.setAttribute("aria-hidden", "true");
     const state = p.done ? runTime(p.ms ?? 0) : !p.online ? t("offline") : p.racing ? t("racing") : t("watching");
-    li.dataset.watching = String(!!p.watching);
+    Object.assign(li.dataset, { watching: String(!!p.watching), racing: String(p.racing) });
     li.append(glyph, `${p.name}${p.id === me ? ` (${t("you")})` : ""} · ${state}`);
     return li;
   }));
