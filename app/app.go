@@ -268,7 +268,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	srv, err := arena.New(arena.Config{
 		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: discord.Rebase(cfg.APIBase, nil),
 		SessionSecret: secret, // the buttons' key: the same on every process
-		Games:         domain.Games, Grids: domain.Grids, Poster: cardPoster{poster}, Language: domain.ServerLanguage, Bus: bus, Log: alog, Seed: randomSeed,
+		Games:         domain.Games, Grids: domain.Grids, Runs: a.db, Poster: cardPoster{poster}, Language: domain.ServerLanguage, Bus: bus, Log: alog, Seed: randomSeed,
 		ObserveMove: opts.ArenaObserveMove, Now: now, Metrics: rec,
 	})
 	if err != nil {

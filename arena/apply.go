@@ -44,7 +44,8 @@ type effect struct {
 	why   string // effReply: why the move was refused, "" if played
 	user  string // effStartGame
 	game  *play.Game
-	at    int64 // effSchedule, effLinger: when, Unix ms
+	run   *play.Run // effRecord: the run to keep for ghosts, nil for none
+	at    int64     // effSchedule, effLinger: when, Unix ms
 }
 
 type effectKind uint8
@@ -166,6 +167,7 @@ func apply(st state, ev event) (state, []effect) {
 			return st, fx
 		}
 		p.Game, p.pos = ev.Game, posOf(g)
+		p.Run, p.RunMoves, p.RunAt = nil, 0, 0 // a new game's run
 		st.games[p.ID] = g
 		st.Contest = st.Contest || ev.Key != ""
 		fx = append(fx, st.roomMsg(ev.At))
@@ -228,6 +230,7 @@ func (st *state) move(ev event) []effect {
 		return refuse(refusedWall)
 	}
 	p.pos = posOf(g)
+	p.keep(Direction(ev.Dir), ev.At-g.StartedAt.UnixMilli())
 	fx := []effect{{kind: effBroadcast, msg: PosMsg{T: "pos", ID: p.ID, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks}}}
 	if ev.Origin == st.self {
 		fx = append(fx, effect{kind: effReply, nonce: ev.Nonce})
@@ -244,7 +247,7 @@ func (st *state) move(ev event) []effect {
 	p.Done, p.Ms, p.Place = true, g.FinishedAt.Sub(g.StartedAt).Milliseconds(), place
 	if ev.Origin == st.self {
 		done := *g
-		fx = append(fx, effect{kind: effRecord, game: &done})
+		fx = append(fx, effect{kind: effRecord, game: &done, run: runOf(p, g)})
 	}
 	if st.allDone() {
 		st.Phase = phaseOver

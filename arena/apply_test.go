@@ -16,14 +16,20 @@ import (
 // holds it, and returns the state and every effect.
 func applyAll(t *testing.T, self string, inputs []event) (state, []effect) {
 	t.Helper()
+	return feed(freshState(t, self), inputs)
+}
+
+// freshState is a room on maze 11×11 in the lobby, as process self holds
+// it.
+func freshState(t *testing.T, self string) state {
+	t.Helper()
 	m, err := mazecore.Generate(mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := state{roomState: roomState{Instance: "i-1", Channel: "c1", Maze: m.ID().String(), Phase: phaseLobby},
+	return state{roomState: roomState{Instance: "i-1", Channel: "c1", Maze: m.ID().String(), Phase: phaseLobby},
 		self: self, maze: m, games: map[string]*play.Game{}, countdown: 3 * time.Second,
 		linger: defaultLinger, deadAfter: defaultDeadAfter}
-	return feed(st, inputs)
 }
 
 // feed applies the inputs to st in order, and returns the state and

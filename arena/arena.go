@@ -60,6 +60,9 @@ type Config struct {
 	// http.DefaultTransport.
 	Transport http.RoundTripper
 	Games     Games
+	// Runs keeps the runs finished on a daily, which later racers of the
+	// day race as ghosts; nil keeps none and shows none.
+	Runs play.RunStore
 	// Grids builds the maze of an image's shape, whose picture the store
 	// keeps (the wiring's play.Grids); nil races none.
 	Grids play.Grids

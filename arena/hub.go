@@ -16,6 +16,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"mazebot/contest"
 	"mazebot/mazecore"
 	"mazebot/metrics"
 	"mazebot/play"
@@ -142,16 +143,30 @@ func (h *hub) goTracked(f func(ctx context.Context)) {
 }
 
 // record records a finish played in memory through Games, once: the only
-// store write of a race's moves.
-func (h *hub) record(ctx context.Context, instance string, g *play.Game) {
+// store write of a race's moves; and then its run, if it is a daily's
+// that counted, for the ghosts of the day's later racers.
+func (h *hub) record(ctx context.Context, instance string, g *play.Game, run *play.Run) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	err := h.protect("record a finish", func() error {
-		_, err := h.cfg.Games.Finish(ctx, g)
+	var turn contest.Turn
+	err := h.protect("record a finish", func() (err error) {
+		turn, err = h.cfg.Games.Finish(ctx, g)
 		return err
 	})
 	if err != nil {
 		h.log.Error("arena: record a finish", "instance", instance, "user", g.UserID, "err", err)
+		return
+	}
+	if run == nil || h.cfg.Runs == nil || turn.Game == nil || turn.Game.Contest != run.Contest || turn.Game.Lapsed != "" ||
+		(turn.Award.Daily != nil && turn.Award.Daily.Late) {
+		return // a late run is no day's ghost
+	}
+	err = h.protect("keep a run", func() error {
+		_, err := h.cfg.Runs.SaveRun(ctx, *run)
+		return err
+	})
+	if err != nil {
+		h.log.Error("arena: keep a run", "instance", instance, "user", g.UserID, "err", err)
 	}
 }
 

@@ -3,10 +3,12 @@ package arena
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"sync"
 	"time"
 
+	"mazebot/contest"
 	"mazebot/mazecore"
 	"mazebot/play"
 )
@@ -31,6 +33,7 @@ type room struct {
 	launch  string                 // the launcher, likewise
 	maze    string                 // the maze's ID, likewise
 	racers  map[string]bool        // the members who race (the others watch), likewise
+	ghosts  map[string][]byte      // each racer's GhostsMsg here, for their reconnects
 	// moves and requests are the members' buckets here for moves, and for
 	// Start and picks: one of each for all of a member's connections, so
 	// that more connections bring no more moves.
@@ -55,7 +58,7 @@ const (
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
 	r := &room{h: h, instance: st.Instance, in: make(chan *event, inbox), peek: make(chan func(*state)),
 		ready: make(chan struct{}), done: make(chan struct{}),
-		conns: map[*conn]bool{}, racers: map[string]bool{}, replies: map[string]chan string{}, phase: st.Phase, launch: st.Launcher, maze: st.Maze,
+		conns: map[*conn]bool{}, racers: map[string]bool{}, ghosts: map[string][]byte{}, replies: map[string]chan string{}, phase: st.Phase, launch: st.Launcher, maze: st.Maze,
 		moves: newMemberBuckets(h.cfg.MoveRate, h.cfg.MoveBurst), requests: newMemberBuckets(requestRate, requestBurst)}
 	return r
 }
@@ -197,7 +200,7 @@ func (r *room) run(st state, syncNonce string) {
 				m, g, guild, channel := st.maze, st.grid, st.Guild, st.Channel
 				h.goTracked(func(ctx context.Context) { r.startGame(ctx, m, g, f.user, guild, channel) })
 			case effRecord:
-				h.goTracked(func(ctx context.Context) { h.record(ctx, r.instance, f.game) })
+				h.goTracked(func(ctx context.Context) { h.record(ctx, r.instance, f.game, f.run) })
 			case effSchedule:
 				if countdown != nil {
 					countdown.Stop()
@@ -232,6 +235,9 @@ func (r *room) run(st state, syncNonce string) {
 			}
 		}
 		r.mu.Lock()
+		if r.maze != st.Maze {
+			clear(r.ghosts) // a rematch's maze: the day's runs are not its ghosts
+		}
 		r.phase, r.launch, r.maze = st.Phase, st.Launcher, st.Maze
 		clear(r.racers)
 		for _, p := range st.Players {
@@ -307,6 +313,69 @@ func (r *room) startGame(ctx context.Context, m *mazecore.Maze, grid *mazecore.G
 		return
 	}
 	h.publish(event{Kind: evGame, Instance: r.instance, User: userID, Game: g.ID, Key: g.Contest, At: g.StartedAt.UnixMilli()})
+	r.sendGhosts(ctx, g)
+}
+
+// sendGhosts sends a racer whose game g counts for a daily the day's best
+// run in the server so far and their own, replayed on the maze, and keeps
+// them for the racer's reconnects. Ghosts are this process's, not the
+// room's state: a failure here costs the ghosts, never the race.
+func (r *room) sendGhosts(ctx context.Context, g *play.Game) {
+	h := r.h
+	key, ok := contest.ParseKey(g.Contest)
+	if _, _, daily := key.Daily(); !ok || !daily || h.cfg.Runs == nil {
+		return
+	}
+	var ghosts []Ghost
+	err := h.protect("ghosts", func() error {
+		best, found, err := h.cfg.Runs.BestRun(ctx, g.Contest, "")
+		if err != nil || !found {
+			return err
+		}
+		runs := []play.Run{best}
+		if best.UserID != g.UserID {
+			own, found, err := h.cfg.Runs.BestRun(ctx, g.Contest, g.UserID)
+			if err != nil {
+				return err
+			}
+			if found {
+				runs = append(runs, own)
+			}
+		}
+		for _, run := range runs {
+			if run.MazeID != g.MazeID {
+				continue
+			}
+			steps, err := replayRun(g.Maze(), g.Grid(), run.Moves)
+			if err != nil {
+				return fmt.Errorf("the run of %s: %w", run.UserID, err)
+			}
+			kind := GhostBest
+			if run.UserID == g.UserID {
+				kind = GhostOwn
+			}
+			ghosts = append(ghosts, Ghost{Kind: kind, Name: run.Name, Ms: run.Ms, Steps: steps})
+		}
+		return nil
+	})
+	if err != nil {
+		h.log.Warn("arena: ghosts", "instance", r.instance, "user", g.UserID, "err", err)
+	}
+	if len(ghosts) == 0 {
+		return
+	}
+	msg, err := json.Marshal(GhostsMsg{T: "ghosts", Ghosts: ghosts})
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ghosts[g.UserID] = msg
+	for c, welcomed := range r.conns {
+		if welcomed && c.user == g.UserID {
+			c.send(msg)
+		}
+	}
 }
 
 // welcome greets the connection nonce of user with the maze and the room
@@ -325,6 +394,9 @@ func (r *room) welcome(nonce, user string, st *state) {
 		}
 		r.conns[c] = true
 		c.send(msg)
+		if ghosts := r.ghosts[user]; ghosts != nil {
+			c.send(ghosts)
+		}
 	}
 }
 

@@ -107,6 +107,18 @@ const (
 // Layouts lists every layout, for the generated TypeScript.
 var Layouts = []Layout{LayoutTiles, LayoutSquare, LayoutHex, LayoutPolar}
 
+// GhostKind is whose run a ghost replays.
+type GhostKind string
+
+// The ghosts.
+const (
+	GhostBest GhostKind = "best" // the server's best run of the day so far, another member's
+	GhostOwn  GhostKind = "own"  // the racer's own best run of the day (the day's best, if it is theirs)
+)
+
+// GhostKinds lists every ghost, for the generated TypeScript.
+var GhostKinds = []GhostKind{GhostBest, GhostOwn}
+
 // ---- from the client ----
 
 // HelloMsg is a connection's first message: who it is, and the protocol
@@ -241,6 +253,32 @@ type ReloadMsg struct {
 	V int    `json:"v"` // the server's ProtocolVersion
 }
 
+// GhostsMsg is the runs a racer on today's daily races beside: sent to
+// the racer alone when their game starts (and again on a reconnect), never
+// part of the room. A ghost counts, ranks and refuses nothing.
+type GhostsMsg struct {
+	T      string  `json:"t"`
+	Ghosts []Ghost `json:"ghosts"`
+}
+
+// Ghost is one run replayed from the race's start (RoomView.StartAt).
+type Ghost struct {
+	Kind GhostKind `json:"kind"`
+	Name string    `json:"name"` // whose run
+	Ms   int64     `json:"ms"`   // its time
+	// Steps are where the run was after each move, the first the start
+	// at 0: the ghost stands at the last step whose T has come.
+	Steps []GhostStep `json:"steps"`
+}
+
+// GhostStep is a ghost's place (as PosMsg writes it) from T, ms after
+// the start.
+type GhostStep struct {
+	T int64 `json:"t"`
+	X int   `json:"x"`
+	Y int   `json:"y"`
+}
+
 // MazeGrid is a maze as the client draws it: its ID, layout, size,
 // start, goal and walls. A place (Start, Goal, a racer's X and Y) is a
 // tile of the whole square grid, and on another grid cell (col, row) is
@@ -316,7 +354,7 @@ var (
 	}
 	ServerMessages = []Message{
 		{"welcome", WelcomeMsg{}}, {"maze", MazeMsg{}}, {"room", RoomMsg{}}, {"pos", PosMsg{}},
-		{"refused", RefusedMsg{}}, {"pong", PongMsg{}}, {"reload", ReloadMsg{}},
+		{"refused", RefusedMsg{}}, {"pong", PongMsg{}}, {"reload", ReloadMsg{}}, {"ghosts", GhostsMsg{}},
 	}
 )
 
@@ -327,6 +365,7 @@ var Enums = map[string][]string{
 	"Refusal":   refusalNames(),
 	"Direction": strs(Directions),
 	"Layout":    strs(Layouts),
+	"GhostKind": strs(GhostKinds),
 }
 
 func strs[S ~string](xs []S) []string {

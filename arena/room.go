@@ -58,6 +58,11 @@ type player struct {
 	Held []event `json:"held,omitempty"`
 	// Rec is their game as a sync carries it to a new replica.
 	Rec *play.Record `json:"rec,omitempty"`
+	// Run is their moves so far as a ghost replays them (ghost.go):
+	// RunMoves of them, the last RunAt ms after their game's start.
+	Run      []byte `json:"run,omitempty"`
+	RunMoves int    `json:"run_moves,omitempty"`
+	RunAt    int64  `json:"run_at,omitempty"`
 }
 
 // pos is where a player stands in their game.

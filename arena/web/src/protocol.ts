@@ -3,6 +3,7 @@
 export const PROTOCOL_VERSION = 4;
 
 export type Direction = "n" | "ne" | "e" | "se" | "s" | "sw" | "w" | "nw" | "in" | "out" | "out_cw" | "cw" | "ccw";
+export type GhostKind = "best" | "own";
 export type Layout = "tiles" | "square" | "hex" | "polar";
 export type Phase = "lobby" | "countdown" | "race" | "over";
 export type Refusal = "wall" | "not_started" | "finished" | "watching" | "rate" | "bad" | "not_launcher" | "not_over" | "error";
@@ -144,5 +145,23 @@ export interface ReloadMsg {
   v: number;
 }
 
+export interface GhostStep {
+  t: number;
+  x: number;
+  y: number;
+}
+
+export interface Ghost {
+  kind: GhostKind;
+  name: string;
+  ms: number;
+  steps: GhostStep[];
+}
+
+export interface GhostsMsg {
+  t: "ghosts";
+  ghosts: Ghost[];
+}
+
 export type ClientMsg = HelloMsg | MoveMsg | StartMsg | PickMsg | PingMsg | WatchMsg | RematchMsg;
-export type ServerMsg = WelcomeMsg | MazeMsg | RoomMsg | PosMsg | RefusedMsg | PongMsg | ReloadMsg;
+export type ServerMsg = WelcomeMsg | MazeMsg | RoomMsg | PosMsg | RefusedMsg | PongMsg | ReloadMsg | GhostsMsg;
