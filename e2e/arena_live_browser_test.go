@@ -48,6 +48,9 @@ func TestArenaBrowserLive(t *testing.T) {
 	if got := evalIn[string](bobTab, inFrame(`doc.getElementById('watchers').textContent`)); got != "1 watching" {
 		t.Fatalf("bob reads %q of the watchers, want 1 watching", got)
 	}
+	if got := evalIn[string](bobTab, inFrame(`doc.querySelector('#players li[data-id="`+cy+`"]').textContent`)); !strings.HasSuffix(got, "cy · watching") {
+		t.Fatalf("bob's list shows cy as %q, want cy · watching", got)
+	}
 
 	adaTab.key(kb.Enter)
 	for _, b := range everyone {

@@ -373,7 +373,7 @@ function showRoom() {
     glyph.style.color = colours[i % colours.length];
     glyph.textContent = glyphs[shapes[i % shapes.length]];
     glyph.setAttribute("aria-hidden", "true");
-    const state = p.done ? runTime(p.ms ?? 0) : !p.online ? t("offline") : p.racing ? t("racing") : t("watching");
+    const state = p.done ? runTime(p.ms ?? 0) : !p.online ? t("offline") : p.watching ? t("watcher") : t("racing");
     Object.assign(li.dataset, { watching: String(!!p.watching), racing: String(p.racing) });
     li.append(glyph, `${p.name}${p.id === me ? ` (${t("you")})` : ""} · ${state}`);
     return li;
