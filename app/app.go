@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/ed25519"
@@ -21,9 +22,11 @@ import (
 	"mazebot/bot"
 	"mazebot/bot/discord"
 	"mazebot/commands"
+	"mazebot/commands/views"
 	"mazebot/health"
 	"mazebot/metrics"
 	"mazebot/metrics/prom"
+	"mazebot/render"
 	"mazebot/store"
 	"mazebot/store/pgbus"
 	"mazebot/store/sqldb"
@@ -268,7 +271,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	srv, err := arena.New(arena.Config{
 		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: discord.Rebase(cfg.APIBase, nil),
 		SessionSecret: secret, // the buttons' key: the same on every process
-		Games:         domain.Games, Grids: domain.Grids, Runs: a.db, Poster: cardPoster{poster}, Language: domain.ServerLanguage, Bus: bus, Log: alog, Seed: randomSeed,
+		Games:         domain.Games, Grids: domain.Grids, Runs: a.db, Poster: cardPoster{poster, alog}, Language: domain.ServerLanguage, Bus: bus, Log: alog, Seed: randomSeed,
 		ObserveMove: opts.ArenaObserveMove, Now: now, Metrics: rec,
 	})
 	if err != nil {
@@ -302,12 +305,35 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	return nil
 }
 
-// cardPoster posts Maze Arena's result cards as the bot's posts.
-type cardPoster struct{ p *discord.Poster }
+// cardPoster posts Maze Arena's result cards as the bot's posts: the
+// podium over the picture of the race, drawn here (arena imports no
+// renderer). A picture that cannot be drawn (too large) leaves the card
+// its text.
+type cardPoster struct {
+	p   *discord.Poster
+	log *slog.Logger
+}
 
-func (c cardPoster) Post(ctx context.Context, channelID, nonce, content string) error {
-	_, err := c.p.Post(ctx, channelID, nonce, bot.Reply{Content: content})
+func (c cardPoster) Post(ctx context.Context, channelID, nonce string, card arena.Card) error {
+	_, err := c.p.Post(ctx, channelID, nonce, views.RaceResult(card.Text, c.picture(card)))
 	return err
+}
+
+// picture draws the race's picture, nil for none.
+func (c cardPoster) picture(card arena.Card) *bot.File {
+	if card.Maze == nil || len(card.Walks) == 0 {
+		return nil
+	}
+	walks := make([]render.RaceWalk, len(card.Walks))
+	for i, w := range card.Walks {
+		walks[i] = render.RaceWalk{Cells: w.Cells, Colour: w.Colour}
+	}
+	var buf bytes.Buffer
+	if err := render.RacePNG(&buf, card.Maze, walks, render.GridOptions{}); err != nil {
+		c.log.Warn("arena: draw the result card's picture", "maze", card.Maze.ID().String(), "err", err)
+		return nil
+	}
+	return &bot.File{Name: "race.png", ContentType: "image/png", Data: buf.Bytes(), Description: card.Alt}
 }
 
 // ActivityAddr is the address Maze Arena listens on ("" when it is off).

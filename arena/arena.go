@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image/color"
 	"io/fs"
 	"log/slog"
 	"math"
@@ -34,11 +35,31 @@ type Games interface {
 	Finish(ctx context.Context, g *play.Game) (contest.Turn, error)
 }
 
-// Poster posts a room's result card, one line, to its channel once (a
-// repeat of nonce makes no second post); the wiring backs it with the
-// bot's poster.
+// Poster posts a room's result card to its channel once (a repeat of
+// nonce makes no second post); the wiring backs it with the bot's poster,
+// and draws the card's picture (arena imports no renderer).
 type Poster interface {
-	Post(ctx context.Context, channelID, nonce, content string) error
+	Post(ctx context.Context, channelID, nonce string, card Card) error
+}
+
+// Card is a race's result card: its words, in the channel's language, and
+// what its picture is drawn from.
+type Card struct {
+	// Text is the podium: a line a finisher the card names, with their
+	// colour, place, time, and clicks against par.
+	Text string
+	Alt  string // the picture's alt text
+	// Maze is the room's maze on its grid (the whole square grid's as its
+	// Graph); Walks are the cells each finisher the card names walked, in
+	// their colour, first place first. No Walks, no picture.
+	Maze  *mazecore.GridMaze
+	Walks []Walk
+}
+
+// Walk is the cells a racer walked, in any order, and their colour.
+type Walk struct {
+	Cells  []int
+	Colour color.RGBA
 }
 
 // Config is what the Activity's server is built with.
@@ -414,42 +435,104 @@ func serveWords(w http.ResponseWriter, r *http.Request) {
 // only "other" (Korean): the client then reads it one way.
 func pluralMessage(id string) bool { return len(lang.English.Forms(id)) > 1 }
 
-// cardTop is how many finishers a result card names.
+// cardTop is how many finishers a result card names, and draws.
 const cardTop = 5
 
-// card posts the one-line result of a race no contest counted, once
-// (the nonce is the instance's), when its room ends.
-func (h *hub) card(ctx context.Context, st roomState) {
+// racerColours are the racers' colours by their place in the room's list,
+// as the client draws their dots (web/src/main.ts's colours, which
+// TestRacerColoursMatchClient holds to these), and colourMarks the square
+// emoji nearest each, which stand for the colour in the card's text.
+var (
+	racerColours = []color.RGBA{
+		{0xE6, 0x9F, 0x00, 0xff}, {0x56, 0xB4, 0xE9, 0xff}, {0x00, 0x9E, 0x73, 0xff}, {0xF0, 0xE4, 0x42, 0xff},
+		{0x00, 0x72, 0xB2, 0xff}, {0xD5, 0x5E, 0x00, 0xff}, {0xCC, 0x79, 0xA7, 0xff}, {0xFF, 0xFF, 0xFF, 0xff},
+	}
+	colourMarks = []string{"🟧", "🟦", "🟩", "🟨", "🟦", "🟥", "🟪", "⬜"}
+)
+
+// card posts the result of a race no contest counted, once (the nonce is
+// the instance's), when its room ends: the podium with each finisher's
+// time and clicks against par, and a picture of the maze (m or g, the
+// room's) with each named finisher's walk in their colour.
+func (h *hub) card(ctx context.Context, st roomState, m *mazecore.Maze, g *mazecore.GridMaze) {
 	poster := h.cfg.Poster
 	if poster == nil || st.Contest {
 		return
 	}
-	var done []*player
-	for _, p := range st.Players {
+	type finisher struct {
+		*player
+		colour int // the player's place in the room's list
+	}
+	var done []finisher
+	for i, p := range st.Players {
 		if p.Done {
-			done = append(done, p)
+			done = append(done, finisher{p, i % len(racerColours)})
 		}
 	}
 	if len(done) == 0 {
 		return
 	}
-	slices.SortFunc(done, func(a, b *player) int { return cmp.Compare(a.Place, b.Place) })
+	slices.SortFunc(done, func(a, b finisher) int { return cmp.Compare(a.Place, b.Place) })
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	l := h.cardLanguage(ctx, st)
+	c := Card{Alt: l.T("alt.race", lang.Args{"Maze": st.Maze})}
+	if g != nil {
+		c.Maze = g
+	} else if m != nil {
+		c.Maze = m.Graph()
+	}
 	var results []string
 	for i, p := range done {
 		if i == cardTop {
 			break
 		}
-		results = append(results, l.T("arena.card_place", lang.Args{"Place": lang.Number(p.Place), "User": p.ID, "Time": l.RunTime(time.Duration(p.Ms) * time.Millisecond)}))
+		line := colourMarks[p.colour] + " " + l.T("arena.card_place", lang.Args{"Place": lang.Number(p.Place), "User": p.ID, "Time": l.RunTime(time.Duration(p.Ms) * time.Millisecond)})
+		if game := cardGame(m, g, p.Rec); game != nil {
+			line += " · " + l.T("arena.clicks_par", lang.Args{"Clicks": lang.Number(p.Clicks), "Par": lang.Number(game.Par())})
+			if c.Maze != nil {
+				c.Walks = append(c.Walks, Walk{Cells: walkedCells(game, c.Maze.Grid()), Colour: racerColours[p.colour]})
+			}
+		}
+		results = append(results, line)
 	}
-	text := l.T("arena.card", lang.Args{"Maze": st.Maze, "Results": strings.Join(results, " · ")})
+	c.Text = l.T("arena.card", lang.Args{"Maze": st.Maze, "Results": "\n" + strings.Join(results, "\n")})
 	sum := sha256.Sum256([]byte(st.Instance))
 	nonce := fmt.Sprintf("arena%x", sum[:10])
-	if err := poster.Post(ctx, st.Channel, nonce, text); err != nil {
+	if err := poster.Post(ctx, st.Channel, nonce, c); err != nil {
 		h.log.Warn("arena: post the result card", "channel", st.Channel, "err", err)
 	}
+}
+
+// cardGame is a finisher's game as the snapshot carries it, nil when it
+// cannot be had (no maze here, no record).
+func cardGame(m *mazecore.Maze, g *mazecore.GridMaze, rec *play.Record) *play.Game {
+	if rec == nil || (m == nil && g == nil) {
+		return nil
+	}
+	game, err := resumeGame(m, g, *rec)
+	if err != nil {
+		return nil
+	}
+	return game
+}
+
+// walkedCells are the cells a game walked on grid: on any grid its own;
+// on the whole square grid the cells of the tiles walked, a cell (col,
+// row) being the tile (2·col+1, 2·row+1) and the tiles between cells none.
+func walkedCells(game *play.Game, grid *mazecore.Grid) []int {
+	if game.Grid() != nil {
+		return game.WalkedCells()
+	}
+	var out []int
+	for _, p := range game.Walked() {
+		if p.X%2 == 1 && p.Y%2 == 1 {
+			if c := grid.At(p.Y/2, p.X/2); c >= 0 {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // cardLanguage is the language of a room's result card: the channel's

@@ -226,8 +226,8 @@ func (r *room) run(st state, syncNonce string) {
 					h.publish(event{Kind: evState, Instance: r.instance, Nonce: f.nonce, State: &snap})
 				})
 			case effCard:
-				snap := st.snapshot()
-				h.goTracked(func(ctx context.Context) { h.card(ctx, snap) })
+				snap, m, g := st.snapshot(), st.maze, st.grid // mazes are never changed: shared safely
+				h.goTracked(func(ctx context.Context) { h.card(ctx, snap, m, g) })
 			case effEnd:
 				h.drop(r)
 			case effRejoin:

@@ -463,22 +463,24 @@ func TestCardLanguage(t *testing.T) {
 		{"a DM: the launcher's", "", "ko", "🏁 **Maze Arena**"},
 	} {
 		st.Guild, server = tc.guild, tc.server
-		h.card(context.Background(), st)
+		h.card(context.Background(), st, nil, nil)
 		if got := posted.last(); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%s: the card reads %q, want %s…", tc.name, got, tc.want)
 		}
 	}
 }
 
-// cardTexts keeps the result cards' texts.
+// cardTexts keeps the result cards.
 type cardTexts struct {
 	mu    sync.Mutex
 	texts []string
+	cards []Card
 }
 
-func (c *cardTexts) Post(_ context.Context, _, _, text string) error {
+func (c *cardTexts) Post(_ context.Context, _, _ string, card Card) error {
 	c.mu.Lock()
-	c.texts = append(c.texts, text)
+	c.texts = append(c.texts, card.Text)
+	c.cards = append(c.cards, card)
 	c.mu.Unlock()
 	return nil
 }
@@ -573,7 +575,7 @@ type cards struct {
 	posts map[string]int
 }
 
-func (c *cards) Post(_ context.Context, _, nonce, _ string) error {
+func (c *cards) Post(_ context.Context, _, nonce string, _ Card) error {
 	c.mu.Lock()
 	c.posts[nonce]++
 	c.mu.Unlock()

@@ -5,9 +5,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +20,7 @@ import (
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/pgtest"
 	"mazebot/mazecore"
+	"mazebot/play"
 )
 
 const (
@@ -540,9 +543,11 @@ func TestArenaTwoProcesses(t *testing.T) {
 }
 
 // TestArenaResultCard: a race on a maze no contest counts (a /maze card's
-// Race button) posts its one-line result to the channel when its last
-// member leaves, in the server's language (Korean here), not the
-// launcher's (ada's English).
+// Race button) posts its result card to the channel when its last member
+// leaves, once, in the server's language (Korean here), not the
+// launcher's (ada's English): the podium, ada's line with her colour, time
+// and clicks against par, and the picture of the maze with her walk, a
+// PNG that decodes, shown in the card's gallery with its alt text.
 func TestArenaResultCard(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
@@ -566,7 +571,25 @@ func TestArenaResultCard(t *testing.T) {
 		t.Fatal(err)
 	}
 	posted := fake.waitChannel(t, "🏁 **미로 아레나** `"+m.ID().String()+"`")
-	if ids := mentions(posted.Text()); len(ids) != 1 || ids[0] != ada || strings.Contains(posted.Text(), "\n") {
-		t.Fatalf("result card %q, want one line naming ada", posted.Text())
+	clicksPar := regexp.MustCompile(fmt.Sprintf(`클릭: \d+ \(기준 %d\)`, play.Par(m)))
+	if ids := mentions(posted.Text()); len(ids) != 1 || ids[0] != ada || !strings.Contains(posted.Text(), "🟧 1위 <@"+ada+">") || !clicksPar.MatchString(posted.Text()) {
+		t.Fatalf("result card %q, want ada first, in her colour, with her clicks against par %d", posted.Text(), play.Par(m))
+	}
+	pic := posted.Attachment("race.png")
+	if pic == nil || len(posted.Attachments) != 1 || !strings.Contains(string(posted.ComponentsJSON), "attachment://race.png") {
+		t.Fatalf("result card's attachments %+v, components %s: want race.png in its gallery", posted.Attachments, posted.ComponentsJSON)
+	}
+	img, err := png.Decode(bytes.NewReader(pic.Data))
+	if err != nil || img.Bounds().Dx() < 100 || !strings.Contains(pic.Description, "미로") {
+		t.Fatalf("race.png: %v, %v, alt %q: want a picture of the maze, described in Korean", err, img.Bounds(), pic.Description)
+	}
+	cards := 0
+	for _, msg := range fake.ChannelMessages(fakediscord.DefaultChannelID) {
+		if strings.Contains(msg.Text(), "🏁 **미로 아레나**") {
+			cards++
+		}
+	}
+	if cards != 1 {
+		t.Fatalf("%d result cards, want 1", cards)
 	}
 }

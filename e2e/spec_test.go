@@ -53,9 +53,20 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 	final(t, ix)
 	final(t, fake.click(t, member.ButtonSpec{CustomID: "solve:" + m.ID().String(), Message: mazeMsg}))
 	final(t, fake.click(t, member.ButtonSpec{CustomID: "print:" + m.ID().String(), Message: mazeMsg}))
-	if resp, err := fake.click(t, member.ButtonSpec{CustomID: "race:" + m.ID().String(), Message: mazeMsg}).Wait(ctx); err != nil || resp.Type != 12 {
-		t.Fatalf("Race: %+v %v, want LAUNCH_ACTIVITY", resp, err)
+	race, err := fake.click(t, member.ButtonSpec{CustomID: "race:" + m.ID().String(), Message: mazeMsg}).Wait(ctx)
+	if err != nil || race.Type != 12 {
+		t.Fatalf("Race: %+v %v, want LAUNCH_ACTIVITY", race, err)
 	}
+	// The race run to the goal: its result card, with its picture.
+	racer := join(t, app, signIn(t, fake, app, fakediscord.DefaultUserID, race.Instance), race.Instance)
+	racer.send(map[string]any{"t": "start"})
+	racer.racing(fakediscord.DefaultUserID)
+	racer.moveAlong(m, m.Start())
+	racer.wait("the finish", func(msg map[string]any) bool { return playerIn(msg, fakediscord.DefaultUserID)["done"] == true })
+	if err := racer.ws.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fake.waitChannel(t, "🏁 **Maze Arena** on `"+m.ID().String()+"`")
 	final(t, fake.slash(t, "maze", opt("size", 41), opt("theme", "print"), opt("style", "line")))
 	p := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)
 	p.walk()
@@ -162,10 +173,11 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 		lines.Write(append(line, '\n'))
 		kinds[r.Route]++
 	}
-	// Maze Arena's own: the Entry Point command in the sync, the launch.
+	// Maze Arena's own: the Entry Point command in the sync, the launch, the result card with its picture.
 	for _, want := range []struct{ route, body string }{
 		{"PUT /applications/{app}/commands", `"handler":1`},
 		{"POST /interactions/{interaction}/{token}/callback", `"type":12`},
+		{"POST /channels/{channel}/messages", `"url":"attachment://race.png"`},
 	} {
 		if !slices.ContainsFunc(fake.Requests(""), func(r fakediscord.Request) bool {
 			return r.Route == want.route && bytes.Contains(r.Body, []byte(want.body))

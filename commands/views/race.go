@@ -3,6 +3,8 @@ package views
 import (
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/bot"
+
 	"mazebot/commands/customid"
 	"mazebot/contest"
 	"mazebot/lang"
@@ -20,4 +22,10 @@ func RaceButton(l *lang.Lang, id mazecore.ID) discordgo.Button {
 // at once.
 func Raceable(id mazecore.ID) bool {
 	return id.Width <= contest.EventMaxSide && id.Height <= contest.EventMaxSide
+}
+
+// RaceResult is Maze Arena's result card: the podium (text, in the
+// channel's language) over the picture of the race, if there is one.
+func RaceResult(podium string, pic *bot.File) bot.Reply {
+	return card(filesOf(pic), text(podium), picture(pic, false))
 }

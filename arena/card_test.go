@@ -1,0 +1,103 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"log/slog"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"mazebot/lang"
+	"mazebot/play"
+)
+
+// TestResultCard: a race of two to the goal, on the square grid and on a
+// polar, a hex and a heart maze, ends in one card: the podium in place
+// order, each line the racer's colour, time and clicks against par, and
+// the picture's makings (the maze on its grid, each finisher's walk from
+// the start to the goal in the colour the client gave their dot).
+func TestResultCard(t *testing.T) {
+	square := m11()
+	for _, c := range []struct {
+		name string
+		st   func(inputs []event) state
+		sol  []string
+	}{
+		{"square", func(in []event) state { st, _ := applyAll(t, "p1", in); return st }, solution(t)},
+		{"polar", func(in []event) state { st, _ := applyOnGrid(t, polarID, in); return st }, gridSolution(t, gridMaze(t, polarID))},
+		{"hex", func(in []event) state { st, _ := applyOnGrid(t, hexID, in); return st }, gridSolution(t, gridMaze(t, hexID))},
+		{"heart", func(in []event) state { st, _ := applyOnGrid(t, heartID, in); return st }, gridSolution(t, gridMaze(t, heartID))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// bob (the room's second racer) wins; ada comes second.
+			st := c.st(slices.Concat(race(), moves("p2", "u2", 5000, c.sol...), moves("p1", "u1", 8000, c.sol...)))
+			if !st.player("u1").Done || !st.player("u2").Done {
+				t.Fatal("both should have finished")
+			}
+			posted := &cardTexts{}
+			h := newHub(Config{Games: &memGames{}, Bus: &MemoryBus{}, Poster: posted, Log: slog.New(slog.DiscardHandler), Now: time.Now})
+			t.Cleanup(h.shutdown)
+			h.card(context.Background(), st.snapshot(), st.maze, st.grid)
+			if len(posted.cards) != 1 {
+				t.Fatalf("%d cards, want 1", len(posted.cards))
+			}
+			card := posted.cards[0]
+			lines := strings.Split(card.Text, "\n")
+			if len(lines) != 3 || !strings.HasPrefix(lines[1], colourMarks[1]+" 1. <@u2>") || !strings.HasPrefix(lines[2], colourMarks[0]+" 2. <@u1>") {
+				t.Fatalf("card text %q: want a heading, bob first in his colour, ada second in hers", card.Text)
+			}
+			var game *play.Game
+			if st.grid != nil {
+				game, _ = play.NewOnGrid(st.grid, play.Record{}, time.Now())
+			} else {
+				game, _ = play.New(square, play.Record{}, time.Now())
+			}
+			par := lang.English.T("arena.clicks_par", lang.Args{"Clicks": lang.Number(len(c.sol)), "Par": lang.Number(game.Par())})
+			for _, l := range lines[1:] {
+				if !strings.HasSuffix(l, " · "+par) {
+					t.Errorf("line %q: want its clicks against par, %q", l, par)
+				}
+			}
+			if card.Maze == nil || (st.grid != nil && card.Maze != st.grid) || card.Alt == "" {
+				t.Fatalf("the card's maze %v (room's grid %v), alt %q", card.Maze, st.grid, card.Alt)
+			}
+			grid := card.Maze.Grid()
+			if len(card.Walks) != 2 || card.Walks[0].Colour != racerColours[1] || card.Walks[1].Colour != racerColours[0] {
+				t.Fatalf("walks %+v: want bob's in his colour then ada's", card.Walks)
+			}
+			for _, w := range card.Walks {
+				if !slices.Contains(w.Cells, card.Maze.Start()) || !slices.Contains(w.Cells, card.Maze.Goal()) || len(w.Cells) < len(c.sol) {
+					t.Errorf("a walk of %d cells of %d, want the start %d and goal %d in it: %v", len(w.Cells), grid.Len(), card.Maze.Start(), card.Maze.Goal(), w.Cells)
+				}
+			}
+		})
+	}
+}
+
+// TestRacerColoursMatchClient: the card draws each racer in the colour
+// the client drew their dot.
+func TestRacerColoursMatchClient(t *testing.T) {
+	src, err := os.ReadFile("web/src/main.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^const colours = \[(.*)\];`).FindSubmatch(src)
+	if line == nil {
+		t.Fatal("main.ts has no colours list")
+	}
+	var want []string
+	for _, c := range racerColours {
+		want = append(want, colourHex(c))
+	}
+	got := strings.Split(strings.ReplaceAll(strings.ReplaceAll(string(line[1]), `"`, ""), " ", ""), ",")
+	if !slices.Equal(got, want) || len(colourMarks) != len(racerColours) {
+		t.Fatalf("main.ts's colours %v, the card's %v (%d marks)", got, want, len(colourMarks))
+	}
+}
+
+func colourHex(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) }
