@@ -5,8 +5,9 @@
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 import { PROTOCOL_VERSION } from "./protocol";
 import { say, runTime as runTimeIn, type Args, type Words } from "./words";
+import { ghostAt } from "./ghost";
 import { board, cellAt, centre, keyDirection, outline, padButtons, route, walls as wallsOf, type Board } from "./grid";
-import type { AlgorithmChoice, ClientMsg, Direction, GridChoice, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
+import type { AlgorithmChoice, ClientMsg, Direction, Ghost, GridChoice, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const clientId = (document.querySelector('meta[name="client-id"]') as HTMLMetaElement).content;
@@ -32,6 +33,10 @@ let room: Room | null = null;
 let clockOffset = 0; // server's clock minus ours
 let myFinish = 0;
 const shown = new Map<string, { x: number; y: number; path: [number, number][] }>();
+// ghosts are the runs this racer races beside (the day's best, their own),
+// and ghostPlaces where each is drawn now.
+let ghosts: Ghost[] = [];
+let ghostPlaces: [number, number][] = [];
 
 // runTime is a run's time in the words' language: 0:42.3, 0:42,3.
 const runTime = (ms: number) => runTimeIn(language, ms);
@@ -192,6 +197,7 @@ function draw() {
   ctx.drawImage(walls, 0, 0);
   ctx.restore();
   if (!room) return;
+  drawGhosts(css);
   room.players.forEach((p, i) => {
     const at = shown.get(p.id);
     // A watcher has no dot: they are not in the race.
@@ -214,6 +220,75 @@ function draw() {
       ctx.fillText(p.name, cx, cy - cell * 0.75);
     }
   });
+}
+
+// drawGhosts draws each ghost faded, a hollow dashed ring under the
+// racers' dots, with its label.
+function drawGhosts(css: CSSStyleDeclaration) {
+  ghosts.forEach((g, i) => {
+    const place = ghostPlaces[i];
+    if (!place) return;
+    const [cx, cy] = spot(place[0], place[1]), r = Math.max(2.5, cell * 0.42);
+    ctx.save();
+    ctx.globalAlpha = 0.45;
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+    ctx.fillStyle = css.getPropertyValue("--fg");
+    ctx.globalAlpha = 0.25;
+    ctx.fill();
+    ctx.globalAlpha = 0.7;
+    ctx.setLineDash([Math.max(1, r / 3), Math.max(1, r / 4)]);
+    ctx.lineWidth = Math.max(1, cell / 8);
+    ctx.strokeStyle = css.getPropertyValue("--fg");
+    ctx.stroke();
+    if (cell >= 12) {
+      ctx.globalAlpha = 0.6;
+      ctx.fillStyle = css.getPropertyValue("--fg");
+      ctx.font = `italic ${Math.max(10, Math.floor(cell * 0.4))}px system-ui, sans-serif`;
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText(g.kind === "own" ? t("you") : g.name, cx, cy + cell * 0.8);
+    }
+    ctx.restore();
+  });
+}
+
+// ghostLabel names a ghost in the list: whose run, and its time.
+const ghostLabel = (g: Ghost) =>
+  g.kind === "own" ? t("ghost_own", { Time: runTime(g.ms) }) : t("ghost_best", { Name: g.name, Time: runTime(g.ms) });
+
+// setGhosts takes the ghosts the server sent, and lists them.
+function setGhosts(list: Ghost[]) {
+  ghosts = list;
+  ghostPlaces = [];
+  $("ghosts").replaceChildren(...list.map((g) => {
+    const li = document.createElement("li");
+    li.dataset.kind = g.kind;
+    li.textContent = ghostLabel(g);
+    return li;
+  }));
+  moveGhosts();
+  dirty = true;
+}
+
+// moveGhosts puts each ghost where its run was at this time of the race
+// (at the start before it), on the race's clock; true if one moved.
+function moveGhosts(): boolean {
+  if (!ghosts.length || !room) return false;
+  const racing = (room.phase === "race" || room.phase === "over") && room.start_at;
+  const ms = racing ? Date.now() + clockOffset - room.start_at! : 0;
+  const items = $("ghosts").children;
+  let moved = false;
+  ghosts.forEach((g, i) => {
+    const [x, y] = ghostAt(g.steps, ms);
+    const was = ghostPlaces[i];
+    if (was && was[0] === x && was[1] === y) return;
+    ghostPlaces[i] = [x, y];
+    const li = items[i] as HTMLElement | undefined;
+    if (li) Object.assign(li.dataset, { x: String(x), y: String(y) });
+    moved = true;
+  });
+  return moved;
 }
 
 const initial = (name: string) => (Array.from(name.trim())[0] ?? "?").toUpperCase();
@@ -276,6 +351,7 @@ function frame(now: number) {
     }
   }
   tick();
+  if (moveGhosts()) dirty = true;
   if (dirty) {
     dirty = false;
     draw();
@@ -302,6 +378,7 @@ function tick() {
 function setMaze(m: Maze) {
   maze = m;
   myFinish = 0; // a rematch's maze: a new race
+  setGhosts([]); // the day's runs are no other maze's ghosts; the server sends them again
   grid = board(m);
   document.body.dataset.layout = m.layout;
   shown.clear();
@@ -454,6 +531,9 @@ function connect(session: string, locale: string) {
         showRoom();
         break;
       }
+      case "ghosts":
+        setGhosts(msg.ghosts);
+        break;
       case "refused":
         status(t(refusalWords[msg.why]));
         break;
