@@ -36,6 +36,8 @@ type announcer struct {
 	// slow makes each daily post take this long, as a request to Discord
 	// does; a post whose context ends first is not made.
 	slow time.Duration
+	// afterPost, when set, is called after each daily post made.
+	afterPost func()
 }
 
 // fault makes the next times calls whose text starts with prefix ("" for
@@ -145,7 +147,11 @@ func (a *announcer) PostDaily(ctx context.Context, d contest.Daily, channelID, n
 			a.recaps = map[string]*contest.Recap{}
 		}
 		a.recaps[d.Date.String()] = d.Recap
+		after := a.afterPost
 		a.mu.Unlock()
+		if after != nil {
+			after()
+		}
 	}
 	if err == nil && a.failRecord != nil {
 		return id, a.failRecord

@@ -145,39 +145,54 @@ func (c *Champions) Tick(ctx context.Context) error {
 		}
 		return nil
 	})
-	return errors.Join(errs...)
+	return leftForNextTick(c.log, "crownings", errs)
 }
 
 // crownDue crowns a server's champion of the season that ended last, if
 // it was not crowned yet and its results card is out.
 func (c *Champions) crownDue(ctx context.Context, r ChampionRole, now time.Time) error {
+	ended, results, claimed, err := c.claim(ctx, r, now)
+	if err != nil || !claimed {
+		return unclaimed(ctx, err)
+	}
+	return c.crown(ctx, r, ended, results)
+}
+
+// claim claims the crowning of a server's season that ended last, when
+// it is due, with the season's results: claimed tells.
+func (c *Champions) claim(ctx context.Context, r ChampionRole, now time.Time) (ended Season, results *SeasonResults, claimed bool, err error) {
 	settings, err := c.dailies.Settings(ctx, r.GuildID)
 	if err != nil {
-		return err
+		return ended, results, false, err
 	}
 	date, _ := settings.DayAt(now)
-	ended := SeasonOf(date).Prev()
+	ended = SeasonOf(date).Prev()
 	if !r.Crowned.before(ended) {
-		return nil
+		return ended, results, false, nil
 	}
 	if first := SeasonOf(date).First(); date == first && settings.Enabled {
 		// With the card: on the 1st, once its post is made.
 		if _, posted, err := c.dailies.Posted(ctx, r.GuildID, first); err != nil || !posted {
-			return err
+			return ended, results, false, err
 		}
 	}
-	results, err := c.dailies.SeasonResults(ctx, r.GuildID, ended)
-	if err != nil {
-		return err
+	if results, err = c.dailies.SeasonResults(ctx, r.GuildID, ended); err != nil {
+		return ended, results, false, err
 	}
 	if err := c.turns.wait(ctx); err != nil {
-		return nil // the tick is over: the next one crowns it
+		return ended, results, false, errTickOver
 	}
 	if err := c.store.ClaimCrowning(ctx, r.GuildID, ended); errors.Is(err, ErrConflict) {
-		return nil
+		return ended, results, false, nil
 	} else if err != nil {
-		return err
+		return ended, results, false, err
 	}
+	return ended, results, true, nil
+}
+
+// crown hands a server's champion role on for the season ended, whose
+// crowning this call claimed.
+func (c *Champions) crown(ctx context.Context, r ChampionRole, ended Season, results *SeasonResults) error {
 	// Claimed, the crowning is this call's alone: cut off by the tick's
 	// end it would be lost for the season.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimedTimeout)
@@ -186,18 +201,28 @@ func (c *Champions) crownDue(ctx context.Context, r ChampionRole, now time.Time)
 	if winner == "" {
 		return nil // a season nobody played: the champion stays
 	}
+	// What happened is recorded even when the role requests used up the
+	// crowning's time.
+	stopSettle := func() {}
+	defer func() { stopSettle() }()
+	settled := func() context.Context {
+		var settle context.Context
+		settle, stopSettle = settling(ctx)
+		return settle
+	}
 	if err := c.roles.AddRole(ctx, r.GuildID, winner, r.RoleID); err != nil {
-		return c.failed(ctx, r, "give", winner, err)
+		return c.failed(settled(), r, "give", winner, err)
 	}
 	if r.ChampionID != "" && r.ChampionID != winner {
 		if err := c.roles.RemoveRole(ctx, r.GuildID, r.ChampionID, r.RoleID); err != nil && !errors.Is(err, ErrNotFound) {
 			// The new champion has it: record them whatever happened.
-			err = c.failed(ctx, r, "take", r.ChampionID, err)
-			return errors.Join(err, c.store.SetChampion(ctx, r.GuildID, winner))
+			settle := settled()
+			err = c.failed(settle, r, "take", r.ChampionID, err)
+			return errors.Join(err, c.store.SetChampion(settle, r.GuildID, winner))
 		}
 	}
 	c.log.Info("season champion crowned", "guild", r.GuildID, "season", ended.String(), "champion", winner, "previous", r.ChampionID)
-	return c.store.SetChampion(ctx, r.GuildID, winner)
+	return c.store.SetChampion(settled(), r.GuildID, winner)
 }
 
 // failed records what a refused role request means: the admin is told,

@@ -465,10 +465,7 @@ func (d *Dailies) Tick(ctx context.Context) error {
 		}
 		return nil
 	})
-	if err := ctx.Err(); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return leftForNextTick(d.log, "daily posts", errs)
 }
 
 // post makes a server's due post by the protocol of retry.go: claim the
@@ -481,52 +478,82 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 	if !due {
 		return nil
 	}
+	claimed, err := d.claim(ctx, s, date, now)
+	if err != nil || claimed == nil {
+		return unclaimed(ctx, err)
+	}
+	return d.make(ctx, s, *claimed)
+}
+
+// claim claims a server's post of date at now, and returns the claim; nil
+// when the post is made, or another attempt holds it.
+func (d *Dailies) claim(ctx context.Context, s DailySettings, date Date, now time.Time) (*DailyPost, error) {
 	claim := DailyPost{GuildID: s.GuildID, Date: date, ChannelID: s.ChannelID, State: Posting, Attempts: 1, ClaimedAt: now}
 	switch prev, err := d.store.DailyPost(ctx, s.GuildID, date); {
 	case err == nil:
 		if prev.State == Posted || !mayRetry(prev.Attempts, prev.Refused, prev.ClaimedAt, now) {
-			return nil
+			return nil, nil
 		}
 		// The day's maze was fixed by its first claim.
 		claim.MazeID, claim.Attempts, claim.Refused = prev.MazeID, prev.Attempts+1, prev.Refused
 	case errors.Is(err, ErrNotFound):
 		if claim.MazeID, err = d.fix(ctx, s, date); err != nil {
-			return err
+			return nil, err
 		}
 	default:
-		return err
+		return nil, err
 	}
 	if err := d.turns.wait(ctx); err != nil {
-		return nil // the tick is over: the next one claims it
+		return nil, errTickOver
 	}
 	if err := d.store.ClaimDailyPost(ctx, claim); errors.Is(err, ErrConflict) {
-		return nil
+		return nil, nil
 	} else if err != nil {
-		return err
+		return nil, err
 	}
+	return &claim, nil
+}
+
+// make makes the post claim claimed, and records it, or releases the
+// claim for a retry: whatever happens, even a post that runs out of
+// time, the claim is settled (a settle that fails itself leaves the claim
+// to its retry delay, as a crash does).
+func (d *Dailies) make(ctx context.Context, s DailySettings, claim DailyPost) error {
+	date := claim.Date
 	// Claimed, the post is this call's to make: the tick's end must not
 	// cut it off half-way.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimedTimeout)
 	defer cancel()
+	// Settling the claim must outlive the post's time: a release written
+	// on a context that ended leaves the claim as if an attempt still held
+	// it. Either is no error when another attempt settled it first.
+	release := func(refused bool) error {
+		settle, cancel := settling(ctx)
+		defer cancel()
+		if err := d.store.SetDailyFailed(settle, s.GuildID, date, claim.Attempts, refused); !errors.Is(err, ErrConflict) {
+			return err
+		}
+		return nil
+	}
+	record := func(messageID string) error {
+		settle, cancel := settling(ctx)
+		defer cancel()
+		if err := d.store.SetDailyPosted(settle, s.GuildID, date, messageID); !errors.Is(err, ErrConflict) {
+			return err
+		}
+		return nil
+	}
 	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zones().ZoneOf(date), MazeID: claim.MazeID, Language: s.Language}
 	recap, err := d.recap(ctx, s.GuildID, date)
 	if err != nil {
 		// Without it the post would go out without yesterday's recap for
 		// good: release the claim, and a later tick tries again.
-		ferr := d.store.SetDailyFailed(ctx, s.GuildID, date, claim.Attempts, false)
-		if errors.Is(ferr, ErrConflict) {
-			ferr = nil
-		}
-		return errors.Join(fmt.Errorf("recap of %s before %s: %w", s.GuildID, date, err), ferr)
+		return errors.Join(fmt.Errorf("recap of %s before %s: %w", s.GuildID, date, err), release(false))
 	}
 	day.Recap = recap
 	if day.Season, err = d.seasonEnding(ctx, s.GuildID, date); err != nil {
 		// As for the recap: the card would be lost for good.
-		ferr := d.store.SetDailyFailed(ctx, s.GuildID, date, claim.Attempts, false)
-		if errors.Is(ferr, ErrConflict) {
-			ferr = nil
-		}
-		return errors.Join(fmt.Errorf("season results of %s before %s: %w", s.GuildID, date, err), ferr)
+		return errors.Join(fmt.Errorf("season results of %s before %s: %w", s.GuildID, date, err), release(false))
 	}
 	if claim.Attempts > 1 {
 		// An attempt before this one may have posted the day and died
@@ -536,21 +563,14 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 			d.log.Warn("could not look for an earlier post of the daily; posting it", "guild", s.GuildID, "date", date.String(), "err", err)
 		} else if found != "" {
 			d.log.Info("daily found posted by an earlier attempt; recording it", "guild", s.GuildID, "date", date.String(), "message", found)
-			perr := d.store.SetDailyPosted(ctx, s.GuildID, date, found)
-			if errors.Is(perr, ErrConflict) {
-				perr = nil
-			}
-			return perr
+			return record(found)
 		}
 	}
 	messageID, err := d.announce.PostDaily(ctx, day, s.ChannelID, nonce(dailyPostKey(s.GuildID, date)))
 	if messageID == "" {
 		refused := errors.Is(err, ErrRefused)
 		err = fmt.Errorf("post daily %s in %s (attempt %d): %w", date, s.ChannelID, claim.Attempts, err)
-		ferr := d.store.SetDailyFailed(ctx, s.GuildID, date, claim.Attempts, refused)
-		if errors.Is(ferr, ErrConflict) {
-			ferr = nil // another process took the claim over, or posted the day
-		}
+		ferr := release(refused)
 		if refused {
 			claim.Refused++
 		}
@@ -561,11 +581,7 @@ func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) erro
 		return errors.Join(err, ferr)
 	}
 	d.log.Info("daily posted", "guild", s.GuildID, "date", date.String(), "channel", s.ChannelID, "maze", claim.MazeID.String(), "attempt", claim.Attempts)
-	perr := d.store.SetDailyPosted(ctx, s.GuildID, date, messageID)
-	if errors.Is(perr, ErrConflict) {
-		perr = nil // a process that took the claim over recorded it first
-	}
-	return errors.Join(err, perr)
+	return errors.Join(err, record(messageID))
 }
 
 // dailyPostKey names a server's daily post of a date (its nonce's key).

@@ -2,6 +2,7 @@ package contest
 
 import (
 	"context"
+	"time"
 
 	"mazebot/mazecore"
 	"mazebot/play"
@@ -16,6 +17,14 @@ import (
 func (d *Dailies) HoldPosting() (release func()) {
 	d.posting.Add(1)
 	return func() { d.posting.Add(-1) }
+}
+
+// SetClaimedTimeout bounds a claimed post or crowning by d until the
+// returned function restores the bound.
+func SetClaimedTimeout(d time.Duration) (restore func()) {
+	old := claimedTimeout
+	claimedTimeout = d
+	return func() { claimedTimeout = old }
 }
 
 // Fix fixes the day's maze, as a claim does first.

@@ -1,9 +1,11 @@
 package contest_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +19,89 @@ var errServer = errors.New("500 Internal Server Error")
 // TestDailyPostExactlyOnce: whatever fails while the daily is posted (the
 // request, the answer, the process), the day ends up posted once, within
 // a tick or two of RetryAfter, every attempt with the day's one nonce.
+// TestDailyPostOutOfTimeReleased: a claimed post that runs out of its
+// time (a request hanging at Discord's pace) releases its claim on the
+// way out, as failed, although its own context is over; the settable
+// clock past RetryAfter then posts it. The release was written on the
+// ended context, so the store kept the claim as if an attempt still
+// made the post.
+func TestDailyPostOutOfTimeReleased(t *testing.T) {
+	ctx := context.Background()
+	date := contest.MakeDate(2026, 11, 30)
+	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+	e.setup(t, "09:00", "UTC")
+	e.clock.Set(utc(2026, 11, 30, 9, 0))
+	defer contest.SetClaimedTimeout(50 * time.Millisecond)()
+	e.announce.slow = time.Hour // never answers within the post's time
+	if err := e.dailies.Tick(ctx); err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("tick: %v, want the post out of time", err)
+	}
+	p, err := e.store.DailyPost(ctx, "g1", date)
+	if err != nil || p.State != contest.Failed || p.Attempts != 1 {
+		t.Fatalf("post %+v (%v), want attempt 1 released as failed", p, err)
+	}
+	e.announce.slow = 0
+	e.clock.Advance(contest.RetryAfter)
+	e.tick(t)
+	if got := e.announce.all(); !slices.Equal(got, []string{"daily g1 2026-11-30 #334 in daily-ch"}) {
+		t.Fatalf("posts %q, want the day's one", got)
+	}
+	if p, err := e.store.DailyPost(ctx, "g1", date); err != nil || p.State != contest.Posted {
+		t.Fatalf("post %+v (%v), want posted", p, err)
+	}
+}
+
+// TestTickOutOfTimeLeavesTheRest: a tick whose time ends with posts
+// still to make (a backlog of servers whose day turned at one minute)
+// says so in one line, and is no error: the next tick makes them. It was
+// an error ("context deadline exceeded") for each post cut short, every
+// tick of the backlog.
+func TestTickOutOfTimeLeavesTheRest(t *testing.T) {
+	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+	var logged bytes.Buffer
+	e.dailies = contest.NewDailies(e.store, e.announce, testKey, e.clock.Now, slog.New(slog.NewTextHandler(&logged, nil)))
+	const servers = 40 // more than the tick claims before its first post is made, even on a loaded machine
+	for i := range servers {
+		s, err := e.dailies.Settings(context.Background(), fmt.Sprintf("g%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ChannelID, s.Zone = fmt.Sprintf("ch%d", i), time.UTC
+		s.PostAt, _ = contest.ParseTimeOfDay("09:00")
+		if _, _, err := e.dailies.Setup(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.clock.Set(utc(2026, 11, 30, 9, 0))
+	ctx, cancel := context.WithCancel(context.Background())
+	e.announce.afterPost = cancel // the tick's time ends with its first post
+	if err := e.dailies.Tick(ctx); err != nil {
+		t.Fatalf("tick cut short: %v, want no error", err)
+	}
+	made := len(e.announce.all())
+	if made == 0 || made == servers {
+		t.Fatalf("%d of %d posted by the tick cut short, want some", made, servers)
+	}
+	lines := strings.Split(strings.TrimSpace(logged.String()), "\n")
+	var left []string
+	for _, l := range lines {
+		if strings.Contains(l, "level=WARN") || strings.Contains(l, "level=ERROR") {
+			t.Errorf("logged %q", l)
+		}
+		if strings.Contains(l, "left for the next tick") {
+			left = append(left, l)
+		}
+	}
+	if want := fmt.Sprintf("left=%d of=%d", servers-made, servers); len(left) != 1 || !strings.Contains(left[0], want) {
+		t.Fatalf("logged %q, want one line with %s", left, want)
+	}
+	e.announce.afterPost = nil
+	e.tick(t)
+	if got := len(e.announce.all()); got != servers {
+		t.Fatalf("%d of %d posted after the next tick", got, servers)
+	}
+}
+
 func TestDailyPostExactlyOnce(t *testing.T) {
 	ctx := context.Background()
 	date := contest.MakeDate(2026, 11, 30)

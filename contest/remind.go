@@ -198,7 +198,7 @@ func (r *Reminders) Tick(ctx context.Context) error {
 		return err
 	}
 	errs := paced(ctx, len(list), remindWorkers, remindRate, func(i int) error { return r.remind(ctx, list[i]) })
-	return errors.Join(errs...)
+	return leftForNextTick(r.log, "reminders", errs)
 }
 
 // postingPoll is how often a reminder waiting for the daily posts looks
@@ -234,12 +234,12 @@ func (r *Reminders) wait(ctx context.Context) error {
 func (r *Reminders) remind(ctx context.Context, d due) error {
 	rem := d.rem
 	if err := r.wait(ctx); err != nil {
-		return err
+		return unclaimed(ctx, err)
 	}
 	if err := r.store.ClaimReminder(ctx, rem.GuildID, rem.UserID, d.date); errors.Is(err, ErrConflict) {
 		return nil
 	} else if err != nil {
-		return err
+		return unclaimed(ctx, err)
 	}
 	// Claimed, the day's reminder is this call's alone: the tick's end
 	// must not cut it off between the claim and the send, which would
