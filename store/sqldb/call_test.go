@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -79,13 +81,39 @@ func TestScheduledWritesLetMembersIn(t *testing.T) {
 	for i := range 4 {
 		wg.Go(func() { write(scheduled, fmt.Sprintf("post %d", i)) })
 	}
-	time.Sleep(100 * time.Millisecond) // they queue: one for the turn, three for their gate
+	waitQueued(t, 4) // one for the turn, three for their gate
 	wg.Go(func() { write(context.Background(), "member") })
-	time.Sleep(100 * time.Millisecond) // the member queues for the turn
+	waitQueued(t, 5) // the member for the turn, behind the one
 	<-s.writer
 	wg.Wait()
 	if i := slices.Index(order, "member"); i > 1 {
 		t.Fatalf("writes in the order %q: the member's waited behind %d scheduled ones, want at most one", order, i)
+	}
+}
+
+// waitQueued waits until n calls wait in run for a turn to write: a
+// channel's waiting senders go in arrival order, so once they wait the
+// order of the writes is settled, however loaded the machine (a sleep
+// was a guess at how long queueing takes).
+func waitQueued(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	buf := make([]byte, 1<<20)
+	for {
+		got := 0
+		stacks := string(buf[:runtime.Stack(buf, true)])
+		for _, g := range strings.Split(stacks, "\n\n") {
+			if strings.Contains(g, " [select") && strings.Contains(g, "mazebot/store/sqldb.run[") {
+				got++
+			}
+		}
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls wait for the turn, want %d", got, n)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
