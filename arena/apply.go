@@ -46,6 +46,16 @@ type effect struct {
 	game  *play.Game
 	run   *play.Run // effRecord: the run to keep for ghosts, nil for none
 	at    int64     // effSchedule, effLinger: when, Unix ms
+	// race is the race a rematch ended, for its card (effCard); nil for
+	// the room's last.
+	race *endedRace
+}
+
+// endedRace is a race a rematch ended: the room as it was, and its maze.
+type endedRace struct {
+	room roomState
+	maze *mazecore.Maze
+	grid *mazecore.GridMaze
 }
 
 type effectKind uint8
@@ -276,6 +286,13 @@ func (st *state) rematch(ev event) []effect {
 	if err != nil {
 		return nil
 	}
+	var fx []effect
+	if ev.Origin == st.self {
+		// The race that ended gets its card now, from one process: the
+		// room's card is its last race's.
+		fx = append(fx, effect{kind: effCard, race: &endedRace{room: st.snapshot(), maze: st.maze, grid: st.grid}})
+	}
+	st.Round++
 	st.maze, st.grid, st.Maze = m, g, next.String()
 	st.games = map[string]*play.Game{}
 	st.Contest, st.LeftAt = false, 0
@@ -288,11 +305,10 @@ func (st *state) rematch(ev event) []effect {
 	}
 	st.Players = still
 	st.Phase, st.StartAt = phaseCountdown, ev.At+st.countdown.Milliseconds()
-	return []effect{
-		{kind: effBroadcast, msg: MazeMsg{T: "maze", Maze: st.drawn()}},
-		{kind: effSchedule, at: st.StartAt},
-		st.roomMsg(ev.At),
-	}
+	return append(fx,
+		effect{kind: effBroadcast, msg: MazeMsg{T: "maze", Maze: st.drawn()}},
+		effect{kind: effSchedule, at: st.StartAt},
+		st.roomMsg(ev.At))
 }
 
 // sameKind: b is a maze of a's kind, whatever its seed: a rematch's.

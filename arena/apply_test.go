@@ -367,7 +367,7 @@ func TestRematch(t *testing.T) {
 	if st.Phase != phaseCountdown || st.StartAt != 9000+3000 || st.Maze != next.String() || st.Contest {
 		t.Fatalf("after a rematch: phase %s at %d on %s, want the countdown to 12000 on %s", st.Phase, st.StartAt, st.Maze, next)
 	}
-	if kinds(fx, effSchedule) != 1 || kinds(fx, effBroadcast) < 2 {
+	if kinds(fx, effSchedule) != 1 || kinds(fx, effBroadcast) < 2 || kinds(fx, effCard) != 0 {
 		t.Fatalf("%d schedules, %d broadcasts: want the countdown's timer, the new maze and the room", kinds(fx, effSchedule), kinds(fx, effBroadcast))
 	}
 	if mz, ok := fx[0].msg.(MazeMsg); !ok || !strings.Contains(string(mz.Maze), next.String()) {
@@ -393,7 +393,21 @@ func TestRematch(t *testing.T) {
 	}
 	all := slices.Concat(over, []event{{Kind: evBye, Origin: "p2", User: "u2", At: 8000}, rematch(9000, next), {Kind: evTick, At: 12000}})
 	a, _ := applyAll(t, "p1", all)
-	b, _ := applyAll(t, "p2", all)
+	b, fxb := applyAll(t, "p2", all)
+	// The race the rematch ended gets its card, from the process that
+	// took the press (p2): its finishers, its maze.
+	var card *roomState
+	for _, f := range fxb {
+		if f.kind == effCard && f.race != nil && f.race.maze.ID() == m11().ID() {
+			card = &f.race.room
+		}
+	}
+	if kinds(fxb, effCard) != 1 || card == nil || card.Maze != m11().ID().String() || card.Round != 0 || len(card.Players) != 4 || !card.Players[1].Done {
+		t.Fatalf("p2's cards: %d, the race's %+v; want one, of the race on %s", kinds(fxb, effCard), card, m11().ID())
+	}
+	if b.Round != 1 {
+		t.Fatalf("round %d after a rematch", b.Round)
+	}
 	if !reflect.DeepEqual(a.snapshot(), b.snapshot()) {
 		t.Fatalf("the replicas differ after a rematch:\n%+v\n%+v", a.snapshot(), b.snapshot())
 	}

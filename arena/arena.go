@@ -497,7 +497,11 @@ func (h *hub) card(ctx context.Context, st roomState, m *mazecore.Maze, g *mazec
 		results = append(results, line)
 	}
 	c.Text = l.T("arena.card", lang.Args{"Maze": st.Maze, "Results": "\n" + strings.Join(results, "\n")})
-	sum := sha256.Sum256([]byte(st.Instance))
+	key := st.Instance // the first race's, as before rematches
+	if st.Round > 0 {
+		key = fmt.Sprintf("%s/%d", st.Instance, st.Round)
+	}
+	sum := sha256.Sum256([]byte(key))
 	nonce := fmt.Sprintf("arena%x", sum[:10])
 	if err := poster.Post(ctx, st.Channel, nonce, c); err != nil {
 		h.log.Warn("arena: post the result card", "channel", st.Channel, "err", err)

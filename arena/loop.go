@@ -227,6 +227,10 @@ func (r *room) run(st state, syncNonce string) {
 				})
 			case effCard:
 				snap, m, g := st.snapshot(), st.maze, st.grid // mazes are never changed: shared safely
+				// A race a rematch ended has its card, on its maze.
+				if f.race != nil {
+					snap, m, g = f.race.room, f.race.maze, f.race.grid
+				}
 				h.goTracked(func(ctx context.Context) { h.card(ctx, snap, m, g) })
 			case effEnd:
 				h.drop(r)

@@ -30,6 +30,7 @@ type roomState struct {
 	StartAt  int64     `json:"start_at,omitempty"` // Unix ms
 	Contest  bool      `json:"contest,omitempty"`  // the games count for a daily or an event
 	LeftAt   int64     `json:"left_at,omitempty"`  // when the last member online left, Unix ms
+	Round    int       `json:"round,omitempty"`    // the rematches so far: each race's card is its own
 	Players  []*player `json:"players"`
 	// Seen is when each process holding members was last heard from, by
 	// its inputs' times (Unix ms): see state.heard.

@@ -702,7 +702,10 @@ func solutionOf(t *testing.T, m *mazecore.Maze) []string {
 // race on a new maze of the room's kind, whose seed the asking process drew.
 func TestRematchRequest(t *testing.T) {
 	games := &memGames{games: map[int64]*play.Game{}}
-	h := testHub(t, &MemoryBus{}, games)
+	posted := &cards{posts: map[string]int{}}
+	h := newHub(Config{Games: games, Bus: &MemoryBus{}, Poster: posted, Log: slog.New(slog.DiscardHandler), Now: time.Now,
+		Countdown: time.Millisecond, Linger: time.Millisecond})
+	t.Cleanup(h.shutdown)
 	s := &Server{cfg: Config{Seed: func() uint64 { return 7 }}, hub: h}
 	r, in, maze := launch(t, h)
 	ctx := context.Background()
@@ -732,4 +735,17 @@ func TestRematchRequest(t *testing.T) {
 		r.inspect(func(st *state) { on = st.Maze })
 		return on == want.String() && strings.Contains(describe(t, r), "game=true")
 	})
+	// The first race's card is posted at the rematch, the second's when
+	// the room ends: two cards, each its own.
+	waitFor(t, "the first race's card", func() bool { posts, _ := posted.count(); return posts == 1 })
+	for _, dir := range solutionOf(t, mazeOf(t, r)) {
+		if why := r.move(ctx, "u1", dir); why != "" {
+			t.Fatalf("ada's move %s in the rematch: %q", dir, why)
+		}
+	}
+	h.publish(event{Kind: evBye, Instance: in.ID, User: "u1"})
+	waitFor(t, "the second race's card", func() bool { posts, _ := posted.count(); return posts == 2 })
+	if posts, nonces := posted.count(); nonces != 2 {
+		t.Fatalf("%d cards under %d nonces, want each race's own", posts, nonces)
+	}
 }
