@@ -39,8 +39,8 @@ type state struct {
 // so that apply stays pure and table-testable.
 type effect struct {
 	kind  effectKind
-	msg   any    // effBroadcast, effSend
-	nonce string // effSend, effReply: the connection or request
+	msg   any    // effBroadcast, effMoved; effReply: the mover's PosMsg once played
+	nonce string // effWelcome, effReply: the connection or request
 	why   string // effReply: why the move was refused, "" if played
 	user  string // effStartGame
 	game  *play.Game
@@ -62,6 +62,7 @@ type effectKind uint8
 
 const (
 	effBroadcast effectKind = iota + 1 // msg to every welcomed connection here
+	effMoved                           // a dot moved (msg, a PosMsg): in the next tick's MovesMsg to every connection here
 	effWelcome                         // welcome the connection nonce
 	effReply                           // answer the move request nonce
 	effStartGame                       // start user's game (through Games, here)
@@ -241,9 +242,10 @@ func (st *state) move(ev event) []effect {
 	}
 	p.pos = posOf(g)
 	p.keep(Direction(ev.Dir), ev.At-g.StartedAt.UnixMilli())
-	fx := []effect{{kind: effBroadcast, msg: PosMsg{T: "pos", ID: p.ID, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks}}}
+	pos := PosMsg{T: "pos", ID: p.ID, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks}
+	fx := []effect{{kind: effMoved, msg: pos}}
 	if ev.Origin == st.self {
-		fx = append(fx, effect{kind: effReply, nonce: ev.Nonce})
+		fx = append(fx, effect{kind: effReply, nonce: ev.Nonce, msg: pos})
 	}
 	if out != play.Finished {
 		return fx

@@ -393,7 +393,7 @@ func (s *Server) readLoop(r *room, c *conn, u user) {
 				why = refusedRate
 			default:
 				ctx, cancel := context.WithTimeout(connCtx, 10*time.Second)
-				why = r.move(ctx, u.ID, string(m.Dir))
+				why = r.move(ctx, c, u.ID, string(m.Dir))
 				cancel()
 				if why == "" && s.cfg.ObserveMove != nil {
 					s.cfg.ObserveMove(time.Since(received))

@@ -39,7 +39,7 @@ func recorded(t *testing.T, fx []effect) (*effect, [][2]int) {
 		if f.kind == effRecord {
 			rec = &fx[i]
 		}
-		if p, ok := f.msg.(PosMsg); ok {
+		if p, ok := f.msg.(PosMsg); ok && f.kind == effMoved {
 			places = append(places, [2]int{p.X, p.Y})
 		}
 	}
@@ -263,7 +263,7 @@ func TestGhostsRecordedAndSent(t *testing.T) {
 		waitFor(t, name+" racing", func() bool { return strings.Contains(describe(t, r), "game=true") })
 		if finish {
 			for _, d := range solution(t) {
-				if why := r.move(ctx, user, d); why != "" {
+				if why := r.move(ctx, nil, user, d); why != "" {
 					t.Fatalf("%s's move %s: %q", name, d, why)
 				}
 			}

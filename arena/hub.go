@@ -50,6 +50,8 @@ type hub struct {
 	bus  Bus
 	proc string // this process, as events name their origin
 	now  func() time.Time
+	// startWithin bounds a game's start in the store (a test's is shorter).
+	startWithin time.Duration
 	// ctx ends when the server closes: the rooms' loops and what they
 	// started stop with it, and wg waits for them.
 	ctx  context.Context
@@ -77,7 +79,7 @@ func newHub(cfg Config) *hub {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	ctx, stop := context.WithCancel(context.Background())
-	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, ctx: ctx, stop: stop,
+	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, startWithin: startWithin, ctx: ctx, stop: stop,
 		rooms: map[string]*room{}, pending: map[string]pending{}}
 	h.bus.Subscribe(h.deliver)
 	if h.bus.Shared() {

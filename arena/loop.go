@@ -27,18 +27,45 @@ type room struct {
 	done     chan struct{}     // closed when the loop returned
 
 	mu      sync.Mutex
-	conns   map[*conn]bool         // this process's, true once welcomed
-	replies map[string]chan string // the moves waiting for their verdict, by nonce
-	phase   string                 // the loop's, for the connections' checks
-	launch  string                 // the launcher, likewise
-	maze    string                 // the maze's ID, likewise
-	racers  map[string]bool        // the members who race (the others watch), likewise
-	ghosts  map[string][]byte      // each racer's GhostsMsg here, for their reconnects
+	conns   map[*conn]bool     // this process's, true once welcomed
+	replies map[string]awaited // the moves waiting for their verdict, by nonce
+	phase   string             // the loop's, for the connections' checks
+	launch  string             // the launcher, likewise
+	maze    string             // the maze's ID, likewise
+	racers  map[string]bool    // the members who race (the others watch), likewise
+	ghosts  map[string][]byte  // each racer's GhostsMsg here, for their reconnects
+	// starting holds a place for each of the room's game starts in the
+	// store (startsAtOnce).
+	starting chan struct{}
 	// moves and requests are the members' buckets here for moves, and for
 	// Start and picks: one of each for all of a member's connections, so
 	// that more connections bring no more moves.
 	moves, requests memberBuckets
 }
+
+// awaited is a move waiting for the loop's verdict: why it was refused,
+// "" once played. The loop sends the mover's connection its PosMsg
+// itself, in order with what the room says next (a finish's room).
+type awaited struct {
+	c       *conn
+	verdict chan string
+}
+
+// moveTick is how often a room sends its connections the dots that moved
+// (MovesMsg): a member sees the others' moves within it, while the mover
+// is answered at once. A message a move to every connection was a write
+// a move a connection, which took the server's cores (BenchmarkArena).
+const moveTick = 50 * time.Millisecond
+
+// startsAtOnce is how many of a room's game starts may be in the store
+// at once; the others wait their turn, which no timeout counts. A race's
+// start asks for every member's game together, and 100 at once on
+// SQLite's one writer waited past their timeout (startWithin), and those
+// members watched.
+const startsAtOnce = 4
+
+// startWithin bounds one game's start in the store, once its turn came.
+const startWithin = 10 * time.Second
 
 // inbox is how many inputs may wait for a room's loop: the bus's
 // deliveries block past it, which slows every room. A place is a pointer
@@ -57,8 +84,8 @@ const (
 
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
 	r := &room{h: h, instance: st.Instance, in: make(chan *event, inbox), peek: make(chan func(*state)),
-		ready: make(chan struct{}), done: make(chan struct{}),
-		conns: map[*conn]bool{}, racers: map[string]bool{}, ghosts: map[string][]byte{}, replies: map[string]chan string{}, phase: st.Phase, launch: st.Launcher, maze: st.Maze,
+		ready: make(chan struct{}), done: make(chan struct{}), starting: make(chan struct{}, startsAtOnce),
+		conns: map[*conn]bool{}, racers: map[string]bool{}, ghosts: map[string][]byte{}, replies: map[string]awaited{}, phase: st.Phase, launch: st.Launcher, maze: st.Maze,
 		moves: newMemberBuckets(h.cfg.MoveRate, h.cfg.MoveBurst), requests: newMemberBuckets(requestRate, requestBurst)}
 	return r
 }
@@ -105,14 +132,15 @@ func (r *room) inspect(f func(*state)) bool {
 	}
 }
 
-// move asks the loop to play a member's move (over the bus: every
-// process holding the room plays it alike) and waits for its verdict: why
-// it was refused, "" once played and broadcast.
-func (r *room) move(ctx context.Context, userID, dir string) string {
+// move asks the loop to play a member's move from connection c (over
+// the bus: every process holding the room plays it alike) and waits for
+// its verdict: why it was refused, "" once played and c sent its PosMsg.
+// The other connections see it in the room's next MovesMsg.
+func (r *room) move(ctx context.Context, c *conn, userID, dir string) string {
 	nonce := newNonce()
 	verdict := make(chan string, 1)
 	r.mu.Lock()
-	r.replies[nonce] = verdict
+	r.replies[nonce] = awaited{c: c, verdict: verdict}
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
@@ -145,7 +173,24 @@ func (r *room) run(st state, syncNonce string) {
 		syncTimer <-chan time.Time
 		countdown *time.Timer
 		lingering *time.Timer
+		// moved is the dots moved since the last MovesMsg, each once at
+		// its latest place (movedAt: its index); flush fires a tick after
+		// the first of them.
+		moved   []Dot
+		movedAt = map[string]int{}
+		ticker  = time.NewTimer(moveTick)
+		flush   <-chan time.Time
 	)
+	ticker.Stop()
+	defer ticker.Stop()
+	sendMoved := func() {
+		if len(moved) > 0 {
+			r.broadcast(MovesMsg{T: "moves", Moves: moved})
+			moved = moved[:0]
+			clear(movedAt)
+		}
+		flush = nil
+	}
 	defer func() {
 		if countdown != nil {
 			countdown.Stop()
@@ -184,7 +229,21 @@ func (r *room) run(st state, syncNonce string) {
 		for _, f := range fx {
 			switch f.kind {
 			case effBroadcast:
+				sendMoved() // what the room says comes in the order it happened
 				r.broadcast(f.msg)
+			case effMoved:
+				pos := f.msg.(PosMsg)
+				dot := Dot{ID: pos.ID, X: pos.X, Y: pos.Y, Tiles: pos.Tiles, Clicks: pos.Clicks}
+				if i, ok := movedAt[dot.ID]; ok {
+					moved[i] = dot
+					break
+				}
+				if len(moved) == 0 {
+					ticker.Reset(moveTick)
+					flush = ticker.C
+				}
+				movedAt[dot.ID] = len(moved)
+				moved = append(moved, dot)
 			case effWelcome:
 				r.welcome(f.nonce, f.user, &st)
 			case effReply:
@@ -192,8 +251,13 @@ func (r *room) run(st state, syncNonce string) {
 					h.cfg.Metrics.ArenaMoved()
 				}
 				r.mu.Lock()
-				if ch := r.replies[f.nonce]; ch != nil {
-					ch <- f.why
+				if a, ok := r.replies[f.nonce]; ok {
+					if f.why == "" && a.c != nil {
+						if b, err := json.Marshal(f.msg); err == nil {
+							a.c.send(b)
+						}
+					}
+					a.verdict <- f.why
 				}
 				r.mu.Unlock()
 			case effStartGame:
@@ -257,6 +321,8 @@ func (r *room) run(st state, syncNonce string) {
 			return
 		case f := <-r.peek:
 			f(&st)
+		case <-flush:
+			sendMoved()
 		case <-syncTimer:
 			finishSync() // nobody answered: no other process holds the room
 		case in := <-r.in:
@@ -298,7 +364,13 @@ func (r *room) rejoin() {
 // daily or event running on the maze in the channel, and tells the room.
 func (r *room) startGame(ctx context.Context, m *mazecore.Maze, grid *mazecore.GridMaze, userID, guild, channel string) {
 	h := r.h
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	select {
+	case r.starting <- struct{}{}:
+		defer func() { <-r.starting }()
+	case <-ctx.Done():
+		return // the server closes
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.startWithin)
 	defer cancel()
 	var g *play.Game
 	err := h.protect("start a game", func() (err error) {

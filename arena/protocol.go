@@ -222,9 +222,28 @@ type RoomMsg struct {
 	Now  int64    `json:"now"`
 }
 
-// PosMsg is where a racer moved.
+// PosMsg is where a racer moved: the mover's answer, sent to the
+// connection the move came from as soon as it is played.
 type PosMsg struct {
 	T      string `json:"t"`
+	ID     string `json:"id"`
+	X      int    `json:"x"`
+	Y      int    `json:"y"`
+	Tiles  int    `json:"tiles"`
+	Clicks int    `json:"clicks"`
+}
+
+// MovesMsg is every racer who moved in the last tick (MoveTick), where
+// they stand now: the room sends it once a tick, encoded once for all its
+// connections, where a message a move to every member was a write a move
+// a connection (2,000 racers over 200 rooms: 160,000 writes a second).
+type MovesMsg struct {
+	T     string `json:"t"`
+	Moves []Dot  `json:"moves"`
+}
+
+// Dot is where one racer stands, in a MovesMsg.
+type Dot struct {
 	ID     string `json:"id"`
 	X      int    `json:"x"`
 	Y      int    `json:"y"`
@@ -353,7 +372,7 @@ var (
 		{"watch", WatchMsg{}}, {"rematch", RematchMsg{}},
 	}
 	ServerMessages = []Message{
-		{"welcome", WelcomeMsg{}}, {"maze", MazeMsg{}}, {"room", RoomMsg{}}, {"pos", PosMsg{}},
+		{"welcome", WelcomeMsg{}}, {"maze", MazeMsg{}}, {"room", RoomMsg{}}, {"pos", PosMsg{}}, {"moves", MovesMsg{}},
 		{"refused", RefusedMsg{}}, {"pong", PongMsg{}}, {"reload", ReloadMsg{}}, {"ghosts", GhostsMsg{}},
 	}
 )

@@ -175,13 +175,13 @@ func TestReplicas(t *testing.T) {
 		return strings.Count(state(ra), "game=true") == 2 && strings.Count(state(rb), "game=true") == 2
 	})
 	open := openFromStart(mazeOf(t, ra))
-	if why := rb.move(ctx, "u2", letter(open)); why != "" {
+	if why := rb.move(ctx, nil, "u2", letter(open)); why != "" {
 		t.Fatalf("bob's move refused: %s", why)
 	}
-	if why := rb.move(ctx, "u2", letter(open.Opposite())); why != "" {
+	if why := rb.move(ctx, nil, "u2", letter(open.Opposite())); why != "" {
 		t.Fatalf("bob's move back refused: %s", why)
 	}
-	if why := ra.move(ctx, "u1", "n"); why != refusedWall {
+	if why := ra.move(ctx, nil, "u1", "n"); why != refusedWall {
 		t.Fatalf("a move north from the start: %q, want wall", why)
 	}
 	if got, want := state(rb), state(ra); got != want {
@@ -257,7 +257,7 @@ func TestMoveAtTheStartWaitsForTheGame(t *testing.T) {
 	})
 	open := openFromStart(mazeOf(t, r))
 	moved := make(chan string, 1)
-	go func() { moved <- r.move(ctx, "u1", letter(open)) }()
+	go func() { moved <- r.move(ctx, nil, "u1", letter(open)) }()
 	select {
 	case why := <-moved:
 		t.Fatalf("the move was answered (refused: %q) before its game existed", why)
@@ -301,10 +301,10 @@ func TestPanicsStayInTheRoom(t *testing.T) {
 		return strings.Contains(d, "u2@1,1/0 online=true game=true") && strings.Contains(logs.String(), "a bug in Start")
 	})
 	open := letter(openFromStart(mazeOf(t, r)))
-	if why := r.move(ctx, "u1", open); why != refusedWatching {
+	if why := r.move(ctx, nil, "u1", open); why != refusedWatching {
 		t.Fatalf("ada, whose start panicked, moves: %q, want %q", why, refusedWatching)
 	}
-	if why := r.move(ctx, "u2", open); why != "" {
+	if why := r.move(ctx, nil, "u2", open); why != "" {
 		t.Fatalf("bob's move: %q", why)
 	}
 	got := logs.String()
@@ -547,7 +547,7 @@ func TestReconnectResumes(t *testing.T) {
 	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
 	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, r), "game=true") })
 	open := letter(openFromStart(mazeOf(t, r)))
-	if why := r.move(ctx, "u1", open); why != "" {
+	if why := r.move(ctx, nil, "u1", open); why != "" {
 		t.Fatalf("ada's move: %q", why)
 	}
 	before := describe(t, r)
@@ -564,7 +564,7 @@ func TestReconnectResumes(t *testing.T) {
 	if got := describe(t, r); got != before || !strings.Contains(got, " race ") {
 		t.Fatalf("after the reconnect:\n%s\nwant\n%s", got, before)
 	}
-	if why := r.move(ctx, "u1", letter(mazecore.Dirs[0])); why == refusedNotStarted || why == refusedWatching {
+	if why := r.move(ctx, nil, "u1", letter(mazecore.Dirs[0])); why == refusedNotStarted || why == refusedWatching {
 		t.Fatalf("ada's move after the reconnect: %q", why)
 	}
 }
@@ -620,7 +620,7 @@ func TestKilledProcess(t *testing.T) {
 	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
 	waitFor(t, "both racing", func() bool { return strings.Count(describe(t, ra), "game=true") == 2 })
 	for _, d := range solutionOf(t, mazeOf(t, ra)) {
-		if why := ra.move(ctx, "u1", d); why != "" {
+		if why := ra.move(ctx, nil, "u1", d); why != "" {
 			t.Fatalf("ada's move: %q", why)
 		}
 	}
@@ -720,7 +720,7 @@ func TestRematchRequest(t *testing.T) {
 		t.Fatalf("a rematch during the race: %q, want %q", why, refusedNotOver)
 	}
 	for _, dir := range solutionOf(t, mazeOf(t, r)) {
-		if why := r.move(ctx, "u1", dir); why != "" {
+		if why := r.move(ctx, nil, "u1", dir); why != "" {
 			t.Fatalf("ada's move %s: %q", dir, why)
 		}
 	}
@@ -747,5 +747,132 @@ func TestRematchRequest(t *testing.T) {
 	waitFor(t, "the second race's card", func() bool { posts, _ := posted.count(); return posts == 2 })
 	if posts, nonces := posted.count(); nonces != 2 {
 		t.Fatalf("%d cards under %d nonces, want each race's own", posts, nonces)
+	}
+}
+
+// TestMovesBatchedPerTick: the mover is answered with its own PosMsg at
+// once, and the other connections get the dots that moved in one
+// MovesMsg a tick, each dot at its latest place, where each move was a
+// message to every connection.
+func TestMovesBatchedPerTick(t *testing.T) {
+	games := &memGames{games: map[int64]*play.Game{}}
+	h := testHub(t, &MemoryBus{}, games)
+	r, in, _ := launch(t, h)
+	ctx := context.Background()
+	// A bystander's connection, welcomed: what the room sends it waits in
+	// its queue.
+	watcher := &conn{nonce: "w", user: "u3", out: make(chan []byte, sendQueue), gone: make(chan struct{})}
+	r.mu.Lock()
+	r.conns[watcher] = true
+	r.mu.Unlock()
+	for _, u := range []string{"u1", "u2"} {
+		h.publish(event{Kind: evHello, Instance: in.ID, User: u, Name: u})
+	}
+	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "both racing", func() bool { return strings.Count(describe(t, r), "game=true") == 2 })
+	open := openFromStart(mazeOf(t, r))
+	// The room's messages so far (hellos, the start) are not moves.
+	for len(watcher.out) > 0 {
+		<-watcher.out
+	}
+	moves := []struct {
+		user, dir string
+		clicks    int
+	}{{"u1", letter(open), 1}, {"u2", letter(open), 1}, {"u1", letter(open.Opposite()), 2}}
+	for i, m := range moves {
+		mover := &conn{nonce: "m", user: m.user, out: make(chan []byte, 1), gone: make(chan struct{})}
+		why := r.move(ctx, mover, m.user, m.dir)
+		var pos PosMsg
+		if why != "" || len(mover.out) != 1 {
+			t.Fatalf("move %d: refused %q, %d answers", i, why, len(mover.out))
+		}
+		if answer := <-mover.out; json.Unmarshal(answer, &pos) != nil || pos.T != "pos" || pos.ID != m.user || pos.Clicks != m.clicks {
+			t.Fatalf("move %d: answered %s", i, answer)
+		}
+	}
+	var got []MovesMsg
+	deadline := time.After(10 * time.Second)
+	for len(got) == 0 || len(watcher.out) > 0 {
+		select {
+		case b := <-watcher.out:
+			var msg MovesMsg
+			if err := json.Unmarshal(b, &msg); err != nil || msg.T != "moves" {
+				t.Fatalf("the watcher was sent %s, want only moves", b)
+			}
+			got = append(got, msg)
+		case <-deadline:
+			t.Fatal("no moves sent to the watcher")
+		}
+	}
+	// Three moves made in well under a tick on a quiet machine; on a
+	// loaded one a tick may end between them, but each dot is in a message
+	// once, at its latest place.
+	byUser := map[string]Dot{}
+	for _, msg := range got {
+		seen := map[string]bool{}
+		for _, d := range msg.Moves {
+			if seen[d.ID] {
+				t.Fatalf("%s twice in one tick's moves: %+v", d.ID, msg)
+			}
+			seen[d.ID] = true
+			byUser[d.ID] = d
+		}
+	}
+	if len(got) > len(moves) || byUser["u1"].Clicks != 2 || byUser["u2"].Clicks != 1 {
+		t.Fatalf("the watcher got %d messages %+v for %d moves, want ada at her 2nd click and bob at his 1st", len(got), got, len(moves))
+	}
+	if byUser["u1"].X != 1 || byUser["u1"].Y != 1 {
+		t.Fatalf("ada back at the start: %+v", byUser["u1"])
+	}
+}
+
+// serialGames stores one game at a time, each taking a while, as SQLite's
+// one writer does under load.
+type serialGames struct {
+	*memGames
+	writer sync.Mutex
+	each   time.Duration
+}
+
+func (g *serialGames) Start(ctx context.Context, m *mazecore.Maze, who play.Record) (*play.Game, error) {
+	g.writer.Lock()
+	defer g.writer.Unlock()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	time.Sleep(g.each)
+	return g.memGames.Start(ctx, m, who)
+}
+
+// TestManyStartsAtOnce: a race of 60 members on a store that writes one
+// game at a time starts every member's game, none timed out: the room
+// takes its turns (startsAtOnce), where 60 starts at once waited behind
+// each other past their timeout, and their members watched (a run of
+// BenchmarkArena's 100 racers in one room, on SQLite).
+func TestManyStartsAtOnce(t *testing.T) {
+	games := &serialGames{memGames: &memGames{games: map[int64]*play.Game{}}, each: 10 * time.Millisecond}
+	h := testHub(t, &MemoryBus{}, games)
+	// 60 starts of 10 ms each take 600 ms one after another; each of the
+	// room's may wait for startsAtOnce of them.
+	h.startWithin = 300 * time.Millisecond
+	r, in, _ := launch(t, h)
+	const members = 60
+	for i := range members {
+		h.publish(event{Kind: evHello, Instance: in.ID, User: fmt.Sprintf("u%d", i+1), Name: "racer"})
+	}
+	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "every game started or refused", func() bool {
+		var settled int
+		r.inspect(func(st *state) {
+			for _, p := range st.Players {
+				if p.Game != 0 || p.Watching {
+					settled++
+				}
+			}
+		})
+		return settled == members
+	})
+	if got := strings.Count(describe(t, r), "game=true"); got != members {
+		t.Fatalf("%d of %d members racing; the others' starts timed out", got, members)
 	}
 }

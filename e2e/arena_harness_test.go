@@ -330,8 +330,33 @@ func raceTwo(r race, adaC, bobC *roomClient) (open mazecore.Dir, bobAt mazecore.
 		}
 	}
 	bobC.send(map[string]any{"t": "move", "dir": dirLetter(open)})
-	pos := adaC.wait("bob's move, on the other process", func(m map[string]any) bool { return m["t"] == "pos" && m["id"] == bob })
+	pos := adaC.waitMove("bob's move, on the other process", bob)
 	return open, mazecore.Point{X: int(pos["x"].(float64)), Y: int(pos["y"].(float64))}
+}
+
+// waitMove waits until the room shows user moved: in a tick's moves, or
+// as the answer to their own move. It returns the dot.
+func (c *roomClient) waitMove(what, user string) map[string]any {
+	c.t.Helper()
+	return dotIn(c.wait(what, func(m map[string]any) bool { return dotIn(m, user) != nil }), user)
+}
+
+// dotIn finds user's dot in a moves message, or the pos answering their
+// move; nil if neither.
+func dotIn(m map[string]any, user string) map[string]any {
+	if m["t"] == "pos" && m["id"] == user {
+		return m
+	}
+	if m["t"] != "moves" {
+		return nil
+	}
+	dots, _ := m["moves"].([]any)
+	for _, d := range dots {
+		if dm, _ := d.(map[string]any); dm["id"] == user {
+			return dm
+		}
+	}
+	return nil
 }
 
 // playerIn finds user in a room message's players.

@@ -172,7 +172,7 @@ func TestArenaRefusals(t *testing.T) {
 
 	// The room goes on: bob, untouched by it all, moves and ada sees it.
 	bobC.send(map[string]any{"t": "move", "dir": open})
-	pos := back3.wait("bob's move", func(m map[string]any) bool { return m["t"] == "pos" && m["id"] == bob })
+	pos := back3.waitMove("bob's move", bob)
 	if pos["clicks"] != float64(1) {
 		t.Fatalf("bob's move: %v, want his first click", pos)
 	}

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from "./protocol";
 import { say, runTime as runTimeIn, type Args, type Words } from "./words";
 import { ghostAt } from "./ghost";
 import { board, cellAt, centre, keyDirection, outline, padButtons, route, walls as wallsOf, type Board } from "./grid";
-import type { AlgorithmChoice, ClientMsg, Direction, Ghost, GridChoice, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
+import type { AlgorithmChoice, ClientMsg, Direction, Dot, Ghost, GridChoice, MazeGrid as Maze, Refusal, RoomView as Room, ServerMsg } from "./protocol";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const clientId = (document.querySelector('meta[name="client-id"]') as HTMLMetaElement).content;
@@ -480,6 +480,19 @@ function showRoom() {
   }
 }
 
+// placeDot puts a racer where the room says they stand. A tick's moves
+// may repeat the answer to one's own move, or come after a newer answer
+// (another connection of the same member): a dot never goes back to an
+// older click.
+function placeDot(d: Dot) {
+  const p = room?.players.find((q) => q.id === d.id);
+  if (p) {
+    if (d.clicks < p.clicks) return;
+    Object.assign(p, { x: d.x, y: d.y, tiles: d.tiles, clicks: d.clicks });
+  }
+  moveTo(d.id, d.x, d.y);
+}
+
 let socket: WebSocket | null = null;
 let retry = 0;
 
@@ -524,13 +537,16 @@ function connect(session: string, locale: string) {
         room = msg.room;
         showRoom();
         break;
-      case "pos": {
-        const p = room?.players.find((q) => q.id === msg.id);
-        if (p) Object.assign(p, { x: msg.x, y: msg.y, tiles: msg.tiles, clicks: msg.clicks });
-        moveTo(msg.id, msg.x, msg.y);
+      case "pos":
+        // The answer to this client's own move, at once.
+        placeDot(msg);
         showRoom();
         break;
-      }
+      case "moves":
+        // Every dot that moved in the room's last tick, in one message.
+        for (const d of msg.moves) placeDot(d);
+        showRoom();
+        break;
       case "ghosts":
         setGhosts(msg.ghosts);
         break;

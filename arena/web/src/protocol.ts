@@ -129,6 +129,19 @@ export interface PosMsg {
   clicks: number;
 }
 
+export interface Dot {
+  id: string;
+  x: number;
+  y: number;
+  tiles: number;
+  clicks: number;
+}
+
+export interface MovesMsg {
+  t: "moves";
+  moves: Dot[];
+}
+
 export interface RefusedMsg {
   t: "refused";
   why: Refusal;
@@ -164,4 +177,4 @@ export interface GhostsMsg {
 }
 
 export type ClientMsg = HelloMsg | MoveMsg | StartMsg | PickMsg | PingMsg | WatchMsg | RematchMsg;
-export type ServerMsg = WelcomeMsg | MazeMsg | RoomMsg | PosMsg | RefusedMsg | PongMsg | ReloadMsg | GhostsMsg;
+export type ServerMsg = WelcomeMsg | MazeMsg | RoomMsg | PosMsg | MovesMsg | RefusedMsg | PongMsg | ReloadMsg | GhostsMsg;
