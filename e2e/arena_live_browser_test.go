@@ -2,14 +2,22 @@ package e2e
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"mazebot/arena"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/testkit"
+	"mazebot/lang"
 	"mazebot/mazecore"
 )
 
@@ -118,4 +126,47 @@ func TestArenaBrowserLive(t *testing.T) {
 	adaAt = adaTab.step(ada, mazecore.Solve(next))
 	bobTab.waitAt(ada, adaAt)
 	cyTab.waitAt(ada, adaAt)
+}
+
+// TestArenaBrowserOldBundle: a page Discord cached from before the
+// protocol changed (the bundle's hello names the version before this one)
+// is told to reload: the member reads why, in their language, and is
+// not admitted to the room. The
+// cached bundle is this one with its hello's version turned back, served
+// by a stand-in for Discord's proxy in front of the harness.
+func TestArenaBrowserOldBundle(t *testing.T) {
+	testkit.SkipShort(t, "drives a browser")
+	t.Parallel()
+	fake, a, r := arenaRace(t)
+	site := discordClient(t, fake, a, r.instance, map[string]harnessUser{ada: {ID: ada, Username: adaName}}, map[string]string{ada: "de"})
+	now := fmt.Sprintf(`t:"hello",v:%d,`, arena.ProtocolVersion)
+	before := fmt.Sprintf(`t:"hello",v:%d,`, arena.ProtocolVersion-1)
+	target, _ := url.Parse(site.URL)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var rewritten atomic.Int32
+	cached := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Path != "/app.js" {
+			proxy.ServeHTTP(w, req)
+			return
+		}
+		js := string(readAll(t, site.URL+"/app.js"))
+		if !strings.Contains(js, now) {
+			t.Errorf("the bundle's hello is not %s: the test cannot turn its version back", now)
+		}
+		rewritten.Add(1)
+		w.Header().Set("Content-Type", "text/javascript")
+		_, _ = io.WriteString(w, strings.Replace(js, now, before, 1))
+	}))
+	t.Cleanup(cached.Close)
+
+	tab := newTab(t, newBrowser(t))
+	tab.run(chromedp.Navigate(cached.URL + "/harness?user=" + ada))
+	reload := lang.For("de").T("arena.reload")
+	tab.waitJS("the reload", fmt.Sprintf(`doc.getElementById('status') && doc.getElementById('status').textContent === %q`, reload))
+	if rewritten.Load() == 0 {
+		t.Fatal("the page never asked for app.js")
+	}
+	if got := evalIn[string](tab, inFrame(`doc.body.dataset.phase || ""`)); got != "" {
+		t.Fatalf("the cached page shows the phase %q: it was admitted to the room", got)
+	}
 }
