@@ -739,7 +739,7 @@ func TestRematchRequest(t *testing.T) {
 	// the room ends: two cards, each its own.
 	waitFor(t, "the first race's card", func() bool { posts, _ := posted.count(); return posts == 1 })
 	for _, dir := range solutionOf(t, mazeOf(t, r)) {
-		if why := r.move(ctx, "u1", dir); why != "" {
+		if why := r.move(ctx, nil, "u1", dir); why != "" {
 			t.Fatalf("ada's move %s in the rematch: %q", dir, why)
 		}
 	}
