@@ -319,3 +319,32 @@ func TestGhostsRecordedAndSent(t *testing.T) {
 		t.Fatalf("bob's ghosts: %+v; want ada's best and his own", got)
 	}
 }
+
+// TestGhostOnGrids: a daily's run on a polar, a hex and a heart maze is
+// kept with its ways and replays to the goal, each step where the racer
+// stood after that move.
+func TestGhostOnGrids(t *testing.T) {
+	for _, id := range []mazecore.ID{polarID, hexID, heartID} {
+		t.Run(id.String(), func(t *testing.T) {
+			m := gridMaze(t, id)
+			sol := gridSolution(t, m)
+			_, fx := applyOnGrid(t, id, slices.Concat(ghostRace(today), moves("p1", "u1", 5000, sol...)))
+			rec, places := recorded(t, fx)
+			if rec.run == nil {
+				t.Fatal("no run kept")
+			}
+			steps, err := replayRun(nil, m, rec.run.Moves)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(steps) != len(places)+1 {
+				t.Fatalf("%d steps for %d moves", len(steps), len(places))
+			}
+			for i, p := range places {
+				if s := steps[i+1]; [2]int{s.X, s.Y} != p || s.T != 990+int64(i)*100 {
+					t.Errorf("step %d: %+v, want %v at %d ms", i, s, p, 990+int64(i)*100)
+				}
+			}
+		})
+	}
+}
