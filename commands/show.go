@@ -147,12 +147,12 @@ func showMaze(ctx context.Context, q *pictures.Queue, in *bot.Interaction, id ma
 }
 
 // showPost makes a post nobody asked for that shows maze id: on the
-// queue when pictured, cached under key ("" for none).
+// queue's posts' pool when pictured, cached under key ("" for none).
 func showPost(ctx context.Context, q *pictures.Queue, id mazecore.ID, key string, build func() (bot.Reply, error)) (bot.Reply, error) {
 	if !pictured(id, renderAuto) {
 		return build()
 	}
-	return q.Draw(ctx, key, build)
+	return q.Post(ctx, key, build)
 }
 
 // generate builds the maze of an ID that was validated on its way in: an

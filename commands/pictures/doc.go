@@ -9,7 +9,9 @@
 //     rest wait their turn in arrival order, each deferred before it waits
 //     (emoji replies never enter the pool); small pictures a member asks
 //     for have a pool of the same size to themselves, so they never wait
-//     behind big ones;
+//     behind big ones; the posts nobody asked for (a backlog of daily
+//     posts) have a pool a worker smaller, which leaves a core to the
+//     members' replies;
 //   - a member gets one big picture per cooldown;
 //   - pictures are cached, bounded by bytes.
 //

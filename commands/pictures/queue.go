@@ -44,14 +44,16 @@ type Config struct {
 // member's cooldown. It is safe for concurrent use; one serves the whole
 // process.
 //
-// Big pictures and posts share one pool; small pictures asked for by a
-// member have a pool of their own, as they take milliseconds: the
-// default /maze is a picture, and it must not wait behind a channel's
-// burst of 1001×1001 solutions. At most twice Workers pictures are
-// made at once, half of them small.
+// Big pictures have one pool; small pictures asked for by a member have
+// a pool of their own, as they take milliseconds: the default /maze is a
+// picture, and it must not wait behind a channel's burst of 1001×1001
+// solutions. The posts nobody asked for (thousands of daily posts at one
+// minute) have a third, a worker smaller than the others (one at least),
+// so that a backlog of them leaves a core to the members' replies.
 type Queue struct {
-	pool     *pool // big pictures and posts
+	pool     *pool // big pictures
 	quick    *pool // small pictures members asked for
+	posts    *pool // posts nobody asked for
 	cache    *cache[Shown]
 	cooldown *cooldown // by member
 	now      func() time.Time
@@ -75,7 +77,7 @@ func New(cfg Config, now func() time.Time) *Queue {
 		cfg.Metrics = metrics.Nop{}
 	}
 	return &Queue{
-		pool: newPool(cfg.Workers), quick: newPool(cfg.Workers), cache: newCache(max(cfg.CacheBytes, 0), shownSize),
+		pool: newPool(cfg.Workers), quick: newPool(cfg.Workers), posts: newPool(max(1, cfg.Workers-1)), cache: newCache(max(cfg.CacheBytes, 0), shownSize),
 		cooldown: newCooldown(cfg.Cooldown, maxCooldowns, now), now: now, metrics: cfg.Metrics, small: cfg.Small,
 	}
 }
@@ -96,6 +98,12 @@ type Shown struct {
 // under key ("" caches nothing) if it is there.
 func (q *Queue) Draw(ctx context.Context, key string, build func() (bot.Reply, error)) (bot.Reply, error) {
 	s, err := q.draw(ctx, q.pool, key, nil, replyOnly(build))
+	return s.Reply, err
+}
+
+// Post is Draw for a post nobody asked for, on the posts' pool.
+func (q *Queue) Post(ctx context.Context, key string, build func() (bot.Reply, error)) (bot.Reply, error) {
+	s, err := q.draw(ctx, q.posts, key, nil, replyOnly(build))
 	return s.Reply, err
 }
 

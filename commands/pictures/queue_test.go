@@ -218,3 +218,43 @@ func TestShowKeepsTheMaze(t *testing.T) {
 		t.Fatalf("built %d times, want once (then the cache)", builds)
 	}
 }
+
+// TestPostsLeaveAWorker: posts nobody asked for are drawn one worker
+// short of the others (on two cores, one at a time), so a backlog of
+// them leaves a core to the members; a big picture a member asks for is
+// drawn beside them at once. They shared the big pool, all its workers.
+func TestPostsLeaveAWorker(t *testing.T) {
+	r := New(Config{Workers: 2}, time.Now)
+	release := make(chan struct{})
+	var running, peak atomic.Int32
+	started := make(chan struct{}, 4)
+	post := func() (bot.Reply, error) {
+		n := running.Add(1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		started <- struct{}{}
+		<-release
+		running.Add(-1)
+		return bot.Reply{}, nil
+	}
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			if _, err := r.Post(context.Background(), "", post); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	<-started // one post is drawn; the others wait for its worker
+	for r.waiting.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := r.Draw(context.Background(), "", func() (bot.Reply, error) { return bot.Reply{Content: "big"}, nil }); err != nil {
+		t.Fatalf("a member's big picture beside the posts: %v", err)
+	}
+	close(release)
+	wg.Wait()
+	if p := peak.Load(); p != 1 {
+		t.Fatalf("%d posts drawn at once on 2 workers, want 1", p)
+	}
+}
