@@ -273,7 +273,7 @@ func (st *state) move(ev event) []effect {
 // second (two members pressed at once), or names a maze not of the room's
 // kind, is no event.
 func (st *state) rematch(ev event) []effect {
-	if st.Phase != phaseOver {
+	if !st.rematchable() {
 		return nil
 	}
 	next, err := mazecore.Parse(ev.Maze)
@@ -311,6 +311,26 @@ func (st *state) rematch(ev event) []effect {
 		effect{kind: effBroadcast, msg: MazeMsg{T: "maze", Maze: st.drawn()}},
 		effect{kind: effSchedule, at: st.StartAt},
 		st.roomMsg(ev.At))
+}
+
+// rematchable: the race is over for everyone still there. It is over
+// once every racer finished; a racer who left mid-race (closed the
+// Activity, gave up) holds it open, but not the members still there, who
+// may rematch once none of them races on. A racer away is dropped by the
+// rematch, and one who was only cut off comes back to watch it.
+func (st *state) rematchable() bool {
+	if st.Phase == phaseOver {
+		return true
+	}
+	if st.Phase != phaseRace {
+		return false
+	}
+	for _, p := range st.Players {
+		if p.online() && !p.Watching && !p.Done {
+			return false
+		}
+	}
+	return true
 }
 
 // sameKind: b is a maze of a's kind, whatever its seed: a rematch's.
@@ -451,7 +471,8 @@ func (st *state) roomMsg(now int64) effect {
 
 // view is what the clients are sent of the state.
 func (st *state) view() RoomView {
-	v := RoomView{Phase: Phase(st.Phase), StartAt: st.StartAt, Maze: st.Maze, Contest: st.Contest, Launcher: st.Launcher}
+	v := RoomView{Phase: Phase(st.Phase), StartAt: st.StartAt, Maze: st.Maze, Contest: st.Contest, Launcher: st.Launcher,
+		Rematch: st.rematchable()}
 	sx, sy := startPos(st.maze, st.grid)
 	for _, p := range st.Players {
 		pv := PlayerView{ID: p.ID, Name: p.Name, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks,

@@ -358,6 +358,22 @@ func TestRematch(t *testing.T) {
 		t.Fatalf("a rematch on another kind of maze: phase %s", st.Phase)
 	}
 
+	// bob leaves mid-race: the race is not over, but ada, still there,
+	// may rematch once she finished, and the rematch is hers.
+	left := slices.Concat(lobby, race(), []event{{Kind: evBye, Origin: "p2", User: "u2", At: 4500}}, moves("p1", "u1", 5000, sol[:len(sol)-1]...))
+	st, _ = applyAll(t, "p1", slices.Concat(left, []event{rematch(8000, next)}))
+	if st.Phase != phaseRace || st.view().Rematch || st.Maze == next.String() {
+		t.Fatalf("a rematch while ada races: phase %s, rematch offered %v, on %s", st.Phase, st.view().Rematch, st.Maze)
+	}
+	st, _ = applyAll(t, "p1", slices.Concat(left, moves("p1", "u1", 7900, sol[len(sol)-1])))
+	if st.Phase != phaseRace || !st.view().Rematch {
+		t.Fatalf("ada finished, bob away mid-race: phase %s, rematch offered %v", st.Phase, st.view().Rematch)
+	}
+	st, _ = feed(st, []event{rematch(8000, next)})
+	if st.Phase != phaseCountdown || len(st.Players) != 2 || st.player("u2") != nil {
+		t.Fatalf("the rematch without bob: phase %s, %d members, bob %+v", st.Phase, len(st.Players), st.player("u2"))
+	}
+
 	st, _ = applyAll(t, "p1", slices.Concat(over, []event{{Kind: evBye, Origin: "p2", User: "u2", At: 8000}}))
 	if st.Phase != phaseOver {
 		t.Fatalf("phase %s with everyone done", st.Phase)

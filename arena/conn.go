@@ -465,9 +465,9 @@ func (s *Server) request(r *room, u user, at time.Time, ev event, phases ...stri
 // may ask; a second ask while the first is on its way is no event.
 func (s *Server) rematch(r *room, u user, at time.Time) string {
 	r.mu.Lock()
-	phase, maze := r.phase, r.maze
+	may, maze := r.rematch, r.maze
 	r.mu.Unlock()
-	if phase != phaseOver {
+	if !may {
 		return refusedNotOver
 	}
 	id, err := mazecore.Parse(maze)
@@ -476,7 +476,7 @@ func (s *Server) rematch(r *room, u user, at time.Time) string {
 		return refusedBad
 	}
 	id.Seed = s.cfg.Seed() & (1<<32 - 1)
-	return s.request(r, u, at, event{Kind: evRematch, Maze: id.String()}, phaseOver)
+	return s.request(r, u, at, event{Kind: evRematch, Maze: id.String()}, phaseRace, phaseOver)
 }
 
 // Sides a pick may ask for.

@@ -32,6 +32,7 @@ type room struct {
 	phase   string             // the loop's, for the connections' checks
 	launch  string             // the launcher, likewise
 	maze    string             // the maze's ID, likewise
+	rematch bool               // a rematch may be asked (state.rematchable), likewise
 	racers  map[string]bool    // the members who race (the others watch), likewise
 	ghosts  map[string][]byte  // each racer's GhostsMsg here, for their reconnects
 	// starting holds a place for each of the room's game starts in the
@@ -306,7 +307,7 @@ func (r *room) run(st state, syncNonce string) {
 		if r.maze != st.Maze {
 			clear(r.ghosts) // a rematch's maze: the day's runs are not its ghosts
 		}
-		r.phase, r.launch, r.maze = st.Phase, st.Launcher, st.Maze
+		r.phase, r.launch, r.maze, r.rematch = st.Phase, st.Launcher, st.Maze, st.rematchable()
 		clear(r.racers)
 		for _, p := range st.Players {
 			if !p.Watching {

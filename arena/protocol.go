@@ -338,6 +338,9 @@ type RoomView struct {
 	Players  []PlayerView `json:"players"`
 	// Watchers is how many members online watch rather than race.
 	Watchers int `json:"watchers"`
+	// Rematch: a rematch may be asked (RematchMsg). The race is over, or
+	// over for everyone still there: whoever races on has left.
+	Rematch bool `json:"rematch,omitempty"`
 }
 
 // PlayerView is one member of a room as the clients see them.

@@ -464,8 +464,9 @@ function showRoom() {
     return li;
   }));
   // The finish screen: the podium, each finisher's time and clicks
-  // against par, once the race is over.
-  const over = room.phase === "over";
+  // against par, and Rematch, once the race is over for everyone still
+  // there (a racer who left holds the race itself open).
+  const over = room.phase === "over" || !!room.rematch;
   $("finish").hidden = !over;
   if (over) {
     $("podium").replaceChildren(...done.slice(0, 3).map((p) => {

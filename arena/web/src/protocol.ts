@@ -85,6 +85,7 @@ export interface RoomView {
   launcher?: string;
   players: PlayerView[];
   watchers: number;
+  rematch?: boolean;
 }
 
 export interface AlgorithmChoice {
