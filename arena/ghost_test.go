@@ -348,3 +348,26 @@ func TestGhostOnGrids(t *testing.T) {
 		})
 	}
 }
+
+// TestGhostRunNotSynced: a sync carries no racer's run (a hundred runs
+// of up to 16 KiB would not fit the bus's message), and the replica that
+// takes the state keeps no run of a racer who finishes there: their
+// earlier moves are not in it.
+func TestGhostRunNotSynced(t *testing.T) {
+	sol := solution(t)
+	st, _ := feed(freshState(t, "p2"), slices.Concat(ghostRace(today), moves("p1", "u1", 5000, sol[:2]...)))
+	snap := st.snapshot()
+	if p := snap.Players[0]; p.Run != nil || p.RunMoves <= maxRunMoves {
+		t.Fatalf("the sync carries ada's run: %d bytes, %d moves", len(p.Run), p.RunMoves)
+	}
+	if len(st.player("u1").Run) == 0 {
+		t.Fatal("the snapshot took the run from the replica that played it")
+	}
+	// p3 takes the state, and ada, now connected to it, finishes there.
+	other := freshState(t, "p3")
+	other.adopt(snap)
+	_, fx := feed(other, moves("p3", "u1", 6000, sol[2:]...))
+	if rec, _ := recorded(t, fx); rec.run != nil {
+		t.Fatalf("p3 kept a run of ada's without her first moves: %d bytes", len(rec.run.Moves))
+	}
+}

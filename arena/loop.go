@@ -510,6 +510,12 @@ func (st *state) snapshot() roomState {
 			rec.Trail = append([]byte(nil), rec.Trail...)
 			cp.Rec = &rec
 		}
+		// A run stays with the replicas that played it from the start (up
+		// to 16 KiB a racer would take a hundred racers' sync past the
+		// bus's 1 MiB): one that takes this state keeps no ghost of it.
+		if cp.Run != nil || cp.RunMoves > 0 {
+			cp.Run, cp.RunMoves = nil, maxRunMoves+1
+		}
 		out.Players[i] = &cp
 	}
 	return out
