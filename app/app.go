@@ -270,6 +270,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 	}
 	srv, err := arena.New(arena.Config{
 		ClientSecret: cfg.ClientSecret, BotToken: cfg.Token, Transport: discord.Rebase(cfg.APIBase, nil),
+		Bot:           poster, // the bot token's requests on the bot's one client and rate limiter
 		SessionSecret: secret, // the buttons' key: the same on every process
 		Games:         domain.Games, Grids: domain.Grids, Runs: a.db, Poster: cardPoster{poster, alog}, Language: domain.ServerLanguage, Bus: bus, Log: alog, Seed: randomSeed,
 		ObserveMove: opts.ArenaObserveMove, Now: now, Metrics: rec,

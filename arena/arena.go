@@ -70,14 +70,19 @@ type Config struct {
 	// ClientSecret is the OAuth2 client secret: it goes to Discord's
 	// /oauth2/token and nowhere else.
 	ClientSecret string
-	BotToken     string // "Bot …", for the instance checks
+	BotToken     string // "Bot …": a session key's makings when SessionSecret is nil
+	// Bot asks Discord with the bot's token (the application's id, the
+	// instance checks): the Discord wing's one client, so that the
+	// Arena's requests share the bot's rate limiter and 429 state.
+	Bot BotAPI
 	// SessionSecret is what the session tokens' key is derived from: the
 	// same on every process (the wiring passes the bot's MAZEBOT_SECRET
 	// or the key kept in the database); nil derives it from the client
 	// secret and the bot token.
 	SessionSecret []byte
-	// Transport carries the requests to Discord (https://discord.com/api):
-	// the bot's, which sends them to DISCORD_API_BASE; nil is
+	// Transport carries the OAuth2 requests to Discord
+	// (https://discord.com/api: the code exchange, /users/@me with a
+	// member's token), rebased to DISCORD_API_BASE; nil is
 	// http.DefaultTransport.
 	Transport http.RoundTripper
 	Games     Games
@@ -172,6 +177,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("arena: the client secret and the bot token are both needed")
 	case cfg.Games == nil:
 		return nil, errors.New("arena: no Games")
+	case cfg.Bot == nil:
+		return nil, errors.New("arena: no Bot (the client for the bot's token)")
 	}
 	if cfg.Bus == nil {
 		cfg.Bus = &MemoryBus{}
@@ -205,7 +212,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arena: the web client is not built: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.BotToken, cfg.Log),
+	s := &Server{cfg: cfg, log: cfg.Log, discord: newDiscord(cfg.Transport, cfg.AppID, cfg.ClientSecret, cfg.Bot, cfg.Log),
 		checks: newMemberBuckets(checkRate, checkBurst), sessionKey: sessionKey(cfg), awaiting: map[*conn]time.Time{}}
 	s.index = withAlgorithms(index)
 	s.door = newDoor(cfg.Now, cfg.Log)

@@ -17,7 +17,7 @@ import (
 // the listener's cap (MaxConnections) at their upgrade; this one bounds
 // them.
 func TestSocketCap(t *testing.T) {
-	s, err := New(Config{ClientSecret: "secret", BotToken: "Bot token", Games: &memGames{games: map[int64]*play.Game{}}, MaxSockets: 2})
+	s, err := New(Config{ClientSecret: "secret", BotToken: "Bot token", Bot: stubBot{}, Games: &memGames{games: map[int64]*play.Game{}}, MaxSockets: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

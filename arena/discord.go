@@ -20,12 +20,23 @@ import (
 // discord is what the Activity's server asks Discord: the code exchange,
 // whose token a connection brings, and whether an instance has them.
 // Its errors never carry a token, a code or the secret.
+//
+// Two clients: the requests with the bot's token (the application's id,
+// the instance checks) go through bot, the Discord wing's one client, so
+// that they share the bot's rate limiter and its one record of a 429 on
+// the token (a global 429 on the token holds every request with it,
+// whichever job made it). The OAuth2 requests stay here, on client: the
+// code exchange is authorised by the client id and secret and
+// /users/@me by the member's own access token, neither by the bot's
+// token, so Discord limits them apart from it (a member's token has its
+// own limits; the exchange's are the application's), and the wing's
+// client sends only the bot's token.
 type discord struct {
-	api      string // https://discord.com/api/v9, as rebased
-	client   *http.Client
-	secret   string // the OAuth2 client secret: sent to Discord only
-	botToken string // "Bot …"
-	log      *slog.Logger
+	api    string // https://discord.com/api/v9, as rebased
+	client *http.Client
+	bot    BotAPI
+	secret string // the OAuth2 client secret: sent to Discord only
+	log    *slog.Logger
 
 	// appMu lets one request at a time ask for the application's id.
 	appMu sync.Mutex
@@ -34,9 +45,19 @@ type discord struct {
 	// appErr is the last failure to learn it, which stands until appRetry.
 	appErr   error
 	appRetry time.Time
-	// limited is when each rate-limited route may be asked again (by its
-	// route key; globalLimit for every route).
+	// limited is when each rate-limited OAuth2 route may be asked again
+	// (by its route key; globalLimit for every route).
 	limited map[string]time.Time
+}
+
+// BotAPI asks Discord with the bot's token: the Discord wing's one client
+// (the wiring's *discord.Poster), whose rate limiter every request with
+// the token shares.
+type BotAPI interface {
+	// Get sends GET path (below /api/v9) under the rate-limit bucket
+	// bucket and answers Discord's status and body; status 429, unsent,
+	// while a 429 holds the token or the bucket.
+	Get(ctx context.Context, path, bucket string) (status int, body []byte, err error)
 }
 
 // A 429 stops the route it answered (or, global, every route) until its
@@ -47,14 +68,14 @@ var errRateLimited = errors.New("discord is rate limiting these requests")
 
 const globalLimit = "global"
 
-func newDiscord(transport http.RoundTripper, appID, secret, botToken string, log *slog.Logger) *discord {
+func newDiscord(transport http.RoundTripper, appID, secret string, bot BotAPI, log *slog.Logger) *discord {
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
 	return &discord{
 		api:    "https://discord.com/api/v9",
 		client: &http.Client{Timeout: 10 * time.Second, Transport: transport},
-		appID:  appID, secret: secret, botToken: botToken, log: log, limited: map[string]time.Time{},
+		appID:  appID, secret: secret, bot: bot, log: log, limited: map[string]time.Time{},
 	}
 }
 
@@ -83,7 +104,7 @@ func (d *discord) application(ctx context.Context) (string, error) {
 	var app struct {
 		ID string `json:"id"`
 	}
-	status, err := d.get(ctx, "/applications/@me", "GET /applications/@me", d.botToken, &app)
+	status, err := d.botGet(ctx, "/applications/@me", "GET /applications/@me", &app)
 	switch {
 	case err != nil:
 		err = fmt.Errorf("applications/@me: %w", err)
@@ -201,8 +222,8 @@ func (d *discord) instance(ctx context.Context, id string) (instance, error) {
 		return instance{}, err
 	}
 	var in instance
-	status, err := d.get(ctx, "/applications/"+url.PathEscape(appID)+"/activity-instances/"+url.PathEscape(id),
-		"GET /applications/{app}/activity-instances/{id}", d.botToken, &in)
+	status, err := d.botGet(ctx, "/applications/"+url.PathEscape(appID)+"/activity-instances/"+url.PathEscape(id),
+		"GET /applications/{app}/activity-instances/{id}", &in)
 	switch {
 	case err != nil:
 		return instance{}, fmt.Errorf("activity instance: %w", err)
@@ -214,8 +235,25 @@ func (d *discord) instance(ctx context.Context, id string) (instance, error) {
 	return in, nil
 }
 
+// botGet asks for path (of the route key route) with the bot's token,
+// through the wing's client, and decodes a 200's JSON into out.
+func (d *discord) botGet(ctx context.Context, path, route string, out any) (int, error) {
+	status, body, err := d.bot.Get(ctx, path, route)
+	switch {
+	case err != nil:
+		return 0, err
+	case status == http.StatusTooManyRequests:
+		return status, errRateLimited
+	case status == http.StatusOK:
+		if err := json.Unmarshal(body, out); err != nil {
+			return 0, fmt.Errorf("decode: %w", err)
+		}
+	}
+	return status, nil
+}
+
 // get asks for path (of the route key route) with the Authorization
-// auth, and decodes a 200's JSON into out.
+// auth (a member's), and decodes a 200's JSON into out.
 func (d *discord) get(ctx context.Context, path, route, auth string, out any) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.api+path, nil)
 	if err != nil {

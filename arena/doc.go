@@ -44,6 +44,9 @@
 // It imports mazecore, play, contest, lang and metrics, the standard
 // library and gorilla/websocket; never bot, commands, store (the
 // PostgreSQL bus is store/pgbus), pgx or discordgo: the wiring hands it
-// what it needs (Games, a Poster, the Bus, the transport to Discord) as
-// interfaces.
+// what it needs (Games, a Poster, the Bus, the bot's REST client, the
+// transport for the OAuth2 requests) as interfaces. Every request with the
+// bot's token goes through the bot's one client (BotAPI), so that the
+// token has one rate limiter and one record of a 429; only the OAuth2
+// requests, which the bot's token does not authorise, go out here.
 package arena

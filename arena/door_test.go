@@ -89,7 +89,7 @@ func stubResponse(status int, body string) *http.Response {
 func doorServer(t *testing.T, stub *oauthStub, clock *testkit.Clock, appID string) (*Server, *testkit.LogBuffer) {
 	t.Helper()
 	logs := &testkit.LogBuffer{}
-	s, err := New(Config{AppID: appID, ClientSecret: "secret", BotToken: "Bot x", Games: &memGames{games: map[int64]*play.Game{}},
+	s, err := New(Config{AppID: appID, ClientSecret: "secret", BotToken: "Bot x", Bot: stubBot{transport: stub}, Games: &memGames{games: map[int64]*play.Game{}},
 		Transport: stub, Now: clock.Now, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -494,9 +494,11 @@ func (c *cardTexts) last() string {
 	return c.texts[len(c.texts)-1]
 }
 
-// TestRateLimitScopes: a 429 stops its own route for its retry_after; a
-// global one, answered to the bot's token, stops every route, but one
-// answered to a member's token stops only that token's route.
+// TestRateLimitScopes: a 429 on the Arena's own OAuth2 requests stops its
+// route for its retry_after; a global one, answered to the code exchange,
+// stops every such route, but one answered to a member's token stops only
+// that token's route. (The bot token's 429s are the wing's client's:
+// TestArenaBotTokenOneLimiter.)
 func TestRateLimitScopes(t *testing.T) {
 	var global atomic.Bool
 	var calls atomic.Int32
@@ -512,11 +514,11 @@ func TestRateLimitScopes(t *testing.T) {
 		name, auth          string
 		global, stopsOthers bool
 	}{
-		{"route", "Bot x", false, false},
-		{"global, the bot's", "Bot x", true, true},
+		{"route", "", false, false},
+		{"global, the code exchange's", "", true, true},
 		{"global, a member's token", "Bearer y", true, false},
 	} {
-		d := newDiscord(nil, "1", "secret", "Bot x", slog.New(slog.DiscardHandler))
+		d := newDiscord(nil, "1", "secret", stubBot{}, slog.New(slog.DiscardHandler))
 		d.api = srv.URL
 		global.Store(tc.global)
 		if _, err := d.get(context.Background(), "/a", "GET /a", tc.auth, &struct{}{}); !errors.Is(err, errRateLimited) {

@@ -553,23 +553,8 @@ func TestArenaResultCard(t *testing.T) {
 	fake := newDiscord(t)
 	fake.SetGuildLocale(fakediscord.DefaultGuildID, "ko")
 	a := fake.startArenaApp(t, "")
-	card, m := fake.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 11))
-	ix, err := fake.ClickButton(testContext(t), memberButton(card, "race:"+m.ID().String(), ada, adaName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := ix.Wait(testContext(t))
-	if err != nil || resp.Instance == "" {
-		t.Fatalf("Race on a maze card: %+v %v", resp, err)
-	}
-	c := join(t, a, signIn(t, fake, a, ada, resp.Instance), resp.Instance)
-	c.send(map[string]any{"t": "start"})
-	c.racing(ada)
-	c.moveAlong(m, m.Start())
-	c.wait("the finish", func(msg map[string]any) bool { return playerIn(msg, ada)["done"] == true })
-	if err := c.ws.Close(); err != nil {
-		t.Fatal(err)
-	}
+	instance, m := fake.raceMazeCard(t, ada, adaName)
+	raceAlone(t, fake, a, ada, instance, m)
 	posted := fake.waitChannel(t, "🏁 **미로 아레나** `"+m.ID().String()+"`")
 	clicksPar := regexp.MustCompile(fmt.Sprintf(`클릭: \d+ \(기준 %d\)`, play.Par(m)))
 	if ids := mentions(posted.Text()); len(ids) != 1 || ids[0] != ada || !strings.Contains(posted.Text(), "🟧 1위 <@"+ada+">") || !clicksPar.MatchString(posted.Text()) {
@@ -591,5 +576,76 @@ func TestArenaResultCard(t *testing.T) {
 	}
 	if cards != 1 {
 		t.Fatalf("%d result cards, want 1", cards)
+	}
+}
+
+// TestArenaBotTokenOneLimiter: the Arena's requests with the bot's token
+// share the bot's one rate limiter. The result card's post (the bot's
+// Poster) is answered a global 429 (retry_after 10 s); bob's sign-in within
+// it is a 503 with Retry-After, and his instance check never reaches
+// Discord: it would only be refused again. Before, the Arena had a client
+// of its own, which knew nothing of the bot's 429 and asked at once.
+func TestArenaBotTokenOneLimiter(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	a := fake.startArenaApp(t, "")
+	instance, m := fake.raceMazeCard(t, ada, adaName)
+	if in := fake.JoinActivity(fakediscord.DefaultChannelID, bob, bobName); in == nil || in.ID != instance {
+		t.Fatalf("bob joined %+v, want instance %s", in, instance)
+	}
+	const post, check = "POST /channels/{channel}/messages", "GET /applications/{app}/activity-instances/{instance}"
+	fake.InjectFault(post, 1, fakediscord.Fault{RateLimit: &fakediscord.RateLimit{RetryAfter: 10 * time.Second, Scope: fakediscord.ScopeGlobal}})
+	raceAlone(t, fake, a, ada, instance, m)
+	var limited time.Time
+	waitFor(t, "the card's post answered 429", func() bool {
+		for _, r := range fake.Requests(post) {
+			if r.Status == http.StatusTooManyRequests {
+				limited = r.Done
+				return true
+			}
+		}
+		return false
+	})
+	checks := len(fake.Requests(check))
+	status, body := signInAt(t, fake, a, bob, instance)
+	if time.Since(limited) >= 10*time.Second {
+		t.Fatal("bob's sign-in took the whole retry_after")
+	}
+	if status != http.StatusServiceUnavailable {
+		t.Fatalf("bob's sign-in during the bot's global 429: %d %s, want 503", status, body)
+	}
+	if sent := len(fake.Requests(check)) - checks; sent != 0 {
+		t.Fatalf("%d instance checks reached Discord during the bot's global 429, want none", sent)
+	}
+}
+
+// raceMazeCard posts a /maze card (an 11×11 sidewinder maze, which no
+// contest counts) and presses its Race as user: it returns the instance
+// Discord opened and the maze.
+func (d *discord) raceMazeCard(t testing.TB, user, name string) (string, *mazecore.Maze) {
+	t.Helper()
+	card, m := d.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 11))
+	ix, err := d.ClickButton(testContext(t), memberButton(card, "race:"+m.ID().String(), user, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ix.Wait(testContext(t))
+	if err != nil || resp.Type != 12 || resp.Instance == "" {
+		t.Fatalf("Race on a maze card: %+v %v, want LAUNCH_ACTIVITY", resp, err)
+	}
+	return resp.Instance, m
+}
+
+// raceAlone signs user in to instance, starts its race on m, runs it to
+// the goal and leaves: the room then ends, and its result card is posted.
+func raceAlone(t testing.TB, d *discord, a activityHost, user, instance string, m *mazecore.Maze) {
+	t.Helper()
+	c := join(t, a, signIn(t, d, a, user, instance), instance)
+	c.send(map[string]any{"t": "start"})
+	c.racing(user)
+	c.moveAlong(m, m.Start())
+	c.wait("the finish", func(msg map[string]any) bool { return playerIn(msg, user)["done"] == true })
+	if err := c.ws.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

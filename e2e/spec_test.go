@@ -58,14 +58,7 @@ func TestE2ERequestsMatchDiscordSpec(t *testing.T) {
 		t.Fatalf("Race: %+v %v, want LAUNCH_ACTIVITY", race, err)
 	}
 	// The race run to the goal: its result card, with its picture.
-	racer := join(t, app, signIn(t, fake, app, fakediscord.DefaultUserID, race.Instance), race.Instance)
-	racer.send(map[string]any{"t": "start"})
-	racer.racing(fakediscord.DefaultUserID)
-	racer.moveAlong(m, m.Start())
-	racer.wait("the finish", func(msg map[string]any) bool { return playerIn(msg, fakediscord.DefaultUserID)["done"] == true })
-	if err := racer.ws.Close(); err != nil {
-		t.Fatal(err)
-	}
+	raceAlone(t, fake, app, fakediscord.DefaultUserID, race.Instance, m)
 	fake.waitChannel(t, "🏁 **Maze Arena** on `"+m.ID().String()+"`")
 	final(t, fake.slash(t, "maze", opt("size", 41), opt("theme", "print"), opt("style", "line")))
 	p := fake.startGame(t, mazeMsg, m, fakediscord.DefaultUserID)

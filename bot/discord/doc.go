@@ -14,9 +14,13 @@
 // Each session reaches Discord through its own transport (Rebase), so a
 // REST proxy or a test's fake Discord is that session's alone.
 //
+// Every request with the bot's token, whichever job makes it (Maze Arena's
+// through Poster.Get included), goes through GlobalLimit: the process's
+// pace, and the one record of a global 429 on the token.
+//
 // Files, from the bottom up (each uses only those above it in this list;
 // arch_test.go at the root checks it): globallimit.go (the bot's global
-// request rate), transport.go, listener.go,
+// request rate and 429), transport.go, listener.go,
 // message.go (the body of every message request), rest.go (the
 // interaction routes), responder.go (bot.Responder over REST, or into the
 // waiting HTTP response), poster.go, roles.go (the Poster gives and takes

@@ -2,7 +2,10 @@ package discord
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -111,3 +114,31 @@ func pings(users []string) *discordgo.MessageAllowedMentions {
 // noPings lets a scheduled post name members (<@id> renders as their name)
 // without notifying each of them: a leaderboard is not a summons.
 var noPings = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+
+// Get sends GET path (below /api/v9, e.g. "/applications/@me") with the
+// bot's token on the session, under the rate-limit bucket bucket, and
+// answers Discord's status and body: Maze Arena's requests with the token
+// go this way, so they share the bot's one rate limiter (discordgo's
+// buckets, GlobalLimit's pace and its record of a global 429). A request
+// that a 429 still holds is not sent, nor waited for: status 429 at once,
+// for the caller to say "try again later".
+func (p *Poster) Get(ctx context.Context, path, bucket string) (int, []byte, error) {
+	rl := p.session.Ratelimiter
+	if rl.GetWaitTime(rl.GetBucket(bucket), 1) > 0 {
+		return http.StatusTooManyRequests, nil, nil
+	}
+	body, err := p.session.RequestWithBucketID(http.MethodGet, discordgo.EndpointAPI+strings.TrimPrefix(path, "/"), nil, bucket, discordgo.WithContext(Impatient(ctx)))
+	var (
+		rest    *discordgo.RESTError
+		limited *discordgo.RateLimitError
+	)
+	switch {
+	case err == nil:
+		return http.StatusOK, body, nil
+	case errors.As(err, &limited), errors.Is(err, ErrHeld):
+		return http.StatusTooManyRequests, nil, nil
+	case errors.As(err, &rest) && rest.Response != nil:
+		return rest.Response.StatusCode, rest.ResponseBody, nil
+	}
+	return 0, nil, fmt.Errorf("GET %s: %w", bucket, stripURL(err))
+}

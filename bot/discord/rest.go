@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -302,44 +301,6 @@ func stripURL(err error) error {
 		return ue.Err
 	}
 	return err
-}
-
-// limit is a 429 answer.
-type limit struct {
-	after  time.Duration
-	global bool
-	scope  string
-}
-
-func (l limit) String() string {
-	scope := l.scope
-	if scope == "" {
-		scope = "route"
-	}
-	return fmt.Sprintf("rate-limited (%s) for %v", scope, l.after)
-}
-
-// rateLimit reads a 429: retry_after (seconds, fractional) from the body,
-// else the Retry-After header; global from the body or X-RateLimit-Global.
-func rateLimit(h http.Header, body []byte) limit {
-	var m struct {
-		RetryAfter float64 `json:"retry_after"`
-		Global     bool    `json:"global"`
-	}
-	_ = json.Unmarshal(body, &m) // a 429 without a JSON body still has headers
-	l := limit{after: time.Duration(m.RetryAfter * float64(time.Second)), global: m.Global, scope: h.Get("X-RateLimit-Scope")}
-	if l.after <= 0 {
-		if s, err := strconv.ParseFloat(h.Get("Retry-After"), 64); err == nil && s > 0 {
-			l.after = time.Duration(s * float64(time.Second))
-		}
-	}
-	if l.after <= 0 {
-		l.after = time.Second // Discord always says; guess if it did not
-	}
-	if h.Get("X-RateLimit-Global") != "" || l.scope == "global" {
-		l.global = true
-	}
-	return l
 }
 
 // tokenPath matches the token segment of interaction and webhook URLs:
