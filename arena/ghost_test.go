@@ -371,3 +371,36 @@ func TestGhostRunNotSynced(t *testing.T) {
 		t.Fatalf("p3 kept a run of ada's without her first moves: %d bytes", len(rec.run.Moves))
 	}
 }
+
+// TestGhostsFollowAReconnect: a racer whose game began on one process and
+// who comes to another mid-race (theirs died, or a reconnect went there)
+// is given their ghosts there too.
+func TestGhostsFollowAReconnect(t *testing.T) {
+	runs := &memRuns{runs: map[string]play.Run{}}
+	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
+	var p player
+	for i, d := range solution(t) {
+		p.keep(Direction(d), int64(i+1)*100)
+	}
+	runs.SaveRun(context.Background(), play.Run{Contest: today, UserID: "u1", Name: "ada", MazeID: maze, Ms: 900, Moves: p.Run})
+	bus, games := &orderedBus{}, dailyGames{&memGames{games: map[int64]*play.Game{}}}
+	hubOf := func() *hub {
+		h := newHub(Config{Games: games, Runs: runs, Bus: bus.end(), Log: slog.New(slog.DiscardHandler), Now: time.Now, Countdown: time.Millisecond})
+		t.Cleanup(h.shutdown)
+		return h
+	}
+	a, b := hubOf(), hubOf()
+	ra, in, _ := launch(t, a)
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
+	a.publish(event{Kind: evStart, Instance: in.ID, User: "u2"})
+	waitFor(t, "bob's ghosts on a", func() bool { return ra.hasGhosts("u2") })
+	rb, err := b.open(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rb.hasGhosts("u2") {
+		t.Fatal("b had bob's ghosts before he came")
+	}
+	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
+	waitFor(t, "bob's ghosts on b", func() bool { return rb.hasGhosts("u2") })
+}

@@ -247,6 +247,13 @@ func (r *room) run(st state, syncNonce string) {
 				moved = append(moved, dot)
 			case effWelcome:
 				r.welcome(f.nonce, f.user, &st)
+				if g := st.games[f.user]; g != nil && !r.hasGhosts(f.user) {
+					// A racer who comes to this process mid-race (theirs
+					// died, or they reconnected through another) has
+					// their ghosts read here.
+					game := *g
+					h.goTracked(func(ctx context.Context) { r.sendGhosts(ctx, &game) })
+				}
 			case effReply:
 				if f.why == "" {
 					h.cfg.Metrics.ArenaMoved()
@@ -391,6 +398,13 @@ func (r *room) startGame(ctx context.Context, m *mazecore.Maze, grid *mazecore.G
 	}
 	h.publish(event{Kind: evGame, Instance: r.instance, User: userID, Game: g.ID, Key: g.Contest, At: g.StartedAt.UnixMilli()})
 	r.sendGhosts(ctx, g)
+}
+
+// hasGhosts: this process sent user their ghosts.
+func (r *room) hasGhosts(user string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ghosts[user] != nil
 }
 
 // sendGhosts sends a racer whose game g counts for a daily the day's best
