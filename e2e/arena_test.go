@@ -19,6 +19,7 @@ import (
 	"mazebot/arena"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/pgtest"
+	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/play"
 )
@@ -513,11 +514,7 @@ func TestArenaRateLimited(t *testing.T) {
 // is where he was.
 func TestArenaTwoProcesses(t *testing.T) {
 	t.Parallel()
-	fake := newDiscord(t)
-	dsn := pgtest.Schema(t)
-	a1, a2 := fake.startArenaApp(t, dsn), fake.startArenaApp(t, dsn)
-	r := fake.raceEvent(t, ada, adaName)
-	adaC, bobC := fake.joinTwo(t, r, a1, a2)
+	fake, r, a1, adaC, bobC := raceOnTwoProcesses(t)
 	for _, c := range []*roomClient{adaC, bobC} {
 		if got := c.welcome["room"].(map[string]any)["maze"]; got != r.maze.ID().String() {
 			t.Fatalf("%s races %v, want the event's maze %s", c.me, got, r.maze.ID())
@@ -648,4 +645,64 @@ func raceAlone(t testing.TB, d *discord, a activityHost, user, instance string, 
 	if err := c.ws.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// raceOnTwoProcesses is ada's race from an event post, served by two
+// processes sharing PostgreSQL: ada joins its room through the first
+// (returned), bob through the second.
+func raceOnTwoProcesses(t *testing.T) (fake *discord, r race, first *testApp, adaC, bobC *roomClient) {
+	t.Helper()
+	fake = newDiscord(t)
+	dsn := pgtest.Schema(t)
+	a1, a2 := fake.startArenaApp(t, dsn), fake.startArenaApp(t, dsn)
+	r = fake.raceEvent(t, ada, adaName)
+	adaC, bobC = fake.joinTwo(t, r, a1, a2)
+	return fake, r, a1, adaC, bobC
+}
+
+// TestArenaRematchTwoProcesses: ada and bob race through two processes on
+// PostgreSQL; a rematch asked before the end is refused (not_over); once
+// both finished, bob's rematch, taken by his process (which draws the
+// seed), puts both on one new maze of the event's kind, on both processes,
+// and ada's move on it reaches bob.
+func TestArenaRematchTwoProcesses(t *testing.T) {
+	t.Parallel()
+	_, r, _, adaC, bobC := raceOnTwoProcesses(t)
+	_, bobAt := raceTwo(r, adaC, bobC)
+	bobC.send(map[string]any{"t": "rematch"})
+	if why := bobC.refusal(); why != "not_over" {
+		t.Fatalf("a rematch mid-race: refused %q, want not_over", why)
+	}
+	adaC.moveAlong(r.maze, r.maze.Start())
+	bobC.moveAlong(r.maze, bobAt)
+	for _, c := range []*roomClient{adaC, bobC} {
+		c.wait("the race over", func(m map[string]any) bool { return m["t"] == "room" && m["room"].(map[string]any)["phase"] == "over" })
+	}
+	bobC.send(map[string]any{"t": "rematch"})
+	var ids []string
+	for _, c := range []*roomClient{adaC, bobC} {
+		m := c.wait("the rematch's maze", func(m map[string]any) bool { return m["t"] == "maze" })
+		ids = append(ids, m["maze"].(map[string]any)["id"].(string))
+		c.wait("both racing the rematch", func(m map[string]any) bool {
+			return m["t"] == "room" && m["room"].(map[string]any)["phase"] == "race" &&
+				playerIn(m, ada)["racing"] == true && playerIn(m, bob)["racing"] == true && playerIn(m, ada)["done"] != true
+		})
+	}
+	next, err := mazecore.Parse(ids[0])
+	want := r.maze.ID()
+	want.Seed = next.Seed
+	if err != nil || ids[0] != ids[1] || next == r.maze.ID() || next != want {
+		t.Fatalf("the rematch's mazes %v (%v), want one new maze of %v's kind on both processes", ids, err, r.maze.ID())
+	}
+	m, err := mazecore.Generate(next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := mazecore.Solve(m)
+	d, err := testkit.Toward(path, m.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	adaC.send(map[string]any{"t": "move", "dir": dirLetter(d)})
+	bobC.waitMove("ada's move on the rematch's maze, on the other process", ada)
 }
