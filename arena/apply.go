@@ -319,6 +319,9 @@ func (st *state) rematch(ev event) []effect {
 // may rematch once none of them races on. A racer away is dropped by the
 // rematch, and one who was only cut off comes back to watch it.
 func (st *state) rematchable() bool {
+	if st.grid != nil && st.grid.ID().Shape.Kind == mazecore.ImageShape {
+		return false // its shape is in the store, which apply does not read
+	}
 	if st.Phase == phaseOver {
 		return true
 	}

@@ -354,3 +354,23 @@ func TestClientGridFixtures(t *testing.T) {
 		t.Fatalf("%s is stale (%v): run go test ./arena -run TestClientGridFixtures -update", file, err)
 	}
 }
+
+// TestNoRematchOnAnImage: a race on an image's maze offers no rematch,
+// over or not: its shape is in the store, which no replica's apply reads,
+// so a rematch could not build its maze.
+func TestNoRematchOnAnImage(t *testing.T) {
+	disc := mazecore.NewImage(20, 20, func(x, y int) bool { return (x-10)*(x-10)+(y-10)*(y-10) <= 81 })
+	id := mazecore.ID{Algorithm: mazecore.Wilson, Width: 21, Height: 21, Seed: 9, Shape: mazecore.ImageShapeOf(disc)}
+	g, err := mazecore.GenerateGridImage(id, disc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := state{roomState: roomState{Instance: "i-1", Channel: "c1", Maze: id.String(), Phase: phaseOver}, self: "p1", grid: g,
+		games: map[string]*play.Game{}, countdown: 3 * time.Second, linger: defaultLinger, deadAfter: defaultDeadAfter}
+	next := id
+	next.Seed = 10
+	st, fx := apply(st, event{Kind: evRematch, Origin: "p1", User: "u1", Maze: next.String(), At: 1000})
+	if st.view().Rematch || st.Phase != phaseOver || len(fx) != 0 {
+		t.Fatalf("on an image's maze: rematch offered %v, phase %s after a rematch, %d effects", st.view().Rematch, st.Phase, len(fx))
+	}
+}
