@@ -130,6 +130,10 @@ const (
 	crownRate    = 20
 )
 
+// latestZone is where the date is latest (Kiribati's UTC+14): no
+// server's date is past its date.
+var latestZone = time.FixedZone("UTC+14", 14*60*60)
+
 // Tick crowns the champion of each server whose season has ended since
 // its last crowning. The crownings its time does not allow are left to
 // the next Tick.
@@ -161,6 +165,12 @@ func (c *Champions) crownDue(ctx context.Context, r ChampionRole, now time.Time)
 // claim claims the crowning of a server's season that ended last, when
 // it is due, with the season's results: claimed tells.
 func (c *Champions) claim(ctx context.Context, r ChampionRole, now time.Time) (ended Season, results *SeasonResults, claimed bool, err error) {
+	if !r.Crowned.before(SeasonOf(DateOf(now, latestZone)).Prev()) {
+		// Crowned for the season that ended last where the date is
+		// latest, so in every zone: every tick passes here for each
+		// server, and its settings need not be read.
+		return ended, results, false, nil
+	}
 	settings, err := c.dailies.Settings(ctx, r.GuildID)
 	if err != nil {
 		return ended, results, false, err

@@ -221,3 +221,69 @@ func TestSeasonCountedOnce(t *testing.T) {
 		t.Fatalf("roles given %q, want ann's", roles.given)
 	}
 }
+
+// TestCrownedNotReadAgain: once a server's champion of the season that
+// ended is crowned, the ticks that follow (each passing every server
+// with a champion role: ten thousand of them at scale) read nothing of
+// it, not its settings; the next season's end crowns again.
+func TestCrownedNotReadAgain(t *testing.T) {
+	ctx := context.Background()
+	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+	store := &settingsCounter{Store: e.store}
+	e.dailies = contest.NewDailies(store, e.announce, testKey, e.clock.Now, quiet)
+	e.setup(t, "09:00", "Pacific/Kiritimati") // UTC+14: its month ends first
+	e.clock.Set(utc(2026, 11, 29, 19, 0))     // 09:00 on the 30th there
+	e.tick(t)
+	addRun(t, e.store, contest.DailyKey("g1", mustDate(t, "2026-11-30")),
+		contest.Run{UserID: "ann", Elapsed: time.Minute, Tiles: 40, Clicks: 12, FinishedAt: utc(2026, 11, 29, 20, 0)})
+	roles := &roleLog{}
+	champions := contest.NewChampions(e.dailies, e.store, roles, e.clock.Now, quiet)
+	if err := champions.Set(ctx, "g1", "champion", "admin", "en"); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Set(utc(2026, 11, 30, 19, 0)) // 09:00 on December 1st there
+	e.tick(t)
+	if err := champions.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(roles.given) != 1 {
+		t.Fatalf("roles given %q, want ann's", roles.given)
+	}
+	before := store.read()
+	for _, at := range []time.Time{utc(2026, 11, 30, 19, 15), utc(2026, 12, 1, 12, 0), utc(2026, 12, 31, 9, 0)} {
+		e.clock.Set(at)
+		if err := champions.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := store.read() - before; n != 0 {
+		t.Fatalf("the ticks after the crowning read the settings %d times, want none", n)
+	}
+	e.clock.Set(utc(2026, 12, 31, 10, 0)) // January 1st in Kiritimati: December ended
+	if err := champions.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if store.read() == before {
+		t.Fatal("the end of December was not looked at")
+	}
+}
+
+// settingsCounter counts the reads of servers' daily settings.
+type settingsCounter struct {
+	storetest.Store
+	mu    sync.Mutex
+	reads int
+}
+
+func (s *settingsCounter) DailySettings(ctx context.Context, guildID string) (contest.DailySettings, error) {
+	s.mu.Lock()
+	s.reads++
+	s.mu.Unlock()
+	return s.Store.DailySettings(ctx, guildID)
+}
+
+func (s *settingsCounter) read() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reads
+}

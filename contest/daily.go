@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -286,6 +287,35 @@ type Dailies struct {
 	// turns paces the claims of every Tick of this process.
 	turns *pacer
 	ended endedSeasons
+	// made is the latest date of each server whose post is known made:
+	// every tick passes each due server, and one made needs no read.
+	made madePosts
+}
+
+// madePosts is the latest date of each server whose post is known made.
+// A made post stays made, so it is never read again; one date a server
+// bounds the memory by the servers.
+type madePosts struct {
+	mu sync.Mutex
+	m  map[string]Date
+}
+
+func (p *madePosts) has(guildID string, date Date) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d, ok := p.m[guildID]
+	return ok && !d.Before(date)
+}
+
+func (p *madePosts) put(guildID string, date Date) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]Date{}
+	}
+	if d, ok := p.m[guildID]; !ok || d.Before(date) {
+		p.m[guildID] = date
+	}
 }
 
 // NewDailies runs dailies kept in s and posted through a, on the clock now,
@@ -475,7 +505,7 @@ func (d *Dailies) Tick(ctx context.Context) error {
 // did land from being made twice.
 func (d *Dailies) post(ctx context.Context, s DailySettings, now time.Time) error {
 	date, due := s.Schedule().Due(now)
-	if !due {
+	if !due || d.made.has(s.GuildID, date) {
 		return nil
 	}
 	claimed, err := d.claim(ctx, s, date, now)
@@ -491,7 +521,11 @@ func (d *Dailies) claim(ctx context.Context, s DailySettings, date Date, now tim
 	claim := DailyPost{GuildID: s.GuildID, Date: date, ChannelID: s.ChannelID, State: Posting, Attempts: 1, ClaimedAt: now}
 	switch prev, err := d.store.DailyPost(ctx, s.GuildID, date); {
 	case err == nil:
-		if prev.State == Posted || !mayRetry(prev.Attempts, prev.Refused, prev.ClaimedAt, now) {
+		if prev.State == Posted {
+			d.made.put(s.GuildID, date)
+			return nil, nil
+		}
+		if !mayRetry(prev.Attempts, prev.Refused, prev.ClaimedAt, now) {
 			return nil, nil
 		}
 		// The day's maze was fixed by its first claim.
@@ -538,9 +572,10 @@ func (d *Dailies) make(ctx context.Context, s DailySettings, claim DailyPost) er
 	record := func(messageID string) error {
 		settle, cancel := settling(ctx)
 		defer cancel()
-		if err := d.store.SetDailyPosted(settle, s.GuildID, date, messageID); !errors.Is(err, ErrConflict) {
+		if err := d.store.SetDailyPosted(settle, s.GuildID, date, messageID); err != nil && !errors.Is(err, ErrConflict) {
 			return err
 		}
+		d.made.put(s.GuildID, date)
 		return nil
 	}
 	day := Daily{GuildID: s.GuildID, Date: date, Zone: s.Zones().ZoneOf(date), MazeID: claim.MazeID, Language: s.Language}

@@ -8,10 +8,12 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"mazebot/contest"
+	"mazebot/store/storetest"
 )
 
 var errServer = errors.New("500 Internal Server Error")
@@ -100,6 +102,49 @@ func TestTickOutOfTimeLeavesTheRest(t *testing.T) {
 	if got := len(e.announce.all()); got != servers {
 		t.Fatalf("%d of %d posted after the next tick", got, servers)
 	}
+}
+
+// TestMadePostNotReadAgain: once a server's post of the day is made,
+// the ticks that follow (every 15 s, each passing every due server: ten
+// thousand of them at scale) do not read it from the store again; a
+// second process, which did not make it, reads it once.
+func TestMadePostNotReadAgain(t *testing.T) {
+	e := newDailyEnv(t, utc(2026, 11, 30, 8, 0))
+	e.setup(t, "09:00", "UTC")
+	e.clock.Set(utc(2026, 11, 30, 9, 0))
+	counted := &postReads{Store: e.store}
+	e.dailies = contest.NewDailies(counted, e.announce, testKey, e.clock.Now, quiet)
+	other := contest.NewDailies(counted, e.announce, testKey, e.clock.Now, quiet)
+	e.tick(t)
+	if len(e.announce.all()) != 1 {
+		t.Fatalf("posts %q, want the day's one", e.announce.all())
+	}
+	before := counted.n.Load()
+	for range 3 {
+		e.tick(t)
+	}
+	if n := counted.n.Load() - before; n != 0 {
+		t.Fatalf("the made post was read %d times by the ticks after it", n)
+	}
+	for range 3 {
+		if err := other.Tick(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := counted.n.Load() - before; n != 1 {
+		t.Fatalf("another process read the made post %d times, want once", n)
+	}
+}
+
+// postReads counts the reads of daily posts.
+type postReads struct {
+	storetest.Store
+	n atomic.Int32
+}
+
+func (p *postReads) DailyPost(ctx context.Context, guildID string, date contest.Date) (contest.DailyPost, error) {
+	p.n.Add(1)
+	return p.Store.DailyPost(ctx, guildID, date)
 }
 
 func TestDailyPostExactlyOnce(t *testing.T) {
