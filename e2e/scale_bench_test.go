@@ -90,24 +90,37 @@ func BenchmarkE2EScale(b *testing.B) {
 			began := time.Now()
 			probe := startMazeProbe(fake, 250*time.Millisecond)
 			tctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
+			// Only the channels still without their post are looked at
+			// again: the looking shares the cores with the bot.
+			waiting := slices.Clone(channels)
+			retries := 0
+			failures := map[string]int{} // the ticks' errors, by their first line
 			for {
-				_ = app.Tick(tctx) // a tick cut short by its timeout leaves the rest to the next
-				posted := 0
-				for _, ch := range channels {
-					for _, m := range fake.ChannelMessages(ch) {
-						if strings.Contains(m.Text(), turn.marks) {
-							posted++
-						}
-					}
+				if err := app.Tick(tctx); err != nil {
+					failures[strings.SplitN(err.Error(), "\n", 2)[0]]++
 				}
-				if posted == servers || tctx.Err() != nil {
-					if posted != servers {
-						b.Fatalf("%s: %d of %d posted", turn.name, posted, servers)
+				before := len(waiting)
+				waiting = slices.DeleteFunc(waiting, func(ch string) bool {
+					return slices.ContainsFunc(fake.ChannelMessages(ch), func(m *fakediscord.Message) bool { return strings.Contains(m.Text(), turn.marks) })
+				})
+				if len(waiting) == 0 || tctx.Err() != nil {
+					if len(waiting) != 0 {
+						b.Fatalf("%s: %d of %d posted", turn.name, servers-len(waiting), servers)
 					}
 					break
 				}
+				if len(waiting) == before {
+					// A tick that made no post: what failed is retried
+					// once its delay is over on the bot's clock, frozen
+					// here but for this.
+					clock.Advance(contest.RetryAfter)
+					retries++
+				}
 			}
 			cancel()
+			if retries > 0 || len(failures) > 0 {
+				b.Logf("%s: the clock moved on %d times for retries; ticks' errors %v", turn.name, retries, failures)
+			}
 			lastPost := lastRequest(fake, "POST /channels/{channel}/messages", began)
 			delays := probe.stop()
 			if turn.name == "season-end" {
