@@ -193,7 +193,7 @@ func New(deps Deps) (*Set, error) {
 		archive,
 		NewProfile(contests),
 		NewHelp(mazes, playing, daily),
-		NewRace(races, contests.Dailies),
+		NewRace(races, contests.Dailies, deps.Seed),
 	}, deps.Extra...)
 	router := bot.NewRouter(log, features...)
 	if deps.AutoDeferAfter > 0 {

@@ -226,8 +226,8 @@ func (f *Mazes) show(ctx context.Context, in *bot.Interaction, req mazeRequest, 
 	l := in.Lang()
 	// A level is chosen on the pool, with the picture: only a maze shown
 	// as emoji (43×43 at most, a few milliseconds) is chosen at once.
-	dm := in.GuildID == "" // a card in a DM offers no race
-	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String() + "|" + strconv.FormatBool(dm)
+	noRace := !racesHere(in) // a card where no race can launch offers none
+	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String() + "|" + strconv.FormatBool(noRace)
 	shown, err := showMaze(ctx, f.pictures, in, req.id, req.mode, pictures.Request{Key: key, Big: big(cost(req.id, req.mode, req.level)), Ephemeral: private}, func() (pictures.Shown, error) {
 		id, err := chooseLevel(req.id, req.level)
 		if err != nil {
@@ -237,7 +237,7 @@ func (f *Mazes) show(ctx context.Context, in *bot.Interaction, req mazeRequest, 
 		if err != nil {
 			return pictures.Shown{}, err
 		}
-		reply, err := card(l, m, req.mode, req.look, f.cards, dm)
+		reply, err := card(l, m, req.mode, req.look, f.cards, noRace)
 		return pictures.Shown{Reply: reply, Maze: id}, err
 	})
 	if err != nil {

@@ -26,15 +26,42 @@ type Races interface {
 // of a maze card, a daily post or an event post, on its maze. Both answer
 // LAUNCH_ACTIVITY. Without Races (no DISCORD_CLIENT_SECRET) there is no
 // Entry Point, and the button says why it does nothing.
+//
+// Where: Discord runs an Activity in a server's channel, and in a DM or
+// group DM only for an app the member installed to their account
+// (racesHere). The Entry Point is offered wherever the other commands
+// are; outside a server that added the bot it races a new maze (there is
+// no daily), and a launch where no race can run is refused privately,
+// saying why, before Discord is asked.
 type Race struct {
 	races   Races
 	dailies *contest.Dailies
+	seed    func() uint64
 }
 
 // NewRace launches through races (nil: Maze Arena is off) on the dailies'
-// mazes.
-func NewRace(races Races, dailies *contest.Dailies) *Race {
-	return &Race{races: races, dailies: dailies}
+// mazes, or a new maze of seed where there is no daily.
+func NewRace(races Races, dailies *contest.Dailies, seed func() uint64) *Race {
+	return &Race{races: races, dailies: dailies, seed: seed}
+}
+
+// racesHere tells whether Maze Arena can launch where in came from: in a
+// server's channel, or in a DM or group DM through the member's own
+// install of the app (USER_INSTALL among the authorizing integration
+// owners), as Discord runs Activities outside servers only for those.
+func racesHere(in *bot.Interaction) bool {
+	if in.GuildID != "" {
+		return true
+	}
+	_, own := in.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationUserInstall]
+	return own
+}
+
+// serverInstalled tells whether the server in came from added the bot
+// (its daily is there); false outside a server.
+func serverInstalled(in *bot.Interaction) bool {
+	_, ok := in.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
+	return in.GuildID != "" && (ok || len(in.AuthorizingIntegrationOwners) == 0)
 }
 
 func (f *Race) Commands() []bot.Command {
@@ -42,7 +69,7 @@ func (f *Race) Commands() []bot.Command {
 		return nil
 	}
 	return []bot.Command{{
-		Definition: serverOnly(&discordgo.ApplicationCommand{Name: "race", Type: bot.PrimaryEntryPoint}),
+		Definition: anywhere(&discordgo.ApplicationCommand{Name: "race", Type: bot.PrimaryEntryPoint}),
 		Handle:     f.handleEntryPoint,
 	}}
 }
@@ -51,10 +78,15 @@ func (f *Race) Components() []bot.Component {
 	return []bot.Component{{Prefix: customid.RacePrefix, Handle: f.handleButton}}
 }
 
-// handleEntryPoint opens the lobby on today's daily of the server.
+// handleEntryPoint opens the lobby on today's daily of the server, or,
+// where there is none (a DM, a group DM, a server that never added the
+// bot), on a new maze of the daily's default kind.
 func (f *Race) handleEntryPoint(ctx context.Context, in *bot.Interaction) error {
-	if in.GuildID == "" {
+	if !racesHere(in) {
 		return bot.Refuse("error.race_not_here")
+	}
+	if !serverInstalled(in) {
+		return f.launch(ctx, in, mazecore.ID{Algorithm: contest.DefaultAlgorithm, Width: contest.DefaultSize, Height: contest.DefaultSize, Seed: f.seed()})
 	}
 	day, err := f.dailies.Show(ctx, in.GuildID)
 	if err != nil {
@@ -72,7 +104,7 @@ func (f *Race) handleButton(ctx context.Context, in *bot.Interaction) error {
 		return bot.RefuseWith(err, "error.play_bad_id", lang.Args{"Text": sanitize(text)})
 	case f.races == nil:
 		return bot.Refuse("error.race_off")
-	case in.GuildID == "":
+	case !racesHere(in):
 		return bot.Refuse("error.race_not_here")
 	case !views.Raceable(id):
 		return bot.Refuse("error.race_too_big", lang.Args{"Max": views.Side(contest.EventMaxSide), "Size": views.Size(id)})
@@ -89,7 +121,8 @@ func (f *Race) launch(ctx context.Context, in *bot.Interaction, id mazecore.ID) 
 		return fmt.Errorf("race on %s: %w", id, err)
 	}
 	if err := in.Respond.Launch(ctx); err != nil {
-		return fmt.Errorf("race on %s: %w", id, err)
+		// Discord refused to open it here: the member hears so, privately.
+		return bot.RefuseWith(fmt.Errorf("race on %s: %w", id, err), "error.race_launch_refused")
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"mazebot/bot"
 	"mazebot/commands/customid"
+	"mazebot/contest"
 	"mazebot/mazecore"
 	"mazebot/store/sqlite"
 )
@@ -99,4 +101,64 @@ func TestNewNeedsItsDomain(t *testing.T) {
 	if _, err := New(deps); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestRaceWhere: Maze Arena launches in a server, and in a DM or group DM
+// through the member's own install of the app (there, with no daily, the
+// Entry Point races a new maze); in a DM through a server's install only,
+// where Discord runs no Activity, the member is told privately why and
+// nothing is launched; a launch Discord refuses is told privately too.
+func TestRaceWhere(t *testing.T) {
+	id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 15, Height: 15, Seed: 7}
+	dm := func(fields map[string]any, owners map[string]string, context int) *discordgo.Interaction {
+		base := map[string]any{"guild_id": nil, "member": nil, "channel_id": "dm1", "context": context,
+			"user": map[string]any{"id": "u1", "username": "ada"}, "authorizing_integration_owners": owners}
+		for k, v := range fields {
+			base[k] = v
+		}
+		return decodeInteraction(t, base)
+	}
+	entry := map[string]any{"type": discordgo.InteractionApplicationCommand, "data": map[string]any{"id": "c1", "name": "race", "type": int(bot.PrimaryEntryPoint)}}
+	button := map[string]any{"type": discordgo.InteractionMessageComponent, "data": map[string]any{"custom_id": customid.Race(id), "component_type": 2}}
+	own := map[string]string{"1": "u1"}
+	for _, c := range []struct {
+		name    string
+		ix      *discordgo.Interaction
+		launch  string // the pending launch, "" for none
+		refusal string // what the member is told instead
+	}{
+		{"an Entry Point in the DM with the bot, the member's install", dm(entry, own, 1), " dm1 u1 ", ""},
+		{"an Entry Point in a group DM, the member's install", dm(entry, own, 2), " dm1 u1 ", ""},
+		{"Race in a group DM, the member's install", dm(button, own, 2), " dm1 u1 " + id.String(), ""},
+		{"an Entry Point in the DM with the bot, a server's install", dm(entry, map[string]string{"0": "0"}, 1), "", "your own apps"},
+		{"Race in the DM with the bot, a server's install", dm(button, map[string]string{"0": "0"}, 1), "", "your own apps"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, envOptions{})
+			rec := e.send(t, c.ix)
+			if c.refusal != "" {
+				if msg := checkRefusal(t, rec); !strings.Contains(msg, c.refusal) || rec.Launches != 0 || len(e.races.launches) != 0 {
+					t.Fatalf("refusal %q, launches %d %q: want none, and a private word of %q", msg, rec.Launches, e.races.launches, c.refusal)
+				}
+				return
+			}
+			if got := e.races.launches; rec.Launches != 1 || len(got) != 1 || !strings.HasPrefix(got[0], c.launch) || len(rec.Replies) != 0 {
+				t.Fatalf("launches %d %q, replies %+v: want one launch, pending %q…", rec.Launches, got, rec.Replies, c.launch)
+			}
+			if c.ix.Type != discordgo.InteractionApplicationCommand {
+				return
+			}
+			if m, err := mazecore.Parse(strings.TrimPrefix(e.races.launches[0], c.launch)); err != nil || m.Algorithm != contest.DefaultAlgorithm || m.Width != contest.DefaultSize {
+				t.Fatalf("launched on %+v (%v), want a new maze of the daily's default kind", m, err)
+			}
+		})
+	}
+	t.Run("a launch Discord refuses", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		rec := &recorder{LaunchErr: errors.New("HTTP 400: Invalid Form Body")}
+		e.router.Dispatch(t.Context(), buttonIx(t, "ch1", customid.Race(id), "u1"), rec)
+		if msg := checkRefusal(t, rec); !strings.Contains(msg, "would not open Maze Arena here") {
+			t.Fatalf("refusal %q, want Discord's refusal told", msg)
+		}
+	})
 }

@@ -338,8 +338,8 @@ func (f *Mazes) showShaped(ctx context.Context, in *bot.Interaction, req mazeReq
 	l := in.Lang()
 	// A level is chosen on the queue, with the picture: it makes and
 	// rates mazecore.Candidates mazes.
-	dm := in.GuildID == "" // a card in a DM offers no race
-	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String() + "|" + strconv.FormatBool(dm)
+	noRace := !racesHere(in) // a card where no race can launch offers none
+	key := mazeKey(l, req.id, req.mode, req.look) + "|" + req.level.String() + "|" + strconv.FormatBool(noRace)
 	cost := req.id.Cells()
 	if req.level != mazecore.AnyLevel {
 		cost *= mazecore.Candidates
@@ -364,7 +364,7 @@ func (f *Mazes) showShaped(ctx context.Context, in *bot.Interaction, req mazeReq
 		}
 		buttons = append(buttons, discordgo.Button{Label: l.T("button.solve"), Style: discordgo.SecondaryButton, CustomID: customid.Solve(id), Emoji: &discordgo.ComponentEmoji{Name: "🔎"}})
 		// Race where a square card has it (views.Row).
-		if f.cards.Arena && !dm && views.Raceable(id) {
+		if f.cards.Arena && !noRace && views.Raceable(id) {
 			buttons = append(buttons, views.RaceButton(l, id))
 		}
 		solve := discordgo.ActionsRow{Components: buttons}

@@ -284,10 +284,10 @@ func formatFile(l *lang.Lang, m *mazecore.Maze, f render.Format, lk look) (bot.F
 // card is a maze's public message in mode, with its buttons: the maze as
 // emoji or PNG (drawn in lk), or else the file of mode's row of render's
 // table (a GIF of its generation, an SVG…); its buttons as setup and a
-// DM (dm) make them.
-func card(l *lang.Lang, m *mazecore.Maze, mode string, lk look, setup views.Setup, dm bool) (bot.Reply, error) {
+// place where no race can launch (noRace) make them.
+func card(l *lang.Lang, m *mazecore.Maze, mode string, lk look, setup views.Setup, noRace bool) (bot.Reply, error) {
 	v := describe(m)
-	v.Setup, v.DM = setup, dm
+	v.Setup, v.NoRace = setup, noRace
 	if f, ok := render.FormatByName(mode); ok && mode != renderEmoji && mode != renderPNG {
 		file, err := formatFile(l, m, f, lk)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 
 	"mazebot/arena"
 	"mazebot/internal/fakediscord"
+	"mazebot/internal/fakediscord/member"
 	"mazebot/internal/pgtest"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
@@ -705,4 +707,56 @@ func TestArenaRematchTwoProcesses(t *testing.T) {
 	}
 	adaC.send(map[string]any{"t": "move", "dir": dirLetter(d)})
 	bobC.waitMove("ada's move on the rematch's maze, on the other process", ada)
+}
+
+// TestArenaWhere: Maze Arena where Discord runs Activities. /race is
+// offered in servers, the DM with the bot and group DMs, through a
+// server's install or a member's own. In a group DM through ada's own
+// install it launches (an instance whose location is a private channel,
+// no server), she signs in and joins its room, on a new maze (a group DM
+// has no daily); a /maze card there offers Race. In the DM with the bot
+// through a server's install only, where Discord runs no Activity (the
+// fake refuses the launch, as TestLaunchOutsideServers shows), ada is told
+// privately why, and nothing is launched.
+func TestArenaWhere(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	a := fake.startArenaApp(t, "")
+	def := fake.Command("", "race", fakediscord.PrimaryEntryPointCommand)
+	if def == nil || def.Contexts == nil || len(*def.Contexts) != 3 || def.IntegrationTypes == nil || len(*def.IntegrationTypes) != 2 {
+		t.Fatalf("/race synced as %+v, want every context and both installs", def)
+	}
+	const groupDM = "1300000000000000911"
+	fake.SetChannelPermissions(groupDM, 0) // the bot is no member of it
+	launches := fake.Launches()
+	ix, err := fake.EntryPoint(testContext(t), member.SlashSpec{DM: true, PrivateChannel: true, ChannelID: groupDM, UserInstall: true, UserID: ada, Username: adaName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ix.Wait(testContext(t))
+	if err != nil || resp.Type != 12 || !strings.Contains(resp.Instance, "-pc-"+groupDM) {
+		t.Fatalf("/race in a group DM through ada's install: %+v %v, want LAUNCH_ACTIVITY there", resp, err)
+	}
+	if c := join(t, a, signIn(t, fake, a, ada, resp.Instance), resp.Instance); c.me != ada || fake.Launches() != launches+1 {
+		t.Fatalf("ada in the group DM's room: %q, %d launches", c.me, fake.Launches()-launches)
+	}
+	card, err := fake.SlashCommand(testContext(t), member.SlashSpec{Name: "maze", Options: []member.Option{opt("size", 11)},
+		DM: true, PrivateChannel: true, ChannelID: groupDM, UserInstall: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := final(t, card); !slices.ContainsFunc(msg.Buttons(), func(b fakediscord.Button) bool { return strings.HasPrefix(b.CustomID, "race:") }) {
+		t.Fatalf("a /maze card in a group DM through a member's install has buttons %+v, want Race", msg.Buttons())
+	}
+
+	launches = fake.Launches()
+	ix, err = fake.EntryPoint(testContext(t), member.SlashSpec{DM: true, UserID: bob, Username: bobName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := final(t, ix)
+	if !msg.Ephemeral() || !strings.Contains(msg.Text(), "your own apps") || fake.Launches() != launches {
+		t.Fatalf("/race in the DM with the bot through a server's install: %q (ephemeral %v), %d launches: want a private word of why, none",
+			msg.Text(), msg.Ephemeral(), fake.Launches()-launches)
+	}
 }

@@ -34,6 +34,9 @@ type Recorder struct {
 	Completions [][]*discordgo.ApplicationCommandOptionChoice
 	// Launches counts the Activity launches.
 	Launches int
+	// LaunchErr, if set, is Discord's refusal of every launch: Launch
+	// answers it and launches nothing.
+	LaunchErr error
 }
 
 var _ bot.Responder = (*Recorder)(nil)
@@ -86,6 +89,9 @@ func (r *Recorder) Choices(_ context.Context, c []*discordgo.ApplicationCommandO
 func (r *Recorder) Launch(context.Context) error {
 	r.Lock()
 	defer r.Unlock()
+	if r.LaunchErr != nil {
+		return r.LaunchErr
+	}
 	r.Launches++
 	return nil
 }

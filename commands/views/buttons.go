@@ -53,7 +53,7 @@ var cardRow = []cardButton{
 	// Race, where one can start: Maze Arena set up, in a server's
 	// channel, on a maze everyone can play at once.
 	{places: OnMaze | OnDaily | OnEventRunning | OnEventEnded,
-		offered: func(m Maze) bool { return m.Setup.Arena && !m.DM && Raceable(m.ID) },
+		offered: func(m Maze) bool { return m.Setup.Arena && !m.NoRace && Raceable(m.ID) },
 		button:  func(l *lang.Lang, id mazecore.ID) discordgo.MessageComponent { return RaceButton(l, id) }},
 	// Print, on /maze's card, for a maze that prints well.
 	{places: OnMaze, offered: func(m Maze) bool { return Printable(m.ID) }, button: func(l *lang.Lang, id mazecore.ID) discordgo.MessageComponent {

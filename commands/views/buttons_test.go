@@ -27,7 +27,7 @@ func TestRow(t *testing.T) {
 	}{
 		{"MazeArena", Maze{ID: small, Setup: arena}, OnMaze, "play solve race print"},
 		{"MazeNoArena", Maze{ID: small}, OnMaze, "play solve print"},
-		{"MazeInDM", Maze{ID: small, Setup: arena, DM: true}, OnMaze, "play solve print"},
+		{"MazeInDM", Maze{ID: small, Setup: arena, NoRace: true}, OnMaze, "play solve print"},
 		{"MazeTooBigToRaceOrPrint", Maze{ID: mid, Setup: arena}, OnMaze, "play solve"},
 		{"MazeTooBigToPlay", Maze{ID: huge, Setup: arena}, OnMaze, "new solve"},
 		{"Daily", Maze{ID: small, Setup: arena}, OnDaily, "play solve race"},

@@ -27,8 +27,9 @@ type Maze struct {
 	File   *bot.File
 	// Setup is the configuration the card's buttons depend on (Row).
 	Setup Setup
-	// DM: the card is shown in a direct message, where no race starts.
-	DM bool
+	// NoRace: the card stands where no race can launch (a DM or group DM
+	// without the member's own install of the app).
+	NoRace bool
 	// Shape says what grid and shape a maze not on the whole square grid
 	// has ("circular, 12 rings"), written where a square maze's size is;
 	// nil for a square maze. It is rated by mazecore.RateGrid.

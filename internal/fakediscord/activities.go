@@ -22,6 +22,10 @@ import (
 //     app's Activity in the interaction's channel, or puts the member in
 //     the one running there; GET /applications/{app}/activity-instances/{id}
 //     (bot token) describes a running instance, 404 once everyone left.
+//   - Where: in a server's channel (location kind "gc"), and in a DM or
+//     group DM (kind "pc", no guild) only through the member's own install
+//     of the app (USER_INSTALL in authorizing_integration_owners); a
+//     launch there through a server's install alone is refused.
 
 // DefaultClientSecret is the OAuth2 client secret of the fake's
 // application: a secret the bot must never log or show.
@@ -180,13 +184,25 @@ func (a *activityStore) launch(ix *Interaction) (*Instance, *apiError) {
 	if !a.enabled {
 		return nil, withDetail(errInvalidRespType, "the application has no Activity (LAUNCH_ACTIVITY needs Activities enabled)")
 	}
+	// Outside a server an Activity runs only for an app the member
+	// installed to their account (activities/building-an-activity:
+	// "User Install" is what lets it launch in DMs and group DMs;
+	// resources/application: an app installed only to servers cannot be
+	// used in a user's DMs). Discord documents no error code for it.
+	if ix.GuildID == "" && ix.owners["1"] == "" {
+		return nil, withDetail(errInvalidRespType, "LAUNCH_ACTIVITY in a DM or group DM needs the app installed to the member (user install)")
+	}
 	a.launches++
 	if name, _ := ix.user["username"].(string); name != "" {
 		a.names[ix.UserID] = name
 	}
 	in := a.instances[a.byChannel[ix.ChannelID]]
 	if in == nil {
-		in = &Instance{ID: "i-" + a.s.ids.next() + "-gc-" + ix.GuildID + "-" + ix.ChannelID, LaunchID: a.s.ids.next(),
+		where := "-gc-" + ix.GuildID + "-" // as Discord's: i-{launch}-gc-{guild}-{channel}, i-{launch}-pc-{channel}
+		if ix.GuildID == "" {
+			where = "-pc-"
+		}
+		in = &Instance{ID: "i-" + a.s.ids.next() + where + ix.ChannelID, LaunchID: a.s.ids.next(),
 			GuildID: ix.GuildID, ChannelID: ix.ChannelID}
 		a.instances[in.ID], a.byChannel[ix.ChannelID] = in, in.ID
 	}

@@ -182,3 +182,41 @@ func TestLaunchActivity(t *testing.T) {
 		t.Fatalf("after everyone left: %d, want 404", status)
 	}
 }
+
+// TestLaunchOutsideServers: outside a server Discord runs an Activity
+// only for an app the member installed to their account. A command in the
+// DM with the bot through a server's install answered LAUNCH_ACTIVITY is
+// refused and opens nothing; one in a group DM through the member's own
+// install opens an instance located in that private channel ("pc", no
+// server).
+func TestLaunchOutsideServers(t *testing.T) {
+	ctx, fake, b := setup(t)
+	fake.EnableActivities()
+	b.on(t, "race", func(s *discordgo.Session, i *discordgo.Interaction) error {
+		return s.InteractionRespond(i, &discordgo.InteractionResponse{Type: 12})
+	})
+	ix, err := fake.SlashCommand(ctx, member.SlashSpec{Name: "race", DM: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.result(t, ix); err == nil || !strings.Contains(err.Error(), "400") || fake.Launches() != 0 {
+		t.Fatalf("LAUNCH_ACTIVITY in the DM with the bot through a server's install: %v, %d launches; want it refused", err, fake.Launches())
+	}
+	const groupDM = "1300000000000000931"
+	ix, err = fake.SlashCommand(ctx, member.SlashSpec{Name: "race", DM: true, PrivateChannel: true, ChannelID: groupDM, UserInstall: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.result(t, ix); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ix.Wait(ctx)
+	if err != nil || resp.Type != 12 {
+		t.Fatalf("response %+v %v, want type 12", resp, err)
+	}
+	status, body := call(t, fake, "GET", "/applications/"+fake.Config().AppID+"/activity-instances/"+resp.Instance, testToken, "", "")
+	loc, _ := body["location"].(map[string]any)
+	if _, guild := loc["guild_id"]; status != http.StatusOK || loc["kind"] != "pc" || loc["channel_id"] != groupDM || guild || !strings.Contains(resp.Instance, "-pc-"+groupDM) {
+		t.Fatalf("the group DM's instance %s: %d %v, want a private channel's", resp.Instance, status, body)
+	}
+}

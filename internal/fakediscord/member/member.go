@@ -184,17 +184,28 @@ func offered(def *discordgo.ApplicationCommand, a fakediscord.Actor) error {
 // and no interaction is made, which is an error here.
 func (c *Client) EntryPoint(ctx context.Context, spec SlashSpec) (*Interaction, error) {
 	a := c.srv.Locate(spec.actor())
-	var name string
+	var def *discordgo.ApplicationCommand
 	for _, cmd := range c.srv.CommandsIn("") {
 		if cmd.Type == fakediscord.PrimaryEntryPointCommand {
-			name = cmd.Name
+			def = cmd
 		}
+	}
+	name := ""
+	if def != nil {
+		name = def.Name
 	}
 	switch {
 	case name == "":
 		return nil, fmt.Errorf("member: the app has no Entry Point command")
 	case c.srv.EntryPointHandler() != fakediscord.EntryPointAppHandler:
 		return nil, fmt.Errorf("member: the Entry Point command has handler %d: Discord launches it, the app gets no interaction", c.srv.EntryPointHandler())
+	}
+	// The app launcher offers it only where its contexts and integration
+	// types say, as any command.
+	if !spec.SkipValidation {
+		if err := offered(def, a); err != nil {
+			return nil, err
+		}
 	}
 	data := map[string]any{"name": name, "type": int(fakediscord.PrimaryEntryPointCommand)}
 	return c.interact(ctx, fakediscord.Action{Actor: a, Type: discordgo.InteractionApplicationCommand, Data: data})
