@@ -264,11 +264,13 @@ func (s *Server) static(files http.Handler) http.Handler {
 
 // Pend records that a member launched the Activity in a channel on maze,
 // so that the room its instance opens races it; every process learns it.
-func (s *Server) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID) error {
+// card says whether the bot may post the race's result card there (not
+// in a group DM, nor a server only the member's own install reaches).
+func (s *Server) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID, card bool) error {
 	if channelID == "" {
 		return errors.New("arena: a launch needs a channel")
 	}
-	s.hub.pend(channelID, userID, maze)
+	s.hub.pend(channelID, userID, maze, card)
 	return nil
 }
 
@@ -463,7 +465,7 @@ var (
 // room's) with each named finisher's walk in their colour.
 func (h *hub) card(ctx context.Context, st roomState, m *mazecore.Maze, g *mazecore.GridMaze) {
 	poster := h.cfg.Poster
-	if poster == nil || st.Contest {
+	if poster == nil || st.Contest || st.NoCard {
 		return
 	}
 	type finisher struct {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"mazebot/lang"
+	"mazebot/mazecore"
 	"mazebot/play"
 )
 
@@ -101,3 +102,29 @@ func TestRacerColoursMatchClient(t *testing.T) {
 }
 
 func colourHex(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) }
+
+// TestNoCardWhereTheBotMayNotPost: a launch whose channel the bot may not
+// post in (a group DM, a server only the launcher's own install reaches)
+// opens a room that posts no result card there, which Discord would
+// refuse (a 403, one more invalid request); another posts its card.
+func TestNoCardWhereTheBotMayNotPost(t *testing.T) {
+	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
+	for _, card := range []bool{false, true} {
+		posted := &cardTexts{}
+		h := newHub(Config{Games: &memGames{games: map[int64]*play.Game{}}, Bus: &MemoryBus{}, Poster: posted,
+			Log: slog.New(slog.DiscardHandler), Now: time.Now})
+		t.Cleanup(h.shutdown)
+		h.pend("c1", "u1", maze, card)
+		r, err := h.open(context.Background(), testInstance("i-1", "c1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st roomState
+		r.inspect(func(s *state) { st = s.snapshot() })
+		st.Players = []*player{{ID: "u1", Locale: "en-US", Done: true, Place: 1, Ms: 12000}}
+		h.card(context.Background(), st, nil, nil)
+		if got := len(posted.cards); st.NoCard == card || got != map[bool]int{false: 0, true: 1}[card] {
+			t.Fatalf("a launch whose card may be posted: %v; room's NoCard %v, %d cards posted", card, st.NoCard, got)
+		}
+	}
+}

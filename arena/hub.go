@@ -39,6 +39,7 @@ const launchWait = 2 * time.Second
 type pending struct {
 	maze     string
 	launcher string
+	noCard   bool // the bot may not post in the channel
 	at       time.Time
 }
 
@@ -207,7 +208,7 @@ func (h *hub) applyMessage(msg []byte) {
 	}
 	if ev.Kind == evPend {
 		h.mu.Lock()
-		h.pending[ev.Channel] = pending{maze: ev.Maze, launcher: ev.User, at: time.UnixMilli(ev.At)}
+		h.pending[ev.Channel] = pending{maze: ev.Maze, launcher: ev.User, noCard: ev.NoCard, at: time.UnixMilli(ev.At)}
 		h.mu.Unlock()
 		return
 	}
@@ -220,9 +221,10 @@ func (h *hub) applyMessage(msg []byte) {
 	}
 }
 
-// pend records a launch in a channel, on every process.
-func (h *hub) pend(channelID, userID string, maze mazecore.ID) {
-	h.publish(event{Kind: evPend, Channel: channelID, User: userID, Maze: maze.String()})
+// pend records a launch in a channel, on every process; card: the bot
+// may post the race's result card there.
+func (h *hub) pend(channelID, userID string, maze mazecore.ID, card bool) {
+	h.publish(event{Kind: evPend, Channel: channelID, User: userID, Maze: maze.String(), NoCard: !card})
 }
 
 // open returns the room of instance in, made here if this process holds
@@ -241,7 +243,7 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 			if id, err := mazecore.Parse(p.maze); err == nil && raceable(id) == nil {
 				maze = id
 			}
-			st.Launcher = p.launcher
+			st.Launcher, st.NoCard = p.launcher, p.noCard
 			delete(h.pending, st.Channel)
 		}
 		m, grid, err := buildMaze(maze)

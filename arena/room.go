@@ -21,17 +21,20 @@ const MaxRacers = 100
 // roomState is a room as every process holding it agrees: what the
 // inputs, applied in the bus's order, made of it.
 type roomState struct {
-	Instance string    `json:"instance"`
-	Guild    string    `json:"guild,omitempty"`
-	Channel  string    `json:"channel"`
-	Maze     string    `json:"maze"`
-	Launcher string    `json:"launcher,omitempty"` // who may pick the maze; "" anyone
-	Phase    string    `json:"phase"`
-	StartAt  int64     `json:"start_at,omitempty"` // Unix ms
-	Contest  bool      `json:"contest,omitempty"`  // the games count for a daily or an event
-	LeftAt   int64     `json:"left_at,omitempty"`  // when the last member online left, Unix ms
-	Round    int       `json:"round,omitempty"`    // the rematches so far: each race's card is its own
-	Players  []*player `json:"players"`
+	Instance string `json:"instance"`
+	Guild    string `json:"guild,omitempty"`
+	Channel  string `json:"channel"`
+	Maze     string `json:"maze"`
+	Launcher string `json:"launcher,omitempty"` // who may pick the maze; "" anyone
+	Phase    string `json:"phase"`
+	StartAt  int64  `json:"start_at,omitempty"` // Unix ms
+	Contest  bool   `json:"contest,omitempty"`  // the games count for a daily or an event
+	// NoCard: the bot may not post in the channel (a group DM, or a server
+	// that only the launcher's own install of the app reaches): no card.
+	NoCard  bool      `json:"no_card,omitempty"`
+	LeftAt  int64     `json:"left_at,omitempty"` // when the last member online left, Unix ms
+	Round   int       `json:"round,omitempty"`   // the rematches so far: each race's card is its own
+	Players []*player `json:"players"`
 	// Seen is when each process holding members was last heard from, by
 	// its inputs' times (Unix ms): see state.heard.
 	Seen map[string]int64 `json:"seen,omitempty"`
@@ -94,6 +97,7 @@ type event struct {
 	Locale   string     `json:"loc,omitempty"`
 	Maze     string     `json:"maze,omitempty"`
 	Channel  string     `json:"c,omitempty"`
+	NoCard   bool       `json:"nc,omitempty"`   // pend: no result card may be posted in the channel
 	Dir      string     `json:"d,omitempty"`    // move
 	Game     int64      `json:"game,omitempty"` // game: its store id
 	Key      string     `json:"key,omitempty"`  // game: the contest it counts for

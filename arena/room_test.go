@@ -117,7 +117,7 @@ func testInstance(id, channel string) instance {
 func launch(t *testing.T, h *hub) (*room, instance, mazecore.ID) {
 	t.Helper()
 	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
-	h.pend("c1", "u1", maze)
+	h.pend("c1", "u1", maze, true)
 	in := testInstance("i-1", "c1")
 	r, err := h.open(context.Background(), in)
 	if err != nil {

@@ -252,12 +252,14 @@ type env struct {
 type races struct {
 	mu       sync.Mutex
 	launches []string // "guild channel user maze"
+	cards    []bool   // whether each launch's card may be posted
 }
 
-func (r *races) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID) error {
+func (r *races) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID, card bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.launches = append(r.launches, strings.Join([]string{guildID, channelID, userID, maze.String()}, " "))
+	r.cards = append(r.cards, card)
 	return nil
 }
 

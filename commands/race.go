@@ -18,7 +18,9 @@ import (
 // member launched Maze Arena on in a channel, which the room of the
 // instance Discord opens there races.
 type Races interface {
-	Pend(ctx context.Context, guildID, channelID, userID string, maze mazecore.ID) error
+	// Pend: card says whether the bot may post the race's result card in
+	// the channel.
+	Pend(ctx context.Context, guildID, channelID, userID string, maze mazecore.ID, card bool) error
 }
 
 // Race launches Maze Arena: the Entry Point command, on today's daily
@@ -55,6 +57,13 @@ func racesHere(in *bot.Interaction) bool {
 	}
 	_, own := in.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationUserInstall]
 	return own
+}
+
+// cardHere tells whether the bot may post in in's channel: a server that
+// added it, or its own DM with the member; not a group DM, nor a server
+// only the member's own install reaches, where it is no member.
+func cardHere(in *bot.Interaction) bool {
+	return serverInstalled(in) || (in.GuildID == "" && in.Context == discordgo.InteractionContextBotDM)
 }
 
 // serverInstalled tells whether the server in came from added the bot
@@ -117,7 +126,7 @@ func (f *Race) launch(ctx context.Context, in *bot.Interaction, id mazecore.ID) 
 	if f.races == nil {
 		return bot.Refuse("error.race_off")
 	}
-	if err := f.races.Pend(ctx, in.GuildID, in.ChannelID, in.UserID(), id); err != nil {
+	if err := f.races.Pend(ctx, in.GuildID, in.ChannelID, in.UserID(), id, cardHere(in)); err != nil {
 		return fmt.Errorf("race on %s: %w", id, err)
 	}
 	if err := in.Respond.Launch(ctx); err != nil {

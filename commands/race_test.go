@@ -125,13 +125,17 @@ func TestRaceWhere(t *testing.T) {
 		name    string
 		ix      *discordgo.Interaction
 		launch  string // the pending launch, "" for none
+		card    bool   // whether its result card may be posted in the channel
 		refusal string // what the member is told instead
 	}{
-		{"an Entry Point in the DM with the bot, the member's install", dm(entry, own, 1), " dm1 u1 ", ""},
-		{"an Entry Point in a group DM, the member's install", dm(entry, own, 2), " dm1 u1 ", ""},
-		{"Race in a group DM, the member's install", dm(button, own, 2), " dm1 u1 " + id.String(), ""},
-		{"an Entry Point in the DM with the bot, a server's install", dm(entry, map[string]string{"0": "0"}, 1), "", "your own apps"},
-		{"Race in the DM with the bot, a server's install", dm(button, map[string]string{"0": "0"}, 1), "", "your own apps"},
+		{"Race in a server that added the bot", buttonIx(t, "ch1", customid.Race(id), "u1"), "g1 ch1 u1 " + id.String(), true, ""},
+		{"an Entry Point in the DM with the bot, the member's install", dm(entry, own, 1), " dm1 u1 ", true, ""},
+		{"an Entry Point in a group DM, the member's install", dm(entry, own, 2), " dm1 u1 ", false, ""},
+		{"Race in a group DM, the member's install", dm(button, own, 2), " dm1 u1 " + id.String(), false, ""},
+		{"Race in a server only the member's install reaches", decodeInteraction(t, map[string]any{"type": discordgo.InteractionMessageComponent,
+			"guild_id": "g9", "authorizing_integration_owners": own, "data": button["data"]}), "g9 ch1 u1 " + id.String(), false, ""},
+		{"an Entry Point in the DM with the bot, a server's install", dm(entry, map[string]string{"0": "0"}, 1), "", false, "your own apps"},
+		{"Race in the DM with the bot, a server's install", dm(button, map[string]string{"0": "0"}, 1), "", false, "your own apps"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, envOptions{})
@@ -144,6 +148,9 @@ func TestRaceWhere(t *testing.T) {
 			}
 			if got := e.races.launches; rec.Launches != 1 || len(got) != 1 || !strings.HasPrefix(got[0], c.launch) || len(rec.Replies) != 0 {
 				t.Fatalf("launches %d %q, replies %+v: want one launch, pending %q…", rec.Launches, got, rec.Replies, c.launch)
+			}
+			if e.races.cards[0] != c.card {
+				t.Fatalf("the launch's card may be posted: %v, want %v", e.races.cards[0], c.card)
 			}
 			if c.ix.Type != discordgo.InteractionApplicationCommand {
 				return
