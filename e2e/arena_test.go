@@ -745,8 +745,20 @@ func TestArenaWhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := final(t, card); !slices.ContainsFunc(msg.Buttons(), func(b fakediscord.Button) bool { return strings.HasPrefix(b.CustomID, "race:") }) {
-		t.Fatalf("a /maze card in a group DM through a member's install has buttons %+v, want Race", msg.Buttons())
+	posted := final(t, card)
+	i := slices.IndexFunc(posted.Buttons(), func(b fakediscord.Button) bool { return strings.HasPrefix(b.CustomID, "race:") })
+	if i < 0 {
+		t.Fatalf("a /maze card in a group DM through a member's install has buttons %+v, want Race", posted.Buttons())
+	}
+	// bob presses it, through his own install: he is put in the instance
+	// running there.
+	ix, err = fake.ClickButton(testContext(t), member.ButtonSpec{CustomID: posted.Buttons()[i].CustomID, Message: posted, DM: true, ChannelID: groupDM,
+		UserID: bob, Username: bobName, UserInstall: true, PrivateChannel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := ix.Wait(testContext(t)); err != nil || again.Type != 12 || again.Instance != resp.Instance {
+		t.Fatalf("Race in the group DM: %+v %v, want LAUNCH_ACTIVITY into %s", again, err, resp.Instance)
 	}
 
 	launches = fake.Launches()

@@ -76,6 +76,10 @@ type ButtonSpec struct {
 	Locale         string
 	Permissions    string
 	AppPermissions string
+	// UserInstall and PrivateChannel: see fakediscord.Actor (a button on a
+	// message a member's own install made, in a group DM).
+	UserInstall    bool
+	PrivateChannel bool
 }
 
 // MessageCommandSpec describes a message context-menu command on Target.
@@ -244,6 +248,7 @@ func (c *Client) ClickButton(ctx context.Context, spec ButtonSpec) (*Interaction
 		return nil, fmt.Errorf("member: button %q on message %s is disabled", spec.CustomID, m.ID)
 	}
 	a := onMessage(m, spec.DM, spec.GuildID, spec.ChannelID, spec.UserID, spec.Username, spec.Locale, spec.Permissions, spec.AppPermissions)
+	a.UserInstall, a.PrivateChannel = spec.UserInstall, spec.PrivateChannel
 	data := map[string]any{"custom_id": spec.CustomID, "component_type": int(discordgo.ButtonComponent)}
 	return c.interact(ctx, fakediscord.Action{Actor: a, Type: discordgo.InteractionMessageComponent, Data: data, Message: m})
 }
