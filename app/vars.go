@@ -18,7 +18,7 @@ var Variables = []Variable{
 	{"DISCORD_PUBLIC_KEY", "", "the application's public key (64 hex digits); required with HTTP_ADDR"},
 	{"DISCORD_SHARD_COUNT", "auto", "gateway shards in all: auto (Discord's recommendation) or a number"},
 	{"DISCORD_SHARD_IDS", "all", "the shards this process runs: all, or ids and ranges such as 0-2,5"},
-	{"DISCORD_REST_RATE", "40", "the most requests a second this process makes with the token (posts, DMs, roles), 1-50: each process its share"},
+	{"DISCORD_REST_RATE", "40", "the most requests a second this process makes with the token (posts, DMs, roles, Maze Arena's instance checks), 1-50: each process its share"},
 	{"METRICS_ADDR", "", "serve /metrics, /healthz and /readyz here, e.g. 127.0.0.1:9101"},
 	{"ACTIVITY_ADDR", "", "serve Maze Arena, the Activity, here, e.g. :8090 (with DISCORD_CLIENT_SECRET)"},
 	{"DISCORD_CLIENT_SECRET", "", "the OAuth2 client secret: turns Maze Arena on; never logged or sent to a browser"},
