@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image/color"
 	"image/png"
+	"io"
 	"slices"
 	"testing"
 
@@ -107,4 +108,35 @@ func mustMaze(t *testing.T, id mazecore.ID) *mazecore.Maze {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// BenchmarkRacePNG draws a result card's picture of five racers' walks,
+// each the solution, on a 100-ring polar maze (the largest the Arena
+// races, 29,659 cells) and a 101×101 square one, at the automatic scale.
+func BenchmarkRacePNG(b *testing.B) {
+	colours := []color.RGBA{rgb(0xe69f00), rgb(0x56b4e9), rgb(0x009e73), rgb(0xf0e442), rgb(0x0072b2)}
+	for _, tc := range []struct {
+		name string
+		id   mazecore.ID
+	}{
+		{"polar100", mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Polar, Width: 100, Height: 100, Seed: 1}},
+		{"square101", mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Square, Width: 101, Height: 101, Seed: 1}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			m, err := mazecore.GenerateGrid(tc.id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			walks := make([]RaceWalk, len(colours))
+			for i, c := range colours {
+				walks[i] = RaceWalk{Cells: m.Solve(), Colour: c}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := RacePNG(io.Discard, m, walks, GridOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
