@@ -772,3 +772,23 @@ func TestArenaWhere(t *testing.T) {
 			msg.Text(), msg.Ephemeral(), fake.Launches()-launches)
 	}
 }
+
+// TestArenaLaunchRefused: when Discord refuses to open the Activity (here
+// its Activities were turned off in the developer portal after the bot
+// started), the member who pressed Race is told so privately, not left
+// with a button that did nothing.
+func TestArenaLaunchRefused(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	fake.startArenaApp(t, "")
+	card, m := fake.postMaze(t, opt("algorithm", "sidewinder"), opt("size", 11))
+	fake.DisableActivities()
+	ix, err := fake.ClickButton(testContext(t), memberButton(card, "race:"+m.ID().String(), ada, adaName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := final(t, ix)
+	if !msg.Ephemeral() || !strings.Contains(msg.Text(), "would not open Maze Arena here") || fake.Launches() != 0 {
+		t.Fatalf("Race refused by Discord: %q (ephemeral %v), %d launches: want a private word of it", msg.Text(), msg.Ephemeral(), fake.Launches())
+	}
+}

@@ -88,6 +88,15 @@ func (s *Server) EnableActivities() {
 	s.commands.seedEntryPoint()
 }
 
+// DisableActivities turns the app's Activities off again, as the
+// developer portal does: LAUNCH_ACTIVITY is then refused. Its Entry Point
+// command stays, as a bot's sync keeps it.
+func (s *Server) DisableActivities() {
+	s.activities.mu.Lock()
+	s.activities.enabled = false
+	s.activities.mu.Unlock()
+}
+
 // Authorize is a member authorizing the app for scopes in Discord's client
 // (the OAuth2 consent the SDK's authorize command opens): it returns the
 // authorization code the SDK hands the Activity.
