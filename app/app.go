@@ -316,9 +316,18 @@ type cardPoster struct {
 }
 
 func (c cardPoster) Post(ctx context.Context, channelID, nonce string, card arena.Card) error {
-	_, err := c.p.Post(ctx, channelID, nonce, views.RaceResult(card.Text, c.picture(card)))
-	return err
+	reply := views.RaceResult(card.Text, c.picture(card))
+	// A 429 was not carried out, and the nonce makes a repeat no second
+	// card: post again once its retry_after has passed.
+	return discord.RetryRateLimited(ctx, cardTries, func() error {
+		_, err := c.p.Post(ctx, channelID, nonce, reply)
+		return err
+	})
 }
+
+// cardTries bounds the tries of a result card's post that Discord rate
+// limits.
+const cardTries = 3
 
 // picture draws the race's picture, nil for none.
 func (c cardPoster) picture(card arena.Card) *bot.File {

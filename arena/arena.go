@@ -482,7 +482,9 @@ func (h *hub) card(ctx context.Context, st roomState, m *mazecore.Maze, g *mazec
 		return
 	}
 	slices.SortFunc(done, func(a, b finisher) int { return cmp.Compare(a.Place, b.Place) })
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	// Long enough for the post to wait out a 429 or two (the wiring's
+	// Poster tries again after its retry_after).
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	l := h.cardLanguage(ctx, st)
 	c := Card{Alt: l.T("alt.race", lang.Args{"Maze": st.Maze})}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -141,4 +142,25 @@ func (p *Poster) Get(ctx context.Context, path, bucket string) (int, []byte, err
 		return rest.Response.StatusCode, rest.ResponseBody, nil
 	}
 	return 0, nil, fmt.Errorf("GET %s: %w", bucket, stripURL(err))
+}
+
+// RetryRateLimited calls do up to tries times while Discord answers it 429
+// (a *discordgo.RateLimitError), waiting out each retry_after within ctx:
+// for a request that a repeat cannot make twice (a role, a post with its
+// nonce enforced), since a 429 was not carried out.
+func RetryRateLimited(ctx context.Context, tries int, do func() error) error {
+	for try := 1; ; try++ {
+		err := do()
+		var limited *discordgo.RateLimitError
+		if err == nil || !errors.As(err, &limited) || limited.RateLimit == nil || try >= tries {
+			return err
+		}
+		t := time.NewTimer(max(limited.RetryAfter, 100*time.Millisecond))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return errors.Join(ctx.Err(), err)
+		}
+	}
 }

@@ -2,9 +2,7 @@ package discord
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -29,21 +27,9 @@ func (p *Poster) RemoveRole(ctx context.Context, guildID, userID, roleID string)
 // role makes one role request, waiting out a 429's Retry-After (within
 // ctx) up to roleTries times.
 func (p *Poster) role(ctx context.Context, what, guildID, userID, roleID string, do func(g, u, r string, opts ...discordgo.RequestOption) error) error {
-	for try := 1; ; try++ {
-		err := do(guildID, userID, roleID, discordgo.WithContext(ctx))
-		var limited *discordgo.RateLimitError
-		if err == nil || !errors.As(err, &limited) || limited.RateLimit == nil || try == roleTries {
-			if err != nil {
-				return fmt.Errorf("%s role %s of %s in server %s: %w", what, roleID, userID, guildID, err)
-			}
-			return nil
-		}
-		t := time.NewTimer(max(limited.RetryAfter, 100*time.Millisecond))
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return errors.Join(ctx.Err(), err)
-		}
+	err := RetryRateLimited(ctx, roleTries, func() error { return do(guildID, userID, roleID, discordgo.WithContext(ctx)) })
+	if err != nil {
+		return fmt.Errorf("%s role %s of %s in server %s: %w", what, roleID, userID, guildID, err)
 	}
+	return nil
 }
