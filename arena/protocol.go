@@ -403,10 +403,32 @@ func refusalNames() []string {
 	return strs([]Refusal{RefusedWall, RefusedNotStarted, RefusedFinished, RefusedWatching, RefusedRate, RefusedBad, RefusedNotYours, RefusedNotOver, RefusedError})
 }
 
+// plainMove reads a move as the client writes it, {"t":"move","dir":…}
+// with a direction of letters and '_' only, without encoding/json: a
+// move is nearly every message a racer sends, and decodeClient's two
+// passes of the decoder were some 5% of the server's CPU under
+// BenchmarkArena's 2,000 racers. Any other form goes through the decoder.
+func plainMove(b []byte) (Direction, bool) {
+	const head, tail = `{"t":"move","dir":"`, `"}`
+	if len(b) <= len(head)+len(tail) || len(b) > len(head)+len(tail)+8 || string(b[:len(head)]) != head || string(b[len(b)-len(tail):]) != tail {
+		return "", false
+	}
+	dir := b[len(head) : len(b)-len(tail)]
+	for _, c := range dir {
+		if (c < 'a' || c > 'z') && c != '_' {
+			return "", false
+		}
+	}
+	return Direction(dir), true
+}
+
 // decodeClient decodes one message from a client into its type (a
 // HelloMsg, a MoveMsg …): a "t" the protocol lacks, a field its type
 // lacks (a position, another player's id), or trailing data is an error.
 func decodeClient(b []byte) (any, error) {
+	if dir, ok := plainMove(b); ok {
+		return &MoveMsg{T: "move", Dir: dir}, nil
+	}
 	var head struct {
 		T string `json:"t"`
 	}

@@ -91,6 +91,10 @@ func TestDecodeClient(t *testing.T) {
 		want any
 	}{
 		{`{"t":"move","dir":"n"}`, &MoveMsg{T: "move", Dir: North}},
+		{`{"t":"move","dir":"out_cw"}`, &MoveMsg{T: "move", Dir: OutClockwise}},
+		{`{"t":"move","dir":"up"}`, &MoveMsg{T: "move", Dir: "up"}}, // refused as bad by the ways
+		{`{"t":"move","dir":"n\u0065"}`, &MoveMsg{T: "move", Dir: "ne"}},
+		{`{ "t":"move","dir":"n"}`, &MoveMsg{T: "move", Dir: North}},
 		{`{"t":"hello","v":2,"token":"x","instance":"i"}`, &HelloMsg{T: "hello", V: 2, Token: "x", Instance: "i"}},
 		{`{"t":"ping","c":12.5}`, &PingMsg{T: "ping", Client: 12.5}},
 		{`{"t":"start"}`, &StartMsg{T: "start"}},
@@ -106,6 +110,7 @@ func TestDecodeClient(t *testing.T) {
 	for _, bad := range []string{
 		`{"t":"move","dir":"n","x":3}`, `{"t":"move","dir":"n","id":"u2"}`, `{"t":"teleport"}`,
 		`{"t":"start"}{"t":"start"}`, `{"t":"start","size":5}`, `{"t":"rematch","maze":"x"}`, `[]`, ``,
+		`{"t":"move","dir":"n"}{"t":"move","dir":"n"}`, `{"t":"move","dir":"n","x":"1"}`, `{"t":"move","dir":"n"}}`,
 	} {
 		if got, err := decodeClient([]byte(bad)); err == nil {
 			t.Errorf("%s decoded to %#v", bad, got)
