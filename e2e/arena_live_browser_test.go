@@ -17,7 +17,6 @@ import (
 	"mazebot/arena"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/testkit"
-	"mazebot/lang"
 	"mazebot/mazecore"
 )
 
@@ -161,7 +160,7 @@ func TestArenaBrowserOldBundle(t *testing.T) {
 
 	tab := newTab(t, newBrowser(t))
 	tab.run(chromedp.Navigate(cached.URL + "/harness?user=" + ada))
-	reload := lang.For("de").T("arena.reload")
+	reload := message("de", "arena.reload")
 	tab.waitJS("the reload", fmt.Sprintf(`doc.getElementById('status') && doc.getElementById('status').textContent === %q`, reload))
 	if rewritten.Load() == 0 {
 		t.Fatal("the page never asked for app.js")

@@ -285,6 +285,9 @@ func messageIDs() []string { return lang.IDs() }
 // languageCode is the code of the bot's language for a Discord locale.
 func languageCode(locale string) string { return lang.For(locale).Code() }
 
+// message is catalog message id as locale words it, without arguments.
+func message(locale, id string) string { return lang.For(locale).T(id) }
+
 // seedFinish records a won daily game of user on guild's daily of date,
 // on maze, as if played through Play: what a streak counts.
 func (b botDB) seedFinish(ctx context.Context, guild, user string, date contest.Date, maze mazecore.ID, at time.Time) error {
