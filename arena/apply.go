@@ -40,9 +40,9 @@ type state struct {
 type effect struct {
 	kind  effectKind
 	msg   any    // effBroadcast, effMoved; effReply: the mover's PosMsg once played
-	nonce string // effWelcome, effReply: the connection or request
+	nonce string // effWelcome, effReply, effMoved: the connection or request
 	why   string // effReply: why the move was refused, "" if played
-	user  string // effStartGame
+	user  string // effStartGame, effReply
 	game  *play.Game
 	run   *play.Run // effRecord: the run to keep for ghosts, nil for none
 	at    int64     // effSchedule, effLinger: when, Unix ms
@@ -212,7 +212,7 @@ func (st *state) move(ev event) []effect {
 		if ev.Origin != st.self {
 			return nil
 		}
-		return []effect{{kind: effReply, nonce: ev.Nonce, why: why}}
+		return []effect{{kind: effReply, nonce: ev.Nonce, why: why, user: ev.User}}
 	}
 	p := st.player(ev.User)
 	g := st.games[ev.User]
@@ -243,7 +243,7 @@ func (st *state) move(ev event) []effect {
 	p.pos = posOf(g)
 	p.keep(Direction(ev.Dir), ev.At-g.StartedAt.UnixMilli())
 	pos := PosMsg{T: "pos", ID: p.ID, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks}
-	fx := []effect{{kind: effMoved, msg: pos}}
+	fx := []effect{{kind: effMoved, msg: pos, nonce: ev.Nonce}}
 	if ev.Origin == st.self {
 		fx = append(fx, effect{kind: effReply, nonce: ev.Nonce, msg: pos})
 	}

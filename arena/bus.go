@@ -13,6 +13,9 @@ import (
 type Bus interface {
 	// Publish hands msg to every subscriber, this process's included.
 	Publish(ctx context.Context, msg []byte) error
+	// Send is Publish that returns once msg has its place in the bus's
+	// order, before it is delivered; the bus logs a later failure.
+	Send(ctx context.Context, msg []byte) error
 	// Subscribe makes deliver receive every message in the bus's order;
 	// only one subscriber is supported. A shared bus delivers one message
 	// at a time; the MemoryBus may deliver concurrent publishes at once
@@ -60,6 +63,9 @@ func (b *MemoryBus) Publish(_ context.Context, msg []byte) error {
 	}
 	return nil
 }
+
+// Send is Publish: a MemoryBus delivers at once.
+func (b *MemoryBus) Send(ctx context.Context, msg []byte) error { return b.Publish(ctx, msg) }
 
 // Shared is false: no other process is on a MemoryBus.
 func (b *MemoryBus) Shared() bool { return false }

@@ -113,9 +113,17 @@ func (h *hub) beat() {
 	}
 }
 
-// publish puts ev on the bus, stamped with this process and its clock;
-// a failure is logged, and returned for a caller that can tell a member.
-func (h *hub) publish(ev event) error {
+// publish puts ev on the bus, stamped with this process and its clock,
+// and waits until the bus took it; a failure is logged, and returned for
+// a caller that can tell a member.
+func (h *hub) publish(ev event) error { return h.put(ev, true) }
+
+// send puts ev on the bus as publish does but waits only for its place in
+// the bus's order, not for the bus to deliver it (Bus.Send): a predicted
+// move's answer is given already.
+func (h *hub) send(ev event) error { return h.put(ev, false) }
+
+func (h *hub) put(ev event, wait bool) error {
 	ev.Origin = h.proc
 	if ev.At == 0 {
 		ev.At = h.now().UnixMilli()
@@ -125,7 +133,11 @@ func (h *hub) publish(ev event) error {
 	case err != nil:
 	case h.bus.Shared():
 		ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
-		err = h.bus.Publish(ctx, msg)
+		if wait {
+			err = h.bus.Publish(ctx, msg)
+		} else {
+			err = h.bus.Send(ctx, msg)
+		}
 		cancel()
 	default:
 		// One process's bus delivers at once, with no I/O to bound; a

@@ -35,6 +35,9 @@ type room struct {
 	rematch bool               // a rematch may be asked (state.rematchable), likewise
 	racers  map[string]bool    // the members who race (the others watch), likewise
 	ghosts  map[string][]byte  // each racer's GhostsMsg here, for their reconnects
+	// predictions are the games this process answers its members' moves
+	// on ahead of a shared bus (predict.go), by member.
+	predictions map[string]*prediction
 	// starting holds a place for each of the room's game starts in the
 	// store (startsAtOnce).
 	starting chan struct{}
@@ -86,7 +89,7 @@ const (
 func newRoom(h *hub, st roomState, m *mazecore.Maze) *room {
 	r := &room{h: h, instance: st.Instance, in: make(chan *event, inbox), peek: make(chan func(*state)),
 		ready: make(chan struct{}), done: make(chan struct{}), starting: make(chan struct{}, startsAtOnce),
-		conns: map[*conn]bool{}, racers: map[string]bool{}, ghosts: map[string][]byte{}, replies: map[string]awaited{}, phase: st.Phase, launch: st.Launcher, maze: st.Maze,
+		conns: map[*conn]bool{}, racers: map[string]bool{}, ghosts: map[string][]byte{}, predictions: map[string]*prediction{}, replies: map[string]awaited{}, phase: st.Phase, launch: st.Launcher, maze: st.Maze,
 		moves: newMemberBuckets(h.cfg.MoveRate, h.cfg.MoveBurst), requests: newMemberBuckets(requestRate, requestBurst)}
 	return r
 }
@@ -133,12 +136,24 @@ func (r *room) inspect(f func(*state)) bool {
 	}
 }
 
-// move asks the loop to play a member's move from connection c (over
-// the bus: every process holding the room plays it alike) and waits for
-// its verdict: why it was refused, "" once played and c sent its PosMsg.
-// The other connections see it in the room's next MovesMsg.
+// move plays a member's move from connection c: why it was refused, ""
+// once played and c sent its PosMsg. Every process holding the room plays
+// it alike, in the bus's order; on a shared bus this process answers it
+// first on its prediction (predict.go) and only puts it on the bus, else
+// it waits for the loop's verdict. The other connections see it in the
+// room's next MovesMsg.
 func (r *room) move(ctx context.Context, c *conn, userID, dir string) string {
 	nonce := newNonce()
+	if r.h.bus.Shared() {
+		ev := event{Kind: evMove, Instance: r.instance, User: userID, Dir: dir, Nonce: nonce, At: r.h.now().UnixMilli()}
+		if why, ok := r.predict(c, ev); ok {
+			if why == "" && r.h.send(ev) != nil {
+				r.unsent(userID, nonce)
+				return refusedError
+			}
+			return why
+		}
+	}
 	verdict := make(chan string, 1)
 	r.mu.Lock()
 	r.replies[nonce] = awaited{c: c, verdict: verdict}
@@ -213,6 +228,9 @@ func (r *room) run(st state, syncNonce string) {
 		var fx []effect
 		st, fx = apply(st, ev)
 		do(fx)
+		if ev.Kind == evGame {
+			r.gameHere(&st, ev.User)
+		}
 		h.cfg.Metrics.ArenaTick(time.Since(start))
 	}
 	finishSync := func() {
@@ -234,6 +252,7 @@ func (r *room) run(st state, syncNonce string) {
 				r.broadcast(f.msg)
 			case effMoved:
 				pos := f.msg.(PosMsg)
+				r.settle(&st, pos.ID, f.nonce, &pos)
 				dot := Dot{ID: pos.ID, X: pos.X, Y: pos.Y, Tiles: pos.Tiles, Clicks: pos.Clicks}
 				if i, ok := movedAt[dot.ID]; ok {
 					moved[i] = dot
@@ -257,6 +276,8 @@ func (r *room) run(st state, syncNonce string) {
 			case effReply:
 				if f.why == "" {
 					h.cfg.Metrics.ArenaMoved()
+				} else {
+					r.settle(&st, f.user, f.nonce, nil)
 				}
 				r.mu.Lock()
 				if a, ok := r.replies[f.nonce]; ok {
@@ -315,6 +336,9 @@ func (r *room) run(st state, syncNonce string) {
 			clear(r.ghosts) // a rematch's maze: the day's runs are not its ghosts
 		}
 		r.phase, r.launch, r.maze, r.rematch = st.Phase, st.Launcher, st.Maze, st.rematchable()
+		if st.Phase != phaseRace {
+			clear(r.predictions) // a rematch's games are new
+		}
 		clear(r.racers)
 		for _, p := range st.Players {
 			if !p.Watching {

@@ -3,6 +3,7 @@ package play
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"mazebot/mazecore"
@@ -129,6 +130,16 @@ func Resume(m *mazecore.Maze, rec Record) (*Game, error) {
 		return nil, fmt.Errorf("game %d: %w: %w", rec.ID, ErrBadState, err)
 	}
 	return &Game{Record: rec, maze: m, trail: t}, nil
+}
+
+// Clone is a copy of the game that plays on apart from it: the Arena
+// answers its members' moves on one while the bus orders them for the
+// game every process agrees on.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.trail.bits = slices.Clone(g.trail.bits)
+	c.Trail = c.trail.bits
+	return &c
 }
 
 // Maze is the maze the game is played on, nil for a game on another

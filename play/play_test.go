@@ -215,6 +215,28 @@ func TestNew(t *testing.T) {
 }
 
 // TestApply covers what a click does from the start of one maze.
+// TestClonePlaysApart: a clone's moves leave the game it was made from
+// as it was, its trail included (they shared the trail's bits, the Arena's
+// prediction would walk the agreed game).
+func TestClonePlaysApart(t *testing.T) {
+	m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9})
+	g := mustNew(t, m)
+	before := g.Record
+	before.Trail = bytes.Clone(g.Trail)
+	c := g.Clone()
+	for _, d := range mazecore.Dirs {
+		if c.CanGo(d) {
+			if out, err := c.Apply(Action{Kind: Move, Dir: d, Seq: c.Seq}, t0.Add(time.Second)); err != nil || out != Moved {
+				t.Fatalf("the clone's move: %v, %v", out, err)
+			}
+			break
+		}
+	}
+	if c.Clicks != 1 || !reflect.DeepEqual(g.Record, before) {
+		t.Fatalf("the clone moved to %v (%d clicks); the game is now %+v, want %+v", c.Pos, c.Clicks, g.Record, before)
+	}
+}
+
 func TestApply(t *testing.T) {
 	m := testkit.Maze(t, mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 9})
 	open := func(g *Game) mazecore.Dir {

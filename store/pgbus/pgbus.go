@@ -53,11 +53,16 @@ type Bus struct {
 	stopped chan struct{} // closed when the writer returned
 }
 
-// publication is one message on its way, and where its outcome goes.
+// publication is one message on its way, and where its outcome goes
+// (nil: Send's, whose failure the writer logs).
 type publication struct {
 	msg  string
 	done chan error
 }
+
+// queued is how many publications may wait for the writer: Send returns
+// once its message is among them, its place in the order taken.
+const queued = 4096
 
 // New listens on dsn's database. The channel is named after scope (what
 // the bot's processes share: its token) and the schema, hashed, so bots
@@ -90,7 +95,7 @@ func New(ctx context.Context, dsn, scope string, log *slog.Logger) (*Bus, error)
 	run, stop := context.WithCancel(context.Background())
 	b := &Bus{pool: pool, channel: "mazebot_arena_" + hex.EncodeToString(sum[:8]), lock: int64(binary.LittleEndian.Uint64(sum[8:16])),
 		log: log, ready: make(chan struct{}), stop: stop, done: make(chan struct{}),
-		queue: make(chan publication), stopped: make(chan struct{})}
+		queue: make(chan publication, queued), stopped: make(chan struct{})}
 	go b.listen(run)
 	go b.write(run)
 	select {
@@ -213,22 +218,39 @@ func (b *Bus) catchUp(ctx context.Context, conn *pgxpool.Conn, last *int64) erro
 // commits it with whatever else waits, in one statement, and Publish
 // returns once that committed.
 func (b *Bus) Publish(ctx context.Context, msg []byte) error {
-	if len(msg) > MaxMessage {
-		return fmt.Errorf("arena bus: a message of %d bytes (at most %d)", len(msg), MaxMessage)
-	}
 	p := publication{msg: string(msg), done: make(chan error, 1)}
-	select {
-	case b.queue <- p:
-	case <-ctx.Done():
-		return fmt.Errorf("arena bus: publish: %w", ctx.Err())
-	case <-b.stopped:
-		return errors.New("arena bus: closed")
+	if err := b.enqueue(ctx, p); err != nil {
+		return err
 	}
 	select {
 	case err := <-p.done:
 		return err
 	case <-ctx.Done():
 		return fmt.Errorf("arena bus: publish: %w", ctx.Err())
+	case <-b.stopped:
+		return errors.New("arena bus: closed")
+	}
+}
+
+// Send is Publish that returns once msg waits for the writer, before it
+// is committed: the order of a process's messages is the order they
+// were sent in. A failure to commit it is logged.
+func (b *Bus) Send(ctx context.Context, msg []byte) error {
+	return b.enqueue(ctx, publication{msg: string(msg)})
+}
+
+// enqueue hands p to the writer, in order.
+func (b *Bus) enqueue(ctx context.Context, p publication) error {
+	if len(p.msg) > MaxMessage {
+		return fmt.Errorf("arena bus: a message of %d bytes (at most %d)", len(p.msg), MaxMessage)
+	}
+	select {
+	case b.queue <- p:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("arena bus: publish: %w", ctx.Err())
+	case <-b.stopped:
+		return errors.New("arena bus: closed")
 	}
 }
 
@@ -279,8 +301,16 @@ func (b *Bus) write(ctx context.Context) {
 		if err != nil {
 			err = fmt.Errorf("arena bus: publish: %w", err)
 		}
+		sent := 0
 		for _, p := range batch {
+			if p.done == nil {
+				sent++
+				continue
+			}
 			p.done <- err
+		}
+		if err != nil && sent > 0 {
+			b.log.Error("arena bus: messages sent were lost", "count", sent, "err", err)
 		}
 	}
 }

@@ -139,3 +139,34 @@ func TestCutListener(t *testing.T) {
 		t.Fatalf("b got %v", got)
 	}
 }
+
+// TestSendKeepsOrder: Send returns before its message is committed, and a
+// process's sends and publishes reach every process in the order it made
+// them (the Arena answers a move before the bus delivers it, and counts
+// on its moves coming back in the order sent).
+func TestSendKeepsOrder(t *testing.T) {
+	url := pgtest.Schema(t)
+	a, ina := open(t, url)
+	_, inb := open(t, url)
+	ctx := context.Background()
+	var want []string
+	for i := range 200 {
+		msg := fmt.Sprint("m", i)
+		want = append(want, msg)
+		send := a.Send
+		if i%50 == 49 {
+			send = a.Publish
+		}
+		if err := send(ctx, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, in := range map[string]*inbox{"a": ina, "b": inb} {
+		if got := in.await(t, len(want), 30*time.Second); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("%s got %v, want %v", name, got, want)
+		}
+	}
+	if err := a.Send(ctx, make([]byte, MaxMessage+1)); err == nil {
+		t.Fatal("a message over MaxMessage was sent")
+	}
+}

@@ -486,10 +486,14 @@ function showRoom() {
 // may repeat the answer to one's own move, or come after a newer answer
 // (another connection of the same member): a dot never goes back to an
 // older click.
-function placeDot(d: Dot) {
+// placeDot puts a dot where d says, unless it says less than the dot
+// was already shown (a tick's moves may be older than a member's own
+// answer); own: d answers this member's move, or corrects it, and is
+// placed whatever it says.
+function placeDot(d: Dot, own = false) {
   const p = room?.players.find((q) => q.id === d.id);
   if (p) {
-    if (d.clicks < p.clicks) return;
+    if (d.clicks < p.clicks && !own) return;
     Object.assign(p, { x: d.x, y: d.y, tiles: d.tiles, clicks: d.clicks });
   }
   moveTo(d.id, d.x, d.y);
@@ -535,13 +539,24 @@ function connect(session: string, locale: string) {
       case "maze":
         setMaze(msg.maze);
         break;
-      case "room":
+      case "room": {
+        // The room's own place of this member may be older than the
+        // answers they had (on several processes the server answers a
+        // move before the room plays it): the answers' stands.
+        const mine = room?.players.find((p) => p.id === me);
+        const same = room?.maze === msg.room.maze;
         room = msg.room;
+        const now = room.players.find((p) => p.id === me);
+        if (mine && now && same && mine.clicks > now.clicks) {
+          Object.assign(now, { x: mine.x, y: mine.y, tiles: mine.tiles, clicks: mine.clicks });
+        }
         showRoom();
         break;
+      }
       case "pos":
-        // The answer to this client's own move, at once.
-        placeDot(msg);
+        // The answer to this client's own move, at once, or where the
+        // server found them to stand after all.
+        placeDot(msg, true);
         showRoom();
         break;
       case "moves":
