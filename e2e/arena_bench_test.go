@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"mazebot/app"
+	"mazebot/arena"
 	"mazebot/internal/fakediscord"
 	"mazebot/internal/pgtest"
 	"mazebot/mazecore"
@@ -29,14 +31,35 @@ import (
 // figures of issue 39's "today"); 2,000 over 200 rooms and 100 in one
 // room, each moving 8 times a second. Every player moves back and forth
 // along the first corridor from the start, until b.N moves are played in
-// all, and for 5 s at least. It reports the moves a second sustained, the
-// server's time per move from its message's receipt to the mover's answer
-// (p50, p99; the other members get it in the room's next tick's moves,
-// within moveTick, 50 ms), the heap a room takes with its players
-// connected (the test's own ends of the WebSockets included, not the
-// messages they were sent before the race), and the cores the whole test
-// process used while the moves were played (cpu-cores: server and load
-// generator together; the profile below tells them apart).
+// all, and for 5 s at least. It reports:
+//
+//   - moves/s, the moves played a second (by the racers' answers), and
+//     unplayed, the moves written but refused;
+//   - p50-µs, p99-µs: the server's time per move from its message's
+//     receipt to the mover's answer (ObserveMove, inside the app: on three
+//     processes, of the benchmark's own app's members only);
+//   - answer-p50-µs, answer-p99-µs: the mover's, from writing the move to
+//     reading its pos (the load generator's own delays included: on two
+//     shared cores they are most of it);
+//   - seen-p50-µs, seen-p99-µs: what the others see, from writing a move
+//     to another member of the room reading a moves message with the
+//     racer at that move's click count or later. One member a room (its
+//     last, racing as well) watches for the others, reading the moves
+//     messages with a byte search; the others only note their answers'
+//     click counts, by which a played move (refused ones count no click)
+//     is known. On several processes seen-across-… are those of racers on
+//     a process other than the watcher's;
+//   - heap-B/room, the heap a room takes in the test's process with its
+//     players connected (the test's own ends of the WebSockets included,
+//     not the messages they were sent before the race);
+//   - cpu-cores, the cores the test's process used while the moves were
+//     played (server and load generator together; the profile below tells
+//     them apart), and on several processes child-cpu-cores, the other
+//     processes' together (from /proc, over the same time).
+//
+// A room sends its moves a tick (moveTick, 50 ms) after the first move
+// since it last did, and the racers here write in step: what the others
+// see is about a tick later than the mover's answer.
 //
 //	go test ./e2e -run '^$' -bench 'BenchmarkArena$' -benchtime 4000x -count 3
 //
@@ -59,11 +82,13 @@ func BenchmarkArena(b *testing.B) {
 // (MAZEBOT_TEST_POSTGRES): the rooms' inputs then go through the
 // PostgreSQL bus (store/pgbus), a row and a NOTIFY each, and come back
 // to the process's listener before they are played. On one process, and
-// on three (three apps in the test's process, each with its own bus
-// connections and hub) with every room's members split over them, so
-// that each room has a replica on each and every input reaches all three.
+// on three (the test's own app and two of the binary's, real processes,
+// each with its own bus connections and hub) with every room's members
+// split over them, so that each room has a replica on each and every
+// input reaches all three.
 //
 //	go test ./e2e -run '^$' -bench 'BenchmarkArenaPostgres' -benchtime 4000x
+//	go test ./e2e -run '^$' -bench 'BenchmarkArenaPostgres$/^processes=3$/^players=200$/' -benchtime 2000x
 func BenchmarkArenaPostgres(b *testing.B) {
 	for _, c := range []struct{ processes, players, rooms, rate int }{
 		{1, 8, 1, 10}, {1, 200, 25, 10}, {1, 2000, 200, 8}, {1, 100, 1, 8}, {3, 200, 25, 8}, {3, 2000, 200, 8},
@@ -88,9 +113,16 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 	}
 	cfg := fake.config(dsn)
 	cfg.ActivityAddr, cfg.ClientSecret = "127.0.0.1:0", fakediscord.DefaultClientSecret
-	var apps []*testApp
-	for range processes {
-		apps = append(apps, fake.launchOptions(b, cfg, app.Options{ArenaObserveMove: observe}))
+	apps := []activityHost{fake.launchOptions(b, cfg, app.Options{ArenaObserveMove: observe})}
+	// The other processes are the binary's, real OS processes on the same
+	// database (at info, not the harness's debug: their logs are kept in
+	// this process's memory).
+	var children []*botProcess
+	for range processes - 1 {
+		p := fake.startProcess(b, b.TempDir(), "MAZEBOT_DB="+dsn, "ACTIVITY_ADDR=127.0.0.1:0",
+			"DISCORD_CLIENT_SECRET="+fakediscord.DefaultClientSecret, "LOG_LEVEL=info")
+		children = append(children, p)
+		apps = append(apps, p.arenaAddr(b))
 	}
 	// What runs from here on on this goroutine, or on those it starts (the
 	// racers' readers and writers), is the load generator: the apps'
@@ -116,7 +148,8 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	perRoom := players / rooms
-	var clients []*roomClient
+	each := max((b.N+players-1)/players, 5*rate)
+	var racers []*benchRacer
 	for r := range rooms {
 		channel := "13000000000000" + strconv.Itoa(10000+r)
 		post := fake.PostChannelMessage(channel, fakediscord.Message{Content: "race", AuthorID: fake.Config().AppID, ComponentsJSON: buttons})
@@ -143,19 +176,32 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 				fake.JoinActivity(channel, user, "p"+user[len(user)-4:])
 			}
 			// A room's members are split over the processes.
-			a := apps[(r+p)%processes]
-			c := join(b, a, signIn(b, fake, a, user, instance), instance)
-			clients = append(clients, c)
+			process := (r + p) % processes
+			a := apps[process]
+			racers = append(racers, newBenchRacer(join(b, a, signIn(b, fake, a, user, instance), instance), process, each))
 		}
-		clients[len(clients)-perRoom].send(map[string]any{"t": "start"})
+		racers[len(racers)-perRoom].c.send(map[string]any{"t": "start"})
 	}
-	for _, c := range clients {
-		c.racing(c.me)
+	for _, r := range racers {
+		r.c.racing(r.c.me)
 	}
-	for _, c := range clients {
-		// What the room says is read and dropped: decoding every racer's
-		// moves for every client took much of the two cores the server
-		// shares with its clients here.
+	epoch := time.Now()
+	for i := 0; i < len(racers); i += perRoom {
+		room := racers[i : i+perRoom]
+		// The room's last member watches the others' moves (racing as
+		// well); every member notes its own answers.
+		room[len(room)-1].watch(room, epoch)
+		for _, r := range room[:len(room)-1] {
+			r.watched = true
+			r.c.peek = func(frame []byte) { r.answer(frame, time.Since(epoch)) }
+		}
+	}
+	for _, r := range racers {
+		c := r.c
+		// What the room says is read and dropped, but for a byte search
+		// for the answers and, by one member a room, the moves: decoding
+		// every racer's moves for every client took much of the two cores
+		// the server shares with its clients here.
 		c.discard.Store(true)
 	drain:
 		for {
@@ -169,7 +215,6 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	each := max((b.N+players-1)/players, 5*rate)
 	var sent atomic.Int64
 	if path := os.Getenv("MAZEBOT_BENCH_CPUPROFILE"); path != "" {
 		f, err := os.Create(path)
@@ -182,11 +227,11 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	cpuBefore := cpuTime()
+	cpuBefore, childrenBefore := cpuTime(), childrenCPU(children)
 	b.ResetTimer()
 	start := time.Now()
 	var wg sync.WaitGroup
-	for _, c := range clients {
+	for _, r := range racers {
 		wg.Go(func() {
 			tick := time.NewTicker(time.Second / time.Duration(rate))
 			defer tick.Stop()
@@ -195,7 +240,8 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 				if i%2 == 1 {
 					dir = back
 				}
-				if err := c.ws.WriteMessage(1, []byte(`{"t":"move","dir":"`+dir+`"}`)); err != nil {
+				r.wrote[i].Store(int64(time.Since(epoch)))
+				if err := r.c.ws.WriteMessage(1, []byte(`{"t":"move","dir":"`+dir+`"}`)); err != nil {
 					return
 				}
 				sent.Add(1)
@@ -204,44 +250,260 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		})
 	}
 	wg.Wait()
-	want := int(sent.Load())
-	// Wait for the moves in flight: until all are played, or none more
-	// for a second (refused ones never are).
-	last, lastAt := -1, time.Now()
+	want := sent.Load()
+	// Wait for the moves in flight: until every move is answered (played
+	// or refused) and every played one seen by its room's watcher, or
+	// nothing more comes for a second. The moves a second count to the
+	// last answer.
+	var elapsed time.Duration
+	lastProgress, lastAt := int64(-1), time.Now()
 	for {
-		mu.Lock()
-		n := len(latencies)
-		mu.Unlock()
-		if n != last {
-			last, lastAt = n, time.Now()
+		answered, unseen := int64(0), int64(0)
+		for _, r := range racers {
+			answered += r.answers.Load()
+			unseen += r.unseen()
 		}
-		if n >= want || time.Since(lastAt) > time.Second {
+		if elapsed == 0 && answered >= want {
+			elapsed = time.Since(start)
+		}
+		if progress := answered - unseen; progress != lastProgress {
+			lastProgress, lastAt = progress, time.Now()
+		}
+		if answered >= want && unseen == 0 || time.Since(lastAt) > time.Second {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	elapsed := time.Since(start)
+	if elapsed == 0 {
+		elapsed = time.Since(start)
+	}
 	b.StopTimer()
-	cpu := cpuTime() - cpuBefore
+	cpu, childCPU := cpuTime()-cpuBefore, childrenCPU(children)-childrenBefore
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(latencies) == 0 {
+	var played int64
+	var answers, seen, seenAcross []time.Duration
+	for i, r := range racers {
+		played += r.played.Load()
+		answers = r.answerLatencies(answers)
+		if r.watched {
+			seen = r.seenLatencies(seen)
+			if watcher := racers[i/perRoom*perRoom+perRoom-1]; watcher.process != r.process {
+				seenAcross = r.seenLatencies(seenAcross)
+			}
+		}
+	}
+	if played == 0 {
 		b.Fatal("no move was played")
 	}
-	slices.Sort(latencies)
-	pct := func(p float64) float64 {
-		return float64(latencies[min(len(latencies)-1, int(p*float64(len(latencies))))].Microseconds())
+	if len(seen) == 0 && perRoom > 1 {
+		b.Fatal("no member saw another's move")
 	}
-	b.ReportMetric(float64(len(latencies))/elapsed.Seconds(), "moves/s")
-	b.ReportMetric(pct(0.50), "p50-µs")
-	b.ReportMetric(pct(0.99), "p99-µs")
+	elapsedS := elapsed.Seconds()
+	b.ReportMetric(float64(played)/elapsedS, "moves/s")
+	mu.Lock()
+	defer mu.Unlock()
+	for _, l := range []struct {
+		name string
+		d    []time.Duration
+	}{{"", latencies}, {"answer-", answers}, {"seen-", seen}, {"seen-across-", seenAcross}} {
+		if len(l.d) == 0 {
+			continue
+		}
+		b.ReportMetric(float64(percentile(l.d, 50).Microseconds()), l.name+"p50-µs")
+		b.ReportMetric(float64(percentile(l.d, 99).Microseconds()), l.name+"p99-µs")
+	}
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(rooms), "heap-B/room")
-	b.ReportMetric(cpu.Seconds()/elapsed.Seconds(), "cpu-cores")
+	b.ReportMetric(cpu.Seconds()/elapsedS, "cpu-cores")
+	if len(children) > 0 {
+		b.ReportMetric(childCPU.Seconds()/elapsedS, "child-cpu-cores")
+	}
 	// Moves the server did not play: refused by the rate limit when a
 	// connection's messages, held up behind the store, reach it at once.
-	b.ReportMetric(float64(want-len(latencies)), "unplayed")
+	b.ReportMetric(float64(want-played), "unplayed")
 	b.ReportMetric(0, "ns/op") // a paced load: the time per op says nothing
+}
+
+// benchRacer is what the load generator notes of one racer's moves, as
+// times since the race's epoch (0: not yet): when it wrote each move, when
+// that move's answer came, and, by the click count (played moves only) its
+// pos answer gave, when the move that made it was written and when the
+// room's watcher first saw the racer at that count or later.
+type benchRacer struct {
+	c       *roomClient
+	process int // which of the apps it is connected to
+	wrote   []atomic.Int64
+	// answered is when the answer to wrote's move came: a pos (played),
+	// or 0 (refused, or none yet).
+	answered []atomic.Int64
+	answers  atomic.Int64 // answers read, pos or refused: wrote's next index
+	played   atomic.Int64 // the click count of the last pos
+	clicked  []atomic.Int64
+	seen     []atomic.Int64
+	// watched: another member of its room notes seen; seenUpTo is the
+	// highest click count that one saw (its reader's alone).
+	watched  bool
+	seenUpTo int
+}
+
+func newBenchRacer(c *roomClient, process, moves int) *benchRacer {
+	return &benchRacer{c: c, process: process, wrote: make([]atomic.Int64, moves), answered: make([]atomic.Int64, moves),
+		clicked: make([]atomic.Int64, moves+1), seen: make([]atomic.Int64, moves+1)}
+}
+
+var (
+	posFrame     = []byte(`{"t":"pos",`)
+	refusedFrame = []byte(`{"t":"refused",`)
+	movesFrame   = []byte(`{"t":"moves",`)
+	idField      = []byte(`"id":"`)
+	clicksField  = []byte(`"clicks":`)
+)
+
+// answer notes frame if it answers one of the racer's moves: the room
+// answers a connection's moves in the order they came, each with a pos
+// (played) or a refusal. A pos whose click count is no higher than the
+// last one's answers no move: it puts the racer back where the bus
+// played them, after a prediction went otherwise (arena/predict.go). (A
+// refusal past twenty in a flood may go unsaid; then later answers are
+// taken for earlier moves', and the latencies overstated.)
+func (r *benchRacer) answer(frame []byte, now time.Duration) {
+	switch {
+	case bytes.HasPrefix(frame, posFrame):
+		clicks, _, ok := intAfter(frame, clicksField)
+		if ok && int64(clicks) <= r.played.Load() {
+			r.played.Store(int64(clicks)) // its next move's clicks count from there
+			return
+		}
+		i := r.answers.Add(1) - 1
+		if !ok || i >= int64(len(r.wrote)) {
+			return
+		}
+		r.answered[i].Store(int64(now))
+		if clicks < len(r.clicked) {
+			r.clicked[clicks].Store(r.wrote[i].Load())
+		}
+		r.played.Store(int64(clicks))
+	case bytes.HasPrefix(frame, refusedFrame):
+		r.answers.Add(1)
+	}
+}
+
+// watch has the racer, besides noting its answers, note when it sees each
+// other member of room at a new click count in a moves message.
+func (r *benchRacer) watch(room []*benchRacer, epoch time.Time) {
+	others := map[string]*benchRacer{}
+	for _, o := range room {
+		if o != r {
+			others[o.c.me] = o
+		}
+	}
+	r.c.peek = func(frame []byte) {
+		now := time.Since(epoch)
+		if !bytes.HasPrefix(frame, movesFrame) {
+			r.answer(frame, now)
+			return
+		}
+		eachDot(frame, func(id []byte, clicks int) {
+			o := others[string(id)]
+			if o == nil {
+				return
+			}
+			for ; o.seenUpTo < min(clicks, len(o.seen)-1); o.seenUpTo++ {
+				o.seen[o.seenUpTo+1].Store(int64(now))
+			}
+		})
+	}
+}
+
+// unseen is 1 while the racer's last played move is not yet seen by its
+// room's watcher (for the watcher itself, whose moves nobody watches,
+// never).
+func (r *benchRacer) unseen() int64 {
+	k := r.played.Load()
+	if !r.watched || k == 0 || k >= int64(len(r.seen)) || r.seen[k].Load() != 0 {
+		return 0
+	}
+	return 1
+}
+
+func (r *benchRacer) answerLatencies(to []time.Duration) []time.Duration {
+	for i := range r.answered {
+		if at := r.answered[i].Load(); at != 0 {
+			to = append(to, time.Duration(at-r.wrote[i].Load()))
+		}
+	}
+	return to
+}
+
+func (r *benchRacer) seenLatencies(to []time.Duration) []time.Duration {
+	for k := 1; k < len(r.seen); k++ {
+		if wrote, at := r.clicked[k].Load(), r.seen[k].Load(); wrote != 0 && at != 0 {
+			to = append(to, time.Duration(at-wrote))
+		}
+	}
+	return to
+}
+
+// eachDot calls f with each dot's id and click count in a moves message
+// as the room encodes it (arena.Dot's fields, clicks after id).
+func eachDot(frame []byte, f func(id []byte, clicks int)) {
+	for {
+		i := bytes.Index(frame, idField)
+		if i < 0 {
+			return
+		}
+		frame = frame[i+len(idField):]
+		j := bytes.IndexByte(frame, '"')
+		if j < 0 {
+			return
+		}
+		id := frame[:j]
+		clicks, rest, ok := intAfter(frame[j:], clicksField)
+		if !ok {
+			return
+		}
+		f(id, clicks)
+		frame = rest
+	}
+}
+
+// intAfter reads the non-negative integer after the first field in b, and
+// returns it with what follows it.
+func intAfter(b, field []byte) (n int, rest []byte, ok bool) {
+	i := bytes.Index(b, field)
+	if i < 0 {
+		return 0, nil, false
+	}
+	b = b[i+len(field):]
+	j := 0
+	for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
+		n = n*10 + int(b[j]-'0')
+	}
+	return n, b[j:], j > 0
+}
+
+// childrenCPU is the CPU time the processes used so far, user and system,
+// from /proc (0 for one it cannot read).
+func childrenCPU(ps []*botProcess) time.Duration {
+	var sum time.Duration
+	for _, p := range ps {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+		if err != nil {
+			continue
+		}
+		// After the command's name in parentheses: state is the 3rd
+		// field, utime and stime the 14th and 15th, in clock ticks
+		// (USER_HZ, 100 on Linux's every architecture Go runs on).
+		_, rest, _ := bytes.Cut(stat, []byte(") "))
+		fields := bytes.Fields(rest)
+		if len(fields) < 13 {
+			continue
+		}
+		for _, f := range fields[11:13] {
+			ticks, _ := strconv.Atoi(string(f))
+			sum += time.Duration(ticks) * (time.Second / 100)
+		}
+	}
+	return sum
 }
 
 // cpuTime is the CPU time the test's process used so far, user and
@@ -252,4 +514,45 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestArenaBenchFrames: the benchmark's byte search reads the room's
+// messages as arena encodes them: a pos answers the next written move
+// (a refusal too, played or not; a pos that takes clicks back, none),
+// and a watcher's moves message marks
+// another member seen at its click count, never itself.
+func TestArenaBenchFrames(t *testing.T) {
+	t.Parallel()
+	ada, bob := newBenchRacer(&roomClient{me: "11"}, 0, 4), newBenchRacer(&roomClient{me: "12"}, 1, 4)
+	ada.watched = true
+	epoch := time.Now().Add(-time.Hour)
+	bob.watch([]*benchRacer{ada, bob}, epoch)
+	encode := func(v any) []byte {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ada.wrote[0].Store(100)
+	ada.wrote[1].Store(200)
+	ada.wrote[2].Store(300)
+	ada.wrote[3].Store(400)
+	ada.answer(encode(arena.PosMsg{T: "pos", ID: "11", X: 3, Y: 1, Tiles: 2, Clicks: 1}), 150)
+	ada.answer(encode(arena.RefusedMsg{T: "refused", Why: "rate"}), 250)
+	ada.answer(encode(arena.PosMsg{T: "pos", ID: "11", X: 5, Y: 1, Tiles: 4, Clicks: 2}), 390)
+	ada.answer(encode(arena.PosMsg{T: "pos", ID: "11", X: 3, Y: 1, Tiles: 2, Clicks: 1}), 395) // a correction
+	ada.answer(encode(arena.PosMsg{T: "pos", ID: "11", X: 5, Y: 1, Tiles: 4, Clicks: 2}), 420)
+	if got := ada.answerLatencies(nil); !slices.Equal(got, []time.Duration{50, 90, 20}) || ada.played.Load() != 2 || ada.unseen() != 1 {
+		t.Fatalf("ada's answers %v, played %d, unseen %d; want [50 90 20], 2, 1", got, ada.played.Load(), ada.unseen())
+	}
+	bob.c.peek(encode(arena.MovesMsg{T: "moves", Moves: []arena.Dot{
+		{ID: "12", X: 7, Y: 9, Tiles: 12, Clicks: 3}, {ID: "11", X: 5, Y: 1, Tiles: 4, Clicks: 2}}}))
+	seen := ada.seenLatencies(nil)
+	if len(seen) != 2 || seen[0] < time.Hour || seen[0]-seen[1] != 300 || ada.unseen() != 0 {
+		t.Fatalf("ada seen after %v (unseen %d), want her first and last played moves, an hour after they were written", seen, ada.unseen())
+	}
+	if got := bob.seenLatencies(nil); len(got) != 0 {
+		t.Fatalf("bob seen by himself: %v", got)
+	}
 }

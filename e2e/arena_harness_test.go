@@ -147,6 +147,10 @@ type roomClient struct {
 	// discard: what the room sends is read and dropped undecoded (a
 	// benchmark's racers, whose decoding would take the server's CPU).
 	discard atomic.Bool
+	// peek, when set before discard is, is shown each frame discard drops
+	// (its bytes valid only during the call): a benchmark's cheap look at
+	// what its racers receive.
+	peek func(frame []byte)
 }
 
 // dial opens a connection to the app's room WebSocket and says hello with
@@ -169,13 +173,20 @@ func dialHello(t testing.TB, a activityHost, hello any) *roomClient {
 	t.Cleanup(func() { ws.Close() })
 	go func() {
 		defer close(c.done)
+		var frame bytes.Buffer
 		for {
 			if c.discard.Load() {
-				// Read and dropped without a copy: a benchmark's load
-				// generator shares the server's two cores.
+				// Read and dropped without a copy, or into one buffer
+				// for peek: a benchmark's load generator shares the
+				// server's two cores.
 				_, r, err := ws.NextReader()
-				if err == nil {
+				if err == nil && c.peek == nil {
 					_, err = io.Copy(io.Discard, r)
+				} else if err == nil {
+					frame.Reset()
+					if _, err = frame.ReadFrom(r); err == nil {
+						c.peek(frame.Bytes())
+					}
 				}
 				if err != nil {
 					c.err = err
@@ -187,6 +198,14 @@ func dialHello(t testing.TB, a activityHost, hello any) *roomClient {
 			if err != nil {
 				c.err = err
 				return
+			}
+			if c.discard.Load() {
+				// Set while this read waited: the frame is the first
+				// one discard takes.
+				if c.peek != nil {
+					c.peek(b)
+				}
+				continue
 			}
 			var m map[string]any
 			if json.Unmarshal(b, &m) == nil {
