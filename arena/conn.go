@@ -328,7 +328,7 @@ func (s *Server) join(r *room, c *conn, u user, locale string) bool {
 	}
 	r.conns[c] = false
 	r.mu.Unlock()
-	s.hub.publish(event{Kind: evHello, Instance: r.instance, User: u.ID, Name: c.name, Locale: locale, Nonce: c.nonce})
+	r.put(event{Kind: evHello, User: u.ID, Name: c.name, Locale: locale, Nonce: c.nonce})
 	return true
 }
 
@@ -337,7 +337,7 @@ func (s *Server) leave(r *room, c *conn, u user) {
 	r.mu.Lock()
 	delete(r.conns, c)
 	r.mu.Unlock()
-	c.left.Do(func() { s.hub.publish(event{Kind: evBye, Instance: r.instance, User: u.ID}) })
+	c.left.Do(func() { r.put(event{Kind: evBye, User: u.ID}) })
 }
 
 // readLoop plays what the client sends until it goes: moves at the rate
@@ -437,7 +437,7 @@ func (s *Server) start(r *room, u user, at time.Time) string {
 	if !r.allowRequest(u.ID, at) {
 		return refusedRate
 	}
-	if s.hub.publish(event{Kind: evStart, Instance: r.instance, User: u.ID}) != nil {
+	if r.put(event{Kind: evStart, User: u.ID}) != nil {
 		return refusedError
 	}
 	return ""
@@ -452,8 +452,8 @@ func (s *Server) request(r *room, u user, at time.Time, ev event, phases ...stri
 	if !r.allowRequest(u.ID, at) {
 		return refusedRate
 	}
-	ev.Instance, ev.User = r.instance, u.ID
-	if s.hub.publish(ev) != nil {
+	ev.User = u.ID
+	if r.put(ev) != nil {
 		return refusedError
 	}
 	return ""
@@ -526,7 +526,7 @@ func (s *Server) pick(r *room, u user, m *PickMsg, at time.Time) string {
 	if !r.allowRequest(u.ID, at) {
 		return refusedRate
 	}
-	if s.hub.publish(event{Kind: evPick, Instance: r.instance, User: u.ID, Maze: id.String()}) != nil {
+	if r.put(event{Kind: evPick, User: u.ID, Maze: id.String()}) != nil {
 		return refusedError
 	}
 	return ""

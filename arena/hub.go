@@ -116,14 +116,14 @@ func (h *hub) beat() {
 // publish puts ev on the bus, stamped with this process and its clock,
 // and waits until the bus took it; a failure is logged, and returned for
 // a caller that can tell a member.
-func (h *hub) publish(ev event) error { return h.put(ev, true) }
+func (h *hub) publish(ev event) error { return h.toBus(ev, true) }
 
 // send puts ev on the bus as publish does but waits only for its place in
 // the bus's order, not for the bus to deliver it (Bus.Send): a predicted
 // move's answer is given already.
-func (h *hub) send(ev event) error { return h.put(ev, false) }
+func (h *hub) send(ev event) error { return h.toBus(ev, false) }
 
-func (h *hub) put(ev event, wait bool) error {
+func (h *hub) toBus(ev event, wait bool) error {
 	ev.Origin = h.proc
 	if ev.At == 0 {
 		ev.At = h.now().UnixMilli()
@@ -330,7 +330,7 @@ func (h *hub) shutdown() {
 		}
 		r.mu.Unlock()
 		for _, c := range conns {
-			c.left.Do(func() { h.publish(event{Kind: evBye, Instance: r.instance, User: c.user}) })
+			c.left.Do(func() { r.put(event{Kind: evBye, User: c.user}) })
 			c.closeWith(websocket.CloseGoingAway, "restarting")
 		}
 	}

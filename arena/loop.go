@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mazebot/contest"
@@ -25,6 +26,10 @@ type room struct {
 	peek     chan func(*state) // a look at the state, for tests and syncs
 	ready    chan struct{}     // closed once the room is usable here
 	done     chan struct{}     // closed when the loop returned
+
+	// shared: another process holds the room too, so its inputs go
+	// through the bus (see put).
+	shared atomic.Bool
 
 	mu      sync.Mutex
 	conns   map[*conn]bool     // this process's, true once welcomed
@@ -123,6 +128,34 @@ func (r *room) input(ev event) {
 	}
 }
 
+// put hands the room one of this process's inputs: on the bus while
+// another process holds the room, so that every replica plays it in one
+// order; else straight to the loop, as the MemoryBus does, with no round
+// trip through a database (a room whose members all reach one process
+// needs none). The loop sends one that came while it was alone but
+// finds the room shared on to the bus (see run).
+func (r *room) put(ev event) error {
+	ev.Instance = r.instance
+	if r.shared.Load() {
+		return r.h.publish(ev)
+	}
+	ev.Origin, ev.local = r.h.proc, true
+	if ev.At == 0 {
+		ev.At = r.h.now().UnixMilli()
+	}
+	r.input(ev)
+	return nil
+}
+
+// refuse answers the move waiting as nonce, if one does, with why.
+func (r *room) refuse(nonce, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a, ok := r.replies[nonce]; ok {
+		a.verdict <- why
+	}
+}
+
 // inspect runs f on the state in the loop, and waits for it; false if
 // the room ended.
 func (r *room) inspect(f func(*state)) bool {
@@ -144,7 +177,7 @@ func (r *room) inspect(f func(*state)) bool {
 // room's next MovesMsg.
 func (r *room) move(ctx context.Context, c *conn, userID, dir string) string {
 	nonce := newNonce()
-	if r.h.bus.Shared() {
+	if r.shared.Load() {
 		ev := event{Kind: evMove, Instance: r.instance, User: userID, Dir: dir, Nonce: nonce, At: r.h.now().UnixMilli()}
 		if why, ok := r.predict(c, ev); ok {
 			if why == "" && r.h.send(ev) != nil {
@@ -163,7 +196,7 @@ func (r *room) move(ctx context.Context, c *conn, userID, dir string) string {
 		delete(r.replies, nonce)
 		r.mu.Unlock()
 	}()
-	if r.h.publish(event{Kind: evMove, Instance: r.instance, User: userID, Dir: dir, Nonce: nonce}) != nil {
+	if r.put(event{Kind: evMove, User: userID, Dir: dir, Nonce: nonce}) != nil {
 		return refusedError
 	}
 	select {
@@ -310,7 +343,7 @@ func (r *room) run(st state, syncNonce string) {
 				at := f.at
 				lingering = time.AfterFunc(max(time.UnixMilli(at).Sub(h.now()), 0), func() {
 					h.goTracked(func(context.Context) {
-						h.publish(event{Kind: evExpire, Instance: r.instance, At: max(h.now().UnixMilli(), at)})
+						r.put(event{Kind: evExpire, At: max(h.now().UnixMilli(), at)})
 					})
 				})
 			case effSendState:
@@ -359,6 +392,19 @@ func (r *room) run(st state, syncNonce string) {
 			finishSync() // nobody answered: no other process holds the room
 		case in := <-r.in:
 			ev := *in
+			if ev.Origin != h.proc && ev.Instance == r.instance {
+				r.shared.Store(true) // another process holds the room: a sync, or its inputs
+			}
+			if ev.local && r.shared.Load() {
+				// It was put while the room was this process's alone, and
+				// another holds it now (and was sent the state without
+				// it): it goes through the bus, after what the other saw.
+				ev.local = false
+				if h.send(ev) != nil && ev.Kind == evMove {
+					r.refuse(ev.Nonce, refusedError)
+				}
+				continue
+			}
 			switch {
 			case !syncing:
 				step(ev)
@@ -387,7 +433,7 @@ func (r *room) rejoin() {
 	r.mu.Unlock()
 	r.h.goTracked(func(context.Context) {
 		for _, ev := range hellos {
-			r.h.publish(ev)
+			r.put(ev)
 		}
 	})
 }
@@ -417,10 +463,10 @@ func (r *room) startGame(ctx context.Context, m *mazecore.Maze, grid *mazecore.G
 	if err != nil {
 		h.log.Error("arena: start a game", "instance", r.instance, "user", userID, "err", err)
 		// Its held moves are refused; the member may join again.
-		h.publish(event{Kind: evGame, Instance: r.instance, User: userID})
+		r.put(event{Kind: evGame, User: userID})
 		return
 	}
-	h.publish(event{Kind: evGame, Instance: r.instance, User: userID, Game: g.ID, Key: g.Contest, At: g.StartedAt.UnixMilli()})
+	r.put(event{Kind: evGame, User: userID, Game: g.ID, Key: g.Contest, At: g.StartedAt.UnixMilli()})
 	r.sendGhosts(ctx, g)
 }
 

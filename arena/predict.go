@@ -103,7 +103,7 @@ func (r *room) unsent(user, nonce string) {
 // again from the agreed game. A member with none is given one once their
 // game is here, if they are connected here.
 func (r *room) settle(st *state, user, nonce string, pos *PosMsg) {
-	if !r.h.bus.Shared() {
+	if !r.shared.Load() {
 		return
 	}
 	r.mu.Lock()
@@ -187,7 +187,7 @@ func (r *room) connectedHere(user string) bool {
 // gameHere starts the prediction of a member whose game the agreed state
 // just started, if they are connected here.
 func (r *room) gameHere(st *state, user string) {
-	if !r.h.bus.Shared() {
+	if !r.shared.Load() {
 		return
 	}
 	r.mu.Lock()

@@ -103,6 +103,8 @@ type event struct {
 	Key      string     `json:"key,omitempty"`  // game: the contest it counts for
 	On       bool       `json:"on,omitempty"`   // watch: whether they watch
 	State    *roomState `json:"state,omitempty"`
+	// local: it came to the loop from this process, not the bus (put).
+	local bool
 }
 
 // The kinds of input.

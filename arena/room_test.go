@@ -318,10 +318,10 @@ func TestPanicsStayInTheRoom(t *testing.T) {
 	}
 }
 
-// failingBus is a MemoryBus whose Publish fails while fail is set, as
+// failingBus is a shared bus whose Publish fails while fail is set, as
 // PostgreSQL's NOTIFY does when the database is away.
 type failingBus struct {
-	MemoryBus
+	Bus
 	fail atomic.Bool
 }
 
@@ -329,18 +329,25 @@ func (b *failingBus) Publish(ctx context.Context, msg []byte) error {
 	if b.fail.Load() {
 		return errors.New("NOTIFY: the database is away")
 	}
-	return b.MemoryBus.Publish(ctx, msg)
+	return b.Bus.Publish(ctx, msg)
 }
 
 // TestRequestsThatCannotBePublished: a Start or a pick that the bus cannot
-// carry is refused as an error, which the member is told and can press
-// again, rather than lost without a word.
+// carry (the room held by another process too) is refused as an error,
+// which the member is told and can press again, rather than lost without
+// a word.
 func TestRequestsThatCannotBePublished(t *testing.T) {
-	bus := &failingBus{}
-	h := testHub(t, bus, &memGames{games: map[int64]*play.Game{}})
+	shared := &orderedBus{}
+	bus := &failingBus{Bus: shared.end()}
+	games := &memGames{games: map[int64]*play.Game{}}
+	h := testHub(t, bus, games)
 	s := &Server{cfg: Config{Seed: func() uint64 { return 1 }}, hub: h}
 	r, in, maze := launch(t, h)
-	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	if _, err := testHub(t, shared.end(), games).open(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the room shared", r.shared.Load)
+	r.put(event{Kind: evHello, User: "u1", Name: "ada"})
 	ada := user{ID: "u1"}
 	bus.fail.Store(true)
 	if why := s.pick(r, ada, &PickMsg{T: "pick", Algorithm: "backtracking", Size: 21}, time.Now()); why != refusedError {
@@ -879,5 +886,114 @@ func TestManyStartsAtOnce(t *testing.T) {
 	})
 	if got := strings.Count(describe(t, r), "game=true"); got != members {
 		t.Fatalf("%d of %d members racing; the others' starts timed out", got, members)
+	}
+}
+
+// countingBus is an end of a shared bus that counts the moves put on it.
+type countingBus struct {
+	Bus
+	moves atomic.Int32
+}
+
+func (b *countingBus) count(msg []byte) {
+	var ev event
+	if json.Unmarshal(msg, &ev) == nil && ev.Kind == evMove {
+		b.moves.Add(1)
+	}
+}
+
+func (b *countingBus) Publish(ctx context.Context, msg []byte) error {
+	b.count(msg)
+	return b.Bus.Publish(ctx, msg)
+}
+
+func (b *countingBus) Send(ctx context.Context, msg []byte) error {
+	b.count(msg)
+	return b.Bus.Send(ctx, msg)
+}
+
+// TestAloneSkipsTheBus: a room no other process holds plays its inputs
+// without the bus (on PostgreSQL each was a database round trip before
+// anyone saw it); once another process opens it, that one gets the state
+// the room came to alone, and from then on the inputs go through the bus
+// and both replicas agree.
+func TestAloneSkipsTheBus(t *testing.T) {
+	shared, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
+	bus := &countingBus{Bus: shared.end()}
+	a, b := testHub(t, bus, games), testHub(t, shared.end(), games)
+	ra, in, _ := launch(t, a)
+	ctx := context.Background()
+	ada := testConn(ra, "u1")
+	ra.put(event{Kind: evHello, User: "u1", Name: "ada", Nonce: ada.nonce})
+	ra.put(event{Kind: evStart, User: "u1"})
+	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, ra), "game=true") })
+	open := openFromStart(mazeOf(t, ra))
+	for i, dir := range []mazecore.Dir{open, open.Opposite(), open} {
+		if why := ra.move(ctx, ada, "u1", letter(dir)); why != "" {
+			t.Fatalf("move %d alone: refused %q", i, why)
+		}
+	}
+	if n := bus.moves.Load(); n != 0 || ra.shared.Load() {
+		t.Fatalf("a room held by one process put %d moves on the bus (shared %v), want none", n, ra.shared.Load())
+	}
+	rb, err := b.open(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ra.shared.Load() {
+		t.Fatal("the room is not shared once another process opened it")
+	}
+	if got, want := describe(t, rb), describe(t, ra); got != want {
+		t.Fatalf("the new replica did not get the room as it came alone:\n%s\n%s", got, want)
+	}
+	if why := ra.move(ctx, ada, "u1", letter(open.Opposite())); why != "" {
+		t.Fatalf("a move once shared: refused %q", why)
+	}
+	if bus.moves.Load() != 1 {
+		t.Fatalf("%d moves on the bus once the room is shared, want 1", bus.moves.Load())
+	}
+	waitFor(t, "both replicas at ada's 4th click", func() bool {
+		ca, _ := agreed(ra, "u1")
+		cb, _ := agreed(rb, "u1")
+		return ca == 4 && cb == 4
+	})
+}
+
+// TestPutAsTheRoomTurnsShared: an input put while the room was one
+// process's alone, but taken by its loop after another process asked for
+// the state, is not played there alone (the other's replica, made from
+// that state, would never have it): it goes through the bus.
+func TestPutAsTheRoomTurnsShared(t *testing.T) {
+	shared, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
+	bus := &countingBus{Bus: shared.end()}
+	// No beats: the loop's queue holds only what the test puts there.
+	a := newHub(Config{Games: games, Bus: bus, Log: slog.New(slog.DiscardHandler), Now: time.Now, Countdown: time.Millisecond, BeatEvery: time.Hour})
+	ra, in, _ := launch(t, a)
+	ctx := context.Background()
+	ada := testConn(ra, "u1")
+	ra.put(event{Kind: evHello, User: "u1", Name: "ada", Nonce: ada.nonce})
+	ra.put(event{Kind: evStart, User: "u1"})
+	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, ra), "game=true") })
+	open := openFromStart(mazeOf(t, ra))
+
+	// The loop held while another process's sync and then ada's move
+	// wait for it, in that order.
+	held, release := make(chan struct{}), make(chan struct{})
+	go ra.inspect(func(*state) { close(held); <-release })
+	<-held
+	other := testHub(t, shared.end(), games)
+	other.publish(event{Kind: evSync, Instance: in.ID, Nonce: "another's"})
+	verdict := make(chan string, 1)
+	go func() { verdict <- ra.move(ctx, ada, "u1", letter(open)) }()
+	waitFor(t, "the move waiting", func() bool { return len(ra.in) == 2 })
+	close(release)
+	if why := <-verdict; why != "" {
+		t.Fatalf("the move: refused %q", why)
+	}
+	if n := bus.moves.Load(); n != 1 {
+		t.Fatalf("%d moves on the bus, want the one put as the room turned shared", n)
+	}
+	if clicks, _ := agreed(ra, "u1"); clicks != 1 {
+		t.Fatalf("ada at %d clicks, want 1", clicks)
 	}
 }
