@@ -912,6 +912,18 @@ func (b *countingBus) Send(ctx context.Context, msg []byte) error {
 	return b.Bus.Send(ctx, msg)
 }
 
+// raceAlone launches a room on a, where ada (u1), connected there, races
+// alone: her connection, and the way open from the start.
+func raceAlone(t *testing.T, a *hub) (*room, instance, *conn, mazecore.Dir) {
+	t.Helper()
+	ra, in, _ := launch(t, a)
+	ada := testConn(ra, "u1")
+	ra.put(event{Kind: evHello, User: "u1", Name: "ada", Nonce: ada.nonce})
+	ra.put(event{Kind: evStart, User: "u1"})
+	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, ra), "game=true") })
+	return ra, in, ada, openFromStart(mazeOf(t, ra))
+}
+
 // TestAloneSkipsTheBus: a room no other process holds plays its inputs
 // without the bus (on PostgreSQL each was a database round trip before
 // anyone saw it); once another process opens it, that one gets the state
@@ -921,13 +933,8 @@ func TestAloneSkipsTheBus(t *testing.T) {
 	shared, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
 	bus := &countingBus{Bus: shared.end()}
 	a, b := testHub(t, bus, games), testHub(t, shared.end(), games)
-	ra, in, _ := launch(t, a)
+	ra, in, ada, open := raceAlone(t, a)
 	ctx := context.Background()
-	ada := testConn(ra, "u1")
-	ra.put(event{Kind: evHello, User: "u1", Name: "ada", Nonce: ada.nonce})
-	ra.put(event{Kind: evStart, User: "u1"})
-	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, ra), "game=true") })
-	open := openFromStart(mazeOf(t, ra))
 	for i, dir := range []mazecore.Dir{open, open.Opposite(), open} {
 		if why := ra.move(ctx, ada, "u1", letter(dir)); why != "" {
 			t.Fatalf("move %d alone: refused %q", i, why)
@@ -968,13 +975,8 @@ func TestPutAsTheRoomTurnsShared(t *testing.T) {
 	bus := &countingBus{Bus: shared.end()}
 	// No beats: the loop's queue holds only what the test puts there.
 	a := newHub(Config{Games: games, Bus: bus, Log: slog.New(slog.DiscardHandler), Now: time.Now, Countdown: time.Millisecond, BeatEvery: time.Hour})
-	ra, in, _ := launch(t, a)
+	ra, in, ada, open := raceAlone(t, a)
 	ctx := context.Background()
-	ada := testConn(ra, "u1")
-	ra.put(event{Kind: evHello, User: "u1", Name: "ada", Nonce: ada.nonce})
-	ra.put(event{Kind: evStart, User: "u1"})
-	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, ra), "game=true") })
-	open := openFromStart(mazeOf(t, ra))
 
 	// The loop held while another process's sync and then ada's move
 	// wait for it, in that order.
