@@ -71,6 +71,9 @@ type Options struct {
 	// ArenaObserveMove, when set, is told how long each of Maze Arena's
 	// moves took in the process (a benchmark's measure).
 	ArenaObserveMove func(time.Duration)
+	// ArenaObserveBroadcast, when set, is told how long each move waited
+	// in the process for the room's message that showed it to the others.
+	ArenaObserveBroadcast func(time.Duration)
 }
 
 // Build opens the store and prepares the bot without connecting: the one
@@ -273,7 +276,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 		Bot:           poster, // the bot token's requests on the bot's one client and rate limiter
 		SessionSecret: secret, // the buttons' key: the same on every process
 		Games:         domain.Games, Grids: domain.Grids, Runs: a.db, Poster: cardPoster{poster, alog}, Language: domain.ServerLanguage, Bus: bus, Log: alog, Seed: randomSeed,
-		ObserveMove: opts.ArenaObserveMove, Now: now, Metrics: rec,
+		ObserveMove: opts.ArenaObserveMove, ObserveBroadcast: opts.ArenaObserveBroadcast, Now: now, Metrics: rec,
 	})
 	if err != nil {
 		if bus != nil {

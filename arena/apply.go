@@ -45,7 +45,7 @@ type effect struct {
 	user  string // effStartGame, effReply
 	game  *play.Game
 	run   *play.Run // effRecord: the run to keep for ghosts, nil for none
-	at    int64     // effSchedule, effLinger: when, Unix ms
+	at    int64     // effSchedule, effLinger: when, Unix ms; effMoved: the move's time
 	// race is the race a rematch ended, for its card (effCard); nil for
 	// the room's last.
 	race *endedRace
@@ -243,7 +243,7 @@ func (st *state) move(ev event) []effect {
 	p.pos = posOf(g)
 	p.keep(Direction(ev.Dir), ev.At-g.StartedAt.UnixMilli())
 	pos := PosMsg{T: "pos", ID: p.ID, X: p.X, Y: p.Y, Tiles: p.Tiles, Clicks: p.Clicks}
-	fx := []effect{{kind: effMoved, msg: pos, nonce: ev.Nonce}}
+	fx := []effect{{kind: effMoved, msg: pos, nonce: ev.Nonce, at: ev.At}}
 	if ev.Origin == st.self {
 		fx = append(fx, effect{kind: effReply, nonce: ev.Nonce, msg: pos})
 	}

@@ -125,6 +125,10 @@ type Config struct {
 	// ObserveMove, if set, is told how long each move took here, from its
 	// message to its broadcast by the room's loop.
 	ObserveMove func(time.Duration)
+	// ObserveBroadcast, if set, is told for each racer in a room's MovesMsg
+	// how long the oldest of their moves in it waited, from its input's
+	// time (its process's clock at its receipt) to that message.
+	ObserveBroadcast func(time.Duration)
 	// MaxSockets caps the room WebSockets open here (zero: MaxSockets).
 	MaxSockets int
 }

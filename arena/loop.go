@@ -227,6 +227,7 @@ func (r *room) run(st state, syncNonce string) {
 		// the first of them.
 		moved   []Dot
 		movedAt = map[string]int{}
+		since   []int64 // each moved dot's oldest move since the last MovesMsg, Unix ms
 		ticker  = time.NewTimer(moveTick)
 		flush   <-chan time.Time
 	)
@@ -234,8 +235,14 @@ func (r *room) run(st state, syncNonce string) {
 	defer ticker.Stop()
 	sendMoved := func() {
 		if len(moved) > 0 {
+			if observe := h.cfg.ObserveBroadcast; observe != nil {
+				now := h.now().UnixMilli()
+				for _, at := range since {
+					observe(time.Duration(now-at) * time.Millisecond)
+				}
+			}
 			r.broadcast(MovesMsg{T: "moves", Moves: moved})
-			moved = moved[:0]
+			moved, since = moved[:0], since[:0]
 			clear(movedAt)
 		}
 		flush = nil
@@ -297,6 +304,7 @@ func (r *room) run(st state, syncNonce string) {
 				}
 				movedAt[dot.ID] = len(moved)
 				moved = append(moved, dot)
+				since = append(since, f.at)
 			case effWelcome:
 				r.welcome(f.nonce, f.user, &st)
 				if g := st.games[f.user]; g != nil && !r.hasGhosts(f.user) {

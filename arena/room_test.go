@@ -769,6 +769,12 @@ func TestRematchRequest(t *testing.T) {
 func TestMovesBatchedPerTick(t *testing.T) {
 	games := &memGames{games: map[int64]*play.Game{}}
 	h := testHub(t, &MemoryBus{}, games)
+	var observed atomic.Int32 // the moves' waits for their MovesMsg (a benchmark's measure)
+	h.cfg.ObserveBroadcast = func(d time.Duration) {
+		if d >= 0 && d < time.Minute {
+			observed.Add(1)
+		}
+	}
 	r, in, _ := launch(t, h)
 	ctx := context.Background()
 	// A bystander's connection, welcomed: what the room sends it waits in
@@ -835,6 +841,13 @@ func TestMovesBatchedPerTick(t *testing.T) {
 	}
 	if byUser["u1"].X != 1 || byUser["u1"].Y != 1 {
 		t.Fatalf("ada back at the start: %+v", byUser["u1"])
+	}
+	dots := 0
+	for _, msg := range got {
+		dots += len(msg.Moves)
+	}
+	if n := int(observed.Load()); n != dots {
+		t.Fatalf("%d waits observed for the %d dots sent, want one each", n, dots)
 	}
 }
 

@@ -38,6 +38,10 @@ import (
 //   - p50-µs, p99-µs: the server's time per move from its message's
 //     receipt to the mover's answer (ObserveMove, inside the app: on three
 //     processes, of the benchmark's own app's members only);
+//   - broadcast-p50-µs, broadcast-p99-µs: the server's time from a move's
+//     input (its time, stamped at its receipt, in ms) to the room's moves
+//     message that shows it to the others, for the oldest of a racer's
+//     moves in each message (ObserveBroadcast, the benchmark's own app);
 //   - answer-p50-µs, answer-p99-µs: the mover's, from writing the move to
 //     reading its pos (the load generator's own delays included: on two
 //     shared cores they are most of it);
@@ -103,17 +107,22 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 	fake := newDiscord(b)
 	fake.EnableActivities()
 	var (
-		mu        sync.Mutex
-		latencies []time.Duration
+		mu                    sync.Mutex
+		latencies, broadcasts []time.Duration
 	)
 	observe := func(d time.Duration) {
 		mu.Lock()
 		latencies = append(latencies, d)
 		mu.Unlock()
 	}
+	observeBroadcast := func(d time.Duration) {
+		mu.Lock()
+		broadcasts = append(broadcasts, d)
+		mu.Unlock()
+	}
 	cfg := fake.config(dsn)
 	cfg.ActivityAddr, cfg.ClientSecret = "127.0.0.1:0", fakediscord.DefaultClientSecret
-	apps := []activityHost{fake.launchOptions(b, cfg, app.Options{ArenaObserveMove: observe})}
+	apps := []activityHost{fake.launchOptions(b, cfg, app.Options{ArenaObserveMove: observe, ArenaObserveBroadcast: observeBroadcast})}
 	// The other processes are the binary's, real OS processes on the same
 	// database (at info, not the harness's debug: their logs are kept in
 	// this process's memory).
@@ -305,7 +314,7 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 	for _, l := range []struct {
 		name string
 		d    []time.Duration
-	}{{"", latencies}, {"answer-", answers}, {"seen-", seen}, {"seen-across-", seenAcross}} {
+	}{{"", latencies}, {"broadcast-", broadcasts}, {"answer-", answers}, {"seen-", seen}, {"seen-across-", seenAcross}} {
 		if len(l.d) == 0 {
 			continue
 		}
