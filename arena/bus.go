@@ -14,7 +14,8 @@ type Bus interface {
 	// Publish hands msg to every subscriber, this process's included.
 	Publish(ctx context.Context, msg []byte) error
 	// Send is Publish that returns once msg has its place in the bus's
-	// order, before it is delivered; the bus logs a later failure.
+	// order, before it is delivered; the bus logs a later failure, and
+	// bounds its own wait for that place.
 	Send(ctx context.Context, msg []byte) error
 	// Subscribe makes deliver receive every message in the bus's order;
 	// only one subscriber is supported. A shared bus delivers one message

@@ -131,13 +131,12 @@ func (h *hub) toBus(ev event, wait bool) error {
 	msg, err := json.Marshal(ev)
 	switch {
 	case err != nil:
+	case !wait:
+		// Send bounds its own wait: no context a move.
+		err = h.bus.Send(h.ctx, msg)
 	case h.bus.Shared():
 		ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
-		if wait {
-			err = h.bus.Publish(ctx, msg)
-		} else {
-			err = h.bus.Send(ctx, msg)
-		}
+		err = h.bus.Publish(ctx, msg)
 		cancel()
 	default:
 		// One process's bus delivers at once, with no I/O to bound; a

@@ -61,9 +61,14 @@ import (
 //     them apart), and on several processes child-cpu-cores, the other
 //     processes' together (from /proc, over the same time).
 //
-// A room sends its moves a tick (moveTick, 50 ms) after the first move
-// since it last did, and the racers here write in step: what the others
-// see is about a tick later than the mover's answer.
+// Each racer's moves are spread over the period (the k-th of n racers
+// starts k/n of it late), as members do not press in step; with
+// MAZEBOT_BENCH_INSTEP=1 they write in step, as the figures before
+// December 6 were taken: every room's moves then come at once, wait in
+// the sockets before the server reads them (which p50-µs does not count,
+// answer-p50-µs does), and each waits a whole tick for its broadcast. A
+// room sends its moves a tick (moveTick, 50 ms) after the first move
+// since it last did.
 //
 //	go test ./e2e -run '^$' -bench 'BenchmarkArena$' -benchtime 4000x -count 3
 //
@@ -240,9 +245,16 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 	b.ResetTimer()
 	start := time.Now()
 	var wg sync.WaitGroup
-	for _, r := range racers {
+	period := time.Second / time.Duration(rate)
+	inStep := os.Getenv("MAZEBOT_BENCH_INSTEP") != ""
+	for j, r := range racers {
 		wg.Go(func() {
-			tick := time.NewTicker(time.Second / time.Duration(rate))
+			if !inStep {
+				// Members do not press in step: each racer's moves are
+				// spread over the period.
+				time.Sleep(period * time.Duration(j) / time.Duration(len(racers)))
+			}
+			tick := time.NewTicker(period)
 			defer tick.Stop()
 			for i := range each {
 				dir := open

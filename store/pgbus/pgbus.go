@@ -234,10 +234,26 @@ func (b *Bus) Publish(ctx context.Context, msg []byte) error {
 
 // Send is Publish that returns once msg waits for the writer, before it
 // is committed: the order of a process's messages is the order they
-// were sent in. A failure to commit it is logged.
+// were sent in. A failure to commit it is logged. It waits at most
+// sendWithin for a place (the writer is behind by queued messages), so
+// that a caller need not make a context with a deadline for each (a move
+// each, which all took the parent context's one lock).
 func (b *Bus) Send(ctx context.Context, msg []byte) error {
-	return b.enqueue(ctx, publication{msg: string(msg)})
+	p := publication{msg: string(msg)}
+	if len(p.msg) <= MaxMessage {
+		select {
+		case b.queue <- p:
+			return nil
+		default:
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, sendWithin)
+	defer cancel()
+	return b.enqueue(ctx, p)
 }
+
+// sendWithin bounds Send's wait for a place in the queue.
+const sendWithin = 5 * time.Second
 
 // enqueue hands p to the writer, in order.
 func (b *Bus) enqueue(ctx context.Context, p publication) error {
