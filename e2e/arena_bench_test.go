@@ -67,7 +67,7 @@ import (
 // December 6 were taken: every room's moves then come at once, wait in
 // the sockets before the server reads them (which p50-µs does not count,
 // answer-p50-µs does), and each waits a whole tick for its broadcast. A
-// room sends its moves a tick (moveTick, 50 ms) after the first move
+// room sends its moves a tick (moveTick, 15 ms) after the first move
 // since it last did.
 //
 //	go test ./e2e -run '^$' -bench 'BenchmarkArena$' -benchtime 4000x -count 3
