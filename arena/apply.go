@@ -284,7 +284,7 @@ func (st *state) rematch(ev event) []effect {
 	if err != nil || !sameKind(cur, next) {
 		return nil
 	}
-	m, g, err := buildMaze(next)
+	m, g, err := st.mazeOfKind(next)
 	if err != nil {
 		return nil
 	}
@@ -319,9 +319,6 @@ func (st *state) rematch(ev event) []effect {
 // may rematch once none of them races on. A racer away is dropped by the
 // rematch, and one who was only cut off comes back to watch it.
 func (st *state) rematchable() bool {
-	if st.grid != nil && st.grid.ID().Shape.Kind == mazecore.ImageShape {
-		return false // its shape is in the store, which apply does not read
-	}
 	if st.Phase == phaseOver {
 		return true
 	}
@@ -334,6 +331,17 @@ func (st *state) rematchable() bool {
 		}
 	}
 	return true
+}
+
+// mazeOfKind makes the maze id names, of the room's maze's kind: an image's
+// on the room's grid, whose mask already holds the picture the store
+// keeps (apply reads no store); any other as buildMaze does.
+func (st *state) mazeOfKind(id mazecore.ID) (*mazecore.Maze, *mazecore.GridMaze, error) {
+	if id.Shape.Kind == mazecore.ImageShape {
+		g, err := mazecore.GenerateGridOn(id, st.grid)
+		return nil, g, err
+	}
+	return buildMaze(id)
 }
 
 // sameKind: b is a maze of a's kind, whatever its seed: a rematch's.

@@ -8,7 +8,10 @@ import (
 	"flag"
 	"log/slog"
 	"os"
+	"reflect"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -279,6 +282,52 @@ func TestImageMazeRaces(t *testing.T) {
 	}
 }
 
+// TestImageRematchRequest: a rematch asked once a race on an image's
+// maze is over is taken, and the room races the new seed's maze on the
+// same picture without asking the store for it again.
+func TestImageRematchRequest(t *testing.T) {
+	disc := mazecore.NewImage(20, 20, func(x, y int) bool { return (x-10)*(x-10)+(y-10)*(y-10) <= 81 })
+	id := mazecore.ID{Algorithm: mazecore.Wilson, Width: 21, Height: 21, Seed: 9, Shape: mazecore.ImageShapeOf(disc)}
+	var asked atomic.Int32
+	h := newHub(Config{Games: &memGames{games: map[int64]*play.Game{}}, Bus: &MemoryBus{}, Log: slog.New(slog.DiscardHandler), Now: time.Now,
+		Countdown: time.Millisecond, Grids: func(_ context.Context, want mazecore.ID) (*mazecore.GridMaze, error) {
+			asked.Add(1)
+			return mazecore.GenerateGridImage(want, disc)
+		}})
+	t.Cleanup(h.shutdown)
+	h.pend("c1", "u1", id, true)
+	in := testInstance("i-1", "c1")
+	r, err := h.open(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{cfg: Config{Seed: func() uint64 { return 1<<40 | 7 }}, hub: h}
+	h.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	h.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, r), "game=true") })
+	var g *mazecore.GridMaze
+	r.inspect(func(st *state) { g = st.grid })
+	for _, dir := range gridSolution(t, g) {
+		if why := r.move(context.Background(), nil, "u1", dir); why != "" {
+			t.Fatalf("ada's move %s: %q", dir, why)
+		}
+	}
+	waitFor(t, "the race over", func() bool { phase, _ := r.info(); return phase == phaseOver })
+	if why := s.rematch(r, user{ID: "u1"}, time.Now()); why != "" {
+		t.Fatalf("a rematch on an image's maze once the race is over: %q", why)
+	}
+	want := id
+	want.Seed = 7 // the drawn seed's low 32 bits, as every rematch's
+	waitFor(t, "the rematch's race", func() bool {
+		var on string
+		r.inspect(func(st *state) { on, g = st.Maze, st.grid })
+		return on == want.String() && strings.Contains(describe(t, r), "game=true")
+	})
+	if g.ID() != want || asked.Load() != 1 {
+		t.Fatalf("the rematch's maze is %s, Grids asked %d times; want %s, built without the store", g.ID(), asked.Load(), want)
+	}
+}
+
 // BenchmarkMazeJSON times what a welcome and a pick send of a maze: a
 // 100-ring polar maze (29,659 cells) against a square one of 201×201
 // tiles (10,000 cells), as rows.
@@ -355,22 +404,71 @@ func TestClientGridFixtures(t *testing.T) {
 	}
 }
 
-// TestNoRematchOnAnImage: a race on an image's maze offers no rematch,
-// over or not: its shape is in the store, which no replica's apply reads,
-// so a rematch could not build its maze.
-func TestNoRematchOnAnImage(t *testing.T) {
+// TestRematchOnAnImage: once a race on an image's maze is over, a
+// rematch puts the room on the maze of the new seed, built on the
+// room's grid (apply reads no store, and the grid holds the picture),
+// the same on every replica; one naming another picture or another
+// algorithm is no event.
+func TestRematchOnAnImage(t *testing.T) {
 	disc := mazecore.NewImage(20, 20, func(x, y int) bool { return (x-10)*(x-10)+(y-10)*(y-10) <= 81 })
-	id := mazecore.ID{Algorithm: mazecore.Wilson, Width: 21, Height: 21, Seed: 9, Shape: mazecore.ImageShapeOf(disc)}
-	g, err := mazecore.GenerateGridImage(id, disc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := state{roomState: roomState{Instance: "i-1", Channel: "c1", Maze: id.String(), Phase: phaseOver}, self: "p1", grid: g,
-		games: map[string]*play.Game{}, countdown: 3 * time.Second, linger: defaultLinger, deadAfter: defaultDeadAfter}
-	next := id
-	next.Seed = 10
-	st, fx := apply(st, event{Kind: evRematch, Origin: "p1", User: "u1", Maze: next.String(), At: 1000})
-	if st.view().Rematch || st.Phase != phaseOver || len(fx) != 0 {
-		t.Fatalf("on an image's maze: rematch offered %v, phase %s after a rematch, %d effects", st.view().Rematch, st.Phase, len(fx))
+	ring := mazecore.NewImage(20, 20, func(x, y int) bool { return (x-10)*(x-10)+(y-10)*(y-10) >= 9 })
+	square := mazecore.ID{Algorithm: mazecore.Wilson, Width: 21, Height: 21, Seed: 9, Shape: mazecore.ImageShapeOf(disc)}
+	hex := mazecore.ID{Algorithm: mazecore.Backtracking, GridKind: mazecore.Hex, Width: 15, Height: 13, Seed: 9, Loops: 30, Shape: mazecore.ImageShapeOf(disc)}
+	reseed := func(id mazecore.ID, seed uint64) mazecore.ID { id.Seed = seed; return id }
+	for _, c := range []struct {
+		name      string
+		id, next  mazecore.ID
+		rematched bool
+	}{
+		{"OK", square, reseed(square, 10), true},
+		{"OKHexLoops", hex, reseed(hex, 4_000_000_000), true},
+		{"ErrOtherPicture", square, func() mazecore.ID { id := reseed(square, 10); id.Shape = mazecore.ImageShapeOf(ring); return id }(), false},
+		{"ErrOtherAlgorithm", square, func() mazecore.ID { id := reseed(square, 10); id.Algorithm = mazecore.Backtracking; return id }(), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := mazecore.GenerateGridImage(c.id, disc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sol := gridSolution(t, g)
+			in := slices.Concat(race(), moves("p1", "u1", 5000, sol...), moves("p2", "u2", 5000, sol...),
+				[]event{{Kind: evRematch, Origin: "p2", User: "u2", Maze: c.next.String(), At: 9000}})
+			on := func(self string) state {
+				return state{roomState: roomState{Instance: "i-1", Channel: "c1", Maze: c.id.String(), Phase: phaseLobby}, self: self, grid: g,
+					games: map[string]*play.Game{}, countdown: 3 * time.Second, linger: defaultLinger, deadAfter: defaultDeadAfter}
+			}
+			over, _ := feed(on("p1"), in[:len(in)-1])
+			if over.Phase != phaseOver || !over.view().Rematch {
+				t.Fatalf("both finished: phase %s, rematch offered %v", over.Phase, over.view().Rematch)
+			}
+			a, fx := feed(over, in[len(in)-1:])
+			if !c.rematched {
+				if a.Phase != phaseOver || a.Maze != c.id.String() || a.grid != g || len(fx) != 0 {
+					t.Fatalf("a rematch on %s: phase %s on %s, %d effects; want no event", c.next, a.Phase, a.Maze, len(fx))
+				}
+				return
+			}
+			want, err := mazecore.GenerateGridImage(c.next, disc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Phase != phaseCountdown || a.Maze != c.next.String() || a.grid.ID() != c.next || a.grid.Grid() != g.Grid() {
+				t.Fatalf("after the rematch: phase %s on %s (grid of %s, the room's grid %v), want the countdown on %s",
+					a.Phase, a.Maze, a.grid.ID(), a.grid.Grid() == g.Grid(), c.next)
+			}
+			if got := string(mazeJSON(nil, a.grid)); got != string(mazeJSON(nil, want)) || got == string(mazeJSON(nil, g)) {
+				t.Fatalf("the rematch's maze is not %s's as its picture makes it, or is the old seed's", c.next)
+			}
+			b, _ := feed(on("p2"), in)
+			if !reflect.DeepEqual(a.snapshot(), b.snapshot()) || string(a.drawn()) != string(b.drawn()) {
+				t.Fatalf("the replicas differ after the rematch:\n%+v\n%+v", a.snapshot(), b.snapshot())
+			}
+			// The rematch's race is played on its maze to the goal.
+			a, _ = feed(a, slices.Concat([]event{{Kind: evTick, At: 12000}, {Kind: evGame, Origin: "p1", User: "u1", Game: 3, At: 12010}},
+				moves("p1", "u1", 13000, gridSolution(t, want)...)))
+			if p := a.player("u1"); !p.Done || a.Round != 1 {
+				t.Fatalf("ada on the rematch's maze: %+v, round %d", p.pos, a.Round)
+			}
+		})
 	}
 }

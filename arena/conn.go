@@ -471,8 +471,7 @@ func (s *Server) rematch(r *room, u user, at time.Time) string {
 		return refusedNotOver
 	}
 	id, err := mazecore.Parse(maze)
-	// An image's shape is in the store, which apply cannot read (see pick).
-	if err != nil || id.Shape.Kind == mazecore.ImageShape {
+	if err != nil {
 		return refusedBad
 	}
 	id.Seed = s.cfg.Seed() & (1<<32 - 1)

@@ -21,7 +21,8 @@
 // the embedded, versioned bitmap font of font.go), so that cells outside
 // it are not part of the maze; an image's pixels (Image, decoded by the
 // caller) make one too, its ID holding the pixels' hash, so that
-// GenerateGridImage needs the image again. GenerateGrid makes a GridMaze
+// GenerateGridImage needs the image again (or a maze of the same ID but
+// its seed, whose grid GenerateGridOn reuses). GenerateGrid makes a GridMaze
 // on any grid from a version 3 ID, which names the grid, the shape and
 // its version;
 // the square maze above is the whole square grid, kept in its fast

@@ -133,6 +133,33 @@ func GenerateGrid(id ID) (*GridMaze, error) {
 	return generateGrid(id, nil)
 }
 
+// ErrOtherGrid is returned by GenerateGridOn for a maze whose ID differs
+// from the ID of the maze whose grid it was given in more than the seed.
+var ErrOtherGrid = errors.New("the maze is not of the grid's kind")
+
+// GenerateGridOn builds the maze id names on the grid of like, a maze
+// whose ID is id but for its seed: an image's maze of another seed is
+// made without its image, which like's grid already holds (a Grid never
+// changes, so the two share it). A square maze of version 1 or 2 is
+// generated as GenerateGrid does.
+func GenerateGridOn(id ID, like *GridMaze) (*GridMaze, error) {
+	if err := id.Validate(); err != nil {
+		return nil, fmt.Errorf("generate %s: %w", id.Algorithm, err)
+	}
+	if like == nil {
+		return nil, fmt.Errorf("generate %s on no maze's grid: %w", id, ErrOtherGrid)
+	}
+	reseeded := like.id
+	reseeded.Seed = id.Seed
+	if reseeded != id {
+		return nil, fmt.Errorf("generate %s on the grid of %s: %w", id, like.id, ErrOtherGrid)
+	}
+	if id.Plain() {
+		return GenerateGrid(id)
+	}
+	return generateOn(id, like.grid, nil), nil
+}
+
 // generateGrid makes the maze of a validated version 3 ID, the shape's
 // image img when it is one.
 func generateGrid(id ID, img *Image) (*GridMaze, error) { return generateGridObserved(id, img, nil) }

@@ -532,6 +532,79 @@ func TestImageShapes(t *testing.T) {
 	}
 }
 
+// TestGenerateGridOn: the maze of another seed made on a maze's grid is
+// the one its ID names, passage for passage, an image's without the
+// image; a maze that differs from the grid's in more than the seed is
+// refused.
+func TestGenerateGridOn(t *testing.T) {
+	disc := NewImage(40, 30, func(x, y int) bool { return (x-20)*(x-20)+(y-15)*(y-15)*16/9 <= 15*15 })
+	onDisc := ID{Algorithm: Wilson, Width: 61, Height: 45, Seed: 9, Shape: ImageShapeOf(disc)}
+	hexDisc := ID{Algorithm: Backtracking, GridKind: Hex, Width: 31, Height: 23, Seed: 9, Loops: 30, Shape: ImageShapeOf(disc)}
+	t.Run("OK", func(t *testing.T) {
+		for _, id := range append(fitting(1), onDisc, hexDisc, ID{Algorithm: Sidewinder, Width: 21, Height: 15, Seed: 3, Loops: 40}) {
+			generate := func(id ID) (*GridMaze, error) {
+				if id.Shape.Kind == ImageShape {
+					return GenerateGridImage(id, disc)
+				}
+				return GenerateGrid(id)
+			}
+			like, err := generate(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next := id
+			next.Seed = id.Seed*31 + 1
+			got, err := GenerateGridOn(next, like)
+			if err != nil {
+				t.Fatalf("%s on the grid of %s: %v", next, id, err)
+			}
+			want, err := generate(next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.ID() != next || !slices.Equal(got.links, want.links) || got.start != want.start || got.goal != want.goal {
+				t.Fatalf("%s on the grid of %s: not the maze its ID names", next, id)
+			}
+			if !id.Plain() && got.Grid() != like.Grid() {
+				t.Fatalf("%s on the grid of %s: a grid of its own", next, id)
+			}
+			if slices.Equal(got.links, like.links) {
+				t.Fatalf("%s on the grid of %s: the same passages as the old seed's", next, id)
+			}
+		}
+	})
+	t.Run("ErrOtherGrid", func(t *testing.T) {
+		like, err := GenerateGridImage(onDisc, disc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ring := NewImage(40, 30, func(x, y int) bool { return x > 2 })
+		for _, change := range []func(*ID){
+			func(id *ID) { id.Algorithm = Backtracking },
+			func(id *ID) { id.Width, id.Height = 41, 31 },
+			func(id *ID) { id.Loops = 10 },
+			func(id *ID) { id.GridKind, id.Width, id.Height = Hex, 31, 23 },
+			func(id *ID) { id.Shape = ImageShapeOf(ring) },
+			func(id *ID) { id.Shape = Shape{Kind: PresetShape, Preset: Heart, Version: presetVersion} },
+		} {
+			other := onDisc
+			other.Seed = 10
+			change(&other)
+			if _, err := GenerateGridOn(other, like); !errors.Is(err, ErrOtherGrid) {
+				t.Fatalf("%s on the grid of %s: %v, want ErrOtherGrid", other, onDisc, err)
+			}
+		}
+		if _, err := GenerateGridOn(onDisc, nil); !errors.Is(err, ErrOtherGrid) {
+			t.Fatalf("on no maze: %v, want ErrOtherGrid", err)
+		}
+		bad := onDisc
+		bad.Loops = MaxLoops + 1
+		if _, err := GenerateGridOn(bad, like); !errors.Is(err, ErrLoopsOutOfRange) {
+			t.Fatalf("an invalid ID: %v, want ErrLoopsOutOfRange", err)
+		}
+	})
+}
+
 // TestGenerateGridObserved: every grid × algorithm, with loops and
 // without, and a plain square maze: the observed maze is GenerateGrid's,
 // and the passages heard are its passages, each once.
