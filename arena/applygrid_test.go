@@ -463,6 +463,13 @@ func TestRematchOnAnImage(t *testing.T) {
 			if !reflect.DeepEqual(a.snapshot(), b.snapshot()) || string(a.drawn()) != string(b.drawn()) {
 				t.Fatalf("the replicas differ after the rematch:\n%+v\n%+v", a.snapshot(), b.snapshot())
 			}
+			// A replica opened later, on the first race's maze from the
+			// store, takes the rematch's state with its maze.
+			late := on("p3")
+			late.adopt(a.snapshot())
+			if late.Maze != c.next.String() || late.grid == nil || late.grid.ID() != c.next || string(late.drawn()) != string(a.drawn()) {
+				t.Fatalf("a replica adopting the rematch holds %s on a grid of %v", late.Maze, late.grid != nil && late.grid.ID() == c.next)
+			}
 			// The rematch's race is played on its maze to the goal.
 			a, _ = feed(a, slices.Concat([]event{{Kind: evTick, At: 12000}, {Kind: evGame, Origin: "p1", User: "u1", Game: 3, At: 12010}},
 				moves("p1", "u1", 13000, gridSolution(t, want)...)))

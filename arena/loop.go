@@ -627,7 +627,9 @@ func (st *state) adopt(in roomState) {
 		if err != nil {
 			return
 		}
-		if m, grid, err = buildMaze(id); err != nil {
+		// A rematch's maze of an image is made on the image's grid held
+		// here, which the store's picture made.
+		if m, grid, err = st.mazeOfKind(id); err != nil {
 			return
 		}
 	}

@@ -468,7 +468,7 @@ function showRoom() {
   // there (a racer who left holds the race itself open).
   const over = room.phase === "over" || !!room.rematch;
   $("finish").hidden = !over;
-  $("rematch").hidden = !room.rematch; // none on an image's maze
+  $("rematch").hidden = !room.rematch;
   if (over) {
     $("podium").replaceChildren(...done.slice(0, 3).map((p) => {
       const li = document.createElement("li");
