@@ -170,3 +170,41 @@ func TestSendKeepsOrder(t *testing.T) {
 		t.Fatal("a message over MaxMessage was sent")
 	}
 }
+
+// TestNotificationsCarryBatches: a batch that fits in a notification
+// reaches the other processes without a read of the table; one too large
+// for it, or holding a newline (the notification's separator), is read
+// from the table, whole and in order.
+func TestNotificationsCarryBatches(t *testing.T) {
+	url := pgtest.Schema(t)
+	a, ina := open(t, url)
+	b, inb := open(t, url)
+	ctx := context.Background()
+	reads := b.tableReads.Load()
+	var want []string
+	for i := range 50 {
+		msg := fmt.Sprint(`{"k":"move","n":`, i, `}`)
+		want = append(want, msg)
+		if err := a.Publish(ctx, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inb.await(t, len(want), 10*time.Second)
+	if n := b.tableReads.Load() - reads; n > 0 {
+		t.Errorf("50 small batches took %d reads of the table", n)
+	}
+	for _, msg := range []string{strings.Repeat("y", 9000), "two\nlines", "", "last"} {
+		want = append(want, msg)
+		if err := a.Publish(ctx, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, in := range map[string]*inbox{"a": ina, "b": inb} {
+		if got := in.await(t, len(want), 10*time.Second); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Fatalf("%s got %q, want %q", name, got, want)
+		}
+	}
+	if n := b.tableReads.Load() - reads; n < 1 {
+		t.Errorf("the large and the two-line batches took %d reads of the table, want them read there", n)
+	}
+}
