@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -26,10 +27,11 @@ const MaxMessage = 1 << 20
 const keep = time.Minute
 
 // Bus is the Arena's bus for several processes sharing one PostgreSQL
-// database. The messages a statement of the writer commits are a row of
-// one unlogged table, numbered by a sequence under an advisory lock taken
-// until its transaction commits, so that the numbers are the commit order;
-// the NOTIFY carries the number, and the messages when they fit in it. A
+// database. The messages a transaction of the writer commits are rows of
+// one unlogged table, as many a row as a notification carries, numbered
+// by a sequence under an advisory lock taken until the transaction
+// commits, so that the numbers are the commit order; a row's NOTIFY
+// carries its number, and its messages when they fit in it. A
 // listener delivers a notification's messages when its number follows the
 // last it delivered, and else reads every row after that last from the
 // table, so a lost notification (its connection cut, then back) is
@@ -236,11 +238,36 @@ func (b *Bus) deliverInline(payload string, last *int64) bool {
 }
 
 // inlineBytes bounds a notification's payload: PostgreSQL's is under
-// 8,000 bytes. A batch that fits is carried whole, after its number;
-// a larger one is announced by its number, and read from the table.
+// 8,000 bytes. A row whose messages fit is carried whole, after its
+// number; a larger one (one large message) is announced by its number,
+// and read from the table.
 const inlineBytes = 7900
 
-// inline is the payload after a batch's number: its messages, each on a
+// rows cuts a batch into the rows it is committed as: as many messages a
+// row as fit in a notification (a message too large, or holding a
+// newline, the notification's separator, is a row alone), in order.
+func rows(msgs []string) [][]string {
+	var out [][]string
+	start, size := 0, 0
+	for i, m := range msgs {
+		alone := len(m)+1 > inlineBytes || strings.IndexByte(m, '\n') >= 0
+		if i > start && (alone || size+1+len(m) > inlineBytes) {
+			out = append(out, msgs[start:i])
+			start, size = i, 0
+		}
+		size += 1 + len(m)
+		if alone {
+			out = append(out, msgs[i:i+1])
+			start, size = i+1, 0
+		}
+	}
+	if start < len(msgs) {
+		out = append(out, msgs[start:])
+	}
+	return out
+}
+
+// inline is the payload after a row's number: its messages, each on a
 // line, or "" when they do not fit or one holds a newline.
 func inline(msgs []string) string {
 	n := 0
@@ -341,7 +368,7 @@ func (b *Bus) enqueue(ctx context.Context, p publication) error {
 	}
 }
 
-// maxBatch bounds the messages one statement commits, and batchBytes
+// maxBatch bounds the messages one transaction commits, and batchBytes
 // their size.
 const (
 	maxBatch   = 512
@@ -349,12 +376,12 @@ const (
 )
 
 // write commits the publications as they come, each batch in one
-// statement: the advisory lock, held until it commits, makes the
-// sequence's order the commit order, which every listener reads, and one
-// NOTIFY announces the batch. One statement a message took the lock once
-// a message: the processes' inputs queued behind it at some 1,500 a
-// second (BenchmarkArenaPostgres); a batch takes it once for all that
-// waited meanwhile.
+// transaction of a row a notification's worth (rows): the advisory lock,
+// held until it commits, makes the sequence's order the commit order,
+// which every listener reads, and a NOTIFY a row announces it. One
+// statement a message took the lock once a message: the processes'
+// inputs queued behind it at some 1,500 a second (BenchmarkArenaPostgres);
+// a batch takes it once for all that waited meanwhile.
 func (b *Bus) write(ctx context.Context) {
 	defer close(b.stopped)
 	for {
@@ -380,10 +407,16 @@ func (b *Bus) write(ctx context.Context) {
 		for i, p := range batch {
 			msgs[i] = p.msg
 		}
+		// One transaction, one round trip: a statement a row, in order,
+		// pipelined (the first takes the lock until the commit).
+		var stmts pgx.Batch
+		for _, row := range rows(msgs) {
+			stmts.Queue(`WITH l AS (SELECT pg_advisory_xact_lock($1)),
+				i AS (INSERT INTO arena_bus_batch (channel, payloads) SELECT $2, $3::text[] FROM l RETURNING seq)
+				SELECT pg_notify($2, seq::text || $4) FROM i`, b.lock, b.channel, row, inline(row))
+		}
 		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		_, err := b.pool.Exec(wctx, `WITH l AS (SELECT pg_advisory_xact_lock($1)),
-			i AS (INSERT INTO arena_bus_batch (channel, payloads) SELECT $2, $3::text[] FROM l RETURNING seq)
-			SELECT pg_notify($2, seq::text || $4) FROM i`, b.lock, b.channel, msgs, inline(msgs))
+		err := b.pool.SendBatch(wctx, &stmts).Close()
 		cancel()
 		if err != nil {
 			err = fmt.Errorf("arena bus: publish: %w", err)

@@ -193,6 +193,21 @@ func TestNotificationsCarryBatches(t *testing.T) {
 	if n := b.tableReads.Load() - reads; n > 0 {
 		t.Errorf("50 small batches took %d reads of the table", n)
 	}
+	// Sent at once, they wait for the writer together: a batch larger
+	// than a notification, committed as rows that each fit in one.
+	reads = b.tableReads.Load()
+	for i := range 2000 {
+		msg := fmt.Sprintf(`{"k":"move","n":%d,"pad":"%s"}`, i, strings.Repeat("p", 80))
+		want = append(want, msg)
+		if err := a.Send(ctx, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inb.await(t, len(want), 30*time.Second)
+	if n := b.tableReads.Load() - reads; n > 0 {
+		t.Errorf("2,000 messages sent at once took %d reads of the table", n)
+	}
+	reads = b.tableReads.Load()
 	for _, msg := range []string{strings.Repeat("y", 9000), "two\nlines", "", "last"} {
 		want = append(want, msg)
 		if err := a.Publish(ctx, []byte(msg)); err != nil {
@@ -207,4 +222,44 @@ func TestNotificationsCarryBatches(t *testing.T) {
 	if n := b.tableReads.Load() - reads; n < 1 {
 		t.Errorf("the large and the two-line batches took %d reads of the table, want them read there", n)
 	}
+}
+
+// TestRows: a batch is cut into rows that each fit in a notification, in
+// order, a message too large or holding a newline alone.
+func TestRows(t *testing.T) {
+	big, nl := strings.Repeat("b", inlineBytes), "a\nb"
+	small := strings.Repeat("s", 3000)
+	for _, c := range []struct {
+		in   []string
+		want [][]string
+	}{
+		{[]string{"a"}, [][]string{{"a"}}},
+		{[]string{"a", "", "c"}, [][]string{{"a", "", "c"}}},
+		{[]string{small, small, small}, [][]string{{small, small}, {small}}},
+		{[]string{"a", big, "c"}, [][]string{{"a"}, {big}, {"c"}}},
+		{[]string{nl, "a", nl}, [][]string{{nl}, {"a"}, {nl}}},
+		{[]string{big}, [][]string{{big}}},
+	} {
+		got := rows(c.in)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("rows of %d messages: %d rows %v, want %d", len(c.in), len(got), lens(got), len(c.want))
+		}
+		for _, row := range got {
+			if p := inline(row); p == "" && len(row) > 1 {
+				t.Errorf("a row of %d messages does not fit in a notification", len(row))
+			}
+		}
+	}
+}
+
+func lens(rows [][]string) [][]int {
+	var out [][]int
+	for _, r := range rows {
+		var l []int
+		for _, m := range r {
+			l = append(l, len(m))
+		}
+		out = append(out, l)
+	}
+	return out
 }
