@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -128,7 +127,7 @@ func (h *hub) toBus(ev event, wait bool) error {
 	if ev.At == 0 {
 		ev.At = h.now().UnixMilli()
 	}
-	msg, err := json.Marshal(ev)
+	msg, err := encodeEvent(&ev)
 	switch {
 	case err != nil:
 	case !wait:
@@ -206,7 +205,7 @@ func (h *hub) deliver(msg []byte) {
 
 func (h *hub) applyMessage(msg []byte) {
 	var ev event
-	if err := json.Unmarshal(msg, &ev); err != nil {
+	if err := decodeEvent(msg, &ev); err != nil {
 		h.log.Warn("arena: an unreadable bus message", "err", err)
 		return
 	}
