@@ -1,23 +1,26 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"golang.org/x/sync/errgroup"
 
 	"mazebot/app"
 	"mazebot/arena"
@@ -53,13 +56,18 @@ import (
 //     click counts, by which a played move (refused ones count no click)
 //     is known. On several processes seen-across-… are those of racers on
 //     a process other than the watcher's;
-//   - heap-B/room, the heap a room takes in the test's process with its
-//     players connected (the test's own ends of the WebSockets included,
-//     not the messages they were sent before the race);
+//   - heap-B/room, the heap a room takes in the test's process (the
+//     server's side alone: its app, with its members connected);
 //   - cpu-cores, the cores the test's process used while the moves were
-//     played (server and load generator together; the profile below tells
-//     them apart), and on several processes child-cpu-cores, the other
-//     processes' together (from /proc, over the same time).
+//     played; on several processes child-cpu-cores, the other apps'
+//     together (from /proc, over the same time); load-cpu-cores, the load
+//     generator's.
+//
+// The racers are prepared here (their rooms launched, their members
+// signed in, four at a time) and connected and raced by a load generator,
+// a process of its own (the test binary, runLoadGenerator): with its
+// 4,000 goroutines in the test's process, the server there shared its
+// scheduler and its CPU with its clients, which production never does.
 //
 // Each racer's moves are spread over the period (the k-th of n racers
 // starts k/n of it late), as members do not press in step; with
@@ -72,13 +80,8 @@ import (
 //
 //	go test ./e2e -run '^$' -bench 'BenchmarkArena$' -benchtime 4000x -count 3
 //
-// The load generator (the racers' goroutines) runs under the pprof label
-// side=load, so a profile of the race alone splits the two cores between
-// it and the server:
-//
-//	MAZEBOT_BENCH_CPUPROFILE=/tmp/race.out go test ./e2e -run '^$' -bench 'BenchmarkArena$/players=2000' -benchtime 4000x
-//	go tool pprof -top -tagfocus side=load /tmp/race.out   # the load generator
-//	go tool pprof -top -tagignore side=load /tmp/race.out  # the server
+// MAZEBOT_BENCH_CPUPROFILE names a file for a CPU profile of the test's
+// process over the race: its server's alone.
 func BenchmarkArena(b *testing.B) {
 	for _, c := range []struct{ players, rooms, rate int }{{8, 1, 10}, {200, 25, 10}, {2000, 200, 8}, {100, 1, 8}} {
 		b.Run(fmt.Sprintf("players=%d/rooms=%d", c.players, c.rooms), func(b *testing.B) {
@@ -138,98 +141,28 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		children = append(children, p)
 		apps = append(apps, p.arenaAddr(b))
 	}
-	// What runs from here on on this goroutine, or on those it starts (the
-	// racers' readers and writers), is the load generator: the apps'
-	// goroutines were started before.
-	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("side", "load")))
-	defer pprof.SetGoroutineLabels(context.Background())
 	maze := mazecore.ID{Algorithm: mazecore.Backtracking, Width: 21, Height: 21, Seed: 42}
 	m, err := mazecore.Generate(maze)
 	if err != nil {
 		b.Fatal(err)
 	}
-	open := ""
+	spec := loadSpec{PerRoom: players / rooms, Moves: max((b.N+players-1)/players, 5*rate), Rate: rate,
+		InStep: os.Getenv("MAZEBOT_BENCH_INSTEP") != ""}
 	for _, d := range mazecore.Dirs {
 		if m.Open(m.Start().X/2, m.Start().Y/2, d) {
-			open = dirLetter(d)
+			spec.Open = dirLetter(d)
 		}
 	}
-	back := map[string]string{"e": "w", "w": "e", "n": "s", "s": "n"}[open]
-	buttons, _ := json.Marshal([]discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Race", CustomID: "race:" + maze.String(), Style: discordgo.SecondaryButton}}}})
+	spec.Back = map[string]string{"e": "w", "w": "e", "n": "s", "s": "n"}[spec.Open]
 
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	perRoom := players / rooms
-	each := max((b.N+players-1)/players, 5*rate)
-	var racers []*benchRacer
-	for r := range rooms {
-		channel := "13000000000000" + strconv.Itoa(10000+r)
-		post := fake.PostChannelMessage(channel, fakediscord.Message{Content: "race", AuthorID: fake.Config().AppID, ComponentsJSON: buttons})
-		var instance string
-		for p := range perRoom {
-			user := strconv.Itoa(1400000000000100000 + r*1000 + p)
-			if p == 0 {
-				// On a loaded machine the button's answer may be late and
-				// deferred (type 6, no launch): the racer clicks again.
-				for attempt := 1; instance == ""; attempt++ {
-					ix, err := fake.ClickButton(testContext(b), memberButton(post, "race:"+maze.String(), user, "p"+user[len(user)-4:]))
-					if err != nil {
-						b.Fatal(err)
-					}
-					resp, err := ix.Wait(testContext(b))
-					if (err != nil || resp.Instance == "") && attempt == 3 {
-						b.Fatalf("Race: %+v %v", resp, err)
-					}
-					if err == nil {
-						instance = resp.Instance
-					}
-				}
-			} else {
-				fake.JoinActivity(channel, user, "p"+user[len(user)-4:])
-			}
-			// A room's members are split over the processes.
-			process := (r + p) % processes
-			a := apps[process]
-			racers = append(racers, newBenchRacer(join(b, a, signIn(b, fake, a, user, instance), instance), process, each))
-		}
-		racers[len(racers)-perRoom].c.send(map[string]any{"t": "start"})
-	}
-	for _, r := range racers {
-		r.c.racing(r.c.me)
-	}
-	epoch := time.Now()
-	for i := 0; i < len(racers); i += perRoom {
-		room := racers[i : i+perRoom]
-		// The room's last member watches the others' moves (racing as
-		// well); every member notes its own answers.
-		room[len(room)-1].watch(room, epoch)
-		for _, r := range room[:len(room)-1] {
-			r.watched = true
-			r.c.peek = func(frame []byte) { r.answer(frame, time.Since(epoch)) }
-		}
-	}
-	for _, r := range racers {
-		c := r.c
-		// What the room says is read and dropped, but for a byte search
-		// for the answers and, by one member a room, the moves: decoding
-		// every racer's moves for every client took much of the two cores
-		// the server shares with its clients here.
-		c.discard.Store(true)
-	drain:
-		for {
-			select {
-			case <-c.msgs:
-			default:
-				break drain
-			}
-		}
-	}
+	spec.Racers = launchRooms(b, fake, apps, maze, rooms, spec.PerRoom)
+	load := startLoadGenerator(b, spec)
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	var sent atomic.Int64
 	if path := os.Getenv("MAZEBOT_BENCH_CPUPROFILE"); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
@@ -241,92 +174,26 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	cpuBefore, childrenBefore := cpuTime(), childrenCPU(children)
+	cpuBefore, childrenBefore := cpuTime(), processesCPU(botPIDs(children))
 	b.ResetTimer()
-	start := time.Now()
-	var wg sync.WaitGroup
-	period := time.Second / time.Duration(rate)
-	inStep := os.Getenv("MAZEBOT_BENCH_INSTEP") != ""
-	for j, r := range racers {
-		wg.Go(func() {
-			if !inStep {
-				// Members do not press in step: each racer's moves are
-				// spread over the period.
-				time.Sleep(period * time.Duration(j) / time.Duration(len(racers)))
-			}
-			tick := time.NewTicker(period)
-			defer tick.Stop()
-			for i := range each {
-				dir := open
-				if i%2 == 1 {
-					dir = back
-				}
-				r.wrote[i].Store(int64(time.Since(epoch)))
-				if err := r.c.ws.WriteMessage(1, []byte(`{"t":"move","dir":"`+dir+`"}`)); err != nil {
-					return
-				}
-				sent.Add(1)
-				<-tick.C
-			}
-		})
-	}
-	wg.Wait()
-	want := sent.Load()
-	// Wait for the moves in flight: until every move is answered (played
-	// or refused) and every played one seen by its room's watcher, or
-	// nothing more comes for a second. The moves a second count to the
-	// last answer.
-	var elapsed time.Duration
-	lastProgress, lastAt := int64(-1), time.Now()
-	for {
-		answered, unseen := int64(0), int64(0)
-		for _, r := range racers {
-			answered += r.answers.Load()
-			unseen += r.unseen()
-		}
-		if elapsed == 0 && answered >= want {
-			elapsed = time.Since(start)
-		}
-		if progress := answered - unseen; progress != lastProgress {
-			lastProgress, lastAt = progress, time.Now()
-		}
-		if answered >= want && unseen == 0 || time.Since(lastAt) > time.Second {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if elapsed == 0 {
-		elapsed = time.Since(start)
-	}
+	report := load.race(b)
 	b.StopTimer()
-	cpu, childCPU := cpuTime()-cpuBefore, childrenCPU(children)-childrenBefore
+	cpu, childCPU := cpuTime()-cpuBefore, processesCPU(botPIDs(children))-childrenBefore
 
-	var played int64
-	var answers, seen, seenAcross []time.Duration
-	for i, r := range racers {
-		played += r.played.Load()
-		answers = r.answerLatencies(answers)
-		if r.watched {
-			seen = r.seenLatencies(seen)
-			if watcher := racers[i/perRoom*perRoom+perRoom-1]; watcher.process != r.process {
-				seenAcross = r.seenLatencies(seenAcross)
-			}
-		}
-	}
-	if played == 0 {
+	if report.Played == 0 {
 		b.Fatal("no move was played")
 	}
-	if len(seen) == 0 && perRoom > 1 {
+	if len(report.Seen) == 0 && spec.PerRoom > 1 {
 		b.Fatal("no member saw another's move")
 	}
-	elapsedS := elapsed.Seconds()
-	b.ReportMetric(float64(played)/elapsedS, "moves/s")
+	elapsedS := time.Duration(report.Elapsed).Seconds()
+	b.ReportMetric(float64(report.Played)/elapsedS, "moves/s")
 	mu.Lock()
 	defer mu.Unlock()
 	for _, l := range []struct {
 		name string
 		d    []time.Duration
-	}{{"", latencies}, {"broadcast-", broadcasts}, {"answer-", answers}, {"seen-", seen}, {"seen-across-", seenAcross}} {
+	}{{"", latencies}, {"broadcast-", broadcasts}, {"answer-", report.Answers}, {"seen-", report.Seen}, {"seen-across-", report.SeenAcross}} {
 		if len(l.d) == 0 {
 			continue
 		}
@@ -338,176 +205,161 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 	if len(children) > 0 {
 		b.ReportMetric(childCPU.Seconds()/elapsedS, "child-cpu-cores")
 	}
+	b.ReportMetric(time.Duration(report.CPU).Seconds()/elapsedS, "load-cpu-cores")
 	// Moves the server did not play: refused by the rate limit when a
 	// connection's messages, held up behind the store, reach it at once.
-	b.ReportMetric(float64(want-played), "unplayed")
+	b.ReportMetric(float64(report.Sent-report.Played), "unplayed")
 	b.ReportMetric(0, "ns/op") // a paced load: the time per op says nothing
 }
 
-// benchRacer is what the load generator notes of one racer's moves, as
-// times since the race's epoch (0: not yet): when it wrote each move, when
-// that move's answer came, and, by the click count (played moves only) its
-// pos answer gave, when the move that made it was written and when the
-// room's watcher first saw the racer at that count or later.
-type benchRacer struct {
-	c       *roomClient
-	process int // which of the apps it is connected to
-	wrote   []atomic.Int64
-	// answered is when the answer to wrote's move came: a pos (played),
-	// or 0 (refused, or none yet).
-	answered []atomic.Int64
-	answers  atomic.Int64 // answers read, pos or refused: wrote's next index
-	played   atomic.Int64 // the click count of the last pos
-	clicked  []atomic.Int64
-	seen     []atomic.Int64
-	// watched: another member of its room notes seen; seenUpTo is the
-	// highest click count that one saw (its reader's alone).
-	watched  bool
-	seenUpTo int
-}
-
-func newBenchRacer(c *roomClient, process, moves int) *benchRacer {
-	return &benchRacer{c: c, process: process, wrote: make([]atomic.Int64, moves), answered: make([]atomic.Int64, moves),
-		clicked: make([]atomic.Int64, moves+1), seen: make([]atomic.Int64, moves+1)}
-}
-
-var (
-	posFrame     = []byte(`{"t":"pos",`)
-	refusedFrame = []byte(`{"t":"refused",`)
-	movesFrame   = []byte(`{"t":"moves",`)
-	idField      = []byte(`"id":"`)
-	clicksField  = []byte(`"clicks":`)
-)
-
-// answer notes frame if it answers one of the racer's moves: the room
-// answers a connection's moves in the order they came, each with a pos
-// (played) or a refusal. A pos whose click count is no higher than the
-// last one's answers no move: it puts the racer back where the bus
-// played them, after a prediction went otherwise (arena/predict.go). (A
-// refusal past twenty in a flood may go unsaid; then later answers are
-// taken for earlier moves', and the latencies overstated.)
-func (r *benchRacer) answer(frame []byte, now time.Duration) {
-	switch {
-	case bytes.HasPrefix(frame, posFrame):
-		clicks, _, ok := intAfter(frame, clicksField)
-		if ok && int64(clicks) <= r.played.Load() {
-			r.played.Store(int64(clicks)) // its next move's clicks count from there
-			return
-		}
-		i := r.answers.Add(1) - 1
-		if !ok || i >= int64(len(r.wrote)) {
-			return
-		}
-		r.answered[i].Store(int64(now))
-		if clicks < len(r.clicked) {
-			r.clicked[clicks].Store(r.wrote[i].Load())
-		}
-		r.played.Store(int64(clicks))
-	case bytes.HasPrefix(frame, refusedFrame):
-		r.answers.Add(1)
+// launchRooms posts a race button a room and has each room's first member
+// press it, the others join its Activity in Discord, and every member sign
+// in to one of apps (a room's members split over them), four at a time:
+// no more than the Activity's door lets one address have in its code
+// exchange. It returns the racers, room by room.
+func launchRooms(b *testing.B, fake *discord, apps []activityHost, maze mazecore.ID, rooms, perRoom int) []loadRacer {
+	b.Helper()
+	buttons, err := json.Marshal([]discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Race", CustomID: "race:" + maze.String(), Style: discordgo.SecondaryButton}}}})
+	if err != nil {
+		b.Fatal(err)
 	}
-}
-
-// watch has the racer, besides noting its answers, note when it sees each
-// other member of room at a new click count in a moves message.
-func (r *benchRacer) watch(room []*benchRacer, epoch time.Time) {
-	others := map[string]*benchRacer{}
-	for _, o := range room {
-		if o != r {
-			others[o.c.me] = o
-		}
-	}
-	r.c.peek = func(frame []byte) {
-		now := time.Since(epoch)
-		if !bytes.HasPrefix(frame, movesFrame) {
-			r.answer(frame, now)
-			return
-		}
-		eachDot(frame, func(id []byte, clicks int) {
-			o := others[string(id)]
-			if o == nil {
-				return
+	racers := make([]loadRacer, rooms*perRoom)
+	var launches errgroup.Group
+	launches.SetLimit(4)
+	for r := range rooms {
+		launches.Go(func() error {
+			channel := "13000000000000" + strconv.Itoa(10000+r)
+			post := fake.PostChannelMessage(channel, fakediscord.Message{Content: "race", AuthorID: fake.Config().AppID, ComponentsJSON: buttons})
+			var instance string
+			for p := range perRoom {
+				user := strconv.Itoa(1400000000000100000 + r*1000 + p)
+				if p == 0 {
+					var err error
+					if instance, err = pressRaceButton(b.Context(), fake, post, maze, user); err != nil {
+						return err
+					}
+				} else {
+					fake.JoinActivity(channel, user, "p"+user[len(user)-4:])
+				}
+				process := (r + p) % len(apps)
+				session, err := trySignIn(fake, apps[process], user, instance)
+				if err != nil {
+					return err
+				}
+				racers[r*perRoom+p] = loadRacer{Addr: apps[process].ActivityAddr(), Session: session, User: user, Process: process}
 			}
-			for ; o.seenUpTo < min(clicks, len(o.seen)-1); o.seenUpTo++ {
-				o.seen[o.seenUpTo+1].Store(int64(now))
-			}
+			return nil
 		})
 	}
-}
-
-// unseen is 1 while the racer's last played move is not yet seen by its
-// room's watcher (for the watcher itself, whose moves nobody watches,
-// never).
-func (r *benchRacer) unseen() int64 {
-	k := r.played.Load()
-	if !r.watched || k == 0 || k >= int64(len(r.seen)) || r.seen[k].Load() != 0 {
-		return 0
+	if err := launches.Wait(); err != nil {
+		b.Fatal(err)
 	}
-	return 1
+	return racers
 }
 
-func (r *benchRacer) answerLatencies(to []time.Duration) []time.Duration {
-	for i := range r.answered {
-		if at := r.answered[i].Load(); at != 0 {
-			to = append(to, time.Duration(at-r.wrote[i].Load()))
+// pressRaceButton has user press post's Race button and returns the
+// instance it launched. On a loaded machine the button's answer may be
+// late and deferred (type 6, no launch): the member presses again, up to
+// three times.
+func pressRaceButton(ctx context.Context, fake *discord, post *fakediscord.Message, maze mazecore.ID, user string) (string, error) {
+	for attempt := 1; ; attempt++ {
+		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		ix, err := fake.ClickButton(ctx, memberButton(post, "race:"+maze.String(), user, "p"+user[len(user)-4:]))
+		if err != nil {
+			cancel()
+			return "", err
+		}
+		resp, err := ix.Wait(ctx)
+		cancel()
+		if err == nil && resp.Instance != "" {
+			return resp.Instance, nil
+		}
+		if attempt == 3 {
+			return "", fmt.Errorf("race: %+v %v", resp, err)
 		}
 	}
-	return to
 }
 
-func (r *benchRacer) seenLatencies(to []time.Duration) []time.Duration {
-	for k := 1; k < len(r.seen); k++ {
-		if wrote, at := r.clicked[k].Load(), r.seen[k].Load(); wrote != 0 && at != 0 {
-			to = append(to, time.Duration(at-wrote))
-		}
-	}
-	return to
+// loadGenerator is the benchmark's load generator process (the test
+// binary, runLoadGenerator), its racers connected and racing.
+type loadGenerator struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *bytes.Buffer
 }
 
-// eachDot calls f with each dot's id and click count in a moves message
-// as the room encodes it (arena.Dot's fields, clicks after id).
-func eachDot(frame []byte, f func(id []byte, clicks int)) {
-	for {
-		i := bytes.Index(frame, idField)
-		if i < 0 {
-			return
-		}
-		frame = frame[i+len(idField):]
-		j := bytes.IndexByte(frame, '"')
-		if j < 0 {
-			return
-		}
-		id := frame[:j]
-		clicks, rest, ok := intAfter(frame[j:], clicksField)
-		if !ok {
-			return
-		}
-		f(id, clicks)
-		frame = rest
+// startLoadGenerator starts the load generator on spec and waits until it
+// is ready to race.
+func startLoadGenerator(b *testing.B, spec loadSpec) *loadGenerator {
+	b.Helper()
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		b.Fatal(err)
 	}
+	path := filepath.Join(b.TempDir(), "load.json")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	g := &loadGenerator{cmd: exec.Command(os.Args[0]), stderr: &bytes.Buffer{}}
+	g.cmd.Env = append(os.Environ(), loadGeneratorEnv+"="+path)
+	g.cmd.Stderr = g.stderr
+	if g.stdin, err = g.cmd.StdinPipe(); err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := g.cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	g.stdout = bufio.NewReader(stdout)
+	if err := g.cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = g.cmd.Process.Kill() // gone already once it reported
+		_ = g.cmd.Wait()
+	})
+	if line, err := g.stdout.ReadString('\n'); err != nil || line != "ready\n" {
+		g.fail(b, fmt.Sprintf("said %q (%v) for ready", line, err))
+	}
+	return g
 }
 
-// intAfter reads the non-negative integer after the first field in b, and
-// returns it with what follows it.
-func intAfter(b, field []byte) (n int, rest []byte, ok bool) {
-	i := bytes.Index(b, field)
-	if i < 0 {
-		return 0, nil, false
+// race tells the load generator to race and returns its report.
+func (g *loadGenerator) race(b *testing.B) loadReport {
+	b.Helper()
+	if _, err := io.WriteString(g.stdin, "go\n"); err != nil {
+		g.fail(b, err.Error())
 	}
-	b = b[i+len(field):]
-	j := 0
-	for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
-		n = n*10 + int(b[j]-'0')
+	var report loadReport
+	if err := json.NewDecoder(g.stdout).Decode(&report); err != nil {
+		g.fail(b, "report: "+err.Error())
 	}
-	return n, b[j:], j > 0
+	return report
 }
 
-// childrenCPU is the CPU time the processes used so far, user and system,
-// from /proc (0 for one it cannot read).
-func childrenCPU(ps []*botProcess) time.Duration {
+func (g *loadGenerator) fail(b *testing.B, what string) {
+	b.Helper()
+	_ = g.cmd.Process.Kill()
+	_ = g.cmd.Wait() // for all of stderr
+	b.Fatalf("load generator %s: %s", what, g.stderr)
+}
+
+func botPIDs(ps []*botProcess) []int {
+	pids := make([]int, len(ps))
+	for i, p := range ps {
+		pids[i] = p.cmd.Process.Pid
+	}
+	return pids
+}
+
+// processesCPU is the CPU time the processes used so far, user and
+// system, from /proc (0 for one it cannot read).
+func processesCPU(pids []int) time.Duration {
 	var sum time.Duration
-	for _, p := range ps {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	for _, pid := range pids {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if err != nil {
 			continue
 		}
@@ -544,10 +396,10 @@ func cpuTime() time.Duration {
 // another member seen at its click count, never itself.
 func TestArenaBenchFrames(t *testing.T) {
 	t.Parallel()
-	ada, bob := newBenchRacer(&roomClient{me: "11"}, 0, 4), newBenchRacer(&roomClient{me: "12"}, 1, 4)
+	ada, bob := newBenchRacer("11", 0, 4), newBenchRacer("12", 1, 4)
 	ada.watched = true
 	epoch := time.Now().Add(-time.Hour)
-	bob.watch([]*benchRacer{ada, bob}, epoch)
+	bobSees := bob.watch([]*benchRacer{ada, bob}, epoch)
 	encode := func(v any) []byte {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -567,7 +419,7 @@ func TestArenaBenchFrames(t *testing.T) {
 	if got := ada.answerLatencies(nil); !slices.Equal(got, []time.Duration{50, 90, 20}) || ada.played.Load() != 2 || ada.unseen() != 1 {
 		t.Fatalf("ada's answers %v, played %d, unseen %d; want [50 90 20], 2, 1", got, ada.played.Load(), ada.unseen())
 	}
-	bob.c.peek(encode(arena.MovesMsg{T: "moves", Moves: []arena.Dot{
+	bobSees(encode(arena.MovesMsg{T: "moves", Moves: []arena.Dot{
 		{ID: "12", X: 7, Y: 9, Tiles: 12, Clicks: 3}, {ID: "11", X: 5, Y: 1, Tiles: 4, Clicks: 2}}}))
 	seen := ada.seenLatencies(nil)
 	if len(seen) != 2 || seen[0] < time.Hour || seen[0]-seen[1] != 300 || ada.unseen() != 0 {

@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -105,15 +104,32 @@ type activityHost interface{ ActivityAddr() string }
 // takes.
 func signIn(t testing.TB, d *discord, a activityHost, user, instance string) string {
 	t.Helper()
-	status, body := signInAt(t, d, a, user, instance)
+	session, err := trySignIn(d, a, user, instance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return session
+}
+
+// trySignIn is signIn for a goroutine other than the test's: it returns
+// what went wrong.
+func trySignIn(d *discord, a activityHost, user, instance string) (string, error) {
+	code := d.Authorize(user, "identify")
+	res, err := http.Post("http://"+a.ActivityAddr()+"/api/token", "application/json",
+		strings.NewReader(fmt.Sprintf(`{"code":%q,"instance":%q}`, code, instance)))
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
 	var out struct {
 		AccessToken string `json:"access_token"`
 		Session     string `json:"session"`
 	}
-	if err := json.Unmarshal(body, &out); status != http.StatusOK || err != nil || out.AccessToken == "" || out.Session == "" {
-		t.Fatalf("POST /api/token: %d %s", status, body)
+	if err != nil || res.StatusCode != http.StatusOK || json.Unmarshal(body, &out) != nil || out.AccessToken == "" || out.Session == "" {
+		return "", fmt.Errorf("POST /api/token: %d %s %v", res.StatusCode, body, err)
 	}
-	return out.Session
+	return out.Session, nil
 }
 
 // signInAt posts a fresh code of user's and instance to /api/token.
@@ -144,13 +160,6 @@ type roomClient struct {
 	me   string
 	// welcome is the room's first message to it, once join has it.
 	welcome map[string]any
-	// discard: what the room sends is read and dropped undecoded (a
-	// benchmark's racers, whose decoding would take the server's CPU).
-	discard atomic.Bool
-	// peek, when set before discard is, is shown each frame discard drops
-	// (its bytes valid only during the call): a benchmark's cheap look at
-	// what its racers receive.
-	peek func(frame []byte)
 }
 
 // dial opens a connection to the app's room WebSocket and says hello with
@@ -173,39 +182,11 @@ func dialHello(t testing.TB, a activityHost, hello any) *roomClient {
 	t.Cleanup(func() { ws.Close() })
 	go func() {
 		defer close(c.done)
-		var frame bytes.Buffer
 		for {
-			if c.discard.Load() {
-				// Read and dropped without a copy, or into one buffer
-				// for peek: a benchmark's load generator shares the
-				// server's two cores.
-				_, r, err := ws.NextReader()
-				if err == nil && c.peek == nil {
-					_, err = io.Copy(io.Discard, r)
-				} else if err == nil {
-					frame.Reset()
-					if _, err = frame.ReadFrom(r); err == nil {
-						c.peek(frame.Bytes())
-					}
-				}
-				if err != nil {
-					c.err = err
-					return
-				}
-				continue
-			}
 			_, b, err := ws.ReadMessage()
 			if err != nil {
 				c.err = err
 				return
-			}
-			if c.discard.Load() {
-				// Set while this read waited: the frame is the first
-				// one discard takes.
-				if c.peek != nil {
-					c.peek(b)
-				}
-				continue
 			}
 			var m map[string]any
 			if json.Unmarshal(b, &m) == nil {

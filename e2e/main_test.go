@@ -15,6 +15,9 @@ import (
 // machine two at a time leaves it idle; those that need the CPU pace
 // themselves (TestE2EPlayFiftyPlayers) or run alone (TestE2EHeavyRenders).
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(loadGeneratorEnv); spec != "" {
+		os.Exit(runLoadGenerator(spec))
+	}
 	fakediscord.DefaultParallel(4)
 	code := m.Run()
 	if binDir != "" {
