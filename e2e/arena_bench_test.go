@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -56,6 +57,9 @@ import (
 //     click counts, by which a played move (refused ones count no click)
 //     is known. On several processes seen-across-… are those of racers on
 //     a process other than the watcher's;
+//   - sched-p50-µs, sched-p99-µs: how long the test's process's goroutines
+//     waited, runnable, for a thread during the race (the Go runtime's
+//     /sched/latencies), the server's queue for the CPU;
 //   - heap-B/room, the heap a room takes in the test's process (the
 //     server's side alone: its app, with its members connected);
 //   - cpu-cores, the cores the test's process used while the moves were
@@ -84,7 +88,8 @@ import (
 //	go test ./e2e -run '^$' -bench 'BenchmarkArena$' -benchtime 4000x -count 3
 //
 // MAZEBOT_BENCH_CPUPROFILE names a file for a CPU profile of the test's
-// process over the race: its server's alone.
+// process over the race (its server's alone), MAZEBOT_BENCH_LOADPROFILE
+// one of the load generator's.
 func BenchmarkArena(b *testing.B) {
 	for _, c := range []struct{ players, rooms, rate int }{{8, 1, 10}, {200, 25, 10}, {2000, 200, 8}, {100, 1, 8}} {
 		b.Run(fmt.Sprintf("players=%d/rooms=%d", c.players, c.rooms), func(b *testing.B) {
@@ -178,9 +183,14 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		defer pprof.StopCPUProfile()
 	}
 	cpuBefore, childrenBefore, idleBefore := cpuTime(), processesCPU(botPIDs(children)), machineIdle()
+	schedBefore := schedLatencies()
 	b.ResetTimer()
 	report := load.race(b)
 	b.StopTimer()
+	sched := schedLatencies()
+	for i := range sched.Counts {
+		sched.Counts[i] -= schedBefore.Counts[i]
+	}
 	cpu, childCPU, idle := cpuTime()-cpuBefore, processesCPU(botPIDs(children))-childrenBefore, machineIdle()-idleBefore
 
 	if report.Played == 0 {
@@ -203,6 +213,8 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		b.ReportMetric(float64(percentile(l.d, 50).Microseconds()), l.name+"p50-µs")
 		b.ReportMetric(float64(percentile(l.d, 99).Microseconds()), l.name+"p99-µs")
 	}
+	b.ReportMetric(float64(histogramPercentile(sched, 50).Microseconds()), "sched-p50-µs")
+	b.ReportMetric(float64(histogramPercentile(sched, 99).Microseconds()), "sched-p99-µs")
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(rooms), "heap-B/room")
 	b.ReportMetric(cpu.Seconds()/elapsedS, "cpu-cores")
 	if len(children) > 0 {
@@ -385,6 +397,31 @@ func processesCPU(pids []int) time.Duration {
 		}
 	}
 	return sum
+}
+
+// schedLatencies is the Go runtime's histogram of the time its goroutines
+// waited, runnable, for a thread in the test's process so far.
+func schedLatencies() *metrics.Float64Histogram {
+	sample := []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+	metrics.Read(sample)
+	h := sample[0].Value.Float64Histogram()
+	return &metrics.Float64Histogram{Counts: slices.Clone(h.Counts), Buckets: h.Buckets}
+}
+
+// histogramPercentile is the upper bound of the bucket holding h's p-th
+// percentile.
+func histogramPercentile(h *metrics.Float64Histogram, p float64) time.Duration {
+	var total uint64
+	for _, c := range h.Counts {
+		total += c
+	}
+	var sum uint64
+	for i, c := range h.Counts {
+		if sum += c; total > 0 && float64(sum) >= float64(total)*p/100 {
+			return time.Duration(min(h.Buckets[i+1], float64(time.Hour/time.Second)) * float64(time.Second))
+		}
+	}
+	return 0
 }
 
 // machineIdle is the time the machine's CPUs spent idle so far, all

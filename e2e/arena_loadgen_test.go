@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -129,6 +130,17 @@ func generateLoad(specPath string, in io.Reader, out io.Writer) error {
 	}
 	if _, err := bufio.NewReader(in).ReadString('\n'); err != nil {
 		return fmt.Errorf("waiting for the go: %w", err)
+	}
+	if path := os.Getenv("MAZEBOT_BENCH_LOADPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	report := raceLoad(spec, racers, epoch)
 	return json.NewEncoder(out).Encode(report)
