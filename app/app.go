@@ -328,6 +328,13 @@ func (c cardPoster) Post(ctx context.Context, channelID, nonce string, card aren
 	})
 }
 
+// Follow posts the card as the launch's followup (a group DM's). The
+// interactions' way retries a 429 itself, and repeats nothing whose
+// outcome is unknown: a followup takes no nonce.
+func (c cardPoster) Follow(ctx context.Context, appID, token string, card arena.Card) error {
+	return c.p.Followup(ctx, appID, token, views.RaceResult(card.Text, c.picture(card)))
+}
+
 // cardTries bounds the tries of a result card's post that Discord rate
 // limits.
 const cardTries = 3

@@ -240,7 +240,7 @@ func TestImageMazeRaces(t *testing.T) {
 			return mazecore.GenerateGridImage(want, disc)
 		}})
 	t.Cleanup(h.shutdown)
-	h.pend("c1", "u1", id, true)
+	h.pend("c1", "u1", id, true, "")
 	r, err := h.open(context.Background(), testInstance("i-1", "c1"))
 	if err != nil {
 		t.Fatal(err)
@@ -271,7 +271,7 @@ func TestImageMazeRaces(t *testing.T) {
 	// own maze rather than not at all.
 	gone := id
 	gone.Seed = 10
-	h.pend("c2", "u1", gone, true)
+	h.pend("c2", "u1", gone, true, "")
 	r2, err := h.open(context.Background(), testInstance("i-2", "c2"))
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +295,7 @@ func TestImageRematchRequest(t *testing.T) {
 			return mazecore.GenerateGridImage(want, disc)
 		}})
 	t.Cleanup(h.shutdown)
-	h.pend("c1", "u1", id, true)
+	h.pend("c1", "u1", id, true, "")
 	in := testInstance("i-1", "c1")
 	r, err := h.open(context.Background(), in)
 	if err != nil {

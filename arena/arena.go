@@ -40,6 +40,9 @@ type Games interface {
 // and draws the card's picture (arena imports no renderer).
 type Poster interface {
 	Post(ctx context.Context, channelID, nonce string, card Card) error
+	// Follow posts card as a followup of the application's interaction
+	// whose token it is.
+	Follow(ctx context.Context, appID, token string, card Card) error
 }
 
 // Card is a race's result card: its words, in the channel's language, and
@@ -221,6 +224,7 @@ func New(cfg Config) (*Server, error) {
 	s.index = withAlgorithms(index)
 	s.door = newDoor(cfg.Now, cfg.Log)
 	s.hub = newHub(cfg)
+	s.hub.application = s.discord.application
 	s.mux = http.NewServeMux()
 	s.mux.Handle("GET /", s.static(http.FileServerFS(files)))
 	s.mux.HandleFunc("POST /api/token", s.serveToken)
@@ -269,12 +273,15 @@ func (s *Server) static(files http.Handler) http.Handler {
 // Pend records that a member launched the Activity in a channel on maze,
 // so that the room its instance opens races it; every process learns it.
 // card says whether the bot may post the race's result card there (not
-// in a group DM, nor a server only the member's own install reaches).
-func (s *Server) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID, card bool) error {
+// in a group DM, nor a server only the member's own install reaches);
+// where it may not, followup is the launch's interaction token, whose
+// followup the card is if the race ends within Discord's 15 minutes ("":
+// no card).
+func (s *Server) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID, card bool, followup string) error {
 	if channelID == "" {
 		return errors.New("arena: a launch needs a channel")
 	}
-	s.hub.pend(channelID, userID, maze, card)
+	s.hub.pend(channelID, userID, maze, card, followup)
 	return nil
 }
 
@@ -469,7 +476,7 @@ var (
 // room's) with each named finisher's walk in their colour.
 func (h *hub) card(ctx context.Context, st roomState, m *mazecore.Maze, g *mazecore.GridMaze) {
 	poster := h.cfg.Poster
-	if poster == nil || st.Contest || st.NoCard {
+	if poster == nil || st.Contest || st.NoCard && (st.Followup == "" || h.now().UnixMilli() > st.FollowupBy) {
 		return
 	}
 	type finisher struct {
@@ -518,7 +525,19 @@ func (h *hub) card(ctx context.Context, st roomState, m *mazecore.Maze, g *mazec
 	}
 	sum := sha256.Sum256([]byte(key))
 	nonce := fmt.Sprintf("arena%x", sum[:10])
-	if err := poster.Post(ctx, st.Channel, nonce, c); err != nil {
+	post := func() error { return poster.Post(ctx, st.Channel, nonce, c) }
+	if st.NoCard {
+		// One process posts a race's card (effCard), so the followup,
+		// which takes no nonce, is made once.
+		post = func() error {
+			appID, err := h.application(ctx)
+			if err != nil {
+				return err
+			}
+			return poster.Follow(ctx, appID, st.Followup, c)
+		}
+	}
+	if err := post(); err != nil {
 		h.log.Warn("arena: post the result card", "channel", st.Channel, "err", err)
 	}
 }

@@ -42,7 +42,7 @@ func plainText(s string) bool {
 func plainBusMove(ev *event) bool {
 	return ev.Kind == evMove && ev.At > 0 && plainText(ev.Instance) && plainText(ev.Origin) && plainText(ev.Nonce) &&
 		plainText(ev.User) && plainText(ev.Dir) && ev.Name == "" && ev.Locale == "" && ev.Maze == "" && ev.Channel == "" &&
-		!ev.NoCard && ev.Game == 0 && ev.Key == "" && !ev.On && ev.State == nil
+		!ev.NoCard && ev.Followup == "" && ev.Game == 0 && ev.Key == "" && !ev.On && ev.State == nil
 }
 
 // encodeEvent is json.Marshal(ev).

@@ -1,7 +1,9 @@
 package arena
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image/color"
 	"log/slog"
@@ -9,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,25 +109,59 @@ func colourHex(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c
 // TestNoCardWhereTheBotMayNotPost: a launch whose channel the bot may not
 // post in (a group DM, a server only the launcher's own install reaches)
 // opens a room that posts no result card there, which Discord would
-// refuse (a 403, one more invalid request); another posts its card.
+// refuse (a 403, one more invalid request); another posts its card. One
+// with its interaction's token (a group DM) has its card follow the
+// launch, as the application's followup, if the race ends within 14
+// minutes of it (Discord takes followups for 15), and else has none; the
+// token is in no client's view of the room.
 func TestNoCardWhereTheBotMayNotPost(t *testing.T) {
 	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
-	for _, card := range []bool{false, true} {
-		posted := &cardTexts{}
-		h := newHub(Config{Games: &memGames{games: map[int64]*play.Game{}}, Bus: &MemoryBus{}, Poster: posted,
-			Log: slog.New(slog.DiscardHandler), Now: time.Now})
-		t.Cleanup(h.shutdown)
-		h.pend("c1", "u1", maze, card)
-		r, err := h.open(context.Background(), testInstance("i-1", "c1"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st roomState
-		r.inspect(func(s *state) { st = s.snapshot() })
-		st.Players = []*player{{ID: "u1", Locale: "en-US", Done: true, Place: 1, Ms: 12000}}
-		h.card(context.Background(), st, nil, nil)
-		if got := len(posted.cards); st.NoCard == card || got != map[bool]int{false: 0, true: 1}[card] {
-			t.Fatalf("a launch whose card may be posted: %v; room's NoCard %v, %d cards posted", card, st.NoCard, got)
-		}
+	launched := time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name      string
+		card      bool
+		followup  string
+		endsAfter time.Duration
+		posts     int
+		follows   []string
+	}{
+		{"Channel", true, "", time.Minute, 1, nil},
+		{"ChannelWithAToken", true, "tok", time.Minute, 1, nil},
+		{"Nowhere", false, "", time.Minute, 0, nil},
+		{"FollowsTheLaunch", false, "tok", 14 * time.Minute, 0, []string{"app1/tok"}},
+		{"TooLateToFollow", false, "tok", 14*time.Minute + time.Second, 0, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			posted := &cardTexts{}
+			var now atomic.Int64
+			now.Store(launched.UnixNano())
+			h := newHub(Config{Games: &memGames{games: map[int64]*play.Game{}}, Bus: &MemoryBus{}, Poster: posted,
+				Log: slog.New(slog.DiscardHandler), Now: func() time.Time { return time.Unix(0, now.Load()) }, AppID: "app1"})
+			t.Cleanup(h.shutdown)
+			h.pend("c1", "u1", maze, c.card, c.followup)
+			r, err := h.open(context.Background(), testInstance("i-1", "c1"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st roomState
+			var view []byte
+			r.inspect(func(s *state) { st, view = s.snapshot(), must(json.Marshal(s.view())) })
+			if bytes.Contains(view, []byte("tok")) {
+				t.Fatalf("the room's view carries the token: %s", view)
+			}
+			st.Players = []*player{{ID: "u1", Locale: "en-US", Done: true, Place: 1, Ms: 12000}}
+			now.Store(launched.Add(c.endsAfter).UnixNano())
+			h.card(context.Background(), st, nil, nil)
+			if st.NoCard == c.card || len(posted.cards) != c.posts || !slices.Equal(posted.follows, c.follows) {
+				t.Fatalf("room's NoCard %v, %d cards posted, followed %v; want %d posted, followed %v", st.NoCard, len(posted.cards), posted.follows, c.posts, c.follows)
+			}
+		})
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

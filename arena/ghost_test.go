@@ -252,7 +252,7 @@ func TestGhostsRecordedAndSent(t *testing.T) {
 		t.Helper()
 		maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
 		channel := "c-" + instance
-		h.pend(channel, user, maze, true)
+		h.pend(channel, user, maze, true, "")
 		in := testInstance(instance, channel)
 		r, err := h.open(ctx, in)
 		if err != nil {

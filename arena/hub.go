@@ -34,11 +34,17 @@ const syncWait = 750 * time.Millisecond
 // not the Race button or /race) has none, and waits this long once.
 const launchWait = 2 * time.Second
 
+// followupFor is how long after a launch its result card may follow it:
+// Discord takes an interaction's followups for 15 minutes, less the
+// card's drawing and a 429's wait.
+const followupFor = 14 * time.Minute
+
 // pending is a launch waiting for its room.
 type pending struct {
 	maze     string
 	launcher string
 	noCard   bool // the bot may not post in the channel
+	followup string
 	at       time.Time
 }
 
@@ -61,6 +67,10 @@ type hub struct {
 	mu      sync.Mutex // taken after a room's, never before
 	rooms   map[string]*room
 	pending map[string]pending // by channel
+
+	// application is the application's id, for a card that follows its
+	// launch: Config.AppID, or (a Server's) Discord's answer, asked once.
+	application func(context.Context) (string, error)
 }
 
 func newHub(cfg Config) *hub {
@@ -81,6 +91,12 @@ func newHub(cfg Config) *hub {
 	ctx, stop := context.WithCancel(context.Background())
 	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, startWithin: startWithin, ctx: ctx, stop: stop,
 		rooms: map[string]*room{}, pending: map[string]pending{}}
+	h.application = func(context.Context) (string, error) {
+		if cfg.AppID == "" {
+			return "", errors.New("arena: the application's id is not known")
+		}
+		return cfg.AppID, nil
+	}
 	h.bus.Subscribe(h.deliver)
 	if h.bus.Shared() {
 		h.goTracked(h.beating)
@@ -218,7 +234,7 @@ func (h *hub) applyMessage(msg []byte) {
 	}
 	if ev.Kind == evPend {
 		h.mu.Lock()
-		h.pending[ev.Channel] = pending{maze: ev.Maze, launcher: ev.User, noCard: ev.NoCard, at: time.UnixMilli(ev.At)}
+		h.pending[ev.Channel] = pending{maze: ev.Maze, launcher: ev.User, noCard: ev.NoCard, followup: ev.Followup, at: time.UnixMilli(ev.At)}
 		h.mu.Unlock()
 		return
 	}
@@ -232,9 +248,14 @@ func (h *hub) applyMessage(msg []byte) {
 }
 
 // pend records a launch in a channel, on every process; card: the bot
-// may post the race's result card there.
-func (h *hub) pend(channelID, userID string, maze mazecore.ID, card bool) {
-	h.publish(event{Kind: evPend, Channel: channelID, User: userID, Maze: maze.String(), NoCard: !card})
+// may post the race's result card there; followup: else, the launch's
+// interaction token, for the card to follow it ("" for none).
+func (h *hub) pend(channelID, userID string, maze mazecore.ID, card bool, followup string) {
+	ev := event{Kind: evPend, Channel: channelID, User: userID, Maze: maze.String(), NoCard: !card}
+	if !card {
+		ev.Followup = followup
+	}
+	h.publish(ev)
 }
 
 // open returns the room of instance in, made here if this process holds
@@ -254,6 +275,9 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 				maze = id
 			}
 			st.Launcher, st.NoCard = p.launcher, p.noCard
+			if p.followup != "" {
+				st.Followup, st.FollowupBy = p.followup, p.at.Add(followupFor).UnixMilli()
+			}
 			delete(h.pending, st.Channel)
 		}
 		m, grid, err := buildMaze(maze)

@@ -31,10 +31,16 @@ type roomState struct {
 	Contest  bool   `json:"contest,omitempty"`  // the games count for a daily or an event
 	// NoCard: the bot may not post in the channel (a group DM, or a server
 	// that only the launcher's own install of the app reaches): no card.
-	NoCard  bool      `json:"no_card,omitempty"`
-	LeftAt  int64     `json:"left_at,omitempty"` // when the last member online left, Unix ms
-	Round   int       `json:"round,omitempty"`   // the rematches so far: each race's card is its own
-	Players []*player `json:"players"`
+	NoCard bool `json:"no_card,omitempty"`
+	// Followup, in a room with NoCard, is the launch's interaction token:
+	// Discord takes the interaction's followups, which a group DM's
+	// members see, until FollowupBy (Unix ms), and the card follows the
+	// launch there. A credential: it goes to no client and no log.
+	Followup   string    `json:"followup,omitempty"`
+	FollowupBy int64     `json:"followup_by,omitempty"`
+	LeftAt     int64     `json:"left_at,omitempty"` // when the last member online left, Unix ms
+	Round      int       `json:"round,omitempty"`   // the rematches so far: each race's card is its own
+	Players    []*player `json:"players"`
 	// Seen is when each process holding members was last heard from, by
 	// its inputs' times (Unix ms): see state.heard.
 	Seen map[string]int64 `json:"seen,omitempty"`
@@ -98,6 +104,7 @@ type event struct {
 	Maze     string     `json:"maze,omitempty"`
 	Channel  string     `json:"c,omitempty"`
 	NoCard   bool       `json:"nc,omitempty"`   // pend: no result card may be posted in the channel
+	Followup string     `json:"fu,omitempty"`   // pend: the launch's interaction token (see roomState)
 	Dir      string     `json:"d,omitempty"`    // move
 	Game     int64      `json:"game,omitempty"` // game: its store id
 	Key      string     `json:"key,omitempty"`  // game: the contest it counts for

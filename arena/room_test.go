@@ -120,7 +120,7 @@ func testInstance(id, channel string) instance {
 func launch(t *testing.T, h *hub) (*room, instance, mazecore.ID) {
 	t.Helper()
 	maze := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}
-	h.pend("c1", "u1", maze, true)
+	h.pend("c1", "u1", maze, true, "")
 	in := testInstance("i-1", "c1")
 	r, err := h.open(context.Background(), in)
 	if err != nil {
@@ -480,11 +480,20 @@ func TestCardLanguage(t *testing.T) {
 	}
 }
 
-// cardTexts keeps the result cards.
+// cardTexts keeps the result cards, and those that followed a launch
+// ("app/token" each).
 type cardTexts struct {
-	mu    sync.Mutex
-	texts []string
-	cards []Card
+	mu      sync.Mutex
+	texts   []string
+	cards   []Card
+	follows []string
+}
+
+func (c *cardTexts) Follow(_ context.Context, appID, token string, _ Card) error {
+	c.mu.Lock()
+	c.follows = append(c.follows, appID+"/"+token)
+	c.mu.Unlock()
+	return nil
 }
 
 func (c *cardTexts) Post(_ context.Context, _, _ string, card Card) error {
@@ -585,6 +594,10 @@ func TestReconnectResumes(t *testing.T) {
 type cards struct {
 	mu    sync.Mutex
 	posts map[string]int
+}
+
+func (c *cards) Follow(context.Context, string, string, Card) error {
+	panic("a card followed a launch in a channel the bot may post in")
 }
 
 func (c *cards) Post(_ context.Context, _, nonce string, _ Card) error {

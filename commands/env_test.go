@@ -253,13 +253,16 @@ type races struct {
 	mu       sync.Mutex
 	launches []string // "guild channel user maze"
 	cards    []bool   // whether each launch's card may be posted
+	// followups are the launches' tokens for a card that follows them.
+	followups []string
 }
 
-func (r *races) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID, card bool) error {
+func (r *races) Pend(_ context.Context, guildID, channelID, userID string, maze mazecore.ID, card bool, followup string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.launches = append(r.launches, strings.Join([]string{guildID, channelID, userID, maze.String()}, " "))
 	r.cards = append(r.cards, card)
+	r.followups = append(r.followups, followup)
 	return nil
 }
 

@@ -19,8 +19,9 @@ import (
 // instance Discord opens there races.
 type Races interface {
 	// Pend: card says whether the bot may post the race's result card in
-	// the channel.
-	Pend(ctx context.Context, guildID, channelID, userID string, maze mazecore.ID, card bool) error
+	// the channel; where it may not, followup is the launch's interaction
+	// token, for the card to follow the launch ("" for none).
+	Pend(ctx context.Context, guildID, channelID, userID string, maze mazecore.ID, card bool, followup string) error
 }
 
 // Race launches Maze Arena: the Entry Point command, on today's daily
@@ -126,7 +127,14 @@ func (f *Race) launch(ctx context.Context, in *bot.Interaction, id mazecore.ID) 
 	if f.races == nil {
 		return bot.Refuse("error.race_off")
 	}
-	if err := f.races.Pend(ctx, in.GuildID, in.ChannelID, in.UserID(), id, cardHere(in)); err != nil {
+	card, followup := cardHere(in), ""
+	if !card && in.GuildID == "" {
+		// A DM or group DM through the member's own install: Discord
+		// shows the launch's followups there, for 15 minutes. (In a server
+		// only their install reaches, a large one's would be private.)
+		followup = in.Token
+	}
+	if err := f.races.Pend(ctx, in.GuildID, in.ChannelID, in.UserID(), id, card, followup); err != nil {
 		return fmt.Errorf("race on %s: %w", id, err)
 	}
 	if err := in.Respond.Launch(ctx); err != nil {

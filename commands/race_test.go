@@ -107,11 +107,13 @@ func TestNewNeedsItsDomain(t *testing.T) {
 // through the member's own install of the app (there, with no daily, the
 // Entry Point races a new maze); in a DM through a server's install only,
 // where Discord runs no Activity, the member is told privately why and
-// nothing is launched; a launch Discord refuses is told privately too.
+// nothing is launched; a launch Discord refuses is told privately too. A
+// group DM's launch, where the bot may not post, hands the rooms its
+// interaction token, for the result card to follow it.
 func TestRaceWhere(t *testing.T) {
 	id := mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 15, Height: 15, Seed: 7}
 	dm := func(fields map[string]any, owners map[string]string, context int) *discordgo.Interaction {
-		base := map[string]any{"guild_id": nil, "member": nil, "channel_id": "dm1", "context": context,
+		base := map[string]any{"guild_id": nil, "member": nil, "channel_id": "dm1", "context": context, "token": "tok",
 			"user": map[string]any{"id": "u1", "username": "ada"}, "authorizing_integration_owners": owners}
 		for k, v := range fields {
 			base[k] = v
@@ -133,7 +135,7 @@ func TestRaceWhere(t *testing.T) {
 		{"an Entry Point in a group DM, the member's install", dm(entry, own, 2), " dm1 u1 ", false, ""},
 		{"Race in a group DM, the member's install", dm(button, own, 2), " dm1 u1 " + id.String(), false, ""},
 		{"Race in a server only the member's install reaches", decodeInteraction(t, map[string]any{"type": discordgo.InteractionMessageComponent,
-			"guild_id": "g9", "authorizing_integration_owners": own, "data": button["data"]}), "g9 ch1 u1 " + id.String(), false, ""},
+			"guild_id": "g9", "authorizing_integration_owners": own, "data": button["data"], "token": "tok"}), "g9 ch1 u1 " + id.String(), false, ""},
 		{"an Entry Point in the DM with the bot, a server's install", dm(entry, map[string]string{"0": "0"}, 1), "", false, "your own apps"},
 		{"Race in the DM with the bot, a server's install", dm(button, map[string]string{"0": "0"}, 1), "", false, "your own apps"},
 	} {
@@ -151,6 +153,12 @@ func TestRaceWhere(t *testing.T) {
 			}
 			if e.races.cards[0] != c.card {
 				t.Fatalf("the launch's card may be posted: %v, want %v", e.races.cards[0], c.card)
+			}
+			// Outside servers, a card the bot may not post follows the
+			// launch, by its token; in a server, its followups may be
+			// private, and there it has none.
+			if want := map[bool]string{true: "tok"}[!c.card && c.ix.GuildID == ""]; e.races.followups[0] != want {
+				t.Fatalf("the launch's followup token %q, want %q", e.races.followups[0], want)
 			}
 			if c.ix.Type != discordgo.InteractionApplicationCommand {
 				return

@@ -651,7 +651,13 @@ func (d *discord) raceMazeCard(t testing.TB, user, name string) (string, *mazeco
 // the goal and leaves: the room then ends, and its result card is posted.
 func raceAlone(t testing.TB, d *discord, a activityHost, user, instance string, m *mazecore.Maze) {
 	t.Helper()
-	c := join(t, a, signIn(t, d, a, user, instance), instance)
+	runAlone(t, join(t, a, signIn(t, d, a, user, instance), instance), user, m)
+}
+
+// runAlone has user, alone in the room c joined, start the race, run m to
+// the goal, and leave.
+func runAlone(t testing.TB, c *roomClient, user string, m *mazecore.Maze) {
+	t.Helper()
 	c.send(map[string]any{"t": "start"})
 	c.racing(user)
 	c.moveAlong(m, m.Start())
@@ -782,6 +788,54 @@ func TestArenaWhere(t *testing.T) {
 	if !msg.Ephemeral() || !strings.Contains(msg.Text(), "your own apps") || fake.Launches() != launches {
 		t.Fatalf("/race in the DM with the bot through a server's install: %q (ephemeral %v), %d launches: want a private word of why, none",
 			msg.Text(), msg.Ephemeral(), fake.Launches()-launches)
+	}
+}
+
+// TestArenaGroupDMCard: in a group DM, where the bot is no member and may
+// not post, a race launched through ada's own install gets its result
+// card as the launch's followup (Discord shows an interaction's followups
+// in its channel for 15 minutes): the podium and its picture, once.
+func TestArenaGroupDMCard(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	a := fake.startArenaApp(t, "")
+	const groupDM = "1300000000000000912"
+	fake.SetChannelPermissions(groupDM, 0) // the bot is no member of it
+	ix, err := fake.EntryPoint(testContext(t), member.SlashSpec{DM: true, PrivateChannel: true, ChannelID: groupDM, UserInstall: true, UserID: ada, Username: adaName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ix.Wait(testContext(t))
+	if err != nil || resp.Type != 12 {
+		t.Fatalf("/race in a group DM through ada's install: %+v %v, want LAUNCH_ACTIVITY", resp, err)
+	}
+	c := join(t, a, signIn(t, fake, a, ada, resp.Instance), resp.Instance)
+	id, err := mazecore.Parse(c.welcome["room"].(map[string]any)["maze"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mazecore.Generate(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAlone(t, c, ada, m)
+	posted, err := fake.WaitChannelMessage(testContext(t), groupDM, func(m *fakediscord.Message) bool {
+		return !m.Ephemeral() && strings.Contains(m.Text(), "🏁")
+	})
+	if err != nil {
+		t.Fatalf("no result card in the group DM: %v", err)
+	}
+	if !strings.Contains(posted.Text(), id.String()) || !strings.Contains(posted.Text(), "<@"+ada+">") || posted.Attachment("race.png") == nil {
+		t.Fatalf("the group DM's result card %q (attachments %+v), want ada's podium on %s with its picture", posted.Text(), posted.Attachments, id)
+	}
+	cards := 0
+	for _, msg := range fake.ChannelMessages(groupDM) {
+		if strings.Contains(msg.Text(), "🏁") {
+			cards++
+		}
+	}
+	if cards != 1 {
+		t.Fatalf("%d result cards in the group DM, want 1", cards)
 	}
 }
 

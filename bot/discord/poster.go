@@ -36,6 +36,20 @@ func (p *Poster) Post(ctx context.Context, channelID, nonce string, r bot.Reply)
 	return msg.ID, nil
 }
 
+// Followup posts r as a followup of the application's interaction whose
+// token it is, after its handler returned: Maze Arena's result card in a
+// group DM, where the bot may not post but the launch's followups show.
+// It goes the interactions' way (interactionREST): no bot token, the
+// interaction's own limits, and errors that never carry the token.
+func (p *Poster) Followup(ctx context.Context, appID, token string, r bot.Reply) error {
+	m := newMessage(r, creating)
+	m.AllowedMentions = pings(r.Pings)
+	if err := newInteractionREST(p.session).Followup(ctx, &discordgo.Interaction{AppID: appID, Token: token}, m); err != nil {
+		return fmt.Errorf("followup: %w", err)
+	}
+	return nil
+}
+
 // Edit replaces a channel message's content, embeds and buttons; its
 // files stay unless r brings new ones.
 func (p *Poster) Edit(ctx context.Context, channelID, messageID string, r bot.Reply) error {
