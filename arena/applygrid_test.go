@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"mazebot/internal/testkit/gridrun"
 	"mazebot/mazecore"
 	"mazebot/play"
 )
@@ -61,22 +62,13 @@ func direction(w play.Way) string {
 // m, found by play's own ways along the shortest path.
 func gridSolution(t *testing.T, m *mazecore.GridMaze) []string {
 	t.Helper()
-	path := m.Solve()
-	g, err := play.NewOnGrid(m, play.Record{}, time.Unix(0, 0))
+	ways, err := gridrun.Ways(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for g.Cell() != m.Goal() {
-		i := slices.Index(path, g.Cell())
-		w, ok := play.WayTo(m.Grid(), path[i], path[i+1])
-		if !ok {
-			t.Fatalf("cells %d and %d are not neighbours", path[i], path[i+1])
-		}
-		if _, err := g.Apply(play.Action{Kind: play.Move, Way: w, Seq: g.Seq}, time.Unix(1, 0)); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, direction(w))
+	out := make([]string, len(ways))
+	for i, w := range ways {
+		out[i] = direction(w)
 	}
 	return out
 }

@@ -22,8 +22,10 @@ import (
 	"mazebot/internal/fakediscord/member"
 	"mazebot/internal/pgtest"
 	"mazebot/internal/testkit"
+	"mazebot/internal/testkit/gridrun"
 	"mazebot/mazecore"
 	"mazebot/play"
+	"mazebot/render"
 )
 
 const (
@@ -695,6 +697,77 @@ func TestArenaRematchTwoProcesses(t *testing.T) {
 	}
 	adaC.moveAlong(r.maze, r.maze.Start())
 	bobC.moveAlong(r.maze, bobAt)
+	next := bobsRematch(t, adaC, bobC)
+	want := r.maze.ID()
+	want.Seed = next.Seed
+	if next == r.maze.ID() || next != want {
+		t.Fatalf("the rematch's maze %v, want a new maze of %v's kind", next, r.maze.ID())
+	}
+	m, err := mazecore.Generate(next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := mazecore.Solve(m)
+	d, err := testkit.Toward(path, m.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	adaC.send(map[string]any{"t": "move", "dir": dirLetter(d)})
+	bobC.waitMove("ada's move on the rematch's maze, on the other process", ada)
+}
+
+// TestArenaImageRematchTwoProcesses: a race on an uploaded picture's maze,
+// ada's and bob's members on two processes sharing PostgreSQL: both run it
+// to the goal by its grid's ways, and bob's rematch puts both on one new
+// maze in the same picture (a new seed, the same shape), which each
+// process builds on the room's grid; ada's move on it reaches bob.
+func TestArenaImageRematchTwoProcesses(t *testing.T) {
+	t.Parallel()
+	fake := newDiscord(t)
+	dsn := pgtest.Schema(t)
+	a1, a2 := fake.startArenaApp(t, dsn), fake.startArenaApp(t, dsn)
+	data := picturePNG(t, func(x, y int) bool { return (x-30)*(x-30)+(y-20)*(y-20)*4 <= 28*28 })
+	logo := fake.Upload(fakediscord.DefaultChannelID, "logo.png", "image/png", data)
+	card := final(t, fake.slash(t, "maze", opt("image", logo.ID), opt("algorithm", "wilson")))
+	id := mazeIDIn(t, card.Text())
+	pic, err := render.MaskImage(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mazecore.GenerateGridImage(id, pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := race{instance: fake.pressRace(t, card, id, ada, adaName)}
+	adaC, bobC := fake.joinTwo(t, r, a1, a2)
+	adaC.send(map[string]any{"t": "start"})
+	for _, c := range []*roomClient{adaC, bobC} {
+		c.wait("both racing", func(m map[string]any) bool {
+			return playerIn(m, ada)["racing"] == true && playerIn(m, bob)["racing"] == true
+		})
+	}
+	for _, c := range []*roomClient{adaC, bobC} {
+		c.runGrid(m)
+	}
+	next := bobsRematch(t, adaC, bobC)
+	want := id
+	want.Seed = next.Seed
+	if next == id || next != want {
+		t.Fatalf("the rematch's maze %v, want a new maze in %v's picture", next, id)
+	}
+	again, err := mazecore.GenerateGridImage(next, pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adaC.send(map[string]any{"t": "move", "dir": gridRuns(t, again)[0]})
+	bobC.waitMove("ada's move on the rematch's maze, on the other process", ada)
+}
+
+// bobsRematch waits for the race's end on ada's and bob's connections
+// (two processes'), has bob ask for a rematch, and returns its maze once
+// both race it: one maze on both.
+func bobsRematch(t *testing.T, adaC, bobC *roomClient) mazecore.ID {
+	t.Helper()
 	for _, c := range []*roomClient{adaC, bobC} {
 		c.wait("the race over", func(m map[string]any) bool { return m["t"] == "room" && m["room"].(map[string]any)["phase"] == "over" })
 	}
@@ -709,22 +782,48 @@ func TestArenaRematchTwoProcesses(t *testing.T) {
 		})
 	}
 	next, err := mazecore.Parse(ids[0])
-	want := r.maze.ID()
-	want.Seed = next.Seed
-	if err != nil || ids[0] != ids[1] || next == r.maze.ID() || next != want {
-		t.Fatalf("the rematch's mazes %v (%v), want one new maze of %v's kind on both processes", ids, err, r.maze.ID())
+	if err != nil || ids[0] != ids[1] {
+		t.Fatalf("the rematch's mazes %v (%v), want one on both processes", ids, err)
 	}
-	m, err := mazecore.Generate(next)
+	return next
+}
+
+// runGrid plays m from the start to the goal by its grid's ways, a run a
+// move, each waited for.
+func (c *roomClient) runGrid(m *mazecore.GridMaze) {
+	c.t.Helper()
+	for _, dir := range gridRuns(c.t, m) {
+		for {
+			c.send(map[string]any{"t": "move", "dir": dir})
+			msg := c.wait("my move", func(msg map[string]any) bool { return msg["t"] == "pos" && msg["id"] == c.me || msg["t"] == "refused" })
+			if msg["t"] == "pos" {
+				break
+			}
+			if msg["why"] != "rate" {
+				c.t.Fatalf("a run along the path refused: %v", msg["why"])
+			}
+			time.Sleep(200 * time.Millisecond) // the bucket refills
+		}
+	}
+}
+
+// gridRuns are the moves, a run to the next junction each, along the
+// shortest path from the start to the goal of m, a maze of square cells:
+// the directions the room takes, found by play's own ways.
+func gridRuns(t testing.TB, m *mazecore.GridMaze) []string {
+	t.Helper()
+	letters := map[play.Way]string{play.WayNorth: "n", play.WayEast: "e", play.WaySouth: "s", play.WayWest: "w"}
+	ways, err := gridrun.Ways(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := mazecore.Solve(m)
-	d, err := testkit.Toward(path, m.Start())
-	if err != nil {
-		t.Fatal(err)
+	out := make([]string, len(ways))
+	for i, w := range ways {
+		if out[i] = letters[w]; out[i] == "" {
+			t.Fatalf("the way %v is not a square cell's", w)
+		}
 	}
-	adaC.send(map[string]any{"t": "move", "dir": dirLetter(d)})
-	bobC.waitMove("ada's move on the rematch's maze, on the other process", ada)
+	return out
 }
 
 // TestArenaWhere: Maze Arena where Discord runs Activities. /race is

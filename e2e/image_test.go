@@ -15,6 +15,23 @@ import (
 	"mazebot/mazecore"
 )
 
+// picturePNG is a 60×40 grey picture, dark where inside holds: what a
+// member uploads for a maze in its shape.
+func picturePNG(t testing.TB, inside func(x, y int) bool) []byte {
+	t.Helper()
+	pic := image.NewGray(image.Rect(0, 0, 60, 40))
+	for y := range 40 {
+		for x := range 60 {
+			pic.SetGray(x, y, color.Gray{Y: 255 - 235*uint8(b2i(inside(x, y)))})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, pic); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // TestE2EMazeImage: /maze image: with a PNG attached makes a maze in the
 // picture's dark parts, whose Solve draws it again from the picture the
 // bot kept; a 40 MB file, a 20,000×20,000 PNG header and a JPEG that is
@@ -27,19 +44,7 @@ func TestE2EMazeImage(t *testing.T) {
 	upload := func(name, contentType string, data []byte) fakediscord.Attachment {
 		return fake.Upload(channel, name, contentType, data)
 	}
-	picture := func(inside func(x, y int) bool) []byte {
-		pic := image.NewGray(image.Rect(0, 0, 60, 40))
-		for y := range 40 {
-			for x := range 60 {
-				pic.SetGray(x, y, color.Gray{Y: 255 - 235*uint8(b2i(inside(x, y)))})
-			}
-		}
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, pic); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
-	}
+	picture := func(inside func(x, y int) bool) []byte { return picturePNG(t, inside) }
 
 	t.Run("OK", func(t *testing.T) {
 		logo := upload("logo.png", "image/png", picture(func(x, y int) bool { return (x-30)*(x-30)+(y-20)*(y-20)*4 <= 28*28 }))
