@@ -60,8 +60,9 @@ import (
 //   - sched-p50-µs, sched-p99-µs: how long the test's process's goroutines
 //     waited, runnable, for a thread during the race (the Go runtime's
 //     /sched/latencies), the server's queue for the CPU;
-//   - heap-B/room, the heap a room takes in the test's process (the
-//     server's side alone: its app, with its members connected);
+//   - heap-B/room, the heap a room takes in the test's process: its app's,
+//     with the members connected to it, and the fake Discord's record of
+//     their launches and sign-ins (the clients are the load generator's);
 //   - cpu-cores, the cores the test's process used while the moves were
 //     played; on several processes child-cpu-cores, the other apps'
 //     together (from /proc, over the same time); load-cpu-cores, the load
