@@ -114,20 +114,13 @@ func signIn(t testing.TB, d *discord, a activityHost, user, instance string) str
 // trySignIn is signIn for a goroutine other than the test's: it returns
 // what went wrong.
 func trySignIn(d *discord, a activityHost, user, instance string) (string, error) {
-	code := d.Authorize(user, "identify")
-	res, err := http.Post("http://"+a.ActivityAddr()+"/api/token", "application/json",
-		strings.NewReader(fmt.Sprintf(`{"code":%q,"instance":%q}`, code, instance)))
-	if err != nil {
-		return "", err
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
+	status, body, err := postSignIn(d, a, user, instance)
 	var out struct {
 		AccessToken string `json:"access_token"`
 		Session     string `json:"session"`
 	}
-	if err != nil || res.StatusCode != http.StatusOK || json.Unmarshal(body, &out) != nil || out.AccessToken == "" || out.Session == "" {
-		return "", fmt.Errorf("POST /api/token: %d %s %v", res.StatusCode, body, err)
+	if err != nil || status != http.StatusOK || json.Unmarshal(body, &out) != nil || out.AccessToken == "" || out.Session == "" {
+		return "", fmt.Errorf("POST /api/token: %d %s %v", status, body, err)
 	}
 	return out.Session, nil
 }
@@ -135,19 +128,37 @@ func trySignIn(d *discord, a activityHost, user, instance string) (string, error
 // signInAt posts a fresh code of user's and instance to /api/token.
 func signInAt(t testing.TB, d *discord, a activityHost, user, instance string) (int, []byte) {
 	t.Helper()
+	status, body, err := postSignIn(d, a, user, instance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return status, body
+}
+
+// postSignIn posts a fresh code of user's and instance to /api/token and
+// returns the answer.
+func postSignIn(d *discord, a activityHost, user, instance string) (int, []byte, error) {
 	code := d.Authorize(user, "identify")
-	return postJSON(t, "http://"+a.ActivityAddr()+"/api/token", fmt.Sprintf(`{"code":%q,"instance":%q}`, code, instance))
+	return tryPostJSON("http://"+a.ActivityAddr()+"/api/token", fmt.Sprintf(`{"code":%q,"instance":%q}`, code, instance))
 }
 
 func postJSON(t testing.TB, url, body string) (int, []byte) {
 	t.Helper()
-	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	status, b, err := tryPostJSON(url, body)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return status, b
+}
+
+func tryPostJSON(url, body string) (int, []byte, error) {
+	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
 	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, b
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, b, err
 }
 
 // roomClient is one connection to a room, as the web client makes it.
