@@ -15,6 +15,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -184,6 +185,8 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		defer pprof.StopCPUProfile()
 	}
 	cpuBefore, childrenBefore, idleBefore := cpuTime(), processesCPU(botPIDs(children)), machineIdle()
+	databasePIDs := commandPIDs("postgres")
+	databaseBefore := processesCPU(databasePIDs)
 	schedBefore := schedLatencies()
 	b.ResetTimer()
 	report := load.race(b)
@@ -193,6 +196,7 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		sched.Counts[i] -= schedBefore.Counts[i]
 	}
 	cpu, childCPU, idle := cpuTime()-cpuBefore, processesCPU(botPIDs(children))-childrenBefore, machineIdle()-idleBefore
+	databaseCPU := processesCPU(databasePIDs) - databaseBefore
 
 	if report.Played == 0 {
 		b.Fatal("no move was played")
@@ -222,6 +226,12 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		b.ReportMetric(childCPU.Seconds()/elapsedS, "child-cpu-cores")
 	}
 	b.ReportMetric(time.Duration(report.CPU).Seconds()/elapsedS, "load-cpu-cores")
+	if len(databasePIDs) > 0 {
+		// The database server's processes on this machine (every one
+		// named postgres, other tests' included: a figure for a quiet
+		// machine).
+		b.ReportMetric(databaseCPU.Seconds()/elapsedS, "db-cpu-cores")
+	}
 	if idle > 0 {
 		// The machine's idle share over the race: the database's work and
 		// anything else on it included.
@@ -371,6 +381,25 @@ func botPIDs(ps []*botProcess) []int {
 	pids := make([]int, len(ps))
 	for i, p := range ps {
 		pids[i] = p.cmd.Process.Pid
+	}
+	return pids
+}
+
+// commandPIDs is every process on the machine whose command is name.
+func commandPIDs(name string) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err == nil && strings.TrimSpace(string(comm)) == name {
+			pids = append(pids, pid)
+		}
 	}
 	return pids
 }

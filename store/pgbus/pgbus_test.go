@@ -224,6 +224,34 @@ func TestNotificationsCarryBatches(t *testing.T) {
 	}
 }
 
+// TestCommitsSpaced: messages sent one by one, faster than commits are
+// apart, share commits: at most one a commitGap, however fast the
+// database commits, and all of them delivered in order.
+func TestCommitsSpaced(t *testing.T) {
+	url := pgtest.Schema(t)
+	a, ina := open(t, url)
+	ctx := context.Background()
+	commits := a.commits.Load()
+	start := time.Now()
+	var want []string
+	for i := 0; time.Since(start) < 300*time.Millisecond; i++ {
+		msg := fmt.Sprint("m", i)
+		want = append(want, msg)
+		if err := a.Send(ctx, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	if got := ina.await(t, len(want), 30*time.Second); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	elapsed := time.Since(start)
+	n := a.commits.Load() - commits
+	if most := int64(elapsed/commitGap) + 1; n > most {
+		t.Errorf("%d messages over %v took %d commits, want at most %d (one a %v)", len(want), elapsed, n, most, commitGap)
+	}
+}
+
 // TestRows: a batch is cut into rows that each fit in a notification, in
 // order, a message too large or holding a newline alone.
 func TestRows(t *testing.T) {
