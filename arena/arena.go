@@ -534,7 +534,11 @@ func (h *hub) card(ctx context.Context, st roomState, m *mazecore.Maze, g *mazec
 			if err != nil {
 				return err
 			}
-			return poster.Follow(ctx, appID, st.Followup, c)
+			token, err := h.sealer.open(st.Followup)
+			if err != nil {
+				return err
+			}
+			return poster.Follow(ctx, appID, token, c)
 		}
 	}
 	if err := post(); err != nil {

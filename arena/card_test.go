@@ -149,6 +149,9 @@ func TestNoCardWhereTheBotMayNotPost(t *testing.T) {
 			if b, err := json.Marshal(view); err != nil || bytes.Contains(b, []byte(launchToken)) {
 				t.Fatalf("the room's view carries the token: %s (%v)", b, err)
 			}
+			if b, err := json.Marshal(st); err != nil || bytes.Contains(b, []byte(launchToken)) {
+				t.Fatalf("the room's state, as a sync sends it, carries the token unsealed: %s (%v)", b, err)
+			}
 			st.Players = []*player{{ID: "u1", Locale: "en-US", Done: true, Place: 1, Ms: 12000}}
 			now.Store(launched.Add(c.endsAfter).UnixNano())
 			h.card(context.Background(), st, nil, nil)

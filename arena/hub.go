@@ -71,6 +71,8 @@ type hub struct {
 	// application is the application's id, for a card that follows its
 	// launch: Config.AppID, or (a Server's) Discord's answer, asked once.
 	application func(context.Context) (string, error)
+	// sealer seals a launch's interaction token for the bus (session.go).
+	sealer sealer
 }
 
 func newHub(cfg Config) *hub {
@@ -90,7 +92,7 @@ func newHub(cfg Config) *hub {
 	_, _ = rand.Read(b[:])
 	ctx, stop := context.WithCancel(context.Background())
 	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, startWithin: startWithin, ctx: ctx, stop: stop,
-		rooms: map[string]*room{}, pending: map[string]pending{}}
+		rooms: map[string]*room{}, pending: map[string]pending{}, sealer: newSealer(cfg)}
 	h.application = func(context.Context) (string, error) {
 		if cfg.AppID == "" {
 			return "", errors.New("arena: the application's id is not known")
@@ -253,7 +255,7 @@ func (h *hub) applyMessage(msg []byte) {
 func (h *hub) pend(channelID, userID string, maze mazecore.ID, card bool, followup string) {
 	ev := event{Kind: evPend, Channel: channelID, User: userID, Maze: maze.String(), NoCard: !card}
 	if !card {
-		ev.Followup = followup
+		ev.Followup = h.sealer.seal(followup)
 	}
 	h.publish(ev)
 }

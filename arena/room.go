@@ -35,7 +35,8 @@ type roomState struct {
 	// Followup, in a room with NoCard, is the launch's interaction token:
 	// Discord takes the interaction's followups, which a group DM's
 	// members see, until FollowupBy (Unix ms), and the card follows the
-	// launch there. A credential: it goes to no client and no log.
+	// launch there. A credential, sealed (sealer): it goes to no client and
+	// no log, and crosses the bus unreadable.
 	Followup   string    `json:"followup,omitempty"`
 	FollowupBy int64     `json:"followup_by,omitempty"`
 	LeftAt     int64     `json:"left_at,omitempty"` // when the last member online left, Unix ms
@@ -104,7 +105,7 @@ type event struct {
 	Maze     string     `json:"maze,omitempty"`
 	Channel  string     `json:"c,omitempty"`
 	NoCard   bool       `json:"nc,omitempty"`   // pend: no result card may be posted in the channel
-	Followup string     `json:"fu,omitempty"`   // pend: the launch's interaction token (see roomState)
+	Followup string     `json:"fu,omitempty"`   // pend: the launch's interaction token, sealed (see roomState)
 	Dir      string     `json:"d,omitempty"`    // move
 	Game     int64      `json:"game,omitempty"` // game: its store id
 	Key      string     `json:"key,omitempty"`  // game: the contest it counts for

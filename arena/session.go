@@ -1,7 +1,10 @@
 package arena
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -83,4 +86,50 @@ func verify(key []byte, token string, now time.Time) (session, error) {
 		return session{}, errBadSession
 	}
 	return se, nil
+}
+
+// sealer keeps a launch's interaction token unreadable on its way to the
+// process that posts the race's card: it crosses the bus (on PostgreSQL,
+// a table row for a minute) and rooms' syncs sealed with a key every
+// process of the bot derives alike, and is opened only to post.
+type sealer struct{ aead cipher.AEAD }
+
+func newSealer(cfg Config) sealer {
+	mac := hmac.New(sha256.New, sessionKey(cfg))
+	mac.Write([]byte("mazebot arena followup token"))
+	block, err := aes.NewCipher(mac.Sum(nil))
+	if err != nil {
+		panic(err) // a 32-byte key: AES-256 takes it
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic(err)
+	}
+	return sealer{aead}
+}
+
+// seal encrypts token: base64url(nonce ‖ ciphertext); "" stays "".
+func (s sealer) seal(token string) string {
+	if token == "" {
+		return ""
+	}
+	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+len(token)+s.aead.Overhead())
+	_, _ = rand.Read(nonce)
+	return base64.RawURLEncoding.EncodeToString(s.aead.Seal(nonce, nonce, []byte(token), nil))
+}
+
+// errSealed refuses a sealed token this key did not seal, or one changed.
+var errSealed = errors.New("a sealed followup token that does not open")
+
+// open decrypts what seal made.
+func (s sealer) open(sealed string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(sealed)
+	if err != nil || len(b) < s.aead.NonceSize() {
+		return "", errSealed
+	}
+	token, err := s.aead.Open(nil, b[:s.aead.NonceSize()], b[s.aead.NonceSize():], nil)
+	if err != nil {
+		return "", errSealed
+	}
+	return string(token), nil
 }

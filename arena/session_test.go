@@ -47,3 +47,30 @@ func TestSessionTokens(t *testing.T) {
 		t.Error("the derived keys do not follow the configuration")
 	}
 }
+
+// TestSealedFollowup: a sealed token does not show the token, opens
+// under a sealer of the same configuration (another process of the bot),
+// and not under another's, nor changed.
+func TestSealedFollowup(t *testing.T) {
+	here := newSealer(Config{ClientSecret: "cs", BotToken: "Bot t"})
+	there := newSealer(Config{ClientSecret: "cs", BotToken: "Bot t"})
+	other := newSealer(Config{ClientSecret: "cs", BotToken: "Bot u"})
+	const token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldA"
+	sealed := here.seal(token)
+	if strings.Contains(sealed, token) || sealed == here.seal(token) {
+		t.Fatalf("sealed %q: shows the token, or seals it alike twice", sealed)
+	}
+	if got, err := there.open(sealed); err != nil || got != token {
+		t.Fatalf("another process opened %q, %v", got, err)
+	}
+	last := sealed[len(sealed)-1:]
+	changed := sealed[:len(sealed)-1] + map[bool]string{true: "B", false: "A"}[last == "A"]
+	for name, bad := range map[string]string{"another bot's": other.seal(token), "changed": changed, "plain": token, "empty": ""} {
+		if got, err := there.open(bad); err == nil {
+			t.Errorf("%s opened: %q", name, got)
+		}
+	}
+	if here.seal("") != "" {
+		t.Error("no token sealed into one")
+	}
+}
