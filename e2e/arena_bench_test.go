@@ -185,8 +185,10 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		defer pprof.StopCPUProfile()
 	}
 	cpuBefore, childrenBefore, idleBefore := cpuTime(), processesCPU(botPIDs(children)), machineIdle()
-	databasePIDs := commandPIDs("postgres")
-	databaseBefore := processesCPU(databasePIDs)
+	databaseBefore := map[int]time.Duration{}
+	for _, pid := range commandPIDs("postgres") {
+		databaseBefore[pid] = processesCPU([]int{pid})
+	}
 	schedBefore := schedLatencies()
 	b.ResetTimer()
 	report := load.race(b)
@@ -196,7 +198,14 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		sched.Counts[i] -= schedBefore.Counts[i]
 	}
 	cpu, childCPU, idle := cpuTime()-cpuBefore, processesCPU(botPIDs(children))-childrenBefore, machineIdle()-idleBefore
-	databaseCPU := processesCPU(databasePIDs) - databaseBefore
+	// The database's processes at the end, each less its time before: a
+	// connection opened during the race (a pool's new one) counts from 0;
+	// one closed during it is not counted.
+	var databaseCPU time.Duration
+	databasePIDs := commandPIDs("postgres")
+	for _, pid := range databasePIDs {
+		databaseCPU += processesCPU([]int{pid}) - databaseBefore[pid]
+	}
 
 	if report.Played == 0 {
 		b.Fatal("no move was played")

@@ -56,9 +56,10 @@ type Bus struct {
 	// commits counts the writer's transactions (a test's measure).
 	commits atomic.Int64
 
-	ready chan struct{} // closed once LISTEN is in place
-	stop  context.CancelFunc
-	done  chan struct{}
+	ready   chan struct{} // closed once LISTEN is in place
+	stop    context.CancelFunc
+	done    chan struct{}
+	cleaned chan struct{} // closed when clean returned
 
 	// queue takes the publications to the writer, which commits what
 	// waits in one statement (see write).
@@ -111,10 +112,11 @@ func New(ctx context.Context, dsn, scope string, log *slog.Logger) (*Bus, error)
 	sum := sha256.Sum256([]byte(scope + "/" + schema))
 	run, stop := context.WithCancel(context.Background())
 	b := &Bus{pool: pool, channel: "mazebot_arena_" + hex.EncodeToString(sum[:8]), lock: int64(binary.LittleEndian.Uint64(sum[8:16])),
-		log: log, ready: make(chan struct{}), stop: stop, done: make(chan struct{}),
+		log: log, ready: make(chan struct{}), stop: stop, done: make(chan struct{}), cleaned: make(chan struct{}),
 		queue: make(chan publication, queued), stopped: make(chan struct{})}
 	go b.listen(run)
 	go b.write(run)
+	go b.clean(run)
 	select {
 	case <-b.ready:
 		return b, nil
@@ -182,7 +184,6 @@ func (b *Bus) listenOnce(ctx context.Context, last *int64, listening func()) err
 			return fail(err)
 		}
 	}
-	cleaned := time.Now()
 	for {
 		// Every row after the last delivered: what the notification
 		// announced, and any whose notification this connection missed.
@@ -190,12 +191,6 @@ func (b *Bus) listenOnce(ctx context.Context, last *int64, listening func()) err
 			return fail(err)
 		}
 		listening()
-		if time.Since(cleaned) > keep/4 {
-			cleaned = time.Now()
-			if _, err := conn.Exec(ctx, "DELETE FROM arena_bus_batch WHERE at < now() - $1::interval", keep.String()); err != nil {
-				return fail(err)
-			}
-		}
 		for {
 			n, err := conn.Conn().WaitForNotification(ctx)
 			if err != nil {
@@ -206,6 +201,40 @@ func (b *Bus) listenOnce(ctx context.Context, last *int64, listening func()) err
 			}
 		}
 	}
+}
+
+// cleanEvery is how often a bus deletes the rows older than keep (a
+// test's is shorter).
+var cleanEvery = keep / 4
+
+// clean deletes the rows older than keep, every cleanEvery, on a
+// connection of its own. The listener did it, but only when it read the
+// table (a gap), so while every notification came in order, none was
+// deleted and the table grew for as long as members raced; on its
+// connection a delete would also hold up the notifications behind it.
+func (b *Bus) clean(ctx context.Context) {
+	defer close(b.cleaned)
+	every := time.NewTicker(cleanEvery)
+	defer every.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-every.C:
+		}
+		if err := b.cleanOnce(ctx); err != nil && ctx.Err() == nil {
+			b.log.Warn("arena bus: deleting old messages", "err", err)
+		}
+	}
+}
+
+// cleanOnce deletes the rows older than keep, every channel's: a bot's
+// rows outlive its processes.
+func (b *Bus) cleanOnce(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, keep/4)
+	defer cancel()
+	_, err := b.pool.Exec(ctx, "DELETE FROM arena_bus_batch WHERE at < now() - $1::interval", keep.String())
+	return err
 }
 
 // deliverInline delivers the batch a notification carries, if it carries
@@ -482,6 +511,7 @@ func (b *Bus) Close() error {
 	b.stop()
 	<-b.done
 	<-b.stopped
+	<-b.cleaned
 	b.pool.Close()
 	return nil
 }

@@ -252,6 +252,60 @@ func TestCommitsSpaced(t *testing.T) {
 	}
 }
 
+// TestCleanOnce: rows older than keep go, every channel's; newer stay.
+func TestCleanOnce(t *testing.T) {
+	url := pgtest.Schema(t)
+	a, _ := open(t, url)
+	ctx := context.Background()
+	if _, err := a.pool.Exec(ctx, `INSERT INTO arena_bus_batch (channel, payloads, at) VALUES
+		('old', '{a}', now() - interval '2 minutes'), ('other', '{b}', now() - interval '61 seconds'), ('new', '{c}', now() - interval '30 seconds')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.cleanOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := a.pool.Query(ctx, "SELECT channel FROM arena_bus_batch ORDER BY seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || strings.Join(left, " ") != "new" {
+		t.Fatalf("left %v (%v), want the new row alone", left, err)
+	}
+}
+
+// TestCleanedWhileListening: the old rows are deleted while notifications
+// come in order (the listener reads the table once, for the old row's
+// number, and then not again).
+func TestCleanedWhileListening(t *testing.T) {
+	defer func(was time.Duration) { cleanEvery = was }(cleanEvery)
+	cleanEvery = 50 * time.Millisecond
+	url := pgtest.Schema(t)
+	a, ina := open(t, url)
+	ctx := context.Background()
+	if _, err := a.pool.Exec(ctx, `INSERT INTO arena_bus_batch (channel, payloads, at) VALUES ('old', '{a}', now() - interval '2 minutes')`); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for i := 0; ; i++ {
+		if err := a.Publish(ctx, []byte(fmt.Sprint("m", i))); err != nil {
+			t.Fatal(err)
+		}
+		var old int
+		if err := a.pool.QueryRow(ctx, "SELECT count(*) FROM arena_bus_batch WHERE channel = 'old'").Scan(&old); err != nil {
+			t.Fatal(err)
+		}
+		if old == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the old row is there after %d messages", i+1)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ina.await(t, 1, time.Second)
+}
+
 // TestRows: a batch is cut into rows that each fit in a notification, in
 // order, a message too large or holding a newline alone.
 func TestRows(t *testing.T) {
