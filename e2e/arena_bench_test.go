@@ -235,7 +235,7 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		b.ReportMetric(childCPU.Seconds()/elapsedS, "child-cpu-cores")
 	}
 	b.ReportMetric(time.Duration(report.CPU).Seconds()/elapsedS, "load-cpu-cores")
-	if len(databasePIDs) > 0 {
+	if strings.HasPrefix(dsn, "postgres") && len(databasePIDs) > 0 {
 		// The database server's processes on this machine (every one
 		// named postgres, other tests' included: a figure for a quiet
 		// machine).

@@ -116,7 +116,7 @@ func New(ctx context.Context, dsn, scope string, log *slog.Logger) (*Bus, error)
 		queue: make(chan publication, queued), stopped: make(chan struct{})}
 	go b.listen(run)
 	go b.write(run)
-	go b.clean(run)
+	go b.clean(run, cleanEvery)
 	select {
 	case <-b.ready:
 		return b, nil
@@ -207,14 +207,14 @@ func (b *Bus) listenOnce(ctx context.Context, last *int64, listening func()) err
 // test's is shorter).
 var cleanEvery = keep / 4
 
-// clean deletes the rows older than keep, every cleanEvery, on a
+// clean deletes the rows older than keep, every interval, on a
 // connection of its own. The listener did it, but only when it read the
 // table (a gap), so while every notification came in order, none was
 // deleted and the table grew for as long as members raced; on its
 // connection a delete would also hold up the notifications behind it.
-func (b *Bus) clean(ctx context.Context) {
+func (b *Bus) clean(ctx context.Context, interval time.Duration) {
 	defer close(b.cleaned)
-	every := time.NewTicker(cleanEvery)
+	every := time.NewTicker(interval)
 	defer every.Stop()
 	for {
 		select {
@@ -417,8 +417,8 @@ const (
 // after a quiet spell is committed at once; under load, commits were a
 // few moves each, some 400 a second a process, and the database took a
 // quarter of the machine's two cores for them (three processes' 1,000
-// racers, BenchmarkArenaPostgres: db-cpu-cores 0.45 with none, 0.22 at
-// 5 ms, 0.17 at 10 ms; broadcast p99 76, 32 and 45 ms).
+// racers, BenchmarkArenaPostgres, a run each: db-cpu-cores 0.45 with
+// none, 0.22 at 5 ms, 0.17 at 10 ms; broadcast p99 76, 32 and 45 ms).
 const commitGap = 5 * time.Millisecond
 
 // write commits the publications as they come, each batch in one
