@@ -442,33 +442,33 @@ func (b *Bus) write(ctx context.Context) {
 			batch = append(batch, p)
 		}
 		size := len(batch[0].msg)
-		if wait := commitGap - time.Since(last); wait > 0 {
-			// What comes before the gap is over joins this commit.
-			gap.Reset(wait)
-		gather:
-			for len(batch) < maxBatch && size < batchBytes {
+		// What comes before the gap since the last commit is over joins
+		// this one, and then what waits.
+		gap.Reset(max(commitGap-time.Since(last), 0))
+		waiting := true
+	gather:
+		for len(batch) < maxBatch && size < batchBytes {
+			var p publication
+			if waiting {
 				select {
-				case p := <-b.queue:
-					batch = append(batch, p)
-					size += len(p.msg)
+				case p = <-b.queue:
 				case <-gap.C:
-					break gather
+					waiting = false
+					continue
 				case <-ctx.Done():
 					break gather
 				}
+			} else {
+				select {
+				case p = <-b.queue:
+				default:
+					break gather
+				}
 			}
-			gap.Stop()
+			batch = append(batch, p)
+			size += len(p.msg)
 		}
-	more:
-		for len(batch) < maxBatch && size < batchBytes {
-			select {
-			case p := <-b.queue:
-				batch = append(batch, p)
-				size += len(p.msg)
-			default:
-				break more
-			}
-		}
+		gap.Stop()
 		msgs := make([]string, len(batch))
 		for i, p := range batch {
 			msgs[i] = p.msg
