@@ -74,6 +74,9 @@ type Options struct {
 	// ArenaObserveBroadcast, when set, is told how long each move waited
 	// in the process for the room's message that showed it to the others.
 	ArenaObserveBroadcast func(time.Duration)
+	// ArenaObserveBusLag, when set, is told how long each move another
+	// process put on the bus took to reach this one.
+	ArenaObserveBusLag func(time.Duration)
 }
 
 // Build opens the store and prepares the bot without connecting: the one
@@ -276,7 +279,7 @@ func (a *App) buildArena(ctx context.Context, cfg Config, log *slog.Logger, opts
 		Bot:           poster, // the bot token's requests on the bot's one client and rate limiter
 		SessionSecret: secret, // the buttons' key: the same on every process
 		Games:         domain.Games, Grids: domain.Grids, Runs: a.db, Poster: cardPoster{poster, alog}, Language: domain.ServerLanguage, Bus: bus, Log: alog, Seed: randomSeed,
-		ObserveMove: opts.ArenaObserveMove, ObserveBroadcast: opts.ArenaObserveBroadcast, Now: now, Metrics: rec,
+		ObserveMove: opts.ArenaObserveMove, ObserveBroadcast: opts.ArenaObserveBroadcast, ObserveBusLag: opts.ArenaObserveBusLag, Now: now, Metrics: rec,
 	})
 	if err != nil {
 		if bus != nil {

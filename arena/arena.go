@@ -132,6 +132,10 @@ type Config struct {
 	// how long the oldest of their moves in it waited, from its input's
 	// time (its process's clock at its receipt) to that message.
 	ObserveBroadcast func(time.Duration)
+	// ObserveBusLag, if set, is told for each move another process put on
+	// the bus how long it took from its input's time there to its delivery
+	// here: the bus's share of ObserveBroadcast's wait.
+	ObserveBusLag func(time.Duration)
 	// MaxSockets caps the room WebSockets open here (zero: MaxSockets).
 	MaxSockets int
 }

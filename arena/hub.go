@@ -244,7 +244,11 @@ func (h *hub) applyMessage(msg []byte) {
 	r := h.rooms[ev.Instance]
 	h.mu.Unlock()
 	if r != nil {
-		h.cfg.Metrics.ArenaBusLag(h.now().Sub(time.UnixMilli(ev.At)))
+		lag := h.now().Sub(time.UnixMilli(ev.At))
+		h.cfg.Metrics.ArenaBusLag(lag)
+		if observe := h.cfg.ObserveBusLag; observe != nil && ev.Kind == evMove && ev.Origin != h.proc {
+			observe(lag)
+		}
 		r.input(ev)
 	}
 }

@@ -158,6 +158,16 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestReplicas(t *testing.T) {
 	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
 	a, b := testHub(t, bus.end(), games), testHub(t, bus.end(), games)
+	// Each process observes the bus's lag of the moves the other put on it.
+	var lagMu sync.Mutex
+	lags := map[*hub]int{}
+	for _, h := range []*hub{a, b} {
+		h.cfg.ObserveBusLag = func(time.Duration) {
+			lagMu.Lock()
+			lags[h]++
+			lagMu.Unlock()
+		}
+	}
 	ra, in, maze := launch(t, a)
 	ctx := context.Background()
 	var got, launcher string
@@ -193,6 +203,12 @@ func TestReplicas(t *testing.T) {
 	if !strings.Contains(state(ra), "u2@1,1/2") {
 		t.Fatalf("bob after two moves: %s", state(ra))
 	}
+	lagMu.Lock()
+	if lags[a] != 2 || lags[b] != 1 {
+		// Ada's move north went through the bus to be refused.
+		t.Errorf("bus lags observed: %d by a, %d by b; want bob's 2 moves by a and ada's 1 by b", lags[a], lags[b])
+	}
+	lagMu.Unlock()
 	// The last member leaving ends the room on both, once it lingered
 	// for their return.
 	a.publish(event{Kind: evBye, Instance: in.ID, User: "u1"})

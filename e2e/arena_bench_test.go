@@ -47,6 +47,11 @@ import (
 //     input (its time, stamped at its receipt, in ms) to the room's moves
 //     message that shows it to the others, for the oldest of a racer's
 //     moves in each message (ObserveBroadcast, the benchmark's own app);
+//   - bus-lag-p50-µs, bus-lag-p99-µs (several processes only): of that
+//     wait, the bus's share for the moves the other processes put on it,
+//     from their input's time there to the benchmark's app's listener
+//     delivering them (ObserveBusLag); the rest is the room's loop and its
+//     tick;
 //   - answer-p50-µs, answer-p99-µs: the mover's, from writing the move to
 //     reading its pos (the load generator's own delays included: on two
 //     shared cores they are most of it);
@@ -125,8 +130,8 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 	fake := newDiscord(b)
 	fake.EnableActivities()
 	var (
-		mu                    sync.Mutex
-		latencies, broadcasts []time.Duration
+		mu                             sync.Mutex
+		latencies, broadcasts, busLags []time.Duration
 	)
 	observe := func(d time.Duration) {
 		mu.Lock()
@@ -138,9 +143,14 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 		broadcasts = append(broadcasts, d)
 		mu.Unlock()
 	}
+	observeBusLag := func(d time.Duration) {
+		mu.Lock()
+		busLags = append(busLags, d)
+		mu.Unlock()
+	}
 	cfg := fake.config(dsn)
 	cfg.ActivityAddr, cfg.ClientSecret = "127.0.0.1:0", fakediscord.DefaultClientSecret
-	apps := []activityHost{fake.launchOptions(b, cfg, app.Options{ArenaObserveMove: observe, ArenaObserveBroadcast: observeBroadcast})}
+	apps := []activityHost{fake.launchOptions(b, cfg, app.Options{ArenaObserveMove: observe, ArenaObserveBroadcast: observeBroadcast, ArenaObserveBusLag: observeBusLag})}
 	// The other processes are the binary's, real OS processes on the same
 	// database (at info, not the harness's debug: their logs are kept in
 	// this process's memory).
@@ -220,7 +230,7 @@ func benchArena(b *testing.B, dsn string, processes, players, rooms, rate int) {
 	for _, l := range []struct {
 		name string
 		d    []time.Duration
-	}{{"", latencies}, {"broadcast-", broadcasts}, {"answer-", report.Answers}, {"seen-", report.Seen}, {"seen-across-", report.SeenAcross}} {
+	}{{"", latencies}, {"broadcast-", broadcasts}, {"bus-lag-", busLags}, {"answer-", report.Answers}, {"seen-", report.Seen}, {"seen-across-", report.SeenAcross}} {
 		if len(l.d) == 0 {
 			continue
 		}
