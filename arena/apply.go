@@ -106,6 +106,7 @@ func apply(st state, ev event) (state, []effect) {
 	}
 	var fx []effect
 	if ev.Origin != "" {
+		st.hold(ev)
 		fx = append(fx, st.heard(ev)...)
 	}
 	// The race begins with the first input at or after StartAt: by the
@@ -450,6 +451,57 @@ func (st *state) heard(ev event) []effect {
 		fx = append(fx, st.roomMsg(ev.At))
 	}
 	return fx
+}
+
+// hold notes the room's replicas from ev: a sync names its process's
+// replica, a drop ends the one it names, and a process any other input
+// of the room comes from holds one, named or not (an unnamed one ends
+// only with the room). A beat comes to every room its process holds, a
+// tick from this process's timer: neither says anything.
+func (st *state) hold(ev event) {
+	if ev.Origin == "" || ev.Kind == evBeat || ev.Kind == evTick {
+		return
+	}
+	if st.Holders == nil {
+		st.Holders = map[string]string{}
+	}
+	switch ev.Kind {
+	case evSync:
+		st.Holders[ev.Origin] = ev.Nonce
+	case evDrop:
+		if nonce, ok := st.Holders[ev.Origin]; ok && ev.Nonce != "" && nonce == ev.Nonce {
+			delete(st.Holders, ev.Origin)
+		}
+	default:
+		if _, ok := st.Holders[ev.Origin]; !ok {
+			st.Holders[ev.Origin] = ""
+		}
+	}
+}
+
+// alone: no other process holds a replica of the room.
+func (st *state) alone() bool {
+	for origin := range st.Holders {
+		if origin != st.self {
+			return false
+		}
+	}
+	return true
+}
+
+// onlineVia: some member is connected to the room through this process
+// (here), or through another (elsewhere).
+func (st *state) onlineVia() (here, elsewhere bool) {
+	for _, p := range st.Players {
+		for origin, n := range p.Conns {
+			if n > 0 && origin == st.self {
+				here = true
+			} else if n > 0 {
+				elsewhere = true
+			}
+		}
+	}
+	return here, elsewhere
 }
 
 func (st *state) player(id string) *player {

@@ -428,3 +428,45 @@ func TestRematch(t *testing.T) {
 		t.Fatalf("the replicas differ after a rematch:\n%+v\n%+v", a.snapshot(), b.snapshot())
 	}
 }
+
+// TestHolders: the state knows which processes hold a replica of the
+// room, by their syncs and inputs; a drop ends only the replica it names,
+// and a beat, which comes to every room of its process, names none.
+func TestHolders(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		inputs []event
+		want   map[string]string
+		alone  bool
+	}{
+		{"a sync names its replica", []event{{Kind: evSync, Origin: "p2", Nonce: "n2", At: 1}}, map[string]string{"p2": "n2"}, false},
+		{"an input holds one, unnamed", []event{{Kind: evHello, Origin: "p2", User: "u2", Name: "bo", At: 1}}, map[string]string{"p2": ""}, false},
+		{"a beat holds none", []event{{Kind: evBeat, Origin: "p2", At: 1}}, map[string]string{}, true},
+		{"this process's own inputs leave it alone", []event{{Kind: evHello, Origin: "p1", User: "u1", Name: "ada", At: 1}}, map[string]string{"p1": ""}, true},
+		{"a drop ends the replica it names", []event{{Kind: evSync, Origin: "p2", Nonce: "n2", At: 1}, {Kind: evDrop, Origin: "p2", Nonce: "n2", At: 2}}, map[string]string{}, true},
+		{"a drop of an older replica ends none", []event{{Kind: evSync, Origin: "p2", Nonce: "n2", At: 1}, {Kind: evSync, Origin: "p2", Nonce: "n3", At: 2}, {Kind: evDrop, Origin: "p2", Nonce: "n2", At: 3}},
+			map[string]string{"p2": "n3"}, false},
+		{"an unnamed replica is not ended by a drop", []event{{Kind: evHello, Origin: "p2", User: "u2", Name: "bo", At: 1}, {Kind: evDrop, Origin: "p2", At: 2}}, map[string]string{"p2": ""}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, _ := applyAll(t, "p1", c.inputs)
+			if len(st.Holders) != len(c.want) {
+				t.Fatalf("holders %v, want %v", st.Holders, c.want)
+			}
+			for origin, nonce := range c.want {
+				if got, ok := st.Holders[origin]; !ok || got != nonce {
+					t.Fatalf("holders %v, want %v", st.Holders, c.want)
+				}
+			}
+			if st.alone() != c.alone {
+				t.Fatalf("alone: %v, want %v (holders %v)", st.alone(), c.alone, st.Holders)
+			}
+			if snap := st.snapshot(); snap.Holders != nil {
+				snap.Holders["p9"] = "x"
+			}
+			if _, ok := st.Holders["p9"]; ok {
+				t.Fatal("the snapshot shares the holders with the state")
+			}
+		})
+	}
+}

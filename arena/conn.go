@@ -237,8 +237,26 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	if len(hello.Locale) <= 16 {
 		c.locale = hello.Locale
 	}
-	if !s.join(room, c, u, hello.Locale) {
+	joined := s.join(room, c, u, hello.Locale)
+	for tries := 0; joined == errRoomLeft && tries < 3; tries++ {
+		// This process's replica left the room just now (dropIdle): a
+		// new one asks the others for it.
+		ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+		room, err = s.hub.open(ctx, in)
+		cancel()
+		if err != nil {
+			s.log.Error("arena: open a room", "instance", in.ID, "err", err)
+			c.closeWith(websocket.CloseInternalServerErr, "")
+			return
+		}
+		joined = s.join(room, c, u, hello.Locale)
+	}
+	switch joined {
+	case errConnsHeld:
 		c.closeWith(closeTooMany, "too many connections to this race")
+		return
+	case errRoomLeft:
+		c.closeWith(closeTooMany, "try again in a moment")
 		return
 	}
 	defer s.leave(room, c, u)
@@ -304,9 +322,16 @@ func (s *Server) allowCheck(userID string, now time.Time) bool {
 	return s.checks.take(userID, now)
 }
 
+// Why join did not register a connection.
+var (
+	errConnsHeld = errors.New("the member holds as many connections as may be")
+	errRoomLeft  = errors.New("this process's replica left the room")
+)
+
 // join registers c with the room here and tells every process, unless its
-// member holds maxConnsPerMember connections to the room here already.
-func (s *Server) join(r *room, c *conn, u user, locale string) bool {
+// member holds maxConnsPerMember connections to the room here already, or
+// the replica here left the room.
+func (s *Server) join(r *room, c *conn, u user, locale string) error {
 	name := []rune(u.Name())
 	if len(name) > 32 {
 		name = name[:32]
@@ -316,6 +341,10 @@ func (s *Server) join(r *room, c *conn, u user, locale string) bool {
 	}
 	c.name = string(name)
 	r.mu.Lock()
+	if r.dropped {
+		r.mu.Unlock()
+		return errRoomLeft
+	}
 	held := 0
 	for other := range r.conns {
 		if other.user == u.ID {
@@ -324,12 +353,12 @@ func (s *Server) join(r *room, c *conn, u user, locale string) bool {
 	}
 	if held >= maxConnsPerMember {
 		r.mu.Unlock()
-		return false
+		return errConnsHeld
 	}
 	r.conns[c] = false
 	r.mu.Unlock()
 	r.put(event{Kind: evHello, User: u.ID, Name: c.name, Locale: locale, Nonce: c.nonce})
-	return true
+	return nil
 }
 
 // leave unregisters c and tells every process.

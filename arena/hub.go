@@ -67,6 +67,10 @@ type hub struct {
 	mu      sync.Mutex // taken after a room's, never before
 	rooms   map[string]*room
 	pending map[string]pending // by channel
+	// left is when this process's replica of each room it left last did
+	// (room.dropIdle), by instance: a member coming back opens the room
+	// again at once, with no launch to wait for (awaitLaunch).
+	left map[string]time.Time
 
 	// application is the application's id, for a card that follows its
 	// launch: Config.AppID, or (a Server's) Discord's answer, asked once.
@@ -92,7 +96,7 @@ func newHub(cfg Config) *hub {
 	_, _ = rand.Read(b[:])
 	ctx, stop := context.WithCancel(context.Background())
 	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, startWithin: startWithin, ctx: ctx, stop: stop,
-		rooms: map[string]*room{}, pending: map[string]pending{}, sealer: newSealer(cfg)}
+		rooms: map[string]*room{}, pending: map[string]pending{}, left: map[string]time.Time{}, sealer: newSealer(cfg)}
 	h.application = func(context.Context) (string, error) {
 		if cfg.AppID == "" {
 			return "", errors.New("arena: the application's id is not known")
@@ -302,6 +306,7 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 		}
 		st.Maze = maze.String()
 		r = newRoom(h, st, m)
+		delete(h.left, in.ID)
 		syncNonce := ""
 		if h.bus.Shared() {
 			syncNonce = newNonce()
@@ -374,8 +379,9 @@ func (h *hub) awaitLaunch(ctx context.Context, in instance) {
 		h.mu.Lock()
 		_, held := h.rooms[in.ID]
 		_, launched := h.pending[in.Location.ChannelID]
+		_, wasHeld := h.left[in.ID]
 		h.mu.Unlock()
-		if held || launched || !time.Now().Before(deadline) {
+		if held || launched || wasHeld || !time.Now().Before(deadline) {
 			return
 		}
 		select {

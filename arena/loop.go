@@ -50,6 +50,13 @@ type room struct {
 	// Start and picks: one of each for all of a member's connections, so
 	// that more connections bring no more moves.
 	moves, requests memberBuckets
+	// inflight counts the inputs this process put on the bus that have not
+	// come back yet: the room is played without the bus again only when
+	// none is on its way, so that none comes after an input put later.
+	inflight int
+	// dropped: the replica left the room (dropIdle); a connection that
+	// finds it opens the room again.
+	dropped bool
 }
 
 // awaited is a move waiting for the loop's verdict: why it was refused,
@@ -140,7 +147,16 @@ func (r *room) input(ev event) {
 // finds the room shared on to the bus (see run).
 func (r *room) put(ev event) error {
 	ev.Instance = r.instance
-	if r.shared.Load() {
+	r.mu.Lock()
+	dropped, shared := r.dropped, r.shared.Load()
+	if shared && !dropped {
+		r.inflight++
+	}
+	r.mu.Unlock()
+	switch {
+	case dropped:
+		return nil // a timer's input, after the replica left
+	case shared:
 		return r.h.publish(ev)
 	}
 	ev.Origin, ev.local = r.h.proc, true
@@ -234,6 +250,13 @@ func (r *room) run(st state, syncNonce string) {
 		since   []int64 // each moved dot's oldest move since the last MovesMsg, Unix ms
 		ticker  = time.NewTimer(moveTick)
 		flush   <-chan time.Time
+		// idle fires Linger after the last member here left a room that
+		// others still race in: the replica then leaves (dropIdle).
+		idle  *time.Timer
+		idleC <-chan time.Time
+		// early is the processes heard from before this replica's sync,
+		// whose inputs the state it takes may not show.
+		early []string
 	)
 	ticker.Stop()
 	defer ticker.Stop()
@@ -258,6 +281,9 @@ func (r *room) run(st state, syncNonce string) {
 		if lingering != nil {
 			lingering.Stop()
 		}
+		if idle != nil {
+			idle.Stop()
+		}
 	}()
 	if syncing {
 		t := time.NewTimer(syncWait)
@@ -275,10 +301,31 @@ func (r *room) run(st state, syncNonce string) {
 		if ev.Kind == evGame {
 			r.gameHere(&st, ev.User)
 		}
+		if r.shared.Load() {
+			r.goAlone(&st)
+			here, elsewhere := st.onlineVia()
+			if here && idle != nil {
+				idle.Stop() // a member is back: the wait begins again when they go
+				idleC = nil
+			}
+			if !here && elsewhere && idleC == nil && syncNonce != "" {
+				idle = time.NewTimer(st.linger)
+				idleC = idle.C
+			}
+		}
 		h.cfg.Metrics.ArenaTick(time.Since(start))
 	}
 	finishSync := func() {
 		syncing, syncTimer = false, nil
+		if st.Holders == nil {
+			st.Holders = map[string]string{}
+		}
+		st.Holders[h.proc] = syncNonce
+		for _, origin := range early {
+			if _, ok := st.Holders[origin]; !ok {
+				st.Holders[origin] = ""
+			}
+		}
 		for _, ev := range buffer {
 			step(ev)
 		}
@@ -402,16 +449,31 @@ func (r *room) run(st state, syncNonce string) {
 			sendMoved()
 		case <-syncTimer:
 			finishSync() // nobody answered: no other process holds the room
+		case <-idleC:
+			idleC = nil
+			if r.dropIdle(&st, syncNonce) {
+				return
+			}
 		case in := <-r.in:
 			ev := *in
 			if ev.Origin != h.proc && ev.Instance == r.instance {
 				r.shared.Store(true) // another process holds the room: a sync, or its inputs
+			}
+			if ev.Origin == h.proc && !ev.local && ev.Instance == r.instance && viaPut(ev.Kind) {
+				r.mu.Lock()
+				if r.inflight > 0 { // one an earlier replica here put is not this one's
+					r.inflight-- // back from the bus
+				}
+				r.mu.Unlock()
 			}
 			if ev.local && r.shared.Load() {
 				// It was put while the room was this process's alone, and
 				// another holds it now (and was sent the state without
 				// it): it goes through the bus, after what the other saw.
 				ev.local = false
+				r.mu.Lock()
+				r.inflight++
+				r.mu.Unlock()
 				if h.send(ev) != nil && ev.Kind == evMove {
 					r.refuse(ev.Nonce, refusedError)
 				}
@@ -427,9 +489,63 @@ func (r *room) run(st state, syncNonce string) {
 				finishSync()
 			case sawSync:
 				buffer = append(buffer, ev)
+			case ev.Origin != h.proc && ev.Instance == r.instance && ev.Kind != evDrop:
+				early = append(early, ev.Origin)
 			}
 		}
 	}
+}
+
+// goAlone plays the room without the bus once no other process holds a
+// replica of it and none of this process's inputs is still on the bus;
+// the predictions go with the bus, and are made again if another process
+// comes (as for a room made here alone).
+func (r *room) goAlone(st *state) {
+	if !st.alone() {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.inflight == 0 {
+		r.shared.Store(false)
+		clear(r.predictions)
+	}
+}
+
+// dropIdle ends this replica of a shared room none of whose members has
+// been connected here for Linger while others race on elsewhere: the
+// others then play it without this process, alone without the bus if
+// they are one. It says whether it did; not if a member connected here
+// meanwhile. A member who comes back here gets a new replica, which asks
+// the others for the state.
+func (r *room) dropIdle(st *state, nonce string) bool {
+	here, elsewhere := st.onlineVia()
+	if here || !elsewhere || !r.shared.Load() {
+		return false
+	}
+	h := r.h
+	h.mu.Lock()
+	r.mu.Lock()
+	leave := len(r.conns) == 0 && h.rooms[r.instance] == r
+	if leave {
+		delete(h.rooms, r.instance)
+		r.dropped = true
+		now := h.now()
+		for instance, at := range h.left {
+			// Past an hour, one coming back waits for a launch once, as on
+			// a process that never held the room: the map stays small.
+			if now.Sub(at) > time.Hour {
+				delete(h.left, instance)
+			}
+		}
+		h.left[r.instance] = now
+	}
+	r.mu.Unlock()
+	h.mu.Unlock()
+	if leave {
+		h.publish(event{Kind: evDrop, Instance: r.instance, Nonce: nonce})
+	}
+	return leave
 }
 
 // rejoin says hello again for every connection here, once the other
@@ -594,6 +710,7 @@ func (r *room) broadcast(msg any) {
 func (st *state) snapshot() roomState {
 	out := st.roomState
 	out.Seen = maps.Clone(st.Seen) // the loop goes on writing its own
+	out.Holders = maps.Clone(st.Holders)
 	out.Players = make([]*player, len(st.Players))
 	for i, p := range st.Players {
 		cp := *p

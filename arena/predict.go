@@ -53,7 +53,7 @@ func (r *room) predict(c *conn, ev event) (why string, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	pr := r.predictions[ev.User]
-	if pr == nil || r.phase != phaseRace || len(pr.pending) >= maxPredicted {
+	if pr == nil || r.phase != phaseRace || len(pr.pending) >= maxPredicted || !r.shared.Load() || r.dropped {
 		return "", false
 	}
 	g := pr.game
@@ -62,6 +62,7 @@ func (r *room) predict(c *conn, ev event) (why string, ok bool) {
 		return why, true
 	}
 	pr.pending = append(pr.pending, predicted{nonce: ev.Nonce, dir: Direction(ev.Dir), at: ev.At, pos: pos})
+	r.inflight++ // the caller sends it on the bus
 	pr.shown = pos
 	if b, err := json.Marshal(pos); err == nil && c != nil {
 		c.send(b)

@@ -45,6 +45,11 @@ type roomState struct {
 	// Seen is when each process holding members was last heard from, by
 	// its inputs' times (Unix ms): see state.heard.
 	Seen map[string]int64 `json:"seen,omitempty"`
+	// Holders are the processes holding a replica of the room, each with
+	// its replica's nonce (its sync's; "" when only an input of it was
+	// seen): a process with no other plays the room without the bus
+	// (state.alone).
+	Holders map[string]string `json:"holders,omitempty"`
 }
 
 // player is one member of a room.
@@ -130,11 +135,22 @@ const (
 	evTick   = "tick"   // this process's timer (never on the bus)
 	evBeat   = "beat"   // a process is alive (to every room it holds)
 	evWatch  = "watch"  // a member chose to watch, or to race
+	evDrop   = "drop"   // a replica leaves: none of its members is connected to it
 	// evRematch starts a new race once the race is over, on the maze its
 	// publisher made: a new seed of the same kind, the same on every
 	// replica (apply draws no random numbers).
 	evRematch = "rematch"
 )
+
+// viaPut: a process puts inputs of kind on the bus through room.put or
+// room.move, and counts them until they come back (room.inflight).
+func viaPut(kind string) bool {
+	switch kind {
+	case evPend, evSync, evState, evTick, evBeat, evDrop:
+		return false
+	}
+	return true
+}
 
 // Why a move or a request is refused, as the client is told: protocol.go's
 // Refusal codes, as strings.

@@ -26,8 +26,9 @@ import (
 // orderedBus is a Bus that several hubs share in one process, as the
 // processes of a bot share PostgreSQL: one order, every subscriber.
 type orderedBus struct {
-	mu   sync.Mutex
-	subs []func([]byte)
+	mu        sync.Mutex
+	subs      []func([]byte)
+	published int // the messages so far
 }
 
 type busEnd struct{ b *orderedBus }
@@ -37,6 +38,7 @@ func (b *orderedBus) end() Bus { return busEnd{b} }
 func (e busEnd) Publish(_ context.Context, msg []byte) error {
 	e.b.mu.Lock()
 	defer e.b.mu.Unlock()
+	e.b.published++
 	for _, s := range e.b.subs {
 		s(msg)
 	}
@@ -1039,5 +1041,109 @@ func TestPutAsTheRoomTurnsShared(t *testing.T) {
 	}
 	if clicks, _ := agreed(ra, "u1"); clicks != 1 {
 		t.Fatalf("ada at %d clicks, want 1", clicks)
+	}
+}
+
+// TestIdleReplicaLeaves: a process none of whose members is connected to
+// a room any more, while others race on elsewhere, leaves it once it
+// lingered; the process left alone with the room plays it without the bus
+// (its moves cost the database nothing); and a member who comes back to
+// the first process finds the room as the other played it, shared again.
+func TestIdleReplicaLeaves(t *testing.T) {
+	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
+	hubOf := func() *hub {
+		return newHub(Config{Games: games, Bus: bus.end(), Log: slog.New(slog.DiscardHandler), Now: time.Now,
+			Countdown: time.Millisecond, Linger: 100 * time.Millisecond})
+	}
+	a, b := hubOf(), hubOf()
+	ra, in, _ := launch(t, a)
+	ctx := context.Background()
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	rb, err := b.open(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
+	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "both racing", func() bool {
+		return strings.Count(describe(t, ra), "game=true") == 2 && strings.Count(describe(t, rb), "game=true") == 2
+	})
+	if !rb.shared.Load() {
+		t.Fatal("the room is not shared while both processes hold it")
+	}
+
+	// Ada goes; Bob races on, through b.
+	a.publish(event{Kind: evBye, Instance: in.ID, User: "u1"})
+	waitFor(t, "a's replica gone", func() bool { return a.count() == 0 })
+	waitFor(t, "b alone without the bus", func() bool { return !rb.shared.Load() })
+	open := openFromStart(mazeOf(t, rb))
+	bus.mu.Lock()
+	before := bus.published
+	bus.mu.Unlock()
+	if why := rb.move(ctx, nil, "u2", letter(open)); why != "" {
+		t.Fatalf("bob's move refused: %s", why)
+	}
+	bus.mu.Lock()
+	after := bus.published
+	bus.mu.Unlock()
+	if after != before {
+		t.Errorf("bob's move alone put %d messages on the bus, want none", after-before)
+	}
+	if got := describe(t, rb); strings.Contains(got, "u2@1,1/") {
+		t.Fatalf("bob's move was not played: %s", got)
+	}
+
+	// Ada comes back through a: its new replica takes the room as b
+	// played it, and the room is shared again.
+	ra2, err := a.open(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra2 == ra {
+		t.Fatal("a opened the replica that left")
+	}
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	waitFor(t, "the room shared again", func() bool { return rb.shared.Load() && ra2.shared.Load() })
+	if why := rb.move(ctx, nil, "u2", letter(open.Opposite())); why != "" {
+		t.Fatalf("bob's move back refused: %s", why)
+	}
+	waitFor(t, "the replicas agree", func() bool { return describe(t, ra2) == describe(t, rb) })
+	if got := describe(t, ra2); !strings.Contains(got, "u2@1,1/2") {
+		t.Fatalf("bob after his move alone and the one back: %s", got)
+	}
+}
+
+// TestGoAloneWaitsForTheBus: a room left alone goes on through the bus
+// while one of this process's inputs is on its way there, which a move
+// played at once could overtake; and a replica that left turns away a
+// connection, which then opens the room again.
+func TestGoAloneWaitsForTheBus(t *testing.T) {
+	h := testHub(t, (&orderedBus{}).end(), &memGames{games: map[int64]*play.Game{}})
+	r := newRoom(h, roomState{Instance: "i-1", Phase: phaseLobby}, nil)
+	st := state{roomState: roomState{Holders: map[string]string{h.proc: "n1"}}, self: h.proc}
+	r.shared.Store(true)
+	r.inflight = 1
+	r.goAlone(&st)
+	if !r.shared.Load() {
+		t.Fatal("the room went alone with an input on the bus")
+	}
+	r.inflight = 0
+	st.Holders["p2"] = ""
+	r.goAlone(&st)
+	if !r.shared.Load() {
+		t.Fatal("the room went alone while another process holds it")
+	}
+	delete(st.Holders, "p2")
+	r.goAlone(&st)
+	if r.shared.Load() {
+		t.Fatal("the room alone, with nothing on the bus, still goes through it")
+	}
+
+	r.dropped = true
+	if err := (&Server{}).join(r, &conn{}, user{ID: "u1"}, ""); err != errRoomLeft {
+		t.Fatalf("joining a replica that left: %v, want errRoomLeft", err)
+	}
+	if err := r.put(event{Kind: evExpire}); err != nil || len(r.in) != 0 {
+		t.Fatalf("an input put after the replica left: %v, %d queued; want none", err, len(r.in))
 	}
 }
