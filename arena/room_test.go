@@ -177,18 +177,8 @@ func TestReplicas(t *testing.T) {
 	if got != maze.String() || launcher != "u1" {
 		t.Fatalf("room on %s launched by %q, want %s by u1", got, launcher, maze)
 	}
-	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
-	rb, err := b.open(ctx, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
-	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	rb := raceOnTwo(t, a, ra, b, in)
 	state := func(r *room) string { return describe(t, r) }
-	// Each process starts the game of the member connected to it.
-	waitFor(t, "both racing", func() bool {
-		return strings.Count(state(ra), "game=true") == 2 && strings.Count(state(rb), "game=true") == 2
-	})
 	open := openFromStart(mazeOf(t, ra))
 	if why := rb.move(ctx, nil, "u2", letter(open)); why != "" {
 		t.Fatalf("bob's move refused: %s", why)
@@ -217,6 +207,25 @@ func TestReplicas(t *testing.T) {
 	b.publish(event{Kind: evBye, Instance: in.ID, User: "u2"})
 	a.publish(event{Kind: evExpire, Instance: in.ID, At: time.Now().Add(defaultLinger).UnixMilli()})
 	waitFor(t, "the rooms ended", func() bool { return a.count() == 0 && b.count() == 0 })
+}
+
+// raceOnTwo has u1 (ada) join ra, the room a launched, and u2 (bob) the
+// replica b opens of it, and starts the race: it returns b's replica once
+// both replicas race both members (each process starts the game of the
+// member connected to it).
+func raceOnTwo(t *testing.T, a *hub, ra *room, b *hub, in instance) *room {
+	t.Helper()
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	rb, err := b.open(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
+	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "both racing", func() bool {
+		return strings.Count(describe(t, ra), "game=true") == 2 && strings.Count(describe(t, rb), "game=true") == 2
+	})
+	return rb
 }
 
 // describe is a room's agreed state in a line, to compare replicas.
@@ -1058,16 +1067,7 @@ func TestIdleReplicaLeaves(t *testing.T) {
 	a, b := hubOf(), hubOf()
 	ra, in, _ := launch(t, a)
 	ctx := context.Background()
-	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
-	rb, err := b.open(ctx, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
-	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
-	waitFor(t, "both racing", func() bool {
-		return strings.Count(describe(t, ra), "game=true") == 2 && strings.Count(describe(t, rb), "game=true") == 2
-	})
+	rb := raceOnTwo(t, a, ra, b, in)
 	if !rb.shared.Load() {
 		t.Fatal("the room is not shared while both processes hold it")
 	}
