@@ -456,8 +456,11 @@ func (r *room) run(st state, syncNonce string) {
 			}
 		case in := <-r.in:
 			ev := *in
-			if ev.Origin != h.proc && ev.Instance == r.instance {
-				r.shared.Store(true) // another process holds the room: a sync, or its inputs
+			if ev.Origin != h.proc && ev.Instance == r.instance && !r.shared.Swap(true) {
+				// Another process holds the room now (a sync, or its
+				// inputs): the moves of the members here are answered on
+				// predictions from their next one on.
+				r.predictHere(&st)
 			}
 			if ev.Origin == h.proc && !ev.local && ev.Instance == r.instance && viaPut(ev.Kind) {
 				r.mu.Lock()

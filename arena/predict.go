@@ -185,6 +185,19 @@ func (r *room) connectedHere(user string) bool {
 	return false
 }
 
+// predictHere starts the predictions of the members racing here, as the
+// room turns shared: their next moves are answered ahead of the bus, not
+// after its round trip.
+func (r *room) predictHere(st *state) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range st.Players {
+		if r.predictions[p.ID] == nil {
+			r.predictFrom(st, p.ID)
+		}
+	}
+}
+
 // gameHere starts the prediction of a member whose game the agreed state
 // just started, if they are connected here.
 func (r *room) gameHere(st *state, user string) {

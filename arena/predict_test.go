@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -236,5 +237,37 @@ func TestPredictedMoves(t *testing.T) {
 	})
 	if why := ra.move(quick, ada, "u1", back); why != refusedFinished {
 		t.Fatalf("a move after her finish: %q, want finished", why)
+	}
+}
+
+// TestPredictedOnceShared: a member racing in a room their process held
+// alone has their next move answered ahead of the bus as soon as another
+// process holds the room too, not only after a move of theirs went
+// through the bus.
+func TestPredictedOnceShared(t *testing.T) {
+	bus, games := &heldBus{}, &memGames{games: map[int64]*play.Game{}}
+	a, b := testHub(t, bus.end(), games), testHub(t, bus.end(), games)
+	ra, in, _ := launch(t, a)
+	ctx := context.Background()
+	ada := testConn(ra, "u1")
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada", Nonce: ada.nonce})
+	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
+	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, ra), "game=true") })
+	if _, err := b.open(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the room shared", func() bool { return ra.shared.Load() })
+	sentPos(ada)
+
+	bus.hold()
+	defer bus.release()
+	if why := ra.move(ctx, ada, "u1", letter(openFromStart(mazeOf(t, ra)))); why != "" {
+		t.Fatalf("ada's first move once shared: refused %q", why)
+	}
+	if got := sentPos(ada); len(got) != 1 || got[0].Clicks != 1 {
+		t.Fatalf("ada was sent %+v, want her place after 1 click", got)
+	}
+	if clicks, _ := agreed(ra, "u1"); clicks != 0 || bus.count() != 1 {
+		t.Fatalf("ada's move waited for the bus (the agreed state at %d clicks, %d held on the bus), want it answered ahead of it", clicks, bus.count())
 	}
 }
