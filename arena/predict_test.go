@@ -110,6 +110,18 @@ func agreed(r *room, user string) (clicks int, done bool) {
 	return clicks, done
 }
 
+// adaOnHeldBus is two processes' hubs, a and b, on a heldBus, and the
+// room a launched, which ada (u1) joined through a, connected as ada.
+func adaOnHeldBus(t *testing.T) (bus *heldBus, games *memGames, a, b *hub, ra *room, in instance, ada *conn) {
+	t.Helper()
+	bus, games = &heldBus{}, &memGames{games: map[int64]*play.Game{}}
+	a, b = testHub(t, bus.end(), games), testHub(t, bus.end(), games)
+	ra, in, _ = launch(t, a)
+	ada = testConn(ra, "u1")
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada", Nonce: ada.nonce})
+	return bus, games, a, b, ra, in, ada
+}
+
 // TestPredictedMoves: on a shared bus, the process a racer is connected to
 // answers their move at once, on its prediction, while the bus has not
 // delivered it (the old loop answered only once the bus did: a database's
@@ -119,12 +131,8 @@ func agreed(r *room, user string) (clicks int, done bool) {
 // through another process, a move was lost), the member is sent where they
 // stand.
 func TestPredictedMoves(t *testing.T) {
-	bus, games := &heldBus{}, &memGames{games: map[int64]*play.Game{}}
-	a, b := testHub(t, bus.end(), games), testHub(t, bus.end(), games)
-	ra, in, _ := launch(t, a)
+	bus, games, a, b, ra, in, ada := adaOnHeldBus(t)
 	ctx := context.Background()
-	ada := testConn(ra, "u1")
-	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada", Nonce: ada.nonce})
 	rb, err := b.open(ctx, in)
 	if err != nil {
 		t.Fatal(err)
@@ -245,12 +253,8 @@ func TestPredictedMoves(t *testing.T) {
 // process holds the room too, not only after a move of theirs went
 // through the bus.
 func TestPredictedOnceShared(t *testing.T) {
-	bus, games := &heldBus{}, &memGames{games: map[int64]*play.Game{}}
-	a, b := testHub(t, bus.end(), games), testHub(t, bus.end(), games)
-	ra, in, _ := launch(t, a)
+	bus, _, a, b, ra, in, ada := adaOnHeldBus(t)
 	ctx := context.Background()
-	ada := testConn(ra, "u1")
-	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada", Nonce: ada.nonce})
 	a.publish(event{Kind: evStart, Instance: in.ID, User: "u1"})
 	waitFor(t, "ada racing", func() bool { return strings.Contains(describe(t, ra), "game=true") })
 	if _, err := b.open(ctx, in); err != nil {
