@@ -527,8 +527,8 @@ func (r *room) dropIdle(st *state, nonce string) bool {
 		return false
 	}
 	h := r.h
-	h.mu.Lock()
 	r.mu.Lock()
+	h.mu.Lock()
 	leave := len(r.conns) == 0 && h.rooms[r.instance] == r
 	if leave {
 		delete(h.rooms, r.instance)
@@ -543,8 +543,8 @@ func (r *room) dropIdle(st *state, nonce string) bool {
 		}
 		h.left[r.instance] = now
 	}
-	r.mu.Unlock()
 	h.mu.Unlock()
+	r.mu.Unlock()
 	if leave {
 		h.publish(event{Kind: evDrop, Instance: r.instance, Nonce: nonce})
 	}
