@@ -303,6 +303,11 @@ func (r *room) run(st state, syncNonce string) {
 		}
 		if r.shared.Load() {
 			r.goAlone(&st)
+		}
+		if r.shared.Load() && ev.Kind != evMove {
+			// A move connects nobody, so the members' connections are not
+			// walked for every move (a dead process's members, whom a move
+			// may take offline, are seen at the next beat).
 			here, elsewhere := st.onlineVia()
 			if here && idle != nil {
 				idle.Stop() // a member is back: the wait begins again when they go
