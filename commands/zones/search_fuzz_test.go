@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -51,7 +52,11 @@ func FuzzSearch(f *testing.F) {
 		if !ok {
 			return
 		}
-		typed := strings.TrimLeft(strings.ToLower(strings.TrimSpace(query)), "utcgm ")
+		// What follows "utc" or "gmt" and any white space, as parseOffset
+		// reads it: a newline between them is space too ("utC\n-1").
+		typed := strings.TrimLeftFunc(strings.ToLower(strings.TrimSpace(query)), func(r rune) bool {
+			return unicode.IsSpace(r) || strings.ContainsRune("utcgm", r)
+		})
 		// The sign typed is the offset's, and a minus anywhere else
 		// ("+9:-30") is no part of an offset.
 		if offset < -14*3600 || offset > 14*3600 || (typed[0] == '-') != (offset < 0) && offset != 0 || strings.Contains(query, "-") && offset > 0 {
