@@ -61,18 +61,18 @@ type endedRace struct {
 type effectKind uint8
 
 const (
-	effBroadcast effectKind = iota + 1 // msg to every welcomed connection here
-	effMoved                           // a dot moved (msg, a PosMsg): in the next tick's MovesMsg to every connection here
-	effWelcome                         // welcome the connection nonce
-	effReply                           // answer the move request nonce
-	effStartGame                       // start user's game (through Games, here)
-	effRecord                          // record game's finish (through Games, here)
-	effSchedule                        // wake the loop at at: the countdown ends
-	effLinger                          // nobody is online: end the room at at unless someone returns
-	effSendState                       // answer a sync (nonce) with the state
-	effEnd                             // the room ended here
-	effCard                            // post the result card (from this process)
-	effRejoin                          // this process was taken for dead: say hello again for its connections
+	effBroadcast    effectKind = iota + 1 // msg to every welcomed connection here
+	effMoved                              // a dot moved (msg, a PosMsg): in the next tick's MovesMsg to every connection here
+	effWelcome                            // welcome the connection nonce
+	effReply                              // answer the move request nonce
+	effStartGame                          // start user's game (through Games, here)
+	effRecord                             // record game's finish (through Games, here)
+	effSchedule                           // wake the loop at at: the countdown ends
+	effLinger                             // nobody is online: end the room at at unless someone returns
+	effSendState                          // answer a sync (nonce) with the state
+	effEnd                                // the room ended here
+	effCard                               // post the result card (from this process)
+	effTakenForDead                       // this process was taken for dead: its replica leaves, its members reconnect
 )
 
 // defaultLinger is how long a room whose members all went waits for one
@@ -412,8 +412,12 @@ func (st *state) bye(ev event) []effect {
 // says no goodbye, and its members stayed online in the other replicas for
 // good, so the room never ended. Every replica decides it alike, on the
 // inputs' times (each process beats every BeatEvery while it holds a
-// room). A process taken for dead that is alive after all (its bus was
-// away) says hello again for its connections when it hears of it.
+// room). The process no longer holds a replica either, so that the others
+// may play the room without the bus (a killed process's rooms went through
+// it until they ended). A process taken for dead that is alive after all
+// (its bus was away) hears of it at the same input: from there on the
+// others may play without it, so its replica leaves, and its members
+// reconnect to a new one, which asks the others for the room.
 func (st *state) heard(ev event) []effect {
 	if st.Seen == nil {
 		st.Seen = map[string]int64{}
@@ -429,6 +433,10 @@ func (st *state) heard(ev event) []effect {
 	slices.Sort(dead) // the same effects in the same order on every replica
 	for _, origin := range dead {
 		delete(st.Seen, origin)
+		delete(st.Holders, origin)
+		if origin == st.self {
+			fx = append(fx, effect{kind: effTakenForDead})
+		}
 		gone := false
 		for _, p := range st.Players {
 			if p.Conns[origin] > 0 {
@@ -438,9 +446,6 @@ func (st *state) heard(ev event) []effect {
 		}
 		if !gone {
 			continue
-		}
-		if origin == st.self {
-			fx = append(fx, effect{kind: effRejoin})
 		}
 		if !slices.ContainsFunc(st.Players, (*player).online) {
 			st.LeftAt = ev.At

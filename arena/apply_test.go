@@ -228,23 +228,28 @@ func TestApply(t *testing.T) {
 			{Kind: evBeat, Origin: "p2", At: 6000},
 			{Kind: evBeat, Origin: "p1", At: 6000 + defaultDeadAfter.Milliseconds()},
 		}), func(t *testing.T, st state, fx []effect) {
-			if !st.player("u2").online() || kinds(fx, effRejoin) != 0 {
-				t.Fatalf("bob offline when p2 was silent for DeadAfter exactly")
+			if _, held := st.Holders["p2"]; !st.player("u2").online() || !held || kinds(fx, effTakenForDead) != 0 {
+				t.Fatalf("p2 silent for DeadAfter exactly: bob online %v, p2 holds a replica %v", st.player("u2").online(), held)
 			}
 			st, fx = apply(st, event{Kind: evBeat, Origin: "p1", At: 6001 + defaultDeadAfter.Milliseconds()})
 			if st.player("u2").online() || kinds(fx, effLinger) != 1 || st.Seen["p2"] != 0 {
 				t.Fatalf("bob online %v, %d lingers, p2 seen at %d, once p2 was silent past DeadAfter", st.player("u2").online(), kinds(fx, effLinger), st.Seen["p2"])
+			}
+			if _, held := st.Holders["p2"]; held || !st.alone() || kinds(fx, effTakenForDead) != 0 {
+				t.Fatalf("p2 taken for dead: still a holder %v, p1 alone %v, %d effects of p1's own death", held, st.alone(), kinds(fx, effTakenForDead))
 			}
 			st, fx = apply(st, event{Kind: evBeat, Origin: "p1", At: 6001 + defaultDeadAfter.Milliseconds() + defaultLinger.Milliseconds()})
 			if !st.ended || kinds(fx, effCard) != 1 {
 				t.Fatalf("past the linger: ended %v, %d cards", st.ended, kinds(fx, effCard))
 			}
 		}},
-		{"a process taken for dead says hello again", cat(race(), []event{
+		{"a process taken for dead leaves the room", cat(race(), []event{
 			{Kind: evBeat, Origin: "p2", At: 20000},
 		}), func(t *testing.T, st state, fx []effect) {
-			if st.player("u1").online() || kinds(fx, effRejoin) != 1 {
-				t.Fatalf("p1, silent since 4010, is taken for dead at 20000: ada online %v, %d rejoins", st.player("u1").online(), kinds(fx, effRejoin))
+			_, held := st.Holders["p1"]
+			if st.player("u1").online() || held || kinds(fx, effTakenForDead) != 1 {
+				t.Fatalf("p1, silent since 4010, is taken for dead at 20000: ada online %v, p1 a holder %v, %d effects of its death",
+					st.player("u1").online(), held, kinds(fx, effTakenForDead))
 			}
 		}},
 	} {

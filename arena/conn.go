@@ -62,6 +62,9 @@ const (
 	closeBadHello     = 4400 // the first message was not a hello
 	closeTooMany      = 4429 // too many connections, or too fast: try again later
 	closeReload       = 4426 // the client speaks another protocol: reload the page
+	// closeRejoin: the replica here left the room (taken for dead): the
+	// client reconnects, as after any close it has no words for.
+	closeRejoin = websocket.CloseServiceRestart
 )
 
 // conn is one client's WebSocket.

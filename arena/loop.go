@@ -257,6 +257,8 @@ func (r *room) run(st state, syncNonce string) {
 		// early is the processes heard from before this replica's sync,
 		// whose inputs the state it takes may not show.
 		early []string
+		// left: this process was taken for dead, and its replica left.
+		left bool
 	)
 	ticker.Stop()
 	defer ticker.Stop()
@@ -424,8 +426,9 @@ func (r *room) run(st state, syncNonce string) {
 				h.goTracked(func(ctx context.Context) { h.card(ctx, snap, m, g) })
 			case effEnd:
 				h.drop(r)
-			case effRejoin:
-				r.rejoin()
+			case effTakenForDead:
+				r.takenForDead()
+				left = true
 			}
 		}
 		r.mu.Lock()
@@ -444,7 +447,7 @@ func (r *room) run(st state, syncNonce string) {
 		}
 		r.mu.Unlock()
 	}
-	for !st.ended {
+	for !st.ended && !left {
 		select {
 		case <-h.ctx.Done():
 			return
@@ -531,45 +534,60 @@ func (r *room) dropIdle(st *state, nonce string) bool {
 	if here || !elsewhere || !r.shared.Load() {
 		return false
 	}
-	h := r.h
 	r.mu.Lock()
-	h.mu.Lock()
-	leave := len(r.conns) == 0 && h.rooms[r.instance] == r
-	if leave {
-		delete(h.rooms, r.instance)
-		r.dropped = true
-		now := h.now()
-		for instance, at := range h.left {
-			// Past an hour, one coming back waits for a launch once, as on
-			// a process that never held the room: the map stays small.
-			if now.Sub(at) > time.Hour {
-				delete(h.left, instance)
-			}
-		}
-		h.left[r.instance] = now
-	}
-	h.mu.Unlock()
+	leave := len(r.conns) == 0 && r.leave()
 	r.mu.Unlock()
 	if leave {
-		h.publish(event{Kind: evDrop, Instance: r.instance, Nonce: nonce})
+		r.h.publish(event{Kind: evDrop, Instance: r.instance, Nonce: nonce})
 	}
 	return leave
 }
 
-// rejoin says hello again for every connection here, once the other
-// processes took this one for dead (its bus was away longer than
-// DeadAfter): its members are online again everywhere. A connection
-// already welcomed is not welcomed twice.
-func (r *room) rejoin() {
+// leave takes this replica out of the hub, remembering the room, so that
+// a connection that comes for it opens a new replica at once (one that
+// never held the room waits for a launch). r.mu is held; it says whether
+// the replica was still the hub's.
+func (r *room) leave() bool {
+	h := r.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.rooms[r.instance] != r {
+		return false
+	}
+	delete(h.rooms, r.instance)
+	r.dropped = true
+	now := h.now()
+	for instance, at := range h.left {
+		// Past an hour, one coming back waits for a launch once, as on
+		// a process that never held the room: the map stays small.
+		if now.Sub(at) > time.Hour {
+			delete(h.left, instance)
+		}
+	}
+	h.left[r.instance] = now
+	return true
+}
+
+// takenForDead ends this replica once the other processes took this one
+// for dead (its bus was away longer than DeadAfter): from that input on
+// they may play the room without the bus, and without this process, so
+// the replica would fall behind unseen. Its connections are closed with
+// closeRejoin, which the client answers by reconnecting at once: the
+// replica they then open asks the others for the room, and says hello
+// for them again.
+func (r *room) takenForDead() {
 	r.mu.Lock()
-	hellos := make([]event, 0, len(r.conns))
+	r.leave()
+	r.dropped = true // gone from the hub already (the room ended meanwhile)
+	conns := make([]*conn, 0, len(r.conns))
 	for c := range r.conns {
-		hellos = append(hellos, event{Kind: evHello, Instance: r.instance, User: c.user, Name: c.name, Locale: c.locale, Nonce: c.nonce})
+		conns = append(conns, c)
 	}
 	r.mu.Unlock()
+	// Off the loop: a close frame may wait a second for a slow client.
 	r.h.goTracked(func(context.Context) {
-		for _, ev := range hellos {
-			r.put(ev)
+		for _, c := range conns {
+			c.closeWith(closeRejoin, "reconnecting to the race")
 		}
 	})
 }

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/lang"
@@ -705,6 +707,8 @@ func TestKilledProcess(t *testing.T) {
 	if took := clock.Now().Sub(killed); took < defaultDeadAfter {
 		t.Fatalf("bob taken offline %v after his process's last beat, before DeadAfter", took)
 	}
+	// The dead process holds no replica: a plays the room without the bus.
+	waitFor(t, "a alone without the bus", func() bool { return !ra.shared.Load() })
 	// No one is online: a's beats keep the room's time, and past the
 	// linger it ends, its card posted once.
 	for a.count() > 0 {
@@ -1076,19 +1080,7 @@ func TestIdleReplicaLeaves(t *testing.T) {
 	a.publish(event{Kind: evBye, Instance: in.ID, User: "u1"})
 	waitFor(t, "a's replica gone", func() bool { return a.count() == 0 })
 	waitFor(t, "b alone without the bus", func() bool { return !rb.shared.Load() })
-	open := openFromStart(mazeOf(t, rb))
-	bus.mu.Lock()
-	before := bus.published
-	bus.mu.Unlock()
-	if why := rb.move(ctx, nil, "u2", letter(open)); why != "" {
-		t.Fatalf("bob's move refused: %s", why)
-	}
-	bus.mu.Lock()
-	after := bus.published
-	bus.mu.Unlock()
-	if after != before {
-		t.Errorf("bob's move alone put %d messages on the bus, want none", after-before)
-	}
+	open := moveOffTheBus(t, bus, rb, "u2")
 	if got := describe(t, rb); strings.Contains(got, "u2@1,1/") {
 		t.Fatalf("bob's move was not played: %s", got)
 	}
@@ -1146,4 +1138,124 @@ func TestGoAloneWaitsForTheBus(t *testing.T) {
 	if err := r.put(event{Kind: evExpire}); err != nil || len(r.in) != 0 {
 		t.Fatalf("an input put after the replica left: %v, %d queued; want none", err, len(r.in))
 	}
+}
+
+// TestTakenForDeadRejoins: a process the others took for dead while it
+// was alive (its beats did not reach them) hears of it at the input that
+// decided it, as they do. From there on they play the room without it,
+// so its replica leaves and closes its members' connections with
+// closeRejoin; the member reconnects, the new replica takes the room from
+// the others, and the replicas agree again. Before, the process said
+// hello again and stayed a holder for good, and the others' rooms went
+// through the bus until they ended.
+func TestTakenForDeadRejoins(t *testing.T) {
+	clock := testkit.NewClock(time.Now())
+	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}, now: clock.Now}
+	hubOf := func() *hub {
+		h := newHub(Config{Games: games, Bus: bus.end(), Log: slog.New(slog.DiscardHandler), Now: clock.Now,
+			Countdown: time.Millisecond, BeatEvery: time.Hour})
+		t.Cleanup(h.shutdown)
+		return h
+	}
+	a, b := hubOf(), hubOf()
+	ra, in, _ := launch(t, a)
+	rb := raceOnTwo(t, a, ra, b, in)
+	client := joinOverSocket(t, rb, "u2", "bob")
+	ctx := context.Background()
+
+	// a beats; b's beats are lost. Both replicas take b for dead at the
+	// same beat of a's.
+	silent := clock.Now()
+	for b.count() > 0 {
+		if clock.Now().Sub(silent) > time.Minute {
+			t.Fatal("b's replica still holds the room a minute on")
+		}
+		clock.Advance(defaultBeatEvery)
+		a.beat()
+		waitFor(t, "the beat applied", func() bool {
+			seen := int64(0)
+			return !rb.inspect(func(st *state) { seen = st.Seen[a.proc] }) || seen >= clock.Now().UnixMilli()
+		})
+	}
+	_ = client.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, _, err := client.ReadMessage()
+		var closed *websocket.CloseError
+		if errors.As(err, &closed) {
+			if closed.Code != closeRejoin {
+				t.Fatalf("bob's connection closed with %d, want %d", closed.Code, closeRejoin)
+			}
+			break
+		}
+		if err != nil {
+			t.Fatalf("bob's connection: %v, want a close frame", err)
+		}
+	}
+	waitFor(t, "a alone without the bus", func() bool { return !ra.shared.Load() })
+	if got := describe(t, ra); !strings.Contains(got, "u2@1,1/0 online=false") {
+		t.Fatalf("bob online on a after his process was taken for dead: %s", got)
+	}
+	moveOffTheBus(t, bus, ra, "u1")
+
+	// Bob reconnects through b: a new replica takes the room as a played it.
+	rb2, err := b.open(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rb2 == rb {
+		t.Fatal("b opened the replica that left")
+	}
+	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
+	waitFor(t, "the room shared again", func() bool { return ra.shared.Load() && rb2.shared.Load() })
+	waitFor(t, "the replicas agree", func() bool { return describe(t, ra) == describe(t, rb2) })
+	if got := describe(t, rb2); !strings.Contains(got, "u1@") || strings.Contains(got, "u1@1,1/0 ") || !strings.Contains(got, "u2@1,1/0 online=true") {
+		t.Fatalf("the new replica: %s; want ada's move played and bob online", got)
+	}
+}
+
+// moveOffTheBus plays the member's move from the start on r, which must
+// play it alone: with no message on the bus.
+func moveOffTheBus(t *testing.T, bus *orderedBus, r *room, userID string) mazecore.Dir {
+	t.Helper()
+	open := openFromStart(mazeOf(t, r))
+	bus.mu.Lock()
+	before := bus.published
+	bus.mu.Unlock()
+	if why := r.move(context.Background(), nil, userID, letter(open)); why != "" {
+		t.Fatalf("%s's move refused: %s", userID, why)
+	}
+	bus.mu.Lock()
+	after := bus.published
+	bus.mu.Unlock()
+	if after != before {
+		t.Fatalf("%s's move alone put %d messages on the bus, want none", userID, after-before)
+	}
+	return open
+}
+
+// joinOverSocket joins a member to r on h through a real WebSocket, as
+// serveRoom does, and returns the client's end.
+func joinOverSocket(t *testing.T, r *room, userID, name string) *websocket.Conn {
+	t.Helper()
+	server := make(chan *websocket.Conn, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		ws, err := upgrader.Upgrade(w, req, nil)
+		if err == nil {
+			server <- ws
+		}
+	}))
+	t.Cleanup(srv.Close)
+	client, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	c := &conn{ws: <-server, nonce: newNonce(), out: make(chan []byte, sendQueue), gone: make(chan struct{}), flushed: make(chan struct{})}
+	go c.writeLoop()
+	t.Cleanup(c.close)
+	c.user = userID
+	if err := (&Server{}).join(r, c, user{ID: userID, GlobalName: name}, ""); err != nil {
+		t.Fatal(err)
+	}
+	return client
 }
