@@ -261,6 +261,9 @@ func (a *App) closeArena() {
 	_ = a.arena.Close() // never served: nothing to report
 }
 
+// The PostgreSQL bus tells the rooms when it lost messages for good.
+var _ arena.GapReporter = (*pgbus.Bus)(nil)
+
 // buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
 // games, post result cards through poster, and reach the other processes
 // over PostgreSQL's LISTEN/NOTIFY when the database is PostgreSQL.

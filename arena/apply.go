@@ -462,9 +462,11 @@ func (st *state) heard(ev event) []effect {
 // replica, a drop ends the one it names, and a process any other input
 // of the room comes from holds one, named or not (an unnamed one ends
 // only with the room). A beat comes to every room its process holds, a
-// tick from this process's timer: neither says anything.
+// tick from this process's timer, and a goodbye says a connection closed
+// (a replica that leaves says one for each of its own, after the others
+// may have let it go): none says anything.
 func (st *state) hold(ev event) {
-	if ev.Origin == "" || ev.Kind == evBeat || ev.Kind == evTick {
+	if ev.Origin == "" || ev.Kind == evBeat || ev.Kind == evTick || ev.Kind == evBye {
 		return
 	}
 	if st.Holders == nil {

@@ -29,6 +29,13 @@ type Bus interface {
 	Close() error
 }
 
+// GapReporter is a Bus that can tell when it lost messages for good (a
+// listener away longer than its bus keeps them): what it delivers next
+// may not follow what it delivered before. The MemoryBus loses none.
+type GapReporter interface {
+	OnGap(gap func())
+}
+
 // subscription is a Bus's one subscriber, which Subscribe may change while
 // messages arrive.
 type subscription struct {

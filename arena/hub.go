@@ -104,6 +104,9 @@ func newHub(cfg Config) *hub {
 		return cfg.AppID, nil
 	}
 	h.bus.Subscribe(h.deliver)
+	if g, ok := h.bus.(GapReporter); ok {
+		g.OnGap(h.busGap)
+	}
 	if h.bus.Shared() {
 		h.goTracked(h.beating)
 	}
@@ -388,6 +391,18 @@ func (h *hub) awaitLaunch(ctx context.Context, in instance) {
 		case <-ctx.Done():
 			return
 		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// busGap: the bus lost messages for good, so every shared replica here
+// may have missed inputs: each leaves, as one taken for dead does, and
+// its members reconnect to a new one, which asks the others for the room.
+// A room this process holds alone took none of its inputs from the bus.
+func (h *hub) busGap() {
+	for _, r := range h.held() {
+		if r.shared.Load() {
+			r.input(event{Kind: evGap, local: true})
 		}
 	}
 }

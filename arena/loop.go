@@ -427,7 +427,7 @@ func (r *room) run(st state, syncNonce string) {
 			case effEnd:
 				h.drop(r)
 			case effTakenForDead:
-				r.takenForDead()
+				r.rejoin(syncNonce)
 				left = true
 			}
 		}
@@ -464,6 +464,15 @@ func (r *room) run(st state, syncNonce string) {
 			}
 		case in := <-r.in:
 			ev := *in
+			if ev.Kind == evGap && ev.local {
+				// The bus lost messages (busGap): this replica may lack
+				// inputs the others played.
+				if r.shared.Load() {
+					r.rejoin(syncNonce)
+					left = true
+				}
+				continue
+			}
 			if ev.Origin != h.proc && ev.Instance == r.instance && !r.shared.Swap(true) {
 				// Another process holds the room now (a sync, or its
 				// inputs): the moves of the members here are answered on
@@ -568,14 +577,18 @@ func (r *room) leave() bool {
 	return true
 }
 
-// takenForDead ends this replica once the other processes took this one
-// for dead (its bus was away longer than DeadAfter): from that input on
-// they may play the room without the bus, and without this process, so
-// the replica would fall behind unseen. Its connections are closed with
-// closeRejoin, which the client answers by reconnecting at once: the
-// replica they then open asks the others for the room, and says hello
-// for them again.
-func (r *room) takenForDead() {
+// rejoin ends this replica, which may lack inputs the others played: the
+// other processes took this one for dead (its bus was away longer than
+// DeadAfter), and from that input on play the room without it; or the
+// bus lost messages (busGap). It says goodbye for its connections, as
+// their closing would (no input reaches a replica that left), and closes
+// them with closeRejoin, which the client answers by reconnecting at
+// once: the replica they then open asks the others for the room, and
+// says hello for them again. (Without the goodbyes, a member who came
+// back counted two connections through this process in the others'
+// replicas, and stayed online there for good once they left.) It then
+// drops the replica (nonce) in their rooms, if they still hold it.
+func (r *room) rejoin(nonce string) {
 	r.mu.Lock()
 	r.leave()
 	r.dropped = true // gone from the hub already (the room ended meanwhile)
@@ -584,8 +597,16 @@ func (r *room) takenForDead() {
 		conns = append(conns, c)
 	}
 	r.mu.Unlock()
-	// Off the loop: a close frame may wait a second for a slow client.
-	r.h.goTracked(func(context.Context) {
+	h := r.h
+	// Off the loop: the goodbyes wait for the bus, and a close frame may
+	// wait a second for a slow client.
+	h.goTracked(func(context.Context) {
+		for _, c := range conns {
+			c.left.Do(func() { _ = h.publish(event{Kind: evBye, Instance: r.instance, User: c.user}) })
+		}
+		if nonce != "" {
+			_ = h.publish(event{Kind: evDrop, Instance: r.instance, Nonce: nonce})
+		}
 		for _, c := range conns {
 			c.closeWith(closeRejoin, "reconnecting to the race")
 		}

@@ -136,6 +136,7 @@ const (
 	evBeat   = "beat"   // a process is alive (to every room it holds)
 	evWatch  = "watch"  // a member chose to watch, or to race
 	evDrop   = "drop"   // a replica leaves: none of its members is connected to it
+	evGap    = "gap"    // the bus lost messages: this replica leaves (never on the bus)
 	// evRematch starts a new race once the race is over, on the maze its
 	// publisher made: a new seed of the same kind, the same on every
 	// replica (apply draws no random numbers).
@@ -146,7 +147,7 @@ const (
 // room.move, and counts them until they come back (room.inflight).
 func viaPut(kind string) bool {
 	switch kind {
-	case evPend, evSync, evState, evTick, evBeat, evDrop:
+	case evPend, evSync, evState, evTick, evBeat, evDrop, evGap:
 		return false
 	}
 	return true

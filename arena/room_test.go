@@ -1161,7 +1161,6 @@ func TestTakenForDeadRejoins(t *testing.T) {
 	ra, in, _ := launch(t, a)
 	rb := raceOnTwo(t, a, ra, b, in)
 	client := joinOverSocket(t, rb, "u2", "bob")
-	ctx := context.Background()
 
 	// a beats; b's beats are lost. Both replicas take b for dead at the
 	// same beat of a's.
@@ -1177,40 +1176,131 @@ func TestTakenForDeadRejoins(t *testing.T) {
 			return !rb.inspect(func(st *state) { seen = st.Seen[a.proc] }) || seen >= clock.Now().UnixMilli()
 		})
 	}
-	_ = client.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		_, _, err := client.ReadMessage()
-		var closed *websocket.CloseError
-		if errors.As(err, &closed) {
-			if closed.Code != closeRejoin {
-				t.Fatalf("bob's connection closed with %d, want %d", closed.Code, closeRejoin)
-			}
-			break
-		}
-		if err != nil {
-			t.Fatalf("bob's connection: %v, want a close frame", err)
-		}
-	}
+	awaitClose(t, client, closeRejoin)
 	waitFor(t, "a alone without the bus", func() bool { return !ra.shared.Load() })
 	if got := describe(t, ra); !strings.Contains(got, "u2@1,1/0 online=false") {
 		t.Fatalf("bob online on a after his process was taken for dead: %s", got)
 	}
 	moveOffTheBus(t, bus, ra, "u1")
+	rejoinThrough(t, b, in, rb, ra)
+}
 
-	// Bob reconnects through b: a new replica takes the room as a played it.
-	rb2, err := b.open(ctx, in)
+// TestBusGapRejoins: when the bus says it lost messages (its listener was
+// away longer than it keeps them), every shared replica leaves as one
+// taken for dead does, saying goodbye for its connections; a room held
+// alone stays. Here the others did not take the process for dead, so
+// without the goodbyes bob's old connection stayed counted and he stayed
+// online for good.
+func TestBusGapRejoins(t *testing.T) {
+	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
+	a := testHub(t, bus.end(), games)
+	gb := &gapBus{Bus: bus.end()}
+	b := testHub(t, gb, games)
+	t.Cleanup(a.shutdown)
+	t.Cleanup(b.shutdown)
+	ra, in, _ := launch(t, a)
+	rb := raceOnTwo(t, a, ra, b, in)
+	b.pend("c2", "u3", mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 4}, true, "")
+	alone, err := b.open(context.Background(), testInstance("i-2", "c2"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rb2 == rb {
+	waitFor(t, "the other room alone", func() bool { return !alone.shared.Load() })
+	// Bob's connection is a socket's here (raceOnTwo's hello has none).
+	b.publish(event{Kind: evBye, Instance: in.ID, User: "u2"})
+	client := joinOverSocket(t, rb, "u2", "bob")
+	waitFor(t, "bob's connection counted", func() bool { return connsOf(t, ra, "u2") == 1 })
+
+	gb.gap(t)
+	awaitClose(t, client, closeRejoin)
+	waitFor(t, "b's shared replica gone", func() bool { return b.count() == 1 })
+	if b.held()[0] != alone {
+		t.Fatal("the room b held alone left too")
+	}
+	waitFor(t, "bob's connections through b said goodbye", func() bool { return connsOf(t, ra, "u2") == 0 })
+	rejoinThrough(t, b, in, rb, ra)
+}
+
+// gapBus is a Bus that reports a gap when the test says.
+type gapBus struct {
+	Bus
+	mu     sync.Mutex
+	report func()
+}
+
+func (g *gapBus) OnGap(report func()) {
+	g.mu.Lock()
+	g.report = report
+	g.mu.Unlock()
+}
+
+func (g *gapBus) gap(t *testing.T) {
+	t.Helper()
+	g.mu.Lock()
+	report := g.report
+	g.mu.Unlock()
+	if report == nil {
+		t.Fatal("the hub did not ask the bus for its gaps")
+	}
+	report()
+}
+
+// connsOf is how many connections r counts for a member, on all processes.
+func connsOf(t *testing.T, r *room, userID string) int {
+	t.Helper()
+	n := 0
+	r.inspect(func(st *state) {
+		if p := st.player(userID); p != nil {
+			for _, c := range p.Conns {
+				n += c
+			}
+		}
+	})
+	return n
+}
+
+// awaitClose reads the client's end until the server closes it, with code.
+func awaitClose(t *testing.T, client *websocket.Conn, code int) {
+	t.Helper()
+	_ = client.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, _, err := client.ReadMessage()
+		var closed *websocket.CloseError
+		if errors.As(err, &closed) {
+			if closed.Code != code {
+				t.Fatalf("the connection closed with %d, want %d", closed.Code, code)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("the connection: %v, want a close frame", err)
+		}
+	}
+}
+
+// rejoinThrough has bob reconnect through b, whose replica old left: a
+// new replica takes the room as ra holds it, bob online again, and once
+// he goes he is offline in both (no connection of his old replica still
+// counted).
+func rejoinThrough(t *testing.T, b *hub, in instance, old, ra *room) {
+	t.Helper()
+	rb, err := b.open(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rb == old {
 		t.Fatal("b opened the replica that left")
 	}
 	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
-	waitFor(t, "the room shared again", func() bool { return ra.shared.Load() && rb2.shared.Load() })
-	waitFor(t, "the replicas agree", func() bool { return describe(t, ra) == describe(t, rb2) })
-	if got := describe(t, rb2); !strings.Contains(got, "u1@") || strings.Contains(got, "u1@1,1/0 ") || !strings.Contains(got, "u2@1,1/0 online=true") {
-		t.Fatalf("the new replica: %s; want ada's move played and bob online", got)
+	waitFor(t, "the room shared again", func() bool { return ra.shared.Load() && rb.shared.Load() })
+	waitFor(t, "the replicas agree", func() bool { return describe(t, ra) == describe(t, rb) })
+	if got := describe(t, rb); !strings.Contains(got, "u2@1,1/0 online=true") {
+		t.Fatalf("the new replica: %s; want bob online", got)
 	}
+	b.publish(event{Kind: evBye, Instance: in.ID, User: "u2"})
+	waitFor(t, "bob offline once he went", func() bool {
+		return strings.Contains(describe(t, ra), "u2@1,1/0 online=false") && describe(t, ra) == describe(t, rb)
+	})
 }
 
 // moveOffTheBus plays the member's move from the start on r, which must

@@ -46,6 +46,7 @@ type Bus struct {
 
 	mu      sync.Mutex
 	deliver func([]byte)
+	gap     func() // OnGap's
 
 	// relisten, if set, is called before listening again after a failure:
 	// a test holds the bus down there.
@@ -136,6 +137,22 @@ func (b *Bus) Subscribe(deliver func([]byte)) {
 	b.mu.Unlock()
 }
 
+// OnGap sets what to call when the listener was away so long that the
+// messages published meanwhile may be gone from the table (see gapAfter):
+// what is delivered next may not follow what was delivered before.
+func (b *Bus) OnGap(gap func()) {
+	b.mu.Lock()
+	b.gap = gap
+	b.mu.Unlock()
+}
+
+// gapAfter is the listener's silence past which the table's repair is not
+// trusted: a row is kept for keep, and deleted by the next clean after
+// that, so half of it leaves a margin for clocks and a slow return. A bus
+// in use is never this silent while it listens: a process holding a room
+// beats every 2 s. (A test's is shorter.)
+var gapAfter = keep / 2
+
 // retry is the wait before listening again after the connection failed.
 const retry = 200 * time.Millisecond
 
@@ -145,9 +162,10 @@ const retry = 200 * time.Millisecond
 func (b *Bus) listen(ctx context.Context) {
 	defer close(b.done)
 	var once sync.Once
-	last := int64(-1) // the last message delivered; -1 until the first LISTEN
+	last := int64(-1)   // the last message delivered; -1 until the first LISTEN
+	var heard time.Time // when the listener last heard from the database
 	for ctx.Err() == nil {
-		err := b.listenOnce(ctx, &last, func() { once.Do(func() { close(b.ready) }) })
+		err := b.listenOnce(ctx, &last, &heard, func() { once.Do(func() { close(b.ready) }) })
 		if ctx.Err() != nil {
 			return
 		}
@@ -163,7 +181,7 @@ func (b *Bus) listen(ctx context.Context) {
 	}
 }
 
-func (b *Bus) listenOnce(ctx context.Context, last *int64, listening func()) error {
+func (b *Bus) listenOnce(ctx context.Context, last *int64, heard *time.Time, listening func()) error {
 	conn, err := b.pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -183,6 +201,17 @@ func (b *Bus) listenOnce(ctx context.Context, last *int64, listening func()) err
 		if err := conn.QueryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM arena_bus_batch").Scan(last); err != nil {
 			return fail(err)
 		}
+	} else if time.Since(*heard) > gapAfter {
+		// Back after so long that rows may be gone: told before the
+		// table's rows, so that none is applied over the gap.
+		b.mu.Lock()
+		gap := b.gap
+		b.mu.Unlock()
+		b.log.Info("arena bus: listening again after a silence longer than the table surely keeps a message; the rooms shared with other processes ask them for their state again",
+			"silent", time.Since(*heard).Round(time.Second))
+		if gap != nil {
+			gap()
+		}
 	}
 	for {
 		// Every row after the last delivered: what the notification
@@ -190,12 +219,14 @@ func (b *Bus) listenOnce(ctx context.Context, last *int64, listening func()) err
 		if err := b.catchUp(ctx, conn, last); err != nil {
 			return fail(err)
 		}
+		*heard = time.Now()
 		listening()
 		for {
 			n, err := conn.Conn().WaitForNotification(ctx)
 			if err != nil {
 				return fail(err)
 			}
+			*heard = time.Now()
 			if !b.deliverInline(n.Payload, last) {
 				break // not the next batch, or not inline: the table has it
 			}

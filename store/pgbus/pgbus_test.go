@@ -104,25 +104,7 @@ func TestCutListener(t *testing.T) {
 	ina.await(t, 1, 10*time.Second)
 	inb.await(t, 1, 10*time.Second)
 
-	held, back := make(chan struct{}), make(chan struct{})
-	b.relisten = func() {
-		close(held)
-		<-back
-	}
-	// Cut b's connections: its listener fails and waits at relisten.
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' OR query LIKE 'SELECT seq, payload%'`); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-held:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the listener did not notice the cut")
-	}
+	back := cutListener(t, url, b)
 	for _, m := range []string{"finish", "after"} {
 		if err := a.Publish(ctx, []byte(m)); err != nil {
 			t.Fatal(err)
@@ -137,6 +119,70 @@ func TestCutListener(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "before,finish,after" {
 		t.Fatalf("b got %v", got)
+	}
+}
+
+// cutListener cuts the LISTEN connections in url's database and returns
+// once b's listener noticed: it waits to listen again until back is
+// closed.
+func cutListener(t *testing.T, url string, b *Bus) (back chan struct{}) {
+	t.Helper()
+	held, back := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	b.relisten = func() {
+		once.Do(func() { close(held) })
+		<-back
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' OR query LIKE 'SELECT seq, payload%'`); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the listener did not notice the cut")
+	}
+	return back
+}
+
+// TestGapReported: a listener back after longer than gapAfter, when the
+// table may have lost rows, reports a gap before it delivers what it
+// reads there; one back sooner reports none.
+func TestGapReported(t *testing.T) {
+	before := gapAfter
+	gapAfter = 2 * time.Second
+	t.Cleanup(func() { gapAfter = before })
+	url := pgtest.Schema(t)
+	a, _ := open(t, url)
+	b, inb := open(t, url)
+	b.OnGap(func() { inb.deliver([]byte("GAP")) })
+	ctx := context.Background()
+	publish := func(m string) {
+		t.Helper()
+		if err := a.Publish(ctx, []byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	publish("m1")
+	inb.await(t, 1, 10*time.Second)
+
+	back := cutListener(t, url, b)
+	publish("m2")
+	close(back) // at once: away for some 200 ms
+	inb.await(t, 2, 10*time.Second)
+
+	back = cutListener(t, url, b)
+	publish("m3")
+	time.Sleep(gapAfter + 500*time.Millisecond)
+	close(back)
+	got := inb.await(t, 4, 10*time.Second)
+	if strings.Join(got, ",") != "m1,m2,GAP,m3" {
+		t.Fatalf("b got %v, want a gap reported only after the long absence, before what it missed", got)
 	}
 }
 
