@@ -153,6 +153,20 @@ func (b *Bus) OnGap(gap func()) {
 // beats every 2 s. (A test's is shorter.)
 var gapAfter = keep / 2
 
+// quietFor is how long the listener waits for a notification before it
+// asks its connection whether the database is still there, and
+// answerWithin how long it waits for an answer to that or any other
+// small request (a connection, LISTEN): a connection cut without a word
+// (a network that dropped the route, a NAT that forgot it) would
+// otherwise be waited on for as long as TCP takes to give up, minutes,
+// with every room deaf meanwhile. (A test's are shorter.) Reading what
+// it missed from the table, a minute's rows at most, may take longer.
+var (
+	quietFor      = 5 * time.Second
+	answerWithin  = 5 * time.Second
+	catchUpWithin = keep / 2
+)
+
 // retry is the wait before listening again after the connection failed.
 const retry = 200 * time.Millisecond
 
@@ -182,7 +196,9 @@ func (b *Bus) listen(ctx context.Context) {
 }
 
 func (b *Bus) listenOnce(ctx context.Context, last *int64, heard *time.Time, listening func()) error {
-	conn, err := b.pool.Acquire(ctx)
+	setup, cancel := context.WithTimeout(ctx, answerWithin)
+	defer cancel()
+	conn, err := b.pool.Acquire(setup)
 	if err != nil {
 		return err
 	}
@@ -193,12 +209,12 @@ func (b *Bus) listenOnce(ctx context.Context, last *int64, heard *time.Time, lis
 		_ = conn.Conn().Close(context.Background())
 		return err
 	}
-	if _, err := conn.Exec(ctx, "LISTEN "+b.channel); err != nil {
+	if _, err := conn.Exec(setup, "LISTEN "+b.channel); err != nil {
 		return fail(err)
 	}
 	if *last < 0 {
 		// What was published before this process listened is not its.
-		if err := conn.QueryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM arena_bus_batch").Scan(last); err != nil {
+		if err := conn.QueryRow(setup, "SELECT COALESCE(MAX(seq), 0) FROM arena_bus_batch").Scan(last); err != nil {
 			return fail(err)
 		}
 	} else if time.Since(*heard) > gapAfter {
@@ -222,7 +238,23 @@ func (b *Bus) listenOnce(ctx context.Context, last *int64, heard *time.Time, lis
 		*heard = time.Now()
 		listening()
 		for {
-			n, err := conn.Conn().WaitForNotification(ctx)
+			wait, cancel := context.WithTimeout(ctx, quietFor)
+			n, err := conn.Conn().WaitForNotification(wait)
+			cancel()
+			if err != nil && ctx.Err() == nil && wait.Err() != nil {
+				// Quiet: a connection the network dropped without a word
+				// (no reset) hears nothing for good, and this one must not
+				// be it. A notification that comes meanwhile waits for the
+				// next WaitForNotification.
+				ping, cancel := context.WithTimeout(ctx, answerWithin)
+				_, err = conn.Exec(ping, "SELECT 1")
+				cancel()
+				if err != nil {
+					return fail(fmt.Errorf("quiet for %v, and no answer: %w", quietFor, err))
+				}
+				*heard = time.Now()
+				continue
+			}
 			if err != nil {
 				return fail(err)
 			}
@@ -344,6 +376,8 @@ func inline(msgs []string) string {
 
 // catchUp delivers, in order, the messages after last.
 func (b *Bus) catchUp(ctx context.Context, conn *pgxpool.Conn, last *int64) error {
+	ctx, cancel := context.WithTimeout(ctx, catchUpWithin)
+	defer cancel()
 	b.tableReads.Add(1)
 	rows, err := conn.Query(ctx, "SELECT seq, payloads FROM arena_bus_batch WHERE channel = $1 AND seq > $2 ORDER BY seq", b.channel, *last)
 	if err != nil {

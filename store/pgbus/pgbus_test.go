@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -150,13 +153,138 @@ func cutListener(t *testing.T, url string, b *Bus) (back chan struct{}) {
 	return back
 }
 
+// TestDeafListener: a listener whose connection the network dropped
+// without a word (nothing passes, nothing is closed) notices within
+// quietFor and answerWithin, listens again, and gets what it missed. Before,
+// it waited on the dead connection for as long as TCP took to give up.
+func TestDeafListener(t *testing.T) {
+	setFor(t, &quietFor, 300*time.Millisecond)
+	setFor(t, &answerWithin, 300*time.Millisecond)
+	url := pgtest.Schema(t)
+	proxy := newFreezer(t, url)
+	a, _ := open(t, url)
+	b, inb := open(t, proxy.url)
+	ctx := context.Background()
+	if err := a.Publish(ctx, []byte("m1")); err != nil {
+		t.Fatal(err)
+	}
+	inb.await(t, 1, 10*time.Second)
+	// Quiet on a live connection: asked and answered, it stays.
+	reads := b.tableReads.Load()
+	time.Sleep(4 * quietFor)
+	if again := b.tableReads.Load() - reads; again != 0 {
+		t.Fatalf("a quiet live connection was left: the table read %d times more", again)
+	}
+	proxy.freeze()
+	if err := a.Publish(ctx, []byte("m2")); err != nil {
+		t.Fatal(err)
+	}
+	if got := inb.await(t, 2, 10*time.Second); strings.Join(got, ",") != "m1,m2" {
+		t.Fatalf("b got %v", got)
+	}
+	// Before b closes: a frozen connection's close waits for the
+	// database's goodbye (15 s).
+	proxy.cut()
+}
+
+// setFor sets *v to value for the test.
+func setFor[T any](t *testing.T, v *T, value T) {
+	before := *v
+	*v = value
+	t.Cleanup(func() { *v = before })
+}
+
+// freezer is a TCP proxy to a database whose connections can be frozen:
+// from then on nothing passes either way, and nothing is closed, as when
+// a network drops the route without a reset. Connections made after are
+// not frozen.
+type freezer struct {
+	url   string // the database's url, through the proxy
+	mu    sync.Mutex
+	all   []*atomic.Bool // each connection's frozen
+	conns []net.Conn     // both ends of each
+}
+
+func newFreezer(t *testing.T, dsn string) *freezer {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := u.Host
+	u.Host = ln.Addr().String()
+	f := &freezer{url: u.String()}
+	var pipes sync.WaitGroup
+	t.Cleanup(func() {
+		ln.Close()
+		f.cut()
+		pipes.Wait()
+	})
+	go func() {
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			server, err := net.Dial("tcp", target)
+			if err != nil {
+				client.Close()
+				continue
+			}
+			frozen := &atomic.Bool{}
+			f.mu.Lock()
+			f.all = append(f.all, frozen)
+			f.conns = append(f.conns, client, server)
+			f.mu.Unlock()
+			pipe := func(to, from net.Conn) {
+				defer to.Close()
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := from.Read(buf)
+					if err != nil {
+						return
+					}
+					if !frozen.Load() {
+						if _, err := to.Write(buf[:n]); err != nil {
+							return
+						}
+					}
+				}
+			}
+			pipes.Go(func() { pipe(server, client) })
+			pipes.Go(func() { pipe(client, server) })
+		}
+	}()
+	return f
+}
+
+// cut closes every connection.
+func (f *freezer) cut() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.conns {
+		c.Close()
+	}
+}
+
+// freeze stops every connection made so far.
+func (f *freezer) freeze() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, frozen := range f.all {
+		frozen.Store(true)
+	}
+}
+
 // TestGapReported: a listener back after longer than gapAfter, when the
 // table may have lost rows, reports a gap before it delivers what it
 // reads there; one back sooner reports none.
 func TestGapReported(t *testing.T) {
-	before := gapAfter
-	gapAfter = 2 * time.Second
-	t.Cleanup(func() { gapAfter = before })
+	setFor(t, &gapAfter, 2*time.Second)
 	url := pgtest.Schema(t)
 	a, _ := open(t, url)
 	b, inb := open(t, url)
