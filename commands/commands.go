@@ -18,6 +18,7 @@ import (
 // Store is what the features keep: games, dailies, events and posts.
 type Store interface {
 	play.Store
+	play.RunCleaner // the ghosts' runs: the game cleanup deletes them too
 	contest.DailyStore
 	contest.ReminderStore
 	contest.ChampionStore
@@ -118,7 +119,7 @@ func NewDomain(deps Deps) *Domain {
 	}
 	return &Domain{
 		Contests:  contests,
-		Games:     contest.NewGames(deps.Store, deps.Now, contests, log, play.WithGrids(gridMazes(deps.Store))),
+		Games:     contest.NewGames(deps.Store, deps.Now, contests, log, play.WithGrids(gridMazes(deps.Store)), play.WithRuns(deps.Store)),
 		Reminders: contest.NewReminders(contests.Dailies, deps.Store, announcer, deps.Now, log),
 		Champions: contest.NewChampions(contests.Dailies, deps.Store, discordRoles{deps.Roles}, deps.Now, log),
 		Pictures:  q,
@@ -208,9 +209,9 @@ func New(deps Deps) (*Set, error) {
 		ChampionRoleNotice(deps.Domain.Champions, deps.Store, log), bot.Recover(log))
 	tickers := []bot.Ticker{
 		{Name: "game cleanup", Run: func(ctx context.Context) error {
-			n, err := games.Cleanup(ctx)
-			if n > 0 {
-				log.Info("deleted old games", "count", n)
+			done, err := games.Cleanup(ctx)
+			if done.Games > 0 || done.Runs > 0 {
+				log.Info("deleted old games and runs", "games", done.Games, "runs", done.Runs)
 			}
 			return err
 		}},

@@ -667,21 +667,41 @@ func BenchmarkMove(b *testing.B) {
 	}
 }
 
-// TestGameCleanup: games past their retention are deleted by the ticker;
-// recent games stay.
+// TestGameCleanup: games and the ghosts' runs past their retention are
+// deleted by the ticker; recent ones stay.
 func TestGameCleanup(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	id := mazecore.ID{Algorithm: mazecore.BinaryTree, Width: 9, Height: 9, Seed: 1}
 	_, old := e.start(t, id, "u1")
+	// The later run first: a run saved drops those RunRetention older
+	// than itself, and only the ticker may drop the early one here.
+	ctx := context.Background()
+	oldRun := play.Run{Contest: "daily:g1:2026-03-01", UserID: "u1", MazeID: id, Ms: 9000, FinishedAt: e.clock.Now()}
+	recentRun := oldRun
+	recentRun.Contest, recentRun.FinishedAt = "daily:g1:2026-03-08", e.clock.Now().Add(play.Retention-time.Hour)
+	for _, r := range []play.Run{recentRun, oldRun} {
+		if _, err := e.db.SaveRun(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
 	e.clock.Advance(play.Retention - time.Hour)
 	_, recent := e.start(t, id, "u2")
 
 	e.clock.Advance(2 * time.Hour) // old is now past retention, recent is not
 	e.tick(t)
-	if _, err := e.db.Game(context.Background(), old.ID); !errors.Is(err, play.ErrNotFound) {
+	if _, err := e.db.Game(ctx, old.ID); !errors.Is(err, play.ErrNotFound) {
 		t.Fatalf("old game: err=%v, want ErrNotFound", err)
 	}
 	e.game(t, recent.ID) // still there
+	for _, r := range []play.Run{oldRun, recentRun} {
+		_, found, err := e.db.BestRun(ctx, r.Contest, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := r.Contest == recentRun.Contest; found != want {
+			t.Fatalf("the run in %s kept %v after the cleanup, want %v", r.Contest, found, want)
+		}
+	}
 
 	// A click on the deleted game's button is refused clearly.
 	if msg := checkRefusal(t, e.press(t, moveCustomID(testSecret, old.ID, 0, customid.East, "u1"), "u1")); !strings.Contains(msg, "game is over") {

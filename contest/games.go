@@ -196,5 +196,5 @@ func (g *Games) DailyShare(ctx context.Context, game *play.Game) (*DailyAward, e
 	return &DailyAward{Number: Number(date), Date: date, Streak: streak}, nil
 }
 
-// Cleanup deletes old games (see play.Service.Cleanup).
-func (g *Games) Cleanup(ctx context.Context) (int64, error) { return g.play.Cleanup(ctx) }
+// Cleanup deletes old games and runs (see play.Service.Cleanup).
+func (g *Games) Cleanup(ctx context.Context) (play.Cleaned, error) { return g.play.Cleanup(ctx) }

@@ -39,3 +39,10 @@ type RunStore interface {
 	// there is none.
 	BestRun(ctx context.Context, contest, userID string) (Run, bool, error)
 }
+
+// RunCleaner deletes old runs (Service.Cleanup, WithRuns).
+type RunCleaner interface {
+	// DeleteRunsBefore removes the runs finished before t (at t too),
+	// and reports how many.
+	DeleteRunsBefore(ctx context.Context, t time.Time) (int64, error)
+}

@@ -56,6 +56,7 @@ type Service struct {
 	now     func() time.Time
 	closing Closing
 	grids   Grids
+	runs    RunCleaner // nil: Cleanup leaves the runs
 
 	mu          sync.Mutex
 	lastCleanup time.Time
@@ -81,6 +82,9 @@ type Option func(*Service)
 // WithClosing makes the service drop the contest of a game that finishes
 // after the contest closed (Game.Lapsed then names it).
 func WithClosing(c Closing) Option { return func(s *Service) { s.closing = c } }
+
+// WithRuns has Cleanup delete the runs past RunRetention too.
+func WithRuns(r RunCleaner) Option { return func(s *Service) { s.runs = r } }
 
 // NewService plays games kept in s, on the clock now.
 func NewService(s Store, now func() time.Time, opts ...Option) *Service {
@@ -272,9 +276,17 @@ func (s *Service) Record(ctx context.Context, g *Game) (*Game, error) {
 	return &rec, nil
 }
 
-// Cleanup deletes the games past Retention, at most once an hour per
-// process; it is the scheduler's to call.
-func (s *Service) Cleanup(ctx context.Context) (int64, error) {
+// Cleaned is what a Cleanup deleted.
+type Cleaned struct {
+	Games, Runs int64
+}
+
+// Cleanup deletes the games past Retention, and the runs past
+// RunRetention (WithRuns), at most once an hour per process; it is the
+// scheduler's to call. (Runs went only when a run was saved, so a
+// server's runs outlived their retention once its members stopped
+// racing its dailies.)
+func (s *Service) Cleanup(ctx context.Context) (Cleaned, error) {
 	now := s.now()
 	s.mu.Lock()
 	due := s.lastCleanup.IsZero() || now.Sub(s.lastCleanup) >= cleanupEvery
@@ -282,8 +294,16 @@ func (s *Service) Cleanup(ctx context.Context) (int64, error) {
 		s.lastCleanup = now
 	}
 	s.mu.Unlock()
+	var done Cleaned
 	if !due {
-		return 0, nil
+		return done, nil
 	}
-	return s.store.DeleteGamesBefore(ctx, now.Add(-Retention))
+	var err error
+	if done.Games, err = s.store.DeleteGamesBefore(ctx, now.Add(-Retention)); err != nil {
+		return done, err
+	}
+	if s.runs != nil {
+		done.Runs, err = s.runs.DeleteRunsBefore(ctx, now.Add(-RunRetention))
+	}
+	return done, err
 }

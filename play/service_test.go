@@ -119,20 +119,39 @@ func TestService(t *testing.T) {
 		store := storetest.Memory(t)
 		s, clock, _ := setup(t, store)
 		clock.Advance(play.Retention + time.Minute)
-		if n, err := s.Cleanup(ctx); err != nil || n != 1 {
-			t.Fatalf("Cleanup=%d, %v; want the one old game deleted", n, err)
+		if n, err := s.Cleanup(ctx); err != nil || n != (play.Cleaned{Games: 1}) {
+			t.Fatalf("Cleanup=%+v, %v; want the one old game deleted", n, err)
 		}
 		old := play.Record{UserID: "u2", MazeID: m.ID(), Pos: m.Start(), Status: play.Playing, StartedAt: t0, UpdatedAt: t0}
 		if _, err := store.CreateGame(ctx, old); err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(play.CleanupEvery - time.Second)
-		if n, err := s.Cleanup(ctx); err != nil || n != 0 {
-			t.Fatalf("Cleanup within the hour=%d, %v; want nothing done", n, err)
+		if n, err := s.Cleanup(ctx); err != nil || n != (play.Cleaned{}) {
+			t.Fatalf("Cleanup within the hour=%+v, %v; want nothing done", n, err)
 		}
 		clock.Advance(time.Second)
-		if n, err := s.Cleanup(ctx); err != nil || n != 1 {
-			t.Fatalf("Cleanup an hour later=%d, %v; want 1", n, err)
+		if n, err := s.Cleanup(ctx); err != nil || n != (play.Cleaned{Games: 1}) {
+			t.Fatalf("Cleanup an hour later=%+v, %v; want 1 game", n, err)
+		}
+	})
+	t.Run("OKCleanupRuns", func(t *testing.T) {
+		// No run is saved after these: only Cleanup deletes them.
+		store := storetest.Memory(t)
+		clock := testkit.NewClock(t0)
+		s := play.NewService(store, clock.Now, play.WithRuns(store))
+		for i, user := range []string{"u1", "u2"} {
+			r := play.Run{Contest: "daily:g1:2026-11-30", UserID: user, MazeID: m.ID(), Ms: 9000, FinishedAt: t0.Add(time.Duration(i) * time.Hour)}
+			if _, err := store.SaveRun(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clock.Advance(play.RunRetention + 30*time.Minute)
+		if n, err := s.Cleanup(ctx); err != nil || n != (play.Cleaned{Runs: 1}) {
+			t.Fatalf("Cleanup=%+v, %v; want u1's run, past RunRetention, deleted", n, err)
+		}
+		if r, found, err := store.BestRun(ctx, "daily:g1:2026-11-30", ""); err != nil || !found || r.UserID != "u2" {
+			t.Fatalf("BestRun = %s's (found %v, %v); want u2's, still within RunRetention", r.UserID, found, err)
 		}
 	})
 }

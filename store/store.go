@@ -22,6 +22,7 @@ import (
 type DB interface {
 	play.Store
 	play.RunStore
+	play.RunCleaner
 	contest.DailyStore
 	contest.ReminderStore
 	contest.ChampionStore

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"mazebot/mazecore"
 	"mazebot/play"
@@ -37,10 +38,20 @@ func (s *Store) SaveRun(ctx context.Context, r play.Run) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if _, err := q.exec(`DELETE FROM runs WHERE finished_at <= ?`, millis(r.FinishedAt.Add(-play.RunRetention))); err != nil {
+		if _, err := q.changed(deleteRunsSQL, millis(r.FinishedAt.Add(-play.RunRetention))); err != nil {
 			return false, err
 		}
 		return n > 0, nil
+	})
+}
+
+const deleteRunsSQL = `DELETE FROM runs WHERE finished_at <= ?`
+
+// DeleteRunsBefore removes the runs finished before t (at t too, as
+// SaveRun's retention does).
+func (s *Store) DeleteRunsBefore(ctx context.Context, t time.Time) (int64, error) {
+	return call(s, ctx, "DeleteRunsBefore", fmt.Sprintf("delete runs before %v", t), writes, func(q q) (int64, error) {
+		return q.changed(deleteRunsSQL, millis(t))
 	})
 }
 

@@ -68,6 +68,21 @@ func testRuns(t *testing.T, open opener) {
 			t.Fatalf("BestRun = %s's: ann's run, %v older, should be gone", got.UserID, play.RunRetention)
 		}
 	})
+	t.Run("DeleteRunsBefore", func(t *testing.T) {
+		s := fresh(t, open)
+		for _, r := range []play.Run{run("ann", 9000, 1), run("bob", 7000, 2), run("cat", 8000, 3)} {
+			_, err := s.SaveRun(t.Context(), r)
+			ok(t, err)
+		}
+		n, err := s.DeleteRunsBefore(t.Context(), at(2))
+		ok(t, err)
+		if n != 2 {
+			t.Fatalf("DeleteRunsBefore(at(2)) deleted %d runs, want ann's and bob's", n)
+		}
+		if got, found := best(t, s, ""); !found || got.UserID != "cat" {
+			t.Fatalf("BestRun = %s's (found %v), want cat's, the one left", got.UserID, found)
+		}
+	})
 	t.Run("Refused", func(t *testing.T) {
 		s := fresh(t, open)
 		big := run("ann", 1, 0)
