@@ -261,8 +261,12 @@ func (a *App) closeArena() {
 	_ = a.arena.Close() // never served: nothing to report
 }
 
-// The PostgreSQL bus tells the rooms when it lost messages for good.
-var _ arena.GapReporter = (*pgbus.Bus)(nil)
+// The PostgreSQL bus tells the rooms when it lost messages for good, and
+// whether it hears the other processes.
+var (
+	_ arena.GapReporter = (*pgbus.Bus)(nil)
+	_ arena.Hearing     = (*pgbus.Bus)(nil)
+)
 
 // buildArena prepares Maze Arena on ACTIVITY_ADDR: its rooms play through
 // games, post result cards through poster, and reach the other processes

@@ -36,6 +36,13 @@ type GapReporter interface {
 	OnGap(gap func())
 }
 
+// Hearing is a Bus that can tell whether it hears the other processes
+// now: a replica made while it does not would hear no answer to its sync,
+// take it that none holds the room, and start apart from those that do.
+type Hearing interface {
+	Hearing() bool
+}
+
 // subscription is a Bus's one subscriber, which Subscribe may change while
 // messages arrive.
 type subscription struct {

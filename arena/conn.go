@@ -232,8 +232,7 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	room, err := s.hub.open(ctx, in)
 	cancel()
 	if err != nil {
-		s.log.Error("arena: open a room", "instance", in.ID, "err", err)
-		c.closeWith(websocket.CloseInternalServerErr, "")
+		s.refuseOpen(c, in, err)
 		return
 	}
 	c.user = u.ID
@@ -248,8 +247,7 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 		room, err = s.hub.open(ctx, in)
 		cancel()
 		if err != nil {
-			s.log.Error("arena: open a room", "instance", in.ID, "err", err)
-			c.closeWith(websocket.CloseInternalServerErr, "")
+			s.refuseOpen(c, in, err)
 			return
 		}
 		joined = s.join(room, c, u, hello.Locale)
@@ -264,6 +262,19 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.leave(room, c, u)
 	s.readLoop(room, c, u)
+}
+
+// refuseOpen closes c, whose room could not be opened: to try again in a
+// moment while the bus hears nothing (the client reconnects, with
+// backoff, as after any close it has no words for).
+func (s *Server) refuseOpen(c *conn, in instance, err error) {
+	if errors.Is(err, errDeaf) {
+		s.log.Warn("arena: a room not opened while the bus hears nothing", "instance", in.ID)
+		c.closeWith(closeTooMany, "try again in a moment")
+		return
+	}
+	s.log.Error("arena: open a room", "instance", in.ID, "err", err)
+	c.closeWith(websocket.CloseInternalServerErr, "")
 }
 
 // refuseVersion turns away a client that speaks another protocol: a

@@ -271,6 +271,9 @@ func (h *hub) pend(channelID, userID string, maze mazecore.ID, card bool, follow
 	h.publish(ev)
 }
 
+// errDeaf refuses a new replica while the bus hears nothing (Hearing).
+var errDeaf = errors.New("arena: the bus hears nothing just now")
+
 // open returns the room of instance in, made here if this process holds
 // none: on the maze launched in its channel, else one of its own. On a
 // shared bus a room made here first asks the other processes for its
@@ -281,6 +284,10 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 	h.mu.Lock()
 	r := h.rooms[in.ID]
 	if r == nil {
+		if bus, ok := h.bus.(Hearing); ok && !bus.Hearing() {
+			h.mu.Unlock()
+			return nil, errDeaf
+		}
 		st := roomState{Instance: in.ID, Guild: in.Location.GuildID, Channel: in.Location.ChannelID, Phase: phaseLobby}
 		maze := defaultMaze(in.ID)
 		if p, ok := h.pending[st.Channel]; ok && h.now().Sub(p.at) < pendingTTL {

@@ -1349,3 +1349,35 @@ func joinOverSocket(t *testing.T, r *room, userID, name string) *websocket.Conn 
 	}
 	return client
 }
+
+// TestDeafBusMakesNoReplica: while the bus hears nothing, a process makes
+// no new replica (it would hear no answer to its sync, and start the room
+// afresh, apart from the processes holding it); a connection is told to
+// try again. A replica it holds goes on.
+func TestDeafBusMakesNoReplica(t *testing.T) {
+	bus := &deafBus{Bus: (&orderedBus{}).end()}
+	h := testHub(t, bus, &memGames{games: map[int64]*play.Game{}})
+	held, in, _ := launch(t, h)
+	bus.deaf.Store(true)
+	ctx := context.Background()
+	if r, err := h.open(ctx, in); err != nil || r != held {
+		t.Fatalf("opening the room held while the bus is deaf: %v, %v; want the one held", r, err)
+	}
+	h.pend("c2", "u1", mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 4}, true, "")
+	other := testInstance("i-2", "c2")
+	if _, err := h.open(ctx, other); !errors.Is(err, errDeaf) {
+		t.Fatalf("a new room while the bus is deaf: %v, want errDeaf", err)
+	}
+	bus.deaf.Store(false)
+	if _, err := h.open(ctx, other); err != nil {
+		t.Fatalf("a new room once the bus hears: %v", err)
+	}
+}
+
+// deafBus is a Bus whose hearing the test sets.
+type deafBus struct {
+	Bus
+	deaf atomic.Bool
+}
+
+func (b *deafBus) Hearing() bool { return !b.deaf.Load() }

@@ -56,6 +56,8 @@ type Bus struct {
 	tableReads atomic.Int64
 	// commits counts the writer's transactions (a test's measure).
 	commits atomic.Int64
+	// hearing: the listener is in place and has read what it missed.
+	hearing atomic.Bool
 
 	ready   chan struct{} // closed once LISTEN is in place
 	stop    context.CancelFunc
@@ -196,6 +198,7 @@ func (b *Bus) listen(ctx context.Context) {
 }
 
 func (b *Bus) listenOnce(ctx context.Context, last *int64, heard *time.Time, listening func()) error {
+	defer b.hearing.Store(false)
 	setup, cancel := context.WithTimeout(ctx, answerWithin)
 	defer cancel()
 	conn, err := b.pool.Acquire(setup)
@@ -236,6 +239,7 @@ func (b *Bus) listenOnce(ctx context.Context, last *int64, heard *time.Time, lis
 			return fail(err)
 		}
 		*heard = time.Now()
+		b.hearing.Store(true)
 		listening()
 		for {
 			wait, cancel := context.WithTimeout(ctx, quietFor)
@@ -567,6 +571,10 @@ func (b *Bus) write(ctx context.Context) {
 		}
 	}
 }
+
+// Hearing tells whether the listener is in place and has read what it
+// missed: a room is not made without it (arena.Hearing).
+func (b *Bus) Hearing() bool { return b.hearing.Load() }
 
 // Shared is true: other processes may be listening.
 func (b *Bus) Shared() bool { return true }

@@ -106,8 +106,14 @@ func TestCutListener(t *testing.T) {
 	}
 	ina.await(t, 1, 10*time.Second)
 	inb.await(t, 1, 10*time.Second)
+	if !b.Hearing() {
+		t.Fatal("b, listening, says it hears nothing")
+	}
 
 	back := cutListener(t, url, b)
+	if b.Hearing() {
+		t.Fatal("b, cut off, says it hears")
+	}
 	for _, m := range []string{"finish", "after"} {
 		if err := a.Publish(ctx, []byte(m)); err != nil {
 			t.Fatal(err)
@@ -122,6 +128,9 @@ func TestCutListener(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "before,finish,after" {
 		t.Fatalf("b got %v", got)
+	}
+	if !b.Hearing() {
+		t.Fatal("b, back with what it missed, says it hears nothing")
 	}
 }
 
