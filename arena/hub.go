@@ -29,6 +29,13 @@ const pendingTTL = 10 * time.Minute
 // waits for another's state: past it, none holds the room.
 const syncWait = 750 * time.Millisecond
 
+// syncGiveUp is how long a process waits for the state of a room it sees
+// another hold (its inputs come), in syncWaits: on a loaded bus the answer
+// may take longer than syncWait, and a replica that took the room afresh
+// would start apart from the others. Past it the open fails, and the
+// member's client tries again.
+const syncGiveUp = 10 * time.Second
+
 // launchWait bounds the wait for a launch that is on its way (see
 // awaitLaunch); an instance Discord launched itself (its own launcher,
 // not the Race button or /race) has none, and waits this long once.
@@ -58,6 +65,9 @@ type hub struct {
 	now  func() time.Time
 	// startWithin bounds a game's start in the store (a test's is shorter).
 	startWithin time.Duration
+	// syncGiveUp bounds a new replica's wait for the state of a room
+	// another process is seen to hold (a test's is shorter).
+	syncGiveUp time.Duration
 	// ctx ends when the server closes: the rooms' loops and what they
 	// started stop with it, and wg waits for them.
 	ctx  context.Context
@@ -95,7 +105,7 @@ func newHub(cfg Config) *hub {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	ctx, stop := context.WithCancel(context.Background())
-	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, startWithin: startWithin, ctx: ctx, stop: stop,
+	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, startWithin: startWithin, syncGiveUp: syncGiveUp, ctx: ctx, stop: stop,
 		rooms: map[string]*room{}, pending: map[string]pending{}, left: map[string]time.Time{}, sealer: newSealer(cfg)}
 	h.application = func(context.Context) (string, error) {
 		if cfg.AppID == "" {

@@ -229,6 +229,18 @@ func (r *room) move(ctx context.Context, c *conn, userID, dir string) string {
 	}
 }
 
+// holdsIt: an input of kind from another process shows that it holds the
+// room. Not a sync (its process asks, as this one does, and two opening a
+// room at once would wait for each other), a drop, or a beat (which comes
+// to every room held here, whichever rooms its process holds).
+func holdsIt(kind string) bool {
+	switch kind {
+	case evSync, evDrop, evBeat, evTick:
+		return false
+	}
+	return true
+}
+
 // run is the room's loop: it owns st until the room ends or the process
 // shuts down. A shared bus's new replica first waits for the state of
 // the processes already holding the room (syncing).
@@ -257,6 +269,11 @@ func (r *room) run(st state, syncNonce string) {
 		// early is the processes heard from before this replica's sync,
 		// whose inputs the state it takes may not show.
 		early []string
+		// heldElsewhere: while syncing, an input of the room came from a
+		// process that held it at this replica's sync, so its state will
+		// come; newer is the processes whose sync came after this one's.
+		heldElsewhere bool
+		newer         = map[string]bool{}
 		// left: this process was taken for dead, and its replica left.
 		left bool
 	)
@@ -287,10 +304,12 @@ func (r *room) run(st state, syncNonce string) {
 			idle.Stop()
 		}
 	}()
+	var syncClock *time.Timer
+	syncSince := time.Now()
 	if syncing {
-		t := time.NewTimer(syncWait)
-		defer t.Stop()
-		syncTimer = t.C
+		syncClock = time.NewTimer(syncWait)
+		defer syncClock.Stop()
+		syncTimer = syncClock.C
 	} else {
 		close(r.ready)
 	}
@@ -456,7 +475,22 @@ func (r *room) run(st state, syncNonce string) {
 		case <-flush:
 			sendMoved()
 		case <-syncTimer:
-			finishSync() // nobody answered: no other process holds the room
+			switch {
+			case !heldElsewhere:
+				finishSync() // nobody answered: no other process holds the room
+			case time.Since(syncSince) < h.syncGiveUp:
+				// Another process holds the room (its inputs come) and has
+				// not answered yet: a loaded bus. Taking the room afresh
+				// would start this replica apart from it.
+				syncClock.Reset(syncWait)
+			default:
+				h.log.Warn("arena: no state came for a room another process holds", "instance", r.instance, "waited", time.Since(syncSince).Round(time.Millisecond))
+				r.mu.Lock()
+				r.leave()
+				r.dropped = true
+				r.mu.Unlock()
+				return
+			}
 		case <-idleC:
 			idleC = nil
 			if r.dropIdle(&st, syncNonce) {
@@ -511,6 +545,16 @@ func (r *room) run(st state, syncNonce string) {
 				buffer = append(buffer, ev)
 			case ev.Origin != h.proc && ev.Instance == r.instance && ev.Kind != evDrop:
 				early = append(early, ev.Origin)
+			}
+			if syncing && ev.Origin != h.proc && ev.Instance == r.instance {
+				switch {
+				case ev.Kind == evSync && sawSync:
+					// Its replica is newer than this one: it takes this
+					// sync for one before its own, and answers none.
+					newer[ev.Origin] = true
+				case holdsIt(ev.Kind) && !newer[ev.Origin]:
+					heldElsewhere = true
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -1381,3 +1382,134 @@ type deafBus struct {
 }
 
 func (b *deafBus) Hearing() bool { return !b.deaf.Load() }
+
+// TestSyncWaitsForAHolder: a new replica whose sync is not answered
+// within syncWait while another process's inputs of the room come (a
+// loaded bus) waits for the state, rather than take the room afresh and
+// start apart from the others, as it did; past syncGiveUp its open fails,
+// and the member's client tries again.
+func TestSyncWaitsForAHolder(t *testing.T) {
+	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
+	slow := &heldStates{Bus: bus.end()}
+	a := testHub(t, slow, games)
+	b := testHub(t, bus.end(), games)
+	b.syncGiveUp = 1500 * time.Millisecond
+	ra, in, _ := launch(t, a)
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+	type opened struct {
+		r   *room
+		err error
+	}
+	open := func(sign string) chan opened {
+		done := make(chan opened, 1)
+		go func() {
+			r, err := b.open(context.Background(), in)
+			done <- opened{r, err}
+		}()
+		waitFor(t, "b's replica syncing", func() bool { return b.count() == 1 })
+		a.publish(event{Kind: evHello, Instance: in.ID, User: sign, Name: sign}) // a holds the room
+		return done
+	}
+
+	first := open("u3")
+	select {
+	case got := <-first:
+		if got.err == nil {
+			t.Fatal("b's replica opened with no state from a, which holds the room")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("b's open did not give up")
+	}
+	if b.count() != 0 {
+		t.Fatal("b keeps the replica that gave up")
+	}
+
+	second := open("u4")
+	time.Sleep(syncWait + 300*time.Millisecond)
+	select {
+	case got := <-second:
+		t.Fatalf("b's replica opened past syncWait with no state from a: %v, %v", got.r, got.err)
+	default:
+	}
+	slow.release()
+	got := <-second
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	waitFor(t, "the replicas agree", func() bool { return describe(t, ra) == describe(t, got.r) })
+	if d := describe(t, got.r); !strings.Contains(d, "u1@") || !strings.Contains(d, "u4@") {
+		t.Fatalf("b's replica: %s; want ada and u4, whom a saw", d)
+	}
+}
+
+// heldStates is a Bus that holds the states it is given to publish (the
+// answers to syncs) until released: a loaded bus, for them.
+type heldStates struct {
+	Bus
+	mu   sync.Mutex
+	held [][]byte
+}
+
+func (b *heldStates) Publish(ctx context.Context, msg []byte) error {
+	if bytes.Contains(msg, []byte(`"k":"state"`)) {
+		b.mu.Lock()
+		b.held = append(b.held, msg)
+		b.mu.Unlock()
+		return nil
+	}
+	return b.Bus.Publish(ctx, msg)
+}
+
+func (b *heldStates) release() {
+	b.mu.Lock()
+	held := b.held
+	b.held = nil
+	b.mu.Unlock()
+	for _, msg := range held {
+		_ = b.Bus.Publish(context.Background(), msg)
+	}
+}
+
+// TestSyncIgnoresNewerReplicas: the inputs of a process whose sync came
+// after this replica's do not keep it waiting for a state: that process
+// took this sync for one before its own and answers none. (Three
+// processes' racers, connecting at once, waited for syncGiveUp and were
+// turned away.)
+func TestSyncIgnoresNewerReplicas(t *testing.T) {
+	bus := &orderedBus{}
+	b := testHub(t, bus.end(), &memGames{games: map[int64]*play.Game{}})
+	b.syncGiveUp = 3 * time.Second
+	b.pend("c2", "u1", mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 4}, true, "")
+	in := testInstance("i-2", "c2")
+	opened := make(chan error, 1)
+	go func() {
+		_, err := b.open(context.Background(), in)
+		opened <- err
+	}()
+	published := func() int {
+		bus.mu.Lock()
+		defer bus.mu.Unlock()
+		return bus.published
+	}
+	waitFor(t, "b's sync on the bus", func() bool { return published() == 2 }) // the launch, the sync
+	for _, ev := range []event{
+		{Kind: evSync, Instance: in.ID, Origin: "px", Nonce: "nx", At: time.Now().UnixMilli()},
+		{Kind: evHello, Instance: in.ID, Origin: "px", User: "u2", Name: "bob", At: time.Now().UnixMilli()},
+	} {
+		msg, err := encodeEvent(&ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := bus.end().Publish(context.Background(), msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatalf("b's open: %v", err)
+		}
+	case <-time.After(syncWait + 2*time.Second):
+		t.Fatal("b's replica still waits for a state from a process whose sync came after its own")
+	}
+}
