@@ -268,8 +268,8 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 // moment while the bus hears nothing (the client reconnects, with
 // backoff, as after any close it has no words for).
 func (s *Server) refuseOpen(c *conn, in instance, err error) {
-	if errors.Is(err, errDeaf) {
-		s.log.Warn("arena: a room not opened while the bus hears nothing", "instance", in.ID)
+	if errors.Is(err, errDeaf) || errors.Is(err, errNoState) {
+		s.log.Warn("arena: a room not opened", "instance", in.ID, "why", err)
 		c.closeWith(closeTooMany, "try again in a moment")
 		return
 	}

@@ -281,8 +281,13 @@ func (h *hub) pend(channelID, userID string, maze mazecore.ID, card bool, follow
 	h.publish(ev)
 }
 
-// errDeaf refuses a new replica while the bus hears nothing (Hearing).
-var errDeaf = errors.New("arena: the bus hears nothing just now")
+// Why a replica was not made: the bus hears nothing (Hearing), or no
+// state came from the processes holding the room (syncGiveUp). The
+// member's client tries again.
+var (
+	errDeaf    = errors.New("arena: the bus hears nothing just now")
+	errNoState = errors.New("arena: no state came from the processes holding the room")
+)
 
 // open returns the room of instance in, made here if this process holds
 // none: on the maze launched in its channel, else one of its own. On a
@@ -345,6 +350,12 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 	case <-r.ready:
 		return r, nil
 	case <-r.done:
+		r.mu.Lock()
+		left := r.dropped
+		r.mu.Unlock()
+		if left {
+			return nil, errNoState // it gave up its sync (the loop logged it)
+		}
 		return nil, errors.New("arena: the room ended")
 	case <-ctx.Done():
 		return nil, ctx.Err()

@@ -1414,8 +1414,8 @@ func TestSyncWaitsForAHolder(t *testing.T) {
 	first := open("u3")
 	select {
 	case got := <-first:
-		if got.err == nil {
-			t.Fatal("b's replica opened with no state from a, which holds the room")
+		if !errors.Is(got.err, errNoState) {
+			t.Fatalf("b's replica opened with no state from a, which holds the room: %v, want errNoState", got.err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("b's open did not give up")
