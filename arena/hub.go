@@ -30,10 +30,10 @@ const pendingTTL = 10 * time.Minute
 const syncWait = 750 * time.Millisecond
 
 // syncGiveUp is how long a process waits for the state of a room it sees
-// another hold (its inputs come), in syncWaits: on a loaded bus the answer
-// may take longer than syncWait, and a replica that took the room afresh
-// would start apart from the others. Past it the open fails, and the
-// member's client tries again.
+// another hold (its inputs come), a syncWait at a time: on a loaded bus
+// the answer may take longer than syncWait, and a replica that took the
+// room afresh would start apart from the others. Past it the open fails,
+// and the member's client tries again.
 const syncGiveUp = 10 * time.Second
 
 // launchWait bounds the wait for a launch that is on its way (see

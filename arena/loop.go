@@ -274,7 +274,8 @@ func (r *room) run(st state, syncNonce string) {
 		// come; newer is the processes whose sync came after this one's.
 		heldElsewhere bool
 		newer         = map[string]bool{}
-		// left: this process was taken for dead, and its replica left.
+		// left: the replica left (rejoin): this process was taken for
+		// dead, or the bus lost messages.
 		left bool
 	)
 	ticker.Stop()
@@ -487,7 +488,6 @@ func (r *room) run(st state, syncNonce string) {
 				h.log.Warn("arena: no state came for a room another process holds", "instance", r.instance, "waited", time.Since(syncSince).Round(time.Millisecond))
 				r.mu.Lock()
 				r.leave()
-				r.dropped = true
 				r.mu.Unlock()
 				return
 			}
@@ -596,11 +596,13 @@ func (r *room) dropIdle(st *state, nonce string) bool {
 	return leave
 }
 
-// leave takes this replica out of the hub, remembering the room, so that
-// a connection that comes for it opens a new replica at once (one that
-// never held the room waits for a launch). r.mu is held; it says whether
-// the replica was still the hub's.
+// leave marks this replica as left (a connection is turned away, an
+// input dropped) and takes it out of the hub, remembering the room, so
+// that a connection that comes for it opens a new replica at once (one
+// that never held the room waits for a launch). r.mu is held; it says
+// whether the replica was still the hub's (not if the room ended).
 func (r *room) leave() bool {
+	r.dropped = true
 	h := r.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -608,7 +610,6 @@ func (r *room) leave() bool {
 		return false
 	}
 	delete(h.rooms, r.instance)
-	r.dropped = true
 	now := h.now()
 	for instance, at := range h.left {
 		// Past an hour, one coming back waits for a launch once, as on
@@ -635,7 +636,6 @@ func (r *room) leave() bool {
 func (r *room) rejoin(nonce string) {
 	r.mu.Lock()
 	r.leave()
-	r.dropped = true // gone from the hub already (the room ended meanwhile)
 	conns := make([]*conn, 0, len(r.conns))
 	for c := range r.conns {
 		conns = append(conns, c)
