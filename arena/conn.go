@@ -62,8 +62,9 @@ const (
 	closeBadHello     = 4400 // the first message was not a hello
 	closeTooMany      = 4429 // too many connections, or too fast: try again later
 	closeReload       = 4426 // the client speaks another protocol: reload the page
-	// closeRejoin: the replica here left the room (taken for dead): the
-	// client reconnects, as after any close it has no words for.
+	// closeRejoin: the replica here left the room (this process was taken
+	// for dead, or the bus lost messages): the client reconnects, as after
+	// any close it has no words for.
 	closeRejoin = websocket.CloseServiceRestart
 )
 
@@ -265,8 +266,9 @@ func (s *Server) serveRoom(w http.ResponseWriter, r *http.Request) {
 }
 
 // refuseOpen closes c, whose room could not be opened: to try again in a
-// moment while the bus hears nothing (the client reconnects, with
-// backoff, as after any close it has no words for).
+// moment while the bus hears nothing or no state came for the room (the
+// client reconnects, with backoff, as after any close it has no words
+// for).
 func (s *Server) refuseOpen(c *conn, in instance, err error) {
 	if errors.Is(err, errDeaf) || errors.Is(err, errNoState) {
 		s.log.Warn("arena: a room not opened", "instance", in.ID, "why", err)
