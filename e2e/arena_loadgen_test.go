@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -231,6 +230,10 @@ type benchRacer struct {
 	// shows it racing; done when its connection ends (err says why).
 	welcomed, racing, done chan struct{}
 	err                    error
+	// lastRoom is the last room message read before racing (the reader's
+	// until racing closes): a racer never shown racing says how it saw
+	// its room.
+	lastRoom atomic.Pointer[[]byte]
 	// onFrame is shown every frame once the racer is racing (its bytes
 	// valid only during the call): the racer's look at what it receives.
 	onFrame func(frame []byte)
@@ -292,6 +295,9 @@ func (r *benchRacer) read() {
 		if json.Unmarshal(b, &m) != nil {
 			continue
 		}
+		if m["room"] != nil {
+			r.lastRoom.Store(&b)
+		}
 		if !welcomed && m["t"] == "welcome" {
 			welcomed = true
 			close(r.welcomed)
@@ -324,7 +330,11 @@ func (r *benchRacer) await(ready chan struct{}, what string) error {
 	case <-r.done:
 		return fmt.Errorf("%s waiting for %s: the connection ended: %w", r.me, what, r.err)
 	case <-time.After(time.Minute):
-		return errors.New(r.me + " timed out waiting for " + what)
+		last := []byte("none")
+		if room := r.lastRoom.Load(); room != nil {
+			last = *room
+		}
+		return fmt.Errorf("%s (on process %d) timed out waiting for %s; the last room it was shown: %s", r.me, r.process, what, last)
 	}
 }
 
