@@ -1088,15 +1088,7 @@ func TestIdleReplicaLeaves(t *testing.T) {
 
 	// Ada comes back through a: its new replica takes the room as b
 	// played it, and the room is shared again.
-	ra2, err := a.open(ctx, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ra2 == ra {
-		t.Fatal("a opened the replica that left")
-	}
-	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
-	waitFor(t, "the room shared again", func() bool { return rb.shared.Load() && ra2.shared.Load() })
+	ra2 := reopen(t, a, in, ra, rb, "u1", "ada")
 	if why := rb.move(ctx, nil, "u2", letter(open.Opposite())); why != "" {
 		t.Fatalf("bob's move back refused: %s", why)
 	}
@@ -1285,15 +1277,7 @@ func awaitClose(t *testing.T, client *websocket.Conn, code int) {
 // counted).
 func rejoinThrough(t *testing.T, b *hub, in instance, old, ra *room) {
 	t.Helper()
-	rb, err := b.open(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rb == old {
-		t.Fatal("b opened the replica that left")
-	}
-	b.publish(event{Kind: evHello, Instance: in.ID, User: "u2", Name: "bob"})
-	waitFor(t, "the room shared again", func() bool { return ra.shared.Load() && rb.shared.Load() })
+	rb := reopen(t, b, in, old, ra, "u2", "bob")
 	waitFor(t, "the replicas agree", func() bool { return describe(t, ra) == describe(t, rb) })
 	if got := describe(t, rb); !strings.Contains(got, "u2@1,1/0 online=true") {
 		t.Fatalf("the new replica: %s; want bob online", got)
@@ -1302,6 +1286,22 @@ func rejoinThrough(t *testing.T, b *hub, in instance, old, ra *room) {
 	waitFor(t, "bob offline once he went", func() bool {
 		return strings.Contains(describe(t, ra), "u2@1,1/0 online=false") && describe(t, ra) == describe(t, rb)
 	})
+}
+
+// reopen has a member come back through h, whose replica old left: h
+// opens a new replica, and the room is shared with other's again.
+func reopen(t *testing.T, h *hub, in instance, old, other *room, userID, name string) *room {
+	t.Helper()
+	r, err := h.open(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r == old {
+		t.Fatal("the process opened the replica that left")
+	}
+	h.publish(event{Kind: evHello, Instance: in.ID, User: userID, Name: name})
+	waitFor(t, "the room shared again", func() bool { return other.shared.Load() && r.shared.Load() })
+	return r
 }
 
 // moveOffTheBus plays the member's move from the start on r, which must
