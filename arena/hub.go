@@ -26,14 +26,17 @@ import (
 const pendingTTL = 10 * time.Minute
 
 // syncWait bounds how long a process that opens a room on a shared bus
-// waits for another's state: past it, none holds the room.
+// waits for another's state once its own sync came back through the bus
+// (the others hear it about then): past it, none holds the room.
 const syncWait = 750 * time.Millisecond
 
 // syncGiveUp is how long a process waits for the state of a room it sees
-// another hold (its inputs come), a syncWait at a time: on a loaded bus
-// the answer may take longer than syncWait, and a replica that took the
-// room afresh would start apart from the others. Past it the open fails,
-// and the member's client tries again.
+// another hold (its inputs come), or for its own sync to come back, a
+// syncWait at a time: on a loaded bus the answer may take longer than
+// syncWait, and a listener may be deaf before it knows it (pgbus asks
+// after 5 s of quiet); a replica that took the room afresh would start
+// apart from the others. Past it the open fails, and the member's client
+// tries again.
 const syncGiveUp = 10 * time.Second
 
 // launchWait bounds the wait for a launch that is on its way (see

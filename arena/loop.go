@@ -477,15 +477,21 @@ func (r *room) run(st state, syncNonce string) {
 			sendMoved()
 		case <-syncTimer:
 			switch {
-			case !heldElsewhere:
+			case sawSync && !heldElsewhere:
 				finishSync() // nobody answered: no other process holds the room
 			case time.Since(syncSince) < h.syncGiveUp:
-				// Another process holds the room (its inputs come) and has
-				// not answered yet: a loaded bus. Taking the room afresh
-				// would start this replica apart from it.
+				// Its own sync has not come back (a loaded bus, or one deaf
+				// without knowing it yet, which would never bring the
+				// answers), or another process holds the room (its inputs
+				// come) and has not answered yet. Taking the room afresh
+				// would start this replica apart from the others.
 				syncClock.Reset(syncWait)
 			default:
-				h.log.Warn("arena: no state came for a room another process holds", "instance", r.instance, "waited", time.Since(syncSince).Round(time.Millisecond))
+				why := "arena: no state came for a room another process holds"
+				if !sawSync {
+					why = "arena: this process's sync did not come back through the bus"
+				}
+				h.log.Warn(why, "instance", r.instance, "waited", time.Since(syncSince).Round(time.Millisecond))
 				r.mu.Lock()
 				r.leave()
 				r.mu.Unlock()
@@ -537,7 +543,10 @@ func (r *room) run(st state, syncNonce string) {
 			case !syncing:
 				step(ev)
 			case ev.Kind == evSync && ev.Nonce == syncNonce:
+				// The others answer once they hear it, about now: their
+				// syncWait begins here.
 				sawSync = true
+				syncClock.Reset(syncWait)
 			case ev.Kind == evState && ev.Nonce == syncNonce && sawSync && ev.State != nil:
 				st.adopt(*ev.State)
 				finishSync()

@@ -1400,19 +1400,10 @@ func TestSyncWaitsForAHolder(t *testing.T) {
 	b.syncGiveUp = 1500 * time.Millisecond
 	ra, in, _ := launch(t, a)
 	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
-	type opened struct {
-		r   *room
-		err error
-	}
 	open := func(sign string) chan opened {
-		done := make(chan opened, 1)
-		go func() {
-			r, err := b.open(context.Background(), in)
-			done <- opened{r, err}
-		}()
-		waitFor(t, "b's replica syncing", func() bool { return b.count() == 1 })
-		a.publish(event{Kind: evHello, Instance: in.ID, User: sign, Name: sign}) // a holds the room
-		return done
+		return openLater(t, b, in, func() {
+			a.publish(event{Kind: evHello, Instance: in.ID, User: sign, Name: sign}) // a holds the room
+		})
 	}
 
 	first := open("u3")
@@ -1429,12 +1420,7 @@ func TestSyncWaitsForAHolder(t *testing.T) {
 	}
 
 	second := open("u4")
-	time.Sleep(syncWait + 300*time.Millisecond)
-	select {
-	case got := <-second:
-		t.Fatalf("b's replica opened past syncWait with no state from a: %v, %v", got.r, got.err)
-	default:
-	}
+	stillSyncing(t, second, "with no state from a")
 	slow.release()
 	got := <-second
 	if got.err != nil {
@@ -1443,6 +1429,127 @@ func TestSyncWaitsForAHolder(t *testing.T) {
 	waitFor(t, "the replicas agree", func() bool { return describe(t, ra) == describe(t, got.r) })
 	if d := describe(t, got.r); !strings.Contains(d, "u1@") || !strings.Contains(d, "u4@") {
 		t.Fatalf("b's replica: %s; want ada and u4, whom a saw", d)
+	}
+}
+
+// TestSyncHeardBack: a new replica whose own sync does not come back
+// through the bus (its listener deaf before it knows it: pgbus asks only
+// after 5 s of quiet) waits for it, rather than take the room afresh
+// after syncWait and start apart from the process that holds it, as it
+// did; past syncGiveUp its open fails, and the member's client tries
+// again. Once the listener reads what it missed, the replica adopts the
+// holder's state.
+func TestSyncHeardBack(t *testing.T) {
+	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
+	a := testHub(t, bus.end(), games)
+	deaf := &unheardEnd{Bus: bus.end(), bus: bus}
+	b := testHub(t, deaf, games)
+	b.syncGiveUp = 1500 * time.Millisecond
+	ra, in, _ := launch(t, a)
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+
+	deaf.mute()
+	began := time.Now()
+	if _, err := b.open(context.Background(), in); !errors.Is(err, errNoState) {
+		t.Fatalf("b's replica opened without hearing its own sync (%v); want errNoState", err)
+	}
+	if waited := time.Since(began); waited < b.syncGiveUp {
+		t.Fatalf("b's open gave up after %v, before syncGiveUp", waited)
+	}
+	if b.count() != 0 {
+		t.Fatal("b keeps the replica that gave up")
+	}
+
+	done := openLater(t, b, in, nil)
+	stillSyncing(t, done, "without hearing its sync")
+	deaf.hearAgain()
+	var got opened
+	select {
+	case got = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("b's open did not end once its listener heard again")
+	}
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	waitFor(t, "the replicas agree", func() bool { return describe(t, ra) == describe(t, got.r) })
+	if d := describe(t, got.r); !strings.Contains(d, "u1@") {
+		t.Fatalf("b's replica: %s; want ada, whom a holds", d)
+	}
+}
+
+// unheardEnd is an end of an orderedBus whose listener the test mutes
+// without its knowing (Hearing stays true): what comes meanwhile waits,
+// and is delivered in order when it hears again, as pgbus's listener
+// reads what it missed from its table once it notices its connection
+// dead.
+type unheardEnd struct {
+	Bus
+	bus     *orderedBus
+	muted   bool // under bus.mu, which every delivery holds
+	missed  [][]byte
+	deliver func([]byte)
+}
+
+func (e *unheardEnd) Subscribe(deliver func([]byte)) {
+	e.bus.mu.Lock()
+	e.deliver = deliver
+	e.bus.mu.Unlock()
+	e.Bus.Subscribe(func(msg []byte) {
+		if e.muted {
+			e.missed = append(e.missed, msg)
+			return
+		}
+		deliver(msg)
+	})
+}
+
+func (e *unheardEnd) mute() {
+	e.bus.mu.Lock()
+	e.muted = true
+	e.bus.mu.Unlock()
+}
+
+func (e *unheardEnd) hearAgain() {
+	e.bus.mu.Lock()
+	defer e.bus.mu.Unlock()
+	for _, msg := range e.missed {
+		e.deliver(msg)
+	}
+	e.muted, e.missed = false, nil
+}
+
+type opened struct {
+	r   *room
+	err error
+}
+
+// openLater opens in on h on a goroutine of its own, calls syncing (if
+// any) once h's replica is made, and returns where the open's outcome
+// goes.
+func openLater(t *testing.T, h *hub, in instance, syncing func()) chan opened {
+	t.Helper()
+	done := make(chan opened, 1)
+	go func() {
+		r, err := h.open(context.Background(), in)
+		done <- opened{r, err}
+	}()
+	waitFor(t, "the replica syncing", func() bool { return h.count() == 1 })
+	if syncing != nil {
+		syncing()
+	}
+	return done
+}
+
+// stillSyncing fails t if the open whose outcome goes to done is over a
+// while past syncWait.
+func stillSyncing(t *testing.T, done chan opened, why string) {
+	t.Helper()
+	time.Sleep(syncWait + 300*time.Millisecond)
+	select {
+	case got := <-done:
+		t.Fatalf("the replica opened past syncWait %s: %v, %v", why, got.r, got.err)
+	default:
 	}
 }
 
