@@ -342,8 +342,15 @@ func (r *room) run(st state, syncNonce string) {
 		}
 		h.cfg.Metrics.ArenaTick(time.Since(start))
 	}
-	finishSync := func() {
+	// finishSync puts the replica in step, on the state of the process
+	// from (none: the room is new).
+	finishSync := func(from string) {
 		syncing, syncTimer = false, nil
+		if from == "" {
+			from = "none: a new room"
+		}
+		h.log.Debug("arena: a replica of a shared room is in step", "instance", r.instance, "state_from", from,
+			"players", len(st.Players), "phase", st.Phase, "buffered", len(buffer), "waited", time.Since(syncSince).Round(time.Millisecond))
 		if st.Holders == nil {
 			st.Holders = map[string]string{}
 		}
@@ -478,7 +485,7 @@ func (r *room) run(st state, syncNonce string) {
 		case <-syncTimer:
 			switch {
 			case sawSync && !heldElsewhere:
-				finishSync() // nobody answered: no other process holds the room
+				finishSync("") // nobody answered: no other process holds the room
 			case time.Since(syncSince) < h.syncGiveUp:
 				// Its own sync has not come back (a loaded bus, or one deaf
 				// without knowing it yet, which would never bring the
@@ -549,7 +556,7 @@ func (r *room) run(st state, syncNonce string) {
 				syncClock.Reset(syncWait)
 			case ev.Kind == evState && ev.Nonce == syncNonce && sawSync && ev.State != nil:
 				st.adopt(*ev.State)
-				finishSync()
+				finishSync(ev.Origin)
 			case sawSync:
 				buffer = append(buffer, ev)
 			case ev.Origin != h.proc && ev.Instance == r.instance && ev.Kind != evDrop:

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -119,9 +120,10 @@ func generateLoad(specPath string, in io.Reader, out io.Writer) error {
 			return err
 		}
 	}
-	for _, r := range racers {
+	for i, r := range racers {
 		if err := r.await(r.racing, "its race"); err != nil {
-			return err
+			first := i / spec.PerRoom * spec.PerRoom
+			return fmt.Errorf("%w\n%s", err, roomViews(racers[first:first+spec.PerRoom]))
 		}
 	}
 	if _, err := io.WriteString(out, "ready\n"); err != nil {
@@ -336,6 +338,26 @@ func (r *benchRacer) await(ready chan struct{}, what string) error {
 		}
 		return fmt.Errorf("%s (on process %d) timed out waiting for %s; the last room it was shown: %s", r.me, r.process, what, last)
 	}
+}
+
+// roomViews says how each process showed its room to a member there:
+// the last room message one of them read before racing (a replica apart
+// from the others shows other players, or another phase).
+func roomViews(room []*benchRacer) string {
+	var b strings.Builder
+	shown := map[int]bool{}
+	for _, r := range room {
+		if shown[r.process] {
+			continue
+		}
+		shown[r.process] = true
+		last := "none"
+		if m := r.lastRoom.Load(); m != nil {
+			last = string(*m)
+		}
+		fmt.Fprintf(&b, "process %d, as %s was shown it: %s\n", r.process, r.me, last)
+	}
+	return b.String()
 }
 
 var (
