@@ -27,7 +27,8 @@ const pendingTTL = 10 * time.Minute
 
 // syncWait bounds how long a process that opens a room on a shared bus
 // waits for another's state once its own sync came back through the bus
-// (the others hear it about then): past it, none holds the room.
+// (the others hear it about then), beyond twice the sync's own trip
+// through the bus (the answer's trip back): past it, none holds the room.
 const syncWait = 750 * time.Millisecond
 
 // syncGiveUp is how long a process waits for the state of a room it sees

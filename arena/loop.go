@@ -325,6 +325,14 @@ func (r *room) run(st state, syncNonce string) {
 		}
 		if r.shared.Load() {
 			r.goAlone(&st)
+		} else if !st.alone() && !r.shared.Swap(true) {
+			// Another process holds a replica, and its inputs' arrival
+			// did not make the room shared: they came while this replica
+			// synced, and the replay of what it buffered let it go alone
+			// at an input that names no holder (a beat) before theirs.
+			// Its members' inputs then stayed here, and the others never
+			// saw them (three processes' 200 racers: a room's start).
+			r.predictHere(&st)
 		}
 		if r.shared.Load() && ev.Kind != evMove {
 			// A move connects nobody, so the members' connections are not
@@ -550,10 +558,15 @@ func (r *room) run(st state, syncNonce string) {
 			case !syncing:
 				step(ev)
 			case ev.Kind == evSync && ev.Nonce == syncNonce:
-				// The others answer once they hear it, about now: their
-				// syncWait begins here.
+				// The others answer once they hear it, about now, and
+				// their answer takes the bus about as long as the sync
+				// took (a loaded bus: the sync's trip is its lag now), so
+				// the wait begins here, and is that much longer. A quiet
+				// holder (a lobby, no input to show it holds the room)
+				// answered after syncWait on a bus a second behind, and the
+				// replica had started apart.
 				sawSync = true
-				syncClock.Reset(syncWait)
+				syncClock.Reset(syncWait + 2*time.Since(syncSince))
 			case ev.Kind == evState && ev.Nonce == syncNonce && sawSync && ev.State != nil:
 				st.adopt(*ev.State)
 				finishSync(ev.Origin)

@@ -1478,6 +1478,121 @@ func TestSyncHeardBack(t *testing.T) {
 	}
 }
 
+// TestSyncOnABusBehind: on a bus a second behind, a holder with nothing
+// to say (a lobby) answers a new replica's sync a second after the sync
+// came back; the replica waits for it, as long again as its sync's trip,
+// rather than take the room as new after syncWait and start apart from
+// the holder, as it did.
+func TestSyncOnABusBehind(t *testing.T) {
+	bus, games := &lateBus{}, &memGames{games: map[int64]*play.Game{}}
+	a := testHub(t, bus.end(), games)
+	b := testHub(t, bus.end(), games)
+	ra, in, _ := launch(t, a)
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+
+	bus.behind(t, time.Second)
+	r, err := b.open(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := describe(t, r); !strings.Contains(d, "u1@") {
+		t.Fatalf("b's replica: %s; want ada, whom a holds", d)
+	}
+	waitFor(t, "the replicas agree", func() bool { return describe(t, ra) == describe(t, r) })
+}
+
+// lateBus is an orderedBus that, once behind, delivers each message a
+// delay after it was published, in the order published: a bus that far
+// behind.
+type lateBus struct {
+	orderedBus
+	delay time.Duration // 0 until behind; under orderedBus.mu
+	queue chan lateMsg
+}
+
+type lateMsg struct {
+	msg []byte
+	due time.Time
+}
+
+func (l *lateBus) end() Bus { return lateEnd{busEnd{&l.orderedBus}, l} }
+
+func (l *lateBus) behind(t *testing.T, delay time.Duration) {
+	queue, stop := make(chan lateMsg, 1024), make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	l.orderedBus.mu.Lock()
+	l.delay, l.queue = delay, queue
+	l.orderedBus.mu.Unlock()
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case m := <-queue:
+				time.Sleep(time.Until(m.due))
+				_ = busEnd{&l.orderedBus}.Publish(context.Background(), m.msg)
+			}
+		}
+	}()
+}
+
+type lateEnd struct {
+	busEnd
+	l *lateBus
+}
+
+func (e lateEnd) Publish(ctx context.Context, msg []byte) error {
+	e.l.orderedBus.mu.Lock()
+	queue, delay := e.l.queue, e.l.delay
+	e.l.orderedBus.mu.Unlock()
+	if queue == nil {
+		return e.busEnd.Publish(ctx, msg)
+	}
+	queue <- lateMsg{bytes.Clone(msg), time.Now().Add(delay)}
+	return nil
+}
+
+func (e lateEnd) Send(ctx context.Context, msg []byte) error { return e.Publish(ctx, msg) }
+
+// TestReplayKeepsTheRoomShared: a new room whose sync no one answered
+// replays what came after its sync; another process's sync among them
+// (a replica newer than this one, which it answers) keeps it shared, even
+// after a beat, which names no holder. The room went alone at the beat,
+// and its members' inputs stayed in this process, apart from the other's
+// replica: three processes' 200 racers, all syncing at once, had a
+// launcher's Start played in one process alone (BenchmarkArenaPostgres,
+// about one run in ten).
+func TestReplayKeepsTheRoomShared(t *testing.T) {
+	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
+	a := testHub(t, bus.end(), games)
+	b := testHub(t, bus.end(), games)
+	a.pend("c1", "u1", mazecore.ID{Algorithm: mazecore.Sidewinder, Width: 11, Height: 11, Seed: 3}, true, "")
+	in := testInstance("i-1", "c1")
+	done := openLater(t, a, in, func() {
+		time.Sleep(syncWait / 3) // a's sync came back: what comes now is buffered
+		b.publish(event{Kind: evBeat})
+		// b opens the room too, after a: a takes the room as new, and
+		// answers b.
+		b.publish(event{Kind: evSync, Instance: in.ID, Nonce: "b1"})
+	})
+	got := <-done
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	bus.mu.Lock()
+	before := bus.published
+	bus.mu.Unlock()
+	if err := got.r.put(event{Kind: evHello, User: "u1", Name: "ada"}); err != nil {
+		t.Fatal(err)
+	}
+	bus.mu.Lock()
+	after := bus.published
+	bus.mu.Unlock()
+	if after != before+1 {
+		t.Fatalf("ada's hello in a room b holds too: %d messages on the bus, want 1; it stayed in a", after-before)
+	}
+}
+
 // unheardEnd is an end of an orderedBus whose listener the test mutes
 // without its knowing (Hearing stays true): what comes meanwhile waits,
 // and is delivered in order when it hears again, as pgbus's listener
