@@ -127,7 +127,113 @@ func togetherScenario(t *testing.T, seed uint64) error {
 	if !within(5*time.Second, together) {
 		return fmt.Errorf("the replicas are not together in the race:%s", views())
 	}
+	return raceScenario(t, rnd, games, rooms, members, views)
+}
+
+// raceScenario races the members of a room the replicas hold together:
+// u0 runs the maze's solution through the launcher's process, the others
+// make random moves through theirs (a move runs a corridor: some reach
+// the goal too), and the last member, halfway through,
+// leaves and comes back through the next process. Then every replica
+// still held must agree, u0 done on each, and each finish recorded once.
+// A replica left with no member connected may leave (idle) meanwhile.
+func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, members [][]string, views func() string) error {
+	sol, err := solutionMoves(mazeOf(t, rooms[0]))
+	if err != nil {
+		return err
+	}
+	type racer struct {
+		user  string
+		at    int
+		moves []string
+		pause *rand.Rand // its own: a Rand is not for two goroutines
+	}
+	var racers []racer
+	for at, us := range members {
+		for _, u := range us {
+			moves := sol
+			if u != "u0" {
+				moves = make([]string, 12)
+				for i := range moves {
+					moves[i] = string("nsew"[rnd.IntN(4)])
+				}
+			}
+			racers = append(racers, racer{u, at, moves, rand.New(rand.NewPCG(rnd.Uint64(), 3))})
+		}
+	}
+	switcher := &racers[len(racers)-1]
+	errs := make(chan error, len(racers))
+	var wg sync.WaitGroup
+	for _, rc := range racers {
+		wg.Go(func() {
+			at := rc.at
+			for i, dir := range rc.moves {
+				if rc.user == switcher.user && i == len(rc.moves)/2 {
+					next := (at + 1) % len(rooms)
+					if err := rooms[at].put(event{Kind: evBye, User: rc.user}); err != nil {
+						errs <- err
+						return
+					}
+					if err := rooms[next].put(event{Kind: evHello, User: rc.user, Name: rc.user}); err != nil {
+						errs <- err
+						return
+					}
+					at = next
+					// Its hello, through the bus, comes before its next move.
+					if !within(5*time.Second, func() bool { return strings.Contains(describe(t, rooms[at]), " "+rc.user+"@") }) {
+						errs <- fmt.Errorf("%s's hello through process %d never came:%s", rc.user, at, views())
+						return
+					}
+				}
+				why := rooms[at].move(context.Background(), nil, rc.user, dir)
+				switch {
+				case rc.user == "u0" && why != "":
+					errs <- fmt.Errorf("u0's move %d (%s) refused: %s:%s", i, dir, why, views())
+					return
+				case why == refusedFinished:
+					return // its corridor runs reached the goal
+				case why != "" && why != refusedWall:
+					errs <- fmt.Errorf("%s's move %d (%s) refused: %s:%s", rc.user, i, dir, why, views())
+					return
+				}
+				time.Sleep(time.Duration(rc.pause.IntN(10)) * time.Millisecond)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err, failed := <-errs; failed {
+		return err
+	}
+	settled := func() bool {
+		var first string
+		for _, r := range rooms {
+			select {
+			case <-r.done:
+				continue // idle, it left
+			default:
+			}
+			d := describe(t, r)
+			if first == "" {
+				first = d
+			}
+			if d != first || !strings.Contains(d, " u0@") || !doneIn(d, "u0") {
+				return false
+			}
+		}
+		return strings.Contains(first, "done=true") && games.finished() == strings.Count(first, "done=true")
+	}
+	if !within(5*time.Second, settled) {
+		return fmt.Errorf("after the race the replicas differ, or a finish is not recorded once (%d recorded):%s", games.finished(), views())
+	}
 	return nil
+}
+
+// doneIn tells whether user is done in a room's description.
+func doneIn(description, user string) bool {
+	_, rest, _ := strings.Cut(description, " "+user+"@")
+	player, _, _ := strings.Cut(rest, " u")
+	return strings.HasSuffix(player, "done=true")
 }
 
 // within polls cond until it holds (true) or d passed (false).

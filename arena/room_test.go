@@ -76,6 +76,13 @@ func (g *memGames) StartOnGrid(_ context.Context, m *mazecore.GridMaze, who play
 	return g.start(newGame(nil, m, who, g.clock()))
 }
 
+// finished is how many finishes were recorded.
+func (g *memGames) finished() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.finishes
+}
+
 func (g *memGames) clock() time.Time {
 	if g.now != nil {
 		return g.now()
@@ -736,10 +743,19 @@ func TestKilledProcess(t *testing.T) {
 // solutionOf is the moves from m's start to its goal, a corridor run each.
 func solutionOf(t *testing.T, m *mazecore.Maze) []string {
 	t.Helper()
+	moves, err := solutionMoves(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return moves
+}
+
+// solutionMoves is solutionOf for a goroutine that cannot end the test.
+func solutionMoves(m *mazecore.Maze) ([]string, error) {
 	path := mazecore.Solve(m)
 	g, err := play.New(m, play.Record{}, time.Unix(0, 0))
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	var moves []string
 	for g.Pos != m.Goal() {
@@ -751,11 +767,11 @@ func solutionOf(t *testing.T, m *mazecore.Maze) []string {
 			}
 		}
 		if _, err := g.Apply(play.Action{Kind: play.Move, Dir: dir, Seq: g.Seq}, time.Unix(1, 0)); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		moves = append(moves, letter(dir))
 	}
-	return moves
+	return moves, nil
 }
 
 // TestRematchRequest: a rematch asked before the race is over is refused
