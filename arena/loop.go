@@ -277,6 +277,9 @@ func (r *room) run(st state, syncNonce string) {
 		// left: the replica left (rejoin): this process was taken for
 		// dead, or the bus lost messages.
 		left bool
+		// tookItNew: no state came within the sync's wait, and the
+		// replica took the room as new.
+		tookItNew bool
 	)
 	ticker.Stop()
 	defer ticker.Stop()
@@ -307,6 +310,7 @@ func (r *room) run(st state, syncNonce string) {
 	}()
 	var syncClock *time.Timer
 	syncSince := time.Now()
+	opened := st.roomState // the room as this replica made it, at its sync
 	if syncing {
 		syncClock = time.NewTimer(syncWait)
 		defer syncClock.Stop()
@@ -355,7 +359,7 @@ func (r *room) run(st state, syncNonce string) {
 	finishSync := func(from string) {
 		syncing, syncTimer = false, nil
 		if from == "" {
-			from = "none: a new room"
+			from, tookItNew = "none: a new room", true
 		}
 		h.log.Debug("arena: a replica of a shared room is in step", "instance", r.instance, "state_from", from,
 			"players", len(st.Players), "phase", st.Phase, "buffered", len(buffer), "waited", time.Since(syncSince).Round(time.Millisecond))
@@ -555,6 +559,23 @@ func (r *room) run(st state, syncNonce string) {
 				continue
 			}
 			switch {
+			case tookItNew && ev.Kind == evState && ev.Nonce == syncNonce && ev.Origin != h.proc && ev.State != nil && lacked(opened, ev.State):
+				// An answer to this replica's sync after it took the room
+				// as new, holding what the new room lacked: a process held
+				// the room, heard the sync late (its bus behind this one's
+				// by more than the wait), and plays it from a state this
+				// replica never had, while this one's members' inputs
+				// stayed here. Taking that state now would lose what
+				// happened here meanwhile on no rule; rejoining (as a
+				// process taken for dead does) has the members reconnect
+				// at once to a replica that syncs again, and is answered.
+				// (Two processes opening a room at once answer each other
+				// late with the same new room: nothing lacked, no rejoin.)
+				h.log.Info("arena: a late answer to a replica's sync: it started apart from the process holding the room, and rejoins",
+					"instance", r.instance, "state_from", ev.Origin, "waited", time.Since(syncSince).Round(time.Millisecond))
+				r.rejoin(syncNonce)
+				left = true
+				continue
 			case !syncing:
 				step(ev)
 			case ev.Kind == evSync && ev.Nonce == syncNonce:
@@ -587,6 +608,15 @@ func (r *room) run(st state, syncNonce string) {
 			}
 		}
 	}
+}
+
+// lacked tells whether answer, a state answering a replica's sync, holds
+// what opened, the room as that replica made it new, lacks: members, a
+// race, another maze or launcher. The answer is the room at the sync's
+// place in the bus's order, where the new replica took opened.
+func lacked(opened roomState, answer *roomState) bool {
+	return len(answer.Players) > 0 || answer.Phase != opened.Phase || answer.Maze != opened.Maze ||
+		answer.Launcher != opened.Launcher || answer.Round != opened.Round
 }
 
 // goAlone plays the room without the bus once no other process holds a

@@ -1684,16 +1684,54 @@ func stillSyncing(t *testing.T, done chan opened, why string) {
 	}
 }
 
+// TestLateSyncAnswerRejoins: a replica that took the room as new because
+// the holder's answer to its sync came after its wait (a quiet holder, a
+// lobby, on a bus further behind than the wait) started apart from it:
+// its members' hellos stayed here, the holder's members were not in it.
+// When the answer comes after all, the replica rejoins: its members are
+// told to reconnect, and the replica they open is answered and agrees.
+// Before, the late answer was dropped and the two stayed apart for good.
+func TestLateSyncAnswerRejoins(t *testing.T) {
+	bus, games := &orderedBus{}, &memGames{games: map[int64]*play.Game{}}
+	slow := &heldStates{Bus: bus.end()}
+	a := testHub(t, slow, games)
+	b := testHub(t, bus.end(), games)
+	ra, in, _ := launch(t, a)
+	a.publish(event{Kind: evHello, Instance: in.ID, User: "u1", Name: "ada"})
+
+	rb, err := b.open(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := joinOverSocket(t, rb, "u2", "bob")
+	if d := describe(t, rb); strings.Contains(d, "u1@") || !strings.Contains(d, "u2@") {
+		t.Fatalf("b's replica, with a's answer held: %s; want bob alone (it took the room as new)", d)
+	}
+	slow.release()
+	awaitClose(t, client, closeRejoin)
+	waitFor(t, "b's replica gone", func() bool { return b.count() == 0 })
+	r := reopen(t, b, in, rb, ra, "u2", "bob")
+	waitFor(t, "the replicas agree", func() bool { return describe(t, ra) == describe(t, r) })
+	if d := describe(t, r); !strings.Contains(d, "u1@0,0/0 online=true") || !strings.Contains(d, "u2@0,0/0 online=true") {
+		t.Fatalf("b's new replica: %s; want ada and bob online", d)
+	}
+}
+
 // heldStates is a Bus that holds the states it is given to publish (the
-// answers to syncs) until released: a loaded bus, for them.
+// answers to syncs) until released: a loaded bus, for them. Released, it
+// holds none after.
 type heldStates struct {
 	Bus
-	mu   sync.Mutex
-	held [][]byte
+	mu       sync.Mutex
+	held     [][]byte
+	released bool
 }
 
 func (b *heldStates) Publish(ctx context.Context, msg []byte) error {
-	if bytes.Contains(msg, []byte(`"k":"state"`)) {
+	b.mu.Lock()
+	released := b.released
+	b.mu.Unlock()
+	if !released && bytes.Contains(msg, []byte(`"k":"state"`)) {
 		b.mu.Lock()
 		b.held = append(b.held, msg)
 		b.mu.Unlock()
@@ -1705,7 +1743,7 @@ func (b *heldStates) Publish(ctx context.Context, msg []byte) error {
 func (b *heldStates) release() {
 	b.mu.Lock()
 	held := b.held
-	b.held = nil
+	b.held, b.released = nil, true
 	b.mu.Unlock()
 	for _, msg := range held {
 		_ = b.Bus.Publish(context.Background(), msg)
