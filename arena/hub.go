@@ -85,6 +85,11 @@ type hub struct {
 	// (room.dropIdle), by instance: a member coming back opens the room
 	// again at once, with no launch to wait for (awaitLaunch).
 	left map[string]time.Time
+	// syncs is the syncs heard of rooms not held here, by instance, each
+	// origin's with when it came (a real clock): a replica made here
+	// later knows those processes hold the room, or are making it, though
+	// it did not hear them (heardSyncs).
+	syncs map[string]map[string]time.Time
 
 	// application is the application's id, for a card that follows its
 	// launch: Config.AppID, or (a Server's) Discord's answer, asked once.
@@ -110,7 +115,7 @@ func newHub(cfg Config) *hub {
 	_, _ = rand.Read(b[:])
 	ctx, stop := context.WithCancel(context.Background())
 	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, startWithin: startWithin, syncGiveUp: syncGiveUp, ctx: ctx, stop: stop,
-		rooms: map[string]*room{}, pending: map[string]pending{}, left: map[string]time.Time{}, sealer: newSealer(cfg)}
+		rooms: map[string]*room{}, pending: map[string]pending{}, left: map[string]time.Time{}, syncs: map[string]map[string]time.Time{}, sealer: newSealer(cfg)}
 	h.application = func(context.Context) (string, error) {
 		if cfg.AppID == "" {
 			return "", errors.New("arena: the application's id is not known")
@@ -263,6 +268,9 @@ func (h *hub) applyMessage(msg []byte) {
 	}
 	h.mu.Lock()
 	r := h.rooms[ev.Instance]
+	if r == nil && ev.Origin != h.proc {
+		h.heardSync(ev)
+	}
 	h.mu.Unlock()
 	if r != nil {
 		lag := h.now().Sub(time.UnixMilli(ev.At))
@@ -271,6 +279,41 @@ func (h *hub) applyMessage(msg []byte) {
 			observe(lag)
 		}
 		r.input(ev)
+	}
+}
+
+// heardSyncFor is how long a sync of a room not held here is kept: past
+// its process's wait for an answer (syncGiveUp), with a margin for a bus
+// behind.
+const heardSyncFor = 3 * syncGiveUp
+
+// heardSync keeps a sync (or forgets a drop) of a room not held here; h.mu
+// is held. A process that makes its replica while another makes its own
+// hears the other's sync only if its replica was made before the sync
+// came: else, with no other input of the room on the way (the other
+// answers none while it syncs itself), it took the room for its own and
+// played its members' inputs without the bus, and the other never saw
+// them (TestReplicasStayTogetherBehind).
+func (h *hub) heardSync(ev event) {
+	switch ev.Kind {
+	case evSync:
+		now := time.Now()
+		for instance, origins := range h.syncs {
+			for origin, at := range origins {
+				if now.Sub(at) > heardSyncFor {
+					delete(origins, origin)
+				}
+			}
+			if len(origins) == 0 {
+				delete(h.syncs, instance)
+			}
+		}
+		if h.syncs[ev.Instance] == nil {
+			h.syncs[ev.Instance] = map[string]time.Time{}
+		}
+		h.syncs[ev.Instance][ev.Origin] = now
+	case evDrop:
+		delete(h.syncs[ev.Instance], ev.Origin)
 	}
 }
 
@@ -341,9 +384,14 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 			syncNonce = newNonce()
 		}
 		h.rooms[in.ID] = r
+		var making []string // the processes heard making the room, or holding it
+		for origin := range h.syncs[in.ID] {
+			making = append(making, origin)
+		}
+		delete(h.syncs, in.ID)
 		h.wg.Go(func() {
 			r.run(state{roomState: st, self: h.proc, maze: m, grid: grid, games: map[string]*play.Game{},
-				countdown: h.cfg.Countdown, linger: h.cfg.Linger, deadAfter: h.cfg.DeadAfter}, syncNonce)
+				countdown: h.cfg.Countdown, linger: h.cfg.Linger, deadAfter: h.cfg.DeadAfter}, syncNonce, making)
 		})
 		if syncNonce != "" {
 			h.goTracked(func(context.Context) { h.publish(event{Kind: evSync, Instance: in.ID, Nonce: syncNonce}) })

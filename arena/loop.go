@@ -244,7 +244,7 @@ func holdsIt(kind string) bool {
 // run is the room's loop: it owns st until the room ends or the process
 // shuts down. A shared bus's new replica first waits for the state of
 // the processes already holding the room (syncing).
-func (r *room) run(st state, syncNonce string) {
+func (r *room) run(st state, syncNonce string, making []string) {
 	defer close(r.done)
 	h := r.h
 	var (
@@ -267,8 +267,9 @@ func (r *room) run(st state, syncNonce string) {
 		idle  *time.Timer
 		idleC <-chan time.Time
 		// early is the processes heard from before this replica's sync,
-		// whose inputs the state it takes may not show.
-		early []string
+		// whose inputs the state it takes may not show, and those whose
+		// syncs the hub heard before the replica was made (making).
+		early = making
 		// heldElsewhere: while syncing, an input of the room came from a
 		// process that held it at this replica's sync, so its state will
 		// come; newer is the processes whose sync came after this one's.
@@ -278,8 +279,9 @@ func (r *room) run(st state, syncNonce string) {
 		// dead, or the bus lost messages.
 		left bool
 		// tookItNew: no state came within the sync's wait, and the
-		// replica took the room as new.
-		tookItNew bool
+		// replica took the room as new; playedAlone: since then it
+		// played an input of its own without the bus.
+		tookItNew, playedAlone bool
 	)
 	ticker.Stop()
 	defer ticker.Stop()
@@ -371,6 +373,12 @@ func (r *room) run(st state, syncNonce string) {
 			if _, ok := st.Holders[origin]; !ok {
 				st.Holders[origin] = ""
 			}
+		}
+		if !st.alone() && !r.shared.Swap(true) {
+			// Held elsewhere, though no input of the others came here
+			// (their syncs came before this replica was made): its
+			// members' inputs go through the bus.
+			r.predictHere(&st)
 		}
 		for _, ev := range buffer {
 			step(ev)
@@ -559,12 +567,14 @@ func (r *room) run(st state, syncNonce string) {
 				continue
 			}
 			switch {
-			case tookItNew && ev.Kind == evState && ev.Nonce == syncNonce && ev.Origin != h.proc && ev.State != nil && lacked(opened, ev.State):
+			case tookItNew && ev.Kind == evState && ev.Nonce == syncNonce && ev.Origin != h.proc && ev.State != nil && (playedAlone || lacked(opened, ev.State)):
 				// An answer to this replica's sync after it took the room
-				// as new, holding what the new room lacked: a process held
-				// the room, heard the sync late (its bus behind this one's
-				// by more than the wait), and plays it from a state this
-				// replica never had, while this one's members' inputs
+				// as new, holding what the new room lacked, or after it
+				// played inputs of its own without the bus: a process held
+				// the room (or made it), heard the sync late (its bus
+				// behind this one's by more than the wait, or it synced
+				// itself), and plays it from a state this replica never
+				// had, or without this one's members' inputs, which
 				// stayed here. Taking that state now would lose what
 				// happened here meanwhile on no rule; rejoining (as a
 				// process taken for dead does) has the members reconnect
@@ -577,6 +587,7 @@ func (r *room) run(st state, syncNonce string) {
 				left = true
 				continue
 			case !syncing:
+				playedAlone = playedAlone || (tookItNew && ev.local)
 				step(ev)
 			case ev.Kind == evSync && ev.Nonce == syncNonce:
 				// The others answer once they hear it, about now, and
