@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,7 +49,10 @@ func TestReplicasStayTogether(t *testing.T) {
 // of them 0.9 to 1.5 s later still (a listener on a loaded machine). A
 // holder that far behind answers a sync after the new replica took the
 // room as new: the replica must rejoin (TestLateSyncAnswerRejoins), its
-// members reconnect, and all end together.
+// members reconnect, and all end together. In half the scenarios a
+// process other than the launcher's dies mid-race (it sends and hears
+// nothing more, and says no goodbye): the others must take its members
+// offline, race on, and record every finish once.
 func TestReplicasStayTogetherBehind(t *testing.T) {
 	const scenarios = 12
 	errs := make([]error, scenarios)
@@ -63,7 +67,8 @@ func TestReplicasStayTogetherBehind(t *testing.T) {
 			if seed%4 != 0 {
 				lags[rnd.IntN(len(lags))] += time.Duration(900+rnd.IntN(600)) * time.Millisecond
 			}
-			errs[seed] = togetherOn(t, seed+100, newLagBus(t, 15*time.Millisecond, seed, lags), 15*time.Second)
+			bus := newLagBus(t, 15*time.Millisecond, seed, lags)
+			errs[seed] = togetherOn(t, seed+100, scenario{bus: bus, patience: 15 * time.Second, kill: seed%2 == 1})
 		})
 	}
 	wg.Wait()
@@ -74,24 +79,45 @@ func TestReplicasStayTogetherBehind(t *testing.T) {
 	}
 }
 
-// endsBus gives each process its end of a test's shared bus.
+// endsBus gives each process its end of a test's shared bus, in order.
 type endsBus interface{ end() Bus }
 
-func togetherScenario(t *testing.T, seed uint64) error {
-	return togetherOn(t, seed, newJitterBus(t, 15*time.Millisecond, seed), 5*time.Second)
+// killer is a bus that can kill a process: its end sends and hears
+// nothing more.
+type killer interface{ kill(process int) }
+
+// scenario is how TestReplicasStayTogether's scenarios differ: the bus,
+// how long each wait for the replicas lasts, and whether a process dies
+// mid-race (bus is then a killer).
+type scenario struct {
+	bus      endsBus
+	patience time.Duration
+	kill     bool
 }
 
-// togetherOn plays one scenario of TestReplicasStayTogether on bus.
-// Each wait for the replicas lasts up to patience.
-func togetherOn(t *testing.T, seed uint64, bus endsBus, patience time.Duration) error {
+// deadAfter is how long a silent process lives in a scenario that kills
+// one (the default is 6 s).
+const deadAfter = 2 * time.Second
+
+func togetherScenario(t *testing.T, seed uint64) error {
+	return togetherOn(t, seed, scenario{bus: newJitterBus(t, 15*time.Millisecond, seed), patience: 5 * time.Second})
+}
+
+// togetherOn plays one scenario of TestReplicasStayTogether.
+func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 	rnd := rand.New(rand.NewPCG(seed, 1))
 	games := &memGames{games: map[int64]*play.Game{}}
 	hubs := make([]*hub, 3)
 	for i := range hubs {
-		hubs[i] = newHub(Config{Games: games, Bus: bus.end(), Log: slog.New(slog.DiscardHandler), Now: time.Now,
-			Countdown: time.Millisecond, BeatEvery: 200 * time.Millisecond})
+		cfg := Config{Games: games, Bus: sc.bus.end(), Log: slog.New(slog.DiscardHandler), Now: time.Now,
+			Countdown: time.Millisecond, BeatEvery: 200 * time.Millisecond}
+		if sc.kill {
+			cfg.DeadAfter = deadAfter
+		}
+		hubs[i] = newHub(cfg)
 		t.Cleanup(hubs[i].shutdown)
 	}
+	patience := sc.patience
 	// Seven members over the three processes, each process one at least;
 	// the launcher is the first.
 	members := make([][]string, len(hubs))
@@ -206,7 +232,7 @@ func togetherOn(t *testing.T, seed uint64, bus endsBus, patience time.Duration) 
 	if !until(together) {
 		return fmt.Errorf("the replicas are not together in the race (%v; %d rejoins):%s", lost, rejoins, views())
 	}
-	return raceScenario(t, rnd, games, rooms, members, views, patience)
+	return raceScenario(t, rnd, games, rooms, members, views, sc)
 }
 
 // raceScenario races the members of a room the replicas hold together:
@@ -215,8 +241,12 @@ func togetherOn(t *testing.T, seed uint64, bus endsBus, patience time.Duration) 
 // the goal too), and the last member, halfway through,
 // leaves and comes back through the next process. Then every replica
 // still held must agree, u0 done on each, and each finish recorded once.
-// A replica left with no member connected may leave (idle) meanwhile.
-func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, members [][]string, views func() string, patience time.Duration) error {
+// A replica left with no member connected may leave (idle) meanwhile. A
+// scenario that kills a process kills the one the switcher neither leaves
+// nor reaches, unless it is the launcher's, at a random time: its members
+// must then be offline in the others' replicas.
+func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, members [][]string, views func() string, sc scenario) error {
+	patience := sc.patience
 	sol, err := solutionMoves(mazeOf(t, rooms[0]))
 	if err != nil {
 		return err
@@ -241,12 +271,30 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 		}
 	}
 	switcher := &racers[len(racers)-1]
+	victim := -1
+	if sc.kill {
+		if v := 3 - switcher.at - (switcher.at+1)%len(rooms); v != 0 {
+			victim = v
+		}
+	}
+	var killed atomic.Bool
 	errs := make(chan error, len(racers))
 	var wg sync.WaitGroup
+	if victim >= 0 {
+		after := time.Duration(100+rnd.IntN(400)) * time.Millisecond
+		wg.Go(func() {
+			time.Sleep(after)
+			killed.Store(true)
+			sc.bus.(killer).kill(victim)
+		})
+	}
 	for _, rc := range racers {
 		wg.Go(func() {
 			at := rc.at
 			for i, dir := range rc.moves {
+				if at == victim && killed.Load() {
+					return // its process died
+				}
 				if rc.user == switcher.user && i == len(rc.moves)/2 {
 					next := (at + 1) % len(rooms)
 					if err := rooms[at].put(event{Kind: evBye, User: rc.user}); err != nil {
@@ -264,8 +312,12 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 						return
 					}
 				}
-				why := rooms[at].move(context.Background(), nil, rc.user, dir)
+				ctx, cancel := context.WithTimeout(context.Background(), patience)
+				why := rooms[at].move(ctx, nil, rc.user, dir)
+				cancel()
 				switch {
+				case at == victim && killed.Load():
+					return // its process died: no answer, or any
 				case rc.user == "u0" && why != "":
 					errs <- fmt.Errorf("u0's move %d (%s) refused: %s:%s", i, dir, why, views())
 					return
@@ -286,11 +338,14 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 	}
 	settled := func() bool {
 		var first string
-		for _, r := range rooms {
+		for i, r := range rooms {
 			select {
 			case <-r.done:
 				continue // idle, it left
 			default:
+			}
+			if i == victim {
+				continue
 			}
 			d := describe(t, r)
 			if first == "" {
@@ -300,12 +355,39 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 				return false
 			}
 		}
-		return strings.Contains(first, "done=true") && games.finished() == strings.Count(first, "done=true")
+		if victim >= 0 && slices.ContainsFunc(members[victim], func(u string) bool { return !strings.Contains(first, " "+u+"@") || onlineIn(first, u) }) {
+			return false
+		}
+		// Each finish recorded once, by the process of its member's
+		// connection; a dead process's member's last move may have
+		// reached the others and not been recorded by its own.
+		recorded := games.finishedBy()
+		for u, n := range recorded {
+			if n > 1 || !doneIn(first, u) {
+				return false
+			}
+		}
+		for at, us := range members {
+			for _, u := range us {
+				if doneIn(first, u) && recorded[u] == 0 && at != victim {
+					return false
+				}
+			}
+		}
+		return true
 	}
 	if !within(patience, settled) {
-		return fmt.Errorf("after the race the replicas differ, or a finish is not recorded once (%d recorded):%s", games.finished(), views())
+		return fmt.Errorf("after the race the replicas differ, a dead process's member is online, or a finish is not recorded once (recorded %v; process %d killed):%s",
+			games.finishedBy(), victim, views())
 	}
 	return nil
+}
+
+// onlineIn tells whether user is online in a room's description.
+func onlineIn(description, user string) bool {
+	_, rest, _ := strings.Cut(description, " "+user+"@")
+	player, _, _ := strings.Cut(rest, " u")
+	return strings.Contains(player, "online=true")
 }
 
 // doneIn tells whether user is done in a room's description.
@@ -384,8 +466,16 @@ type lagEnd struct {
 	bus     *lagBus
 	lag     time.Duration
 	queue   chan lateMsg
+	dead    atomic.Bool // killed: it sends and hears nothing
 	mu      sync.Mutex
 	deliver func([]byte)
+}
+
+// kill kills the process of end i.
+func (b *lagBus) kill(i int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.ends[i].dead.Store(true)
 }
 
 func newLagBus(t *testing.T, jitter time.Duration, seed uint64, lags []time.Duration) *lagBus {
@@ -410,7 +500,7 @@ func (b *lagBus) end() Bus {
 				e.mu.Lock()
 				deliver := e.deliver
 				e.mu.Unlock()
-				if deliver != nil {
+				if deliver != nil && !e.dead.Load() {
 					deliver(m.msg)
 				}
 			}
@@ -423,6 +513,9 @@ func (e *lagEnd) Publish(_ context.Context, msg []byte) error {
 	b := e.bus
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if e.dead.Load() {
+		return nil // it died before its message had a place
+	}
 	sent := time.Now().Add(time.Duration(b.rnd.Int64N(int64(b.jitter))))
 	for _, to := range b.ends {
 		to.queue <- lateMsg{slices.Clone(msg), sent.Add(to.lag)}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -65,6 +66,7 @@ type memGames struct {
 	mu       sync.Mutex
 	games    map[int64]*play.Game
 	finishes int
+	by       map[string]int   // finishes by member
 	now      func() time.Time // a game's start; nil: the real clock
 }
 
@@ -76,11 +78,11 @@ func (g *memGames) StartOnGrid(_ context.Context, m *mazecore.GridMaze, who play
 	return g.start(newGame(nil, m, who, g.clock()))
 }
 
-// finished is how many finishes were recorded.
-func (g *memGames) finished() int {
+// finishedBy is how many finishes were recorded, by member.
+func (g *memGames) finishedBy() map[string]int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.finishes
+	return maps.Clone(g.by)
 }
 
 func (g *memGames) clock() time.Time {
@@ -113,6 +115,10 @@ func (g *memGames) Finish(_ context.Context, game *play.Game) (contest.Turn, err
 	}
 	g.games[game.ID] = game
 	g.finishes++
+	if g.by == nil {
+		g.by = map[string]int{}
+	}
+	g.by[game.UserID]++
 	return contest.Turn{Game: game, Outcome: play.Finished}, nil
 }
 
