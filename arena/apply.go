@@ -45,7 +45,9 @@ type effect struct {
 	user  string // effStartGame, effReply
 	game  *play.Game
 	run   *play.Run // effRecord: the run to keep for ghosts, nil for none
-	at    int64     // effSchedule, effLinger: when, Unix ms; effMoved: the move's time
+	// rescue: effRecord of a finish a dead process may have recorded.
+	rescue bool
+	at     int64 // effSchedule, effLinger: when, Unix ms; effMoved: the move's time
 	// race is the race a rematch ended, for its card (effCard); nil for
 	// the room's last.
 	race *endedRace
@@ -257,15 +259,21 @@ func (st *state) move(ev event) []effect {
 			place++
 		}
 	}
-	p.Done, p.Ms, p.Place = true, g.FinishedAt.Sub(g.StartedAt).Milliseconds(), place
+	p.Done, p.Ms, p.Place, p.Recorder = true, g.FinishedAt.Sub(g.StartedAt).Milliseconds(), place, ev.Origin
 	if ev.Origin == st.self {
-		done := *g
-		fx = append(fx, effect{kind: effRecord, game: &done, run: runOf(p, g)})
+		fx = append(fx, st.record(p))
 	}
 	if st.allDone() {
 		st.Phase = phaseOver
 	}
 	return append(fx, st.roomMsg(ev.At))
+}
+
+// record is the effect that records p's finish, on their game.
+func (st *state) record(p *player) effect {
+	g := st.games[p.ID]
+	done := *g
+	return effect{kind: effRecord, game: &done, run: runOf(p, g)}
 }
 
 // rematch starts a new race, once the race is over, on the maze the input
@@ -442,6 +450,18 @@ func (st *state) heard(ev event) []effect {
 			if p.Conns[origin] > 0 {
 				delete(p.Conns, origin)
 				gone = true
+			}
+			if p.Done && p.Recorder == origin && st.games[p.ID] != nil {
+				// The dead process may have died before its own replica
+				// played the finish, which every other replica shows: the
+				// process whose input found it dead records it (a second
+				// record of a game is refused, so it counts once).
+				p.Recorder = ev.Origin
+				if ev.Origin == st.self {
+					f := st.record(p)
+					f.rescue = true
+					fx = append(fx, f)
+				}
 			}
 		}
 		if !gone {

@@ -243,6 +243,30 @@ func TestApply(t *testing.T) {
 				t.Fatalf("past the linger: ended %v, %d cards", st.ended, kinds(fx, effCard))
 			}
 		}},
+		{"the process that finds another dead records its members' finishes", cat(race(), moves("p2", "u2", 5000, solution(t)...)), func(t *testing.T, st state, fx []effect) {
+			if kinds(fx, effRecord) != 0 || st.player("u2").Recorder != "p2" {
+				t.Fatalf("bob's finish, from p2: %d records here, recorder %q; want none, p2", kinds(fx, effRecord), st.player("u2").Recorder)
+			}
+			last := int64(5000 + (len(solution(t))-1)*100)
+			past := last + defaultDeadAfter.Milliseconds() + 1
+			other, fx := applyAll(t, "p1", cat(race(), moves("p2", "u2", 5000, solution(t)...), []event{{Kind: evBeat, Origin: "p3", At: past}}))
+			if kinds(fx, effRecord) != 0 || other.player("u2").Recorder != "p3" {
+				t.Fatalf("p3 found p2 dead: %d records here (p1), recorder %q; want none, p3", kinds(fx, effRecord), other.player("u2").Recorder)
+			}
+			st, fx = apply(st, event{Kind: evBeat, Origin: "p1", At: past})
+			var rec *effect
+			for i := range fx {
+				if fx[i].kind == effRecord {
+					rec = &fx[i]
+				}
+			}
+			if rec == nil || !rec.rescue || rec.game.UserID != "u2" || rec.game.Status != play.Won || st.player("u2").Recorder != "p1" {
+				t.Fatalf("p1 found p2 dead: record %+v, recorder %q; want bob's won game, rescued, by p1", rec, st.player("u2").Recorder)
+			}
+			if _, fx = apply(st, event{Kind: evBeat, Origin: "p1", At: past + 1}); kinds(fx, effRecord) != 0 {
+				t.Fatal("bob's finish recorded again at the next beat")
+			}
+		}},
 		{"a process taken for dead leaves the room", cat(race(), []event{
 			{Kind: evBeat, Origin: "p2", At: 20000},
 		}), func(t *testing.T, st state, fx []effect) {

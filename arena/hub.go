@@ -201,8 +201,9 @@ func (h *hub) goTracked(f func(ctx context.Context)) {
 
 // record records a finish played in memory through Games, once: the only
 // store write of a race's moves; and then its run, if it is a daily's
-// that counted, for the ghosts of the day's later racers.
-func (h *hub) record(ctx context.Context, instance string, g *play.Game, run *play.Run) {
+// that counted, for the ghosts of the day's later racers. A rescue's
+// finish may be recorded already (by its dead process): that is no error.
+func (h *hub) record(ctx context.Context, instance string, g *play.Game, run *play.Run, rescue bool) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	var turn contest.Turn
@@ -210,6 +211,12 @@ func (h *hub) record(ctx context.Context, instance string, g *play.Game, run *pl
 		turn, err = h.cfg.Games.Finish(ctx, g)
 		return err
 	})
+	if rescue && errors.Is(err, play.ErrConflict) {
+		return // its dead process had recorded it
+	}
+	if rescue && err == nil {
+		h.log.Info("arena: recorded a finish that a dead process had not", "instance", instance, "user", g.UserID)
+	}
 	if err != nil {
 		h.log.Error("arena: record a finish", "instance", instance, "user", g.UserID, "err", err)
 		return

@@ -439,7 +439,7 @@ func (r *room) run(st state, syncNonce string, making []string) {
 				m, g, guild, channel := st.maze, st.grid, st.Guild, st.Channel
 				h.goTracked(func(ctx context.Context) { r.startGame(ctx, m, g, f.user, guild, channel) })
 			case effRecord:
-				h.goTracked(func(ctx context.Context) { h.record(ctx, r.instance, f.game, f.run) })
+				h.goTracked(func(ctx context.Context) { h.record(ctx, r.instance, f.game, f.run, f.rescue) })
 			case effSchedule:
 				if countdown != nil {
 					countdown.Stop()

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -83,8 +84,10 @@ func TestReplicasStayTogetherBehind(t *testing.T) {
 type endsBus interface{ end() Bus }
 
 // killer is a bus that can kill a process: its end sends and hears
-// nothing more.
-type killer interface{ kill(process int) }
+// nothing more, from the moment it sent user's next move.
+type killer interface {
+	killAtMove(process int, user string)
+}
 
 // scenario is how TestReplicasStayTogether's scenarios differ: the bus,
 // how long each wait for the replicas lasts, and whether a process dies
@@ -243,8 +246,10 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 // still held must agree, u0 done on each, and each finish recorded once.
 // A replica left with no member connected may leave (idle) meanwhile. A
 // scenario that kills a process kills the one the switcher neither leaves
-// nor reaches, unless it is the launcher's, at a random time: its members
-// must then be offline in the others' replicas.
+// nor reaches, unless it is the launcher's: its first member runs the
+// solution too, and the process dies once that member's last move was
+// answered. Its members must then be offline in the others' replicas,
+// and that finish recorded by another process.
 func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, members [][]string, views func() string, sc scenario) error {
 	patience := sc.patience
 	sol, err := solutionMoves(mazeOf(t, rooms[0]))
@@ -257,11 +262,16 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 		moves []string
 		pause *rand.Rand // its own: a Rand is not for two goroutines
 	}
+	switcherAt := len(members) - 1 // the last member's
+	victim := -1
+	if v := 3 - switcherAt - (switcherAt+1)%len(members); sc.kill && v != 0 {
+		victim = v
+	}
 	var racers []racer
 	for at, us := range members {
-		for _, u := range us {
+		for j, u := range us {
 			moves := sol
-			if u != "u0" {
+			if u != "u0" && (at != victim || j != 0) {
 				moves = make([]string, 12)
 				for i := range moves {
 					moves[i] = string("nsew"[rnd.IntN(4)])
@@ -271,23 +281,9 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 		}
 	}
 	switcher := &racers[len(racers)-1]
-	victim := -1
-	if sc.kill {
-		if v := 3 - switcher.at - (switcher.at+1)%len(rooms); v != 0 {
-			victim = v
-		}
-	}
 	var killed atomic.Bool
 	errs := make(chan error, len(racers))
 	var wg sync.WaitGroup
-	if victim >= 0 {
-		after := time.Duration(100+rnd.IntN(400)) * time.Millisecond
-		wg.Go(func() {
-			time.Sleep(after)
-			killed.Store(true)
-			sc.bus.(killer).kill(victim)
-		})
-	}
 	for _, rc := range racers {
 		wg.Go(func() {
 			at := rc.at
@@ -313,6 +309,16 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 					}
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), patience)
+				finish := at == victim && rc.user == members[victim][0] && i == len(rc.moves)-1
+				if finish {
+					// Its process dies once its finish is on the bus, before
+					// its own replica plays it, and records it: no answer
+					// comes.
+					sc.bus.(killer).killAtMove(victim, rc.user)
+					killed.Store(true)
+					cancel()
+					ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+				}
 				why := rooms[at].move(ctx, nil, rc.user, dir)
 				cancel()
 				switch {
@@ -358,23 +364,16 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 		if victim >= 0 && slices.ContainsFunc(members[victim], func(u string) bool { return !strings.Contains(first, " "+u+"@") || onlineIn(first, u) }) {
 			return false
 		}
-		// Each finish recorded once, by the process of its member's
-		// connection; a dead process's member's last move may have
-		// reached the others and not been recorded by its own.
+		// Each finish recorded once: by its member's process, or, if that
+		// died, perhaps before its own replica played the finish, by the
+		// process that found it dead.
 		recorded := games.finishedBy()
 		for u, n := range recorded {
 			if n > 1 || !doneIn(first, u) {
 				return false
 			}
 		}
-		for at, us := range members {
-			for _, u := range us {
-				if doneIn(first, u) && recorded[u] == 0 && at != victim {
-					return false
-				}
-			}
-		}
-		return true
+		return !slices.ContainsFunc(slices.Concat(members...), func(u string) bool { return doneIn(first, u) && recorded[u] == 0 })
 	}
 	if !within(patience, settled) {
 		return fmt.Errorf("after the race the replicas differ, a dead process's member is online, or a finish is not recorded once (recorded %v; process %d killed):%s",
@@ -467,15 +466,16 @@ type lagEnd struct {
 	lag     time.Duration
 	queue   chan lateMsg
 	dead    atomic.Bool // killed: it sends and hears nothing
+	killAt  []byte      // under bus.mu: a move that kills it once sent
 	mu      sync.Mutex
 	deliver func([]byte)
 }
 
-// kill kills the process of end i.
-func (b *lagBus) kill(i int) {
+// killAtMove kills the process of end i once it sent user's next move.
+func (b *lagBus) killAtMove(i int, user string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.ends[i].dead.Store(true)
+	b.ends[i].killAt = []byte(`"u":"` + user + `"`)
 }
 
 func newLagBus(t *testing.T, jitter time.Duration, seed uint64, lags []time.Duration) *lagBus {
@@ -519,6 +519,9 @@ func (e *lagEnd) Publish(_ context.Context, msg []byte) error {
 	sent := time.Now().Add(time.Duration(b.rnd.Int64N(int64(b.jitter))))
 	for _, to := range b.ends {
 		to.queue <- lateMsg{slices.Clone(msg), sent.Add(to.lag)}
+	}
+	if e.killAt != nil && bytes.Contains(msg, e.killAt) && bytes.Contains(msg, []byte(`"k":"move"`)) {
+		e.dead.Store(true)
 	}
 	return nil
 }

@@ -62,6 +62,9 @@ type player struct {
 	Done  bool  `json:"done,omitempty"`
 	Ms    int64 `json:"ms,omitempty"` // their time, once done
 	Place int   `json:"place,omitempty"`
+	// Recorder is the process that records their finish: their finishing
+	// move's, or the one that took that process for dead (state.heard).
+	Recorder string `json:"recorder,omitempty"`
 	// Conns counts their connections by process.
 	Conns map[string]int `json:"conns,omitempty"`
 	// Watching: they watch this race: they chose to (Chose), came after
