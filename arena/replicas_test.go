@@ -53,7 +53,10 @@ func TestReplicasStayTogether(t *testing.T) {
 // members reconnect, and all end together. In half the scenarios a
 // process other than the launcher's dies mid-race (it sends and hears
 // nothing more, and says no goodbye): the others must take its members
-// offline, race on, and record every finish once.
+// offline, race on, and record every finish once. In a quarter, a
+// process stalls mid-race past DeadAfter (what it sends and hears waits):
+// the others take it for dead, its replica leaves when it hears so, and
+// its members reconnect and race on in a new one.
 func TestReplicasStayTogetherBehind(t *testing.T) {
 	const scenarios = 12
 	errs := make([]error, scenarios)
@@ -69,7 +72,7 @@ func TestReplicasStayTogetherBehind(t *testing.T) {
 				lags[rnd.IntN(len(lags))] += time.Duration(900+rnd.IntN(600)) * time.Millisecond
 			}
 			bus := newLagBus(t, 15*time.Millisecond, seed, lags)
-			errs[seed] = togetherOn(t, seed+100, scenario{bus: bus, patience: 15 * time.Second, kill: seed%2 == 1})
+			errs[seed] = togetherOn(t, seed+100, scenario{bus: bus, patience: 15 * time.Second, kill: seed%2 == 1, stall: seed%4 == 2})
 		})
 	}
 	wg.Wait()
@@ -89,13 +92,20 @@ type killer interface {
 	killAtMove(process int, user string)
 }
 
+// staller is a bus that can stall a process: for d, what it sends waits,
+// and enters the bus's order when the stall ends, and what it is sent
+// waits too (a writer and a listener held up, as on a machine that froze).
+type staller interface {
+	stall(process int, d time.Duration)
+}
+
 // scenario is how TestReplicasStayTogether's scenarios differ: the bus,
 // how long each wait for the replicas lasts, and whether a process dies
-// mid-race (bus is then a killer).
+// mid-race (bus is then a killer), or stalls past deadAfter (a staller).
 type scenario struct {
-	bus      endsBus
-	patience time.Duration
-	kill     bool
+	bus         endsBus
+	patience    time.Duration
+	kill, stall bool
 }
 
 // deadAfter is how long a silent process lives in a scenario that kills
@@ -114,7 +124,7 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 	for i := range hubs {
 		cfg := Config{Games: games, Bus: sc.bus.end(), Log: slog.New(slog.DiscardHandler), Now: time.Now,
 			Countdown: time.Millisecond, BeatEvery: 200 * time.Millisecond}
-		if sc.kill {
+		if sc.kill || sc.stall {
 			cfg.DeadAfter = deadAfter
 		}
 		hubs[i] = newHub(cfg)
@@ -139,7 +149,13 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 	for i := range delays {
 		delays[i] = time.Duration(rnd.IntN(400)) * time.Millisecond
 	}
-	rooms := make([]*room, len(hubs))
+	rooms := make([]*room, len(hubs)) // under roomsMu once the race runs
+	var roomsMu sync.Mutex
+	roomAt := func(i int) *room {
+		roomsMu.Lock()
+		defer roomsMu.Unlock()
+		return rooms[i]
+	}
 	// connect opens process i's replica, as its members' clients do, and
 	// says their hellos through it.
 	connect := func(i int) error {
@@ -150,7 +166,9 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 		if err != nil {
 			return fmt.Errorf("process %d: %w", i, err)
 		}
+		roomsMu.Lock()
 		rooms[i] = r
+		roomsMu.Unlock()
 		for _, u := range members[i] {
 			if err := r.put(event{Kind: evHello, User: u, Name: u}); err != nil {
 				return fmt.Errorf("%s's hello: %w", u, err)
@@ -176,21 +194,26 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 	// rejoined reconnects the members of a replica that left (rejoin): the
 	// server says their goodbyes and closes their connections, and their
 	// clients open the room again.
-	rejoins := 0
+	var rejoins atomic.Int32
+	var rejoinMu sync.Mutex
+	// rejoin reconnects process i's members if old, its replica, left.
+	rejoin := func(i int, old *room) error {
+		rejoinMu.Lock()
+		defer rejoinMu.Unlock()
+		if roomAt(i) != old || !left(old) {
+			return nil // reconnected already, or there
+		}
+		rejoins.Add(1)
+		for _, u := range members[i] {
+			if err := hubs[i].publish(event{Kind: evBye, Instance: in.ID, User: u}); err != nil {
+				return err
+			}
+		}
+		return connect(i)
+	}
 	rejoined := func() error {
-		for i, r := range rooms {
-			select {
-			case <-r.done:
-			default:
-				continue
-			}
-			rejoins++
-			for _, u := range members[i] {
-				if err := hubs[i].publish(event{Kind: evBye, Instance: in.ID, User: u}); err != nil {
-					return err
-				}
-			}
-			if err := connect(i); err != nil {
+		for i := range rooms {
+			if err := rejoin(i, roomAt(i)); err != nil {
 				return err
 			}
 		}
@@ -211,9 +234,9 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 		return !slices.ContainsFunc(everyone, func(u string) bool { return !strings.Contains(d, " "+u+"@") })
 	}
 	together := func() bool {
-		first := describe(t, rooms[0])
-		for _, r := range rooms[1:] {
-			if describe(t, r) != first {
+		first := describe(t, roomAt(0))
+		for i := range rooms[1:] {
+			if describe(t, roomAt(i+1)) != first {
 				return false
 			}
 		}
@@ -221,21 +244,30 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 	}
 	views := func() string {
 		var b strings.Builder
-		for i, r := range rooms {
-			fmt.Fprintf(&b, "\n process %d (opened after %v, members %v): %s", i, delays[i], members[i], describe(t, r))
+		for i := range rooms {
+			fmt.Fprintf(&b, "\n process %d (opened after %v, members %v): %s", i, delays[i], members[i], describe(t, roomAt(i)))
 		}
 		return b.String()
 	}
-	if !until(func() bool { return !slices.ContainsFunc(rooms, func(r *room) bool { return !holdsAll(r) }) }) {
-		return fmt.Errorf("a replica lacks a member (%v; %d rejoins):%s", lost, rejoins, views())
+	if !until(func() bool {
+		return !slices.ContainsFunc([]int{0, 1, 2}, func(i int) bool { return !holdsAll(roomAt(i)) })
+	}) {
+		return fmt.Errorf("a replica lacks a member (%v; %d rejoins):%s", lost, rejoins.Load(), views())
 	}
-	if err := rooms[launcherAt].put(event{Kind: evStart, User: "u0"}); err != nil {
+	if err := roomAt(launcherAt).put(event{Kind: evStart, User: "u0"}); err != nil {
 		return err
 	}
 	if !until(together) {
-		return fmt.Errorf("the replicas are not together in the race (%v; %d rejoins):%s", lost, rejoins, views())
+		return fmt.Errorf("the replicas are not together in the race (%v; %d rejoins):%s", lost, rejoins.Load(), views())
 	}
-	return raceScenario(t, rnd, games, rooms, members, views, sc)
+	before := rejoins.Load()
+	if err := raceScenario(t, rnd, games, procs{roomAt, rejoin}, members, views, sc); err != nil {
+		return err
+	}
+	if sc.stall && rejoins.Load() == before {
+		return fmt.Errorf("the stalled process was not taken for dead, or its replica stayed:%s", views())
+	}
+	return nil
 }
 
 // raceScenario races the members of a room the replicas hold together:
@@ -250,9 +282,9 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 // solution too, and the process dies once that member's last move was
 // answered. Its members must then be offline in the others' replicas,
 // and that finish recorded by another process.
-func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, members [][]string, views func() string, sc scenario) error {
+func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, members [][]string, views func() string, sc scenario) error {
 	patience := sc.patience
-	sol, err := solutionMoves(mazeOf(t, rooms[0]))
+	sol, err := solutionMoves(mazeOf(t, p.roomAt(0)))
 	if err != nil {
 		return err
 	}
@@ -284,26 +316,35 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 	var killed atomic.Bool
 	errs := make(chan error, len(racers))
 	var wg sync.WaitGroup
+	if sc.stall {
+		// The process neither the launcher's nor the switcher's.
+		after, stalled := time.Duration(100+rnd.IntN(300))*time.Millisecond, 3-switcherAt-(switcherAt+1)%len(members)
+		wg.Go(func() {
+			time.Sleep(after)
+			sc.bus.(staller).stall(stalled, deadAfter+time.Second)
+		})
+	}
 	for _, rc := range racers {
 		wg.Go(func() {
 			at := rc.at
-			for i, dir := range rc.moves {
+			for i := 0; i < len(rc.moves); i++ {
+				dir := rc.moves[i]
 				if at == victim && killed.Load() {
 					return // its process died
 				}
 				if rc.user == switcher.user && i == len(rc.moves)/2 {
-					next := (at + 1) % len(rooms)
-					if err := rooms[at].put(event{Kind: evBye, User: rc.user}); err != nil {
+					next := (at + 1) % len(members)
+					if err := p.roomAt(at).put(event{Kind: evBye, User: rc.user}); err != nil {
 						errs <- err
 						return
 					}
-					if err := rooms[next].put(event{Kind: evHello, User: rc.user, Name: rc.user}); err != nil {
+					if err := p.roomAt(next).put(event{Kind: evHello, User: rc.user, Name: rc.user}); err != nil {
 						errs <- err
 						return
 					}
 					at = next
 					// Its hello, through the bus, comes before its next move.
-					if !within(patience, func() bool { return strings.Contains(describe(t, rooms[at]), " "+rc.user+"@") }) {
+					if !within(patience, func() bool { return strings.Contains(describe(t, p.roomAt(at)), " "+rc.user+"@") }) {
 						errs <- fmt.Errorf("%s's hello through process %d never came:%s", rc.user, at, views())
 						return
 					}
@@ -319,11 +360,21 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 					cancel()
 					ctx, cancel = context.WithTimeout(context.Background(), time.Second)
 				}
-				why := rooms[at].move(ctx, nil, rc.user, dir)
+				r := p.roomAt(at)
+				why := r.move(ctx, nil, rc.user, dir)
 				cancel()
 				switch {
 				case at == victim && killed.Load():
 					return // its process died: no answer, or any
+				case left(r):
+					// Its replica left (taken for dead: a stall): the member
+					// reconnects, and moves again.
+					if err := p.rejoin(at, r); err != nil {
+						errs <- err
+						return
+					}
+					i--
+					continue
 				case rc.user == "u0" && why != "":
 					errs <- fmt.Errorf("u0's move %d (%s) refused: %s:%s", i, dir, why, views())
 					return
@@ -344,7 +395,8 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 	}
 	settled := func() bool {
 		var first string
-		for i, r := range rooms {
+		for i := range members {
+			r := p.roomAt(i)
 			select {
 			case <-r.done:
 				continue // idle, it left
@@ -380,6 +432,25 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, rooms []*room, 
 			games.finishedBy(), victim, views())
 	}
 	return nil
+}
+
+// procs is a scenario's processes as its race sees them: each one's
+// replica now, and how its members reconnect when that one left.
+type procs struct {
+	roomAt func(i int) *room
+	rejoin func(i int, old *room) error
+}
+
+// left tells whether r left the room (rejoin), its members to reconnect.
+func left(r *room) bool {
+	select {
+	case <-r.done:
+	default:
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dropped
 }
 
 // onlineIn tells whether user is online in a room's description.
@@ -462,13 +533,17 @@ type lagBus struct {
 }
 
 type lagEnd struct {
-	bus     *lagBus
-	lag     time.Duration
-	queue   chan lateMsg
-	dead    atomic.Bool // killed: it sends and hears nothing
-	killAt  []byte      // under bus.mu: a move that kills it once sent
-	mu      sync.Mutex
-	deliver func([]byte)
+	bus    *lagBus
+	lag    time.Duration
+	queue  chan lateMsg
+	dead   atomic.Bool // killed: it sends and hears nothing
+	killAt []byte      // under bus.mu: a move that kills it once sent
+	// Under bus.mu: while stalled, what it sends is held, and what it is
+	// sent is due no sooner.
+	stalledUntil time.Time
+	held         [][]byte
+	mu           sync.Mutex
+	deliver      func([]byte)
 }
 
 // killAtMove kills the process of end i once it sent user's next move.
@@ -509,6 +584,27 @@ func (b *lagBus) end() Bus {
 	return e
 }
 
+// stall stalls the process of end i for d.
+func (b *lagBus) stall(i int, d time.Duration) {
+	b.mu.Lock()
+	e := b.ends[i]
+	e.stalledUntil = time.Now().Add(d)
+	b.mu.Unlock()
+	go func() {
+		select {
+		case <-b.stop:
+			return
+		case <-time.After(d):
+		}
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, msg := range e.held {
+			b.order(msg)
+		}
+		e.held = nil
+	}()
+}
+
 func (e *lagEnd) Publish(_ context.Context, msg []byte) error {
 	b := e.bus
 	b.mu.Lock()
@@ -516,14 +612,28 @@ func (e *lagEnd) Publish(_ context.Context, msg []byte) error {
 	if e.dead.Load() {
 		return nil // it died before its message had a place
 	}
-	sent := time.Now().Add(time.Duration(b.rnd.Int64N(int64(b.jitter))))
-	for _, to := range b.ends {
-		to.queue <- lateMsg{slices.Clone(msg), sent.Add(to.lag)}
+	if time.Now().Before(e.stalledUntil) || len(e.held) > 0 {
+		e.held = append(e.held, slices.Clone(msg))
+		return nil
 	}
+	b.order(msg)
 	if e.killAt != nil && bytes.Contains(msg, e.killAt) && bytes.Contains(msg, []byte(`"k":"move"`)) {
 		e.dead.Store(true)
 	}
 	return nil
+}
+
+// order gives msg its place in the bus's order: each end is sent it
+// after its lag, and a stalled one once its stall ended. b.mu is held.
+func (b *lagBus) order(msg []byte) {
+	sent := time.Now().Add(time.Duration(b.rnd.Int64N(int64(b.jitter))))
+	for _, to := range b.ends {
+		due := sent.Add(to.lag)
+		if due.Before(to.stalledUntil) {
+			due = to.stalledUntil
+		}
+		to.queue <- lateMsg{slices.Clone(msg), due}
+	}
 }
 
 func (e *lagEnd) Send(ctx context.Context, msg []byte) error { return e.Publish(ctx, msg) }
