@@ -72,7 +72,7 @@ func TestReplicasStayTogetherBehind(t *testing.T) {
 				lags[rnd.IntN(len(lags))] += time.Duration(900+rnd.IntN(600)) * time.Millisecond
 			}
 			bus := newLagBus(t, 15*time.Millisecond, seed, lags)
-			errs[seed] = togetherOn(t, seed+100, scenario{bus: bus, patience: 15 * time.Second, kill: seed%2 == 1, stall: seed%4 == 2})
+			errs[seed] = togetherOn(t, seed+100, scenario{bus: bus, patience: 15 * time.Second, kill: seed%2 == 1, stall: seed%4 == 2, rematch: seed%4 == 0})
 		})
 	}
 	wg.Wait()
@@ -102,10 +102,12 @@ type staller interface {
 // scenario is how TestReplicasStayTogether's scenarios differ: the bus,
 // how long each wait for the replicas lasts, and whether a process dies
 // mid-race (bus is then a killer), or stalls past deadAfter (a staller).
+// A rematch scenario has every member run the solution, and then race
+// again (rematchScenario).
 type scenario struct {
-	bus         endsBus
-	patience    time.Duration
-	kill, stall bool
+	bus                  endsBus
+	patience             time.Duration
+	kill, stall, rematch bool
 }
 
 // deadAfter is how long a silent process lives in a scenario that kills
@@ -113,7 +115,7 @@ type scenario struct {
 const deadAfter = 2 * time.Second
 
 func togetherScenario(t *testing.T, seed uint64) error {
-	return togetherOn(t, seed, scenario{bus: newJitterBus(t, 15*time.Millisecond, seed), patience: 5 * time.Second})
+	return togetherOn(t, seed, scenario{bus: newJitterBus(t, 15*time.Millisecond, seed), patience: 5 * time.Second, rematch: seed%2 == 0})
 }
 
 // togetherOn plays one scenario of TestReplicasStayTogether.
@@ -303,7 +305,7 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, member
 	for at, us := range members {
 		for j, u := range us {
 			moves := sol
-			if u != "u0" && (at != victim || j != 0) {
+			if u != "u0" && (at != victim || j != 0) && !sc.rematch {
 				moves = make([]string, 12)
 				for i := range moves {
 					moves[i] = string("nsew"[rnd.IntN(4)])
@@ -430,6 +432,125 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, member
 	if !within(patience, settled) {
 		return fmt.Errorf("after the race the replicas differ, a dead process's member is online, or a finish is not recorded once (recorded %v; process %d killed):%s",
 			games.finishedBy(), victim, views())
+	}
+	if !sc.rematch {
+		return nil
+	}
+	where := map[string]int{}
+	for at, us := range members {
+		for _, u := range us {
+			where[u] = at
+		}
+	}
+	where[switcher.user] = (switcher.at + 1) % len(members)
+	return rematchScenario(t, rnd, games, p, where, views, patience)
+}
+
+// rematchScenario: once every racer finished, u0 and a member of another
+// process press Rematch at once, each with a maze of its own; every
+// replica must race the one the bus ordered first, with every member, and
+// once each ran its solution, every member's second finish be recorded
+// once.
+func rematchScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, where map[string]int, views func() string, patience time.Duration) error {
+	var first mazecore.ID
+	p.roomAt(0).inspect(func(st *state) { first = st.maze.ID() })
+	var other string
+	for u, at := range where {
+		if at != where["u0"] && (other == "" || u < other) {
+			other = u
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for i, u := range []string{"u0", other} {
+		next := first
+		next.Seed = first.Seed + 1 + uint64(i)
+		pause := time.Duration(rnd.IntN(2)) * time.Millisecond // drawn here: a Rand is not for two goroutines
+		wg.Go(func() {
+			time.Sleep(pause)
+			errs <- p.roomAt(where[u]).put(event{Kind: evRematch, User: u, Maze: next.String()})
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	live := func() []*room {
+		var out []*room
+		for i := range 3 {
+			if r := p.roomAt(i); !left(r) {
+				select {
+				case <-r.done:
+				default:
+					out = append(out, r)
+				}
+			}
+		}
+		return out
+	}
+	agreed := func(cond func(string) bool) bool {
+		rooms := live()
+		d := describe(t, rooms[0])
+		for _, r := range rooms[1:] {
+			if describe(t, r) != d {
+				return false
+			}
+		}
+		return cond(d)
+	}
+	everyone := func(d string, with string) bool {
+		for u := range where {
+			_, rest, _ := strings.Cut(d, " "+u+"@")
+			player, _, _ := strings.Cut(rest, " u")
+			if !strings.Contains(player, with) {
+				return false
+			}
+		}
+		return true
+	}
+	if !within(patience, func() bool {
+		return agreed(func(d string) bool {
+			return !strings.HasPrefix(d, first.String()) && strings.Contains(d, " race ") && everyone(d, "game=true")
+		})
+	}) {
+		return fmt.Errorf("the rematch is not raced alike everywhere:%s", views())
+	}
+	sol, err := solutionMoves(mazeOf(t, p.roomAt(where["u0"])))
+	if err != nil {
+		return err
+	}
+	errs = make(chan error, len(where))
+	for u, at := range where {
+		wg.Go(func() {
+			for i, dir := range sol {
+				ctx, cancel := context.WithTimeout(context.Background(), patience)
+				why := p.roomAt(at).move(ctx, nil, u, dir)
+				cancel()
+				if why != "" {
+					errs <- fmt.Errorf("%s's move %d (%s) in the rematch refused: %s:%s", u, i, dir, why, views())
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err, failed := <-errs; failed {
+		return err
+	}
+	if !within(patience, func() bool {
+		recorded := games.finishedBy()
+		for u := range where {
+			if recorded[u] != 2 {
+				return false
+			}
+		}
+		return agreed(func(d string) bool { return everyone(d, "done=true") })
+	}) {
+		return fmt.Errorf("after the rematch the replicas differ, or a finish is not recorded once (recorded %v):%s", games.finishedBy(), views())
 	}
 	return nil
 }
