@@ -86,10 +86,10 @@ type hub struct {
 	// again at once, with no launch to wait for (awaitLaunch).
 	left map[string]time.Time
 	// syncs is the syncs heard of rooms not held here, by instance, each
-	// origin's with when it came (a real clock): a replica made here
+	// origin's nonce with	// origin's with when it came (a real clock): a replica made here
 	// later knows those processes hold the room, or are making it, though
 	// it did not hear them (heardSyncs).
-	syncs map[string]map[string]time.Time
+	syncs map[string]map[string]heard
 
 	// application is the application's id, for a card that follows its
 	// launch: Config.AppID, or (a Server's) Discord's answer, asked once.
@@ -115,7 +115,7 @@ func newHub(cfg Config) *hub {
 	_, _ = rand.Read(b[:])
 	ctx, stop := context.WithCancel(context.Background())
 	h := &hub{cfg: cfg, log: cfg.Log, bus: cfg.Bus, proc: hex.EncodeToString(b[:]), now: cfg.Now, startWithin: startWithin, syncGiveUp: syncGiveUp, ctx: ctx, stop: stop,
-		rooms: map[string]*room{}, pending: map[string]pending{}, left: map[string]time.Time{}, syncs: map[string]map[string]time.Time{}, sealer: newSealer(cfg)}
+		rooms: map[string]*room{}, pending: map[string]pending{}, left: map[string]time.Time{}, syncs: map[string]map[string]heard{}, sealer: newSealer(cfg)}
 	h.application = func(context.Context) (string, error) {
 		if cfg.AppID == "" {
 			return "", errors.New("arena: the application's id is not known")
@@ -306,8 +306,8 @@ func (h *hub) heardSync(ev event) {
 	case evSync:
 		now := time.Now()
 		for instance, origins := range h.syncs {
-			for origin, at := range origins {
-				if now.Sub(at) > heardSyncFor {
+			for origin, s := range origins {
+				if now.Sub(s.at) > heardSyncFor {
 					delete(origins, origin)
 				}
 			}
@@ -316,12 +316,21 @@ func (h *hub) heardSync(ev event) {
 			}
 		}
 		if h.syncs[ev.Instance] == nil {
-			h.syncs[ev.Instance] = map[string]time.Time{}
+			h.syncs[ev.Instance] = map[string]heard{}
 		}
-		h.syncs[ev.Instance][ev.Origin] = now
+		h.syncs[ev.Instance][ev.Origin] = heard{nonce: ev.Nonce, at: now}
 	case evDrop:
-		delete(h.syncs[ev.Instance], ev.Origin)
+		if s, ok := h.syncs[ev.Instance][ev.Origin]; ok && s.nonce == ev.Nonce {
+			delete(h.syncs[ev.Instance], ev.Origin)
+		}
 	}
+}
+
+// heard is a sync heard of a room not held here: its replica's nonce, and
+// when it came.
+type heard struct {
+	nonce string
+	at    time.Time
 }
 
 // pend records a launch in a channel, on every process; card: the bot
@@ -391,9 +400,9 @@ func (h *hub) open(ctx context.Context, in instance) (*room, error) {
 			syncNonce = newNonce()
 		}
 		h.rooms[in.ID] = r
-		var making []string // the processes heard making the room, or holding it
-		for origin := range h.syncs[in.ID] {
-			making = append(making, origin)
+		making := map[string]string{} // the processes heard making the room, their replicas' nonces
+		for origin, s := range h.syncs[in.ID] {
+			making[origin] = s.nonce
 		}
 		delete(h.syncs, in.ID)
 		h.wg.Go(func() {

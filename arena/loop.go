@@ -244,7 +244,7 @@ func holdsIt(kind string) bool {
 // run is the room's loop: it owns st until the room ends or the process
 // shuts down. A shared bus's new replica first waits for the state of
 // the processes already holding the room (syncing).
-func (r *room) run(st state, syncNonce string, making []string) {
+func (r *room) run(st state, syncNonce string, making map[string]string) {
 	defer close(r.done)
 	h := r.h
 	var (
@@ -268,7 +268,8 @@ func (r *room) run(st state, syncNonce string, making []string) {
 		idleC <-chan time.Time
 		// early is the processes heard from before this replica's sync,
 		// whose inputs the state it takes may not show, and those whose
-		// syncs the hub heard before the replica was made (making).
+		// syncs the hub heard before the replica was made (making): each
+		// with its replica's nonce, where its sync named it.
 		early = making
 		// heldElsewhere: while syncing, an input of the room came from a
 		// process that held it at this replica's sync, so its state will
@@ -369,9 +370,9 @@ func (r *room) run(st state, syncNonce string, making []string) {
 			st.Holders = map[string]string{}
 		}
 		st.Holders[h.proc] = syncNonce
-		for _, origin := range early {
+		for origin, nonce := range early {
 			if _, ok := st.Holders[origin]; !ok {
-				st.Holders[origin] = ""
+				st.Holders[origin] = nonce
 			}
 		}
 		if !st.alone() && !r.shared.Swap(true) {
@@ -522,6 +523,8 @@ func (r *room) run(st state, syncNonce string, making []string) {
 				r.mu.Lock()
 				r.leave()
 				r.mu.Unlock()
+				// The others took its sync for a replica: it is none.
+				h.goTracked(func(context.Context) { h.publish(event{Kind: evDrop, Instance: r.instance, Nonce: syncNonce}) })
 				return
 			}
 		case <-idleC:
@@ -604,8 +607,19 @@ func (r *room) run(st state, syncNonce string, making []string) {
 				finishSync(ev.Origin)
 			case sawSync:
 				buffer = append(buffer, ev)
-			case ev.Origin != h.proc && ev.Instance == r.instance && ev.Kind != evDrop:
-				early = append(early, ev.Origin)
+			case ev.Origin != h.proc && ev.Instance == r.instance:
+				// As hold does: a sync names its replica, which a drop of
+				// that name ends.
+				switch nonce, ok := early[ev.Origin]; {
+				case ev.Kind == evSync:
+					early[ev.Origin] = ev.Nonce
+				case ev.Kind == evDrop:
+					if ok && ev.Nonce != "" && nonce == ev.Nonce {
+						delete(early, ev.Origin)
+					}
+				case !ok:
+					early[ev.Origin] = ""
+				}
 			}
 			if syncing && ev.Origin != h.proc && ev.Instance == r.instance {
 				switch {

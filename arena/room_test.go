@@ -1440,6 +1440,16 @@ func TestSyncWaitsForAHolder(t *testing.T) {
 	if b.count() != 0 {
 		t.Fatal("b keeps the replica that gave up")
 	}
+	// Its drop: a no longer counts it a holder, well before it would take
+	// b for dead (a b holding other rooms beats, and stayed a holder for
+	// good: the room could never go back to playing without the bus).
+	if !within(defaultDeadAfter/2, func() bool {
+		held := true
+		ra.inspect(func(st *state) { _, held = st.Holders[b.proc] })
+		return !held
+	}) {
+		t.Fatal("a still counts b's replica that gave up a holder")
+	}
 
 	second := open("u4")
 	stillSyncing(t, second, "with no state from a")
@@ -1755,6 +1765,11 @@ func TestSyncHeardBeforeTheReplica(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "bob on a", func() bool { return strings.Contains(describe(t, ra), "u2@") })
+	var named string
+	rb.inspect(func(st *state) { named = st.Holders[a.proc] })
+	if named == "" {
+		t.Fatal("b holds a's replica unnamed: a drop of it would not end it")
+	}
 	slow.release() // a's answer to b's sync, late, of the same new room
 	if err := ra.put(event{Kind: evHello, User: "u1", Name: "ada"}); err != nil {
 		t.Fatal(err)
