@@ -85,10 +85,10 @@ type hub struct {
 	// (room.dropIdle), by instance: a member coming back opens the room
 	// again at once, with no launch to wait for (awaitLaunch).
 	left map[string]time.Time
-	// syncs is the syncs heard of rooms not held here, by instance, each
-	// origin's nonce with	// origin's with when it came (a real clock): a replica made here
-	// later knows those processes hold the room, or are making it, though
-	// it did not hear them (heardSyncs).
+	// syncs is the syncs heard of rooms not held here, by instance: each
+	// origin's replica's nonce, and when it came (a real clock). A replica
+	// made here later knows those processes hold the room, or are making
+	// it, though it did not hear them (heardSync).
 	syncs map[string]map[string]heard
 
 	// application is the application's id, for a card that follows its
