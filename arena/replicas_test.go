@@ -23,8 +23,10 @@ import (
 // message after a random delay (in one order for all) while the processes
 // beat ten times faster than they do for real; each scenario's members say
 // hello through the process they reach, and the launcher starts the race.
-// Every replica must then hold every member, racing, in the same room.
-// The beats and the syncs' interleavings are what let a new room go alone
+// Every replica must then hold every member, racing, in the same room;
+// then they race (raceScenario), and in half the scenarios race again
+// (rematchScenario), every replica agreeing and every finish recorded
+// once. The beats and the syncs' interleavings are what let a new room go alone
 // during its replay (TestReplayKeepsTheRoomShared): without that fix some
 // of these scenarios fail. A failing scenario's seed is in its name.
 func TestReplicasStayTogether(t *testing.T) {
@@ -111,7 +113,7 @@ type scenario struct {
 }
 
 // deadAfter is how long a silent process lives in a scenario that kills
-// one (the default is 6 s).
+// or stalls one (the default is 6 s).
 const deadAfter = 2 * time.Second
 
 func togetherScenario(t *testing.T, seed uint64) error {
