@@ -1721,7 +1721,8 @@ func TestLateSyncAnswerRejoins(t *testing.T) {
 		t.Fatal(err)
 	}
 	client := joinOverSocket(t, rb, "u2", "bob")
-	if d := describe(t, rb); strings.Contains(d, "u1@") || !strings.Contains(d, "u2@") {
+	waitFor(t, "bob on b", func() bool { return strings.Contains(describe(t, rb), "u2@") })
+	if d := describe(t, rb); strings.Contains(d, "u1@") {
 		t.Fatalf("b's replica, with a's answer held: %s; want bob alone (it took the room as new)", d)
 	}
 	slow.release()
