@@ -505,9 +505,7 @@ func rematchScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, whe
 	}
 	everyone := func(d string, with string) bool {
 		for u := range where {
-			_, rest, _ := strings.Cut(d, " "+u+"@")
-			player, _, _ := strings.Cut(rest, " u")
-			if !strings.Contains(player, with) {
+			if !strings.Contains(playerIn(d, u), with) {
 				return false
 			}
 		}
@@ -576,18 +574,22 @@ func left(r *room) bool {
 	return r.dropped
 }
 
-// onlineIn tells whether user is online in a room's description.
-func onlineIn(description, user string) bool {
+// playerIn is user's part of a room's description (describe), "" if
+// they are not in it.
+func playerIn(description, user string) string {
 	_, rest, _ := strings.Cut(description, " "+user+"@")
 	player, _, _ := strings.Cut(rest, " u")
-	return strings.Contains(player, "online=true")
+	return player
+}
+
+// onlineIn tells whether user is online in a room's description.
+func onlineIn(description, user string) bool {
+	return strings.Contains(playerIn(description, user), "online=true")
 }
 
 // doneIn tells whether user is done in a room's description.
 func doneIn(description, user string) bool {
-	_, rest, _ := strings.Cut(description, " "+user+"@")
-	player, _, _ := strings.Cut(rest, " u")
-	return strings.HasSuffix(player, "done=true")
+	return strings.HasSuffix(playerIn(description, user), "done=true")
 }
 
 // within polls cond until it holds (true) or d passed (false).
