@@ -84,6 +84,7 @@ func TestApply(t *testing.T) {
 		}
 	}
 	cat := func(parts ...[]event) []event { return slices.Concat(parts...) }
+	bobFinishes := cat(race(), moves("p2", "u2", 5000, sol...)) // on p2
 	for _, c := range []struct {
 		name   string
 		inputs []event
@@ -243,13 +244,12 @@ func TestApply(t *testing.T) {
 				t.Fatalf("past the linger: ended %v, %d cards", st.ended, kinds(fx, effCard))
 			}
 		}},
-		{"the process that finds another dead records its members' finishes", cat(race(), moves("p2", "u2", 5000, solution(t)...)), func(t *testing.T, st state, fx []effect) {
+		{"the process that finds another dead records its members' finishes", bobFinishes, func(t *testing.T, st state, fx []effect) {
 			if kinds(fx, effRecord) != 0 || st.player("u2").Recorder != "p2" {
 				t.Fatalf("bob's finish, from p2: %d records here, recorder %q; want none, p2", kinds(fx, effRecord), st.player("u2").Recorder)
 			}
-			last := int64(5000 + (len(solution(t))-1)*100)
-			past := last + defaultDeadAfter.Milliseconds() + 1
-			other, fx := applyAll(t, "p1", cat(race(), moves("p2", "u2", 5000, solution(t)...), []event{{Kind: evBeat, Origin: "p3", At: past}}))
+			past := bobFinishes[len(bobFinishes)-1].At + defaultDeadAfter.Milliseconds() + 1
+			other, fx := applyAll(t, "p1", cat(bobFinishes, []event{{Kind: evBeat, Origin: "p3", At: past}}))
 			if kinds(fx, effRecord) != 0 || other.player("u2").Recorder != "p3" {
 				t.Fatalf("p3 found p2 dead: %d records here (p1), recorder %q; want none, p3", kinds(fx, effRecord), other.player("u2").Recorder)
 			}

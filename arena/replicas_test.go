@@ -160,6 +160,11 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 		defer roomsMu.Unlock()
 		return rooms[i]
 	}
+	all := func() []*room {
+		roomsMu.Lock()
+		defer roomsMu.Unlock()
+		return slices.Clone(rooms)
+	}
 	// connect opens process i's replica, as its members' clients do, and
 	// says their hellos through it.
 	connect := func(i int) error {
@@ -195,12 +200,11 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 	if err, failed := <-errs; failed {
 		return err
 	}
-	// rejoined reconnects the members of a replica that left (rejoin): the
-	// server says their goodbyes and closes their connections, and their
-	// clients open the room again.
+	// rejoin reconnects process i's members if old, its replica, left
+	// (room.rejoin): the server says their goodbyes and closes their
+	// connections, and their clients open the room again.
 	var rejoins atomic.Int32
 	var rejoinMu sync.Mutex
-	// rejoin reconnects process i's members if old, its replica, left.
 	rejoin := func(i int, old *room) error {
 		rejoinMu.Lock()
 		defer rejoinMu.Unlock()
@@ -238,9 +242,10 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 		return !slices.ContainsFunc(everyone, func(u string) bool { return !strings.Contains(d, " "+u+"@") })
 	}
 	together := func() bool {
-		first := describe(t, roomAt(0))
-		for i := range rooms[1:] {
-			if describe(t, roomAt(i+1)) != first {
+		rs := all()
+		first := describe(t, rs[0])
+		for _, r := range rs[1:] {
+			if describe(t, r) != first {
 				return false
 			}
 		}
@@ -248,14 +253,12 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 	}
 	views := func() string {
 		var b strings.Builder
-		for i := range rooms {
-			fmt.Fprintf(&b, "\n process %d (opened after %v, members %v): %s", i, delays[i], members[i], describe(t, roomAt(i)))
+		for i, r := range all() {
+			fmt.Fprintf(&b, "\n process %d (opened after %v, members %v): %s", i, delays[i], members[i], describe(t, r))
 		}
 		return b.String()
 	}
-	if !until(func() bool {
-		return !slices.ContainsFunc([]int{0, 1, 2}, func(i int) bool { return !holdsAll(roomAt(i)) })
-	}) {
+	if !until(func() bool { return !slices.ContainsFunc(all(), func(r *room) bool { return !holdsAll(r) }) }) {
 		return fmt.Errorf("a replica lacks a member (%v; %d rejoins):%s", lost, rejoins.Load(), views())
 	}
 	if err := roomAt(launcherAt).put(event{Kind: evStart, User: "u0"}); err != nil {
@@ -265,7 +268,7 @@ func togetherOn(t *testing.T, seed uint64, sc scenario) error {
 		return fmt.Errorf("the replicas are not together in the race (%v; %d rejoins):%s", lost, rejoins.Load(), views())
 	}
 	before := rejoins.Load()
-	if err := raceScenario(t, rnd, games, procs{roomAt, rejoin}, members, views, sc); err != nil {
+	if err := raceScenario(t, rnd, games, procs{roomAt, all, rejoin}, members, views, sc); err != nil {
 		return err
 	}
 	if sc.stall && rejoins.Load() == before {
@@ -299,9 +302,11 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, member
 		pause *rand.Rand // its own: a Rand is not for two goroutines
 	}
 	switcherAt := len(members) - 1 // the last member's
+	// third is the process the switcher neither leaves nor reaches.
+	third := 3 - switcherAt - (switcherAt+1)%len(members)
 	victim := -1
-	if v := 3 - switcherAt - (switcherAt+1)%len(members); sc.kill && v != 0 {
-		victim = v
+	if sc.kill && third != 0 {
+		victim = third
 	}
 	var racers []racer
 	for at, us := range members {
@@ -321,11 +326,10 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, member
 	errs := make(chan error, len(racers))
 	var wg sync.WaitGroup
 	if sc.stall {
-		// The process neither the launcher's nor the switcher's.
-		after, stalled := time.Duration(100+rnd.IntN(300))*time.Millisecond, 3-switcherAt-(switcherAt+1)%len(members)
+		after := time.Duration(100+rnd.IntN(300)) * time.Millisecond
 		wg.Go(func() {
 			time.Sleep(after)
-			sc.bus.(staller).stall(stalled, deadAfter+time.Second)
+			sc.bus.(staller).stall(third, deadAfter+time.Second)
 		})
 	}
 	for _, rc := range racers {
@@ -401,13 +405,8 @@ func raceScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, member
 		var first string
 		for i := range members {
 			r := p.roomAt(i)
-			select {
-			case <-r.done:
-				continue // idle, it left
-			default:
-			}
-			if i == victim {
-				continue
+			if ended(r) || i == victim {
+				continue // idle, it left; or dead
 			}
 			d := describe(t, r)
 			if first == "" {
@@ -481,17 +480,7 @@ func rematchScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, whe
 		}
 	}
 	live := func() []*room {
-		var out []*room
-		for i := range 3 {
-			if r := p.roomAt(i); !left(r) {
-				select {
-				case <-r.done:
-				default:
-					out = append(out, r)
-				}
-			}
-		}
-		return out
+		return slices.DeleteFunc(p.all(), ended)
 	}
 	agreed := func(cond func(string) bool) bool {
 		rooms := live()
@@ -559,14 +548,23 @@ func rematchScenario(t *testing.T, rnd *rand.Rand, games *memGames, p procs, whe
 // replica now, and how its members reconnect when that one left.
 type procs struct {
 	roomAt func(i int) *room
+	all    func() []*room // every process's, in order
 	rejoin func(i int, old *room) error
+}
+
+// ended tells whether r's loop returned: it left, or dropped itself idle.
+func ended(r *room) bool {
+	select {
+	case <-r.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // left tells whether r left the room (rejoin), its members to reconnect.
 func left(r *room) bool {
-	select {
-	case <-r.done:
-	default:
+	if !ended(r) {
 		return false
 	}
 	r.mu.Lock()

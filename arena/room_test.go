@@ -1796,12 +1796,12 @@ type heldStates struct {
 
 func (b *heldStates) Publish(ctx context.Context, msg []byte) error {
 	b.mu.Lock()
-	released := b.released
-	b.mu.Unlock()
-	if !released && bytes.Contains(msg, []byte(`"k":"state"`)) {
-		b.mu.Lock()
+	hold := !b.released && bytes.Contains(msg, []byte(`"k":"state"`))
+	if hold { // under the lock: a release meanwhile would leave it held
 		b.held = append(b.held, msg)
-		b.mu.Unlock()
+	}
+	b.mu.Unlock()
+	if hold {
 		return nil
 	}
 	return b.Bus.Publish(ctx, msg)
