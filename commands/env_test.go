@@ -7,11 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"mazebot/bot"
-	"mazebot/bot/bottest"
-	"mazebot/commands/customid"
-	"mazebot/commands/pictures"
-	"mazebot/commands/views"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,11 +15,17 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"mazebot/bot"
+	"mazebot/bot/bottest"
+	"mazebot/commands/customid"
+	"mazebot/commands/pictures"
+	"mazebot/commands/views"
 	"mazebot/contest"
 	"mazebot/internal/testkit"
 	"mazebot/mazecore"
 	"mazebot/play"
 	"mazebot/store/sqlite"
+	"mazebot/store/storetest"
 )
 
 // recorder keeps what a handler answered, in place of Discord.
@@ -269,15 +270,16 @@ func (r *races) Pend(_ context.Context, guildID, channelID, userID string, maze 
 func newEnv(tb testing.TB, opts envOptions) *env {
 	tb.Helper()
 	ctx := context.Background()
-	path := opts.path
-	if path == "" {
-		path = sqlite.Memory
+	var db *sqlite.DB
+	if opts.path == "" {
+		db = storetest.MemoryDB(tb)
+	} else {
+		var err error
+		if db, err = sqlite.Open(ctx, opts.path); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { db.Close() })
 	}
-	db, err := sqlite.Open(ctx, path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
 	e := &env{db: db, path: opts.path, clock: opts.clock, poster: opts.poster, locale: opts.locale, races: &races{}}
 	if e.clock == nil {
 		now := opts.now

@@ -12,7 +12,7 @@ import (
 	"mazebot/commands/customid"
 	"mazebot/contest"
 	"mazebot/mazecore"
-	"mazebot/store/sqlite"
+	"mazebot/store/storetest"
 )
 
 // TestRace: the Race button and the Entry Point command tell the Activity
@@ -55,11 +55,7 @@ func TestRace(t *testing.T) {
 		})
 	}
 	t.Run("ErrOff", func(t *testing.T) {
-		db, err := sqlite.Open(t.Context(), sqlite.Memory)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
+		db := storetest.MemoryDB(t)
 		deps := Deps{Store: db, Poster: &poster{}, Guilds: &poster{}, PlaySecret: testSecret, DailyKey: testDailyKey,
 			Now: testNow.UTC, Seed: func() uint64 { return 1 }, Log: slog.New(slog.DiscardHandler), AutoDeferAfter: -1}
 		deps.Domain = NewDomain(deps)
@@ -83,11 +79,7 @@ func TestRace(t *testing.T) {
 // TestNewNeedsItsDomain: New builds features on the domain the wiring
 // built, and refuses to offer Race with nothing to launch it.
 func TestNewNeedsItsDomain(t *testing.T) {
-	db, err := sqlite.Open(t.Context(), sqlite.Memory)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.MemoryDB(t)
 	deps := Deps{Store: db, Poster: &poster{}, Guilds: &poster{}, PlaySecret: testSecret, DailyKey: testDailyKey,
 		Now: testNow.UTC, Seed: func() uint64 { return 1 }, Log: slog.New(slog.DiscardHandler)}
 	if _, err := New(deps); err == nil || !strings.Contains(err.Error(), "Domain") {

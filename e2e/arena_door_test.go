@@ -8,7 +8,6 @@ package e2e
 import (
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -70,7 +69,7 @@ func TestArenaSignInFlood(t *testing.T) {
 		fake := newDiscord(t)
 		fake.EnableActivities()
 		clock := fake.useClock(time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
-		cfg := fake.config(filepath.Join(t.TempDir(), "mazebot.db"))
+		cfg := fake.config(newDBFile(t))
 		cfg.ActivityAddr, cfg.ClientSecret = "127.0.0.1:0", "not-the-client-secret"
 		a := fake.launch(t, cfg)
 

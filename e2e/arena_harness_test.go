@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +31,7 @@ func (d *discord) startArenaApp(t testing.TB, dsn string) *testApp {
 	t.Helper()
 	d.EnableActivities()
 	if dsn == "" {
-		dsn = filepath.Join(t.TempDir(), "mazebot.db")
+		dsn = newDBFile(t)
 	}
 	cfg := d.config(dsn)
 	cfg.ActivityAddr, cfg.ClientSecret = "127.0.0.1:0", fakediscord.DefaultClientSecret

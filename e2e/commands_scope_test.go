@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -30,7 +29,7 @@ func TestE2ECommandsLeaveTheGuild(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
 	const guild = fakediscord.DefaultGuildID
-	cfg := fake.config(filepath.Join(t.TempDir(), "mazebot.db"))
+	cfg := fake.config(newDBFile(t))
 	cfg.GuildID = guild
 	a := fake.launch(t, cfg)
 	inGuild := commandNames(fake.CommandsIn(guild))

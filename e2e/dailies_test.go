@@ -7,7 +7,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -186,7 +185,7 @@ func TestE2EDailyClockAhead(t *testing.T) {
 	fake := newDiscord(t)
 	fake.SetSharding(fakediscord.Sharding{Shards: 2, MaxConcurrency: 2})
 	slow, fast := testkit.NewClock(nov30.Add(8*time.Hour)), testkit.NewClock(nov30.Add(8*time.Hour+2*time.Minute))
-	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
+	dbPath := newDBFile(t)
 	var apps []*testApp
 	for shard, clock := range []*testkit.Clock{fast, slow} {
 		cfg := fake.config(dbPath)

@@ -146,7 +146,7 @@ func (d *discord) config(dsn string) app.Config {
 // commands (test-only) are registered before the sync.
 func (d *discord) startApp(t testing.TB, extra ...testCommand) *testApp {
 	t.Helper()
-	return d.launch(t, d.config(filepath.Join(t.TempDir(), "mazebot.db")), extra...)
+	return d.launch(t, d.config(newDBFile(t)), extra...)
 }
 
 // launch starts an App with cfg (on d's clock, with the test-only
@@ -162,7 +162,7 @@ func (d *discord) launch(t testing.TB, cfg app.Config, extra ...testCommand) *te
 // launchOptions is launch with the wiring's options as given.
 func (d *discord) launchOptions(t testing.TB, cfg app.Config, opts app.Options) *testApp {
 	t.Helper()
-	_, _, putsBefore := d.Commands()
+	putsBefore := d.CommandPuts()
 	a := d.runApp(t, cfg, opts)
 	waitCtx, stopWait := context.WithTimeout(context.Background(), 30*time.Second)
 	defer stopWait()
@@ -170,7 +170,7 @@ func (d *discord) launchOptions(t testing.TB, cfg app.Config, opts app.Options) 
 		t.Fatalf("gateway not ready: %v", err)
 	}
 	for {
-		if _, _, puts := d.Commands(); puts > putsBefore {
+		if d.CommandPuts() > putsBefore {
 			break
 		}
 		select {
@@ -241,7 +241,7 @@ func (d *discord) startHTTPApp(t *testing.T) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := d.config(filepath.Join(t.TempDir(), "mazebot.db"))
+	cfg := d.config(newDBFile(t))
 	cfg.HTTPAddr, cfg.PublicKey = "127.0.0.1:0", pub
 	a := d.launch(t, cfg)
 	d.UseHTTPEndpoint("http://"+a.HTTPAddr()+"/interactions", priv)
@@ -414,7 +414,7 @@ func (d *discord) waitSynced(t testing.TB, n int) {
 	if err := d.WaitReady(testContext(t)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "command sync", func() bool { _, _, puts := d.Commands(); return puts >= n })
+	waitFor(t, "command sync", func() bool { return d.CommandPuts() >= n })
 }
 
 // kill stops the bot with SIGKILL: no shutdown at all.

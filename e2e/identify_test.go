@@ -8,7 +8,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -53,7 +52,7 @@ func TestE2EIdentifyAfterInvalidSession(t *testing.T) {
 			fake := newDiscord(t)
 			const interval = identifyInterval // as in TestE2EShards
 			fake.SetSharding(fakediscord.Sharding{Shards: tc.shards, MaxConcurrency: tc.maxConcurrency, IdentifyInterval: interval, EnforceIdentifyLimit: true})
-			fake.launchOptions(t, fake.config(filepath.Join(t.TempDir(), "mazebot.db")), app.Options{IdentifyInterval: interval})
+			fake.launchOptions(t, fake.config(newDBFile(t)), app.Options{IdentifyInterval: interval})
 			checkIdentifies(t, fake.IdentifyLog(), tc.shards, interval)
 
 			for round := range 2 {
@@ -85,7 +84,7 @@ func TestE2EIdentifyTurnFromTheFuture(t *testing.T) {
 			fake := newDiscord(t)
 			const interval = identifyInterval
 			fake.SetSharding(fakediscord.Sharding{IdentifyInterval: interval, EnforceIdentifyLimit: true})
-			dbPath := filepath.Join(t.TempDir(), "mazebot.db")
+			dbPath := newDBFile(t)
 			ctx := testContext(t)
 			db, err := openDB(ctx, dbPath)
 			if err != nil {

@@ -74,7 +74,7 @@ func TestLoadHTTPEndpoint(t *testing.T) {
 	}
 	p := fake.startProcess(t, t.TempDir(), "HTTP_ADDR=127.0.0.1:0", "DISCORD_PUBLIC_KEY="+hex.EncodeToString(pub), "LOG_LEVEL=info")
 	addr := p.endpointAddr(t)
-	waitFor(t, "command sync", func() bool { _, _, puts := fake.Commands(); return puts > 0 })
+	waitFor(t, "command sync", func() bool { return fake.CommandPuts() > 0 })
 	fake.UseHTTPEndpoint("http://"+addr+"/interactions", priv)
 	u, _ := url.Parse("http://" + addr + "/interactions")
 	pid := p.cmd.Process.Pid

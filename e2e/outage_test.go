@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +18,7 @@ import (
 func TestE2EDatabaseLockedOut(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
-	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
+	dbPath := newDBFile(t)
 	cfg := fake.config(dbPath)
 	cfg.MetricsAddr = "127.0.0.1:0"
 	app := fake.launch(t, cfg)

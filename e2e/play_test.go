@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -264,7 +263,7 @@ func (d *discord) playMoves(mazeMsg *fakediscord.Message, m *mazecore.Maze, user
 func TestE2EPlaySurvivesRestart(t *testing.T) {
 	t.Parallel()
 	fake := newDiscord(t)
-	fake.testPlaySurvivesRestart(t, filepath.Join(t.TempDir(), "mazebot.db"))
+	fake.testPlaySurvivesRestart(t, newDBFile(t))
 }
 
 // testPlaySurvivesRestart plays a game on the database dsn across a

@@ -110,7 +110,7 @@ func TestProcessReplayAfterKill(t *testing.T) {
 	key := "DISCORD_PUBLIC_KEY=" + hex.EncodeToString(pub)
 	first := fake.startProcess(t, dir, "HTTP_ADDR=127.0.0.1:0", key)
 	addr := first.endpointAddr(t)
-	waitFor(t, "command sync", func() bool { _, _, puts := fake.Commands(); return puts > 0 })
+	waitFor(t, "command sync", func() bool { return fake.CommandPuts() > 0 })
 	fake.UseHTTPEndpoint("http://"+addr+"/interactions", priv)
 	ix := fake.slash(t, "maze", opt("algorithm", "backtracking"), opt("size", 201), opt("render", "png"))
 	id := mazeIDIn(t, final(t, ix).Text())

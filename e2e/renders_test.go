@@ -75,7 +75,7 @@ func runLoad(b *testing.B) loadFigures {
 	if err := d.WaitReady(ctx); err != nil {
 		b.Fatal(err)
 	}
-	waitFor(b, "command sync", func() bool { _, _, puts := d.Commands(); return puts > 0 })
+	waitFor(b, "command sync", func() bool { return d.CommandPuts() > 0 })
 
 	var (
 		f     loadFigures

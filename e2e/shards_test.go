@@ -194,7 +194,7 @@ func TestE2EShards(t *testing.T) {
 	// refuse an IDENTIFY the bot timed right.
 	const count, interval = 4, identifyInterval
 	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: 2, IdentifyInterval: interval, EnforceIdentifyLimit: true})
-	cfg := fake.config(filepath.Join(t.TempDir(), "mazebot.db"))
+	cfg := fake.config(newDBFile(t))
 	cfg.MetricsAddr = "127.0.0.1:0"
 	app := fake.launchOptions(t, cfg, app.Options{IdentifyInterval: interval})
 
@@ -572,7 +572,7 @@ func TestE2EIdentifyTurns(t *testing.T) {
 	fake := newDiscord(t)
 	const count, interval = 2, identifyInterval // as in TestE2EShards
 	fake.SetSharding(fakediscord.Sharding{Shards: count, MaxConcurrency: 1, IdentifyInterval: interval, EnforceIdentifyLimit: true})
-	dbPath := filepath.Join(t.TempDir(), "mazebot.db")
+	dbPath := newDBFile(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, count)
 	var apps []*app.App

@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"mazebot/internal/pgtest"
@@ -16,7 +15,7 @@ import (
 func TestContract(t *testing.T) {
 	t.Run("SQLite", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) (storetest.Store, func(t *testing.T) storetest.Store) {
-			path := filepath.Join(t.TempDir(), "mazebot.db")
+			path := storetest.SQLiteFile(t)
 			return mustOpen(t, path), func(t *testing.T) storetest.Store { return mustOpen(t, path) }
 		})
 	})

@@ -12,8 +12,9 @@
 //     nothing; PostgreSQL is for several bot processes on one database.
 //   - store/storetest: the contract suite, run on every store
 //     (contract_test.go), and Memory, a fresh SQLite database in memory:
-//     the store the domain's tests (contest, play) run on. Imported by
-//     tests only.
+//     the store the domain's tests (contest, play) run on. Memory and
+//     SQLiteFile are copies of one migrated database (sqlite.Image).
+//     Imported by tests only.
 //
 // There is no hand-written store in memory. One (store/memstore) was
 // measured against SQLite in memory and deleted (issue 37: the contest

@@ -99,6 +99,16 @@ func handlersOf(body []byte) []int {
 	return hs
 }
 
+// CommandPuts returns the number of bulk overwrites since New or Reset:
+// what a test polls while it waits for a sync, without Commands' copies
+// of every command.
+func (s *Server) CommandPuts() int {
+	c := s.commands
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.puts
+}
+
 // Commands returns the commands of the last bulk overwrite (guildID "" for
 // global) and the number of bulk overwrites since New or Reset.
 func (s *Server) Commands() (guildID string, cmds []*discordgo.ApplicationCommand, puts int) {

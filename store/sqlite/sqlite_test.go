@@ -2,9 +2,11 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,4 +109,119 @@ func unwritableDir(t *testing.T) string {
 	}
 	t.Fatal("no directory that refuses new files, to test with")
 	return ""
+}
+
+// TestImage: a database opened from Image (in memory, or written to a
+// file) holds the schema and the migrations' record a new file migrates
+// to, and each copy is a database of its own.
+func TestImage(t *testing.T) {
+	ctx := context.Background()
+	image, err := sqlite.Image(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	migrated := filepath.Join(t.TempDir(), "migrated.db")
+	db, err := sqlite.Open(ctx, migrated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	copied := filepath.Join(t.TempDir(), "copied.db")
+	if err := os.WriteFile(copied, image, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want, got := schemaOf(t, migrated), schemaOf(t, copied)
+	if len(want) < 10 || !slices.Equal(got, want) {
+		t.Fatalf("the image's schema:\n%s\nwant what the migrations make:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	db, err = sqlite.Open(ctx, copied) // as a bot would: its own pragmas
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if mode := journalMode(t, copied); mode != "wal" {
+		t.Fatalf("the copy opened in journal mode %q, want wal", mode)
+	}
+
+	secret := func(db *sqlite.DB, made string) string {
+		t.Helper()
+		got, err := db.Secret(ctx, "k", func() ([]byte, error) { return []byte(made), nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(got)
+	}
+	a, err := sqlite.OpenImage(ctx, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := sqlite.OpenImage(ctx, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if got := secret(a, "a"); got != "a" {
+		t.Fatalf("a's secret %q, want the one it made", got)
+	}
+	if got := secret(b, "b"); got != "b" {
+		t.Fatalf("b's secret %q: a copy shares another's rows", got)
+	}
+	if got := secret(a, "c"); got != "a" {
+		t.Fatalf("a's secret %q the second time, want the one it keeps", got)
+	}
+
+	if _, err := sqlite.OpenImage(ctx, nil); err == nil {
+		t.Fatal("OpenImage(nil) succeeded")
+	}
+	if _, err := sqlite.OpenImage(ctx, []byte("not a database")); err == nil {
+		t.Fatal("OpenImage of a few stray bytes succeeded")
+	}
+}
+
+// schemaOf lists the file's schema (its tables', indexes' and triggers'
+// SQL) and the migrations it records, read with the driver alone.
+func schemaOf(t *testing.T, path string) []string {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var out []string
+	for _, q := range []string{
+		`SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name`,
+		`SELECT 'migration ' || name FROM migrations ORDER BY name`,
+	} {
+		rows, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// journalMode is the file's journal mode, as a new connection finds it.
+func journalMode(t *testing.T, path string) string {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mode string
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil {
+		t.Fatal(err)
+	}
+	return mode
 }
