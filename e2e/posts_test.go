@@ -260,14 +260,14 @@ func TestProcessKillDailyPost(t *testing.T) {
 			fake.startProcess(t, dir)
 			// One reader for the wait: opening the file for each look
 			// (every 50 ms) cost the test 4 s of CPU under -race.
-			reader, err := openDB(ctx, dbPath)
+			reader, err := openDB(t.Context(), dbPath) // ctx ends before the wait may
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer reader.Close()
 			var p contest.DailyPost
 			took := waitFor30(t, "the daily recorded as posted", func() bool {
-				p, err = reader.dailyPost(ctx, fakediscord.DefaultGuildID, today)
+				p, err = reader.dailyPost(t.Context(), fakediscord.DefaultGuildID, today)
 				return err == nil && p.State == contest.Posted
 			})
 			if n := fake.MessagesCreated(dailyChannel); n != 1 {
