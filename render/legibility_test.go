@@ -230,14 +230,15 @@ func goldenPixelHash(t *testing.T, name string, got []byte) {
 	bounds := img.Bounds()
 	fmt.Fprintf(h, "%dx%d\n", bounds.Dx(), bounds.Dy())
 	row := make([]byte, 0, 8*bounds.Dx())
+	at := rgba64At(img)
 	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
 		row = row[:0]
 		for x := bounds.Min.X; x < bounds.Max.X; x++ {
-			r, g, b, a := img.At(x, y).RGBA()
-			row = binary.BigEndian.AppendUint16(row, uint16(r))
-			row = binary.BigEndian.AppendUint16(row, uint16(g))
-			row = binary.BigEndian.AppendUint16(row, uint16(b))
-			row = binary.BigEndian.AppendUint16(row, uint16(a))
+			c := at(x, y)
+			row = binary.BigEndian.AppendUint16(row, c.R)
+			row = binary.BigEndian.AppendUint16(row, c.G)
+			row = binary.BigEndian.AppendUint16(row, c.B)
+			row = binary.BigEndian.AppendUint16(row, c.A)
 		}
 		h.Write(row)
 	}
