@@ -292,6 +292,7 @@ func TestMaskImage(t *testing.T) {
 // the outside shown as outside, a json graph of a spanning tree), the
 // others are refused with the formats that would.
 func TestShapedEveryFormat(t *testing.T) {
+	t.Parallel()
 	disc := filepath.Join(t.TempDir(), "disc.png")
 	writeMaskPNG(t, disc, 60, 60, func(x, y int) bool { return (x-30)*(x-30)+(y-30)*(y-30) < 28*28 })
 	pdfPages := regexp.MustCompile(`/Type /Page\b[^s]`)

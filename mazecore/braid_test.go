@@ -25,6 +25,7 @@ func deadEnds(m *Maze) int {
 // together they remove round(loops% of the dead ends) exactly, or one more
 // only when the last opening had no other choice.
 func TestBraid(t *testing.T) {
+	t.Parallel()
 	over := 0
 	for _, algo := range Algorithms {
 		for _, size := range braidSizes {

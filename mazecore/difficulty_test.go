@@ -223,6 +223,7 @@ func TestDifficultyByAlgorithm(t *testing.T) {
 // any number of seeds whose scores are not all alike: 200 and 50 seeds,
 // as before, took 34 s under -race and showed nothing more.
 func TestChooseOrdersLevels(t *testing.T) {
+	t.Parallel()
 	for _, algo := range Algorithms {
 		for _, loops := range []int{0, 30} {
 			var mean [len(levels)]float64

@@ -262,6 +262,7 @@ var specSizes = []struct{ w, h int }{
 }
 
 func TestSpec(t *testing.T) {
+	t.Parallel()
 	for _, algo := range Algorithms {
 		for _, size := range specSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", algo, size.w, size.h), func(t *testing.T) {

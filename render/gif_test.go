@@ -14,6 +14,7 @@ import (
 )
 
 func TestGIF(t *testing.T) {
+	t.Parallel()
 	for _, a := range mazecore.Algorithms {
 		for _, tt := range []struct {
 			size, loops int

@@ -197,6 +197,7 @@ func averageArea(img image.Image, x, y, f float64) color.RGBA {
 // at them before you commit), at 1001 as the SHA-256 of the decoded
 // pixels, since those PNGs would be 200 KB each.
 func TestPictureGoldens(t *testing.T) {
+	t.Parallel()
 	for _, p := range palettes {
 		for _, style := range []Style{StyleBlock, StyleLine} {
 			for _, size := range []int{41, 201, 1001} {

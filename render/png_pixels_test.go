@@ -16,6 +16,7 @@ import (
 // and compares their pixels with the pictures PNG drew at 4bc7a29
 // (refPicture): the PNG bytes may differ, the picture must not.
 func TestPNGPixels(t *testing.T) {
+	t.Parallel()
 	// Every scale's line width and dots, up to 13; the automatic largest.
 	scales := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 24}
 	sizes, auto := []int{5, 7, 21, 31}, []int{41, 101, 201, 401, 1001}

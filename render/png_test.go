@@ -146,6 +146,7 @@ func TestPNGTooLarge(t *testing.T) {
 }
 
 func TestPNGHuge(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("renders a 2001×2001-tile maze")
 	}

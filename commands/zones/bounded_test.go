@@ -97,6 +97,7 @@ func TestSearchConcurrently(t *testing.T) {
 // the cities most lived in and one zone in ten by their city, country,
 // code and name, whole and by their starts.
 func TestSearchAsBefore(t *testing.T) {
+	t.Parallel()
 	queries := []string{"", " ", "+9", "utc-5", "GMT+05:30", "-0500", "new new york", "york new", "a a a", "los ang", "cote d'ivoire", "서울 서울", "  seoul  "}
 	for i, z := range all() {
 		if z.rank == len(majorCities) && i%10 != 0 {

@@ -8,7 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	msqlite "modernc.org/sqlite"
 
 	"mazebot/store/sqlite"
 )
@@ -224,4 +228,39 @@ func journalMode(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return mode
+}
+
+// TestPoolKeepsItsConnections: concurrent reads of a file reuse the
+// pool's connections rather than open new ones, each of which reads the
+// schema again: as many connections as readers at once, and the one
+// Open migrated on.
+func TestPoolKeepsItsConnections(t *testing.T) {
+	var made atomic.Int64
+	msqlite.RegisterConnectionHook(func(msqlite.ExecQuerierContext, string) error {
+		made.Add(1)
+		return nil
+	})
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "mazebot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const readers = 12
+	before := made.Load()
+	var wg sync.WaitGroup
+	for range readers {
+		wg.Go(func() {
+			for range 200 {
+				if err := db.Ping(ctx); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := made.Load() - before; n > readers {
+		t.Fatalf("%d readers' 200 reads each opened %d connections, want at most one each", readers, n)
+	}
 }
