@@ -211,8 +211,14 @@ func (h *hub) record(ctx context.Context, instance string, g *play.Game, run *pl
 		turn, err = h.cfg.Games.Finish(ctx, g)
 		return err
 	})
-	if rescue && errors.Is(err, play.ErrConflict) {
-		return // its dead process had recorded it
+	if errors.Is(err, play.ErrConflict) {
+		// The finish is recorded already. A rescuer's dead process had
+		// recorded it; a process cut off from the bus for a while finds
+		// that another took it for dead and recorded it: no error.
+		if !rescue {
+			h.log.Warn("arena: a finish recorded already, by a process that took this one for dead", "instance", instance, "user", g.UserID)
+		}
+		return
 	}
 	if rescue && err == nil {
 		h.log.Info("arena: recorded a finish that a dead process had not", "instance", instance, "user", g.UserID)

@@ -1860,3 +1860,28 @@ func TestSyncIgnoresNewerReplicas(t *testing.T) {
 		t.Fatal("b's replica still waits for a state from a process whose sync came after its own")
 	}
 }
+
+// TestRecordedAlready: a finish the store has already (another process
+// took this one for dead and recorded it) is a warning for the process
+// that comes back, not an error, and nothing at all for a rescuer whose
+// dead process had recorded it.
+func TestRecordedAlready(t *testing.T) {
+	for _, rescue := range []bool{false, true} {
+		var logs testkit.LogBuffer
+		games := &memGames{games: map[int64]*play.Game{}}
+		h := newHub(Config{Games: games, Bus: &MemoryBus{}, Log: slog.New(slog.NewTextHandler(&logs, nil)), Now: time.Now})
+		won := play.Record{ID: 1, UserID: "u1", Status: play.Won}
+		games.games[1] = &play.Game{Record: won}
+		h.record(context.Background(), "i-1", &play.Game{Record: won}, nil, rescue)
+		got := logs.String()
+		if strings.Contains(got, "level=ERROR") {
+			t.Errorf("rescue %v: a finish recorded already is logged as an error:\n%s", rescue, got)
+		}
+		if warned := strings.Contains(got, "level=WARN") && strings.Contains(got, "recorded already"); warned == rescue {
+			t.Errorf("rescue %v: warned %v:\n%s", rescue, warned, got)
+		}
+		if games.finishes != 0 {
+			t.Errorf("rescue %v: %d finishes recorded again", rescue, games.finishes)
+		}
+	}
+}
