@@ -260,7 +260,7 @@ func TestProcessKillDailyPost(t *testing.T) {
 			fake.startProcess(t, dir)
 			// One reader for the wait: opening the file for each look
 			// (every 50 ms) cost the test 4 s of CPU under -race.
-			reader, err := openDB(t.Context(), dbPath) // ctx ends before the wait may
+			reader, err := openDB(t.Context(), dbPath) // ctx (20 s) may end before the post
 			if err != nil {
 				t.Fatal(err)
 			}
