@@ -165,7 +165,12 @@ func GridPlayPNG(w io.Writer, m *mazecore.GridMaze, v GridPlay) error {
 	dc.DrawCircle(p.x, p.y, s*0.32)
 	dc.SetColor(c[kPlayer])
 	dc.Fill()
-	return png.Encode(w, dc.Image())
+	// A window goes out on every press: the fastest compression, as the
+	// square pictures use. BenchmarkGridPlayWindow, the default level and
+	// this alternating, medians of 3: a 9-ring window 36.2 → 30.1 ms for
+	// 49,022 → 50,605 bytes, a 100-ring one 99.2 → 93.7 ms for 32,202 →
+	// 37,435 bytes.
+	return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, dc.Image())
 }
 
 // drawCellsFloor fills the cells that may show with the floor.
