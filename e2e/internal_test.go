@@ -143,7 +143,7 @@ func dbOf(a *testApp) botDB { return botDB{a.Store()} }
 
 // newDBFile is the path of a new SQLite file for a bot, migrated: a copy
 // of the image every test binary makes once (storetest.SQLiteFile), where
-// migrating each bot's database took 190 ms under -race.
+// migrating each bot's database took some 200 ms under -race.
 func newDBFile(tb testing.TB) string { return storetest.SQLiteFile(tb) }
 
 // openDB opens the database dsn names, as a bot process does (closed at
